@@ -1,0 +1,160 @@
+/**
+ * The actions a screen host performs (DESIGN §5, less `wait`, `done` and `fail`, which never reach
+ * it) and their validation. The platform has checked the action already; the host checks again
+ * because it is the last thing between a request and the desktop.
+ */
+import { parseKey, ParsedKey } from './keys';
+
+export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
+
+export type ScreenAction =
+  | { action: 'click' | 'double_click'; x: number; y: number; target?: string }
+  | { action: 'type'; text: string }
+  | { action: 'key'; key: string }
+  | { action: 'scroll'; x: number; y: number; direction: ScrollDirection; amount: number };
+
+/** A validated action, with the key already parsed for the backend. */
+export type CheckedAction =
+  | { action: 'click' | 'double_click'; x: number; y: number; target?: string }
+  | { action: 'type'; text: string }
+  | { action: 'key'; key: string; parsed: ParsedKey }
+  | { action: 'scroll'; x: number; y: number; direction: ScrollDirection; amount: number };
+
+export const MAX_TEXT_CODE_POINTS = 500;
+export const MAX_TARGET_LENGTH = 200;
+
+const FIELDS: Record<string, { required: string[]; optional: string[] }> = {
+  click: { required: ['x', 'y'], optional: ['target'] },
+  double_click: { required: ['x', 'y'], optional: ['target'] },
+  type: { required: ['text'], optional: [] },
+  key: { required: ['key'], optional: [] },
+  scroll: { required: ['x', 'y', 'direction'], optional: ['amount'] },
+};
+
+const NOT_FOR_HOST = new Set(['wait', 'done', 'fail']);
+const DIRECTIONS: readonly string[] = ['up', 'down', 'left', 'right'];
+
+export interface ScreenSize {
+  width: number;
+  height: number;
+}
+
+export type Checked = { ok: true; action: CheckedAction } | { ok: false; reason: string };
+
+function refuse(reason: string): Checked {
+  return { ok: false, reason };
+}
+
+function checkPoint(body: Record<string, unknown>, screen: ScreenSize): string | null {
+  for (const [name, limit] of [
+    ['x', screen.width],
+    ['y', screen.height],
+  ] as const) {
+    const value = body[name];
+    if (typeof value !== 'number' || !Number.isInteger(value)) return `${name} must be an integer`;
+    if (value < 0 || value >= limit) return `${name} must be at least 0 and below ${limit}`;
+  }
+  return null;
+}
+
+/**
+ * Text a keyboard can type: no control characters but tab and newline, and no unpaired surrogates
+ * (they cannot be sent as keystrokes and would arrive as something else).
+ */
+function checkText(text: string): string | null {
+  const codePoints = [...text];
+  if (codePoints.length < 1 || codePoints.length > MAX_TEXT_CODE_POINTS) {
+    return `text must be 1 to ${MAX_TEXT_CODE_POINTS} characters`;
+  }
+  for (const ch of codePoints) {
+    const cp = ch.codePointAt(0)!;
+    if ((cp < 0x20 && ch !== '\n' && ch !== '\t') || (cp >= 0x7f && cp < 0xa0)) {
+      return 'text must not contain control characters other than tab and newline';
+    }
+    if (cp >= 0xd800 && cp <= 0xdfff) return 'text must not contain unpaired surrogates';
+  }
+  return null;
+}
+
+/** Validates a request body against the action vocabulary and the screen's size. Pure. */
+export function checkAction(body: unknown, screen: ScreenSize): Checked {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return refuse('the body must be a JSON object');
+  }
+  const record = body as Record<string, unknown>;
+  const kind = record.action;
+  if (typeof kind !== 'string') return refuse('action must be a string');
+  if (NOT_FOR_HOST.has(kind))
+    return refuse(`action "${kind}" is handled by Warden and never sent to a screen host`);
+  const fields = Object.prototype.hasOwnProperty.call(FIELDS, kind) ? FIELDS[kind] : undefined;
+  if (!fields) return refuse(`unknown action "${kind}"`);
+  const allowed = new Set(['action', ...fields.required, ...fields.optional]);
+  for (const name of Object.keys(record)) {
+    if (!allowed.has(name)) return refuse(`unknown field "${name}" for action "${kind}"`);
+  }
+  for (const name of fields.required) {
+    if (record[name] === undefined) return refuse(`missing field "${name}" for action "${kind}"`);
+  }
+
+  switch (kind) {
+    case 'click':
+    case 'double_click': {
+      const problem = checkPoint(record, screen);
+      if (problem) return refuse(problem);
+      const target = record.target;
+      if (
+        target !== undefined &&
+        (typeof target !== 'string' || target.length > MAX_TARGET_LENGTH)
+      ) {
+        return refuse(`target must be a string of at most ${MAX_TARGET_LENGTH} characters`);
+      }
+      const action: CheckedAction = { action: kind, x: record.x as number, y: record.y as number };
+      if (target !== undefined) action.target = target;
+      return { ok: true, action };
+    }
+    case 'type': {
+      if (typeof record.text !== 'string') return refuse('text must be a string');
+      const problem = checkText(record.text);
+      if (problem) return refuse(problem);
+      return { ok: true, action: { action: 'type', text: record.text } };
+    }
+    case 'key': {
+      if (typeof record.key !== 'string') return refuse('key must be a string');
+      const parsed = parseKey(record.key);
+      if ('error' in parsed)
+        return refuse(
+          `${parsed.error}; keys are sent as Warden's canonical names, e.g. Enter, Shift+Tab, Ctrl+S`,
+        );
+      return { ok: true, action: { action: 'key', key: record.key, parsed } };
+    }
+    case 'scroll': {
+      const problem = checkPoint(record, screen);
+      if (problem) return refuse(problem);
+      const direction = record.direction;
+      if (typeof direction !== 'string' || !DIRECTIONS.includes(direction)) {
+        return refuse('direction must be one of up, down, left, right');
+      }
+      const amount = record.amount ?? 3;
+      if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 1 || amount > 10) {
+        return refuse('amount must be an integer from 1 to 10');
+      }
+      return {
+        ok: true,
+        action: {
+          action: 'scroll',
+          x: record.x as number,
+          y: record.y as number,
+          direction: direction as ScrollDirection,
+          amount,
+        },
+      };
+    }
+  }
+  return refuse(`unknown action "${kind}"`);
+}
+
+/** The action as the JSON the platform sent (the parsed key dropped). */
+export function plainAction(action: CheckedAction): ScreenAction {
+  if (action.action === 'key') return { action: 'key', key: action.key };
+  return { ...action };
+}

@@ -1,0 +1,42 @@
+import type { CheckedAction } from '../actions';
+
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** One element of the accessibility outline (DESIGN §7). */
+export interface OutlineElement {
+  id: string;
+  role: string;
+  name: string;
+  rect: Rect;
+  password?: true;
+  focused?: true;
+}
+
+export interface Screenshot {
+  png: Buffer;
+  /** The coordinate space actions use; on a HiDPI screen it can differ from the PNG's pixels. */
+  width: number;
+  height: number;
+}
+
+/** What a backend knows about where typed text goes, so the action log can leave secrets out. */
+export type TypingTarget = 'password' | 'plain' | 'unknown';
+
+export interface ScreenBackend {
+  readonly name: string;
+  /** The coordinate space of actions. */
+  size(): { width: number; height: number };
+  screenshot(): Promise<Screenshot>;
+  /** Performs one validated action; resolves when the input was delivered. */
+  perform(action: CheckedAction): Promise<void>;
+  /** The outline, or null where this backend cannot read one (the host answers 404). */
+  elements(): OutlineElement[] | null;
+  /** Where the next typed text would go, asked before a `type` is performed. */
+  typingTarget(): TypingTarget;
+  close(): Promise<void>;
+}

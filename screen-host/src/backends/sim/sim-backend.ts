@@ -1,0 +1,101 @@
+import type { CheckedAction } from '../../actions';
+import type { OutlineElement, ScreenBackend, Screenshot, TypingTarget } from '../backend';
+import { SimApp } from './sim-app';
+import type { SimLang } from './sim-labels';
+import { SCREEN_HEIGHT, SCREEN_WIDTH } from './sim-layout';
+import { renderSim } from './sim-render';
+
+/** How often a blinking caret toggles (test route `POST /sim/blink`). */
+export const BLINK_MS = 250;
+
+/**
+ * The sim as a screen host backend. Each state is rendered and PNG-encoded once, right after the
+ * action that produced it, and then served from memory: a screenshot of an unchanged screen costs
+ * no drawing and no encoding.
+ */
+export class SimBackend implements ScreenBackend {
+  readonly name = 'sim';
+  readonly app: SimApp;
+  private readonly cache = new Map<string, Promise<Buffer>>();
+  private caretVisible = true;
+  private blinkTimer: NodeJS.Timeout | null = null;
+
+  constructor(lang: SimLang = 'en') {
+    this.app = new SimApp(lang);
+    this.prerender();
+  }
+
+  size() {
+    return { width: SCREEN_WIDTH, height: SCREEN_HEIGHT };
+  }
+
+  async screenshot(): Promise<Screenshot> {
+    return { png: await this.png(), width: SCREEN_WIDTH, height: SCREEN_HEIGHT };
+  }
+
+  /** The PNG of the current state, from the cache when it was encoded before. */
+  png(): Promise<Buffer> {
+    const key = `${this.app.revision}:${this.caretVisible ? 1 : 0}`;
+    let png = this.cache.get(key);
+    if (!png) {
+      png = renderSim(this.app, this.caretVisible).encode('png');
+      this.cache.set(key, png);
+      // Two caret phases of the current state are enough; older states are never shown again.
+      while (this.cache.size > 4) this.cache.delete(this.cache.keys().next().value!);
+    }
+    return png;
+  }
+
+  async perform(action: CheckedAction): Promise<void> {
+    this.app.perform(action);
+    this.prerender();
+  }
+
+  elements(): OutlineElement[] {
+    return this.app.outline();
+  }
+
+  typingTarget(): TypingTarget {
+    return this.app.typingTarget();
+  }
+
+  poke(message: string): void {
+    this.app.poke(message);
+    this.prerender();
+  }
+
+  reset(): void {
+    this.setBlink(false);
+    this.app.reset();
+    this.prerender();
+  }
+
+  get blinking(): boolean {
+    return this.blinkTimer !== null;
+  }
+
+  /** While on, the focused field's caret toggles every BLINK_MS, as on a real desktop. */
+  setBlink(on: boolean): void {
+    if (on && !this.blinkTimer) {
+      this.blinkTimer = setInterval(() => {
+        this.caretVisible = !this.caretVisible;
+      }, BLINK_MS);
+      this.blinkTimer.unref();
+    } else if (!on && this.blinkTimer) {
+      clearInterval(this.blinkTimer);
+      this.blinkTimer = null;
+      this.caretVisible = true;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.setBlink(false);
+  }
+
+  /** Renders the new state after the current request is answered, before the next screenshot asks. */
+  private prerender(): void {
+    setImmediate(() => {
+      this.png().catch(() => undefined);
+    });
+  }
+}

@@ -1,0 +1,53 @@
+import { initialOrders, SalesOrder } from './sim-data';
+
+export type SimScreen = 'menu' | 'va-initial' | 'va-overview' | 'fb50' | 'pwd';
+
+export interface StatusMessage {
+  /** SAP's message types: S success, E error, W warning, I information. */
+  type: 'S' | 'E' | 'W' | 'I';
+  text: string;
+}
+
+export interface SimState {
+  screen: SimScreen;
+  mode: 'change' | 'display';
+  /** Field values of the current screen, and `cmd`, the command field. */
+  values: Record<string, string>;
+  focus: string | null;
+  caret: number;
+  /** A field reached by click or Tab has its whole content selected, so typing replaces it. */
+  selectAll: boolean;
+  overwrite: boolean;
+  status: StatusMessage | null;
+  orderNumber: string | null;
+  /** SAP remembers the last order per user (a SET/GET parameter) and offers it again. */
+  lastOrder: string;
+  tableTop: number;
+  menuSelection: number | null;
+  orders: Record<string, SalesOrder>;
+  documentCounter: number;
+  password: string;
+}
+
+/** The password the simulated user has before any change (documented in docs/screen-host.md). */
+export const INITIAL_PASSWORD = 'Initial-Pass-1';
+
+export function initialState(): SimState {
+  return {
+    screen: 'menu',
+    mode: 'display',
+    values: { cmd: '' },
+    focus: 'cmd',
+    caret: 0,
+    selectAll: false,
+    overwrite: false,
+    status: null,
+    orderNumber: null,
+    lastOrder: '',
+    tableTop: 0,
+    menuSelection: null,
+    orders: initialOrders(),
+    documentCounter: 0,
+    password: INITIAL_PASSWORD,
+  };
+}

@@ -1,0 +1,132 @@
+/** Starting a screen host in-process: what the CLI does, and what Warden's tests and demo call. */
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { ActionLog } from './action-log';
+import type { ScreenBackend } from './backends/backend';
+import { SimBackend } from './backends/sim/sim-backend';
+import type { SimLang } from './backends/sim/sim-labels';
+import { registerSimTestRoutes } from './backends/sim/sim-routes';
+import { WindowsBackend } from './backends/windows/windows-backend';
+import { X11Backend } from './backends/x11/x11-backend';
+import { buildServer } from './server';
+
+export type BackendName = 'sim' | 'x11' | 'windows';
+
+export type TlsOptions =
+  { cert: string | Buffer; key: string | Buffer } | { certPath: string; keyPath: string };
+
+export interface StartScreenHostOptions {
+  /** A backend by name, or a backend object (for tests of the HTTP layer). */
+  backend: BackendName | ScreenBackend;
+  /** The bearer token; at least 32 characters. */
+  token: string;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 8443; 0 picks a free port. */
+  port?: number;
+  /** PEM certificate and key (contents or paths). Required unless `insecureLoopback`. */
+  tls?: TlsOptions;
+  /** Plain HTTP, allowed only on a loopback address, for local experiments. */
+  insecureLoopback?: boolean;
+  /** sim: labels in English (default) or German. */
+  lang?: SimLang;
+  /** Serve GET /elements where the backend has an outline (default true; false is `--no-elements`). */
+  elements?: boolean;
+  /** sim: GET /sim/events, POST /sim/poke, /sim/reset, /sim/blink. */
+  testRoutes?: boolean;
+  /** Append every performed action to this JSON-lines file (default: no log). */
+  actionLogPath?: string | null;
+  /** x11: the display, default DISPLAY. */
+  display?: string;
+  /** Log requests as JSON lines on stdout (default false). */
+  logger?: boolean;
+}
+
+export interface RunningScreenHost {
+  /** e.g. `https://127.0.0.1:43817` */
+  url: string;
+  port: number;
+  backend: ScreenBackend;
+  close(): Promise<void>;
+}
+
+export const MIN_TOKEN_LENGTH = 32;
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+function tlsMaterial(tls: TlsOptions): { cert: string | Buffer; key: string | Buffer } {
+  if ('certPath' in tls)
+    return { cert: readFileSync(tls.certPath), key: readFileSync(tls.keyPath) };
+  return { cert: tls.cert, key: tls.key };
+}
+
+async function createBackend(options: StartScreenHostOptions): Promise<ScreenBackend> {
+  if (typeof options.backend !== 'string') return options.backend;
+  switch (options.backend) {
+    case 'sim':
+      return new SimBackend(options.lang ?? 'en');
+    case 'x11':
+      return new X11Backend({ display: options.display });
+    case 'windows':
+      return WindowsBackend.start();
+    default:
+      throw new Error(`unknown backend "${String(options.backend)}": use sim, x11 or windows`);
+  }
+}
+
+export async function startScreenHost(options: StartScreenHostOptions): Promise<RunningScreenHost> {
+  if (typeof options.token !== 'string' || options.token.length < MIN_TOKEN_LENGTH) {
+    throw new Error(`the screen host token must be at least ${MIN_TOKEN_LENGTH} characters`);
+  }
+  const host = options.host ?? '127.0.0.1';
+  if (!options.tls && !options.insecureLoopback) {
+    throw new Error(
+      'a screen host needs TLS (a certificate and key); plain HTTP only with insecureLoopback',
+    );
+  }
+  if (!options.tls && !LOOPBACK.has(host)) {
+    throw new Error(
+      'plain HTTP (insecure loopback) is allowed on 127.0.0.1, ::1 or localhost only',
+    );
+  }
+  if (options.lang !== undefined && options.lang !== 'en' && options.lang !== 'de') {
+    throw new Error('lang must be en or de');
+  }
+  const https = options.tls ? tlsMaterial(options.tls) : null;
+  const backend = await createBackend(options);
+  const actionLog = options.actionLogPath ? new ActionLog(options.actionLogPath) : null;
+  const sim = backend instanceof SimBackend ? backend : null;
+  const testRoutes = Boolean(options.testRoutes && sim);
+  const app = buildServer({
+    backend,
+    token: options.token,
+    elements: options.elements ?? true,
+    actionLog,
+    https,
+    logger: options.logger ?? false,
+    extraRoutes: testRoutes ? (instance) => registerSimTestRoutes(instance, sim!) : undefined,
+    extraCapabilities: testRoutes ? ['sim-test-routes'] : [],
+  });
+  try {
+    await app.listen({ host, port: options.port ?? 8443 });
+  } catch (err) {
+    await backend.close();
+    await actionLog?.close();
+    throw err;
+  }
+  const port = (app.server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  let closing: Promise<void> | null = null;
+  return {
+    url: `${https ? 'https' : 'http'}://${urlHost}:${port}`,
+    port,
+    backend,
+    close: () => {
+      closing ??= (async () => {
+        await app.close();
+        await backend.close();
+        await actionLog?.close();
+      })();
+      return closing;
+    },
+  };
+}

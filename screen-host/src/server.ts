@@ -1,0 +1,203 @@
+/**
+ * The screen host's HTTP surface (DESIGN §7): screenshot, action, elements, health, all behind one
+ * bearer token. Everything that touches the desktop goes through `POST /action`, one at a time.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import Fastify, { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { checkAction, CheckedAction, plainAction } from './actions';
+import { ActionLog, loggableAction } from './action-log';
+import type { ScreenBackend } from './backends/backend';
+import {
+  IDEMPOTENCY_KEY_PATTERN,
+  IdempotencyStore,
+  SerialQueue,
+  StoredAnswer,
+} from './idempotency';
+import { VERSION } from './version';
+
+export const BODY_LIMIT = 64 * 1024;
+
+export interface ServerOptions {
+  backend: ScreenBackend;
+  token: string;
+  /** Serve GET /elements (where the backend has an outline). */
+  elements: boolean;
+  actionLog: ActionLog | null;
+  https: { cert: string | Buffer; key: string | Buffer } | null;
+  logger: boolean;
+  /** Registers backend-specific routes (the sim's test routes). */
+  extraRoutes?: (app: FastifyInstance) => void;
+  extraCapabilities?: string[];
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function errorBody(statusCode: number, message: string) {
+  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}
+
+/** Compares in constant time: both sides are hashed to the same length first. */
+export function tokenMatches(header: string | undefined, expected: Buffer): boolean {
+  if (typeof header !== 'string') return false;
+  const match = /^Bearer (.+)$/.exec(header);
+  const presented = digest(match ? match[1] : '');
+  return timingSafeEqual(presented, expected) && match !== null;
+}
+
+export function buildServer(options: ServerOptions): FastifyInstance {
+  const { backend } = options;
+  const expectedToken = digest(options.token);
+  const idempotency = new IdempotencyStore(1000);
+  const queue = new SerialQueue();
+
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    https: options.https ?? null,
+    logger: options.logger
+      ? { level: 'info', redact: { paths: ['req.headers.authorization'], remove: true } }
+      : false,
+    // Warden and the host speak JSON only; the parser refuses __proto__ and constructor keys.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+  }) as unknown as FastifyInstance;
+
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const statusCode =
+      error instanceof HttpError
+        ? error.statusCode
+        : (error.statusCode ?? 500) >= 400
+          ? (error.statusCode ?? 500)
+          : 500;
+    if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    const message =
+      statusCode >= 500 && !(error instanceof HttpError) ? 'internal error' : error.message;
+    void reply.code(statusCode).send(errorBody(statusCode, message));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    void reply
+      .code(404)
+      .send(errorBody(404, `no route ${request.method} ${request.url.split('?')[0]}`));
+  });
+
+  // Before the body is read: an unauthenticated client gets nothing, not even a body parse.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!tokenMatches(request.headers.authorization, expectedToken)) {
+      void reply
+        .header('WWW-Authenticate', 'Bearer')
+        .code(401)
+        .send(errorBody(401, 'missing or wrong bearer token'));
+      return reply;
+    }
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    void reply.header('Cache-Control', 'no-store');
+    return payload;
+  });
+
+  app.get('/screenshot', async (_request, reply) => {
+    const shot = await backend.screenshot();
+    return reply
+      .header('Content-Type', 'image/png')
+      .header('X-Screen-Width', String(shot.width))
+      .header('X-Screen-Height', String(shot.height))
+      .send(shot.png);
+  });
+
+  app.get('/elements', async () => {
+    const outline = options.elements ? backend.elements() : null;
+    if (!outline)
+      throw new HttpError(404, `the ${backend.name} screen host serves no element outline`);
+    return outline;
+  });
+
+  app.get('/health', async () => {
+    const { width, height } = backend.size();
+    const capabilities = ['idempotency'];
+    if (options.elements && backend.elements() !== null) capabilities.push('elements');
+    capabilities.push(...(options.extraCapabilities ?? []));
+    return { backend: backend.name, width, height, version: VERSION, capabilities };
+  });
+
+  const perform = (action: CheckedAction, key: string | null, log: FastifyRequest['log']) =>
+    queue.run(async (): Promise<StoredAnswer> => {
+      const typing = action.action === 'type' ? backend.typingTarget() : 'plain';
+      const logged = loggableAction(action, typing);
+      const target =
+        action.action === 'click' || action.action === 'double_click' ? action.target : undefined;
+      const started = performance.now();
+      try {
+        await backend.perform(action);
+        const ms = Math.round((performance.now() - started) * 100) / 100;
+        options.actionLog?.append({
+          time: new Date().toISOString(),
+          backend: backend.name,
+          idempotency_key: key,
+          action: logged,
+          outcome: 'performed',
+          ms,
+        });
+        log.info({ action: logged.action, target, idempotency_key: key, ms }, 'action performed');
+        return { statusCode: 200, body: { ok: true, ms } };
+      } catch (err) {
+        const ms = Math.round((performance.now() - started) * 100) / 100;
+        const message = err instanceof Error ? err.message : String(err);
+        options.actionLog?.append({
+          time: new Date().toISOString(),
+          backend: backend.name,
+          idempotency_key: key,
+          action: logged,
+          outcome: 'failed',
+          ms,
+          error: message,
+        });
+        log.error({ action: logged.action, idempotency_key: key, err }, 'action failed');
+        return {
+          statusCode: 500,
+          body: errorBody(500, `the action could not be performed: ${message}`),
+        };
+      }
+    });
+
+  app.post('/action', async (request, reply) => {
+    const checked = checkAction(request.body, backend.size());
+    if (!checked.ok) throw new HttpError(400, checked.reason);
+    const header = request.headers['idempotency-key'];
+    if (header === undefined) {
+      const answer = await perform(checked.action, null, request.log);
+      return reply.code(answer.statusCode).send(answer.body);
+    }
+    if (typeof header !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(header)) {
+      throw new HttpError(400, 'Idempotency-Key must be 1 to 200 printable ASCII characters');
+    }
+    const fingerprint = createHash('sha256')
+      .update(JSON.stringify(plainAction(checked.action)))
+      .digest('hex');
+    const claim = idempotency.claim(header, fingerprint);
+    if (claim.kind === 'mismatch') {
+      throw new HttpError(409, 'this Idempotency-Key was already used for a different action');
+    }
+    if (claim.kind === 'replay') {
+      const answer = await claim.answer;
+      request.log.info({ idempotency_key: header }, 'idempotent replay: not performed again');
+      return reply.code(answer.statusCode).header('Idempotency-Replayed', 'true').send(answer.body);
+    }
+    const answer = await perform(checked.action, header, request.log);
+    claim.settle(answer);
+    return reply.code(answer.statusCode).send(answer.body);
+  });
+
+  options.extraRoutes?.(app);
+  return app;
+}
