@@ -33,6 +33,8 @@ const base = {
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // e2e tests start processes, databases and browsers; a unit test that waits this long is broken anyway.
+  testTimeout: 60000,
   projects: [
     {
       ...base,
@@ -45,7 +47,6 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/screen-host/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/global-setup.ts',
       globalTeardown: '<rootDir>/test/global-teardown.ts',
-      testTimeout: 60000,
     },
   ],
 };

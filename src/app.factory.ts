@@ -1,0 +1,70 @@
+import { ValidationPipe } from '@nestjs/common';
+import type { DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { AppModule } from './app.module';
+import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import type { AppConfig } from './config/app-config';
+import { MetricsService } from './metrics/metrics.service';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Builds the API exactly as `main.ts` serves it. e2e tests call this too, and may wrap the app's
+ * module in one of their own (to add a route that shows how the pipeline treats it).
+ */
+export async function createApp(
+  config?: AppConfig,
+  rootModule: DynamicModule = AppModule.forRoot(config),
+): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    // One id per request: the log lines carry it and a 500 quotes it as the correlation id.
+    genReqId: (req: IncomingMessage) => {
+      const id = randomUUID();
+      (req as IncomingMessage & { id?: string }).id = id;
+      return id;
+    },
+  });
+  // JSON only: Fastify's own JSON parser, none of the form parsers Nest would add.
+  adapter.getInstance().removeContentTypeParser('text/plain');
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
+    bufferLogs: true,
+    bodyParser: false,
+  });
+  app.useLogger(app.get(Logger));
+  app.useGlobalPipes(
+    new ValidationPipe({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      // No implicit conversion: a body with `"amount": "3"` is refused, not coerced. Query DTOs
+      // convert their numbers explicitly with @Type.
+      transform: true,
+    }),
+  );
+  app.useGlobalFilters(new AllExceptionsFilter());
+  app.enableShutdownHooks();
+
+  const fastify = app.getHttpAdapter().getInstance();
+  const metrics = app.get(MetricsService);
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
+
+  const openApi = new DocumentBuilder()
+    .setTitle('Warden API')
+    .setDescription('Governed computer use for screen-only systems. See docs/api.md.')
+    .setVersion('0.1.0')
+    .addBearerAuth()
+    .build();
+  SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, openApi), {
+    jsonDocumentUrl: 'api/docs-json',
+  });
+  return app;
+}

@@ -1,0 +1,51 @@
+import { Controller, Get, Headers, Query, StreamableFile } from '@nestjs/common';
+import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Readable } from 'node:stream';
+import type { Caller } from '../auth/caller';
+import { CurrentCaller } from '../auth/current-caller.decorator';
+import { Permissions } from '../auth/permissions.decorator';
+import { AuditFilter, AuditService, decodeCursor } from './audit.service';
+import { AuditQueryDto } from './dto/audit-query.dto';
+
+const NDJSON = 'application/x-ndjson';
+
+@ApiTags('audit')
+@Controller('api/audit')
+export class AuditController {
+  constructor(private readonly audit: AuditService) {}
+
+  /** Events in chain order. With `Accept: application/x-ndjson`: every matching event, streamed. */
+  @Get()
+  @Permissions('audit.read')
+  @ApiProduces('application/json', NDJSON)
+  @ApiOkResponse({ description: '{items, next_cursor}, or NDJSON lines with that Accept header' })
+  list(
+    @CurrentCaller() caller: Caller,
+    @Query() query: AuditQueryDto,
+    @Headers('accept') accept?: string,
+  ) {
+    const filter: AuditFilter = {
+      type: query.type,
+      runId: query.run_id,
+      since: query.since ? new Date(query.since) : undefined,
+      until: query.until ? new Date(query.until) : undefined,
+      afterSeq: query.cursor ? decodeCursor(query.cursor) : undefined,
+    };
+    if (accept?.includes(NDJSON)) {
+      const lines = async function* (events: AsyncGenerator<unknown>) {
+        for await (const event of events) yield JSON.stringify(event) + '\n';
+      };
+      return new StreamableFile(Readable.from(lines(this.audit.export(caller.tenant, filter))), {
+        type: NDJSON,
+      });
+    }
+    return this.audit.list(caller.tenant, filter, query.limit);
+  }
+
+  /** Recomputes the tenant's hash chain: `{ok, checked, first_bad_id?, head_sha256}`. */
+  @Get('verify')
+  @Permissions('audit.read')
+  verify(@CurrentCaller() caller: Caller) {
+    return this.audit.verify(caller.tenant);
+  }
+}

@@ -1,0 +1,201 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createHash } from 'node:crypto';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { invalid } from '../common/domain-error';
+import { AuditEvent } from './audit-event.entity';
+import { canonicalJson } from './canonical-json';
+
+export const GENESIS_SHA256 = '0'.repeat(64);
+const BATCH = 500;
+
+export interface AuditEntry {
+  tenant: string;
+  type: string;
+  actor: string;
+  runId?: string | null;
+  step?: number | null;
+  details?: Record<string, unknown>;
+}
+
+export interface AuditFilter {
+  /** `computer_use.` (ends with a dot: a prefix) or an exact type such as `computer_use.write`. */
+  type?: string;
+  runId?: string;
+  since?: Date;
+  until?: Date;
+  /** Only events after this sequence number. */
+  afterSeq?: number;
+}
+
+export interface AuditEventView {
+  id: string;
+  tenant: string;
+  seq: number;
+  type: string;
+  actor: string;
+  run_id: string | null;
+  step: number | null;
+  at: string;
+  details: Record<string, unknown>;
+  prev_sha256: string;
+  sha256: string;
+}
+
+export interface VerifyResult {
+  ok: boolean;
+  checked: number;
+  first_bad_id?: string;
+  head_sha256: string;
+}
+
+/** The SHA-256 of an event: its content and the previous event's hash, as canonical JSON. */
+export function eventSha256(event: Omit<AuditEvent, 'id' | 'sha256' | 'tenantRef'>): string {
+  const content = canonicalJson({
+    tenant: event.tenant,
+    seq: event.seq,
+    type: event.type,
+    actor: event.actor,
+    run_id: event.runId,
+    step: event.step,
+    at: event.at.toISOString(),
+    details: event.details,
+    prev_sha256: event.prevSha256,
+  });
+  return createHash('sha256').update(content).digest('hex');
+}
+
+@Injectable()
+export class AuditService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Appends one event to its tenant's chain. Pass the caller's transaction manager to make the
+   * event part of the change it records; appends to one tenant are serialised by an advisory lock.
+   */
+  async record(entry: AuditEntry, manager?: EntityManager): Promise<AuditEvent> {
+    if (!manager) return this.dataSource.transaction((m) => this.record(entry, m));
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('audit:' || $1, 0))`, [
+      entry.tenant,
+    ]);
+    const head = await manager.getRepository(AuditEvent).findOne({
+      where: { tenant: entry.tenant },
+      order: { seq: 'DESC' },
+      select: { seq: true, sha256: true },
+    });
+    const event = manager.create(AuditEvent, {
+      tenant: entry.tenant,
+      seq: (head?.seq ?? 0) + 1,
+      type: entry.type,
+      actor: entry.actor,
+      runId: entry.runId ?? null,
+      step: entry.step ?? null,
+      at: new Date(),
+      // What is hashed must be exactly what jsonb gives back: plain JSON.
+      details: JSON.parse(JSON.stringify(entry.details ?? {})) as Record<string, unknown>,
+      prevSha256: head?.sha256 ?? GENESIS_SHA256,
+    });
+    event.sha256 = eventSha256(event);
+    return manager.save(event);
+  }
+
+  async list(
+    tenant: string,
+    filter: AuditFilter,
+    limit: number,
+  ): Promise<{ items: AuditEventView[]; next_cursor: string | null }> {
+    const rows = await this.query(tenant, filter)
+      .take(limit + 1)
+      .getMany();
+    const page = rows.slice(0, limit);
+    const next = rows.length > limit ? encodeCursor(page[page.length - 1].seq) : null;
+    return { items: page.map(toView), next_cursor: next };
+  }
+
+  /** Every matching event, in chain order, fetched in batches (for the NDJSON export). */
+  async *export(tenant: string, filter: AuditFilter): AsyncGenerator<AuditEventView> {
+    let afterSeq = filter.afterSeq ?? 0;
+    for (;;) {
+      const rows = await this.query(tenant, { ...filter, afterSeq })
+        .take(BATCH)
+        .getMany();
+      for (const row of rows) yield toView(row);
+      if (rows.length < BATCH) return;
+      afterSeq = rows[rows.length - 1].seq;
+    }
+  }
+
+  /** Walks the tenant's whole chain and recomputes every hash and link. */
+  async verify(tenant: string): Promise<VerifyResult> {
+    let prevSha = GENESIS_SHA256;
+    let prevSeq = 0;
+    let checked = 0;
+    const repo = this.dataSource.getRepository(AuditEvent);
+    for (;;) {
+      const rows = await repo
+        .createQueryBuilder('e')
+        .where('e.tenant = :tenant AND e.seq > :prevSeq', { tenant, prevSeq })
+        .orderBy('e.seq', 'ASC')
+        .take(BATCH)
+        .getMany();
+      for (const row of rows) {
+        checked += 1;
+        const intact =
+          row.seq === prevSeq + 1 && row.prevSha256 === prevSha && eventSha256(row) === row.sha256;
+        if (!intact) return { ok: false, checked, first_bad_id: row.id, head_sha256: prevSha };
+        prevSha = row.sha256;
+        prevSeq = row.seq;
+      }
+      if (rows.length < BATCH) return { ok: true, checked, head_sha256: prevSha };
+    }
+  }
+
+  private query(tenant: string, filter: AuditFilter): SelectQueryBuilder<AuditEvent> {
+    const qb = this.dataSource
+      .getRepository(AuditEvent)
+      .createQueryBuilder('e')
+      .where('e.tenant = :tenant', { tenant })
+      .orderBy('e.seq', 'ASC');
+    if (filter.type !== undefined) {
+      if (filter.type.endsWith('.')) {
+        qb.andWhere(`e.type LIKE :prefix ESCAPE '\\'`, {
+          prefix: filter.type.replace(/[\\%_]/g, (c) => `\\${c}`) + '%',
+        });
+      } else {
+        qb.andWhere('e.type = :type', { type: filter.type });
+      }
+    }
+    if (filter.runId !== undefined) qb.andWhere('e.run_id = :runId', { runId: filter.runId });
+    if (filter.since !== undefined) qb.andWhere('e.at >= :since', { since: filter.since });
+    if (filter.until !== undefined) qb.andWhere('e.at < :until', { until: filter.until });
+    if (filter.afterSeq !== undefined)
+      qb.andWhere('e.seq > :afterSeq', { afterSeq: filter.afterSeq });
+    return qb;
+  }
+}
+
+export function encodeCursor(seq: number): string {
+  return Buffer.from(`seq:${seq}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): number {
+  const match = /^seq:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!match) throw invalid('cursor is not one this API gave out');
+  return Number(match[1]);
+}
+
+function toView(row: AuditEvent): AuditEventView {
+  return {
+    id: row.id,
+    tenant: row.tenant,
+    seq: row.seq,
+    type: row.type,
+    actor: row.actor,
+    run_id: row.runId,
+    step: row.step,
+    at: row.at.toISOString(),
+    details: row.details,
+    prev_sha256: row.prevSha256,
+    sha256: row.sha256,
+  };
+}

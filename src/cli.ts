@@ -1,0 +1,107 @@
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { parseArgs } from 'node:util';
+import { DataSource } from 'typeorm';
+import { CoreModule } from './app.module';
+import { TokensService } from './auth/tokens.service';
+import { loadConfig } from './config/app-config';
+import { TenantsModule } from './tenants/tenants.module';
+
+const USAGE = `usage: npm run cli -- <command>
+  token create --tenant <tenant> --subject <who> --permissions <p1,p2,...>
+        prints the new token alone on the last line of stdout; it is shown only once
+  token list [--tenant <tenant>]
+  token revoke <token-id>
+  migrate                       apply pending database migrations`;
+
+@Module({})
+class CliModule {}
+
+/** Operator commands run on a machine with database access; recorded in the audit log as `cli`. */
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      tenant: { type: 'string' },
+      subject: { type: 'string' },
+      permissions: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [group, command, arg] = positionals;
+  if (values.help || !group) {
+    console.log(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const app = await NestFactory.createApplicationContext(
+    {
+      module: CliModule,
+      imports: [CoreModule.forRoot(loadConfig()), TenantsModule],
+      providers: [TokensService],
+    },
+    { logger: ['error'] },
+  );
+  try {
+    if (group === 'migrate') {
+      const ran = await app.get(DataSource).runMigrations({ transaction: 'each' });
+      console.log(
+        ran.length ? `applied ${ran.map((m) => m.name).join(', ')}` : 'no pending migrations',
+      );
+      return 0;
+    }
+    const tokens = app.get(TokensService);
+    if (group === 'token' && command === 'create') {
+      if (!values.tenant || !values.subject || !values.permissions) {
+        console.error('token create needs --tenant, --subject and --permissions');
+        return 2;
+      }
+      const permissions = values.permissions
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean);
+      const { info, token } = await tokens.create(
+        values.tenant,
+        values.subject,
+        permissions,
+        'cli',
+      );
+      console.log(
+        `created token ${info.id} for ${info.subject} in ${info.tenant}: ${info.permissions.join(', ')}`,
+      );
+      console.log('store it now; Warden keeps only its SHA-256 and cannot show it again:');
+      console.log(token);
+      return 0;
+    }
+    if (group === 'token' && command === 'list') {
+      const rows = await tokens.list(values.tenant);
+      console.table(
+        rows.map((t) => ({
+          ...t,
+          permissions: t.permissions.join(','),
+          revoked_at: t.revoked_at ?? '',
+        })),
+      );
+      return 0;
+    }
+    if (group === 'token' && command === 'revoke' && arg) {
+      const info = await tokens.revoke(arg, 'cli');
+      console.log(
+        `revoked token ${info.id} (${info.subject} in ${info.tenant}) at ${info.revoked_at}`,
+      );
+      return 0;
+    }
+    console.error(USAGE);
+    return 2;
+  } finally {
+    await app.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,86 @@
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Logger,
+} from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import { DomainError, DomainErrorCode } from './domain-error';
+
+const STATUS_OF: Record<DomainErrorCode, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  unavailable: 503,
+};
+
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+  correlation_id?: string;
+}
+
+/**
+ * Every error leaves as `{statusCode, error, message}`. Client errors say what was wrong; anything
+ * unexpected is a 500 that quotes a correlation id (the request id in the logs) and nothing else.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const body = this.toBody(exception, String(request.id));
+    if (body.statusCode >= 500) {
+      this.logger.error(
+        { err: exception, correlation_id: body.correlation_id },
+        'unexpected error',
+      );
+    }
+    if (exception instanceof DomainError && exception.code === 'unauthenticated') {
+      void reply.header('WWW-Authenticate', 'Bearer realm="warden"');
+    }
+    void reply.status(body.statusCode).send(body);
+  }
+
+  toBody(exception: unknown, requestId: string): ErrorBody {
+    if (exception instanceof DomainError) {
+      return body(STATUS_OF[exception.code], exception.message);
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const response = exception.getResponse();
+      const message =
+        typeof response === 'string'
+          ? response
+          : ((response as { message?: string | string[] }).message ?? exception.message);
+      return body(status, Array.isArray(message) ? message.join('; ') : message);
+    }
+    // Fastify's own client errors (body too large, malformed JSON, unsupported media type).
+    const status = (exception as { statusCode?: unknown } | null)?.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return body(status, clientMessage(exception as Error));
+    }
+    return {
+      ...body(HttpStatus.INTERNAL_SERVER_ERROR, `internal error; correlation id ${requestId}`),
+      correlation_id: requestId,
+    };
+  }
+}
+
+function body(statusCode: number, message: string): ErrorBody {
+  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
+}
+
+function clientMessage(error: Error): string {
+  return error instanceof SyntaxError
+    ? `the request body is not valid JSON: ${error.message}`
+    : error.message;
+}

@@ -1,0 +1,6 @@
+import { DataSource } from 'typeorm';
+import { loadConfig } from '../config/app-config';
+import { databaseOptions } from './database.options';
+
+/** For TypeORM's CLI (`npm run migration:run` and friends) only; the app builds its own from AppConfig. */
+export default new DataSource(databaseOptions(loadConfig()));

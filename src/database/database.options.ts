@@ -1,0 +1,23 @@
+import type { DataSourceOptions } from 'typeorm';
+import { MIGRATIONS } from '../../migrations';
+import { AuditEvent } from '../audit/audit-event.entity';
+import { ApiToken } from '../auth/api-token.entity';
+import type { AppConfig } from '../config/app-config';
+import { Tenant } from '../tenants/tenant.entity';
+
+export const ENTITIES = [Tenant, ApiToken, AuditEvent];
+
+/** The one set of database options, shared by the API, the worker, the CLI and TypeORM's CLI. */
+export function databaseOptions(config: Pick<AppConfig, 'DATABASE_URL'>): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: config.DATABASE_URL,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    uuidExtension: 'pgcrypto',
+    synchronize: false,
+    migrationsRun: false,
+    extra: { max: 10, connectionTimeoutMillis: 5000 },
+  };
+}

@@ -1,0 +1,108 @@
+import { PERMISSIONS } from '../src/auth/permission';
+import { TokensService } from '../src/auth/tokens.service';
+import { startApi, TestApi } from './support/api';
+
+/**
+ * Every route × every kind of caller, with the exact status expected in each cell. A route added
+ * to the API without a row here fails the coverage test below.
+ */
+type Column =
+  | 'no token'
+  | 'unknown token'
+  | 'revoked token'
+  | 'no permissions'
+  | (typeof PERMISSIONS)[number]
+  | 'other tenant (all permissions)';
+
+const COLUMNS: Column[] = [
+  'no token',
+  'unknown token',
+  'revoked token',
+  'no permissions',
+  ...PERMISSIONS,
+  'other tenant (all permissions)',
+];
+
+//                                            none unk  rev  empty admin oper appr audit weak other
+const MATRIX: Array<[string, string, number[]]> = [
+  ['GET', '/api/me', [401, 401, 401, 403, 200, 200, 200, 200, 200, 200]],
+  ['GET', '/api/audit', [401, 401, 401, 403, 403, 403, 403, 200, 403, 200]],
+  ['GET', '/api/audit/verify', [401, 401, 401, 403, 403, 403, 403, 200, 403, 200]],
+  ['GET', '/health/live', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
+  ['GET', '/health/ready', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
+  ['GET', '/metrics', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
+  ['GET', '/api/docs-json', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
+  ['GET', '/api/docs', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
+];
+
+describe('permission matrix', () => {
+  let api: TestApi;
+  const tokens = new Map<Column, string | undefined>();
+
+  beforeAll(async () => {
+    api = await startApi();
+    tokens.set('no token', undefined);
+    tokens.set('unknown token', 'wdn_' + 'x'.repeat(43));
+    const revoked = await api.token('acme', 'mallory', [...PERMISSIONS]);
+    await api.app.get(TokensService).revoke(revoked.id, 'test');
+    tokens.set('revoked token', revoked.token);
+    tokens.set('no permissions', (await api.token('acme', 'nobody', [])).token);
+    for (const permission of PERMISSIONS) {
+      tokens.set(permission, (await api.token('acme', `only-${permission}`, [permission])).token);
+    }
+    tokens.set(
+      'other tenant (all permissions)',
+      (await api.token('globex', 'gina', [...PERMISSIONS])).token,
+    );
+  });
+
+  afterAll(async () => {
+    await api.close();
+  });
+
+  const cells = MATRIX.flatMap(([method, path, statuses]) =>
+    COLUMNS.map((column, i) => ({ method, path, column, expected: statuses[i] })),
+  );
+
+  it.each(cells)(
+    '$method $path with $column → $expected',
+    async ({ method, path, column, expected }) => {
+      const result = await api.request(method, path, { token: tokens.get(column) });
+      expect(result.status).toBe(expected);
+      if (expected === 401 || expected === 403) {
+        expect(result.body).toEqual({
+          statusCode: expected,
+          error: expected === 401 ? 'Unauthorized' : 'Forbidden',
+          message: expect.any(String),
+        });
+      }
+    },
+  );
+
+  it('covers every route the API documents', async () => {
+    const doc = await api.request('GET', '/api/docs-json');
+    const documented = Object.entries(
+      doc.body.paths as Record<string, Record<string, unknown>>,
+    ).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
+    const inMatrix = new Set(MATRIX.map(([method, path]) => `${method} ${path}`));
+    expect(documented.length).toBeGreaterThan(0);
+    expect(documented.filter((route) => !inMatrix.has(route))).toEqual([]);
+  });
+
+  it('refuses a token sent in the query string, even a valid one', async () => {
+    const token = tokens.get('audit.read')!;
+    const result = await api.request('GET', `/api/audit?access_token=${token}`);
+    expect(result.status).toBe(401);
+    expect(result.body.message).toMatch(/Authorization header/);
+  });
+
+  it('says who the caller is', async () => {
+    const result = await api.request('GET', '/api/me', { token: tokens.get('agents.approve') });
+    expect(result.body).toEqual({
+      tenant: 'acme',
+      subject: 'only-agents.approve',
+      token_id: expect.any(String),
+      permissions: ['agents.approve'],
+    });
+  });
+});

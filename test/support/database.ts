@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { databaseOptions } from '../../src/database/database.options';
+import { TEST_PG_ADMIN_URL, testRunPrefix } from './env';
+
+export interface TestDatabase {
+  name: string;
+  url: string;
+  /** Runs SQL on the test database as the superuser (for tamper tests and inspections). */
+  sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  drop(): Promise<void>;
+}
+
+function urlFor(name: string): string {
+  const url = new URL(TEST_PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function admin<T>(fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: TEST_PG_ADMIN_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new database with a random name, migrated through the real migrations. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `${testRunPrefix()}_${randomBytes(4).toString('hex')}`;
+  await admin((c) => c.query(`CREATE DATABASE "${name}"`));
+  const url = urlFor(name);
+  const migrator = new DataSource(databaseOptions({ DATABASE_URL: url }));
+  await migrator.initialize();
+  try {
+    await migrator.runMigrations({ transaction: 'each' });
+  } finally {
+    await migrator.destroy();
+  }
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  return {
+    name,
+    url,
+    sql: async <T>(text: string, params?: unknown[]) =>
+      (await client.query(text, params)).rows as T[],
+    drop: async () => {
+      await client.end();
+      await dropDatabase(name);
+    },
+  };
+}
+
+export async function dropDatabase(name: string): Promise<void> {
+  await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+}
+
+export async function listDatabases(prefix: string): Promise<string[]> {
+  return admin(async (c) => {
+    const { rows } = await c.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE datname LIKE $1`,
+      [`${prefix.replace(/_/g, '\\_')}%`],
+    );
+    return rows.map((r) => r.datname);
+  });
+}
