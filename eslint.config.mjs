@@ -4,7 +4,9 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'artifacts/', 'screen-host/dist/', '**/*.mjs', '**/*.cjs'] },
+  {
+    ignores: ['dist/', 'node_modules/', 'coverage/', 'artifacts/', 'screen-host/dist/', '**/*.mjs', '**/*.cjs', '*.config.js'],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   prettier,
