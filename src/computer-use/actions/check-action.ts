@@ -1,0 +1,51 @@
+/**
+ * The whole question for one step, in one call: may the planner's answer be sent to this screen,
+ * and is it a read or a write? parse → validate → labels → classify.
+ */
+import type { Action, ScreenContext } from './action.types';
+import { classify } from './classify';
+import { outlineLabelAt } from './label-at';
+import { parseAction } from './parse-action';
+import type { Rules } from './rules';
+import { validate } from './validate';
+
+export interface Verdict {
+  /** As a step records it (DESIGN §9). */
+  classification: 'read' | 'write' | 'invalid';
+  /** The normalised action to send or hold; null when invalid. */
+  action: Action | null;
+  /** Why it is a read or a write, or why it was refused. */
+  why: string;
+}
+
+/**
+ * True when a click lands where the outline names nothing, so the caller should read the pixels
+ * (OCR) before classifying. Only clicks have labels.
+ */
+export function needsOcr(action: Action, screen: ScreenContext): boolean {
+  if (action.action !== 'click' && action.action !== 'double_click') return false;
+  return outlineLabelAt(screen.outline, action.x, action.y) === null;
+}
+
+/**
+ * parse → validate → classify. `ocr` is the text the caller read around the click's point
+ * (when `needsOcr` said so); the outline label is looked up here from `screen.outline`.
+ */
+export function checkAction(
+  answer: unknown,
+  screen: ScreenContext,
+  rules: Rules,
+  ocr?: string | null,
+): Verdict {
+  const parsed = parseAction(answer);
+  if (!parsed.ok) return { classification: 'invalid', action: null, why: parsed.reason };
+  const valid = validate(parsed.action, screen, rules);
+  if (!valid.ok) return { classification: 'invalid', action: null, why: valid.reason };
+  const action = valid.action;
+  const outline =
+    action.action === 'click' || action.action === 'double_click'
+      ? outlineLabelAt(screen.outline, action.x, action.y)
+      : null;
+  const { kind, why } = classify(action, { outline, ocr }, rules);
+  return { classification: kind, action, why };
+}

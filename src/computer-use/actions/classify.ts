@@ -1,0 +1,99 @@
+/**
+ * Classification (DESIGN §5): is a valid action a read or a write? Warden's own rules, never the
+ * model's word. Every answer carries `why`, one sentence an approver reads.
+ *
+ * | action               | kind                                                        |
+ * | -------------------- | ----------------------------------------------------------- |
+ * | type                 | write                                                       |
+ * | key                  | write if a commit key, read if a navigation key             |
+ * | click, double_click  | write if a label contains a committing verb, else read;     |
+ * |                      | no label at all: the agent's `unlabelled_clicks` (read)     |
+ * | scroll, wait         | read                                                        |
+ * | done, fail           | read (nothing is sent)                                      |
+ */
+import type { Action, ClickAction, Classification, Labels } from './action.types';
+import { findCommitWord } from './commit-words';
+import { keyKind, normaliseKey } from './keys';
+import type { Rules } from './rules';
+import { clean, quote } from './text';
+
+/** Where a label came from, as the `why` names it, in DESIGN order. */
+export const LABEL_SOURCES = [
+  ['outline', 'from the screen outline'],
+  ['ocr', 'read from the screen by OCR'],
+  ['target', "the planner's target"],
+] as const;
+
+function present(label: string | null | undefined): label is string {
+  return typeof label === 'string' && clean(label, Infinity) !== '';
+}
+
+function classifyClick(action: ClickAction, labels: Labels, rules: Rules): Classification {
+  const verb = action.action === 'double_click' ? 'double-click' : 'click';
+  const found: Record<(typeof LABEL_SOURCES)[number][0], string | null | undefined> = {
+    outline: labels.outline,
+    ocr: labels.ocr,
+    // The target can only make a click stricter, so the action's own target is never ignored.
+    target: labels.target ?? action.target,
+  };
+
+  // Any source naming a committing verb makes the click a write; the first such source is named.
+  for (const [source, words] of LABEL_SOURCES) {
+    const label = found[source];
+    if (present(label) && findCommitWord(label, rules.commitIndex) !== null) {
+      return { kind: 'write', why: `${verb} on ${quote(label)} (${words})` };
+    }
+  }
+
+  // A read needs a label from the screen itself; the model's target alone cannot make one.
+  for (const [source, words] of LABEL_SOURCES) {
+    const label = found[source];
+    if (source !== 'target' && present(label)) {
+      return { kind: 'read', why: `${verb} on ${quote(label)} (${words}): no committing verb` };
+    }
+  }
+
+  const where = `${verb} at (${action.x}, ${action.y})`;
+  return rules.unlabelledClicks === 'write'
+    ? {
+        kind: 'write',
+        why: `${where}: nothing could read its label, and this agent holds unlabelled clicks`,
+      }
+    : { kind: 'read', why: `${where}: nothing could read its label` };
+}
+
+/**
+ * Read or write, and why. `labels` are the label sources for a click, in DESIGN order: the
+ * screen outline at the point, OCR around the point, the planner's target (the action's own
+ * `target` is used when `labels.target` is not given). Pure; expects an action `validate` accepted,
+ * and is strict with anything else (a key outside the lists is a write).
+ */
+export function classify(action: Action, labels: Labels, rules: Rules): Classification {
+  switch (action.action) {
+    case 'type':
+      return { kind: 'write', why: 'typing into a field is a write' };
+    case 'key': {
+      const key = normaliseKey(action.key, rules);
+      const kind = key === null ? null : keyKind(key, rules);
+      if (kind === 'commit') return { kind: 'write', why: `key ${key} commits` };
+      if (kind === 'navigation') return { kind: 'read', why: `key ${key} navigates` };
+      return {
+        kind: 'write',
+        why: `key ${quote(key ?? String(action.key), 40)} is not a navigation key`,
+      };
+    }
+    case 'click':
+    case 'double_click':
+      return classifyClick(action, labels ?? {}, rules);
+    case 'scroll':
+      return { kind: 'read', why: 'scrolling is a read' };
+    case 'wait':
+      return { kind: 'read', why: 'waiting is a read' };
+    case 'done':
+      return { kind: 'read', why: 'done ends the run; nothing is sent' };
+    case 'fail':
+      return { kind: 'read', why: 'fail ends the run; nothing is sent' };
+  }
+  // Unreachable for a typed action; a stray object is held rather than let through.
+  return { kind: 'write', why: 'an action Warden does not know is a write' };
+}

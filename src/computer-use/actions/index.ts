@@ -1,0 +1,12 @@
+/** Warden's action rules (DESIGN §5): the single place that says what may be sent and what is a write. */
+export * from './action.types';
+export { parseAction, checkShape, LIMITS } from './parse-action';
+export { validate } from './validate';
+export { classify, LABEL_SOURCES } from './classify';
+export { checkAction, needsOcr, type Verdict } from './check-action';
+export { normaliseKey, keyKind } from './keys';
+export { labelAt, outlineLabelAt } from './label-at';
+export { loadRules, RulesError, type Rules, type AgentRules } from './rules';
+export { findCommitWord, fold, words } from './commit-words';
+export { containsCardNumber, luhn } from './card-number';
+export { BASE_KEYS, MODIFIERS } from './key-names';

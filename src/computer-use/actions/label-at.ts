@@ -1,0 +1,47 @@
+/** The outline element at a point: where a click's first label comes from (DESIGN §5, §7). */
+import type { OutlineElement } from './action.types';
+import { clean } from './text';
+
+function contains(e: OutlineElement, x: number, y: number): boolean {
+  const r = e?.rect;
+  if (!r) return false;
+  const { x: rx, y: ry, width, height } = r;
+  if (![rx, ry, width, height].every(Number.isFinite) || width <= 0 || height <= 0) return false;
+  return x >= rx && x < rx + width && y >= ry && y < ry + height;
+}
+
+/**
+ * The smallest element whose rect contains the point (`x ≤ px < x + width`, same for y); of two
+ * the same size, the later one in the outline (hosts list parents before children). Null when
+ * none. Malformed elements (no rect, non-finite numbers, empty rects) never match.
+ */
+export function labelAt(outline: OutlineElement[], x: number, y: number): OutlineElement | null {
+  let best: OutlineElement | null = null;
+  let bestArea = Infinity;
+  if (!Array.isArray(outline)) return null;
+  for (const e of outline) {
+    if (!contains(e, x, y)) continue;
+    const area = e.rect.width * e.rect.height;
+    if (area <= bestArea) {
+      best = e;
+      bestArea = area;
+    }
+  }
+  return best;
+}
+
+/**
+ * The label the outline gives a point: the name of the element `labelAt` finds, trimmed, or null
+ * when there is no outline, no element there, or its name is empty or invisible (then OCR is
+ * asked, DESIGN §5).
+ */
+export function outlineLabelAt(
+  outline: OutlineElement[] | null,
+  x: number,
+  y: number,
+): string | null {
+  if (!outline) return null;
+  const e = labelAt(outline, x, y);
+  const name = typeof e?.name === 'string' ? e.name.trim() : '';
+  return clean(name, Infinity) === '' ? null : name;
+}

@@ -1,0 +1,183 @@
+/**
+ * The classification rules as data: config/classification.json (compiled into the build, so the
+ * same file is used from src/ under tests and from dist/src/ in production), plus what an agent
+ * adds (`commit_words`, `unlabelled_clicks`, DESIGN §9). Checked once, when first loaded.
+ */
+import defaults from '../../../config/classification.json';
+import { type CommitWordIndex, indexCommitWords, words } from './commit-words';
+import {
+  isCanonicalKey,
+  type KeySpellings,
+  type Modifier,
+  MODIFIERS,
+  parseKey,
+  squash,
+} from './key-names';
+
+export interface Rules {
+  /** Every committing verb in force, as configured (defaults first, then the agent's). */
+  readonly commitWords: readonly string[];
+  readonly commitIndex: CommitWordIndex;
+  /** Canonical keys that only move around: a read. */
+  readonly navigationKeys: ReadonlySet<string>;
+  /** Canonical keys that commit: a write. */
+  readonly commitKeys: ReadonlySet<string>;
+  /** What a click is when nothing could read its label. */
+  readonly unlabelledClicks: 'read' | 'write';
+  readonly keySpellings: KeySpellings;
+}
+
+/** The part of an agent's configuration (DESIGN §9) that changes classification. */
+export interface AgentRules {
+  commit_words?: string[] | null;
+  unlabelled_clicks?: 'read' | 'write' | null;
+}
+
+export class RulesError extends Error {
+  readonly code = 'rules_invalid';
+}
+
+/** Limits on what an agent may add. */
+export const MAX_AGENT_COMMIT_WORDS = 200;
+export const MAX_COMMIT_WORD_LENGTH = 64;
+
+interface RulesFile {
+  commit_words: Record<string, string[]>;
+  navigation_keys: string[];
+  commit_keys: string[];
+  modifier_aliases: Record<string, string[]>;
+  key_aliases: Record<string, string[]>;
+}
+
+function isStringArray(v: unknown): v is string[] {
+  return Array.isArray(v) && v.every((s) => typeof s === 'string');
+}
+
+function isStringArrayRecord(v: unknown): v is Record<string, string[]> {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    Object.values(v).every(isStringArray)
+  );
+}
+
+function checkFile(raw: unknown): RulesFile {
+  const f = raw as Partial<RulesFile> | null;
+  const problems: string[] = [];
+  if (!f || typeof f !== 'object') throw new RulesError('classification.json is not an object');
+  if (!isStringArrayRecord(f.commit_words))
+    problems.push('commit_words must map languages to lists');
+  if (!isStringArray(f.navigation_keys)) problems.push('navigation_keys must be a list');
+  if (!isStringArray(f.commit_keys)) problems.push('commit_keys must be a list');
+  if (!isStringArrayRecord(f.modifier_aliases)) problems.push('modifier_aliases must map to lists');
+  if (!isStringArrayRecord(f.key_aliases)) problems.push('key_aliases must map to lists');
+  if (problems.length) throw new RulesError(`classification.json: ${problems.join('; ')}`);
+  return f as RulesFile;
+}
+
+function buildSpellings(file: RulesFile): KeySpellings {
+  const modifiers = new Map<string, Modifier>();
+  for (const [target, spellings] of Object.entries(file.modifier_aliases)) {
+    if (!(MODIFIERS as readonly string[]).includes(target)) {
+      throw new RulesError(`classification.json: modifier_aliases: “${target}” is not a modifier`);
+    }
+    for (const s of spellings) modifiers.set(squash(s), target as Modifier);
+  }
+  const keys = new Map<string, string>();
+  for (const [target, spellings] of Object.entries(file.key_aliases)) {
+    if (!isCanonicalKey(target)) {
+      throw new RulesError(`classification.json: key_aliases: “${target}” is not a canonical key`);
+    }
+    for (const s of spellings) {
+      if (modifiers.has(squash(s))) {
+        throw new RulesError(`classification.json: “${s}” is both a key and a modifier`);
+      }
+      keys.set(squash(s), target);
+    }
+  }
+  return { keys, modifiers };
+}
+
+function keySet(list: string[], name: string, spellings: KeySpellings): Set<string> {
+  const set = new Set<string>();
+  for (const k of list) {
+    if (parseKey(k, spellings) !== k) {
+      throw new RulesError(`classification.json: ${name}: “${k}” is not written canonically`);
+    }
+    set.add(k);
+  }
+  return set;
+}
+
+interface Base {
+  commitWords: readonly string[];
+  navigationKeys: ReadonlySet<string>;
+  commitKeys: ReadonlySet<string>;
+  keySpellings: KeySpellings;
+}
+
+let base: Base | null = null;
+
+function loadBase(): Base {
+  if (base) return base;
+  const file = checkFile(defaults);
+  const keySpellings = buildSpellings(file);
+  const navigationKeys = keySet(file.navigation_keys, 'navigation_keys', keySpellings);
+  const commitKeys = keySet(file.commit_keys, 'commit_keys', keySpellings);
+  for (const k of commitKeys) {
+    if (navigationKeys.has(k)) {
+      throw new RulesError(`classification.json: ${k} is both a navigation and a commit key`);
+    }
+  }
+  const commitWords = Object.values(file.commit_words).flat();
+  for (const w of commitWords) {
+    if (words(w).length === 0) throw new RulesError(`classification.json: “${w}” has no letters`);
+  }
+  base = { commitWords, navigationKeys, commitKeys, keySpellings };
+  return base;
+}
+
+function checkAgent(agent: AgentRules): void {
+  const { commit_words: extra, unlabelled_clicks: unlabelled } = agent;
+  if (extra != null) {
+    if (!isStringArray(extra)) throw new RulesError('commit_words must be a list of strings');
+    if (extra.length > MAX_AGENT_COMMIT_WORDS) {
+      throw new RulesError(`commit_words: at most ${MAX_AGENT_COMMIT_WORDS} words`);
+    }
+    for (const w of extra) {
+      if (w.length > MAX_COMMIT_WORD_LENGTH || words(w).length === 0) {
+        throw new RulesError(
+          `commit_words: “${w.slice(0, MAX_COMMIT_WORD_LENGTH)}” must have letters or digits and at most ${MAX_COMMIT_WORD_LENGTH} characters`,
+        );
+      }
+    }
+  }
+  if (unlabelled != null && unlabelled !== 'read' && unlabelled !== 'write') {
+    throw new RulesError('unlabelled_clicks must be "read" or "write"');
+  }
+}
+
+let defaultRules: Rules | null = null;
+
+/**
+ * The rules for an agent: the defaults plus the agent's own words. Throws `RulesError` for an
+ * invalid agent configuration (so the settings module can call it to check a config before
+ * saving it). The result is frozen; build it once per run, not per step.
+ */
+export function loadRules(agent?: AgentRules): Rules {
+  if (!agent && defaultRules) return defaultRules;
+  const b = loadBase();
+  if (agent) checkAgent(agent);
+  const commitWords = Object.freeze([...b.commitWords, ...(agent?.commit_words ?? [])]);
+  const rules: Rules = Object.freeze({
+    commitWords,
+    commitIndex: indexCommitWords(commitWords),
+    navigationKeys: b.navigationKeys,
+    commitKeys: b.commitKeys,
+    unlabelledClicks: agent?.unlabelled_clicks ?? 'read',
+    keySpellings: b.keySpellings,
+  });
+  if (!agent) defaultRules = rules;
+  return rules;
+}

@@ -1,0 +1,80 @@
+/**
+ * Validation (DESIGN §5): may this action be sent to the screen the step saw? An invalid action
+ * is refused with a reason, recorded, and counts toward the run's three.
+ */
+import type { Action, ActionResult, OutlineElement, ScreenContext } from './action.types';
+import { containsCardNumber } from './card-number';
+import { normaliseKey, keyKind } from './keys';
+import { checkShape } from './parse-action';
+import type { Rules } from './rules';
+import { quote } from './text';
+
+const fail = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
+
+function validScreen(screen: ScreenContext): boolean {
+  const { width, height } = screen ?? {};
+  return Number.isSafeInteger(width) && Number.isSafeInteger(height) && width > 0 && height > 0;
+}
+
+function inside(x: number, y: number, screen: ScreenContext): string | null {
+  if (x >= 0 && x < screen.width && y >= 0 && y < screen.height) return null;
+  return `the point (${x}, ${y}) is outside the screenshot (${screen.width}×${screen.height})`;
+}
+
+/** The password field that has focus, if any: the caller's belief or the host's `focused` mark. */
+function focusedPasswordField(screen: ScreenContext): OutlineElement | null {
+  if (screen.focus?.password === true) return screen.focus;
+  if (!Array.isArray(screen.outline)) return null;
+  return screen.outline.find((e) => e?.focused === true && e.password === true) ?? null;
+}
+
+/**
+ * Checks an action against the screen and the rules, and returns it normalised (canonical key,
+ * defaults filled in) or a refusal with the reason. It re-checks the shape, so anything that
+ * claims to be an action (a stored scripted step, say) can be handed to it. Pure; never throws.
+ */
+export function validate(action: Action, screen: ScreenContext, rules: Rules): ActionResult {
+  const shape = checkShape(action);
+  if (!shape.ok) return shape;
+  const a = shape.action;
+  if (!validScreen(screen)) return fail('the screen size is unknown, so no action can be checked');
+
+  switch (a.action) {
+    case 'click':
+    case 'double_click':
+    case 'scroll': {
+      const outside = inside(a.x, a.y, screen);
+      return outside ? fail(outside) : { ok: true, action: a };
+    }
+    case 'type': {
+      if (containsCardNumber(a.text)) {
+        return fail(
+          'the text looks like a card number (13–19 digits passing the Luhn check); Warden never types card numbers',
+        );
+      }
+      const field = focusedPasswordField(screen);
+      if (field) {
+        const name =
+          typeof field.name === 'string' && field.name.trim() ? ` ${quote(field.name)}` : '';
+        return fail(
+          `the focused field${name} is a password field; Warden never types into password fields`,
+        );
+      }
+      return { ok: true, action: a };
+    }
+    case 'key': {
+      const key = normaliseKey(a.key, rules);
+      if (key === null) return fail(`${quote(a.key, 40)} is not a key Warden knows`);
+      if (keyKind(key, rules) === null) {
+        return fail(
+          `key ${key} is not allowed; the allowed keys are the navigation keys (${[...rules.navigationKeys].join(', ')}) and the commit keys (${[...rules.commitKeys].join(', ')})`,
+        );
+      }
+      return { ok: true, action: { action: 'key', key } };
+    }
+    case 'wait':
+    case 'done':
+    case 'fail':
+      return { ok: true, action: a };
+  }
+}
