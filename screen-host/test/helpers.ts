@@ -1,0 +1,151 @@
+/** Shared by the screen host's e2e tests: real HTTPS calls, a throwaway X display, log polling. */
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { request as httpRequest, IncomingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PNG } from 'pngjs';
+import { createCertificate, CreatedCertificate } from '../src';
+
+export const TOKEN = randomBytes(24).toString('hex');
+
+export function tempDir(prefix = 'screen-host-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function tempCertificate(): Promise<CreatedCertificate & { cert: Buffer }> {
+  const created = await createCertificate(tempDir());
+  return { ...created, cert: readFileSync(created.certPath) };
+}
+
+export interface Reply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  json(): any;
+}
+
+export interface CallOptions {
+  method?: string;
+  /** The bearer token; null sends no Authorization header. */
+  token?: string | null;
+  authorization?: string;
+  body?: unknown;
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+  /** The CA to verify the host's certificate with (its own self-signed certificate). */
+  ca?: Buffer;
+}
+
+/** One HTTP(S) request to a screen host; verifies TLS against `ca`. */
+export function call(url: string, path: string, options: CallOptions = {}): Promise<Reply> {
+  const target = new URL(path, url);
+  const headers: Record<string, string> = { ...options.headers };
+  const token = options.token === undefined ? TOKEN : options.token;
+  if (options.authorization !== undefined) headers.authorization = options.authorization;
+  else if (token !== null) headers.authorization = `Bearer ${token}`;
+  let payload: string | Buffer | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    payload = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      target,
+      {
+        method: options.method ?? (payload === undefined ? 'GET' : 'POST'),
+        headers,
+        ca: options.ca,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body,
+            json: () => JSON.parse(body.toString('utf8')),
+          });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+export function decodePng(png: Buffer): PNG {
+  return PNG.sync.read(png);
+}
+
+export async function waitFor<T>(
+  probe: () => T | undefined | null | false,
+  timeoutMs = 5000,
+  what = 'condition',
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export function readJsonLines(path: string): any[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
+}
+
+export interface Xvfb {
+  display: string;
+  close(): Promise<void>;
+}
+
+/** Starts Xvfb on a free display (it picks one and tells us through -displayfd). */
+export function startXvfb(width = 1280, height = 800): Promise<Xvfb> {
+  const child = spawn(
+    'Xvfb',
+    ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    },
+  );
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`Xvfb exited with ${code}: ${err.slice(-500)}`)));
+    const fd = child.stdio[3] as NodeJS.ReadableStream;
+    fd.on('data', (d: Buffer) => {
+      out += d.toString();
+      const match = /^(\d+)\n/.exec(out);
+      if (match) resolve({ display: `:${match[1]}`, close: () => stopProcess(child) });
+    });
+  });
+}
+
+/** Ends one child process we started, by its handle, and waits for it. */
+export function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+  });
+}
+
+export function python(): string {
+  return existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+}
