@@ -149,3 +149,66 @@ export function stopProcess(child: ChildProcess): Promise<void> {
 export function python(): string {
   return existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 }
+
+export const REPO_ROOT = join(__dirname, '..', '..');
+export const MAIN_TS = join(__dirname, '..', 'src', 'main.ts');
+
+/** Runs the screen host's CLI from source (`node -r @swc-node/register src/main.ts …`). */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+  return spawn(process.execPath, ['-r', '@swc-node/register', MAIN_TS, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCliToEnd(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  const child = runCli(args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface CliHost {
+  url: string;
+  child: ChildProcess;
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** Starts a screen host through its CLI and waits for the line that says where it listens. */
+export function startCliHost(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliHost> {
+  const child = runCli(args, env);
+  let stderr = '';
+  child.stdout!.resume();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the screen host did not start: ${stderr}`));
+    }, 30_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the screen host exited with ${code}: ${stderr}`));
+    });
+    child.stderr!.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      const match = /listening on (\S+)/.exec(stderr);
+      if (match) {
+        clearTimeout(timer);
+        child.removeAllListeners('exit');
+        resolve({ url: match[1], child, stderr: () => stderr, close: () => stopProcess(child) });
+      }
+    });
+  });
+}

@@ -1,0 +1,252 @@
+/**
+ * The x11 backend on a throwaway Xvfb display against a real Tk program that logs every input it
+ * receives, so each action is checked where it landed, not only that the host said ok.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { createWorker, Worker } from 'tesseract.js';
+import {
+  call,
+  CliHost,
+  decodePng,
+  python,
+  readJsonLines,
+  startCliHost,
+  startXvfb,
+  stopProcess,
+  tempCertificate,
+  tempDir,
+  TOKEN,
+  waitFor,
+  Xvfb,
+} from './helpers';
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+const centre = (b: Box) => ({
+  x: b.x + Math.floor(b.width / 2),
+  y: b.y + Math.floor(b.height / 2),
+});
+
+describe('x11 backend under Xvfb with a Tk program', () => {
+  let xvfb: Xvfb;
+  let app: ChildProcess;
+  let host: CliHost;
+  let ca: Buffer;
+  let logPath: string;
+  let widgets: Record<'entry' | 'save' | 'twice' | 'list', Box>;
+  let ocr: Worker;
+
+  const log = () => readJsonLines(logPath);
+  const act = async (body: unknown) => {
+    const reply = await call(host.url, '/action', { ca, body });
+    expect(reply.json()).toEqual({ ok: true, ms: expect.any(Number) });
+    expect(reply.status).toBe(200);
+  };
+  /** Acts, then waits for the program to log what it got, and returns only the new lines. */
+  const actAndSee = async (body: unknown, until: (lines: any[]) => boolean) => {
+    const before = log().length;
+    await act(body);
+    return waitFor(
+      () => {
+        const fresh = log().slice(before);
+        return until(fresh) ? fresh : null;
+      },
+      5000,
+      `the Tk program to log ${JSON.stringify(body)}`,
+    );
+  };
+
+  beforeAll(async () => {
+    xvfb = await startXvfb(1280, 800);
+    logPath = join(tempDir(), 'tk.log');
+    app = spawn(python(), [join(__dirname, 'fixtures', 'tk_form.py'), logPath], {
+      env: { ...process.env, DISPLAY: xvfb.display },
+      stdio: 'ignore',
+    });
+    const ready = await waitFor(
+      () => log().find((l) => l.type === 'ready'),
+      15000,
+      'the Tk program to start',
+    );
+    widgets = ready.widgets;
+    const cert = await tempCertificate();
+    ca = cert.cert;
+    // A process of its own, as deployed: the native screenshot library reads the real
+    // environment's DISPLAY, which Jest's sandboxed process.env does not reach.
+    host = await startCliHost(
+      [
+        '--backend',
+        'x11',
+        '--display',
+        xvfb.display,
+        '--port',
+        '0',
+        '--cert',
+        cert.certPath,
+        '--key',
+        cert.keyPath,
+        '--quiet',
+        '--action-log',
+        join(tempDir(), 'actions.log'),
+      ],
+      { SCREEN_HOST_TOKEN: TOKEN },
+    );
+    const langPath = join(
+      dirname(require.resolve('@tesseract.js-data/eng/package.json')),
+      '4.0.0_best_int',
+    );
+    ocr = await createWorker('eng', 1, { langPath, gzip: true, cacheMethod: 'none' });
+  });
+
+  afterAll(async () => {
+    await ocr?.terminate();
+    await host?.close();
+    if (app) await stopProcess(app);
+    await xvfb?.close();
+  });
+
+  it('reports the display as its screen, and has no outline', async () => {
+    const health = (await call(host.url, '/health', { ca })).json();
+    expect(health).toMatchObject({
+      backend: 'x11',
+      width: 1280,
+      height: 800,
+      capabilities: ['idempotency'],
+    });
+    expect((await call(host.url, '/elements', { ca })).status).toBe(404);
+    const shot = await call(host.url, '/screenshot', { ca });
+    expect(shot.headers['x-screen-width']).toBe('1280');
+    expect(shot.headers['x-screen-height']).toBe('800');
+    const png = decodePng(shot.body);
+    expect([png.width, png.height]).toEqual([1280, 800]);
+  });
+
+  it('click lands on the button at the point sent', async () => {
+    const at = centre(widgets.save);
+    const fresh = await actAndSee({ action: 'click', ...at, target: 'Save' }, (l) =>
+      l.some((x) => x.type === 'button'),
+    );
+    expect(fresh).toContainEqual({ type: 'press', button: 1, state: 0, ...at });
+    expect(fresh.filter((x) => x.type === 'button')).toEqual([{ type: 'button', name: 'Save' }]);
+  });
+
+  it('double_click arrives as a double click', async () => {
+    const at = centre(widgets.twice);
+    const fresh = await actAndSee({ action: 'double_click', ...at }, (l) =>
+      l.some((x) => x.type === 'double_click'),
+    );
+    expect(fresh.filter((x) => x.type === 'press')).toHaveLength(2);
+    expect(fresh).toContainEqual({ type: 'double_click', ...at });
+  });
+
+  it('type: ASCII and "Müller €5 ß" arrive exactly, and the screenshot shows the text', async () => {
+    const entry = widgets.entry;
+    await actAndSee({ action: 'click', ...centre(entry) }, (l) =>
+      l.some((x) => x.type === 'press'),
+    );
+    const before = (await call(host.url, '/screenshot', { ca })).body;
+
+    const ascii = 'Hello Warden 4711';
+    await actAndSee({ action: 'type', text: ascii }, (l) =>
+      l.some((x) => x.type === 'entry' && x.value === ascii),
+    );
+    const after = (await call(host.url, '/screenshot', { ca })).body;
+    expect(after.equals(before)).toBe(false);
+    const { data } = await ocr.recognize(after, {
+      rectangle: {
+        left: entry.x + 2,
+        top: entry.y + 2,
+        width: entry.width - 4,
+        height: entry.height - 4,
+      },
+    });
+    expect(data.text).toContain(ascii);
+
+    const special = 'Müller €5 ß';
+    const fresh = await actAndSee({ action: 'type', text: special }, (l) =>
+      l.some((x) => x.type === 'entry' && x.value === ascii + special),
+    );
+    const keysyms = fresh.filter((x) => x.type === 'key').map((x) => x.keysym);
+    expect(keysyms).toEqual(expect.arrayContaining(['udiaeresis', 'ssharp']));
+    // xdotool maps € to a spare keycode; Tk names it by its Unicode keysym.
+    expect(keysyms.some((k) => k === 'EuroSign' || k === 'U20AC')).toBe(true);
+    expect(
+      log()
+        .filter((x) => x.type === 'entry')
+        .at(-1)!.value,
+    ).toBe(ascii + special);
+  });
+
+  it.each([
+    ['Enter', 'Return', 0],
+    ['Tab', 'Tab', 0],
+    ['F8', 'F8', 0],
+    ['Ctrl+S', 's', 4],
+    ['Shift+Tab', 'ISO_Left_Tab', 1],
+  ])('key %s arrives as %s', async (key, keysym, mask) => {
+    const fresh = await actAndSee({ action: 'key', key }, (l) =>
+      l.some((x) => x.type === 'key' && x.keysym === keysym),
+    );
+    const got = fresh.find((x) => x.type === 'key' && x.keysym === keysym);
+    expect(got.state & 0xd).toBe(mask);
+  });
+
+  it('scroll sends wheel clicks at the point, and the list moves', async () => {
+    const at = centre(widgets.list);
+    const down = await actAndSee(
+      { action: 'scroll', ...at, direction: 'down', amount: 3 },
+      (l) => l.filter((x) => x.type === 'list').length === 3,
+    );
+    expect(down.filter((x) => x.type === 'press')).toEqual(
+      Array(3).fill({ type: 'press', button: 5, state: 0, ...at }),
+    );
+    expect(down.filter((x) => x.type === 'list').at(-1).top).toBe(3);
+
+    const up = await actAndSee({ action: 'scroll', ...at, direction: 'up', amount: 1 }, (l) =>
+      l.some((x) => x.type === 'list'),
+    );
+    expect(up.filter((x) => x.type === 'press')).toEqual([
+      { type: 'press', button: 4, state: 0, ...at },
+    ]);
+    expect(up.find((x) => x.type === 'list').top).toBe(2);
+
+    // Horizontal wheel (X buttons 6 and 7): Tk 8.6 reports them as buttons 4 and 5 with Shift.
+    const right = await actAndSee(
+      { action: 'scroll', ...at, direction: 'right', amount: 2 },
+      (l) => l.filter((x) => x.type === 'press').length === 2,
+    );
+    expect(right.filter((x) => x.type === 'press').map((x) => [x.button, x.state & 1])).toEqual([
+      [5, 1],
+      [5, 1],
+    ]);
+    const left = await actAndSee({ action: 'scroll', ...at, direction: 'left', amount: 1 }, (l) =>
+      l.some((x) => x.type === 'press'),
+    );
+    expect(left.filter((x) => x.type === 'press').map((x) => [x.button, x.state & 1])).toEqual([
+      [4, 1],
+    ]);
+  });
+
+  it('performs an Idempotency-Key once on the real desktop', async () => {
+    const at = centre(widgets.save);
+    const before = log().filter((x) => x.type === 'button').length;
+    const replies = await Promise.all(
+      [1, 2, 3].map(() =>
+        call(host.url, '/action', {
+          ca,
+          body: { action: 'click', ...at },
+          headers: { 'idempotency-key': 'x11-step-1' },
+        }),
+      ),
+    );
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(log().filter((x) => x.type === 'button').length).toBe(before + 1);
+  });
+});
