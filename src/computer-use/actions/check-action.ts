@@ -6,7 +6,7 @@ import type { Action, ScreenContext } from './action.types';
 import { classify } from './classify';
 import { outlineLabelAt } from './label-at';
 import { parseAction } from './parse-action';
-import type { Rules } from './rules';
+import { loadRules, type Rules } from './rules';
 import { validate } from './validate';
 
 export interface Verdict {
@@ -22,9 +22,13 @@ export interface Verdict {
  * True when a click lands where the outline names nothing, so the caller should read the pixels
  * (OCR) before classifying. Only clicks have labels.
  */
-export function needsOcr(action: Action, screen: ScreenContext): boolean {
+export function needsOcr(
+  action: Action,
+  screen: ScreenContext,
+  rules: Rules = loadRules(),
+): boolean {
   if (action.action !== 'click' && action.action !== 'double_click') return false;
-  return outlineLabelAt(screen.outline, action.x, action.y) === null;
+  return outlineLabelAt(screen.outline, action.x, action.y, rules) === null;
 }
 
 /**
@@ -44,7 +48,7 @@ export function checkAction(
   const action = valid.action;
   const outline =
     action.action === 'click' || action.action === 'double_click'
-      ? outlineLabelAt(screen.outline, action.x, action.y)
+      ? outlineLabelAt(screen.outline, action.x, action.y, rules)
       : null;
   const { kind, why } = classify(action, { outline, ocr }, rules);
   return { classification: kind, action, why };

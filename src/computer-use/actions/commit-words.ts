@@ -3,7 +3,8 @@
  *
  * Both the configured words and the label are folded the same way, then the label is split into
  * words; a verb (or a phrase of several words) matches when its words appear consecutively.
- * `Save (Ctrl+S)`, `SAVE`, `&Save` and `btnSave` contain "save"; `Saved` and `Posting Date` do not.
+ * `Save (Ctrl+S)`, `SAVE`, `SaVe`, `&Save` and `btnSave` contain "save"; `Saved` and
+ * `Posting Date` do not.
  */
 
 /** Letters that NFKD does not decompose but that readers treat as the base letter. */
@@ -38,18 +39,17 @@ export function fold(text: string): string {
 
 /**
  * The words of a label, folded. Format characters (zero-width spaces, soft hyphens) are removed
- * first so they cannot split a word; `&` between letters is a Windows mnemonic marker (`Sa&ve`);
- * a lower-to-upper case change starts a new word (`btnSave` → btn, save).
+ * first so they cannot split a word, and `&` between letters is a Windows mnemonic (`Sa&ve`).
  */
 export function words(label: string): string[] {
-  const text = label
-    .replace(/\p{Cf}+/gu, '')
-    .replace(/(?<=\p{L})&(?=\p{L})/gu, '')
-    .replace(/(?<=\p{Ll})(?=\p{Lu})/gu, ' ');
+  const text = label.replace(/\p{Cf}+/gu, '').replace(/(?<=\p{L})&(?=\p{L})/gu, '');
   return fold(text)
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w !== '');
 }
+
+/** A lower-to-upper case change starts a new word in identifiers: `btnSave` → `btn Save`. */
+const CAMEL = /(?<=\p{Ll})(?=\p{Lu})/gu;
 
 /** Committing verbs indexed by their first folded word, so a label is checked in one pass. */
 export interface CommitWordIndex {
@@ -72,9 +72,17 @@ export function indexCommitWords(list: readonly string[]): CommitWordIndex {
   return { byFirst };
 }
 
-/** The configured committing verb the label contains, or null. */
+/**
+ * The configured committing verb the label contains, or null. The label is read as written
+ * (`SaVe` is one word) and, when its case changes inside a word, also split there (`btnSave`).
+ */
 export function findCommitWord(label: string, index: CommitWordIndex): string | null {
-  const ws = words(label);
+  const found = findIn(words(label), index);
+  if (found !== null || !/\p{Ll}\p{Lu}/u.test(label)) return found;
+  return findIn(words(label.replace(CAMEL, ' ')), index);
+}
+
+function findIn(ws: string[], index: CommitWordIndex): string | null {
   for (let i = 0; i < ws.length; i++) {
     const bucket = index.byFirst.get(ws[i]);
     if (!bucket) continue;

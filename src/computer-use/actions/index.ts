@@ -6,7 +6,7 @@ export { classify, LABEL_SOURCES } from './classify';
 export { checkAction, needsOcr, type Verdict } from './check-action';
 export { normaliseKey, keyKind } from './keys';
 export { labelAt, outlineLabelAt } from './label-at';
-export { loadRules, RulesError, type Rules, type AgentRules } from './rules';
+export { loadRules, roleKey, RulesError, type Rules, type AgentRules } from './rules';
 export { findCommitWord, fold, words } from './commit-words';
 export { containsCardNumber, luhn } from './card-number';
 export { BASE_KEYS, MODIFIERS } from './key-names';

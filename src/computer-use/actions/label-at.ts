@@ -1,5 +1,6 @@
 /** The outline element at a point: where a click's first label comes from (DESIGN §5, §7). */
 import type { OutlineElement } from './action.types';
+import { loadRules, roleKey, type Rules } from './rules';
 import { clean } from './text';
 
 function contains(e: OutlineElement, x: number, y: number): boolean {
@@ -31,17 +32,20 @@ export function labelAt(outline: OutlineElement[], x: number, y: number): Outlin
 }
 
 /**
- * The label the outline gives a point: the name of the element `labelAt` finds, trimmed, or null
- * when there is no outline, no element there, or its name is empty or invisible (then OCR is
- * asked, DESIGN §5).
+ * The label the outline gives a point: the name of the element `labelAt` finds, trimmed. Null
+ * when there is no outline, no element there, its name is empty or invisible, or it is a
+ * container (a window, pane, toolbar, table …: its name is a title, not what was clicked). Then
+ * the pixels are read (DESIGN §5).
  */
 export function outlineLabelAt(
   outline: OutlineElement[] | null,
   x: number,
   y: number,
+  rules: Rules = loadRules(),
 ): string | null {
   if (!outline) return null;
   const e = labelAt(outline, x, y);
-  const name = typeof e?.name === 'string' ? e.name.trim() : '';
+  if (!e || rules.containerRoles.has(roleKey(e.role))) return null;
+  const name = typeof e.name === 'string' ? e.name.trim() : '';
   return clean(name, Infinity) === '' ? null : name;
 }

@@ -22,6 +22,8 @@ export interface Rules {
   readonly navigationKeys: ReadonlySet<string>;
   /** Canonical keys that commit: a write. */
   readonly commitKeys: ReadonlySet<string>;
+  /** Outline roles (see `roleKey`) whose name describes a region, not the thing clicked. */
+  readonly containerRoles: ReadonlySet<string>;
   /** What a click is when nothing could read its label. */
   readonly unlabelledClicks: 'read' | 'write';
   readonly keySpellings: KeySpellings;
@@ -43,6 +45,7 @@ export const MAX_COMMIT_WORD_LENGTH = 64;
 
 interface RulesFile {
   commit_words: Record<string, string[]>;
+  container_roles: string[];
   navigation_keys: string[];
   commit_keys: string[];
   modifier_aliases: Record<string, string[]>;
@@ -68,6 +71,7 @@ function checkFile(raw: unknown): RulesFile {
   if (!f || typeof f !== 'object') throw new RulesError('classification.json is not an object');
   if (!isStringArrayRecord(f.commit_words))
     problems.push('commit_words must map languages to lists');
+  if (!isStringArray(f.container_roles)) problems.push('container_roles must be a list');
   if (!isStringArray(f.navigation_keys)) problems.push('navigation_keys must be a list');
   if (!isStringArray(f.commit_keys)) problems.push('commit_keys must be a list');
   if (!isStringArrayRecord(f.modifier_aliases)) problems.push('modifier_aliases must map to lists');
@@ -110,8 +114,18 @@ function keySet(list: string[], name: string, spellings: KeySpellings): Set<stri
   return set;
 }
 
+/** An outline role as the rules compare it: `GuiToolbar`, `tool_bar`, `ToolBar` → `toolbar`. */
+export function roleKey(role: unknown): string {
+  if (typeof role !== 'string') return '';
+  return role
+    .toLowerCase()
+    .replace(/[^a-z]/g, '')
+    .replace(/^gui(?=[a-z])/, '');
+}
+
 interface Base {
   commitWords: readonly string[];
+  containerRoles: ReadonlySet<string>;
   navigationKeys: ReadonlySet<string>;
   commitKeys: ReadonlySet<string>;
   keySpellings: KeySpellings;
@@ -134,7 +148,13 @@ function loadBase(): Base {
   for (const w of commitWords) {
     if (words(w).length === 0) throw new RulesError(`classification.json: “${w}” has no letters`);
   }
-  base = { commitWords, navigationKeys, commitKeys, keySpellings };
+  const containerRoles = new Set<string>();
+  for (const r of file.container_roles) {
+    if (roleKey(r) !== r)
+      throw new RulesError(`classification.json: role “${r}” must be written as ${roleKey(r)}`);
+    containerRoles.add(r);
+  }
+  base = { commitWords, containerRoles, navigationKeys, commitKeys, keySpellings };
   return base;
 }
 
@@ -175,6 +195,7 @@ export function loadRules(agent?: AgentRules): Rules {
     commitIndex: indexCommitWords(commitWords),
     navigationKeys: b.navigationKeys,
     commitKeys: b.commitKeys,
+    containerRoles: b.containerRoles,
     unlabelledClicks: agent?.unlabelled_clicks ?? 'read',
     keySpellings: b.keySpellings,
   });

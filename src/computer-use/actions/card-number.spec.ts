@@ -1,0 +1,40 @@
+import { containsCardNumber, luhn } from './card-number';
+
+describe('card numbers', () => {
+  it('checks Luhn', () => {
+    expect(luhn('4111111111111111')).toBe(true);
+    expect(luhn('4111111111111112')).toBe(false);
+    expect(luhn('79927398713')).toBe(true);
+  });
+
+  it.each([
+    '4111111111111111',
+    '4111 1111 1111 1111',
+    '4111-1111-1111-1111',
+    '4111  1111  1111  1111',
+    '4111 - 1111 - 1111 - 1111',
+    'pay with 5500 0000 0000 0004 today',
+    '378282246310005',
+    '4222222222222',
+    '6011000000000000001',
+    '4111111111111111 123',
+    'x4111111111111111y',
+    '4111\u00a01111\u00a01111\u00a01111',
+    '４１１１１１１１１１１１１１１１',
+  ])('finds %j', (text) => {
+    expect(containsCardNumber(text)).toBe(true);
+  });
+
+  it.each([
+    '4111111111111112',
+    '411111111111',
+    '41111111111111111111',
+    '4111.1111.1111.1111',
+    'order 4711, amount 1.000,00',
+    '2027-01-31',
+    '',
+    'no digits',
+  ])('does not find one in %j', (text) => {
+    expect(containsCardNumber(text)).toBe(false);
+  });
+});

@@ -1,0 +1,279 @@
+/**
+ * Properties of the action rules over generated input (fast-check, 10,000 runs each).
+ * A failure prints the smallest counterexample fast-check could find.
+ */
+import fc from 'fast-check';
+import { ACTION_NAMES, type Action, type Labels, type ScreenContext } from './action.types';
+import { checkAction } from './check-action';
+import { classify } from './classify';
+import { normaliseKey } from './keys';
+import { BASE_KEYS, MODIFIERS } from './key-names';
+import { parseAction } from './parse-action';
+import { loadRules } from './rules';
+import { validate } from './validate';
+import defaults from '../../../config/classification.json';
+
+const RUNS = { numRuns: 10_000 };
+const rules = loadRules();
+const strict = loadRules({ unlabelled_clicks: 'write' });
+const SCREEN: ScreenContext = { width: 1920, height: 1080, outline: null };
+
+/** Something that often is an action and often is almost one. */
+const field = fc.oneof(
+  { weight: 3, arbitrary: fc.integer({ min: -10, max: 2500 }) },
+  { weight: 1, arbitrary: fc.double() },
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }) },
+  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
+);
+const keySpelling = fc.oneof(
+  fc.constantFrom(
+    ...Object.values(defaults.key_aliases).flat(),
+    ...Object.values(defaults.modifier_aliases).flat(),
+    ...BASE_KEYS,
+    ...MODIFIERS,
+  ),
+  fc.string({ unit: 'binary', maxLength: 6 }),
+);
+const keyString = fc
+  .tuple(
+    fc.array(fc.mixedCase(keySpelling), { minLength: 1, maxLength: 4 }),
+    fc.constantFrom('+', '-', ' ', ' + ', '_', ''),
+  )
+  .map(([parts, sep]) => parts.join(sep));
+const coordinate = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: -10, max: 2500 }) },
+  { weight: 1, arbitrary: field },
+);
+const optional = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined, freq: 3 });
+/** One generator per action, mostly well-formed, sometimes with a wrong value or a stray field. */
+const perAction: fc.Arbitrary<Record<string, unknown>>[] = [
+  fc.record({
+    action: fc.constantFrom('click', 'double_click'),
+    x: coordinate,
+    y: coordinate,
+    target: optional(fc.oneof(fc.string({ maxLength: 40 }), fc.constant(null), field)),
+  }),
+  fc.record({
+    action: fc.constant('type'),
+    text: fc.oneof(fc.string({ unit: 'binary', maxLength: 600 }), field),
+  }),
+  fc.record({
+    action: fc.constant('key'),
+    key: fc.oneof({ weight: 5, arbitrary: keyString }, field),
+  }),
+  fc.record({
+    action: fc.constant('scroll'),
+    x: coordinate,
+    y: coordinate,
+    direction: fc.oneof(fc.constantFrom('up', 'down', 'left', 'right', 'UP', ' Left '), field),
+    amount: optional(fc.oneof(fc.integer({ min: 0, max: 11 }), field)),
+  }),
+  fc.record({
+    action: fc.constant('wait'),
+    seconds: fc.oneof(fc.double({ min: 0, max: 12, noNaN: true }), field),
+  }),
+  fc.record({
+    action: fc.constant('done'),
+    summary: fc.oneof(fc.string({ maxLength: 50 }), field),
+  }),
+  fc.record({ action: fc.constant('fail'), reason: fc.oneof(fc.string({ maxLength: 50 }), field) }),
+];
+const actionish = fc.oneof(
+  { weight: 10, arbitrary: fc.oneof(...perAction) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.oneof(...perAction), fc.string({ maxLength: 8 }), field)
+      .map(([a, k, v]) => ({ ...a, [k]: v })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record(
+      {
+        action: fc.oneof(fc.constantFrom(...ACTION_NAMES), fc.jsonValue({ maxDepth: 1 })),
+        x: field,
+        text: field,
+        key: field,
+      },
+      { requiredKeys: [] },
+    ),
+  },
+);
+
+describe('properties of the action rules', () => {
+  it('the parser never throws, whatever JSON value it is given', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.jsonValue(), actionish), (value) => {
+        const r = parseAction(value);
+        expect(typeof r.ok).toBe('boolean');
+        if (!r.ok) expect(r.reason.length).toBeGreaterThan(0);
+      }),
+      RUNS,
+    );
+  });
+
+  it('the parser never throws on any text, JSON or not', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.json(),
+          fc.string({ unit: 'binary' }),
+          actionish.map((a) => JSON.stringify(a)),
+        ),
+        (text) => {
+          const r = parseAction(text);
+          expect(typeof r.ok).toBe('boolean');
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('checkAction never throws, even on values JSON cannot hold', () => {
+    fc.assert(
+      fc.property(
+        fc.anything({ withBigInt: true, withMap: true, withNullPrototype: true }),
+        (v) => {
+          expect(['read', 'write', 'invalid']).toContain(
+            checkAction(v, SCREEN, rules).classification,
+          );
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('every action the parser accepts parses again to itself, and validation is idempotent', () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(actionish, (value) => {
+        const parsed = parseAction(value);
+        if (!parsed.ok) return;
+        accepted++;
+        const again = parseAction(JSON.parse(JSON.stringify(parsed.action)));
+        expect(again).toEqual(parsed);
+        const valid = validate(parsed.action, SCREEN, rules);
+        if (!valid.ok) return;
+        expect(validate(valid.action, SCREEN, rules)).toEqual(valid);
+        expect(['read', 'write']).toContain(classify(valid.action, {}, rules).kind);
+      }),
+      RUNS,
+    );
+    expect(accepted).toBeGreaterThan(RUNS.numRuns / 10);
+  });
+
+  it('a click whose label contains a committing verb is never a read', () => {
+    const separator = fc.constantFrom(
+      ' ',
+      '(',
+      ') ',
+      ': ',
+      ' - ',
+      '/',
+      '…',
+      '\n',
+      '_',
+      '"',
+      '[',
+      '.',
+      '!',
+    );
+    const affix = fc.option(fc.string({ unit: 'grapheme', maxLength: 20 }), { nil: '' });
+    const verb = fc
+      .tuple(fc.constantFrom(...rules.commitWords), fc.boolean())
+      .map(([w, plain]) => (plain ? w.normalize('NFD').replace(/\p{M}/gu, '') : w));
+    const label = fc
+      .tuple(affix, separator, fc.mixedCase(verb), separator, affix)
+      .map(([a, s1, v, s2, b]) => `${a}${s1}${v}${s2}${b}`);
+    const other = fc.option(fc.string({ maxLength: 20 }), { nil: null });
+    fc.assert(
+      fc.property(
+        label,
+        fc.constantFrom<keyof Labels>('outline', 'ocr', 'target'),
+        fc.record({ outline: other, ocr: other, target: other }),
+        fc.constantFrom('click' as const, 'double_click' as const),
+        fc.boolean(),
+        (l, source, labels, name, isStrict) => {
+          const action: Action = { action: name, x: 1, y: 1 };
+          const c = classify(action, { ...labels, [source]: l }, isStrict ? strict : rules);
+          expect(c.kind).toBe('write');
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('a type is never a read', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 600 }), fc.boolean(), (text, isStrict) => {
+        const r = isStrict ? strict : rules;
+        expect(classify({ action: 'type', text }, {}, r).kind).toBe('write');
+        expect(checkAction({ action: 'type', text }, SCREEN, r).classification).not.toBe('read');
+      }),
+      RUNS,
+    );
+  });
+
+  it('no key outside the navigation and commit lists is ever accepted', () => {
+    const allowed = new Set([...rules.navigationKeys, ...rules.commitKeys]);
+    fc.assert(
+      fc.property(fc.oneof(keyString, fc.string({ unit: 'binary', maxLength: 20 })), (key) => {
+        const v = validate({ action: 'key', key }, SCREEN, rules);
+        if (v.ok && v.action.action === 'key') expect(allowed.has(v.action.key)).toBe(true);
+        const verdict = checkAction({ action: 'key', key }, SCREEN, rules);
+        if (verdict.action?.action === 'key') expect(allowed.has(verdict.action.key)).toBe(true);
+      }),
+      RUNS,
+    );
+  });
+
+  it('key normalisation is idempotent and canonical', () => {
+    const canonical = new RegExp(
+      `^(Ctrl\\+)?(Alt\\+)?(Shift\\+)?(Meta\\+)?(${BASE_KEYS.join('|')})$|^(${MODIFIERS.join('|')})$`,
+    );
+    fc.assert(
+      fc.property(fc.oneof(keyString, fc.string({ unit: 'binary', maxLength: 20 })), (input) => {
+        const k = normaliseKey(input, rules);
+        if (k === null) return;
+        expect(k).toMatch(canonical);
+        expect(normaliseKey(k, rules)).toBe(k);
+      }),
+      RUNS,
+    );
+  });
+
+  it('a card number in typed text is always refused', () => {
+    const card = fc
+      .tuple(
+        fc.integer({ min: 13, max: 19 }),
+        fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 19, maxLength: 19 }),
+      )
+      .map(([n, digits]) => {
+        const body = digits.slice(0, n - 1);
+        // The Luhn check digit that makes body + check valid.
+        let sum = 0;
+        for (let i = body.length - 1, dbl = true; i >= 0; i--, dbl = !dbl) {
+          let d = body[i];
+          if (dbl) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+          sum += d;
+        }
+        return [...body, (10 - (sum % 10)) % 10].join('');
+      });
+    const grouped = fc
+      .tuple(card, fc.constantFrom('', ' ', '-', ' - ', '\u00a0'), fc.integer({ min: 1, max: 6 }))
+      .map(([c, sep, size]) => c.match(new RegExp(`.{1,${size}}`, 'g'))!.join(sep));
+    const words = fc.stringMatching(/^[A-Za-zäöü .,:;]{0,30}$/);
+    fc.assert(
+      fc.property(words, grouped, words, (before, c, after) => {
+        const verdict = checkAction(
+          { action: 'type', text: `${before} ${c} ${after}` },
+          SCREEN,
+          rules,
+        );
+        expect(verdict.classification).toBe('invalid');
+        expect(verdict.why).toContain('card number');
+      }),
+      RUNS,
+    );
+  });
+});

@@ -1,0 +1,925 @@
+/**
+ * The rules of DESIGN §5 as a table: every rule and every refusal reason, each case with the
+ * exact sentence (`why`) a step records. Runs the whole question as the engine asks it:
+ * parse → validate → labels (outline, then OCR) → classify.
+ */
+import type { OutlineElement, ScreenContext } from './action.types';
+import { checkAction } from './check-action';
+import { loadRules, type AgentRules } from './rules';
+
+const el = (
+  id: string,
+  role: string,
+  name: string,
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  extra: Partial<OutlineElement> = {},
+): OutlineElement => ({ id, role, name, rect: { x, y, width, height }, ...extra });
+
+/** An SAP-GUI-like screen: a titled window, a toolbar of named and unnamed buttons, a form. */
+const OUTLINE: OutlineElement[] = [
+  el('wnd', 'GuiMainWindow', 'Create Sales Order: Initial Screen', 0, 0, 1280, 800),
+  el('tbar', 'GuiToolbar', 'Standard toolbar', 0, 40, 1280, 32),
+  el('save', 'button', 'Save (Ctrl+S)', 10, 44, 24, 24),
+  el('back', 'button', 'Back (F3)', 40, 44, 24, 24),
+  el('disp', 'button', 'Display', 70, 44, 80, 24),
+  el('post', 'button', 'Post', 160, 44, 60, 24),
+  el('icon', 'button', '', 230, 44, 24, 24),
+  el('sich', 'button', 'Sichern', 260, 44, 60, 24),
+  el('buch', 'button', 'BUCHEN', 330, 44, 60, 24),
+  el('lsch', 'button', 'Löschen', 400, 44, 60, 24),
+  el('zwsp', 'button', '\u200b', 470, 44, 24, 24),
+  el('amp', 'button', '&Save', 500, 44, 40, 24),
+  el('camel', 'button', 'btnSave', 550, 44, 40, 24),
+  el('saved', 'text', 'Saved', 600, 44, 60, 24),
+  el('pdate-l', 'label', 'Posting Date', 10, 100, 120, 20),
+  el('pdate', 'text', 'Posting Date', 140, 100, 120, 20),
+  el('pwd', 'text', 'Password', 140, 130, 120, 20, { password: true }),
+  el('group', 'GuiSimpleContainer', 'Delete Items', 10, 200, 400, 200),
+  el('inner', 'button', 'Details', 20, 210, 80, 24),
+  el('tbl', 'table', 'Items to approve', 10, 420, 600, 200),
+  el('approve', 'button', 'Approve All', 620, 420, 100, 24),
+  el('deny', 'button', 'Reject', 730, 420, 80, 24),
+  el('ja', 'button', 'Ja', 820, 420, 40, 24),
+  el('undelete', 'button', 'Undelete', 870, 420, 80, 24),
+  el('posting', 'button', 'Posting', 960, 420, 80, 24),
+  el('send', 'menuitem', 'Send Order…', 1050, 420, 120, 24),
+  el('guardar', 'button', 'Guardar', 10, 640, 80, 24),
+  el('enr', 'button', 'ENREGISTRER', 100, 640, 100, 24),
+  el('best', 'button', 'Bestaetigen', 210, 640, 100, 24),
+  el('ausf', 'button', 'Ausführen (F8)', 320, 640, 120, 24),
+  el('elim', 'button', 'eliminar', 450, 640, 80, 24),
+  el('pagar', 'button', 'Pagar', 540, 640, 80, 24),
+  el('pay', 'button', 'PAY NOW', 630, 640, 80, 24),
+  el('dbl', 'button', 'Book', 720, 640, 80, 24),
+  el('weiter', 'button', 'Weiter', 810, 640, 80, 24),
+  el('sichern-lc', 'button', 'sichern', 900, 640, 80, 24),
+  el('loschen', 'button', 'Loschen', 990, 640, 80, 24),
+  el('freig', 'button', 'Freigeben', 1080, 640, 80, 24),
+  el('wrap', 'button', '  Release\n  order ', 1170, 640, 100, 24),
+];
+
+const SCREEN: ScreenContext = { width: 1280, height: 800, outline: OUTLINE };
+const BLIND: ScreenContext = { width: 1280, height: 800, outline: null };
+
+/** The centre of an element of OUTLINE. */
+function at(id: string): { x: number; y: number } {
+  const e = OUTLINE.find((o) => o.id === id);
+  if (!e) throw new Error(`no element ${id}`);
+  return {
+    x: Math.floor(e.rect.x + e.rect.width / 2),
+    y: Math.floor(e.rect.y + e.rect.height / 2),
+  };
+}
+
+interface Context {
+  screen?: ScreenContext;
+  ocr?: string | null;
+  agent?: AgentRules;
+}
+
+type Expected = ['read' | 'write' | 'invalid', string];
+type Case = [title: string, answer: unknown, context: Context, expected: Expected];
+
+const CARD =
+  'the text looks like a card number (13–19 digits passing the Luhn check); Warden never types card numbers';
+const KEYS_ALLOWED =
+  'the allowed keys are the navigation keys (Tab, Shift+Tab, ArrowUp, ArrowDown, ArrowLeft, ArrowRight, Home, End, PageUp, PageDown, Escape, F1, F2, F3, F4, F12) and the commit keys (Enter, F8, F11, Ctrl+S, F5, Delete, Backspace)';
+const notAllowed = (k: string): Expected => ['invalid', `key ${k} is not allowed; ${KEYS_ALLOWED}`];
+const commits = (k: string): Expected => ['write', `key ${k} commits`];
+const navigates = (k: string): Expected => ['read', `key ${k} navigates`];
+const ACTIONS = 'click, double_click, type, key, scroll, wait, done, fail';
+const key = (k: string) => ({ action: 'key', key: k });
+const click = (id: string, extra: object = {}) => ({ action: 'click', ...at(id), ...extra });
+
+const parsing: Case[] = [
+  ['JSON text is parsed', '{"action":"wait","seconds":2}', {}, ['read', 'waiting is a read']],
+  [
+    'a fenced JSON answer is parsed',
+    '```json\n{"action":"wait","seconds":1}\n```',
+    {},
+    ['read', 'waiting is a read'],
+  ],
+  [
+    'text that is not JSON',
+    'click the save button',
+    {},
+    ['invalid', 'the answer is not valid JSON'],
+  ],
+  ['an empty answer', '', {}, ['invalid', 'the answer is not valid JSON']],
+  [
+    'an answer over 64 KiB',
+    `"${'x'.repeat(70_000)}"`,
+    {},
+    ['invalid', 'the answer is too long (at most 65536 characters)'],
+  ],
+  [
+    'a list',
+    [{ action: 'wait', seconds: 1 }],
+    {},
+    ['invalid', 'an action must be a JSON object, not a list'],
+  ],
+  ['null', null, {}, ['invalid', 'an action must be a JSON object, not null']],
+  ['a number', 42, {}, ['invalid', 'an action must be a JSON object, not a number']],
+  ['a JSON string', '"click"', {}, ['invalid', 'an action must be a JSON object, not a string']],
+  ['no action field', { x: 1, y: 2 }, {}, ['invalid', 'the field “action” is missing']],
+  [
+    'action not a string',
+    { action: 3 },
+    {},
+    ['invalid', '“action” must be a string, not a number'],
+  ],
+  [
+    'unknown action',
+    { action: 'drag', x: 1, y: 1 },
+    {},
+    ['invalid', `unknown action “drag”; expected one of ${ACTIONS}`],
+  ],
+  [
+    'action in the wrong case',
+    { action: 'Click', x: 1, y: 1 },
+    {},
+    ['invalid', `unknown action “Click”; expected one of ${ACTIONS}`],
+  ],
+  [
+    'an unknown field is refused, not ignored',
+    { action: 'click', x: 1, y: 1, button: 'right' },
+    {},
+    ['invalid', 'click has no field “button”'],
+  ],
+  [
+    'a field of another action',
+    { action: 'type', text: 'a', x: 1 },
+    {},
+    ['invalid', 'type has no field “x”'],
+  ],
+  [
+    '__proto__ is just an unknown field',
+    JSON.parse('{"action":"wait","seconds":1,"__proto__":{"x":1}}'),
+    {},
+    ['invalid', 'wait has no field “__proto__”'],
+  ],
+  ['click without x', { action: 'click', y: 1 }, {}, ['invalid', 'click needs “x”']],
+  ['click without y', { action: 'click', x: 1 }, {}, ['invalid', 'click needs “y”']],
+  [
+    'x as a string',
+    { action: 'click', x: '10', y: 1 },
+    {},
+    ['invalid', '“x” must be an integer (screen pixels), not a string'],
+  ],
+  [
+    'x with a fraction',
+    { action: 'click', x: 10.5, y: 1 },
+    {},
+    ['invalid', '“x” must be an integer (screen pixels), not 10.5'],
+  ],
+  [
+    'y null',
+    { action: 'click', x: 1, y: null },
+    {},
+    ['invalid', '“y” must be an integer (screen pixels), not null'],
+  ],
+  [
+    'x beyond safe integers',
+    { action: 'click', x: 2 ** 60, y: 1 },
+    {},
+    ['invalid', `“x” must be an integer (screen pixels), not ${2 ** 60}`],
+  ],
+  [
+    'target not a string',
+    { action: 'click', x: 1, y: 1, target: 7 },
+    {},
+    ['invalid', '“target” must be a string, not a number'],
+  ],
+  [
+    'target over 200 characters',
+    { action: 'click', x: 1, y: 1, target: 'a'.repeat(201) },
+    {},
+    ['invalid', '“target” must be at most 200 characters'],
+  ],
+  ['type without text', { action: 'type' }, {}, ['invalid', 'type needs “text”']],
+  [
+    'text not a string',
+    { action: 'type', text: 123 },
+    {},
+    ['invalid', '“text” must be a string, not a number'],
+  ],
+  [
+    'empty text',
+    { action: 'type', text: '' },
+    {},
+    ['invalid', '“text” must be 1 to 500 characters (it has 0)'],
+  ],
+  [
+    'text of 501 code points',
+    { action: 'type', text: 'é'.repeat(501) },
+    {},
+    ['invalid', '“text” must be 1 to 500 characters (it has 501)'],
+  ],
+  [
+    'text with an escape character',
+    { action: 'type', text: 'abc\u001b[2J' },
+    {},
+    ['invalid', '“text” must not contain control characters'],
+  ],
+  [
+    'text with a NUL',
+    { action: 'type', text: 'a\u0000b' },
+    {},
+    ['invalid', '“text” must not contain control characters'],
+  ],
+  [
+    'text with a lone surrogate',
+    { action: 'type', text: 'a\ud800b' },
+    {},
+    ['invalid', '“text” is not valid Unicode (a lone surrogate)'],
+  ],
+  [
+    'key not a string',
+    { action: 'key', key: ['ctrl', 's'] },
+    {},
+    ['invalid', '“key” must be a string, not a list'],
+  ],
+  ['empty key', { action: 'key', key: '' }, {}, ['invalid', '“key” must be 1 to 64 characters']],
+  [
+    'key over 64 characters',
+    { action: 'key', key: 'a'.repeat(65) },
+    {},
+    ['invalid', '“key” must be 1 to 64 characters'],
+  ],
+  [
+    'scroll without direction',
+    { action: 'scroll', x: 1, y: 1 },
+    {},
+    ['invalid', 'scroll needs “direction”'],
+  ],
+  [
+    'scroll in a diagonal',
+    { action: 'scroll', x: 1, y: 1, direction: 'up-left' },
+    {},
+    ['invalid', '“direction” must be one of up, down, left, right'],
+  ],
+  [
+    'scroll amount 0',
+    { action: 'scroll', x: 1, y: 1, direction: 'up', amount: 0 },
+    {},
+    ['invalid', '“amount” must be an integer from 1 to 10'],
+  ],
+  [
+    'scroll amount 11',
+    { action: 'scroll', x: 1, y: 1, direction: 'up', amount: 11 },
+    {},
+    ['invalid', '“amount” must be an integer from 1 to 10'],
+  ],
+  [
+    'scroll amount 2.5',
+    { action: 'scroll', x: 1, y: 1, direction: 'up', amount: 2.5 },
+    {},
+    ['invalid', '“amount” must be an integer from 1 to 10'],
+  ],
+  [
+    'wait 0 seconds',
+    { action: 'wait', seconds: 0 },
+    {},
+    ['invalid', '“seconds” must be a number from 0.1 to 10'],
+  ],
+  [
+    'wait 11 seconds',
+    { action: 'wait', seconds: 11 },
+    {},
+    ['invalid', '“seconds” must be a number from 0.1 to 10'],
+  ],
+  [
+    'wait "2"',
+    { action: 'wait', seconds: '2' },
+    {},
+    ['invalid', '“seconds” must be a number from 0.1 to 10'],
+  ],
+  ['done without summary', { action: 'done' }, {}, ['invalid', 'done needs “summary”']],
+  [
+    'done with a blank summary',
+    { action: 'done', summary: '   ' },
+    {},
+    ['invalid', '“summary” must not be empty'],
+  ],
+  [
+    'fail with a number',
+    { action: 'fail', reason: 404 },
+    {},
+    ['invalid', '“reason” must be a string, not a number'],
+  ],
+  [
+    'done with a 2001-character summary',
+    { action: 'done', summary: 'x'.repeat(2001) },
+    {},
+    ['invalid', '“summary” must be at most 2000 characters'],
+  ],
+];
+
+const bounds: Case[] = [
+  [
+    'click at the top-left pixel',
+    { action: 'click', x: 0, y: 0 },
+    { screen: BLIND },
+    ['read', 'click at (0, 0): nothing could read its label'],
+  ],
+  [
+    'click at the bottom-right pixel',
+    { action: 'click', x: 1279, y: 799 },
+    { screen: BLIND },
+    ['read', 'click at (1279, 799): nothing could read its label'],
+  ],
+  [
+    'click at x = width',
+    { action: 'click', x: 1280, y: 10 },
+    {},
+    ['invalid', 'the point (1280, 10) is outside the screenshot (1280×800)'],
+  ],
+  [
+    'click at y = height',
+    { action: 'click', x: 10, y: 800 },
+    {},
+    ['invalid', 'the point (10, 800) is outside the screenshot (1280×800)'],
+  ],
+  [
+    'click at a negative x',
+    { action: 'click', x: -1, y: 10 },
+    {},
+    ['invalid', 'the point (-1, 10) is outside the screenshot (1280×800)'],
+  ],
+  [
+    'double-click outside',
+    { action: 'double_click', x: 5000, y: 5000 },
+    {},
+    ['invalid', 'the point (5000, 5000) is outside the screenshot (1280×800)'],
+  ],
+  [
+    'scroll outside',
+    { action: 'scroll', x: 10, y: -5, direction: 'down' },
+    {},
+    ['invalid', 'the point (10, -5) is outside the screenshot (1280×800)'],
+  ],
+  [
+    'a screen of unknown size',
+    { action: 'wait', seconds: 1 },
+    { screen: { width: 0, height: 0, outline: null } },
+    ['invalid', 'the screen size is unknown, so no action can be checked'],
+  ],
+];
+
+const keys: Case[] = [
+  ['Enter commits', key('Enter'), {}, commits('Enter')],
+  ['return commits as Enter', key('return'), {}, commits('Enter')],
+  ['RETURN commits as Enter', key('RETURN'), {}, commits('Enter')],
+  ['xdotool Return', key('Return'), {}, commits('Enter')],
+  ['xdotool KP_Enter', key('KP_Enter'), {}, commits('Enter')],
+  ['enter in lower case', key('enter'), {}, commits('Enter')],
+  ['F8 commits', key('F8'), {}, commits('F8')],
+  ['f11 commits', key('f11'), {}, commits('F11')],
+  ['F5 commits', key('F5'), {}, commits('F5')],
+  ['ctrl+s commits', key('ctrl+s'), {}, commits('Ctrl+S')],
+  ['Ctrl-S commits', key('Ctrl-S'), {}, commits('Ctrl+S')],
+  ['control+s commits', key('control+s'), {}, commits('Ctrl+S')],
+  ['CTRL+s commits', key('CTRL+s'), {}, commits('Ctrl+S')],
+  ['ctrl s with a space', key('ctrl s'), {}, commits('Ctrl+S')],
+  ['Control_L+s (xdotool)', key('Control_L+s'), {}, commits('Ctrl+S')],
+  ['Strg+S (German keyboards)', key('Strg+S'), {}, commits('Ctrl+S')],
+  ['Del commits as Delete', key('Del'), {}, commits('Delete')],
+  ['KP_Delete commits as Delete', key('KP_Delete'), {}, commits('Delete')],
+  ['BackSpace (xdotool) commits', key('BackSpace'), {}, commits('Backspace')],
+  ['Tab navigates', key('Tab'), {}, navigates('Tab')],
+  ['shift+tab navigates', key('shift+tab'), {}, navigates('Shift+Tab')],
+  ['ISO_Left_Tab is Shift+Tab', key('ISO_Left_Tab'), {}, navigates('Shift+Tab')],
+  ['Up navigates as ArrowUp', key('Up'), {}, navigates('ArrowUp')],
+  ['ArrowDown navigates', key('ArrowDown'), {}, navigates('ArrowDown')],
+  ['left navigates', key('left'), {}, navigates('ArrowLeft')],
+  ['KP_Right navigates', key('KP_Right'), {}, navigates('ArrowRight')],
+  ['Home navigates', key('Home'), {}, navigates('Home')],
+  ['End navigates', key('end'), {}, navigates('End')],
+  ['Prior is PageUp', key('Prior'), {}, navigates('PageUp')],
+  ['PgUp is PageUp', key('PgUp'), {}, navigates('PageUp')],
+  ['Page_Up is PageUp', key('Page_Up'), {}, navigates('PageUp')],
+  ['Next is PageDown', key('Next'), {}, navigates('PageDown')],
+  ['page down with a space', key('page down'), {}, navigates('PageDown')],
+  ['Esc navigates as Escape', key('Esc'), {}, navigates('Escape')],
+  ['F1 navigates', key('F1'), {}, navigates('F1')],
+  ['F2 navigates', key('F2'), {}, navigates('F2')],
+  ['F3 navigates', key('F3'), {}, navigates('F3')],
+  ['F4 navigates', key('F4'), {}, navigates('F4')],
+  ['F12 navigates', key('F12'), {}, navigates('F12')],
+  ['Alt+F4 is refused', key('alt+f4'), {}, notAllowed('Alt+F4')],
+  ['Ctrl+V is refused', key('ctrl+v'), {}, notAllowed('Ctrl+V')],
+  ['Ctrl+C is refused', key('Ctrl+C'), {}, notAllowed('Ctrl+C')],
+  ['Win alone is refused', key('win'), {}, notAllowed('Meta')],
+  ['super is refused', key('super'), {}, notAllowed('Meta')],
+  ['cmd+s is Meta+S and refused', key('cmd+s'), {}, notAllowed('Meta+S')],
+  ['super+l is refused', key('super+l'), {}, notAllowed('Meta+L')],
+  ['Ctrl+Alt+Del is refused', key('ctrl+alt+del'), {}, notAllowed('Ctrl+Alt+Delete')],
+  ['Alt+Tab is refused', key('Alt+Tab'), {}, notAllowed('Alt+Tab')],
+  ['Shift+Ctrl+S: modifier order, refused', key('shift+ctrl+s'), {}, notAllowed('Ctrl+Shift+S')],
+  ['a letter is refused', key('a'), {}, notAllowed('A')],
+  ['Space is refused', key('space'), {}, notAllowed('Space')],
+  ['F6 is refused', key('F6'), {}, notAllowed('F6')],
+  ['Insert is refused', key('Insert'), {}, notAllowed('Insert')],
+  ['Shift+Enter is not Enter', key('shift+Return'), {}, notAllowed('Shift+Enter')],
+  ['a made-up key', key('Hyperdrive'), {}, ['invalid', '“Hyperdrive” is not a key Warden knows']],
+  ['F25 does not exist', key('F25'), {}, ['invalid', '“F25” is not a key Warden knows']],
+  [
+    'a key with a trailing plus',
+    key('ctrl+'),
+    {},
+    ['invalid', '“ctrl+” is not a key Warden knows'],
+  ],
+  ['a symbol', key('/'), {}, ['invalid', '“/” is not a key Warden knows']],
+];
+
+const typing: Case[] = [
+  [
+    'typing is a write',
+    { action: 'type', text: 'VA01' },
+    {},
+    ['write', 'typing into a field is a write'],
+  ],
+  [
+    'typing 500 code points',
+    { action: 'type', text: '€'.repeat(500) },
+    {},
+    ['write', 'typing into a field is a write'],
+  ],
+  [
+    'typing with a newline',
+    { action: 'type', text: 'line 1\nline 2' },
+    {},
+    ['write', 'typing into a field is a write'],
+  ],
+  [
+    'typing a 16-digit order number that fails Luhn',
+    { action: 'type', text: '4111111111111112' },
+    {},
+    ['write', 'typing into a field is a write'],
+  ],
+  [
+    'typing a 12-digit number',
+    { action: 'type', text: '411111111111' },
+    {},
+    ['write', 'typing into a field is a write'],
+  ],
+  [
+    'typing 20 digits in one run',
+    { action: 'type', text: '41111111111111111111' },
+    {},
+    ['write', 'typing into a field is a write'],
+  ],
+  ['a Visa number', { action: 'type', text: '4111111111111111' }, {}, ['invalid', CARD]],
+  ['a card with spaces', { action: 'type', text: '4111 1111 1111 1111' }, {}, ['invalid', CARD]],
+  ['a card with dashes', { action: 'type', text: '5500-0000-0000-0004' }, {}, ['invalid', CARD]],
+  [
+    'an Amex in a sentence',
+    { action: 'type', text: 'Card: 3782 822463 10005, exp 12/29' },
+    {},
+    ['invalid', CARD],
+  ],
+  ['a 13-digit card', { action: 'type', text: '4222222222222' }, {}, ['invalid', CARD]],
+  ['a 19-digit card', { action: 'type', text: '6011 0000 0000 0000 001' }, {}, ['invalid', CARD]],
+  [
+    'a card followed by its CVV',
+    { action: 'type', text: '4111 1111 1111 1111 123' },
+    {},
+    ['invalid', CARD],
+  ],
+  [
+    'a card in full-width digits',
+    { action: 'type', text: '４１１１１１１１１１１１１１１１' },
+    {},
+    ['invalid', CARD],
+  ],
+  ['a card with en dashes', { action: 'type', text: '4111–1111–1111–1111' }, {}, ['invalid', CARD]],
+  [
+    'into the focused password field (outline)',
+    { action: 'type', text: 'hunter2' },
+    {
+      screen: {
+        ...SCREEN,
+        outline: OUTLINE.map((e) => (e.id === 'pwd' ? { ...e, focused: true } : e)),
+      },
+    },
+    [
+      'invalid',
+      'the focused field “Password” is a password field; Warden never types into password fields',
+    ],
+  ],
+  [
+    'into the password field the caller says has focus',
+    { action: 'type', text: 'hunter2' },
+    { screen: { ...SCREEN, focus: OUTLINE.find((e) => e.id === 'pwd') } },
+    [
+      'invalid',
+      'the focused field “Password” is a password field; Warden never types into password fields',
+    ],
+  ],
+  [
+    'into an unnamed password field',
+    { action: 'type', text: 'x' },
+    { screen: { ...BLIND, focus: el('p', 'text', '', 0, 0, 10, 10, { password: true }) } },
+    ['invalid', 'the focused field is a password field; Warden never types into password fields'],
+  ],
+  [
+    'into a focused ordinary field',
+    { action: 'type', text: '01.01.2027' },
+    { screen: { ...SCREEN, focus: OUTLINE.find((e) => e.id === 'pdate') } },
+    ['write', 'typing into a field is a write'],
+  ],
+  [
+    'with a password field on screen but not focused',
+    { action: 'type', text: 'x' },
+    {},
+    ['write', 'typing into a field is a write'],
+  ],
+];
+
+const clicks: Case[] = [
+  [
+    'Save from the outline',
+    click('save'),
+    {},
+    ['write', 'click on “Save (Ctrl+S)” (from the screen outline)'],
+  ],
+  [
+    'Post from the outline',
+    click('post'),
+    {},
+    ['write', 'click on “Post” (from the screen outline)'],
+  ],
+  [
+    'Sichern from the outline',
+    click('sich'),
+    {},
+    ['write', 'click on “Sichern” (from the screen outline)'],
+  ],
+  [
+    'sichern in lower case',
+    click('sichern-lc'),
+    {},
+    ['write', 'click on “sichern” (from the screen outline)'],
+  ],
+  [
+    'BUCHEN in upper case',
+    click('buch'),
+    {},
+    ['write', 'click on “BUCHEN” (from the screen outline)'],
+  ],
+  [
+    'Löschen with the umlaut',
+    click('lsch'),
+    {},
+    ['write', 'click on “Löschen” (from the screen outline)'],
+  ],
+  [
+    'Loschen without it',
+    click('loschen'),
+    {},
+    ['write', 'click on “Loschen” (from the screen outline)'],
+  ],
+  [
+    'Bestaetigen written out',
+    click('best'),
+    {},
+    ['write', 'click on “Bestaetigen” (from the screen outline)'],
+  ],
+  [
+    'Ausführen (F8)',
+    click('ausf'),
+    {},
+    ['write', 'click on “Ausführen (F8)” (from the screen outline)'],
+  ],
+  ['Freigeben', click('freig'), {}, ['write', 'click on “Freigeben” (from the screen outline)']],
+  ['Guardar', click('guardar'), {}, ['write', 'click on “Guardar” (from the screen outline)']],
+  ['ENREGISTRER', click('enr'), {}, ['write', 'click on “ENREGISTRER” (from the screen outline)']],
+  ['eliminar', click('elim'), {}, ['write', 'click on “eliminar” (from the screen outline)']],
+  ['Pagar', click('pagar'), {}, ['write', 'click on “Pagar” (from the screen outline)']],
+  ['PAY NOW', click('pay'), {}, ['write', 'click on “PAY NOW” (from the screen outline)']],
+  [
+    'Approve All',
+    click('approve'),
+    {},
+    ['write', 'click on “Approve All” (from the screen outline)'],
+  ],
+  [
+    'Reject (a decision is a write)',
+    click('deny'),
+    {},
+    ['write', 'click on “Reject” (from the screen outline)'],
+  ],
+  ['Ja answers a question', click('ja'), {}, ['write', 'click on “Ja” (from the screen outline)']],
+  [
+    'Send Order… in a menu',
+    click('send'),
+    {},
+    ['write', 'click on “Send Order…” (from the screen outline)'],
+  ],
+  ['&Save (a mnemonic)', click('amp'), {}, ['write', 'click on “&Save” (from the screen outline)']],
+  [
+    'btnSave (camel case)',
+    click('camel'),
+    {},
+    ['write', 'click on “btnSave” (from the screen outline)'],
+  ],
+  [
+    'a name on two lines is shown on one',
+    click('wrap'),
+    {},
+    ['write', 'click on “Release order” (from the screen outline)'],
+  ],
+  [
+    'Display has no committing verb',
+    click('disp'),
+    {},
+    ['read', 'click on “Display” (from the screen outline): no committing verb'],
+  ],
+  [
+    'Back (F3)',
+    click('back'),
+    {},
+    ['read', 'click on “Back (F3)” (from the screen outline): no committing verb'],
+  ],
+  [
+    'Saved is not Save',
+    click('saved'),
+    {},
+    ['read', 'click on “Saved” (from the screen outline): no committing verb'],
+  ],
+  [
+    'Posting is not Post',
+    click('posting'),
+    {},
+    ['read', 'click on “Posting” (from the screen outline): no committing verb'],
+  ],
+  [
+    'Posting Date',
+    click('pdate'),
+    {},
+    ['read', 'click on “Posting Date” (from the screen outline): no committing verb'],
+  ],
+  [
+    'Undelete is not Delete',
+    click('undelete'),
+    {},
+    ['read', 'click on “Undelete” (from the screen outline): no committing verb'],
+  ],
+  [
+    'Weiter is not a default verb',
+    click('weiter'),
+    {},
+    ['read', 'click on “Weiter” (from the screen outline): no committing verb'],
+  ],
+  [
+    'Weiter added by the agent',
+    click('weiter'),
+    { agent: { commit_words: ['Weiter'] } },
+    ['write', 'click on “Weiter” (from the screen outline)'],
+  ],
+  [
+    'an agent phrase of two words',
+    click('wrap'),
+    { agent: { commit_words: ['release order'] } },
+    ['write', 'click on “Release order” (from the screen outline)'],
+  ],
+  [
+    'the smallest element wins over its container',
+    click('inner'),
+    {},
+    ['read', 'click on “Details” (from the screen outline): no committing verb'],
+  ],
+  [
+    'double-click on Book',
+    { action: 'double_click', ...at('dbl') },
+    {},
+    ['write', 'double-click on “Book” (from the screen outline)'],
+  ],
+  [
+    'double-click on Display',
+    { action: 'double_click', ...at('disp') },
+    {},
+    ['read', 'double-click on “Display” (from the screen outline): no committing verb'],
+  ],
+  // The model's target can only make a click stricter.
+  [
+    'target Delete over an outline Display',
+    click('disp', { target: 'Delete' }),
+    {},
+    ['write', "click on “Delete” (the planner's target)"],
+  ],
+  [
+    'target Display cannot loosen Save',
+    click('save', { target: 'Display' }),
+    {},
+    ['write', 'click on “Save (Ctrl+S)” (from the screen outline)'],
+  ],
+  [
+    'target with no verb over Display',
+    click('disp', { target: 'Display button' }),
+    {},
+    ['read', 'click on “Display” (from the screen outline): no committing verb'],
+  ],
+  [
+    'a blank target is no target',
+    click('disp', { target: '   ' }),
+    {},
+    ['read', 'click on “Display” (from the screen outline): no committing verb'],
+  ],
+  [
+    'a null target is no target',
+    click('disp', { target: null }),
+    {},
+    ['read', 'click on “Display” (from the screen outline): no committing verb'],
+  ],
+  // Where the outline has no name, the pixels are read.
+  [
+    'unnamed icon, OCR reads Save',
+    click('icon'),
+    { ocr: 'Save' },
+    ['write', 'click on “Save” (read from the screen by OCR)'],
+  ],
+  [
+    'unnamed icon, OCR reads Display',
+    click('icon'),
+    { ocr: 'Display' },
+    ['read', 'click on “Display” (read from the screen by OCR): no committing verb'],
+  ],
+  [
+    'zero-width name counts as none',
+    click('zwsp'),
+    { ocr: 'Buchen' },
+    ['write', 'click on “Buchen” (read from the screen by OCR)'],
+  ],
+  [
+    'in a toolbar gap, OCR reads Post',
+    { action: 'click', x: 700, y: 50 },
+    { ocr: 'Post' },
+    ['write', 'click on “Post” (read from the screen by OCR)'],
+  ],
+  [
+    'a container name is not a label (Delete Items group)',
+    { action: 'click', x: 300, y: 300 },
+    {},
+    ['read', 'click at (300, 300): nothing could read its label'],
+  ],
+  [
+    'a window title is not a label (Create Sales Order)',
+    { action: 'click', x: 900, y: 300 },
+    {},
+    ['read', 'click at (900, 300): nothing could read its label'],
+  ],
+  [
+    'a table name is not a label (Items to approve)',
+    { action: 'click', x: 100, y: 500 },
+    { ocr: '4711' },
+    ['read', 'click on “4711” (read from the screen by OCR): no committing verb'],
+  ],
+  [
+    'no outline, OCR reads Sichern',
+    { action: 'click', x: 10, y: 10 },
+    { screen: BLIND, ocr: 'Sichern' },
+    ['write', 'click on “Sichern” (read from the screen by OCR)'],
+  ],
+  [
+    'no outline, OCR reads Posting Date',
+    { action: 'click', x: 10, y: 10 },
+    { screen: BLIND, ocr: 'Posting Date' },
+    ['read', 'click on “Posting Date” (read from the screen by OCR): no committing verb'],
+  ],
+  [
+    'no outline, OCR finds nothing, target Post',
+    { action: 'click', x: 10, y: 10, target: 'Post' },
+    { screen: BLIND },
+    ['write', "click on “Post” (the planner's target)"],
+  ],
+  [
+    'no outline, OCR nothing, target Display',
+    { action: 'click', x: 10, y: 10, target: 'Display' },
+    { screen: BLIND },
+    ['read', 'click at (10, 10): nothing could read its label'],
+  ],
+  [
+    'OCR Display, target Approve',
+    { action: 'click', x: 10, y: 10, target: 'Approve' },
+    { screen: BLIND, ocr: 'Display' },
+    ['write', "click on “Approve” (the planner's target)"],
+  ],
+  [
+    'nothing read, default agent',
+    { action: 'click', x: 10, y: 10 },
+    { screen: BLIND },
+    ['read', 'click at (10, 10): nothing could read its label'],
+  ],
+  [
+    'nothing read, agent holds unlabelled clicks',
+    { action: 'click', x: 10, y: 10 },
+    { screen: BLIND, agent: { unlabelled_clicks: 'write' } },
+    [
+      'write',
+      'click at (10, 10): nothing could read its label, and this agent holds unlabelled clicks',
+    ],
+  ],
+  [
+    'a target without a verb does not unhold an unlabelled click',
+    { action: 'click', x: 10, y: 10, target: 'Display' },
+    { screen: BLIND, agent: { unlabelled_clicks: 'write' } },
+    [
+      'write',
+      'click at (10, 10): nothing could read its label, and this agent holds unlabelled clicks',
+    ],
+  ],
+  [
+    'an OCR label makes it labelled',
+    { action: 'click', x: 10, y: 10 },
+    { screen: BLIND, ocr: 'Display', agent: { unlabelled_clicks: 'write' } },
+    ['read', 'click on “Display” (read from the screen by OCR): no committing verb'],
+  ],
+  [
+    'double-click, nothing read, strict agent',
+    { action: 'double_click', x: 3, y: 4 },
+    { screen: BLIND, agent: { unlabelled_clicks: 'write' } },
+    [
+      'write',
+      'double-click at (3, 4): nothing could read its label, and this agent holds unlabelled clicks',
+    ],
+  ],
+  [
+    'a long label is shortened in why',
+    { action: 'click', x: 1, y: 1 },
+    { screen: BLIND, ocr: `Save ${'and more '.repeat(10)}` },
+    [
+      'write',
+      'click on “Save and more and more and more and more and more and more…” (read from the screen by OCR)',
+    ],
+  ],
+  [
+    'a bidi override in a label is dropped from why',
+    { action: 'click', x: 1, y: 1 },
+    { screen: BLIND, ocr: 'Sa\u202eve' },
+    ['write', 'click on “Save” (read from the screen by OCR)'],
+  ],
+];
+
+const others: Case[] = [
+  [
+    'scroll is a read',
+    { action: 'scroll', x: 100, y: 100, direction: 'down', amount: 5 },
+    {},
+    ['read', 'scrolling is a read'],
+  ],
+  [
+    'scroll direction in upper case',
+    { action: 'scroll', x: 100, y: 100, direction: 'UP' },
+    {},
+    ['read', 'scrolling is a read'],
+  ],
+  [
+    'scroll over a Delete button is still a read',
+    { action: 'scroll', ...at('lsch'), direction: 'down' },
+    {},
+    ['read', 'scrolling is a read'],
+  ],
+  ['wait is a read', { action: 'wait', seconds: 0.1 }, {}, ['read', 'waiting is a read']],
+  ['wait 10 seconds', { action: 'wait', seconds: 10 }, {}, ['read', 'waiting is a read']],
+  [
+    'done ends the run',
+    { action: 'done', summary: 'Order 4711 displayed' },
+    {},
+    ['read', 'done ends the run; nothing is sent'],
+  ],
+  [
+    'fail ends the run',
+    { action: 'fail', reason: 'the order does not exist' },
+    {},
+    ['read', 'fail ends the run; nothing is sent'],
+  ],
+  [
+    'done may mention a card number: it is not typed',
+    { action: 'done', summary: 'card 4111 1111 1111 1111 is blocked' },
+    {},
+    ['read', 'done ends the run; nothing is sent'],
+  ],
+];
+
+const TABLE = [...parsing, ...bounds, ...keys, ...typing, ...clicks, ...others];
+
+describe('the action rules, as a table (DESIGN §5)', () => {
+  it('has at least 150 cases, each with a distinct title', () => {
+    expect(TABLE.length).toBeGreaterThanOrEqual(150);
+    expect(new Set(TABLE.map((c) => c[0])).size).toBe(TABLE.length);
+  });
+
+  it.each(TABLE)('%s', (_title, answer, context, [classification, why]) => {
+    const rules = loadRules(context.agent);
+    const verdict = checkAction(answer, context.screen ?? SCREEN, rules, context.ocr);
+    expect({ classification: verdict.classification, why: verdict.why }).toEqual({
+      classification,
+      why,
+    });
+    expect(verdict.action === null).toBe(classification === 'invalid');
+  });
+});
