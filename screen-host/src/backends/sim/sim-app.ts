@@ -2,6 +2,7 @@
  * The sim's behaviour: an SAP-GUI-like application driven only by the actions a screen host
  * receives. No clock and no randomness: the same actions from a reset give the same state.
  */
+import { createHash } from 'node:crypto';
 import type { CheckedAction } from '../../actions';
 import { plainAction } from '../../actions';
 import type { ParsedKey } from '../../keys';
@@ -46,8 +47,6 @@ export class SimApp {
   private events: SimEvent[] = [];
   private seq = 0;
   private cachedLayout: Layout | null = null;
-  /** Bumped on every change of what the screen shows. */
-  revision = 0;
 
   constructor(readonly lang: SimLang = 'en') {
     this.labels = labelsFor(lang);
@@ -69,6 +68,11 @@ export class SimApp {
       this.cachedLayout = layoutOf(this.state, this.labels, this.lang, this.fb50Balance());
     }
     return this.cachedLayout;
+  }
+
+  /** Identifies what the screen shows: equal keys, equal pixels. */
+  stateKey(): string {
+    return createHash('sha256').update(JSON.stringify(this.state)).digest('hex');
   }
 
   outline(): OutlineElement[] {
@@ -570,6 +574,5 @@ export class SimApp {
 
   private changed(): void {
     this.cachedLayout = null;
-    this.revision += 1;
   }
 }

@@ -4,14 +4,18 @@ import { SimApp } from './sim-app';
 import type { SimLang } from './sim-labels';
 import { SCREEN_HEIGHT, SCREEN_WIDTH } from './sim-layout';
 import { renderSim } from './sim-render';
+import { encodeScreenPng } from '../../png';
 
 /** How often a blinking caret toggles (test route `POST /sim/blink`). */
 export const BLINK_MS = 250;
+/** Encoded screens kept (about 70 KB each): enough for going back and forth and a blinking caret. */
+const CACHED_STATES = 16;
 
 /**
  * The sim as a screen host backend. Each state is rendered and PNG-encoded once, right after the
  * action that produced it, and then served from memory: a screenshot of an unchanged screen costs
- * no drawing and no encoding.
+ * no drawing and no encoding. The cache is keyed by the state itself, so a state reached again
+ * (the same screen after Back) is not drawn again either.
  */
 export class SimBackend implements ScreenBackend {
   readonly name = 'sim';
@@ -33,16 +37,19 @@ export class SimBackend implements ScreenBackend {
     return { png: await this.png(), width: SCREEN_WIDTH, height: SCREEN_HEIGHT };
   }
 
-  /** The PNG of the current state, from the cache when it was encoded before. */
+  /** The PNG of the current state, from the cache when this state was shown before. */
   png(): Promise<Buffer> {
-    const key = `${this.app.revision}:${this.caretVisible ? 1 : 0}`;
+    const key = `${this.app.stateKey()}:${this.caretVisible ? 1 : 0}`;
     let png = this.cache.get(key);
-    if (!png) {
-      png = renderSim(this.app, this.caretVisible).encode('png');
-      this.cache.set(key, png);
-      // Two caret phases of the current state are enough; older states are never shown again.
-      while (this.cache.size > 4) this.cache.delete(this.cache.keys().next().value!);
+    if (png) {
+      // Most recently used last, so that eviction drops the state shown longest ago.
+      this.cache.delete(key);
+    } else {
+      const canvas = renderSim(this.app, this.caretVisible);
+      png = Promise.resolve(encodeScreenPng(canvas.data(), SCREEN_WIDTH, SCREEN_HEIGHT));
     }
+    this.cache.set(key, png);
+    while (this.cache.size > CACHED_STATES) this.cache.delete(this.cache.keys().next().value!);
     return png;
   }
 

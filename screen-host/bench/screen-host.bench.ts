@@ -1,0 +1,224 @@
+/**
+ * Screen host latency: screenshot and click, for the sim and for x11 under Xvfb, both in-process
+ * (the backend alone) and over HTTPS (what Warden sees, with a kept-alive connection).
+ * Prints p50 and p99 in milliseconds. Run: npm run bench:screen-host
+ */
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { Agent, request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkAction, CheckedAction } from '../src/actions';
+import type { ScreenBackend } from '../src/backends/backend';
+import { SimBackend } from '../src/backends/sim/sim-backend';
+import { X11Backend } from '../src/backends/x11/x11-backend';
+import { createCertificate, startScreenHost } from '../src';
+
+const TOKEN = randomBytes(24).toString('hex');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
+
+interface Row {
+  what: string;
+  goal: string;
+  samples: number[];
+}
+const rows: Row[] = [];
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function measure(
+  what: string,
+  goal: string,
+  run: (i: number) => Promise<unknown>,
+  rounds = ROUNDS,
+): Promise<void> {
+  for (let i = 0; i < Math.min(10, rounds); i++) await run(i);
+  const samples: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const started = performance.now();
+    await run(i);
+    samples.push(performance.now() - started);
+  }
+  rows.push({ what, goal, samples });
+  const sorted = [...samples].sort((a, b) => a - b);
+  console.error(`  ${what}: p50 ${percentile(sorted, 50).toFixed(2)} ms`);
+}
+
+function action(body: unknown): CheckedAction {
+  const checked = checkAction(body, { width: 1280, height: 800 });
+  if (!checked.ok) throw new Error(checked.reason);
+  return checked.action;
+}
+
+function httpsCall(agent: Agent, url: string, path: string, body?: unknown): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = request(
+      new URL(path, url),
+      {
+        method: payload === undefined ? 'GET' : 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          if (res.statusCode !== 200) reject(new Error(`${path}: HTTP ${res.statusCode}`));
+          else resolve(Buffer.concat(chunks));
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function overHttps(
+  name: string,
+  backend: ScreenBackend,
+  click: { x: number; y: number },
+): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'screen-host-bench-'));
+  const cert = await createCertificate(dir);
+  const host = await startScreenHost({
+    backend,
+    token: TOKEN,
+    port: 0,
+    tls: { certPath: cert.certPath, keyPath: cert.keyPath },
+  });
+  const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: readFileSync(cert.certPath) });
+  try {
+    await measure(`${name} GET /screenshot over HTTPS`, '', () =>
+      httpsCall(agent, host.url, '/screenshot'),
+    );
+    await measure(`${name} POST /action click over HTTPS`, '', () =>
+      httpsCall(agent, host.url, '/action', { action: 'click', ...click }),
+    );
+  } finally {
+    agent.destroy();
+    await host.close();
+  }
+}
+
+async function benchSim(): Promise<void> {
+  console.error('sim');
+  const sim = new SimBackend();
+  // A click on the empty work area: an action that changes nothing on the screen.
+  const idle = action({ action: 'click', x: 900, y: 700 });
+  await measure('sim screenshot (unchanged screen)', '<= 10 ms', () => sim.screenshot());
+  await measure('sim click', '', () => sim.perform(idle));
+  // Every round changes the screen (the command field's text), so every screenshot is a new state.
+  await sim.perform(action({ action: 'click', x: 100, y: 66 }));
+  const typeOne = action({ action: 'type', text: 'x' });
+  const backspace = action({ action: 'key', key: 'Backspace' });
+  await measure(
+    'sim action + screenshot of the new state',
+    '',
+    async (i) => {
+      await sim.perform(i % 2 === 0 ? typeOne : backspace);
+      await sim.screenshot();
+    },
+    Math.min(ROUNDS, 100),
+  );
+  await overHttps('sim', new SimBackend(), { x: 900, y: 700 });
+}
+
+function startXvfb(): Promise<{ display: string; child: ChildProcess }> {
+  const child = spawn(
+    'Xvfb',
+    ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'],
+    {
+      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+    },
+  );
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`Xvfb exited with ${code}`)));
+    (child.stdio[3] as NodeJS.ReadableStream).on('data', (d: Buffer) => {
+      out += d.toString();
+      const match = /^(\d+)\n/.exec(out);
+      if (match) resolve({ display: `:${match[1]}`, child });
+    });
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+async function benchX11(): Promise<void> {
+  if (spawnSync('which', ['Xvfb', 'xdotool']).status !== 0) {
+    console.error('x11: skipped (needs Xvfb and xdotool)');
+    return;
+  }
+  console.error('x11 (Xvfb 1280x800 with the Tk test form)');
+  const xvfb = await startXvfb();
+  const logPath = join(mkdtempSync(join(tmpdir(), 'screen-host-bench-')), 'tk.log');
+  const python =
+    spawnSync('test', ['-x', '/usr/bin/python3']).status === 0 ? '/usr/bin/python3' : 'python3';
+  const app = spawn(python, [join(__dirname, '..', 'test', 'fixtures', 'tk_form.py'), logPath], {
+    env: { ...process.env, DISPLAY: xvfb.display },
+    stdio: 'ignore',
+  });
+  const x11 = new X11Backend({ display: xvfb.display });
+  try {
+    for (let i = 0; i < 100 && !readFileSafe(logPath).includes('"ready"'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // A click on the form's background: input the app receives but that changes nothing.
+    const click = action({ action: 'click', x: 1100, y: 700 });
+    await measure('x11 screenshot (captureImage + PNG)', 'p50 <= 15 ms', () => x11.screenshot());
+    await measure('x11 click (xdotool, long-lived)', '<= 10 ms', () => x11.perform(click));
+    await measure('x11 key Tab', '', () => x11.perform(action({ action: 'key', key: 'Tab' })));
+    await measure(
+      'x11 type 10 characters',
+      '',
+      () => x11.perform(action({ action: 'type', text: 'abcdefghij' })),
+      20,
+    );
+    await overHttps('x11', x11, { x: 1100, y: 700 });
+  } finally {
+    await x11.close();
+    await stop(app);
+    await stop(xvfb.child);
+  }
+}
+
+function readFileSafe(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+async function main(): Promise<void> {
+  await benchSim();
+  await benchX11();
+  const width = Math.max(...rows.map((r) => r.what.length));
+  console.log(`\nscreen host latency, ${ROUNDS} rounds (ms)`);
+  console.log(`${'measure'.padEnd(width)}  ${'p50'.padStart(8)}  ${'p99'.padStart(8)}  goal`);
+  for (const row of rows) {
+    const sorted = [...row.samples].sort((a, b) => a - b);
+    console.log(
+      `${row.what.padEnd(width)}  ${percentile(sorted, 50).toFixed(2).padStart(8)}  ${percentile(sorted, 99).toFixed(2).padStart(8)}  ${row.goal}`,
+    );
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
