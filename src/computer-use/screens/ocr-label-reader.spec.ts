@@ -1,0 +1,342 @@
+/**
+ * OCR on real pixels: buttons drawn with real TrueType fonts (DejaVu, from npm) by Skia
+ * (@napi-rs/canvas), read by tesseract.js offline, and classified by the action rules.
+ */
+import { dirname, join } from 'node:path';
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { checkAction, loadRules, words } from '../actions';
+import {
+  decodePng,
+  findTextLine,
+  OcrError,
+  OcrImageError,
+  OcrLabelReader,
+  type RgbaImage,
+} from './ocr-label-reader';
+
+jest.setTimeout(120_000);
+
+const FONT_DIR = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+const FONTS = {
+  sans: ['DejaVuSans.ttf', 'DejaVu Sans'],
+  serif: ['DejaVuSerif.ttf', 'DejaVu Serif'],
+  bold: ['DejaVuSans-Bold.ttf', 'DejaVu Sans Bold'],
+  condensed: ['DejaVuSansCondensed.ttf', 'DejaVu Sans Condensed'],
+  mono: ['DejaVuSansMono.ttf', 'DejaVu Sans Mono'],
+} as const;
+type Font = keyof typeof FONTS;
+for (const [file, family] of Object.values(FONTS)) {
+  GlobalFonts.registerFromPath(join(FONT_DIR, file), family);
+}
+
+interface Button {
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  size: number;
+  font: Font;
+  dark?: boolean;
+}
+
+interface Screen {
+  png: Buffer;
+  rgba: RgbaImage;
+}
+
+/** A light grey desktop with framed buttons; `scale` draws it for a HiDPI screen. */
+function render(width: number, height: number, buttons: Button[], scale = 1): Screen {
+  const canvas = createCanvas(width * scale, height * scale);
+  const g = canvas.getContext('2d');
+  g.scale(scale, scale);
+  g.fillStyle = '#dfe6ee';
+  g.fillRect(0, 0, width, height);
+  for (const b of buttons) {
+    g.fillStyle = b.dark ? '#0a6ed1' : '#f7f7f7';
+    g.fillRect(b.x, b.y, b.width, b.height);
+    g.strokeStyle = '#7a8a99';
+    g.lineWidth = 1;
+    g.strokeRect(b.x + 0.5, b.y + 0.5, b.width - 1, b.height - 1);
+    g.fillStyle = b.dark ? '#ffffff' : '#1a1a1a';
+    g.font = `${b.size}px "${FONTS[b.font][1]}"`;
+    g.textAlign = 'center';
+    g.textBaseline = 'middle';
+    g.fillText(b.text, b.x + b.width / 2, b.y + b.height / 2);
+  }
+  const data = g.getImageData(0, 0, width * scale, height * scale).data;
+  return {
+    png: canvas.toBuffer('image/png'),
+    rgba: { width: width * scale, height: height * scale, data },
+  };
+}
+
+/** Lays buttons out in rows, each sized to its text. */
+function layout(specs: Omit<Button, 'x' | 'y' | 'width' | 'height'>[], width: number): Button[] {
+  const out: Button[] = [];
+  let x = 10;
+  let y = 10;
+  let rowHeight = 0;
+  for (const s of specs) {
+    const w = Math.round(s.text.length * s.size * 0.75 + 28);
+    const h = Math.round(s.size * 2);
+    if (x + w > width - 10) {
+      x = 10;
+      y += rowHeight + 10;
+      rowHeight = 0;
+    }
+    out.push({ ...s, x, y, width: w, height: h });
+    x += w + 8;
+    rowHeight = Math.max(rowHeight, h);
+  }
+  return out;
+}
+
+const centre = (b: Button) => ({
+  x: Math.floor(b.x + b.width / 2),
+  y: Math.floor(b.y + b.height / 2),
+});
+const rules = loadRules();
+const BLIND = { width: 1280, height: 800, outline: null };
+
+/** The OCR label carries the button's words (case and accents aside). */
+function expectWords(label: { text: string } | null, expected: string): void {
+  expect(label).not.toBeNull();
+  expect(words(label!.text)).toEqual(words(expected));
+}
+
+describe('OcrLabelReader on rendered screens', () => {
+  const reader = new OcrLabelReader();
+  beforeAll(() => reader.start());
+  afterAll(() => reader.close());
+
+  const WORDS = {
+    Save: 'write',
+    Post: 'write',
+    Sichern: 'write',
+    Buchen: 'write',
+    Display: 'read',
+  };
+  const SIZES = [11, 13, 16, 20];
+  const specs = Object.keys(WORDS).flatMap((text) =>
+    SIZES.flatMap((size) => (Object.keys(FONTS) as Font[]).map((font) => ({ text, size, font }))),
+  );
+  const grid = layout(specs, 1280);
+  const screen = render(1280, 800, grid);
+
+  it.each(grid.map((b) => [b.text, b.size, b.font, b] as const))(
+    'reads “%s” at %ipx in %s and classifies it',
+    async (text, _size, _font, b) => {
+      const { x, y } = centre(b);
+      const label = await reader.readLabelAtPixels(screen.rgba, x, y);
+      expectWords(label, text);
+      expect(label!.confidence).toBeGreaterThanOrEqual(60);
+      const verdict = checkAction({ action: 'click', x, y }, BLIND, rules, label!.text);
+      expect(verdict.classification).toBe(WORDS[text as keyof typeof WORDS]);
+      expect(verdict.why).toContain('(read from the screen by OCR)');
+    },
+  );
+
+  it('reads the label from anywhere on the button face, not only its centre', async () => {
+    for (const b of grid.filter((g) => g.size === 13 && g.font === 'sans')) {
+      const points = [
+        [b.x + 3, b.y + 3],
+        [b.x + b.width - 4, b.y + b.height - 4],
+        [b.x + 5, Math.floor(b.y + b.height / 2)],
+      ];
+      for (const [x, y] of points)
+        expectWords(await reader.readLabelAtPixels(screen.rgba, x, y), b.text);
+    }
+  });
+
+  it('reads white text on a dark button, and the PNG the screen host sends', async () => {
+    const buttons = layout(
+      ['Save', 'Post', 'Sichern', 'Buchen', 'Display'].map((text) => ({
+        text,
+        size: 14,
+        font: 'sans' as Font,
+        dark: true,
+      })),
+      1280,
+    );
+    const s = render(1280, 200, buttons);
+    for (const b of buttons) {
+      const { x, y } = centre(b);
+      expectWords(await reader.readLabelAt(s.png, x, y), b.text);
+    }
+  });
+
+  it('reads phrases and umlauts, and keeps a label apart from its neighbours', async () => {
+    const buttons = layout(
+      ['Save (Ctrl+S)', 'Posting Date', 'Löschen', 'Ausführen', 'Back'].map((text) => ({
+        text,
+        size: 14,
+        font: 'sans' as Font,
+      })),
+      1280,
+    );
+    const s = render(1280, 200, buttons);
+    const read = await Promise.all(
+      buttons.map((b) => reader.readLabelAtPixels(s.rgba, centre(b).x, centre(b).y)),
+    );
+    expect(read.map((l) => l?.text)).toEqual([
+      'Save (Ctrl+S)',
+      'Posting Date',
+      'Löschen',
+      'Ausführen',
+      'Back',
+    ]);
+    const kinds = buttons.map(
+      (b, i) =>
+        checkAction({ action: 'click', ...centre(b) }, BLIND, rules, read[i]!.text).classification,
+    );
+    expect(kinds).toEqual(['write', 'read', 'write', 'write', 'read']);
+  });
+
+  it('maps HiDPI coordinates into the screenshot’s pixels', async () => {
+    const buttons = layout([{ text: 'Buchen', size: 12, font: 'sans' as Font }], 640);
+    const s = render(640, 400, buttons, 2);
+    const { x, y } = centre(buttons[0]);
+    expectWords(
+      await reader.readLabelAtPixels(s.rgba, x, y, { width: 640, height: 400 }),
+      'Buchen',
+    );
+  });
+
+  describe('at the screen’s edges', () => {
+    const W = 400;
+    const H = 120;
+    const corners: Button[] = [
+      { text: 'Save', x: 0, y: 0, width: 70, height: 26, size: 13, font: 'sans' },
+      { text: 'Post', x: W - 70, y: 0, width: 70, height: 26, size: 13, font: 'sans' },
+      { text: 'Sichern', x: 0, y: H - 26, width: 90, height: 26, size: 13, font: 'sans' },
+      { text: 'Buchen', x: W - 90, y: H - 26, width: 90, height: 26, size: 13, font: 'sans' },
+    ];
+    const s = render(W, H, corners);
+
+    it('reads buttons in the corners', async () => {
+      for (const b of corners)
+        expectWords(await reader.readLabelAtPixels(s.rgba, centre(b).x, centre(b).y), b.text);
+    });
+
+    it('never crashes on a point at an edge or corner, or outside', async () => {
+      const points = [
+        [0, 0],
+        [W - 1, 0],
+        [0, H - 1],
+        [W - 1, H - 1],
+        [W / 2, 0],
+        [0, H / 2],
+        [W - 1, H / 2],
+        [W / 2, H - 1],
+        [-1, 5],
+        [5, -1],
+        [W, 5],
+        [5, H],
+        [Number.NaN, 5],
+      ];
+      for (const [x, y] of points) {
+        const label = await reader.readLabelAtPixels(s.rgba, x, y);
+        if (label) expect(label.text.length).toBeGreaterThan(0);
+      }
+      expect(await reader.readLabelAtPixels(s.rgba, -1, 5)).toBeNull();
+      expect(await reader.readLabelAtPixels(s.rgba, W, 5)).toBeNull();
+    });
+
+    it('copes with tiny screens', async () => {
+      for (const [w, h] of [
+        [1, 1],
+        [3, 2],
+        [2, 50],
+      ]) {
+        const tiny = render(w, h, []);
+        expect(await reader.readLabelAtPixels(tiny.rgba, 0, 0)).toBeNull();
+        expect(await reader.readLabelAt(tiny.png, w - 1, h - 1)).toBeNull();
+      }
+    });
+  });
+
+  it('answers null where there is no text near the point', async () => {
+    const s = render(600, 300, [
+      { text: 'Save', x: 10, y: 10, width: 70, height: 26, size: 13, font: 'sans' },
+    ]);
+    expect(await reader.readLabelAtPixels(s.rgba, 400, 200)).toBeNull();
+    expect(await reader.readLabelAtPixels(s.rgba, 200, 23)).toBeNull();
+  });
+
+  it('refuses a broken PNG with a clear error', async () => {
+    const good = render(50, 20, []).png;
+    await expect(reader.readLabelAt(Buffer.from('not a png'), 1, 1)).rejects.toThrow(
+      new OcrImageError('the screenshot is not a PNG'),
+    );
+    await expect(reader.readLabelAt(good.subarray(0, 60), 1, 1)).rejects.toThrow(OcrImageError);
+    await expect(reader.readLabelAt(good.subarray(0, 60), 1, 1)).rejects.toThrow(/broken PNG/);
+    const huge = Buffer.from(good);
+    huge.writeUInt32BE(100_000, 16);
+    huge.writeUInt32BE(100_000, 20);
+    await expect(reader.readLabelAt(huge, 1, 1)).rejects.toThrow(
+      "the screenshot's size 100000×100000 is not allowed",
+    );
+    await expect(reader.readLabelAt('x' as unknown as Buffer, 1, 1)).rejects.toThrow(OcrImageError);
+    await expect(
+      reader.readLabelAtPixels({ width: 10, height: 10, data: new Uint8Array(4) }, 1, 1),
+    ).rejects.toThrow('the screenshot pixels do not match its size');
+  });
+});
+
+describe('findTextLine (no OCR)', () => {
+  it('finds the glyphs of the button under the point, and nothing beyond its frame', () => {
+    const buttons = layout(
+      ['Save', 'Post'].map((text) => ({ text, size: 13, font: 'sans' as Font })),
+      400,
+    );
+    const s = render(400, 100, buttons);
+    for (const b of buttons) {
+      const { x, y } = centre(b);
+      const line = findTextLine(s.rgba, x, y)!;
+      expect(line).not.toBeNull();
+      const { x0, y0 } = line.analysis.window;
+      expect(line.minX + x0).toBeGreaterThan(b.x);
+      expect(line.maxX + x0).toBeLessThan(b.x + b.width);
+      expect(line.top + y0).toBeGreaterThan(b.y);
+      expect(line.bottom + y0).toBeLessThan(b.y + b.height);
+    }
+  });
+
+  it('decodes PNGs to RGBA', () => {
+    const s = render(7, 5, []);
+    const img = decodePng(s.png);
+    expect([img.width, img.height, img.data.length]).toEqual([7, 5, 7 * 5 * 4]);
+  });
+});
+
+describe('OcrLabelReader lifecycle', () => {
+  it('fails clearly once closed', async () => {
+    const reader = new OcrLabelReader();
+    await reader.close();
+    const s = render(50, 20, []);
+    await expect(reader.readLabelAtPixels(s.rgba, 1, 1)).rejects.toThrow(
+      new OcrError('the OCR reader is closed'),
+    );
+    await expect(reader.start()).rejects.toThrow(OcrError);
+  });
+
+  it('times out a read that takes too long, then works again', async () => {
+    const reader = new OcrLabelReader({ timeoutMs: 1 });
+    const buttons = layout([{ text: 'Save', size: 13, font: 'sans' as Font }], 200);
+    const s = render(200, 60, buttons);
+    try {
+      await reader.start();
+      await expect(
+        reader.readLabelAtPixels(s.rgba, centre(buttons[0]).x, centre(buttons[0]).y),
+      ).rejects.toThrow(/OCR took longer than 1 ms/);
+      (reader as unknown as { timeoutMs: number }).timeoutMs = 10_000;
+      expectWords(
+        await reader.readLabelAtPixels(s.rgba, centre(buttons[0]).x, centre(buttons[0]).y),
+        'Save',
+      );
+    } finally {
+      await reader.close();
+    }
+  });
+});
