@@ -154,7 +154,7 @@ describe('OcrLabelReader on rendered screens', () => {
       ['Save', 'Post', 'Sichern', 'Buchen', 'Display'].map((text) => ({
         text,
         size: 14,
-        font: 'sans' as Font,
+        font: 'sans',
         dark: true,
       })),
       1280,
@@ -171,7 +171,7 @@ describe('OcrLabelReader on rendered screens', () => {
       ['Save (Ctrl+S)', 'Posting Date', 'Löschen', 'Ausführen', 'Back'].map((text) => ({
         text,
         size: 14,
-        font: 'sans' as Font,
+        font: 'sans',
       })),
       1280,
     );
@@ -194,7 +194,7 @@ describe('OcrLabelReader on rendered screens', () => {
   });
 
   it('maps HiDPI coordinates into the screenshot’s pixels', async () => {
-    const buttons = layout([{ text: 'Buchen', size: 12, font: 'sans' as Font }], 640);
+    const buttons = layout([{ text: 'Buchen', size: 12, font: 'sans' }], 640);
     const s = render(640, 400, buttons, 2);
     const { x, y } = centre(buttons[0]);
     expectWords(
@@ -287,7 +287,7 @@ describe('OcrLabelReader on rendered screens', () => {
 describe('findTextLine (no OCR)', () => {
   it('finds the glyphs of the button under the point, and nothing beyond its frame', () => {
     const buttons = layout(
-      ['Save', 'Post'].map((text) => ({ text, size: 13, font: 'sans' as Font })),
+      ['Save', 'Post'].map((text) => ({ text, size: 13, font: 'sans' })),
       400,
     );
     const s = render(400, 100, buttons);
@@ -323,7 +323,7 @@ describe('OcrLabelReader lifecycle', () => {
 
   it('times out a read that takes too long, then works again', async () => {
     const reader = new OcrLabelReader({ timeoutMs: 1 });
-    const buttons = layout([{ text: 'Save', size: 13, font: 'sans' as Font }], 200);
+    const buttons = layout([{ text: 'Save', size: 13, font: 'sans' }], 200);
     const s = render(200, 60, buttons);
     try {
       await reader.start();
