@@ -1,6 +1,7 @@
 import { Foundation1795994511380 } from './1795994511380-Foundation';
+import { Settings1795996018853 } from './1795996018853-Settings';
 
 import type { MigrationInterface } from 'typeorm';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
-export const MIGRATIONS: Array<new () => MigrationInterface> = [Foundation1795994511380];
+export const MIGRATIONS: Array<new () => MigrationInterface> = [Foundation1795994511380, Settings1795996018853];

@@ -9,6 +9,7 @@ import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RedisModule } from './redis/redis.module';
+import { SettingsModule } from './computer-use/settings/settings.module';
 
 /** Infrastructure every entry point shares: config, database, Redis, logs, audit. */
 @Module({})
@@ -36,7 +37,7 @@ export class AppModule {
   static forRoot(config?: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config), AuthModule, HealthModule, MetricsModule],
+      imports: [CoreModule.forRoot(config), AuthModule, HealthModule, MetricsModule, SettingsModule],
     };
   }
 }

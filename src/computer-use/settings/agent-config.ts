@@ -1,0 +1,152 @@
+/**
+ * The computer-use configuration of a tenant as the engine reads it (DESIGN §9): validated,
+ * normalised and with every default filled in, so there is one shape. Field names are the API's.
+ */
+
+export const MODEL_PROVIDERS = ['anthropic', 'openai', 'openai-compatible'] as const;
+export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+
+/** A planner that asks a model (DESIGN §8). Budgets and prices left out are `null`: no cap, unknown price. */
+export interface ModelPlannerConfig {
+  provider: ModelProvider;
+  model: string;
+  /** The environment variable holding the provider's key; the key itself is never stored. */
+  api_key_env: string;
+  /** Required for `openai-compatible`; otherwise `null` (the provider's own endpoint). */
+  base_url: string | null;
+  max_tokens_per_run: number | null;
+  max_tokens_per_day: number | null;
+  max_cost_usd_per_run: number | null;
+  /** USD per million input tokens. */
+  price_per_mtok_in: number | null;
+  /** USD per million output tokens. */
+  price_per_mtok_out: number | null;
+  /** How many earlier screenshots of the run the model sees besides the current one. */
+  history_screens: number;
+  /** The longest one planning call may take. */
+  timeout_seconds: number;
+}
+
+/** `scripted-<uuid>` (a stored script, DESIGN §8) or a model. */
+export type PlannerConfig = string | ModelPlannerConfig;
+
+/** How the platform trusts the screen host's certificate; `null` in an agent: the system's CAs. */
+export type ScreenTlsConfig =
+  /** Lower-case hex of the SHA-256 of the DER certificate, no colons. */
+  | { fingerprint_sha256: string }
+  /** An absolute path, on the machines running Warden, to a PEM file of CA certificates. */
+  | { ca_file: string };
+
+/** A rectangle in screen pixels (the coordinate space of actions). */
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface AgentConfig {
+  screen_url: string;
+  /** The environment variable holding the screen host's token; the token itself is never stored. */
+  screen_token_env: string;
+  screen_tls: ScreenTlsConfig | null;
+  /** What the agent works, in words (shown to the planner and to people). */
+  system: string | null;
+  max_steps: number;
+  max_seconds: number;
+  require_write_approval: boolean;
+  /** Why `require_write_approval` is off; required then. */
+  reason: string | null;
+  four_eyes: boolean;
+  approval_timeout_seconds: number;
+  stall_after: number;
+  /** `null`: the deployment's default model, if there is one. */
+  planner: PlannerConfig | null;
+  commit_words: string[];
+  unlabelled_clicks: 'read' | 'write';
+  ignore_regions: Rect[];
+}
+
+export interface ComputerUseConfig {
+  enabled: boolean;
+  agents: Record<string, AgentConfig>;
+}
+
+/** What an agent gets for each field left out. */
+export const AGENT_DEFAULTS: Readonly<Omit<AgentConfig, 'screen_url' | 'screen_token_env'>> =
+  Object.freeze({
+    screen_tls: null,
+    system: null,
+    max_steps: 20,
+    max_seconds: 300,
+    require_write_approval: true,
+    reason: null,
+    four_eyes: true,
+    approval_timeout_seconds: 3600,
+    stall_after: 3,
+    planner: null,
+    commit_words: [],
+    unlabelled_clicks: 'read',
+    ignore_regions: [],
+  });
+
+export const MODEL_PLANNER_DEFAULTS: Readonly<
+  Omit<ModelPlannerConfig, 'provider' | 'model' | 'api_key_env'>
+> = Object.freeze({
+  base_url: null,
+  max_tokens_per_run: null,
+  max_tokens_per_day: null,
+  max_cost_usd_per_run: null,
+  price_per_mtok_in: null,
+  price_per_mtok_out: null,
+  history_screens: 2,
+  timeout_seconds: 60,
+});
+
+/** Bounds of every number and list in an agent's configuration. */
+export const LIMITS = {
+  agents: 100,
+  max_steps: { min: 1, max: 40 },
+  max_seconds: { min: 10, max: 3600 },
+  approval_timeout_seconds: { min: 60, max: 604_800 },
+  stall_after: { min: 1, max: 40 },
+  ignore_regions: 50,
+  coordinate: 100_000,
+  system: 200,
+  reason: 1000,
+  model: 200,
+  ca_file: 4096,
+  url: 2048,
+  history_screens: { min: 0, max: 10 },
+  timeout_seconds: { min: 1, max: 600 },
+  tokens: 1_000_000_000,
+  usd: 1_000_000,
+} as const;
+
+/** Agent names: the same alphabet as tenants, so they fit in URLs and audit details as they are. */
+export const AGENT_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
+/** A variable name a shell and a container runtime both accept. */
+export const ENV_NAME_PATTERN = /^[A-Z_][A-Z0-9_]{0,127}$/;
+export const SCRIPTED_PLANNER_PATTERN =
+  /^scripted-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** 32 bytes of hex, either bare or as colon-separated pairs (how `openssl x509 -fingerprint` prints it). */
+export const FINGERPRINT_PATTERN = /^(?:[0-9a-f]{64}|(?:[0-9a-f]{2}:){31}[0-9a-f]{2})$/i;
+
+/** A config written by an older Warden, with the defaults of fields added since filled in. */
+export function withDefaults(config: ComputerUseConfig): ComputerUseConfig {
+  const agents: Record<string, AgentConfig> = {};
+  for (const [name, agent] of Object.entries(config.agents)) {
+    const planner =
+      agent.planner !== null && typeof agent.planner === 'object'
+        ? { ...MODEL_PLANNER_DEFAULTS, ...agent.planner }
+        : (agent.planner ?? null);
+    agents[name] = {
+      ...AGENT_DEFAULTS,
+      ...agent,
+      commit_words: agent.commit_words ?? [],
+      ignore_regions: agent.ignore_regions ?? [],
+      planner,
+    };
+  }
+  return { enabled: config.enabled, agents };
+}

@@ -1,0 +1,31 @@
+import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Tenant } from '../../tenants/tenant.entity';
+import type { ComputerUseConfig } from './agent-config';
+
+/**
+ * One version of a tenant's computer-use configuration. Every PUT adds a version; none is changed
+ * or deleted, so the history of who configured what stays. The newest version is the config.
+ * `(tenant, version)` is the primary key, so two writers cannot both add the same version.
+ */
+@Entity({ name: 'computer_use_configs' })
+export class ComputerUseConfigVersion {
+  @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'computer_use_configs_pkey' })
+  tenant: string;
+
+  @ManyToOne(() => Tenant, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'tenant' })
+  tenantRef?: Tenant;
+
+  @PrimaryColumn({ type: 'integer', primaryKeyConstraintName: 'computer_use_configs_pkey' })
+  version: number;
+
+  /** Normalised: every default filled in, no secret (secrets are refused before this). */
+  @Column({ type: 'jsonb' })
+  config: ComputerUseConfig;
+
+  @Column({ name: 'created_by', type: 'text' })
+  createdBy: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

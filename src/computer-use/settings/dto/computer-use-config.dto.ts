@@ -1,0 +1,324 @@
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
+import {
+  AGENT_DEFAULTS,
+  ENV_NAME_PATTERN,
+  FINGERPRINT_PATTERN,
+  LIMITS,
+  MODEL_PLANNER_DEFAULTS,
+  MODEL_PROVIDERS,
+  type ModelProvider,
+} from '../agent-config';
+
+/**
+ * The body of `PUT /api/admin/computer-use` as classes: class-validator checks each agent with
+ * them (see parse-config.ts, which also reports the path of every refusal) and OpenAPI shows them.
+ * Nothing is coerced: `"max_steps": "20"` is refused.
+ */
+
+const ENV_NAME_MESSAGE = (field: string) =>
+  `${field} must name an environment variable (A-Z, 0-9 and _, not starting with a digit, at most 128), not hold a value`;
+
+const HTTPS_URL = {
+  protocols: ['https'],
+  require_protocol: true,
+  require_tld: false,
+  allow_underscores: true,
+  disallow_auth: true,
+  max_allowed_length: LIMITS.url,
+};
+
+const HTTP_URL = { ...HTTPS_URL, protocols: ['http', 'https'] };
+
+export class RectDto {
+  @ApiProperty({ minimum: 0 })
+  @IsInt()
+  @Min(0)
+  @Max(LIMITS.coordinate)
+  x: number;
+
+  @ApiProperty({ minimum: 0 })
+  @IsInt()
+  @Min(0)
+  @Max(LIMITS.coordinate)
+  y: number;
+
+  @ApiProperty({ minimum: 1 })
+  @IsInt()
+  @Min(1)
+  @Max(LIMITS.coordinate)
+  width: number;
+
+  @ApiProperty({ minimum: 1 })
+  @IsInt()
+  @Min(1)
+  @Max(LIMITS.coordinate)
+  height: number;
+}
+
+/** Exactly one of the two. Left out: the system's CAs. */
+export class ScreenTlsDto {
+  @ApiPropertyOptional({
+    description: 'SHA-256 of the DER certificate: 64 hex digits, colons between pairs optional',
+    example: '3f:a2:…',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(FINGERPRINT_PATTERN, {
+    message:
+      'fingerprint_sha256 must be the SHA-256 of the certificate: 64 hex digits, with or without colons between pairs',
+  })
+  fingerprint_sha256?: string;
+
+  @ApiPropertyOptional({ description: 'absolute path to a PEM file of CA certificates' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^\/[^\0]*$/, { message: 'ca_file must be an absolute path' })
+  @MaxLength(LIMITS.ca_file)
+  ca_file?: string;
+}
+
+export class ModelPlannerDto {
+  @ApiProperty({ enum: MODEL_PROVIDERS })
+  @IsIn(MODEL_PROVIDERS)
+  provider: ModelProvider;
+
+  @ApiProperty({ example: 'claude-sonnet-4-5' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(LIMITS.model)
+  model: string;
+
+  @ApiProperty({
+    description: 'the environment variable holding the key',
+    example: 'ANTHROPIC_API_KEY',
+  })
+  @IsString()
+  @Matches(ENV_NAME_PATTERN, { message: ENV_NAME_MESSAGE('api_key_env') })
+  api_key_env: string;
+
+  @ApiPropertyOptional({ description: 'required for openai-compatible; http or https' })
+  @IsOptional()
+  @IsString()
+  @IsUrl(HTTP_URL, {
+    message: 'base_url must be an http:// or https:// URL without credentials in it',
+  })
+  base_url?: string;
+
+  @ApiPropertyOptional({ minimum: 1 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(LIMITS.tokens)
+  max_tokens_per_run?: number;
+
+  @ApiPropertyOptional({ minimum: 1 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(LIMITS.tokens)
+  max_tokens_per_day?: number;
+
+  @ApiPropertyOptional({ minimum: 0 })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(LIMITS.usd)
+  max_cost_usd_per_run?: number;
+
+  @ApiPropertyOptional({ minimum: 0, description: 'USD per million input tokens' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(LIMITS.usd)
+  price_per_mtok_in?: number;
+
+  @ApiPropertyOptional({ minimum: 0, description: 'USD per million output tokens' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(LIMITS.usd)
+  price_per_mtok_out?: number;
+
+  @ApiPropertyOptional({ default: MODEL_PLANNER_DEFAULTS.history_screens })
+  @IsOptional()
+  @IsInt()
+  @Min(LIMITS.history_screens.min)
+  @Max(LIMITS.history_screens.max)
+  history_screens?: number;
+
+  @ApiPropertyOptional({ default: MODEL_PLANNER_DEFAULTS.timeout_seconds })
+  @IsOptional()
+  @IsInt()
+  @Min(LIMITS.timeout_seconds.min)
+  @Max(LIMITS.timeout_seconds.max)
+  timeout_seconds?: number;
+}
+
+@ApiExtraModels(ModelPlannerDto)
+export class AgentDto {
+  @ApiProperty({ example: 'https://sapgui-host.internal:8443' })
+  @IsString()
+  @IsUrl(HTTPS_URL, {
+    message: 'screen_url must be an https:// URL without credentials in it',
+  })
+  screen_url: string;
+
+  @ApiProperty({ example: 'TICKETIQ_SAPGUI_HOST_TOKEN' })
+  @IsString()
+  @Matches(ENV_NAME_PATTERN, { message: ENV_NAME_MESSAGE('screen_token_env') })
+  screen_token_env: string;
+
+  @ApiPropertyOptional({ type: ScreenTlsDto, description: 'left out: the system CAs' })
+  @IsOptional()
+  screen_tls?: ScreenTlsDto;
+
+  @ApiPropertyOptional({ example: 'SAP GUI' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMITS.system)
+  system?: string;
+
+  @ApiPropertyOptional({ default: AGENT_DEFAULTS.max_steps, minimum: 1, maximum: 40 })
+  @IsOptional()
+  @IsInt()
+  @Min(LIMITS.max_steps.min)
+  @Max(LIMITS.max_steps.max)
+  max_steps?: number;
+
+  @ApiPropertyOptional({ default: AGENT_DEFAULTS.max_seconds })
+  @IsOptional()
+  @IsInt()
+  @Min(LIMITS.max_seconds.min)
+  @Max(LIMITS.max_seconds.max)
+  max_seconds?: number;
+
+  @ApiPropertyOptional({
+    default: true,
+    description: 'false needs governance.weaken and a reason',
+  })
+  @IsOptional()
+  @IsBoolean()
+  require_write_approval?: boolean;
+
+  @ApiPropertyOptional({ description: 'required when require_write_approval is false' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(LIMITS.reason)
+  reason?: string;
+
+  @ApiPropertyOptional({ default: true })
+  @IsOptional()
+  @IsBoolean()
+  four_eyes?: boolean;
+
+  @ApiPropertyOptional({ default: AGENT_DEFAULTS.approval_timeout_seconds })
+  @IsOptional()
+  @IsInt()
+  @Min(LIMITS.approval_timeout_seconds.min)
+  @Max(LIMITS.approval_timeout_seconds.max)
+  approval_timeout_seconds?: number;
+
+  @ApiPropertyOptional({ default: AGENT_DEFAULTS.stall_after })
+  @IsOptional()
+  @IsInt()
+  @Min(LIMITS.stall_after.min)
+  @Max(LIMITS.stall_after.max)
+  stall_after?: number;
+
+  @ApiPropertyOptional({
+    oneOf: [
+      { type: 'string', pattern: '^scripted-<uuid>$' },
+      { $ref: getSchemaPath(ModelPlannerDto) },
+    ],
+    description: 'left out: the deployment default model, if any',
+  })
+  @IsOptional()
+  planner?: string | ModelPlannerDto;
+
+  /** Checked by the action rules (loadRules), which know what a committing word may be. */
+  @ApiPropertyOptional({ type: [String], description: 'committing verbs added to the defaults' })
+  @IsOptional()
+  commit_words?: string[];
+
+  @ApiPropertyOptional({ enum: ['read', 'write'], default: 'read' })
+  @IsOptional()
+  @IsIn(['read', 'write'])
+  unlabelled_clicks?: 'read' | 'write';
+
+  /** Each rectangle is checked on its own (parse-config.ts), so an error names its index. */
+  @ApiPropertyOptional({ type: [RectDto] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(LIMITS.ignore_regions)
+  ignore_regions?: RectDto[];
+}
+
+@ApiExtraModels(AgentDto)
+export class ComputerUseConfigDto {
+  @ApiProperty({ description: 'computer use is off until this is true' })
+  @IsBoolean()
+  enabled: boolean;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { $ref: getSchemaPath(AgentDto) },
+    description: 'agents by name (1-63 of a-z, 0-9 and -)',
+  })
+  agents: Record<string, AgentDto>;
+
+  @ApiPropertyOptional({
+    description:
+      'the version this change is based on (from GET): if another change came first, 409',
+  })
+  version?: number;
+}
+
+/** The names of each object's fields, for refusing unknown ones before anything else. */
+export const AGENT_FIELDS: readonly string[] = [
+  'screen_url',
+  'screen_token_env',
+  'screen_tls',
+  'system',
+  'max_steps',
+  'max_seconds',
+  'require_write_approval',
+  'reason',
+  'four_eyes',
+  'approval_timeout_seconds',
+  'stall_after',
+  'planner',
+  'commit_words',
+  'unlabelled_clicks',
+  'ignore_regions',
+];
+export const MODEL_PLANNER_FIELDS: readonly string[] = [
+  'provider',
+  'model',
+  'api_key_env',
+  'base_url',
+  'max_tokens_per_run',
+  'max_tokens_per_day',
+  'max_cost_usd_per_run',
+  'price_per_mtok_in',
+  'price_per_mtok_out',
+  'history_screens',
+  'timeout_seconds',
+];
+export const SCREEN_TLS_FIELDS: readonly string[] = ['fingerprint_sha256', 'ca_file'];
+export const RECT_FIELDS: readonly string[] = ['x', 'y', 'width', 'height'];

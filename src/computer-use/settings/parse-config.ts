@@ -1,0 +1,312 @@
+import 'reflect-metadata';
+import { type ClassConstructor, plainToInstance } from 'class-transformer';
+import { validateSync, type ValidationError } from 'class-validator';
+import { invalid } from '../../common/domain-error';
+import { loadRules, RulesError } from '../actions';
+import {
+  AGENT_DEFAULTS,
+  AGENT_NAME_PATTERN,
+  type AgentConfig,
+  type ComputerUseConfig,
+  LIMITS,
+  MODEL_PLANNER_DEFAULTS,
+  type ModelPlannerConfig,
+  type PlannerConfig,
+  type Rect,
+  SCRIPTED_PLANNER_PATTERN,
+  type ScreenTlsConfig,
+} from './agent-config';
+import {
+  AGENT_FIELDS,
+  AgentDto,
+  MODEL_PLANNER_FIELDS,
+  ModelPlannerDto,
+  RECT_FIELDS,
+  RectDto,
+  SCREEN_TLS_FIELDS,
+  ScreenTlsDto,
+} from './dto/computer-use-config.dto';
+import { findSecrets } from './secret-fields';
+
+/**
+ * Reads the body of `PUT /api/admin/computer-use` (DESIGN §9) into the one normalised shape the
+ * engine reads, or refuses it with every problem named by its path
+ * (`agents.sap-orders.max_steps must not be greater than 40`). Pure: no database, no clock.
+ */
+
+export const CONFIG_FIELDS = ['enabled', 'agents', 'version'] as const;
+/** What GET adds; a GET body may be PUT back as it is, so these are accepted and ignored. */
+export const READ_ONLY_FIELDS = ['updated_by', 'updated_at'] as const;
+
+const MAX_PROBLEMS = 20;
+
+const SECRET_HINT =
+  'secrets are named by environment variable only (screen_token_env, api_key_env), never sent to Warden';
+
+/** Constraints that say a value has the wrong type: when one fails, its bounds say nothing more. */
+const TYPE_CONSTRAINTS = ['isInt', 'isNumber', 'isString', 'isBoolean', 'isArray', 'isIn'];
+
+export interface ConfigBody {
+  config: ComputerUseConfig;
+  /** The version the caller based the change on, when it said. */
+  basedOn?: number;
+}
+
+/** Throws `invalid(...)` (400) naming every problem, or returns the normalised config. */
+export function parseConfigBody(raw: unknown): ConfigBody {
+  const problems: string[] = [];
+  const body = parseConfig(raw, problems);
+  if (problems.length > 0 || !body) {
+    const shown = problems.slice(0, MAX_PROBLEMS);
+    if (problems.length > MAX_PROBLEMS) shown.push(`and ${problems.length - MAX_PROBLEMS} more`);
+    throw invalid(shown.join('; '));
+  }
+  return body;
+}
+
+function parseConfig(raw: unknown, problems: string[]): ConfigBody | null {
+  if (!isPlainObject(raw)) {
+    problems.push('the body must be a JSON object {enabled, agents}');
+    return null;
+  }
+  // Secrets first: a secret must be refused as one, not as an unknown field.
+  const secrets = findSecrets(raw, new Set(['agents']));
+  if (secrets.length > 0) {
+    for (const s of secrets) {
+      problems.push(
+        s.kind === 'name'
+          ? `${s.path} would hold a secret: ${SECRET_HINT}`
+          : `${s.path} looks like it holds a secret (a token, key or password): ${SECRET_HINT}`,
+      );
+    }
+    return null;
+  }
+  unknownFields(raw, [...CONFIG_FIELDS, ...READ_ONLY_FIELDS], '', 'the config', problems);
+
+  if (typeof raw.enabled !== 'boolean') problems.push('enabled must be true or false');
+  let basedOn: number | undefined;
+  if (raw.version !== undefined && raw.version !== null) {
+    if (!Number.isSafeInteger(raw.version) || (raw.version as number) < 0) {
+      problems.push('version must be a whole number (the version this change is based on)');
+    } else {
+      basedOn = raw.version as number;
+    }
+  }
+
+  const agents: Record<string, AgentConfig> = {};
+  const given = raw.agents ?? {};
+  if (!isPlainObject(given)) {
+    problems.push('agents must be an object of agents by name: {"sap-orders": {…}}');
+  } else {
+    const names = Object.keys(given);
+    if (names.length > LIMITS.agents) {
+      problems.push(`agents: at most ${LIMITS.agents} agents`);
+    }
+    for (const name of names.slice(0, LIMITS.agents)) {
+      if (!AGENT_NAME_PATTERN.test(name)) {
+        problems.push(
+          `agents: the name "${name.slice(0, 80)}" must be 1-63 lower-case letters, digits and dashes, starting with a letter or digit`,
+        );
+        continue;
+      }
+      const agent = parseAgent(given[name], `agents.${name}`, problems);
+      if (agent) agents[name] = agent;
+    }
+  }
+  if (problems.length > 0) return null;
+  return { config: { enabled: raw.enabled as boolean, agents }, basedOn };
+}
+
+export function parseAgent(raw: unknown, path: string, problems: string[]): AgentConfig | null {
+  if (!isPlainObject(raw)) {
+    problems.push(`${path} must be an object {screen_url, screen_token_env, …}`);
+    return null;
+  }
+  const before = problems.length;
+  const known = unknownFields(raw, AGENT_FIELDS, path, 'an agent', problems);
+  const dto = check(AgentDto, known, path, problems);
+
+  const screenTls = parseScreenTls(known.screen_tls, `${path}.screen_tls`, problems);
+  const planner = parsePlanner(known.planner, `${path}.planner`, problems);
+  const ignoreRegions = parseRegions(known.ignore_regions, `${path}.ignore_regions`, problems);
+
+  const unlabelled = known.unlabelled_clicks;
+  try {
+    loadRules({
+      commit_words: known.commit_words as string[] | null | undefined,
+      unlabelled_clicks: unlabelled === 'read' || unlabelled === 'write' ? unlabelled : undefined,
+    });
+  } catch (error) {
+    if (!(error instanceof RulesError)) throw error;
+    problems.push(`${path}.${error.message}`);
+  }
+
+  if (dto.require_write_approval === false && !(dto.reason ?? '').trim()) {
+    problems.push(
+      `${path}.reason is required when require_write_approval is false: say why this agent's writes may act without approval`,
+    );
+  }
+  if (problems.length > before) return null;
+
+  return {
+    screen_url: dto.screen_url,
+    screen_token_env: dto.screen_token_env,
+    screen_tls: screenTls,
+    system: dto.system ?? AGENT_DEFAULTS.system,
+    max_steps: dto.max_steps ?? AGENT_DEFAULTS.max_steps,
+    max_seconds: dto.max_seconds ?? AGENT_DEFAULTS.max_seconds,
+    require_write_approval: dto.require_write_approval ?? AGENT_DEFAULTS.require_write_approval,
+    reason: dto.reason ?? AGENT_DEFAULTS.reason,
+    four_eyes: dto.four_eyes ?? AGENT_DEFAULTS.four_eyes,
+    approval_timeout_seconds:
+      dto.approval_timeout_seconds ?? AGENT_DEFAULTS.approval_timeout_seconds,
+    stall_after: dto.stall_after ?? AGENT_DEFAULTS.stall_after,
+    planner,
+    commit_words: [...((known.commit_words as string[] | null | undefined) ?? [])],
+    unlabelled_clicks: dto.unlabelled_clicks ?? AGENT_DEFAULTS.unlabelled_clicks,
+    ignore_regions: ignoreRegions,
+  };
+}
+
+function parseScreenTls(raw: unknown, path: string, problems: string[]): ScreenTlsConfig | null {
+  if (raw === undefined || raw === null) return null;
+  if (!isPlainObject(raw)) {
+    problems.push(`${path} must be {"fingerprint_sha256": "…"} or {"ca_file": "/path/ca.pem"}`);
+    return null;
+  }
+  const known = unknownFields(raw, SCREEN_TLS_FIELDS, path, 'screen_tls', problems);
+  const given = SCREEN_TLS_FIELDS.filter((f) => known[f] !== undefined && known[f] !== null);
+  if (given.length !== 1) {
+    problems.push(`${path} must have exactly one of fingerprint_sha256 or ca_file`);
+    return null;
+  }
+  const before = problems.length;
+  const dto = check(ScreenTlsDto, known, path, problems);
+  if (problems.length > before) return null;
+  if (dto.fingerprint_sha256 !== undefined) {
+    // The screen host prints it this way, and the TLS check compares it this way.
+    return { fingerprint_sha256: dto.fingerprint_sha256.replace(/:/g, '').toLowerCase() };
+  }
+  return { ca_file: dto.ca_file! };
+}
+
+function parsePlanner(raw: unknown, path: string, problems: string[]): PlannerConfig | null {
+  if (raw === undefined || raw === null) return null;
+  if (typeof raw === 'string') {
+    if (SCRIPTED_PLANNER_PATTERN.test(raw)) return raw.toLowerCase();
+    problems.push(
+      `${path} must be "scripted-<uuid>" or a model {provider, model, api_key_env, …}, not "${raw.slice(0, 80)}"`,
+    );
+    return null;
+  }
+  if (!isPlainObject(raw)) {
+    problems.push(`${path} must be "scripted-<uuid>" or a model {provider, model, api_key_env, …}`);
+    return null;
+  }
+  const before = problems.length;
+  const known = unknownFields(raw, MODEL_PLANNER_FIELDS, path, 'a model planner', problems);
+  const dto = check(ModelPlannerDto, known, path, problems);
+  if (problems.length > before) return null;
+  if (dto.provider === 'openai-compatible' && !dto.base_url) {
+    problems.push(`${path}.base_url is required for provider openai-compatible`);
+    return null;
+  }
+  const planner: ModelPlannerConfig = {
+    provider: dto.provider,
+    model: dto.model,
+    api_key_env: dto.api_key_env,
+    base_url: dto.base_url ?? MODEL_PLANNER_DEFAULTS.base_url,
+    max_tokens_per_run: dto.max_tokens_per_run ?? MODEL_PLANNER_DEFAULTS.max_tokens_per_run,
+    max_tokens_per_day: dto.max_tokens_per_day ?? MODEL_PLANNER_DEFAULTS.max_tokens_per_day,
+    max_cost_usd_per_run: dto.max_cost_usd_per_run ?? MODEL_PLANNER_DEFAULTS.max_cost_usd_per_run,
+    price_per_mtok_in: dto.price_per_mtok_in ?? MODEL_PLANNER_DEFAULTS.price_per_mtok_in,
+    price_per_mtok_out: dto.price_per_mtok_out ?? MODEL_PLANNER_DEFAULTS.price_per_mtok_out,
+    history_screens: dto.history_screens ?? MODEL_PLANNER_DEFAULTS.history_screens,
+    timeout_seconds: dto.timeout_seconds ?? MODEL_PLANNER_DEFAULTS.timeout_seconds,
+  };
+  return planner;
+}
+
+function parseRegions(raw: unknown, path: string, problems: string[]): Rect[] {
+  // Its type and count are the agent DTO's to refuse.
+  if (!Array.isArray(raw) || raw.length > LIMITS.ignore_regions) return [];
+  const regions: Rect[] = [];
+  raw.forEach((item, i) => {
+    const here = `${path}.${i}`;
+    if (!isPlainObject(item)) {
+      problems.push(`${here} must be a rectangle {x, y, width, height}`);
+      return;
+    }
+    const known = unknownFields(item, RECT_FIELDS, here, 'a rectangle', problems);
+    const before = problems.length;
+    const dto = check(RectDto, known, here, problems);
+    if (problems.length === before) {
+      regions.push({ x: dto.x, y: dto.y, width: dto.width, height: dto.height });
+    }
+  });
+  return regions;
+}
+
+/** The fields of `raw` that `fields` knows; a problem for each other one. */
+function unknownFields(
+  raw: Record<string, unknown>,
+  fields: readonly string[],
+  path: string,
+  what: string,
+  problems: string[],
+): Record<string, unknown> {
+  const known: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (fields.includes(key)) {
+      known[key] = value;
+    } else {
+      const here = path ? `${path}.${key}` : key;
+      problems.push(
+        `${here.slice(0, 200)} is not a field of ${what} (one of ${fields.join(', ')})`,
+      );
+    }
+  }
+  return known;
+}
+
+/** Validates `known` (only known fields, so nothing odd reaches class-transformer) as a `cls`. */
+function check<T extends object>(
+  cls: ClassConstructor<T>,
+  known: Record<string, unknown>,
+  path: string,
+  problems: string[],
+): T {
+  const instance = plainToInstance(cls, known);
+  const errors = validateSync(instance, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+  });
+  describe(errors, path, problems);
+  return instance;
+}
+
+function describe(errors: ValidationError[], prefix: string, problems: string[]): void {
+  for (const error of errors) {
+    const path = prefix ? `${prefix}.${error.property}` : error.property;
+    const constraints = Object.entries(error.constraints ?? {});
+    if (constraints.length > 0 && (error.value === undefined || error.value === null)) {
+      problems.push(`${path} is required`);
+      continue;
+    }
+    const typeFailure = constraints.find(([name]) => TYPE_CONSTRAINTS.includes(name));
+    for (const [, message] of typeFailure ? [typeFailure] : constraints) {
+      // class-validator starts its messages with the property's own name; say the whole path.
+      problems.push(
+        message.startsWith(`${error.property} `)
+          ? path + message.slice(error.property.length)
+          : `${path}: ${message}`,
+      );
+    }
+    if (error.children?.length) describe(error.children, path, problems);
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,276 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, LessThan } from 'typeorm';
+import { AuditService } from '../../audit/audit.service';
+import type { Caller } from '../../auth/caller';
+import { conflict, forbidden, invalid, notFound } from '../../common/domain-error';
+import {
+  AGENT_NAME_PATTERN,
+  type AgentConfig,
+  type ComputerUseConfig,
+  withDefaults,
+} from './agent-config';
+import { diffConfigs, weakenedAgents } from './config-diff';
+import { ComputerUseConfigVersion } from './computer-use-config.entity';
+import type { KillSwitchDto } from './dto/kill-switch.dto';
+import { KillSwitch } from './kill-switch.entity';
+import { parseConfigBody } from './parse-config';
+
+/** What GET answers: the config in force, with who made it and when. */
+export interface ConfigView extends ComputerUseConfig {
+  /** 0 before the first PUT: computer use is off and there are no agents. */
+  version: number;
+  updated_by: string | null;
+  updated_at: string | null;
+}
+
+export interface ConfigVersionView {
+  version: number;
+  created_by: string;
+  created_at: string;
+  config: ComputerUseConfig;
+}
+
+export interface KillSwitchView {
+  agent: string;
+  engaged: boolean;
+  reason: string | null;
+  updated_by: string | null;
+  updated_at: string | null;
+}
+
+export interface KillSwitchState {
+  engaged: boolean;
+  reason: string | null;
+}
+
+/**
+ * The admin config of computer use (DESIGN §9): versioned, audited, and read by the engine through
+ * `current`, `agent` and `killSwitch`. Changes to one tenant's config and kill switches are
+ * serialised by a transaction-scoped advisory lock, so concurrent PUTs each get their own version.
+ */
+@Injectable()
+export class SettingsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly audit: AuditService,
+  ) {}
+
+  /** The config in force, normalised; null before the first PUT (computer use is off). */
+  async current(tenant: string): Promise<{ version: number; config: ComputerUseConfig } | null> {
+    const head = await this.head(this.dataSource.manager, tenant);
+    return head ? { version: head.version, config: withDefaults(head.config) } : null;
+  }
+
+  /** One agent's config, normalised; null when the tenant has no such agent. */
+  async agent(tenant: string, name: string): Promise<AgentConfig | null> {
+    return (await this.current(tenant))?.config.agents[name] ?? null;
+  }
+
+  /** The agent's kill switch; null when it was never set (not engaged). */
+  async killSwitch(tenant: string, agent: string): Promise<KillSwitchState | null> {
+    const row = await this.dataSource.getRepository(KillSwitch).findOneBy({ tenant, agent });
+    return row ? { engaged: row.engaged, reason: row.reason } : null;
+  }
+
+  async view(tenant: string): Promise<ConfigView> {
+    const head = await this.head(this.dataSource.manager, tenant);
+    return head
+      ? toView(head)
+      : { version: 0, updated_by: null, updated_at: null, enabled: false, agents: {} };
+  }
+
+  /** Replaces the config with the body, as a new version. */
+  async replace(caller: Caller, body: unknown): Promise<ConfigView> {
+    const { config, basedOn } = parseConfigBody(body);
+    const tenant = caller.tenant;
+    return this.dataSource.transaction(async (manager) => {
+      await lock(manager, tenant);
+      const head = await this.head(manager, tenant);
+      const previous = head?.version ?? 0;
+      if (basedOn !== undefined && basedOn !== previous) {
+        throw conflict(
+          `the config is at version ${previous}, not ${basedOn}: read it again and make the change on that`,
+        );
+      }
+      const before = head ? withDefaults(head.config) : null;
+      const weakened = weakenedAgents(before, config);
+      if (weakened.length > 0 && !caller.permissions.has('governance.weaken')) {
+        throw forbidden(
+          `turning require_write_approval off (agent ${weakened.join(', ')}) needs the permission governance.weaken as well as computer_use.admin`,
+        );
+      }
+      // An insert, never an upsert: the primary key refuses a second row of the same version.
+      const row = manager.create(ComputerUseConfigVersion, {
+        tenant,
+        version: previous + 1,
+        config,
+        createdBy: caller.subject,
+      });
+      await manager.getRepository(ComputerUseConfigVersion).insert(row);
+      await this.audit.record(
+        {
+          tenant,
+          type: 'computer_use.config',
+          actor: caller.subject,
+          details: {
+            version: row.version,
+            previous_version: previous,
+            token_id: caller.tokenId,
+            ...diffConfigs(before, config),
+          },
+        },
+        manager,
+      );
+      for (const agent of weakened) {
+        await this.audit.record(
+          {
+            tenant,
+            type: 'governance.weaken',
+            actor: caller.subject,
+            details: {
+              control: 'require_write_approval',
+              agent,
+              reason: config.agents[agent].reason,
+              version: row.version,
+              token_id: caller.tokenId,
+            },
+          },
+          manager,
+        );
+      }
+      return toView(row);
+    });
+  }
+
+  /** Versions, newest first. */
+  async versions(
+    tenant: string,
+    limit: number,
+    cursor?: string,
+  ): Promise<{ items: ConfigVersionView[]; next_cursor: string | null }> {
+    const before = cursor === undefined ? undefined : decodeCursor(cursor);
+    const rows = await this.dataSource.getRepository(ComputerUseConfigVersion).find({
+      where: before === undefined ? { tenant } : { tenant, version: LessThan(before) },
+      order: { version: 'DESC' },
+      take: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    return {
+      items: page.map((row) => ({
+        version: row.version,
+        created_by: row.createdBy,
+        created_at: row.createdAt.toISOString(),
+        config: withDefaults(row.config),
+      })),
+      next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].version) : null,
+    };
+  }
+
+  async killSwitchView(tenant: string, agent: string): Promise<KillSwitchView> {
+    await this.requireAgent(this.dataSource.manager, tenant, agent);
+    const row = await this.dataSource.getRepository(KillSwitch).findOneBy({ tenant, agent });
+    return row
+      ? toKillSwitchView(row)
+      : { agent, engaged: false, reason: null, updated_by: null, updated_at: null };
+  }
+
+  async setKillSwitch(caller: Caller, agent: string, body: KillSwitchDto): Promise<KillSwitchView> {
+    const reason = body.reason?.trim() || null;
+    if (body.engaged && !reason) {
+      throw invalid(
+        'reason is required when engaging the kill switch: say why the agent must stop',
+      );
+    }
+    const tenant = caller.tenant;
+    return this.dataSource.transaction(async (manager) => {
+      // The same lock as config changes: the agent is checked against the version in force.
+      await lock(manager, tenant);
+      await this.requireAgent(manager, tenant, agent);
+      const repo = manager.getRepository(KillSwitch);
+      const previous = await repo.findOneBy({ tenant, agent });
+      const row = await repo.save(
+        repo.create({
+          tenant,
+          agent,
+          engaged: body.engaged,
+          reason,
+          updatedBy: caller.subject,
+          updatedAt: new Date(),
+        }),
+      );
+      await this.audit.record(
+        {
+          tenant,
+          type: 'computer_use.kill_switch',
+          actor: caller.subject,
+          details: {
+            agent,
+            engaged: row.engaged,
+            reason,
+            previous: previous ? { engaged: previous.engaged, reason: previous.reason } : null,
+            token_id: caller.tokenId,
+          },
+        },
+        manager,
+      );
+      return toKillSwitchView(row);
+    });
+  }
+
+  private async head(
+    manager: EntityManager,
+    tenant: string,
+  ): Promise<ComputerUseConfigVersion | null> {
+    return manager.getRepository(ComputerUseConfigVersion).findOne({
+      where: { tenant },
+      order: { version: 'DESC' },
+    });
+  }
+
+  /** Another tenant's agent, like an unknown one, is simply not there. */
+  private async requireAgent(manager: EntityManager, tenant: string, agent: string): Promise<void> {
+    const head = AGENT_NAME_PATTERN.test(agent) ? await this.head(manager, tenant) : null;
+    if (!head || !Object.hasOwn(head.config.agents, agent)) {
+      throw notFound(`no agent ${agent.slice(0, 80)} in this tenant's computer-use config`);
+    }
+  }
+}
+
+async function lock(manager: EntityManager, tenant: string): Promise<void> {
+  await manager.query(
+    `SELECT pg_advisory_xact_lock(hashtextextended('computer_use_config:' || $1, 0))`,
+    [tenant],
+  );
+}
+
+function toView(row: ComputerUseConfigVersion): ConfigView {
+  const config = withDefaults(row.config);
+  return {
+    version: row.version,
+    updated_by: row.createdBy,
+    updated_at: row.createdAt.toISOString(),
+    enabled: config.enabled,
+    agents: config.agents,
+  };
+}
+
+function toKillSwitchView(row: KillSwitch): KillSwitchView {
+  return {
+    agent: row.agent,
+    engaged: row.engaged,
+    reason: row.reason,
+    updated_by: row.updatedBy,
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+export function encodeCursor(version: number): string {
+  return Buffer.from(`version:${version}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): number {
+  const match = /^version:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!match) throw invalid('cursor is not one this API gave out');
+  return Number(match[1]);
+}
