@@ -28,6 +28,21 @@ const MATRIX: Array<[string, string, number[]]> = [
   ['GET', '/api/me', [401, 401, 401, 403, 200, 200, 200, 200, 200, 200]],
   ['GET', '/api/audit', [401, 401, 401, 403, 403, 403, 403, 200, 403, 200]],
   ['GET', '/api/audit/verify', [401, 401, 401, 403, 403, 403, 403, 200, 403, 200]],
+  ['GET', '/api/admin/computer-use', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
+  // No body: past the guard, the config is refused (400).
+  ['PUT', '/api/admin/computer-use', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
+  ['GET', '/api/admin/computer-use/versions', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
+  // `{name}` is no agent of the tenant: past the guard, a 404 (GET) or a 400 for the missing body (PUT).
+  [
+    'GET',
+    '/api/admin/agents/{name}/kill-switch',
+    [401, 401, 401, 403, 404, 403, 403, 403, 403, 404],
+  ],
+  [
+    'PUT',
+    '/api/admin/agents/{name}/kill-switch',
+    [401, 401, 401, 403, 400, 403, 403, 403, 403, 400],
+  ],
   ['GET', '/health/live', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
   ['GET', '/health/ready', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
   ['GET', '/metrics', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
