@@ -12,6 +12,7 @@ import {
   OcrImageError,
   OcrLabelReader,
   type RgbaImage,
+  wordsOfTsv,
 } from './ocr-label-reader';
 
 jest.setTimeout(120_000);
@@ -301,6 +302,13 @@ describe('findTextLine (no OCR)', () => {
       expect(line.top + y0).toBeGreaterThan(b.y);
       expect(line.bottom + y0).toBeLessThan(b.y + b.height);
     }
+  });
+
+  it('reads words and confidences from tesseract TSV, ignoring anything else', () => {
+    const tsv =
+      '1\t1\t0\t0\t0\t0\t0\t0\t9\t9\t-1\t\n5\t1\t1\t1\t1\t1\t1\t1\t9\t9\t93.5\tSave\n5\t1\t1\t1\t1\t2\t1\t1\t9\t9\tx\tbad\n5\t1\n';
+    expect(wordsOfTsv(tsv)).toEqual([{ text: 'Save', confidence: 93.5 }]);
+    expect(wordsOfTsv(undefined)).toEqual([]);
   });
 
   it('decodes PNGs to RGBA', () => {

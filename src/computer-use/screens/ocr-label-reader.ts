@@ -16,7 +16,7 @@
  *    glyphs on the same baseline band with gaps under GAP × the band's height join it. That line
  *    is "the word or line under or nearest the point".
  * 5. Only that line's glyphs are drawn, dark on white, scaled to about 32 px high, and tesseract
- *    reads it as a single line. Its word boxes and confidences decide what is returned.
+ *    reads it as a single line. Words it is less sure of than `minConfidence` are dropped.
  */
 import { copyFile, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -517,14 +517,20 @@ interface TesseractWord {
   confidence: number;
 }
 
-function wordsOf(data: unknown): TesseractWord[] {
+/**
+ * The words of tesseract's TSV output (level 5 rows: `5 page block par line word left top width
+ * height conf text`). TSV is asked for rather than the block tree, which carries every symbol
+ * and its alternatives across the thread boundary.
+ */
+export function wordsOfTsv(tsv: unknown): TesseractWord[] {
+  if (typeof tsv !== 'string') return [];
   const out: TesseractWord[] = [];
-  const blocks = (data as { blocks?: unknown } | null)?.blocks;
-  if (!Array.isArray(blocks)) return out;
-  for (const b of blocks as { paragraphs?: { lines?: { words?: TesseractWord[] }[] }[] }[]) {
-    for (const p of b.paragraphs ?? []) {
-      for (const l of p.lines ?? []) for (const w of l.words ?? []) out.push(w);
-    }
+  for (const row of tsv.split('\n')) {
+    const cols = row.split('\t');
+    if (cols[0] !== '5' || cols.length < 12) continue;
+    const confidence = Number(cols[10]);
+    const text = cols.slice(11).join(' ').trim();
+    if (text !== '' && Number.isFinite(confidence)) out.push({ text, confidence });
   }
   return out;
 }
@@ -647,10 +653,10 @@ export class OcrLabelReader {
     });
     this.pending.add(abort);
     try {
-      const reading = worker.recognize(pgm, {}, { blocks: true, text: false });
+      const reading = worker.recognize(pgm, {}, { tsv: true, text: false });
       reading.catch(() => undefined); // it may still fail after a timeout; nobody is waiting then
       const result = await Promise.race([reading, stop]);
-      return wordsOf(result.data);
+      return wordsOfTsv(result.data.tsv);
     } catch (e) {
       // A worker that timed out or failed may be stuck: start a fresh one for the next read.
       await this.dropWorker();
