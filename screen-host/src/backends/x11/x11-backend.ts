@@ -2,6 +2,7 @@ import { Monitor } from 'node-screenshots';
 import type { CheckedAction } from '../../actions';
 import { toXdotoolKey } from '../../keys';
 import type { OutlineElement, ScreenBackend, Screenshot, TypingTarget } from '../backend';
+import { KeyboardMap, planKeymap, usedBy, X11KeymapClient } from './x11-keymap';
 import { Xdotool } from './xdotool';
 
 /** X11 mouse buttons: 4 and 5 are the vertical wheel, 6 and 7 the horizontal one. */
@@ -22,6 +23,10 @@ export class X11Backend implements ScreenBackend {
   readonly name = 'x11';
   private readonly xdotool: Xdotool;
   private readonly monitor: Monitor;
+  private readonly display: string;
+  private keymap: X11KeymapClient | null = null;
+  /** Keycodes this host mapped for typing (keycode → keysym), least recently used first. */
+  private readonly mapped = new Map<number, number>();
 
   constructor(options: X11Options = {}) {
     const display = options.display ?? process.env.DISPLAY;
@@ -32,6 +37,7 @@ export class X11Backend implements ScreenBackend {
     const monitor = monitors.find((m) => m.isPrimary()) ?? monitors[0];
     if (!monitor) throw new Error(`no screen found on display ${display}`);
     this.monitor = monitor;
+    this.display = display;
     this.xdotool = new Xdotool({ ...process.env, DISPLAY: display });
   }
 
@@ -61,7 +67,36 @@ export class X11Backend implements ScreenBackend {
       case 'key':
         return this.xdotool.run(`key --delay 0 ${toXdotoolKey(action.parsed)}`);
       case 'type':
+        await this.mapCharacters(action.text);
         return this.xdotool.type(action.text);
+    }
+  }
+
+  /**
+   * Puts every character of `text` that the keyboard map lacks onto a spare keycode and leaves it
+   * there, so that xdotool never has to remap while the application reads its keys (see x11-keymap).
+   */
+  private async mapCharacters(text: string): Promise<void> {
+    this.keymap ??= await X11KeymapClient.connect(this.display);
+    let map: KeyboardMap;
+    try {
+      map = await this.keymap.keyboardMap();
+    } catch (err) {
+      this.keymap.close();
+      this.keymap = null;
+      throw err;
+    }
+    for (const keycode of usedBy(map, text, this.mapped)) {
+      const keysym = this.mapped.get(keycode)!;
+      this.mapped.delete(keycode);
+      this.mapped.set(keycode, keysym);
+    }
+    const changes = planKeymap(map, text, this.mapped);
+    if (changes.length === 0) return;
+    await this.keymap.change(changes, map.keysymsPerKeycode);
+    for (const { keycode, keysym } of changes) {
+      this.mapped.delete(keycode);
+      this.mapped.set(keycode, keysym);
     }
   }
 
@@ -73,7 +108,8 @@ export class X11Backend implements ScreenBackend {
     return 'unknown';
   }
 
-  close(): Promise<void> {
-    return this.xdotool.close();
+  async close(): Promise<void> {
+    this.keymap?.close();
+    await this.xdotool.close();
   }
 }
