@@ -106,8 +106,15 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     return payload;
   });
 
-  app.get('/screenshot', async (_request, reply) => {
-    const shot = await backend.screenshot();
+  app.get('/screenshot', async (request, reply) => {
+    let shot;
+    try {
+      shot = await backend.screenshot();
+    } catch (err) {
+      request.log.error({ err }, 'screenshot failed');
+      const message = err instanceof Error ? err.message : String(err);
+      throw new HttpError(500, `the screenshot failed: ${message}`);
+    }
     return reply
       .header('Content-Type', 'image/png')
       .header('X-Screen-Width', String(shot.width))

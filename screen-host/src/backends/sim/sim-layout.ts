@@ -312,7 +312,7 @@ export const ITEM_COLUMNS = [
 export const TABLE_RECT: Rect = {
   x: 16,
   y: 340,
-  width: 1248,
+  width: 980,
   height: 30 + TABLE_ROW_HEIGHT * (TABLE_VISIBLE_ROWS + 1),
 };
 
