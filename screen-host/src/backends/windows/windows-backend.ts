@@ -62,9 +62,14 @@ public static class WardenInput {
 }
 '@
 [WardenInput]::SetProcessDPIAware() | Out-Null
+# UTF-8 both ways, whatever the console's code page: typed text must arrive as sent.
 $utf8 = New-Object System.Text.UTF8Encoding $false
-[Console]::InputEncoding = $utf8
-[Console]::OutputEncoding = $utf8
+$reader = New-Object System.IO.StreamReader([Console]::OpenStandardInput(), $utf8)
+$writer = New-Object System.IO.StreamWriter([Console]::OpenStandardOutput(), $utf8)
+$writer.AutoFlush = $true
+function Size {
+  return ',"width":' + [WardenInput]::GetSystemMetrics(0) + ',"height":' + [WardenInput]::GetSystemMetrics(1)
+}
 function Shot {
   $w = [WardenInput]::GetSystemMetrics(0); $h = [WardenInput]::GetSystemMetrics(1)
   $bmp = New-Object System.Drawing.Bitmap $w, $h
@@ -73,31 +78,32 @@ function Shot {
     $g.CopyFromScreen(0, 0, 0, 0, $bmp.Size)
     $ms = New-Object System.IO.MemoryStream
     $bmp.Save($ms, [System.Drawing.Imaging.ImageFormat]::Png)
-    return @{ width = $w; height = $h; png = [Convert]::ToBase64String($ms.ToArray()) }
+    # Built by hand: base64 needs no escaping, and ConvertTo-Json is slow on megabytes.
+    return ',"width":' + $w + ',"height":' + $h + ',"png":"' + [Convert]::ToBase64String($ms.ToArray()) + '"'
   } finally { $g.Dispose(); $bmp.Dispose() }
 }
 while ($true) {
-  $line = [Console]::In.ReadLine()
+  $line = $reader.ReadLine()
   if ($null -eq $line) { break }
-  $id = $null
+  $id = 'null'
   try {
     $req = $line | ConvertFrom-Json
-    $id = [int]$req.id
-    $out = @{ id = $id; ok = $true }
+    $id = [string][int]$req.id
+    $extra = ''
     switch ([string]$req.op) {
-      'size' { $out.width = [WardenInput]::GetSystemMetrics(0); $out.height = [WardenInput]::GetSystemMetrics(1) }
-      'screenshot' { $s = Shot; $out.width = $s.width; $out.height = $s.height; $out.png = $s.png }
+      'size' { $extra = Size }
+      'screenshot' { $extra = Shot }
       'click' { [WardenInput]::Click([int]$req.x, [int]$req.y, [int]$req.count) }
       'scroll' { [WardenInput]::Scroll([int]$req.x, [int]$req.y, [int]$req.dx, [int]$req.dy) }
       'key' { [WardenInput]::Keys([int[]]$req.vks, [bool[]]$req.extended) }
       'type' { [WardenInput]::Type([string]$req.text) }
-      default { throw "unknown op" }
+      default { throw ('unknown op ' + [string]$req.op) }
     }
+    $writer.WriteLine('{"id":' + $id + ',"ok":true' + $extra + '}')
   } catch {
-    $out = @{ id = $id; ok = $false; error = $_.Exception.Message }
+    $message = ConvertTo-Json -Compress -InputObject ([string]$_.Exception.Message)
+    $writer.WriteLine('{"id":' + $id + ',"ok":false,"error":' + $message + '}')
   }
-  [Console]::Out.WriteLine(($out | ConvertTo-Json -Compress))
-  [Console]::Out.Flush()
 }
 `;
 

@@ -1,0 +1,367 @@
+/**
+ * Checks a script when it is created or updated (DESIGN §8): at most 200 steps and 64 KB of JSON,
+ * every action passes the same rules as a model's answer (the actions module's `checkShape` and
+ * `validate`), with `element` allowed in place of `x, y`; regular expressions compile; unknown
+ * fields refused. The first error is returned, naming the step and the field:
+ * `steps[3].action.action "explode": one of click, double_click, …`. Pure; never throws.
+ */
+import {
+  ACTION_NAMES,
+  type Action,
+  type ActionName,
+  checkShape,
+  loadRules,
+  type Rules,
+  validate,
+} from '../actions';
+import {
+  type ElementRef,
+  type Script,
+  SCRIPT_LIMITS,
+  type ScriptAction,
+  type ScriptCheck,
+  type ScriptCondition,
+  type ScriptStep,
+} from './script.types';
+
+/**
+ * The fields of each action (DESIGN §5), so that an unknown or missing field is named here with
+ * its step; the values are then checked by the actions module itself. check-script.spec.ts checks
+ * that this table and `checkShape` agree.
+ */
+export const ACTION_FIELDS: Record<ActionName, { required: string[]; optional: string[] }> = {
+  click: { required: ['x', 'y'], optional: ['target'] },
+  double_click: { required: ['x', 'y'], optional: ['target'] },
+  type: { required: ['text'], optional: [] },
+  key: { required: ['key'], optional: [] },
+  scroll: { required: ['x', 'y', 'direction'], optional: ['amount'] },
+  wait: { required: ['seconds'], optional: [] },
+  done: { required: ['summary'], optional: [] },
+  fail: { required: ['reason'], optional: [] },
+};
+
+/** Actions that aim at a point, and so may name an element instead. */
+const POINTED: ReadonlySet<string> = new Set(['click', 'double_click', 'scroll']);
+
+const SCRIPT_FIELDS = ['steps', 'patience'];
+const STEP_FIELDS = ['step', 'when', 'patience', 'action'];
+const CONDITION_FIELDS = ['text', 'element', 'screen_sha256'];
+const ELEMENT_FIELDS = ['role', 'name'];
+
+/** C0 and C1 controls other than tab, newline and carriage return; PostgreSQL's jsonb refuses NUL. */
+const CONTROL = /[^\P{Cc}\t\n\r]/u;
+const LONE_SURROGATE = /\p{Cs}/u;
+const SHA256 = /^[0-9a-fA-F]{64}$/;
+
+class Refusal extends Error {}
+
+function refuse(message: string): never {
+  throw new Refusal(message);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+const has = (o: Record<string, unknown>, k: string): boolean =>
+  Object.prototype.hasOwnProperty.call(o, k) && o[k] !== undefined;
+
+function codePoints(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** A value as a message quotes it: short, one line, no control characters. */
+export function show(v: unknown, max = 40): string {
+  if (typeof v === 'string') {
+    const flat = [...v.replace(/[\p{Cc}\p{Cf}\p{Cs}]/gu, ' ')];
+    return JSON.stringify(
+      flat.length > max ? `${flat.slice(0, max - 1).join('')}…` : flat.join(''),
+    );
+  }
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return '(a list)';
+  return `(${typeof v === 'object' ? 'an object' : typeof v})`;
+}
+
+/** `parent.key`, or `parent["odd key"]` when the key is not a plain name. */
+function child(parent: string, key: string): string {
+  if (/^[A-Za-z_][A-Za-z0-9_]{0,39}$/.test(key)) return parent ? `${parent}.${key}` : key;
+  return `${parent}[${show(key)}]`;
+}
+
+function onlyFields(o: Record<string, unknown>, path: string, allowed: string[], what: string) {
+  for (const k of Object.keys(o)) {
+    if (!allowed.includes(k)) refuse(`${child(path, k)}: unknown field; ${what}`);
+  }
+}
+
+function and(list: string[]): string {
+  return list.length < 2 ? list.join('') : `${list.slice(0, -1).join(', ')} and ${list.at(-1)}`;
+}
+
+/** A string a script may hold: length in code points, valid Unicode, no control characters. */
+function text(path: string, v: unknown, min: number, max: number, what: string): string {
+  if (typeof v !== 'string') refuse(`${path} ${show(v)}: ${what}`);
+  const n = codePoints(v);
+  if (n < min || n > max) refuse(`${path}: ${min} to ${max} characters (it has ${n})`);
+  if (LONE_SURROGATE.test(v)) refuse(`${path}: not valid Unicode (a lone surrogate)`);
+  if (CONTROL.test(v)) refuse(`${path}: no control characters`);
+  return v;
+}
+
+function patience(path: string, v: unknown): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > SCRIPT_LIMITS.patienceMax) {
+    refuse(`${path} ${show(v)}: an integer from 0 to ${SCRIPT_LIMITS.patienceMax}`);
+  }
+  return v + 0;
+}
+
+function label(path: string, v: unknown): string | number {
+  const what = `a label: a string of 1 to ${SCRIPT_LIMITS.labelMax} characters, or an integer`;
+  if (typeof v === 'number') {
+    if (!Number.isSafeInteger(v)) refuse(`${path} ${show(v)}: ${what}`);
+    return v + 0;
+  }
+  const s = text(path, v, 1, SCRIPT_LIMITS.labelMax, what);
+  if (s.trim() === '') refuse(`${path}: ${what}, not blank`);
+  return s;
+}
+
+function element(path: string, v: unknown): ElementRef {
+  const what = 'an element {role, name}, as the outline names it';
+  if (!isPlainObject(v)) refuse(`${path} ${show(v)}: ${what}`);
+  onlyFields(v, path, ELEMENT_FIELDS, 'an element has role and name');
+  const out: ElementRef = { role: '', name: '' };
+  for (const [field, max] of [
+    ['role', SCRIPT_LIMITS.roleMax],
+    ['name', SCRIPT_LIMITS.nameMax],
+  ] as const) {
+    const p = `${path}.${field}`;
+    if (!has(v, field)) refuse(`${p}: missing; ${what}`);
+    const s = text(p, v[field], 1, max, `a string of 1 to ${max} characters`);
+    if (s.trim() === '') refuse(`${p}: not blank`);
+    out[field] = s;
+  }
+  return out;
+}
+
+/**
+ * Cheap defence against catastrophic backtracking: a group that contains an unbounded quantifier
+ * and is itself repeated (`(a+)+`, `(x*y)*`, `(\d+,?){2,}`). It cannot catch every slow pattern
+ * (overlapping alternatives such as `(a|a)*` pass); the length limit and short outline names bound
+ * the rest.
+ */
+export function nestedQuantifier(source: string): boolean {
+  const groups: boolean[] = []; // per open group: does it contain a repeating quantifier?
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      continue;
+    }
+    if (c === '[') {
+      inClass = true;
+    } else if (c === '(') {
+      groups.push(false);
+      if (source[i + 1] === '?') i++; // (?: (?= (?! (?<name> (?<= (?<!: not a quantifier
+    } else if (c === ')') {
+      const inner = groups.pop() ?? false;
+      const repeated = repeats(source, i + 1);
+      if (inner && repeated) return true;
+      if ((inner || repeated) && groups.length > 0) groups[groups.length - 1] = true;
+    } else if (repeats(source, i) && groups.length > 0) {
+      groups[groups.length - 1] = true;
+    }
+  }
+  return false;
+}
+
+/** True when a quantifier that repeats (`*`, `+`, `{n,}`, `{n,m}` with m ≥ 2, `{n}` with n ≥ 2) starts at i. */
+function repeats(source: string, i: number): boolean {
+  const c = source[i];
+  if (c === '*' || c === '+') return true;
+  if (c !== '{') return false;
+  const m = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i, i + 24));
+  if (!m) return false;
+  if (m[2] === undefined) return Number(m[1]) >= 2;
+  return m[3] === '' || Number(m[3]) >= 2;
+}
+
+function regex(path: string, v: unknown): string {
+  const max = SCRIPT_LIMITS.regexMax;
+  const source = text(path, v, 1, max, `a regular expression of 1 to ${max} characters`);
+  try {
+    new RegExp(source, 'u');
+  } catch (error) {
+    const prefix = `Invalid regular expression: /${source}/u: `;
+    const message = error instanceof Error ? error.message : String(error);
+    const why = message.startsWith(prefix) ? message.slice(prefix.length) : message;
+    refuse(`${path} ${show(source)}: not a valid regular expression (${why})`);
+  }
+  if (nestedQuantifier(source)) {
+    refuse(
+      `${path} ${show(source)}: a repeated group with a repeating quantifier inside, as in (a+)+, can take exponential time; write it without the nesting`,
+    );
+  }
+  return source;
+}
+
+function condition(path: string, v: unknown): ScriptCondition {
+  const what = 'one of {text}, {element} or {screen_sha256}';
+  if (!isPlainObject(v)) refuse(`${path} ${show(v)}: ${what}`);
+  onlyFields(v, path, CONDITION_FIELDS, `when has one of ${CONDITION_FIELDS.join(', ')}`);
+  const present = CONDITION_FIELDS.filter((k) => has(v, k));
+  if (present.length === 0) refuse(`${path}: empty; ${what}`);
+  if (present.length > 1) {
+    refuse(`${path}: only one of ${CONDITION_FIELDS.join(', ')} (it has ${and(present)})`);
+  }
+  switch (present[0]) {
+    case 'text':
+      return { text: regex(`${path}.text`, v.text) };
+    case 'element':
+      return { element: element(`${path}.element`, v.element) };
+    default: {
+      const sha = v.screen_sha256;
+      if (typeof sha !== 'string' || !SHA256.test(sha)) {
+        refuse(
+          `${path}.screen_sha256 ${show(sha)}: 64 hexadecimal characters (the SHA-256 of the screenshot's PNG)`,
+        );
+      }
+      return { screen_sha256: sha.toLowerCase() };
+    }
+  }
+}
+
+/** Where a refusal of `checkShape`/`validate` belongs: `“x” must be …` is about field x. */
+function fieldOf(reason: string): { field: string; rest: string } | null {
+  const m = /^“([a-z_]+)” ([\s\S]*)$/.exec(reason);
+  return m ? { field: m[1], rest: m[2] } : null;
+}
+
+function action(path: string, v: unknown, rules: Rules): ScriptAction {
+  const names = ACTION_NAMES.join(', ');
+  if (!isPlainObject(v)) {
+    refuse(`${path} ${show(v)}: an action object, such as {"action": "key", "key": "Enter"}`);
+  }
+  if (!has(v, 'action')) refuse(`${path}.action: missing; one of ${names}`);
+  const name = v.action;
+  if (typeof name !== 'string' || !(ACTION_NAMES as readonly string[]).includes(name)) {
+    refuse(`${path}.action ${show(name)}: one of ${names}`);
+  }
+  const kind = name as ActionName;
+  const spec = ACTION_FIELDS[kind];
+  const pointed = POINTED.has(kind);
+  const allowed = ['action', ...spec.required, ...spec.optional, ...(pointed ? ['element'] : [])];
+  onlyFields(v, path, allowed, `${kind} takes ${and(allowed.slice(1))}`);
+
+  let target: ElementRef | null = null;
+  let candidate: Record<string, unknown> = v;
+  if (pointed && has(v, 'element')) {
+    if (has(v, 'x') || has(v, 'y')) refuse(`${path}: either x and y or element, not both`);
+    target = element(`${path}.element`, v.element);
+    // The point is only known when the step runs; any point stands in for the shape check.
+    candidate = { ...v, x: 0, y: 0 };
+    delete candidate.element;
+  }
+  for (const field of spec.required) {
+    if (!has(candidate, field)) {
+      const needs = pointed
+        ? ['x and y (or element)', ...spec.required.filter((k) => k !== 'x' && k !== 'y')]
+        : spec.required;
+      refuse(`${path}.${field}: missing; ${kind} needs ${and(needs)}`);
+    }
+  }
+
+  const shape = checkShape(candidate);
+  if (!shape.ok) {
+    const f = fieldOf(shape.reason);
+    refuse(f ? `${path}.${f.field}: ${f.rest}` : `${path}: ${shape.reason}`);
+  }
+  const checked = shape.action;
+  if ('x' in checked && !target) {
+    for (const axis of ['x', 'y'] as const) {
+      if (checked[axis] < 0) refuse(`${path}.${axis} ${checked[axis]}: 0 or more (screen pixels)`);
+    }
+  }
+  for (const field of ['target', 'summary', 'reason'] as const) {
+    const s = (checked as unknown as Record<string, unknown>)[field];
+    if (typeof s === 'string') text(`${path}.${field}`, s, 0, Infinity, 'a string');
+  }
+  // The checks that need the rules (allowed keys, card numbers), on a screen large enough for any point.
+  const huge = { width: Number.MAX_SAFE_INTEGER, height: Number.MAX_SAFE_INTEGER, outline: null };
+  const valid = validate(checked, huge, rules);
+  if (!valid.ok) {
+    const field = kind === 'key' ? '.key' : kind === 'type' ? '.text' : '';
+    refuse(`${path}${field}: ${valid.reason}`);
+  }
+  const normal: Action = valid.action;
+  if (!target) return normal;
+  const { x: _x, y: _y, ...rest } = normal as Action & { x: number; y: number };
+  return { ...rest, element: target } as ScriptAction;
+}
+
+function step(path: string, v: unknown, rules: Rules): ScriptStep {
+  if (!isPlainObject(v)) refuse(`${path} ${show(v)}: a step {step?, when?, patience?, action}`);
+  onlyFields(v, path, STEP_FIELDS, `a step has ${and(STEP_FIELDS)}`);
+  const out: ScriptStep = {} as ScriptStep;
+  if (has(v, 'step')) out.step = label(`${path}.step`, v.step);
+  if (has(v, 'when')) out.when = condition(`${path}.when`, v.when);
+  if (has(v, 'patience')) out.patience = patience(`${path}.patience`, v.patience);
+  if (!has(v, 'action')) refuse(`${path}.action: missing; every step has an action`);
+  out.action = action(`${path}.action`, v.action, rules);
+  return out;
+}
+
+function jsonBytes(value: unknown): number {
+  const json = JSON.stringify(value);
+  if (json === undefined) refuse('script: missing; an object {steps, patience?}');
+  return Buffer.byteLength(json, 'utf8');
+}
+
+function script(value: unknown, rules: Rules): Script {
+  const max = SCRIPT_LIMITS.bytes;
+  const bytes = jsonBytes(value);
+  if (bytes > max) refuse(`script: ${bytes} bytes of JSON; at most ${max}`);
+  if (!isPlainObject(value)) refuse(`script ${show(value)}: an object {steps, patience?}`);
+  onlyFields(value, '', SCRIPT_FIELDS, `a script has ${and(SCRIPT_FIELDS)}`);
+  const limit = SCRIPT_LIMITS.steps;
+  const what = `a list of 1 to ${limit} steps`;
+  if (!has(value, 'steps')) refuse(`steps: missing; ${what}`);
+  const steps = value.steps;
+  if (!Array.isArray(steps)) refuse(`steps ${show(steps)}: ${what}`);
+  if (steps.length === 0) refuse(`steps: empty; ${what}`);
+  if (steps.length > limit) refuse(`steps: ${steps.length} steps; at most ${limit}`);
+  const out: Script = { steps: [] };
+  if (has(value, 'patience')) out.patience = patience('patience', value.patience);
+  for (let i = 0; i < steps.length; i++) out.steps.push(step(`steps[${i}]`, steps[i], rules));
+  // Defaults filled in can make it longer; what is stored must pass this check again.
+  const normal = jsonBytes(out);
+  if (normal > max)
+    refuse(`script: ${normal} bytes of JSON with defaults filled in; at most ${max}`);
+  return out;
+}
+
+/**
+ * Checks untrusted JSON that claims to be a script. Returns the script normalised (the actions as
+ * the actions module normalises them, keys in their canonical spelling, hashes in lower case),
+ * which is what is stored, or the first error. Never throws, whatever it is given.
+ */
+export function checkScript(value: unknown, rules: Rules = loadRules()): ScriptCheck {
+  try {
+    return { ok: true, script: script(value, rules) };
+  } catch (error) {
+    if (error instanceof Refusal) return { ok: false, error: error.message };
+    // A hostile value (a throwing getter, a Proxy, a cycle) must not take the caller down.
+    return { ok: false, error: 'script: could not be read as JSON' };
+  }
+}

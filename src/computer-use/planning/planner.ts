@@ -1,0 +1,70 @@
+import type { OutlineElement } from '../actions';
+
+/** What the engine shows a planner: one screen, seen at one moment. */
+export interface ObservedScreen {
+  /** SHA-256 of the PNG bytes. */
+  sha256: string;
+  /** SHA-256 over width, height and RGBA pixels: equal for re-encodings of the same pixels. */
+  pixelSha256: string;
+  /** The screen host's coordinate space (X-Screen-Width/Height): actions use it. */
+  width: number;
+  height: number;
+  png: Buffer;
+  /** The outline at that moment, or null when the host has none. */
+  outline: OutlineElement[] | null;
+}
+
+/** One earlier step of the run, as the planner may be told about it. */
+export interface StepHistory {
+  n: number;
+  action: unknown;
+  classification: 'read' | 'write' | 'invalid' | null;
+  why: string | null;
+  outcome: string | null;
+  error: string | null;
+  screen_sha256: string | null;
+}
+
+export interface PlanningContext {
+  tenant: string;
+  runId: string;
+  agent: string;
+  goal: string;
+  /** The system the agent works, from its config (`system`). */
+  system: string | null;
+  /** This step's number (1-based). */
+  step: number;
+  screen: ObservedScreen;
+  history: StepHistory[];
+  /** What this planner stored for this run after its previous step (null on the first). */
+  state: unknown;
+  /**
+   * Takes a fresh screenshot and outline. A planner that waits for the screen (a scripted `when`)
+   * calls it; the screen it finally decides on must be returned as `PlanResult.screen`.
+   */
+  look(): Promise<ObservedScreen>;
+  signal: AbortSignal;
+}
+
+export interface ModelUsage {
+  provider: string;
+  model: string;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  latency_ms: number;
+}
+
+export interface PlanResult {
+  /** The planner's answer as untrusted JSON: Warden parses, validates and classifies it. */
+  action: unknown;
+  /** Stored with the run and handed back as `state` on the next step. */
+  state: unknown;
+  /** The screen the action was chosen on, when it is not `context.screen` (after `look()`). */
+  screen?: ObservedScreen;
+  model?: ModelUsage | null;
+}
+
+/** Chooses the next action of a run. Scripted planners and model planners both implement it. */
+export interface Planner {
+  plan(context: PlanningContext): Promise<PlanResult>;
+}

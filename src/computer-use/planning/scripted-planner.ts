@@ -1,0 +1,247 @@
+/**
+ * The scripted planner (DESIGN §8): answers the steps of a checked script one by one, asking no
+ * model. Its cursor is the run's planner state (`{next}`). A step that waits (`when`, or an
+ * `element` to aim at) looks again every 0.5 s through `context.look()`, up to its patience, and
+ * the screen it finally decides on goes back to the engine with the action.
+ */
+import type { OutlineElement } from '../actions';
+import type { ObservedScreen, Planner, PlanningContext, PlanResult } from './planner';
+import {
+  type ElementRef,
+  type Script,
+  SCRIPT_LIMITS,
+  type ScriptAction,
+  type ScriptCondition,
+  type ScriptStep,
+} from './script.types';
+
+/** What the scripted planner stores with the run after each step: the index of the next step. */
+export interface ScriptedPlannerState {
+  next: number;
+}
+
+export interface ScriptedPlannerOptions {
+  /** Milliseconds between two looks; 500 unless a test says otherwise. */
+  pollMs?: number;
+}
+
+const TARGET_MAX = 200;
+
+/** The element of the outline with exactly this role and name (case-sensitive), first in outline order. */
+export function findElement(
+  outline: readonly OutlineElement[],
+  ref: ElementRef,
+): OutlineElement | null {
+  for (const e of outline) {
+    if (e?.role === ref.role && e.name === ref.name && hasUsableRect(e)) return e;
+  }
+  return null;
+}
+
+function hasUsableRect(e: OutlineElement): boolean {
+  const r = e.rect as Partial<OutlineElement['rect']> | undefined;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    [r.x, r.y, r.width, r.height].every((n) => typeof n === 'number' && Number.isFinite(n))
+  );
+}
+
+/** An element's centre in integers: `x + floor(width / 2)`, `y + floor(height / 2)`. */
+export function centreOf(e: OutlineElement): { x: number; y: number } {
+  return {
+    x: Math.floor(e.rect.x + e.rect.width / 2),
+    y: Math.floor(e.rect.y + e.rect.height / 2),
+  };
+}
+
+/** True when some outline element's name matches. Each name is tested on its own. */
+function textMatches(outline: readonly OutlineElement[], pattern: RegExp): boolean {
+  return outline.some((e) => typeof e?.name === 'string' && pattern.test(e.name));
+}
+
+function describeElement(ref: ElementRef): string {
+  return `element ${ref.role} ${JSON.stringify(ref.name)}`;
+}
+
+function describeCondition(when: ScriptCondition): string {
+  if ('text' in when) return `text /${when.text}/`;
+  if ('element' in when) return describeElement(when.element);
+  return `screen ${when.screen_sha256}`;
+}
+
+/** `steps[3]`, with its label when it has one: `steps[3] (step "save")`. */
+export function stepName(index: number, step: ScriptStep): string {
+  if (step.step === undefined) return `steps[${index}]`;
+  const label = typeof step.step === 'number' ? String(step.step) : JSON.stringify(step.step);
+  return `steps[${index}] (step ${label})`;
+}
+
+/** The signal's reason when it is an Error (what the engine aborted with), else an AbortError. */
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason;
+  const message = typeof reason === 'string' ? reason : 'the step was aborted';
+  return new DOMException(message, 'AbortError');
+}
+
+/** Resolves after `ms`, or rejects as soon as the signal aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError(signal));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** `look()` that gives up waiting when the signal aborts (the look itself may still finish). */
+async function lookOrAbort(context: PlanningContext): Promise<ObservedScreen> {
+  const { signal } = context;
+  if (signal.aborted) throw abortError(signal);
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(abortError(signal));
+  });
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await Promise.race([context.look(), aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+type Decision =
+  | { kind: 'ready'; action: Record<string, unknown> }
+  | { kind: 'waiting'; for: string }
+  | { kind: 'impossible'; why: string };
+
+export class ScriptedPlanner implements Planner {
+  private readonly pollMs: number;
+  /** Compiled once per planner; `checkScript` has already made sure they compile. */
+  private readonly patterns = new Map<string, RegExp>();
+
+  constructor(
+    readonly script: Script,
+    options: ScriptedPlannerOptions = {},
+  ) {
+    this.pollMs = options.pollMs ?? SCRIPT_LIMITS.pollMs;
+  }
+
+  /**
+   * The next step's action. Rejects with `context.signal.reason` when the signal aborts while it
+   * waits; a script that cannot go on answers `{action: "fail", reason}` naming the step.
+   */
+  async plan(context: PlanningContext): Promise<PlanResult> {
+    if (context.signal.aborted) throw abortError(context.signal);
+    const steps = this.script.steps;
+    const next = cursorOf(context.state, steps.length);
+    if (next === null) {
+      return {
+        action: {
+          action: 'fail',
+          reason: 'the scripted planner lost its place: its state is not one it stored',
+        },
+        state: context.state,
+      };
+    }
+    const state: ScriptedPlannerState = { next: next + 1 };
+    if (next >= steps.length) {
+      return { action: { action: 'done', summary: 'script finished' }, state: { next } };
+    }
+
+    const step = steps[next];
+    const patience = step.patience ?? this.script.patience ?? SCRIPT_LIMITS.patienceDefault;
+    let screen = context.screen;
+    let looked = false;
+    for (let attempt = 0; ; attempt++) {
+      const decision = this.decide(step, screen);
+      const seen = looked ? { screen } : {};
+      if (decision.kind === 'ready') return { action: decision.action, state, ...seen };
+      if (decision.kind === 'impossible') {
+        return {
+          action: { action: 'fail', reason: `${stepName(next, step)} ${decision.why}` },
+          state,
+          ...seen,
+        };
+      }
+      if (attempt >= patience) {
+        const reason =
+          patience === 0
+            ? `${stepName(next, step)} did not see ${decision.for} and has patience 0`
+            : `${stepName(next, step)} waited ${patience} times for ${decision.for}`;
+        return { action: { action: 'fail', reason }, state, ...seen };
+      }
+      await sleep(this.pollMs, context.signal);
+      screen = await lookOrAbort(context);
+      looked = true;
+    }
+  }
+
+  /** Whether the step can act on this screen, and with which action. */
+  private decide(step: ScriptStep, screen: ObservedScreen): Decision {
+    const outline = Array.isArray(screen.outline) ? screen.outline : null;
+    const needsOutline =
+      (step.when !== undefined && !('screen_sha256' in step.when)) || 'element' in step.action;
+    if (needsOutline && !outline) {
+      return {
+        kind: 'impossible',
+        why: "needs the screen host's element outline (GET /elements), and the host gave none",
+      };
+    }
+    if (step.when && !this.holds(step.when, screen, outline ?? [])) {
+      return { kind: 'waiting', for: describeCondition(step.when) };
+    }
+    return this.resolve(step.action, outline ?? []);
+  }
+
+  private holds(when: ScriptCondition, screen: ObservedScreen, outline: OutlineElement[]): boolean {
+    if ('text' in when) return textMatches(outline, this.pattern(when.text));
+    if ('element' in when) return findElement(outline, when.element) !== null;
+    return screen.sha256 === when.screen_sha256;
+  }
+
+  private pattern(source: string): RegExp {
+    let p = this.patterns.get(source);
+    if (!p) {
+      p = new RegExp(source, 'u');
+      this.patterns.set(source, p);
+    }
+    return p;
+  }
+
+  /** The action to answer: an `element` becomes the element's centre (and the click's target). */
+  private resolve(action: ScriptAction, outline: OutlineElement[]): Decision {
+    if (!('element' in action)) return { kind: 'ready', action: { ...action } };
+    const found = findElement(outline, action.element);
+    if (!found) return { kind: 'waiting', for: describeElement(action.element) };
+    const { x, y } = centreOf(found);
+    const { element, ...rest } = action;
+    if (rest.action === 'scroll') {
+      return {
+        kind: 'ready',
+        action: { action: rest.action, x, y, direction: rest.direction, amount: rest.amount },
+      };
+    }
+    const answer: Record<string, unknown> = { action: rest.action, x, y };
+    const target = rest.target ?? element.name;
+    if ([...target].length <= TARGET_MAX) answer.target = target;
+    return { kind: 'ready', action: answer };
+  }
+}
+
+/** The index of the next step, from the state this planner stored (null on the first step). */
+function cursorOf(state: unknown, length: number): number | null {
+  if (state === null || state === undefined) return 0;
+  if (typeof state !== 'object' || Array.isArray(state)) return null;
+  const next = (state as { next?: unknown }).next;
+  if (typeof next !== 'number' || !Number.isSafeInteger(next) || next < 0 || next > length)
+    return null;
+  return next;
+}
