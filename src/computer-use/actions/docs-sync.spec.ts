@@ -1,0 +1,56 @@
+/**
+ * docs/rules.md shows the rules as tables for a compliance reader. This fails when the tables of
+ * words, keys and container roles drift from config/classification.json.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import defaults from '../../../config/classification.json';
+import { loadRules } from './rules';
+
+const doc = readFileSync(join(__dirname, '../../../docs/rules.md'), 'utf8');
+const rows = doc
+  .split('\n')
+  .filter((l) => l.startsWith('| ') && !l.startsWith('| ---'))
+  .map((l) =>
+    l
+      .slice(1, -1)
+      .split(' | ')
+      .map((c) => c.trim()),
+  );
+
+describe('docs/rules.md', () => {
+  it('lists exactly the default committing verbs, by language', () => {
+    const documented = Object.fromEntries(
+      rows
+        .filter(([lang]) => Object.keys(defaults.commit_words).includes(lang))
+        .map(([lang, list]) => [lang, list.split(', ')]),
+    );
+    expect(documented).toEqual(defaults.commit_words);
+  });
+
+  it('lists exactly the navigation and commit keys', () => {
+    const rules = loadRules();
+    const kinds = rows.filter(([, kind]) =>
+      /^(navigation|commit) \((read|write)\)$/.test(kind ?? ''),
+    );
+    expect(kinds.filter(([, k]) => k.startsWith('navigation')).map(([key]) => key)).toEqual([
+      ...rules.navigationKeys,
+    ]);
+    expect(kinds.filter(([, k]) => k.startsWith('commit')).map(([key]) => key)).toEqual([
+      ...rules.commitKeys,
+    ]);
+  });
+
+  it('lists exactly the container roles', () => {
+    const i = rows.findIndex(([h]) => h.startsWith('container roles'));
+    expect(rows[i + 1][0].split(', ')).toEqual(defaults.container_roles);
+  });
+
+  it('lists every key spelling of the configuration', () => {
+    const spellings = [
+      ...Object.values(defaults.key_aliases).flat(),
+      ...Object.values(defaults.modifier_aliases).flat(),
+    ].filter((s) => !/^kp_(\d|f\d)$/.test(s)); // written as ranges: kp_0 … kp_9, kp_f1 … kp_f4
+    for (const s of spellings) expect(doc).toContain(`\`${s}\``);
+  });
+});
