@@ -7,7 +7,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkAction, CheckedAction } from '../src/actions';
 import type { ScreenBackend } from '../src/backends/backend';
@@ -208,7 +208,12 @@ async function main(): Promise<void> {
   await benchSim();
   await benchX11();
   const width = Math.max(...rows.map((r) => r.what.length));
-  console.log(`\nscreen host latency, ${ROUNDS} rounds (ms)`);
+  const load = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+  console.log(
+    `\nscreen host latency, ${ROUNDS} rounds (ms); ${cpus().length} cores, load average ${load}`,
+  );
   console.log(`${'measure'.padEnd(width)}  ${'p50'.padStart(8)}  ${'p99'.padStart(8)}  goal`);
   for (const row of rows) {
     const sorted = [...row.samples].sort((a, b) => a - b);

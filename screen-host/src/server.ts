@@ -31,6 +31,7 @@ export interface ServerOptions {
   extraCapabilities?: string[];
 }
 
+/** An error whose message is meant for the caller (unlike an unexpected one, answered 500). */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
@@ -74,12 +75,8 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   }) as unknown as FastifyInstance;
 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const statusCode =
-      error instanceof HttpError
-        ? error.statusCode
-        : (error.statusCode ?? 500) >= 400
-          ? (error.statusCode ?? 500)
-          : 500;
+    const status = error.statusCode;
+    const statusCode = typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
     if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
     const message =
       statusCode >= 500 && !(error instanceof HttpError) ? 'internal error' : error.message;
