@@ -9,6 +9,7 @@ import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RedisModule } from './redis/redis.module';
+import { PlanningModule } from './computer-use/planning/planning.module';
 import { SettingsModule } from './computer-use/settings/settings.module';
 
 /** Infrastructure every entry point shares: config, database, Redis, logs, audit. */
@@ -37,7 +38,7 @@ export class AppModule {
   static forRoot(config?: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config), AuthModule, HealthModule, MetricsModule, SettingsModule],
+      imports: [CoreModule.forRoot(config), AuthModule, HealthModule, MetricsModule, PlanningModule, SettingsModule],
     };
   }
 }

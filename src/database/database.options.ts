@@ -4,10 +4,11 @@ import { AuditEvent } from '../audit/audit-event.entity';
 import { ApiToken } from '../auth/api-token.entity';
 import type { AppConfig } from '../config/app-config';
 import { Tenant } from '../tenants/tenant.entity';
+import { ScriptedPlannerRecord } from '../computer-use/planning/scripted-planner.entity';
 import { ComputerUseConfigVersion } from '../computer-use/settings/computer-use-config.entity';
 import { KillSwitch } from '../computer-use/settings/kill-switch.entity';
 
-export const ENTITIES = [Tenant, ApiToken, AuditEvent, ComputerUseConfigVersion, KillSwitch];
+export const ENTITIES = [Tenant, ApiToken, AuditEvent, ScriptedPlannerRecord, ComputerUseConfigVersion, KillSwitch];
 
 /** The one set of database options, shared by the API, the worker, the CLI and TypeORM's CLI. */
 export function databaseOptions(config: Pick<AppConfig, 'DATABASE_URL'>): DataSourceOptions {

@@ -1,0 +1,67 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Put,
+  Query,
+  UseInterceptors,
+} from '@nestjs/common';
+import { ApiNoContentResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Caller } from '../../auth/caller';
+import { CurrentCaller } from '../../auth/current-caller.decorator';
+import { Permissions } from '../../auth/permissions.decorator';
+import { ListQueryDto } from '../../common/list-query.dto';
+import { CreateScriptedPlannerDto } from './dto/create-scripted-planner.dto';
+import { UpdateScriptedPlannerDto } from './dto/update-scripted-planner.dto';
+import { JsonDepthInterceptor } from './json-depth.interceptor';
+import { PlannersService } from './planners.service';
+
+const ID = { name: 'id', example: 'scripted-3f0c9a52-7d1e-4b6a-9c2f-5e8d7a1b4c30' };
+
+@ApiTags('planners')
+@Controller('api/planners')
+@Permissions('computer_use.admin')
+@UseInterceptors(JsonDepthInterceptor)
+export class PlannersController {
+  constructor(private readonly planners: PlannersService) {}
+
+  /** A new scripted planner; 400 names the step and field of the first problem in the script. */
+  @Post('scripted')
+  async create(@CurrentCaller() caller: Caller, @Body() body: CreateScriptedPlannerDto) {
+    return { planner: await this.planners.create(caller, body.name, body.script) };
+  }
+
+  /** The tenant's planners, oldest first, without their scripts. */
+  @Get()
+  list(@CurrentCaller() caller: Caller, @Query() query: ListQueryDto) {
+    return this.planners.list(caller.tenant, query.limit, query.cursor);
+  }
+
+  @Get(':id')
+  @ApiParam(ID)
+  async get(@CurrentCaller() caller: Caller, @Param('id') id: string) {
+    return { planner: await this.planners.get(caller.tenant, id) };
+  }
+
+  @Put(':id')
+  @ApiParam(ID)
+  async update(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Body() body: UpdateScriptedPlannerDto,
+  ) {
+    return { planner: await this.planners.update(caller, id, body) };
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiParam(ID)
+  @ApiNoContentResponse({ description: 'deleted; from now on the planner is 404' })
+  async remove(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
+    await this.planners.remove(caller, id);
+  }
+}

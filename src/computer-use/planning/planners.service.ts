@@ -1,0 +1,242 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { createHash } from 'node:crypto';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { AuditService } from '../../audit/audit.service';
+import { canonicalJson } from '../../audit/canonical-json';
+import type { Caller } from '../../auth/caller';
+import { invalid, notFound } from '../../common/domain-error';
+import { checkScript, show } from './check-script';
+import type { Planner } from './planner';
+import type { Script } from './script.types';
+import { ScriptedPlanner, type ScriptedPlannerOptions } from './scripted-planner';
+import { ScriptedPlannerRecord } from './scripted-planner.entity';
+
+/** A scripted planner's id in the API and in an agent's `planner`: `scripted-<uuid>`. */
+export const SCRIPTED_PREFIX = 'scripted-';
+const SCRIPTED_REF = /^scripted-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/** The row id in a planner reference, or null when it is not a scripted planner's. */
+export function scriptedRowId(ref: unknown): string | null {
+  if (typeof ref !== 'string') return null;
+  const m = SCRIPTED_REF.exec(ref);
+  return m ? m[1].toLowerCase() : null;
+}
+
+export interface ScriptedPlannerView {
+  id: string;
+  name: string;
+  script: Script;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A list item: everything but the script (a page of whole scripts could weigh megabytes). */
+export type ScriptedPlannerSummary = Omit<ScriptedPlannerView, 'script'> & { step_count: number };
+
+export interface PlannerPage {
+  items: ScriptedPlannerSummary[];
+  next_cursor: string | null;
+}
+
+export const AUDIT_PLANNER = {
+  created: 'computer_use.planner.created',
+  updated: 'computer_use.planner.updated',
+  deleted: 'computer_use.planner.deleted',
+} as const;
+
+function scriptSha256(script: Script): string {
+  return createHash('sha256').update(canonicalJson(script)).digest('hex');
+}
+
+function checked(script: unknown): Script {
+  const result = checkScript(script);
+  if (!result.ok) throw invalid(result.error);
+  return result.script;
+}
+
+function noPlanner(ref: unknown): Error {
+  return notFound(`no planner ${show(ref, 100)}`);
+}
+
+function toView(row: ScriptedPlannerRecord): ScriptedPlannerView {
+  return {
+    id: SCRIPTED_PREFIX + row.id,
+    name: row.name,
+    script: row.script,
+    created_by: row.createdBy,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+function encodeCursor(row: ScriptedPlannerRecord): string {
+  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { at: Date; id: string } {
+  const text = Buffer.from(cursor, 'base64url').toString();
+  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)\|([0-9a-f-]{36})$/.exec(text);
+  const at = m ? new Date(m[1]) : null;
+  if (!m || !at || Number.isNaN(at.getTime())) throw invalid('cursor is not one this API gave out');
+  return { at, id: m[2] };
+}
+
+/** Scripted planners (DESIGN §8): stored per tenant, checked when written, audited. */
+@Injectable()
+export class PlannersService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly audit: AuditService,
+  ) {}
+
+  async create(caller: Caller, name: string, script: unknown): Promise<ScriptedPlannerView> {
+    const normal = checked(script);
+    return this.dataSource.transaction(async (manager) => {
+      const now = new Date();
+      const row = await manager.save(
+        manager.create(ScriptedPlannerRecord, {
+          tenant: caller.tenant,
+          name,
+          script: normal,
+          createdBy: caller.subject,
+          createdAt: now,
+          updatedAt: now,
+          deletedAt: null,
+        }),
+      );
+      await this.record(manager, caller, AUDIT_PLANNER.created, row, {
+        step_count: normal.steps.length,
+        script_sha256: scriptSha256(normal),
+      });
+      return toView(row);
+    });
+  }
+
+  /** The tenant's planners, oldest first. */
+  async list(tenant: string, limit: number, cursor?: string): Promise<PlannerPage> {
+    const qb = this.dataSource
+      .getRepository(ScriptedPlannerRecord)
+      .createQueryBuilder('p')
+      .where('p.tenant = :tenant', { tenant })
+      .orderBy('p.created_at', 'ASC')
+      .addOrderBy('p.id', 'ASC')
+      .take(limit + 1);
+    if (cursor !== undefined) {
+      const after = decodeCursor(cursor);
+      qb.andWhere('(p.created_at, p.id) > (:at, :id)', after);
+    }
+    const rows = await qb.getMany();
+    const page = rows.slice(0, limit);
+    return {
+      items: page.map((row) => {
+        const { script, ...view } = toView(row);
+        return { ...view, step_count: script.steps.length };
+      }),
+      next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
+    };
+  }
+
+  async get(tenant: string, ref: string): Promise<ScriptedPlannerView> {
+    const row = await this.findScripted(tenant, ref);
+    if (!row) throw noPlanner(ref);
+    return toView(row);
+  }
+
+  /** Replaces the script (and the name, when given). Runs already going read the new script from their next step. */
+  async update(
+    caller: Caller,
+    ref: string,
+    change: { name?: string; script: unknown },
+  ): Promise<ScriptedPlannerView> {
+    const normal = checked(change.script);
+    return this.dataSource.transaction(async (manager) => {
+      const row = await this.lockLive(manager, caller.tenant, ref);
+      const before = { name: row.name, script_sha256: scriptSha256(row.script) };
+      row.script = normal;
+      if (change.name !== undefined) row.name = change.name;
+      row.updatedAt = new Date();
+      await manager.save(row);
+      await this.record(manager, caller, AUDIT_PLANNER.updated, row, {
+        step_count: normal.steps.length,
+        script_sha256: scriptSha256(normal),
+        previous_script_sha256: before.script_sha256,
+        ...(before.name !== row.name ? { previous_name: before.name } : {}),
+      });
+      return toView(row);
+    });
+  }
+
+  /** Soft delete: from now on the planner is not found, and a run naming it is refused at start. */
+  async remove(caller: Caller, ref: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const row = await this.lockLive(manager, caller.tenant, ref);
+      const now = new Date();
+      await manager
+        .getRepository(ScriptedPlannerRecord)
+        .update({ id: row.id, deletedAt: IsNull() }, { deletedAt: now, updatedAt: now });
+      await this.record(manager, caller, AUDIT_PLANNER.deleted, row, {});
+    });
+  }
+
+  /**
+   * A live scripted planner of the tenant by its reference (`scripted-<uuid>`), or null (also for
+   * anything that is not such a reference, so an agent's whole `planner` value can be passed).
+   */
+  async findScripted(tenant: string, ref: unknown): Promise<ScriptedPlannerRecord | null> {
+    const id = scriptedRowId(ref);
+    if (!id) return null;
+    return this.dataSource
+      .getRepository(ScriptedPlannerRecord)
+      .findOne({ where: { id, tenant, deletedAt: IsNull() } });
+  }
+
+  /**
+   * The planner an agent's `planner` names, for the engine: a `ScriptedPlanner` over the stored
+   * script for `scripted-<uuid>`; null for an unknown, deleted or other tenant's planner, and for
+   * references that are not scripted planners.
+   */
+  async plannerFor(
+    tenant: string,
+    plannerRef: unknown,
+    options?: ScriptedPlannerOptions,
+  ): Promise<Planner | null> {
+    const row = await this.findScripted(tenant, plannerRef);
+    return row ? new ScriptedPlanner(row.script, options) : null;
+  }
+
+  private async lockLive(
+    manager: EntityManager,
+    tenant: string,
+    ref: string,
+  ): Promise<ScriptedPlannerRecord> {
+    const id = scriptedRowId(ref);
+    const row = id
+      ? await manager.getRepository(ScriptedPlannerRecord).findOne({
+          where: { id, tenant, deletedAt: IsNull() },
+          lock: { mode: 'pessimistic_write' },
+        })
+      : null;
+    if (!row) throw noPlanner(ref);
+    return row;
+  }
+
+  private record(
+    manager: EntityManager,
+    caller: Caller,
+    type: string,
+    row: ScriptedPlannerRecord,
+    details: Record<string, unknown>,
+  ) {
+    return this.audit.record(
+      {
+        tenant: caller.tenant,
+        type,
+        actor: caller.subject,
+        details: { planner_id: SCRIPTED_PREFIX + row.id, name: row.name, ...details },
+      },
+      manager,
+    );
+  }
+}

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { PlannersController } from './planners.controller';
+import { PlannersService } from './planners.service';
+
+/** Planners (DESIGN §8): the scripted planners' API and `PlannersService.plannerFor` for the engine. */
+@Module({
+  controllers: [PlannersController],
+  providers: [PlannersService],
+  exports: [PlannersService],
+})
+export class PlanningModule {}
