@@ -43,6 +43,12 @@ const MATRIX: Array<[string, string, number[]]> = [
     '/api/admin/agents/{name}/kill-switch',
     [401, 401, 401, 403, 400, 403, 403, 403, 403, 400],
   ],
+  // Planners: no body is a 400 past the guard; `{id}` is no planner of the tenant, a 404.
+  ['POST', '/api/planners/scripted', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
+  ['GET', '/api/planners', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
+  ['GET', '/api/planners/{id}', [401, 401, 401, 403, 404, 403, 403, 403, 403, 404]],
+  ['PUT', '/api/planners/{id}', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
+  ['DELETE', '/api/planners/{id}', [401, 401, 401, 403, 404, 403, 403, 403, 403, 404]],
   ['GET', '/health/live', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
   ['GET', '/health/ready', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
   ['GET', '/metrics', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
