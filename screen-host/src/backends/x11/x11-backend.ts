@@ -55,14 +55,14 @@ export class X11Backend implements ScreenBackend {
   async perform(action: CheckedAction): Promise<void> {
     switch (action.action) {
       case 'click':
-        return this.xdotool.run(`mousemove ${action.x} ${action.y} click --delay 0 1`);
+        return this.xdotool.run(`${this.moveTo(action)} click --delay 0 1`);
       case 'double_click':
         return this.xdotool.run(
-          `mousemove ${action.x} ${action.y} click --repeat 2 --delay ${DOUBLE_CLICK_GAP_MS} 1`,
+          `${this.moveTo(action)} click --repeat 2 --delay ${DOUBLE_CLICK_GAP_MS} 1`,
         );
       case 'scroll':
         return this.xdotool.run(
-          `mousemove ${action.x} ${action.y} click --repeat ${action.amount} --delay ${WHEEL_GAP_MS} ${WHEEL_BUTTON[action.direction]}`,
+          `${this.moveTo(action)} click --repeat ${action.amount} --delay ${WHEEL_GAP_MS} ${WHEEL_BUTTON[action.direction]}`,
         );
       case 'key':
         return this.xdotool.run(`key --delay 0 ${toXdotoolKey(action.parsed)}`);
@@ -70,6 +70,11 @@ export class X11Backend implements ScreenBackend {
         await this.mapCharacters(action.text);
         return this.xdotool.type(action.text);
     }
+  }
+
+  /** Screenshot pixels are the monitor's; the pointer moves in the root window, where it may sit off 0,0. */
+  private moveTo(point: { x: number; y: number }): string {
+    return `mousemove ${this.monitor.x() + point.x} ${this.monitor.y() + point.y}`;
   }
 
   /**
