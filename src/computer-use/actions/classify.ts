@@ -30,25 +30,25 @@ function present(label: string | null | undefined): label is string {
 
 function classifyClick(action: ClickAction, labels: Labels, rules: Rules): Classification {
   const verb = action.action === 'double_click' ? 'double-click' : 'click';
-  const found: Record<(typeof LABEL_SOURCES)[number][0], string | null | undefined> = {
-    outline: labels.outline,
-    ocr: labels.ocr,
+  const [outline, ocr, target] = LABEL_SOURCES.map(([, words]) => words);
+  const found: [string | null | undefined, string][] = [
+    [labels.outline, outline],
+    [labels.ocr, ocr],
+    [labels.target, target],
     // The target can only make a click stricter, so the action's own target is never ignored.
-    target: labels.target ?? action.target,
-  };
+    [action.target, target],
+  ];
 
   // Any source naming a committing verb makes the click a write; the first such source is named.
-  for (const [source, words] of LABEL_SOURCES) {
-    const label = found[source];
+  for (const [label, words] of found) {
     if (present(label) && findCommitWord(label, rules.commitIndex) !== null) {
       return { kind: 'write', why: `${verb} on ${quote(label)} (${words})` };
     }
   }
 
   // A read needs a label from the screen itself; the model's target alone cannot make one.
-  for (const [source, words] of LABEL_SOURCES) {
-    const label = found[source];
-    if (source !== 'target' && present(label)) {
+  for (const [label, words] of found.slice(0, 2)) {
+    if (present(label)) {
       return { kind: 'read', why: `${verb} on ${quote(label)} (${words}): no committing verb` };
     }
   }
@@ -65,10 +65,11 @@ function classifyClick(action: ClickAction, labels: Labels, rules: Rules): Class
 /**
  * Read or write, and why. `labels` are the label sources for a click, in DESIGN order: the
  * screen outline at the point, OCR around the point, the planner's target (the action's own
- * `target` is used when `labels.target` is not given). Pure; expects an action `validate` accepted,
+ * `target` counts too). Pure; expects an action `validate` accepted,
  * and is strict with anything else (a key outside the lists is a write).
  */
 export function classify(action: Action, labels: Labels, rules: Rules): Classification {
+  if (typeof action !== 'object' || action === null) return UNKNOWN;
   switch (action.action) {
     case 'type':
       return { kind: 'write', why: 'typing into a field is a write' };
@@ -94,6 +95,8 @@ export function classify(action: Action, labels: Labels, rules: Rules): Classifi
     case 'fail':
       return { kind: 'read', why: 'fail ends the run; nothing is sent' };
   }
-  // Unreachable for a typed action; a stray object is held rather than let through.
-  return { kind: 'write', why: 'an action Warden does not know is a write' };
+  return UNKNOWN;
 }
+
+/** Unreachable for a typed action; a stray object is held rather than let through. */
+const UNKNOWN: Classification = { kind: 'write', why: 'an action Warden does not know is a write' };

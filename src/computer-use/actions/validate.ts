@@ -34,6 +34,15 @@ function focusedPasswordField(screen: ScreenContext): OutlineElement | null {
  * claims to be an action (a stored scripted step, say) can be handed to it. Pure; never throws.
  */
 export function validate(action: Action, screen: ScreenContext, rules: Rules): ActionResult {
+  try {
+    return check(action, screen, rules);
+  } catch {
+    // Only a hostile object (a throwing getter, a Proxy) gets here; it is refused, not thrown.
+    return fail('the action could not be checked');
+  }
+}
+
+function check(action: Action, screen: ScreenContext, rules: Rules): ActionResult {
   const shape = checkShape(action);
   if (!shape.ok) return shape;
   const a = shape.action;
