@@ -7,8 +7,9 @@ import { Tenant } from '../tenants/tenant.entity';
 import { ScriptedPlannerRecord } from '../computer-use/planning/scripted-planner.entity';
 import { ComputerUseConfigVersion } from '../computer-use/settings/computer-use-config.entity';
 import { KillSwitch } from '../computer-use/settings/kill-switch.entity';
+import { Screen } from '../computer-use/screens/screen.entity';
 
-export const ENTITIES = [Tenant, ApiToken, AuditEvent, ScriptedPlannerRecord, ComputerUseConfigVersion, KillSwitch];
+export const ENTITIES = [Tenant, ApiToken, AuditEvent, ScriptedPlannerRecord, ComputerUseConfigVersion, KillSwitch, Screen];
 
 /** The one set of database options, shared by the API, the worker, the CLI and TypeORM's CLI. */
 export function databaseOptions(config: Pick<AppConfig, 'DATABASE_URL'>): DataSourceOptions {

@@ -282,7 +282,20 @@ export class X11KeymapClient {
     if (this.failure) return Promise.reject(this.failure);
     if (this.waiting) return Promise.reject(new Error('one X request at a time'));
     return new Promise((resolve, reject) => {
-      this.waiting = { resolve, reject };
+      const timer = setTimeout(
+        () => this.fail(new Error('the X server did not answer within 5 s')),
+        5000,
+      );
+      this.waiting = {
+        resolve: (reply) => {
+          clearTimeout(timer);
+          resolve(reply);
+        },
+        reject: (err) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      };
       this.socket.write(request);
     });
   }

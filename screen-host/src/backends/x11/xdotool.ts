@@ -48,10 +48,17 @@ export class Xdotool {
         stdio: ['pipe', 'ignore', 'pipe'],
       });
       let stderr = '';
+      // Generous: 5 ms a character plus xdotool's own overhead; a hung xdotool must not hold the queue.
+      const timer = setTimeout(
+        () => child.kill('SIGKILL'),
+        COMMAND_TIMEOUT_MS + [...text].length * 50,
+      );
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       child.on('error', (err) => reject(new Error(`xdotool could not be started: ${err.message}`)));
-      child.on('close', (code) => {
+      child.on('close', (code, signal) => {
+        clearTimeout(timer);
         if (code === 0) resolve();
+        else if (signal === 'SIGKILL') reject(new Error('xdotool type did not finish in time'));
         else reject(new Error(`xdotool type exited with ${code}: ${stderr.trim().slice(0, 200)}`));
       });
       child.stdin.end(text, 'utf8');
