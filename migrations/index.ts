@@ -2,7 +2,6 @@ import { Foundation1795994511380 } from './1795994511380-Foundation';
 import { Settings1795996018853 } from './1795996018853-Settings';
 import { ScriptedPlanners1795996106374 } from './1795996106374-ScriptedPlanners';
 import { Screens1795996831071 } from './1795996831071-Screens';
-import { Screens1795996831071 } from './1795996831071-Screens';
 
 import type { MigrationInterface } from 'typeorm';
 

@@ -8,7 +8,6 @@ import { ScriptedPlannerRecord } from '../computer-use/planning/scripted-planner
 import { ComputerUseConfigVersion } from '../computer-use/settings/computer-use-config.entity';
 import { KillSwitch } from '../computer-use/settings/kill-switch.entity';
 import { Screen } from '../computer-use/screens/screen.entity';
-import { Screen } from '../computer-use/screens/screen.entity';
 
 export const ENTITIES = [Tenant, ApiToken, AuditEvent, ScriptedPlannerRecord, ComputerUseConfigVersion, KillSwitch, Screen];
 
