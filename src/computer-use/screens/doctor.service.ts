@@ -1,0 +1,395 @@
+import { Injectable } from '@nestjs/common';
+import { secretFromEnv } from '../../config/app-config';
+import type { OutlineElement } from '../actions/action.types';
+import { decodePng } from './pixels';
+import { ScreenHostError } from './screen-error';
+import {
+  normaliseFingerprint,
+  ScreenHostClient,
+  type ConnectionProbe,
+  type ScreenHost,
+  type ScreenHostHealth,
+  type ScreenHostTarget,
+  type Screenshot,
+} from './screen-host.client';
+
+export type DoctorCheckName =
+  | 'config'
+  | 'reachable'
+  | 'tls'
+  | 'token_variable'
+  | 'token_accepted'
+  | 'screenshot'
+  | 'screen_size'
+  | 'outline'
+  | 'idempotency';
+
+export interface DoctorCheck {
+  name: DoctorCheckName;
+  ok: boolean;
+  detail: string;
+  /** What a person can do about a failed check. */
+  next_step?: string;
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  checks: DoctorCheck[];
+}
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+async function attempt<T>(call: () => Promise<T>): Promise<Outcome<T>> {
+  try {
+    return { ok: true, value: await call() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+function kib(bytes: number): string {
+  return bytes >= 1024 * 1024
+    ? `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+    : `${Math.ceil(bytes / 1024)} KiB`;
+}
+
+/**
+ * Checks an agent's screen host the way a step will use it, and says what to do about each failure
+ * (DESIGN §9, `GET /api/admin/agents/{name}/doctor`). Reads only: it never sends an action.
+ */
+@Injectable()
+export class DoctorService {
+  constructor(private readonly client: ScreenHostClient) {}
+
+  async check(target: ScreenHostTarget): Promise<DoctorReport> {
+    const checks: DoctorCheck[] = [];
+    const add = (check: DoctorCheck) => checks.push(check);
+    const skip = (name: DoctorCheckName, because: string) =>
+      add({
+        name,
+        ok: false,
+        detail: `not checked: ${because}`,
+        next_step: 'fix the failed checks above, then run the doctor again',
+      });
+
+    let host: ScreenHost;
+    try {
+      host = this.client.forTarget(target);
+      add({ name: 'config', ok: true, detail: `screen host ${host.url}` });
+    } catch (error) {
+      add({
+        name: 'config',
+        ok: false,
+        detail: messageOf(error),
+        next_step:
+          "correct the agent's screen_url, screen_token_env or screen_tls with PUT /api/admin/computer-use",
+      });
+      for (const name of ['reachable', 'tls'] as const) skip(name, 'the configuration is invalid');
+      this.tokenVariable(target, add);
+      for (const name of [
+        'token_accepted',
+        'screenshot',
+        'screen_size',
+        'outline',
+        'idempotency',
+      ] as const) {
+        skip(name, 'the configuration is invalid');
+      }
+      return report(checks);
+    }
+
+    const probe = await host.probe();
+    this.connection(host, target, probe, add);
+    const tokenSet = this.tokenVariable(target, add);
+    const rest = ['token_accepted', 'screenshot', 'screen_size', 'outline', 'idempotency'] as const;
+    if (!probe.tlsOk) {
+      for (const name of rest)
+        skip(name, probe.reachable ? 'TLS failed, so nothing was sent' : 'the host is unreachable');
+      return report(checks);
+    }
+    if (!tokenSet) {
+      for (const name of rest)
+        skip(name, `${target.screen_token_env} is not set, so no request can be made`);
+      return report(checks);
+    }
+
+    const [shot, health, outline] = await Promise.all([
+      attempt(() => host.screenshot({ attempts: 1 })),
+      attempt(() => host.health()),
+      attempt(() => host.elements()),
+    ]);
+    const unauthorized = [shot, health, outline].find(
+      (o) => !o.ok && o.error instanceof ScreenHostError && o.error.kind === 'unauthorized',
+    );
+    const answered = [shot, health, outline].some(
+      (o) => o.ok || (o.error instanceof ScreenHostError && o.error.status !== undefined),
+    );
+    if (unauthorized && !unauthorized.ok) {
+      add({
+        name: 'token_accepted',
+        ok: false,
+        detail: messageOf(unauthorized.error),
+        next_step: `set ${target.screen_token_env} on the Warden host (API and worker) to the token the screen host was started with (its SCREEN_HOST_TOKEN), then restart them`,
+      });
+      for (const name of rest.slice(1)) skip(name, 'the host refused the token');
+      return report(checks);
+    }
+    if (!answered) {
+      const error = !shot.ok ? shot.error : !health.ok ? health.error : null;
+      add({
+        name: 'token_accepted',
+        ok: false,
+        detail: `not checked: the host did not answer (${messageOf(error)})`,
+        next_step:
+          'check that the screen host is running and not overloaded, then run the doctor again',
+      });
+      for (const name of rest.slice(1)) skip(name, 'the host did not answer');
+      return report(checks);
+    }
+    add({
+      name: 'token_accepted',
+      ok: true,
+      detail: `the screen host accepted the token in ${target.screen_token_env}`,
+    });
+    this.screenshot(shot, add);
+    this.outline(outline, add);
+    this.idempotency(health, add);
+    return report(checks);
+  }
+
+  private connection(
+    host: ScreenHost,
+    target: ScreenHostTarget,
+    probe: ConnectionProbe,
+    add: (c: DoctorCheck) => void,
+  ): void {
+    const url = new URL(host.url);
+    if (!probe.reachable) {
+      const timedOut = probe.error?.kind === 'timeout';
+      add({
+        name: 'reachable',
+        ok: false,
+        detail: messageOf(probe.error),
+        next_step: timedOut
+          ? `check that ${url.host} is the screen host's address and that no firewall drops connections from the Warden host to port ${url.port || 443}`
+          : `start the screen host (screen-host --backend … --port ${url.port || 443} --cert … --key …), or correct screen_url if ${url.host} is not where it runs`,
+      });
+      add({
+        name: 'tls',
+        ok: false,
+        detail: 'not checked: the host is unreachable',
+        next_step: 'fix the reachable check first',
+      });
+      return;
+    }
+    add({ name: 'reachable', ok: true, detail: `${url.host} accepts connections` });
+    if (probe.tlsOk) {
+      const by =
+        probe.verifiedBy === 'system'
+          ? "the system's CAs"
+          : probe.verifiedBy === 'ca_file'
+            ? 'the CA file'
+            : probe.verifiedBy === 'pin'
+              ? 'the pinned fingerprint'
+              : 'the pinned fingerprint and the CA file';
+      add({
+        name: 'tls',
+        ok: true,
+        detail: `certificate ${probe.fingerprintSha256} verified by ${by}`,
+      });
+      return;
+    }
+    const presented = probe.fingerprintSha256;
+    const message = messageOf(probe.error);
+    let next: string;
+    const pin = target.screen_tls?.fingerprint_sha256
+      ? normaliseFingerprint(target.screen_tls.fingerprint_sha256)
+      : null;
+    if (presented && pin && presented !== pin) {
+      next = `the certificate's fingerprint is ${presented}, the config pins ${pin}: if the screen host's certificate was replaced on purpose, set screen_tls.fingerprint_sha256 to ${presented} (the last line \`screen-host cert\` printed); otherwise find out who answers at ${url.host}`;
+    } else if (presented) {
+      next = `give screen_tls.ca_file the CA that signed the screen host's certificate, or pin the certificate with screen_tls.fingerprint_sha256 = ${presented} after checking it is the screen host's (\`screen-host cert\` printed it)`;
+    } else if (/plain HTTP/.test(message)) {
+      next = 'start the screen host with --cert and --key: Warden speaks HTTPS only';
+    } else {
+      next = `check that the screen host at ${url.host} serves TLS with a certificate`;
+    }
+    add({ name: 'tls', ok: false, detail: message, next_step: next });
+  }
+
+  private tokenVariable(target: ScreenHostTarget, add: (c: DoctorCheck) => void): boolean {
+    const name = typeof target?.screen_token_env === 'string' ? target.screen_token_env : '';
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      add({
+        name: 'token_variable',
+        ok: false,
+        detail: 'screen_token_env is not an environment variable name',
+        next_step:
+          'set screen_token_env to the name of the variable that holds the token (for example SAPGUI_HOST_TOKEN)',
+      });
+      return false;
+    }
+    if (secretFromEnv(name) === undefined) {
+      add({
+        name: 'token_variable',
+        ok: false,
+        detail: `the environment variable ${name} is not set on the Warden host`,
+        next_step: `set the environment variable ${name} on the Warden host (API and worker) to the screen host's token, then restart them`,
+      });
+      return false;
+    }
+    add({ name: 'token_variable', ok: true, detail: `${name} is set (its value is never shown)` });
+    return true;
+  }
+
+  private screenshot(shot: Outcome<Screenshot>, add: (c: DoctorCheck) => void): void {
+    if (!shot.ok) {
+      add({
+        name: 'screenshot',
+        ok: false,
+        detail: messageOf(shot.error),
+        next_step:
+          "the screen host's GET /screenshot does not give a usable PNG: check its backend (is the display running and DISPLAY right for x11, is the session unlocked for windows?) and its log",
+      });
+      add({
+        name: 'screen_size',
+        ok: false,
+        detail: 'not checked: no screenshot',
+        next_step: 'fix the screenshot check first',
+      });
+      return;
+    }
+    const { png, width, height } = shot.value;
+    let decoded: { width: number; height: number };
+    const started = performance.now();
+    try {
+      decoded = decodePng(png);
+    } catch (error) {
+      add({
+        name: 'screenshot',
+        ok: false,
+        detail: `the screenshot does not decode: ${messageOf(error)}`,
+        next_step:
+          'the screen host sends a damaged PNG: check its backend and its log, or update it',
+      });
+      add({
+        name: 'screen_size',
+        ok: false,
+        detail: 'not checked: the PNG does not decode',
+        next_step: 'fix the screenshot check first',
+      });
+      return;
+    }
+    const ms = Math.round(performance.now() - started);
+    add({
+      name: 'screenshot',
+      ok: true,
+      detail: `a ${decoded.width}x${decoded.height} PNG of ${kib(png.length)}, decoded in ${ms} ms`,
+    });
+    add(sizeCheck(width, height, decoded.width, decoded.height));
+  }
+
+  private outline(outline: Outcome<OutlineElement[] | null>, add: (c: DoctorCheck) => void): void {
+    if (!outline.ok) {
+      add({
+        name: 'outline',
+        ok: false,
+        detail: messageOf(outline.error),
+        next_step:
+          "the screen host's GET /elements answers something Warden cannot use: fix or update the host, or start it with --no-elements so labels are read from pixels",
+      });
+    } else if (outline.value === null) {
+      add({ name: 'outline', ok: true, detail: 'no outline; labels will be read from pixels' });
+    } else {
+      const n = outline.value.length;
+      add({
+        name: 'outline',
+        ok: true,
+        detail: `${n} element${n === 1 ? '' : 's'} in the outline`,
+      });
+    }
+  }
+
+  private idempotency(
+    health: Outcome<ScreenHostHealth | null>,
+    add: (c: DoctorCheck) => void,
+  ): void {
+    const consequence =
+      'until then a write whose answer is lost cannot be checked, and its run ends outcome_unknown';
+    if (!health.ok) {
+      add({
+        name: 'idempotency',
+        ok: false,
+        detail: `GET /health failed: ${messageOf(health.error)}`,
+        next_step: `fix the screen host's GET /health so it lists its capabilities; ${consequence}`,
+      });
+    } else if (health.value === null) {
+      add({
+        name: 'idempotency',
+        ok: false,
+        detail: 'the screen host has no GET /health, so it does not say it honours Idempotency-Key',
+        next_step: `update the screen host to a version with GET /health and Idempotency-Key; ${consequence}`,
+      });
+    } else if (!health.value.capabilities.includes('idempotency')) {
+      add({
+        name: 'idempotency',
+        ok: false,
+        detail: `the screen host's capabilities (${health.value.capabilities.join(', ') || 'none'}) do not include idempotency`,
+        next_step: `update the screen host to a version that honours Idempotency-Key; ${consequence}`,
+      });
+    } else {
+      const about = [health.value.backend, health.value.version].filter(Boolean).join(' ');
+      add({
+        name: 'idempotency',
+        ok: true,
+        detail: `the screen host honours Idempotency-Key${about ? ` (${about})` : ''}`,
+      });
+    }
+  }
+}
+
+/** `X-Screen-Width/Height` against the PNG: equal, or one exact scale on both axes (HiDPI). */
+export function sizeCheck(
+  width: number,
+  height: number,
+  pngWidth: number,
+  pngHeight: number,
+): DoctorCheck {
+  if (width === pngWidth && height === pngHeight) {
+    return {
+      name: 'screen_size',
+      ok: true,
+      detail: `actions use ${width}x${height}, the PNG's own pixels`,
+    };
+  }
+  if (pngWidth * height === pngHeight * width) {
+    const g = gcd(pngWidth, width);
+    const ratio = g === width ? `${pngWidth / width}` : `${pngWidth / g}/${width / g}`;
+    return {
+      name: 'screen_size',
+      ok: true,
+      detail: `HiDPI: the PNG is ${pngWidth}x${pngHeight}, actions use ${width}x${height}, an exact scale of ${ratio} on both axes; Warden scales`,
+    };
+  }
+  const sx = Math.round((pngWidth / width) * 1000) / 1000;
+  const sy = Math.round((pngHeight / height) * 1000) / 1000;
+  return {
+    name: 'screen_size',
+    ok: false,
+    detail: `the PNG is ${pngWidth}x${pngHeight} but the host says actions use ${width}x${height}: the axes scale differently (${sx} and ${sy}), so clicks would land in the wrong place`,
+    next_step:
+      'make the screen host report the coordinate space its input uses (X-Screen-Width/X-Screen-Height), with the same scale on both axes as its screenshots',
+  };
+}
+
+function report(checks: DoctorCheck[]): DoctorReport {
+  return { ok: checks.every((c) => c.ok), checks };
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { DoctorService } from './doctor.service';
+import { ScreenHostClient } from './screen-host.client';
+import { ScreensService } from './screens.service';
+
+/**
+ * Screen hosts and screens: the HTTPS client, the content-addressed store and the doctor. Needs
+ * the TypeORM data source of the root module.
+ */
+@Module({
+  providers: [ScreenHostClient, ScreensService, DoctorService],
+  exports: [ScreenHostClient, ScreensService, DoctorService],
+})
+export class ScreensModule {}
