@@ -67,7 +67,18 @@ export class X11Backend implements ScreenBackend {
       case 'key':
         return this.xdotool.run(`key --delay 0 ${toXdotoolKey(action.parsed)}`);
       case 'type':
-        await this.mapCharacters(action.text);
+        try {
+          await this.mapCharacters(action.text);
+        } catch (err) {
+          // Plain ASCII needs no remapping on the usual keyboard maps; anything else could arrive
+          // wrong without the map prepared, and wrong text is worse than no text.
+          if (!/^[\x20-\x7e\t\n]*$/.test(action.text)) {
+            throw new Error(
+              `cannot prepare the keyboard map for this text: ${(err as Error).message}`,
+              { cause: err },
+            );
+          }
+        }
         return this.xdotool.type(action.text);
     }
   }
@@ -87,6 +98,7 @@ export class X11Backend implements ScreenBackend {
     try {
       map = await this.keymap.keyboardMap();
     } catch (err) {
+      // A broken connection is dropped; the next text connects again.
       this.keymap.close();
       this.keymap = null;
       throw err;
