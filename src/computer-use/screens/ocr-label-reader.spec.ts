@@ -329,6 +329,27 @@ describe('OcrLabelReader lifecycle', () => {
     await expect(reader.start()).rejects.toThrow(OcrError);
   });
 
+  it('starts a new worker when its thread dies', async () => {
+    const reader = new OcrLabelReader();
+    const buttons = layout([{ text: 'Post', size: 13, font: 'sans' }], 200);
+    const s = render(200, 60, buttons);
+    try {
+      await reader.start();
+      const internal = reader as unknown as {
+        worker: Promise<{ worker: { terminate(): Promise<number> } }>;
+      };
+      const thread = (await internal.worker).worker;
+      await thread.terminate();
+      await new Promise((r) => setImmediate(r));
+      expectWords(
+        await reader.readLabelAtPixels(s.rgba, centre(buttons[0]).x, centre(buttons[0]).y),
+        'Post',
+      );
+    } finally {
+      await reader.close();
+    }
+  });
+
   it('times out a read that takes too long, then works again', async () => {
     const reader = new OcrLabelReader({ timeoutMs: 1 });
     const buttons = layout([{ text: 'Save', size: 13, font: 'sans' }], 200);

@@ -58,6 +58,9 @@ export class OcrError extends Error {
   readonly code = 'ocr_failed';
 }
 
+/** Loading tesseract and both languages takes about a second; this much means it is stuck. */
+const START_TIMEOUT_MS = 60_000;
+
 /** Screens larger than this are refused before decoding (a PNG can claim any size). */
 export const MAX_IMAGE_PIXELS = 8192 * 8192;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -427,6 +430,7 @@ export function findTextLine(image: RgbaImage, x: number, y: number, scale = 1):
 
 /** Height tesseract likes best for a line, in pixels. */
 const TARGET_HEIGHT = 32;
+const MAX_LINE_WIDTH = 1600;
 const INK_GAMMA = 1.3;
 
 /**
@@ -472,7 +476,12 @@ export function renderTextLine(line: TextLine): { pgm: Buffer; width: number; he
     }
   }
 
-  const s = Math.max(1, Math.min(6, Math.round(TARGET_HEIGHT / (bottom - top + 1))));
+  // Small text is scaled up (at most 6×, and to at most MAX_LINE_WIDTH: tesseract's time grows
+  // with the line's length, and a long line is not a button's label anyway).
+  const s = Math.max(
+    1,
+    Math.min(6, Math.round(TARGET_HEIGHT / (bottom - top + 1)), Math.floor(MAX_LINE_WIDTH / sw)),
+  );
   const pad = Math.round(TARGET_HEIGHT / 3);
   const width = sw * s + 2 * pad;
   const height = sh * s + 2 * pad;
@@ -556,7 +565,7 @@ export class OcrLabelReader {
 
   /** Starts the worker now (about a second) instead of on the first read. */
   async start(): Promise<void> {
-    await this.getWorker();
+    await this.startedWithin(START_TIMEOUT_MS);
   }
 
   /**
@@ -641,7 +650,7 @@ export class OcrLabelReader {
 
   private async runJob(pgm: Buffer): Promise<TesseractWord[]> {
     if (this.closed) throw new OcrError('the OCR reader was closed');
-    const worker = await this.getWorker();
+    const worker = await this.startedWithin(START_TIMEOUT_MS);
     let timer: NodeJS.Timeout | undefined;
     let abort: (e: Error) => void = () => undefined;
     const stop = new Promise<never>((_, reject) => {
@@ -667,11 +676,29 @@ export class OcrLabelReader {
     }
   }
 
+  private async startedWithin(ms: number): Promise<Worker> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new OcrError(`the OCR worker did not start within ${ms} ms`)),
+        ms,
+      );
+    });
+    try {
+      return await Promise.race([this.getWorker(), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   private getWorker(): Promise<Worker> {
     if (this.closed) return Promise.reject(new OcrError('the OCR reader is closed'));
     if (!this.worker) {
       const starting: Promise<Worker> = spawnWorker(() => {
-        if (this.worker === starting) void this.dropWorker();
+        if (this.worker !== starting) return;
+        // The thread died: fail the read in flight now rather than at its timeout.
+        for (const abort of this.pending) abort(new OcrError('the OCR worker stopped'));
+        void this.dropWorker();
       });
       this.worker = starting;
       starting.catch(() => {
