@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { generate } from 'selfsigned';
 
@@ -58,6 +58,7 @@ export async function createCertificate(
   const certPath = join(out, 'cert.pem');
   const keyPath = join(out, 'key.pem');
   await writeFile(keyPath, pems.private, { mode: 0o600 });
+  await chmod(keyPath, 0o600); // also when an older key.pem was there with a wider mode
   await writeFile(certPath, pems.cert, { mode: 0o644 });
   return { certPath, keyPath, fingerprintSha256: fingerprintOf(pems.cert) };
 }
