@@ -11,6 +11,8 @@ import { MetricsModule } from './metrics/metrics.module';
 import { RedisModule } from './redis/redis.module';
 import { PlanningModule } from './computer-use/planning/planning.module';
 import { SettingsModule } from './computer-use/settings/settings.module';
+import { RunsModule } from './computer-use/runs/runs.module';
+import { ApprovalsModule } from './approvals/approvals.module';
 
 /** Infrastructure every entry point shares: config, database, Redis, logs, audit. */
 @Module({})
@@ -38,7 +40,7 @@ export class AppModule {
   static forRoot(config?: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config), AuthModule, HealthModule, MetricsModule, PlanningModule, SettingsModule],
+      imports: [CoreModule.forRoot(config), AuthModule, HealthModule, MetricsModule, PlanningModule, SettingsModule, RunsModule, ApprovalsModule],
     };
   }
 }

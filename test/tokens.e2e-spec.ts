@@ -44,12 +44,9 @@ describe('token CLI', () => {
     const tables = await db.sql<{ tablename: string }>(
       `SELECT tablename FROM pg_tables WHERE schemaname = 'public'`,
     );
-    expect(tables.map((t) => t.tablename).sort()).toEqual([
-      'api_tokens',
-      'audit_events',
-      'migrations',
-      'tenants',
-    ]);
+    expect(tables.map((t) => t.tablename)).toEqual(
+      expect.arrayContaining(['api_tokens', 'audit_events', 'migrations', 'tenants']),
+    );
     for (const { tablename } of tables) {
       const rows = await db.sql<{ row: string }>(
         `SELECT row_to_json(t)::text AS row FROM "${tablename}" t`,

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
-import { IsIn, IsInt, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -33,6 +33,58 @@ export class AppConfig {
     message: 'QUEUE_PREFIX must be 1-64 characters of letters, digits, _ . : -',
   })
   QUEUE_PREFIX = 'warden';
+
+  /** Steps the worker runs at once (they mostly wait on screen hosts and planners). */
+  @Type(() => Number)
+  @IsInt({ message: 'WORKER_CONCURRENCY must be an integer from 1 to 500' })
+  @Min(1, { message: 'WORKER_CONCURRENCY must be an integer from 1 to 500' })
+  @Max(500, { message: 'WORKER_CONCURRENCY must be an integer from 1 to 500' })
+  WORKER_CONCURRENCY: number = 50;
+
+  /** How often the reconciler compares PostgreSQL (the truth) with the queues. */
+  @Type(() => Number)
+  @IsInt({ message: 'RECONCILE_INTERVAL_MS must be an integer from 100 to 600000' })
+  @Min(100, { message: 'RECONCILE_INTERVAL_MS must be an integer from 100 to 600000' })
+  @Max(600000, { message: 'RECONCILE_INTERVAL_MS must be an integer from 100 to 600000' })
+  RECONCILE_INTERVAL_MS: number = 5000;
+
+  /** A worker holds a step this long (renewed while it works); a dead worker's step is taken over after it. */
+  @Type(() => Number)
+  @IsInt({ message: 'STEP_LEASE_MS must be an integer from 500 to 600000' })
+  @Min(500, { message: 'STEP_LEASE_MS must be an integer from 500 to 600000' })
+  @Max(600000, { message: 'STEP_LEASE_MS must be an integer from 500 to 600000' })
+  STEP_LEASE_MS: number = 30000;
+
+  /** Screenshots taken over about a second when a write is held, to learn which pixels move by themselves. */
+  @Type(() => Number)
+  @IsInt({ message: 'MASK_SAMPLES must be an integer from 2 to 20' })
+  @Min(2, { message: 'MASK_SAMPLES must be an integer from 2 to 20' })
+  @Max(20, { message: 'MASK_SAMPLES must be an integer from 2 to 20' })
+  MASK_SAMPLES: number = 5;
+
+  @Type(() => Number)
+  @IsInt({ message: 'MASK_INTERVAL_MS must be an integer from 10 to 2000' })
+  @Min(10, { message: 'MASK_INTERVAL_MS must be an integer from 10 to 2000' })
+  @Max(2000, { message: 'MASK_INTERVAL_MS must be an integer from 10 to 2000' })
+  MASK_INTERVAL_MS: number = 250;
+
+  /** After an action, screenshots until two in a row are equal, for at most this long. */
+  @Type(() => Number)
+  @IsInt({ message: 'SETTLE_MAX_MS must be an integer from 0 to 30000' })
+  @Min(0, { message: 'SETTLE_MAX_MS must be an integer from 0 to 30000' })
+  @Max(30000, { message: 'SETTLE_MAX_MS must be an integer from 0 to 30000' })
+  SETTLE_MAX_MS: number = 2000;
+
+  @Type(() => Number)
+  @IsInt({ message: 'SETTLE_INTERVAL_MS must be an integer from 0 to 5000' })
+  @Min(0, { message: 'SETTLE_INTERVAL_MS must be an integer from 0 to 5000' })
+  @Max(5000, { message: 'SETTLE_INTERVAL_MS must be an integer from 0 to 5000' })
+  SETTLE_INTERVAL_MS: number = 50;
+
+  /** Tests only: the worker kills itself (SIGKILL) at this point of sending, to prove recovery. */
+  @IsOptional()
+  @IsIn(['before-send', 'after-send'], { message: 'TEST_CRASH_AT must be before-send or after-send' })
+  TEST_CRASH_AT?: 'before-send' | 'after-send';
 }
 
 export class ConfigError extends Error {}

@@ -1,4 +1,7 @@
 import type { DataSourceOptions } from 'typeorm';
+import { Approval } from '../approvals/approval.entity';
+import { Run } from '../computer-use/runs/run.entity';
+import { Step } from '../computer-use/runs/step.entity';
 import { MIGRATIONS } from '../../migrations';
 import { AuditEvent } from '../audit/audit-event.entity';
 import { ApiToken } from '../auth/api-token.entity';
@@ -9,7 +12,7 @@ import { ComputerUseConfigVersion } from '../computer-use/settings/computer-use-
 import { KillSwitch } from '../computer-use/settings/kill-switch.entity';
 import { Screen } from '../computer-use/screens/screen.entity';
 
-export const ENTITIES = [Tenant, ApiToken, AuditEvent, ScriptedPlannerRecord, ComputerUseConfigVersion, KillSwitch, Screen];
+export const ENTITIES = [Tenant, ApiToken, AuditEvent, ScriptedPlannerRecord, ComputerUseConfigVersion, KillSwitch, Run, Step, Approval, Screen];
 
 /** The one set of database options, shared by the API, the worker, the CLI and TypeORM's CLI. */
 export function databaseOptions(config: Pick<AppConfig, 'DATABASE_URL'>): DataSourceOptions {

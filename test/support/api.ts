@@ -38,8 +38,9 @@ export interface RequestOptions {
 }
 
 /** Per-file configuration: its own database and its own queue prefix. */
-export function testConfig(databaseUrl: string): AppConfig {
+export function testConfig(databaseUrl: string, env: Record<string, string> = {}): AppConfig {
   return loadConfig({
+    ...env,
     DATABASE_URL: databaseUrl,
     REDIS_URL: TEST_REDIS_URL,
     QUEUE_PREFIX: `${testRunPrefix()}_${randomBytes(3).toString('hex')}`,
@@ -49,9 +50,12 @@ export function testConfig(databaseUrl: string): AppConfig {
 }
 
 /** The real API on a loopback port, over a fresh migrated database. */
-export async function startApi(wrap?: (root: DynamicModule) => DynamicModule): Promise<TestApi> {
+export async function startApi(
+  wrap?: (root: DynamicModule) => DynamicModule,
+  env?: Record<string, string>,
+): Promise<TestApi> {
   const db = await createTestDatabase();
-  const config = testConfig(db.url);
+  const config = testConfig(db.url, env);
   const root = AppModule.forRoot(config);
   const app = await createApp(config, wrap ? wrap(root) : root);
   await app.listen(0, '127.0.0.1');

@@ -1,0 +1,99 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
+import { Tenant } from '../tenants/tenant.entity';
+
+export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'spent';
+
+/**
+ * A waiting action: something an agent may do only after a person approves it. A held write of a
+ * computer-use run is one kind. `spent` means the approval was used, once, by a resume.
+ */
+@Entity({ name: 'approvals' })
+@Index('approvals_tenant_status_idx', ['tenant', 'status', 'createdAt'])
+@Index('approvals_step_key', ['stepId'], { unique: true })
+export class Approval {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'text' })
+  tenant: string;
+
+  @ManyToOne(() => Tenant, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'tenant' })
+  tenantRef?: Tenant;
+
+  @Column({ type: 'text' })
+  kind: 'computer_use.write';
+
+  @Column({ type: 'text' })
+  status: ApprovalStatus;
+
+  @Column({ type: 'text' })
+  agent: string;
+
+  @Column({ name: 'run_id', type: 'uuid' })
+  runId: string;
+
+  @Column({ type: 'integer' })
+  step: number;
+
+  @Column({ name: 'step_id', type: 'uuid' })
+  stepId: string;
+
+  @Column({ type: 'jsonb' })
+  action: Record<string, unknown>;
+
+  @Column({ type: 'text' })
+  why: string;
+
+  @Column({ name: 'screen_sha256', type: 'char', length: 64 })
+  screenSha256: string;
+
+  @Column({ name: 'screen_pixel_sha256', type: 'char', length: 64 })
+  screenPixelSha256: string;
+
+  /** Pixels that moved by themselves while the write was held (blinking caret, clock). */
+  @Column({ name: 'volatile_mask', type: 'bytea', nullable: true })
+  volatileMask: Buffer | null;
+
+  @Column({ name: 'volatile_pixels', type: 'integer', default: 0 })
+  volatilePixels: number;
+
+  @Column({ name: 'requested_by', type: 'text' })
+  requestedBy: string;
+
+  @Column({ name: 'requested_by_token', type: 'uuid' })
+  requestedByToken: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'expires_at', type: 'timestamptz' })
+  expiresAt: Date;
+
+  @Column({ name: 'decided_by', type: 'text', nullable: true })
+  decidedBy: string | null;
+
+  @Column({ name: 'decided_at', type: 'timestamptz', nullable: true })
+  decidedAt: Date | null;
+
+  @Column({ type: 'text', nullable: true })
+  comment: string | null;
+
+  @Column({ name: 'spent_by', type: 'text', nullable: true })
+  spentBy: string | null;
+
+  @Column({ name: 'spent_at', type: 'timestamptz', nullable: true })
+  spentAt: Date | null;
+
+  /** Provider safety checks that made this a held write (shown to the approver). */
+  @Column({ name: 'safety_checks', type: 'jsonb', nullable: true })
+  safetyChecks: unknown[] | null;
+}

@@ -1,0 +1,903 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DataSource, EntityManager, type QueryDeepPartialEntity } from 'typeorm';
+import { Approval } from '../../approvals/approval.entity';
+import { AuditService } from '../../audit/audit.service';
+import { AppConfig } from '../../config/app-config';
+import { updatedRows } from '../../database/sql';
+import { type Action, checkAction, labelAt, loadRules, needsOcr, type Rules } from '../actions';
+import { PlannersService } from '../planning/planners.service';
+import type { ObservedScreen, StepHistory } from '../planning/planner';
+import { Run } from '../runs/run.entity';
+import { RunLifecycle } from '../runs/run-lifecycle.service';
+import type { EndReason } from '../runs/run-status';
+import { Step, StepOutcome, StepPhase } from '../runs/step.entity';
+import { OcrLabelReader } from '../screens/ocr-label-reader';
+import { compareScreens, decodePng, learnVolatileMask, VolatileMask } from '../screens/pixels';
+import {
+  ScreenHost,
+  ScreenHostClient,
+  ScreenHostError,
+  Screenshot,
+} from '../screens/screen-host.client';
+import { ScreensService } from '../screens/screens.service';
+import type { AgentConfig } from '../settings/agent-config';
+import { SettingsService } from '../settings/settings.service';
+import { StepQueue } from './step-queue';
+
+const ACTOR = 'warden';
+/** Screen actions: what reaches the host's POST /action. */
+const SCREEN_ACTIONS = new Set(['click', 'double_click', 'type', 'key', 'scroll']);
+
+/** Columns of a step that the engine writes as it goes. */
+type StepFields = Partial<Omit<Step, 'run' | 'id' | 'runId' | 'tenant' | 'n'>>;
+
+/** Where a step ended and why, when it ends the run. */
+class RunEnds extends Error {
+  constructor(
+    readonly reason: EndReason,
+    readonly summary: string,
+  ) {
+    super(summary);
+  }
+}
+
+interface StepContext {
+  run: Run;
+  agent: AgentConfig;
+  host: ScreenHost;
+  rules: Rules;
+}
+
+/**
+ * One step of a run, as DESIGN §4 lists it: kill switch and caps; screenshot; plan; validate and
+ * classify; send a read, hold a write. Every phase is written to the step row before its effect,
+ * and every step is leased to one worker, so a worker killed at any point loses nothing and a
+ * second worker never repeats what the first did.
+ */
+@Injectable()
+export class StepEngine implements OnModuleDestroy {
+  private readonly logger = new Logger(StepEngine.name);
+  readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly abort = new AbortController();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly lifecycle: RunLifecycle,
+    private readonly queue: StepQueue,
+    private readonly audit: AuditService,
+    private readonly settings: SettingsService,
+    private readonly planners: PlannersService,
+    private readonly screens: ScreensService,
+    private readonly client: ScreenHostClient,
+    private readonly ocr: OcrLabelReader,
+  ) {}
+
+  onModuleDestroy(): void {
+    this.abort.abort();
+  }
+
+  // ---------------------------------------------------------------- entry points (jobs)
+
+  /** Runs step `n` of a run, or carries on with it where a previous worker left it. */
+  async runStep(runId: string, n: number): Promise<void> {
+    const run = await this.dataSource.getRepository(Run).findOneBy({ id: runId });
+    if (!run || run.status !== 'running') return;
+    if (n === run.stepCount + 1) {
+      const stop = await this.stopBeforeStep(run);
+      if (stop) {
+        await this.lifecycle.end(run.id, stop.reason, stop.summary, ACTOR, {
+          step: run.stepCount || null,
+        });
+        return;
+      }
+      if (!(await this.openStep(run, n))) return;
+    } else if (n !== run.stepCount) {
+      return; // a job for a step long past: nothing to do
+    }
+    await this.withStep(run, n, async (ctx, step) => {
+      switch (step.phase) {
+        case 'observing':
+        case 'planning':
+          return this.observeAndPlan(ctx, step);
+        case 'approved':
+          return this.sendApproved(ctx, step);
+        case 'sending':
+          return this.recoverSending(ctx, step);
+        case 'done':
+          return this.next(ctx, step);
+        case 'held':
+          return; // a person decides
+      }
+    });
+  }
+
+  /** Carries out step `n`'s approved write (queued by a resume). */
+  async runApproved(runId: string, n: number): Promise<void> {
+    const run = await this.dataSource.getRepository(Run).findOneBy({ id: runId });
+    if (!run || run.status !== 'running') return;
+    await this.withStep(run, n, async (ctx, step) => {
+      if (step.phase === 'approved') return this.sendApproved(ctx, step);
+      if (step.phase === 'sending') return this.recoverSending(ctx, step);
+    });
+  }
+
+  /** An approval's time is up: the run stops `approval_expired`, nothing is sent. */
+  async expire(approvalId: string): Promise<void> {
+    const approval = await this.dataSource.getRepository(Approval).findOneBy({ id: approvalId });
+    if (!approval || !['pending', 'approved'].includes(approval.status)) return;
+    if (approval.expiresAt.getTime() > Date.now()) {
+      await this.queue.expire(approval.id, approval.expiresAt);
+      return;
+    }
+    await this.dataSource
+      .getRepository(Step)
+      .update(
+        { id: approval.stepId, phase: 'held' },
+        {
+          phase: 'done',
+          error: 'the approval expired before anyone resumed the run',
+          endedAt: new Date(),
+        },
+      );
+    await this.lifecycle.end(
+      approval.runId,
+      'approval_expired',
+      `the held write of step ${approval.step} was not approved and resumed in time`,
+      ACTOR,
+      { step: approval.step },
+    );
+  }
+
+  // ---------------------------------------------------------------- opening and leasing a step
+
+  private async stopBeforeStep(run: Run): Promise<{ reason: EndReason; summary: string } | null> {
+    const kill = await this.settings.killSwitch(run.tenant, run.agent);
+    if (kill?.engaged) return { reason: 'killed', summary: `kill switch engaged: ${kill.reason}` };
+    if (run.stepCount >= run.maxSteps) {
+      return { reason: 'step_cap', summary: `the run reached its step cap of ${run.maxSteps}` };
+    }
+    const active =
+      run.activeSeconds + (run.activeSince ? (Date.now() - run.activeSince.getTime()) / 1000 : 0);
+    if (active >= run.maxSeconds) {
+      return { reason: 'time_cap', summary: `the run used its ${run.maxSeconds} s of active time` };
+    }
+    return null;
+  }
+
+  /** Creates step `n` and counts it on the run, once, whoever else tries at the same time. */
+  private async openStep(run: Run, n: number): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const counted = updatedRows(
+        await manager.query(
+          `UPDATE runs SET step_count = $2, updated_at = now()
+            WHERE id = $1 AND step_count = $2 - 1 AND status = 'running' RETURNING id`,
+          [run.id, n],
+        ),
+      );
+      if (counted.length === 0) return false;
+      await manager.insert(Step, {
+        runId: run.id,
+        tenant: run.tenant,
+        n,
+        phase: 'observing',
+        startedAt: new Date(),
+      });
+      run.stepCount = n;
+      return true;
+    });
+  }
+
+  /**
+   * Leases the step to this worker for the work, renewing the lease while it lasts; a step leased
+   * to a live worker is left alone. A run that ends is ended here, in one place.
+   */
+  private async withStep(
+    run: Run,
+    n: number,
+    work: (ctx: StepContext, step: Step) => Promise<void>,
+  ): Promise<void> {
+    const leaseMs = this.config.STEP_LEASE_MS;
+    const leased = updatedRows<{ id: string }>(
+      await this.dataSource.query(
+        `UPDATE steps SET lease_owner = $3, lease_until = clock_timestamp() + ($4 || ' milliseconds')::interval
+          WHERE run_id = $1 AND n = $2
+            AND (lease_until IS NULL OR lease_until < clock_timestamp() OR lease_owner = $3)
+          RETURNING id`,
+        [run.id, n, this.workerId, String(leaseMs)],
+      ),
+    );
+    if (leased.length === 0) return;
+    const renew = setInterval(
+      () => {
+        this.dataSource
+          .query(
+            `UPDATE steps SET lease_until = clock_timestamp() + ($3 || ' milliseconds')::interval
+            WHERE id = $1 AND lease_owner = $2`,
+            [leased[0].id, this.workerId, String(leaseMs)],
+          )
+          .catch((error: unknown) =>
+            this.logger.warn({ err: error }, 'could not renew a step lease'),
+          );
+      },
+      Math.max(200, Math.floor(leaseMs / 3)),
+    );
+    const step = await this.dataSource.getRepository(Step).findOneByOrFail({ id: leased[0].id });
+    try {
+      const agent = run.agentConfig as unknown as AgentConfig;
+      const ctx: StepContext = {
+        run,
+        agent,
+        host: this.client.forTarget(agent),
+        rules: loadRules({
+          commit_words: agent.commit_words,
+          unlabelled_clicks: agent.unlabelled_clicks,
+        }),
+      };
+      await work(ctx, step);
+    } catch (error) {
+      if (!(error instanceof RunEnds)) throw error;
+      await this.lifecycle.end(run.id, error.reason, error.summary, ACTOR, { step: n });
+    } finally {
+      clearInterval(renew);
+      await this.dataSource
+        .query(
+          `UPDATE steps SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2`,
+          [step.id, this.workerId],
+        )
+        .catch(() => undefined);
+    }
+  }
+
+  // ---------------------------------------------------------------- observe, plan, check
+
+  private async observeAndPlan(ctx: StepContext, step: Step): Promise<void> {
+    const { run, agent } = ctx;
+    let screen = await this.observe(ctx, step);
+    await this.setPhase(step, 'observing', 'planning', this.screenFields(screen));
+    step.phase = 'planning';
+
+    const planner = await this.planners.plannerFor(run.tenant, agent.planner);
+    if (!planner) throw new RunEnds('model_error', `the agent's planner is not available`);
+    const history = await this.history(run.id, step.n);
+    let result;
+    try {
+      result = await planner.plan({
+        tenant: run.tenant,
+        runId: run.id,
+        agent: run.agent,
+        goal: run.goal,
+        system: agent.system,
+        step: step.n,
+        screen,
+        history,
+        state: run.plannerState ?? null,
+        look: () => this.observe(ctx, step),
+        signal: this.abort.signal,
+      });
+    } catch (error) {
+      if (error instanceof ScreenHostError) throw this.hostFailure(step, error);
+      this.logger.warn({ err: error, run: run.id, step: step.n }, 'the planner failed');
+      throw new RunEnds('model_error', `the planner failed: ${(error as Error).message}`);
+    }
+    if (result.screen && result.screen.sha256 !== screen.sha256) {
+      // The planner looked again and decided on a newer screen: that one is the step's screen.
+      screen = result.screen;
+    }
+    await this.dataSource.query(
+      `UPDATE runs SET planner_state = $2, updated_at = now() WHERE id = $1 AND status = 'running'`,
+      [run.id, JSON.stringify(result.state ?? null)],
+    );
+
+    const focus = lastClickFocus(history, screen);
+    const screenContext = {
+      width: screen.width,
+      height: screen.height,
+      outline: screen.outline,
+      focus,
+    };
+    let ocr: string | null = null;
+    const parsedForOcr = checkAction(result.action, screenContext, ctx.rules);
+    if (parsedForOcr.action && needsOcr(parsedForOcr.action, screenContext, ctx.rules)) {
+      const a = parsedForOcr.action as Action & { x: number; y: number };
+      ocr = await this.readLabel(screen, a.x, a.y);
+    }
+    const verdict =
+      ocr === null ? parsedForOcr : checkAction(result.action, screenContext, ctx.rules, ocr);
+    const recorded = (verdict.action ?? safeJson(result.action)) as Record<string, unknown> | null;
+    const fields = {
+      ...this.screenFields(screen),
+      action: recorded,
+      classification: verdict.classification,
+      why: verdict.why,
+      model: (result.model ?? null) as Record<string, unknown> | null,
+    };
+
+    if (verdict.classification === 'invalid' || !verdict.action) {
+      return this.refuse(ctx, step, fields);
+    }
+    const action = verdict.action;
+    if (action.action === 'done' || action.action === 'fail') {
+      await this.finish(step, 'planning', 'ended', fields);
+      throw new RunEnds(
+        action.action === 'done' ? 'done' : 'fail',
+        action.action === 'done' ? action.summary : action.reason,
+      );
+    }
+    if (action.action === 'wait') {
+      await this.setPhase(step, 'planning', 'planning', fields);
+      await sleep(Math.min(action.seconds, 10) * 1000, undefined, { signal: this.abort.signal });
+      await this.finish(step, 'planning', 'sent', {});
+      return this.next(ctx, step);
+    }
+    if (verdict.classification === 'write' && agent.require_write_approval) {
+      return this.hold(ctx, step, action, verdict.why, screen, fields);
+    }
+    await this.setPhase(step, 'planning', 'planning', fields);
+    return this.send(ctx, step, action, { from: 'planning', before: screen });
+  }
+
+  /** A fresh screenshot and outline, stored once per distinct SHA-256. */
+  private async observe(ctx: StepContext, step: Step): Promise<ObservedScreen> {
+    try {
+      const shot = await ctx.host.screenshot();
+      const [stored, outline] = await Promise.all([
+        this.screens.store(ctx.run.tenant, shot),
+        ctx.host.elements(),
+      ]);
+      return {
+        sha256: stored.sha256,
+        pixelSha256: stored.pixelSha256,
+        width: shot.width,
+        height: shot.height,
+        png: shot.png,
+        outline,
+      };
+    } catch (error) {
+      if (error instanceof ScreenHostError) throw this.hostFailure(step, error);
+      throw error;
+    }
+  }
+
+  private screenFields(screen: ObservedScreen): StepFields {
+    return {
+      screenSha256: screen.sha256,
+      screenPixelSha256: screen.pixelSha256,
+      width: screen.width,
+      height: screen.height,
+    };
+  }
+
+  private async readLabel(screen: ObservedScreen, x: number, y: number): Promise<string | null> {
+    try {
+      const label = await this.ocr.readLabelAt(screen.png, x, y, {
+        width: screen.width,
+        height: screen.height,
+      });
+      return label?.text ?? null;
+    } catch (error) {
+      this.logger.warn(
+        { err: error },
+        'OCR could not read a label; the click is classified without it',
+      );
+      return null;
+    }
+  }
+
+  private async history(runId: string, n: number): Promise<StepHistory[]> {
+    const steps = await this.dataSource
+      .getRepository(Step)
+      .createQueryBuilder('s')
+      .where('s.run_id = :runId AND s.n < :n', { runId, n })
+      .orderBy('s.n', 'ASC')
+      .getMany();
+    return steps.map((s) => ({
+      n: s.n,
+      action: s.action,
+      classification: s.classification,
+      why: s.why,
+      outcome: s.outcome,
+      error: s.error,
+      screen_sha256: s.screenSha256,
+    }));
+  }
+
+  private async refuse(ctx: StepContext, step: Step, fields: StepFields): Promise<void> {
+    const { run } = ctx;
+    const invalid = await this.dataSource.transaction(async (manager) => {
+      await this.finish(step, 'planning', 'refused', fields, manager);
+      const rows = updatedRows<{ invalid_actions: number }>(
+        await manager.query(
+          `UPDATE runs SET invalid_actions = invalid_actions + 1, updated_at = now()
+            WHERE id = $1 AND status = 'running' RETURNING invalid_actions`,
+          [run.id],
+        ),
+      );
+      await this.audit.record(
+        {
+          tenant: run.tenant,
+          type: 'computer_use.action.refused',
+          actor: ACTOR,
+          runId: run.id,
+          step: step.n,
+          details: { agent: run.agent, action: fields.action ?? null, why: fields.why },
+        },
+        manager,
+      );
+      return rows[0]?.invalid_actions ?? 0;
+    });
+    if (invalid >= 3) {
+      throw new RunEnds(
+        'invalid_actions',
+        `${invalid} invalid actions; the last: ${fields.why ?? ''}`,
+      );
+    }
+    return this.next(ctx, step);
+  }
+
+  // ---------------------------------------------------------------- holding a write
+
+  private async hold(
+    ctx: StepContext,
+    step: Step,
+    action: Action,
+    why: string,
+    screen: ObservedScreen,
+    fields: StepFields,
+  ): Promise<void> {
+    const { run, agent } = ctx;
+    const mask = await this.learnMask(ctx, step);
+    const expiresAt = new Date(Date.now() + agent.approval_timeout_seconds * 1000);
+    const approval = await this.dataSource.transaction(async (manager) => {
+      const moved = await this.setPhase(
+        step,
+        'planning',
+        'held',
+        { ...fields, outcome: 'held' },
+        manager,
+      );
+      if (!moved) return null;
+      const saved = await manager.save(
+        manager.create(Approval, {
+          tenant: run.tenant,
+          kind: 'computer_use.write',
+          status: 'pending',
+          agent: run.agent,
+          runId: run.id,
+          step: step.n,
+          stepId: step.id,
+          action: action as unknown as Record<string, unknown>,
+          why,
+          screenSha256: screen.sha256,
+          screenPixelSha256: String(fields.screenPixelSha256),
+          volatileMask: mask?.toBuffer() ?? null,
+          volatilePixels: mask?.size ?? 0,
+          requestedBy: run.createdBy,
+          requestedByToken: run.createdByToken,
+          expiresAt,
+        }),
+      );
+      const waiting = await this.lifecycle.transition(
+        manager,
+        run.id,
+        'running',
+        'awaiting_approval',
+        {
+          pendingApproval: saved.id,
+        },
+      );
+      if (!waiting) throw new Error('the run left running while its write was being held');
+      await this.audit.record(
+        {
+          tenant: run.tenant,
+          type: 'computer_use.write.held',
+          actor: ACTOR,
+          runId: run.id,
+          step: step.n,
+          details: {
+            agent: run.agent,
+            approval_id: saved.id,
+            action,
+            why,
+            screen_sha256: screen.sha256,
+            screen_pixel_sha256: fields.screenPixelSha256,
+            volatile_pixels: saved.volatilePixels,
+            expires_at: expiresAt.toISOString(),
+          },
+        },
+        manager,
+      );
+      return saved;
+    });
+    if (approval) await this.queue.expire(approval.id, approval.expiresAt);
+  }
+
+  /**
+   * Samples the screen a few times over about a second and keeps the pixels that changed between
+   * samples by themselves (a blinking caret, a clock). The planner's own screenshot is left out on
+   * purpose: a real change between planning and holding must stay visible to the resume check.
+   */
+  private async learnMask(ctx: StepContext, step: Step): Promise<VolatileMask | null> {
+    const samples = [];
+    try {
+      for (let i = 0; i < this.config.MASK_SAMPLES; i++) {
+        if (i > 0)
+          await sleep(this.config.MASK_INTERVAL_MS, undefined, { signal: this.abort.signal });
+        samples.push(decodePng((await ctx.host.screenshot()).png));
+      }
+    } catch (error) {
+      if (error instanceof ScreenHostError) throw this.hostFailure(step, error);
+      throw error;
+    }
+    const mask = learnVolatileMask(samples);
+    return mask.size > 0 ? mask : null;
+  }
+
+  // ---------------------------------------------------------------- sending
+
+  /** The approval was spent by a resume: compare the screen with the held one, then send once. */
+  private async sendApproved(ctx: StepContext, step: Step): Promise<void> {
+    const approval = await this.dataSource
+      .getRepository(Approval)
+      .findOneByOrFail({ stepId: step.id });
+    const kill = await this.settings.killSwitch(ctx.run.tenant, ctx.run.agent);
+    if (kill?.engaged) {
+      await this.finish(step, step.phase, 'refused', {
+        error: `kill switch engaged: ${kill.reason}`,
+      });
+      throw new RunEnds('killed', `kill switch engaged: ${kill.reason}`);
+    }
+    const stale = await this.staleness(ctx, step, approval);
+    if (stale) {
+      await this.dataSource.transaction(async (manager) => {
+        await this.finish(step, step.phase, 'stale', { error: stale }, manager);
+        await this.audit.record(
+          {
+            tenant: ctx.run.tenant,
+            type: 'computer_use.write.stale',
+            actor: ACTOR,
+            runId: ctx.run.id,
+            step: step.n,
+            details: {
+              agent: ctx.run.agent,
+              approval_id: approval.id,
+              action: approval.action,
+              why: stale,
+            },
+          },
+          manager,
+        );
+      });
+      throw new RunEnds(
+        'stale_screen',
+        `the screen changed after the write was approved: ${stale}`,
+      );
+    }
+    return this.send(ctx, step, approval.action as unknown as Action, {
+      from: step.phase,
+      approval,
+    });
+  }
+
+  /** Why the screen is no longer the one the approver saw, or null when it still is. */
+  private async staleness(
+    ctx: StepContext,
+    step: Step,
+    approval: Approval,
+  ): Promise<string | null> {
+    const held = await this.screens.get(ctx.run.tenant, approval.screenSha256);
+    if (!held) return 'the held screenshot is missing';
+    let fresh: Screenshot;
+    try {
+      fresh = await ctx.host.screenshot();
+    } catch (error) {
+      if (error instanceof ScreenHostError) throw this.hostFailure(step, error);
+      throw error;
+    }
+    const result = compareScreens(held, fresh.png, {
+      mask: approval.volatileMask ? VolatileMask.fromBuffer(approval.volatileMask) : undefined,
+      ignoreRegions: ctx.agent.ignore_regions,
+      regionSpace: { width: fresh.width, height: fresh.height },
+    });
+    return result.same ? null : result.why;
+  }
+
+  /**
+   * Sends one action with the step's Idempotency-Key. The step says `sending` before the request
+   * leaves, so a worker that dies here is found by the next one (recoverSending).
+   */
+  private async send(
+    ctx: StepContext,
+    step: Step,
+    action: Action,
+    options: { from: StepPhase; before?: ObservedScreen; approval?: Approval },
+  ): Promise<void> {
+    const { run } = ctx;
+    const moved = updatedRows(
+      await this.dataSource.query(
+        `UPDATE steps SET phase = 'sending'
+          WHERE id = $1 AND phase = $2
+            AND EXISTS (SELECT 1 FROM runs WHERE id = $3 AND status = 'running')
+          RETURNING id`,
+        [step.id, options.from, run.id],
+      ),
+    );
+    if (moved.length === 0) return; // cancelled or taken over meanwhile: nothing was sent
+    step.phase = 'sending';
+    this.fault('before-send');
+    try {
+      await ctx.host.act(action, step.id);
+    } catch (error) {
+      if (!(error instanceof ScreenHostError)) throw error;
+      return this.afterFailedSend(ctx, step, action, error, options.approval);
+    }
+    this.fault('after-send');
+    await this.sent(ctx, step, action, options.approval);
+  }
+
+  /** The action reached the host: record it, audit a write, wait for the screen, go on. */
+  private async sent(
+    ctx: StepContext,
+    step: Step,
+    action: Action,
+    approval?: Approval,
+  ): Promise<void> {
+    const { run } = ctx;
+    const write = approval !== undefined || step.classification === 'write';
+    const outcome: StepOutcome = approval ? 'sent_after_approval' : 'sent';
+    await this.dataSource.transaction(async (manager) => {
+      await this.finish(step, 'sending', outcome, {}, manager);
+      if (write) {
+        await this.audit.record(
+          {
+            tenant: run.tenant,
+            type: 'computer_use.write',
+            actor: ACTOR,
+            runId: run.id,
+            step: step.n,
+            details: {
+              agent: run.agent,
+              action,
+              why: step.why,
+              idempotency_key: step.id,
+              approval_id: approval?.id ?? null,
+              approved_by: approval?.decidedBy ?? null,
+              resumed_by: approval?.spentBy ?? null,
+              without_approval: approval
+                ? undefined
+                : 'require_write_approval is off for this agent',
+            },
+          },
+          manager,
+        );
+      }
+    });
+    if (SCREEN_ACTIONS.has(action.action)) await this.settleAndCheckStall(ctx, step);
+    return this.next(ctx, step);
+  }
+
+  /**
+   * The request failed. Whether the host acted is known only by asking it (GET /actions/{key});
+   * a host that cannot say leaves the outcome unknown, which a person must check.
+   */
+  private async afterFailedSend(
+    ctx: StepContext,
+    step: Step,
+    action: Action,
+    error: ScreenHostError,
+    approval?: Approval,
+  ): Promise<void> {
+    if (error.kind === 'refused' || error.kind === 'unauthorized' || error.kind === 'config') {
+      // The host answered and did not act.
+      await this.finish(step, 'sending', 'refused', {
+        error: `the screen host refused the action: ${error.message}`,
+      });
+      throw new RunEnds(
+        'screen_host_error',
+        `the screen host refused the action: ${error.message}`,
+      );
+    }
+    const performed = await this.askHost(ctx, step);
+    if (performed === true) return this.sent(ctx, step, action, approval);
+    const write = approval !== undefined || step.classification === 'write';
+    const message = `the screen host did not answer the action (${error.message})`;
+    if (performed === false) {
+      await this.finish(step, 'sending', 'refused', {
+        error: `${message}; it says it did not act`,
+      });
+      throw new RunEnds('screen_host_error', `${message}; nothing was sent`);
+    }
+    await this.finish(step, 'sending', null, { error: `${message}; whether it acted is unknown` });
+    if (write) throw new RunEnds('outcome_unknown', `${message}; check the screen before going on`);
+    throw new RunEnds('screen_host_error', message);
+  }
+
+  /** Did the host perform this step's key? true, false, or null when it cannot tell us. */
+  private async askHost(ctx: StepContext, step: Step): Promise<boolean | null> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        return (await ctx.host.lookupAction(step.id)).performed;
+      } catch (error) {
+        if (!(error instanceof ScreenHostError)) throw error;
+        if (error.kind === 'refused' || error.kind === 'bad_answer') return null;
+        await sleep(200 * 2 ** attempt, undefined, { signal: this.abort.signal });
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A worker died while the step was `sending`. Ask the host whether the key was performed: yes,
+   * record it; no, check the screen again as if for the first time and send; cannot tell: a
+   * write's outcome is unknown (DESIGN §11), a read is sent again under the same key.
+   */
+  private async recoverSending(ctx: StepContext, step: Step): Promise<void> {
+    const approval = await this.dataSource
+      .getRepository(Approval)
+      .findOneBy({ stepId: step.id, status: 'spent' });
+    const action = (approval?.action ?? step.action) as unknown as Action;
+    const write = approval !== null || step.classification === 'write';
+    const performed = await this.askHost(ctx, step);
+    if (performed === true) return this.sent(ctx, step, action, approval ?? undefined);
+    if (performed === null && write) {
+      await this.finish(step, 'sending', null, {
+        error:
+          'a worker stopped while sending this write and the screen host cannot say whether it acted',
+      });
+      throw new RunEnds(
+        'outcome_unknown',
+        'whether the write was sent is unknown; check the screen',
+      );
+    }
+    if (write) {
+      // Not performed: the screen must still be the one the write was decided (or approved) on.
+      const stale = approval
+        ? await this.staleness(ctx, step, approval)
+        : await this.changedSince(ctx, step);
+      if (stale) {
+        await this.finish(step, 'sending', 'stale', { error: stale });
+        throw new RunEnds('stale_screen', `the screen changed before the write was sent: ${stale}`);
+      }
+    }
+    step.phase = 'sending';
+    try {
+      await ctx.host.act(action, step.id);
+    } catch (error) {
+      if (!(error instanceof ScreenHostError)) throw error;
+      return this.afterFailedSend(ctx, step, action, error, approval ?? undefined);
+    }
+    await this.sent(ctx, step, action, approval ?? undefined);
+  }
+
+  private async changedSince(ctx: StepContext, step: Step): Promise<string | null> {
+    const held = step.screenSha256
+      ? await this.screens.get(ctx.run.tenant, step.screenSha256)
+      : null;
+    if (!held) return 'the step has no screenshot to compare with';
+    const fresh = await ctx.host.screenshot();
+    const result = compareScreens(held, fresh.png, {
+      ignoreRegions: ctx.agent.ignore_regions,
+      regionSpace: { width: fresh.width, height: fresh.height },
+    });
+    return result.same ? null : result.why;
+  }
+
+  /**
+   * Waits until the screen is settled (two equal screenshots in a row, bounded) and counts screen
+   * actions after which nothing changed: `stall_after` in a row stop the run `stalled`.
+   */
+  private async settleAndCheckStall(ctx: StepContext, step: Step): Promise<void> {
+    let previous: Screenshot | null = null;
+    let settled: Screenshot | null = null;
+    const until = Date.now() + this.config.SETTLE_MAX_MS;
+    try {
+      for (;;) {
+        const shot = await ctx.host.screenshot();
+        if (previous && shot.pngSha256 === previous.pngSha256) {
+          settled = shot;
+          break;
+        }
+        previous = shot;
+        if (Date.now() >= until) break;
+        await sleep(this.config.SETTLE_INTERVAL_MS, undefined, { signal: this.abort.signal });
+      }
+    } catch (error) {
+      if (error instanceof ScreenHostError) throw this.hostFailure(step, error);
+      throw error;
+    }
+    const after = settled ?? previous;
+    const unchanged = after !== null && after.pngSha256 === step.screenSha256;
+    const rows = updatedRows<{ unchanged_streak: number }>(
+      await this.dataSource.query(
+        `UPDATE runs SET unchanged_streak = CASE WHEN $2 THEN unchanged_streak + 1 ELSE 0 END, updated_at = now()
+          WHERE id = $1 AND status = 'running' RETURNING unchanged_streak`,
+        [ctx.run.id, unchanged],
+      ),
+    );
+    const streak = rows[0]?.unchanged_streak ?? 0;
+    if (streak >= ctx.agent.stall_after) {
+      throw new RunEnds(
+        'stalled',
+        `${streak} screen actions in a row changed nothing on the screen`,
+      );
+    }
+  }
+
+  // ---------------------------------------------------------------- small pieces
+
+  private async next(ctx: StepContext, step: Step): Promise<void> {
+    const run = await this.dataSource.getRepository(Run).findOneBy({ id: ctx.run.id });
+    if (run?.status === 'running' && run.stepCount === step.n)
+      await this.queue.step(run.id, step.n + 1);
+  }
+
+  /** Moves the step from one phase to another with its fields, only if it is still where we left it. */
+  private async setPhase(
+    step: Step,
+    from: StepPhase,
+    to: StepPhase,
+    fields: StepFields,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
+    const result = await manager.update(Step, { id: step.id, phase: from }, {
+      ...fields,
+      phase: to,
+    } as QueryDeepPartialEntity<Step>);
+    if (result.affected) Object.assign(step, fields, { phase: to });
+    return Boolean(result.affected);
+  }
+
+  private finish(
+    step: Step,
+    from: StepPhase,
+    outcome: StepOutcome | null,
+    fields: StepFields,
+    manager?: EntityManager,
+  ): Promise<boolean> {
+    return this.setPhase(step, from, 'done', { ...fields, outcome, endedAt: new Date() }, manager);
+  }
+
+  private hostFailure(step: Step, error: ScreenHostError): RunEnds {
+    void this.dataSource
+      .getRepository(Step)
+      .update({ id: step.id }, { error: `screen host: ${error.message}` })
+      .catch(() => undefined);
+    return new RunEnds('screen_host_error', `the screen host failed: ${error.message}`);
+  }
+
+  /** Test hook: with TEST_CRASH_AT set, the worker dies at that point, as a kill -9 would. */
+  private fault(point: 'before-send' | 'after-send'): void {
+    if (this.config.TEST_CRASH_AT === point) process.kill(process.pid, 'SIGKILL');
+  }
+}
+
+/** The element the run last clicked, on this screen: where typing goes when the host marks no focus. */
+function lastClickFocus(history: StepHistory[], screen: ObservedScreen) {
+  if (!screen.outline) return null;
+  for (let i = history.length - 1; i >= 0; i--) {
+    const action = history[i].action as { action?: string; x?: number; y?: number } | null;
+    if (history[i].outcome !== 'sent' && history[i].outcome !== 'sent_after_approval') continue;
+    if (action?.action === 'click' || action?.action === 'double_click') {
+      return labelAt(screen.outline, action.x ?? -1, action.y ?? -1);
+    }
+    if (action?.action === 'key') return null; // a key (Tab, Enter) may have moved the focus
+  }
+  return null;
+}
+
+function safeJson(value: unknown): Record<string, unknown> | null {
+  try {
+    const text = JSON.stringify(value);
+    if (text === undefined) return null;
+    // Keep a refused answer readable but bounded.
+    return text.length > 4000
+      ? { truncated: text.slice(0, 4000) }
+      : (JSON.parse(text) as Record<string, unknown>);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,36 @@
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { OnApplicationBootstrap } from '@nestjs/common';
+import type { Job } from 'bullmq';
+import { AppConfig } from '../../config/app-config';
+import { StepEngine } from './step-engine.service';
+import { ExpireJob, JOB, STEP_QUEUE, StepJob } from './step-queue';
+
+/** Hands each job to the step engine; the engine holds every rule. */
+@Processor(STEP_QUEUE)
+export class StepProcessor extends WorkerHost implements OnApplicationBootstrap {
+  constructor(
+    private readonly engine: StepEngine,
+    private readonly config: AppConfig,
+  ) {
+    super();
+  }
+
+  onApplicationBootstrap(): void {
+    this.worker.concurrency = this.config.WORKER_CONCURRENCY;
+  }
+
+  async process(job: Job): Promise<void> {
+    switch (job.name) {
+      case JOB.step: {
+        const { runId, n } = job.data as StepJob;
+        return this.engine.runStep(runId, n);
+      }
+      case JOB.approved: {
+        const { runId, n } = job.data as StepJob;
+        return this.engine.runApproved(runId, n);
+      }
+      case JOB.expire:
+        return this.engine.expire((job.data as ExpireJob).approvalId);
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import type { Approval } from '../../approvals/approval.entity';
+import { approvalView, ApprovalView } from '../../approvals/approval.view';
+import type { Run } from './run.entity';
+import type { Step } from './step.entity';
+
+/** A step as the API shows it (DESIGN §9). */
+export interface StepView {
+  n: number;
+  screen_sha256: string | null;
+  screen_pixel_sha256: string | null;
+  width: number | null;
+  height: number | null;
+  action: Record<string, unknown> | null;
+  classification: 'read' | 'write' | 'invalid' | null;
+  why: string | null;
+  outcome: string | null;
+  error?: string;
+  model?: Record<string, unknown>;
+  started_at: string;
+  ended_at: string | null;
+}
+
+export interface RunView {
+  id: string;
+  agent: string;
+  goal: string;
+  status: string;
+  end_reason: string | null;
+  summary: string | null;
+  created_by: string;
+  created_at: string;
+  started_at: string | null;
+  ended_at: string | null;
+  active_seconds: number;
+  max_steps: number;
+  max_seconds: number;
+  step_count: number;
+  invalid_actions: number;
+  pending_approval: ApprovalView | null;
+  steps?: StepView[];
+}
+
+export function runView(
+  run: Run,
+  options: { steps?: Step[]; approval?: Approval | null } = {},
+): RunView {
+  const running = run.activeSince ? (Date.now() - run.activeSince.getTime()) / 1000 : 0;
+  return {
+    id: run.id,
+    agent: run.agent,
+    goal: run.goal,
+    status: run.status,
+    end_reason: run.endReason,
+    summary: run.summary,
+    created_by: run.createdBy,
+    created_at: run.createdAt.toISOString(),
+    started_at: run.startedAt?.toISOString() ?? null,
+    ended_at: run.endedAt?.toISOString() ?? null,
+    active_seconds: Math.round((run.activeSeconds + running) * 1000) / 1000,
+    max_steps: run.maxSteps,
+    max_seconds: run.maxSeconds,
+    step_count: run.stepCount,
+    invalid_actions: run.invalidActions,
+    pending_approval: options.approval ? approvalView(options.approval) : null,
+    ...(options.steps ? { steps: options.steps.map(stepView) } : {}),
+  };
+}
+
+export function stepView(step: Step): StepView {
+  return {
+    n: step.n,
+    screen_sha256: step.screenSha256,
+    screen_pixel_sha256: step.screenPixelSha256,
+    width: step.width,
+    height: step.height,
+    action: step.action,
+    classification: step.classification,
+    why: step.why,
+    outcome: step.outcome,
+    ...(step.error ? { error: step.error } : {}),
+    ...(step.model ? { model: step.model } : {}),
+    started_at: step.startedAt.toISOString(),
+    ended_at: step.endedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,79 @@
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  ParseIntPipe,
+  ParseUUIDPipe,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
+import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import type { Caller } from '../../auth/caller';
+import { CurrentCaller } from '../../auth/current-caller.decorator';
+import { Permissions } from '../../auth/permissions.decorator';
+import { ListRunsDto } from './dto/list-runs.dto';
+import { StartRunDto } from './dto/start-run.dto';
+import { RunsService } from './runs.service';
+
+@ApiTags('runs')
+@Controller('api/computer-use/runs')
+export class RunsController {
+  constructor(private readonly runs: RunsService) {}
+
+  /** Starts a run (201), or refuses it with the reason (audited `computer_use.refused`). */
+  @Post()
+  @Permissions('agents.operate')
+  start(@CurrentCaller() caller: Caller, @Body() body: StartRunDto) {
+    return this.runs.start(caller, body);
+  }
+
+  @Get()
+  @Permissions('agents.operate', 'audit.read')
+  list(@CurrentCaller() caller: Caller, @Query() query: ListRunsDto) {
+    return this.runs.list(caller, query);
+  }
+
+  @Get(':id')
+  @Permissions('agents.operate', 'audit.read')
+  get(@CurrentCaller() caller: Caller, @Param('id', ParseUUIDPipe) id: string) {
+    return this.runs.get(caller, id);
+  }
+
+  /** The exact PNG the step saw; `ETag` is its SHA-256. */
+  @Get(':id/steps/:n/screen')
+  @Permissions('agents.operate', 'agents.approve', 'audit.read')
+  @ApiProduces('image/png')
+  @ApiOkResponse({ description: 'the PNG bytes' })
+  async screen(
+    @CurrentCaller() caller: Caller,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Param('n', ParseIntPipe) n: number,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Buffer> {
+    const { png, sha256 } = await this.runs.screen(caller, id, n);
+    void reply
+      .header('Content-Type', 'image/png')
+      .header('ETag', `"${sha256}"`)
+      .header('Cache-Control', 'private, max-age=31536000, immutable');
+    return png;
+  }
+
+  /** Sends the approved held write once, onto the screen the approver saw, or stops `stale_screen`. */
+  @Post(':id/resume')
+  @HttpCode(200)
+  @Permissions('agents.operate')
+  resume(@CurrentCaller() caller: Caller, @Param('id', ParseUUIDPipe) id: string) {
+    return this.runs.resume(caller, id);
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @Permissions('agents.operate')
+  cancel(@CurrentCaller() caller: Caller, @Param('id', ParseUUIDPipe) id: string) {
+    return this.runs.cancel(caller, id);
+  }
+}

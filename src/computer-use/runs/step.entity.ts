@@ -1,0 +1,81 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Run } from './run.entity';
+
+/** Where a step is. Its state is written before its effect (DESIGN §11). */
+export type StepPhase =
+  | 'observing' // taking the screenshot and outline
+  | 'planning' // asking the planner, checking its answer
+  | 'held' // a write waits for approval
+  | 'approved' // the approval was spent; the screen is checked, then the write is sent
+  | 'sending' // POST /action is (or may have been) under way
+  | 'done';
+
+export type StepOutcome =
+  'sent' | 'held' | 'sent_after_approval' | 'stale' | 'rejected' | 'refused' | 'ended';
+
+/** One step of a run. Its id is the Idempotency-Key of its action. */
+@Entity({ name: 'steps' })
+@Index('steps_run_n_key', ['runId', 'n'], { unique: true })
+export class Step {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'run_id', type: 'uuid' })
+  runId: string;
+
+  @ManyToOne(() => Run, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'run_id' })
+  run?: Run;
+
+  @Column({ type: 'text' })
+  tenant: string;
+
+  @Column({ type: 'integer' })
+  n: number;
+
+  @Column({ type: 'text' })
+  phase: StepPhase;
+
+  @Column({ name: 'screen_sha256', type: 'char', length: 64, nullable: true })
+  screenSha256: string | null;
+
+  @Column({ name: 'screen_pixel_sha256', type: 'char', length: 64, nullable: true })
+  screenPixelSha256: string | null;
+
+  @Column({ type: 'integer', nullable: true })
+  width: number | null;
+
+  @Column({ type: 'integer', nullable: true })
+  height: number | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  action: Record<string, unknown> | null;
+
+  @Column({ type: 'text', nullable: true })
+  classification: 'read' | 'write' | 'invalid' | null;
+
+  @Column({ type: 'text', nullable: true })
+  why: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  outcome: StepOutcome | null;
+
+  @Column({ type: 'text', nullable: true })
+  error: string | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  model: Record<string, unknown> | null;
+
+  @Column({ name: 'started_at', type: 'timestamptz' })
+  startedAt: Date;
+
+  @Column({ name: 'ended_at', type: 'timestamptz', nullable: true })
+  endedAt: Date | null;
+
+  /** The worker working on this step, until `lease_until`: a second worker leaves it alone. */
+  @Column({ name: 'lease_owner', type: 'text', nullable: true })
+  leaseOwner: string | null;
+
+  @Column({ name: 'lease_until', type: 'timestamptz', nullable: true })
+  leaseUntil: Date | null;
+}

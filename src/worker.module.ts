@@ -1,0 +1,23 @@
+import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { CoreModule } from './app.module';
+import { EngineModule } from './computer-use/engine/engine.module';
+import type { AppConfig } from './config/app-config';
+
+/** The worker: BullMQ step processors and the reconciler, no HTTP server (DESIGN §2). */
+@Module({})
+export class WorkerModule {
+  static forRoot(config?: AppConfig): DynamicModule {
+    return { module: WorkerModule, imports: [CoreModule.forRoot(config), EngineModule] };
+  }
+}
+
+/** Builds the worker exactly as `worker.ts` runs it; e2e tests call this too. */
+export async function createWorker(config?: AppConfig): Promise<INestApplicationContext> {
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), {
+    bufferLogs: true,
+  });
+  app.useLogger(app.get(Logger));
+  return app;
+}

@@ -1,0 +1,242 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCertificate, startScreenHost } from '../../screen-host/src';
+import type { RunningScreenHost, StartScreenHostOptions } from '../../screen-host/src';
+import { createWorker } from '../../src/worker.module';
+import { startApi, TestApi } from './api';
+
+export interface SimHost {
+  host: RunningScreenHost;
+  url: string;
+  fingerprint: string;
+  tokenEnv: string;
+  cert: Buffer;
+  /** Test routes of the sim (started with testRoutes). */
+  events(): Promise<Array<Record<string, any>>>;
+  poke(message: string): Promise<void>;
+  blink(on: boolean): Promise<void>;
+  reset(): Promise<void>;
+  /** Raw call to the host, as Warden would make it. */
+  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Buffer }>;
+  close(): Promise<void>;
+}
+
+/** A sim screen host over real HTTPS with its own certificate; its token lives in a fresh variable. */
+export async function startSimHost(
+  options: Partial<StartScreenHostOptions> = {},
+): Promise<SimHost> {
+  const dir = mkdtempSync(join(tmpdir(), 'warden-sim-'));
+  const created = await createCertificate(dir);
+  const token = randomBytes(24).toString('hex');
+  const tokenEnv = `WARDEN_TEST_SCREEN_TOKEN_${randomBytes(4).toString('hex').toUpperCase()}`;
+  process.env[tokenEnv] = token;
+  const host = await startScreenHost({
+    backend: 'sim',
+    token,
+    port: 0,
+    tls: { certPath: created.certPath, keyPath: created.keyPath },
+    testRoutes: true,
+    ...options,
+  });
+  const cert = readFileSync(created.certPath);
+  const call = (method: string, path: string, body?: unknown) =>
+    new Promise<{ status: number; body: Buffer }>((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const req = request(
+        new URL(path, host.url),
+        {
+          method,
+          ca: cert,
+          agent: false,
+          headers: {
+            authorization: `Bearer ${token}`,
+            ...(payload ? { 'content-type': 'application/json' } : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const answer = await call(method, path, body);
+    if (answer.status >= 300)
+      throw new Error(`${method} ${path}: ${answer.status} ${answer.body.toString()}`);
+    return answer;
+  };
+  return {
+    host,
+    url: host.url,
+    fingerprint: created.fingerprintSha256,
+    tokenEnv,
+    cert,
+    call,
+    events: async () =>
+      (JSON.parse((await ok('GET', '/sim/events')).body.toString()) as { events: [] }).events,
+    poke: async (message) => void (await ok('POST', '/sim/poke', { message })),
+    blink: async (on) => void (await ok('POST', '/sim/blink', { on })),
+    reset: async () => void (await ok('POST', '/sim/reset', {})),
+    close: async () => {
+      await host.close();
+      delete process.env[tokenEnv];
+    },
+  };
+}
+
+export interface Stack {
+  api: TestApi;
+  worker: INestApplicationContext;
+  sim: SimHost;
+  tokens: Record<
+    'admin' | 'weakener' | 'operator' | 'approver' | 'auditor' | 'both' | 'other',
+    string
+  >;
+  /** PUT the computer-use config with agent `sap-orders` on the sim host (plus any overrides). */
+  configure(
+    agent?: Record<string, unknown>,
+    extraAgents?: Record<string, Record<string, unknown>>,
+  ): Promise<void>;
+  /** Stores a scripted planner and answers its id. */
+  planner(script: unknown): Promise<string>;
+  start(goal?: string, agent?: string, token?: string): Promise<any>;
+  run(id: string, token?: string): Promise<any>;
+  /** Polls the run until `until` holds (or the time is up, which fails the test). */
+  waitFor(id: string, until: (run: any) => boolean, ms?: number): Promise<any>;
+  approveAndResume(id: string): Promise<any>;
+  close(): Promise<void>;
+}
+
+export interface StackOptions {
+  sim?: Partial<StartScreenHostOptions>;
+  /** Extra environment for the API's and worker's config (STEP_LEASE_MS, …). */
+  env?: Record<string, string>;
+  /** Start no in-process worker (the test runs worker processes itself). */
+  noWorker?: boolean;
+}
+
+/** API, worker and a sim screen host, all real, configured for tenant `acme`. */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const sim = await startSimHost(options.sim);
+  const api = await startApi(undefined, {
+    RECONCILE_INTERVAL_MS: '500',
+    STEP_LEASE_MS: '3000',
+    MASK_INTERVAL_MS: '100',
+    ...options.env,
+  });
+  const worker = options.noWorker ? undefined : await createWorker(api.config);
+  await worker?.init();
+  const token = async (subject: string, permissions: string[], tenant = 'acme') =>
+    (await api.token(tenant, subject, permissions)).token;
+  const tokens = {
+    admin: await token('ada', ['computer_use.admin']),
+    weakener: await token('wes', ['computer_use.admin', 'governance.weaken']),
+    operator: await token('olga', ['agents.operate']),
+    approver: await token('bob', ['agents.approve']),
+    auditor: await token('aud', ['audit.read']),
+    both: await token('olga', ['agents.operate', 'agents.approve']),
+    other: await token(
+      'gina',
+      ['agents.operate', 'agents.approve', 'audit.read', 'computer_use.admin'],
+      'globex',
+    ),
+  };
+  const expectOk = (what: string, r: { status: number; text: string }) => {
+    if (r.status >= 300) throw new Error(`${what}: ${r.status} ${r.text}`);
+  };
+  const stack: Stack = {
+    api,
+    worker: worker as INestApplicationContext,
+    sim,
+    tokens,
+    configure: async (agent = {}, extraAgents = {}) => {
+      const r = await api.request('PUT', '/api/admin/computer-use', {
+        token: agent.require_write_approval === false ? tokens.weakener : tokens.admin,
+        json: {
+          enabled: true,
+          agents: {
+            'sap-orders': {
+              screen_url: sim.url,
+              screen_token_env: sim.tokenEnv,
+              screen_tls: { fingerprint_sha256: sim.fingerprint },
+              system: 'SAP GUI (sim)',
+              max_steps: 40,
+              max_seconds: 300,
+              ...agent,
+            },
+            ...extraAgents,
+          },
+        },
+      });
+      expectOk('configure', r);
+    },
+    planner: async (script) => {
+      const r = await api.request('POST', '/api/planners/scripted', {
+        token: tokens.admin,
+        json: { name: `test-${randomBytes(3).toString('hex')}`, script },
+      });
+      expectOk('planner', r);
+      return r.body.planner.id as string;
+    },
+    start: async (goal = 'change order 4711', agent = 'sap-orders', who = tokens.operator) => {
+      const r = await api.request('POST', '/api/computer-use/runs', {
+        token: who,
+        json: { agent, goal },
+      });
+      expectOk('start', r);
+      return r.body;
+    },
+    run: async (id, who = tokens.operator) => {
+      const r = await api.request('GET', `/api/computer-use/runs/${id}`, { token: who });
+      expectOk('run', r);
+      return r.body;
+    },
+    waitFor: async (id, until, ms = 30_000) => {
+      const deadline = Date.now() + ms;
+      let last: any;
+      while (Date.now() < deadline) {
+        last = await stack.run(id);
+        if (until(last)) return last;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(
+        `run ${id} did not get there in ${ms} ms; last seen: ${JSON.stringify(last, null, 1)}`,
+      );
+    },
+    approveAndResume: async (id) => {
+      const held = await stack.waitFor(id, (r) => r.status === 'awaiting_approval' || isEnded(r));
+      if (isEnded(held)) return held;
+      const approval = held.pending_approval;
+      const a = await api.request('POST', `/api/approvals/${approval.id}/approve`, {
+        token: tokens.approver,
+        json: { comment: 'looks right' },
+      });
+      expectOk('approve', a);
+      const r = await api.request('POST', `/api/computer-use/runs/${id}/resume`, {
+        token: tokens.operator,
+      });
+      expectOk('resume', r);
+      return r.body;
+    },
+    close: async () => {
+      await worker?.close();
+      await api.close();
+      await sim.close();
+    },
+  };
+  return stack;
+}
+
+export function isEnded(run: { status: string }): boolean {
+  return ['completed', 'failed', 'stopped'].includes(run.status);
+}
