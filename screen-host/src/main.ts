@@ -12,7 +12,7 @@ import { MIN_TOKEN_LENGTH, startScreenHost } from './host';
 const USAGE = `Usage:
   screen-host --backend sim|x11|windows [--host 127.0.0.1] [--port 8443]
               (--cert cert.pem --key key.pem | --insecure-loopback)
-              [--action-log screen-host-actions.log] [--quiet]
+              [--action-log screen-host-actions.log | --no-action-log] [--quiet]
               [--lang en|de] [--no-elements] [--test-routes]     (sim)
               [--display :0]                                      (x11)
   screen-host cert --out DIR [--host NAME ...]
@@ -56,6 +56,7 @@ async function serve(args: string[]): Promise<void> {
       key: { type: 'string' },
       'insecure-loopback': { type: 'boolean', default: false },
       'action-log': { type: 'string', default: 'screen-host-actions.log' },
+      'no-action-log': { type: 'boolean', default: false },
       lang: { type: 'string', default: 'en' },
       'no-elements': { type: 'boolean', default: false },
       'test-routes': { type: 'boolean', default: false },
@@ -100,7 +101,8 @@ async function serve(args: string[]): Promise<void> {
     lang: values.lang,
     elements: !values['no-elements'],
     testRoutes: values['test-routes'],
-    actionLogPath: values['action-log'] === '' ? null : values['action-log'],
+    actionLogPath:
+      values['no-action-log'] || values['action-log'] === '' ? null : values['action-log'],
     display: values.display,
     logger: !values.quiet,
   });

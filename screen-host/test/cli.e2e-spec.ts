@@ -56,8 +56,7 @@ describe('screen-host CLI', () => {
         '--key',
         join(certDir, 'key.pem'),
         '--quiet',
-        '--action-log',
-        '',
+        '--no-action-log',
       ],
       { SCREEN_HOST_TOKEN: TOKEN },
     );

@@ -3,6 +3,7 @@
  * receives, so each action is checked where it landed, not only that the host said ok.
  */
 import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createWorker, Worker } from 'tesseract.js';
 import {
@@ -39,6 +40,7 @@ describe('x11 backend under Xvfb with a Tk program', () => {
   let host: CliHost;
   let ca: Buffer;
   let logPath: string;
+  let actionLog: string;
   let widgets: Record<'entry' | 'save' | 'twice' | 'list', Box>;
   let ocr: Worker;
 
@@ -93,7 +95,7 @@ describe('x11 backend under Xvfb with a Tk program', () => {
         cert.keyPath,
         '--quiet',
         '--action-log',
-        join(tempDir(), 'actions.log'),
+        (actionLog = join(tempDir(), 'actions.log')),
       ],
       { SCREEN_HOST_TOKEN: TOKEN },
     );
@@ -255,6 +257,30 @@ describe('x11 backend under Xvfb with a Tk program', () => {
     expect(left.filter((x) => x.type === 'press').map((x) => [x.button, x.state & 1])).toEqual([
       [4, 1],
     ]);
+  });
+
+  it('logs every action, but never the text typed (the host cannot tell a password field here)', async () => {
+    const lines = await waitFor(() => {
+      const all = readJsonLines(actionLog);
+      return all.length >= 10 ? all : null;
+    });
+    expect(lines.every((l) => l.backend === 'x11' && l.outcome === 'performed')).toBe(true);
+    const typed = lines.filter((l) => l.action.action === 'type');
+    expect(typed.length).toBeGreaterThan(0);
+    for (const line of typed) {
+      expect(line.action).toEqual({
+        action: 'type',
+        text: '[redacted]',
+        characters: expect.any(Number),
+        into: 'unknown',
+      });
+    }
+    const raw = readFileSync(actionLog, 'utf8');
+    expect(raw).not.toContain('Müller');
+    expect(raw).not.toContain('Hello Warden');
+    expect(
+      lines.find((l) => l.action.action === 'click' && l.action.target === 'Save'),
+    ).toBeDefined();
   });
 
   it('performs an Idempotency-Key once on the real desktop', async () => {
