@@ -95,6 +95,30 @@ describe('decodePng', () => {
     );
   });
 
+  it('decodes screens whose rows repeat (flat backgrounds, copied natively) exactly as pngjs does', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 30 }),
+        fc.array(fc.nat(2), { minLength: 2, maxLength: 30 }),
+        fc.array(fc.uint8Array({ minLength: 120, maxLength: 120 }), { minLength: 3, maxLength: 3 }),
+        fc.boolean(),
+        fc.constantFrom(-1, 2),
+        (width, pattern, lines, opaque, filterType) => {
+          const height = pattern.length;
+          const rgba = Buffer.alloc(width * height * 4);
+          pattern.forEach((which, y) =>
+            Buffer.from(lines[which]).copy(rgba, y * width * 4, 0, width * 4),
+          );
+          if (opaque) for (let i = 3; i < rgba.length; i += 4) rgba[i] = 255;
+          const png = encode(width, height, rgba, { colorType: opaque ? 2 : 6, filterType });
+          expect(decodePng(png).rgba.equals(PNG.sync.read(png).data)).toBe(true);
+          expect(decodePng(png).rgba.equals(rgba)).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('decodes grey, grey with alpha, palette, 16-bit, transparency and interlaced PNGs through pngjs', () => {
     // 2x2 grey.
     expect(

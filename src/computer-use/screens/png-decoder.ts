@@ -207,10 +207,18 @@ function inflateBounded(data: Buffer, expected: number): Buffer {
 /**
  * Undoes the PNG filters in place, row after row (each row starts with its filter byte; the row
  * above is already unfiltered). `bpp` is bytes per pixel, `stride` bytes per row without the
- * filter byte.
+ * filter byte. Screens repeat rows a lot (flat backgrounds): an Up row whose deltas are all zero
+ * is a copy of the row above, done natively, and flagged in `same` so later steps copy too.
  */
-function unfilter(raw: Buffer, height: number, stride: number, bpp: number): void {
+function unfilter(
+  raw: Buffer,
+  height: number,
+  stride: number,
+  bpp: number,
+  same: Uint8Array,
+): void {
   const rowLength = stride + 1;
+  const zeros = Buffer.alloc(stride);
   for (let y = 0; y < height; y++) {
     const f = raw[y * rowLength];
     const r = y * rowLength + 1;
@@ -223,7 +231,13 @@ function unfilter(raw: Buffer, height: number, stride: number, bpp: number): voi
         for (let i = bpp; i < stride; i++) raw[r + i] += raw[r + i - bpp];
         break;
       case 2:
-        if (!first) for (let i = 0; i < stride; i++) raw[r + i] += raw[p + i];
+        if (first) break;
+        if (raw.compare(zeros, 0, stride, r, r + stride) === 0) {
+          raw.copyWithin(r, p, p + stride);
+          same[y] = 1;
+        } else {
+          for (let i = 0; i < stride; i++) raw[r + i] += raw[p + i];
+        }
         break;
       case 3:
         if (first) {
@@ -266,7 +280,8 @@ function decodeFast(c: Chunks): Decoded {
     c.idat.length === 1 ? c.idat[0] : Buffer.concat(c.idat, c.idatBytes),
     (stride + 1) * height,
   );
-  unfilter(raw, height, stride, bpp);
+  const same = new Uint8Array(height);
+  unfilter(raw, height, stride, bpp, same);
   // Never from the shared pool: the buffer starts at offset 0, so Uint32 views of it work.
   const rgba = Buffer.allocUnsafeSlow(width * height * 4);
   if (bpp === 4) {
@@ -279,6 +294,11 @@ function decodeFast(c: Chunks): Decoded {
     const out = new Uint32Array(rgba.buffer, rgba.byteOffset, width * height);
     let o = 0;
     for (let y = 0; y < height; y++) {
+      if (same[y]) {
+        out.copyWithin(o, o - width, o);
+        o += width;
+        continue;
+      }
       let i = y * (stride + 1) + 1;
       const end = i + stride;
       while (i < end) {
