@@ -24,7 +24,7 @@ export interface StartScreenHostOptions {
   host?: string;
   /** Default 8443; 0 picks a free port. */
   port?: number;
-  /** PEM certificate and key (contents or paths). Required unless `insecureLoopback`. */
+  /** The certificate and key: PEM text, or file paths. Required unless `insecureLoopback`. */
   tls?: TlsOptions;
   /** Plain HTTP, allowed only on a loopback address, for local experiments. */
   insecureLoopback?: boolean;
@@ -53,10 +53,16 @@ export interface RunningScreenHost {
 export const MIN_TOKEN_LENGTH = 32;
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
+/** PEM text as it is; a string that is no PEM is taken for a file path. */
+function pem(value: string | Buffer): string | Buffer {
+  return typeof value === 'string' && !value.includes('-----BEGIN') ? readFileSync(value) : value;
+}
+
 function tlsMaterial(tls: TlsOptions): { cert: string | Buffer; key: string | Buffer } {
-  if ('certPath' in tls)
+  if ('certPath' in tls) {
     return { cert: readFileSync(tls.certPath), key: readFileSync(tls.keyPath) };
-  return { cert: tls.cert, key: tls.key };
+  }
+  return { cert: pem(tls.cert), key: pem(tls.key) };
 }
 
 async function createBackend(options: StartScreenHostOptions): Promise<ScreenBackend> {

@@ -24,7 +24,7 @@ describe('screen host protocol over HTTPS (sim backend)', () => {
       backend: 'sim',
       token: TOKEN,
       port: 0,
-      tls: { certPath: cert.certPath, keyPath: cert.keyPath },
+      tls: { cert: readFileSync(cert.certPath, 'utf8'), key: readFileSync(cert.keyPath) },
       testRoutes: true,
       actionLogPath: actionLog,
     });

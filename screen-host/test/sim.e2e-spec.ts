@@ -78,7 +78,7 @@ describe('sim backend over HTTPS', () => {
       backend: 'sim',
       token: TOKEN,
       port: 0,
-      tls: { certPath: cert.certPath, keyPath: cert.keyPath },
+      tls: { cert: cert.certPath, key: cert.keyPath },
       testRoutes: true,
     });
     sim = client(host, ca);
