@@ -329,6 +329,24 @@ describe('OcrLabelReader lifecycle', () => {
     await expect(reader.start()).rejects.toThrow(OcrError);
   });
 
+  it('reads with one language when told to, and refuses languages it has no data for', async () => {
+    expect(() => new OcrLabelReader({ languages: [] })).toThrow(OcrError);
+    expect(() => new OcrLabelReader({ languages: ['fra' as never] })).toThrow(
+      'OCR languages must be among deu, eng',
+    );
+    const reader = new OcrLabelReader({ languages: ['eng'] });
+    const buttons = layout([{ text: 'Display', size: 13, font: 'serif' }], 200);
+    const s = render(200, 60, buttons);
+    try {
+      expectWords(
+        await reader.readLabelAtPixels(s.rgba, centre(buttons[0]).x, centre(buttons[0]).y),
+        'Display',
+      );
+    } finally {
+      await reader.close();
+    }
+  });
+
   it('starts a new worker when its thread dies', async () => {
     const reader = new OcrLabelReader();
     const buttons = layout([{ text: 'Post', size: 13, font: 'sans' }], 200);

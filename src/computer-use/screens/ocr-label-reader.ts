@@ -48,6 +48,11 @@ export interface OcrLabelReaderOptions {
   minConfidence?: number;
   /** One read may take this long before the worker is restarted and the read fails. Default 5000. */
   timeoutMs?: number;
+  /**
+   * Default deu+eng. Each language adds a fixed cost to every read (about 7 ms here), so an
+   * agent whose screens are in one language may pass just that one.
+   */
+  languages?: readonly OcrLanguage[];
 }
 
 export class OcrImageError extends Error {
@@ -513,8 +518,10 @@ export function renderTextLine(line: TextLine): { pgm: Buffer; width: number; he
 // ---------------------------------------------------------------------------------------------
 // The reader (I/O: a tesseract worker thread)
 
-/** Language data from npm; German first, as it read umlauts right where English dropped them. */
-const LANGUAGES = ['deu', 'eng'] as const;
+/** The languages with traineddata installed from npm (`@tesseract.js-data/<lang>`). */
+export type OcrLanguage = 'deu' | 'eng';
+/** German first: it read umlauts right where English dropped them, and reads English labels. */
+export const DEFAULT_LANGUAGES: readonly OcrLanguage[] = ['deu', 'eng'];
 
 function trainedData(lang: string): string {
   const pkg = require.resolve(`@tesseract.js-data/${lang}/package.json`);
@@ -545,7 +552,7 @@ export function wordsOfTsv(tsv: unknown): TesseractWord[] {
 }
 
 /**
- * One long-lived tesseract.js worker (deu+eng, LSTM, single-line mode), started on first use or
+ * One long-lived tesseract.js worker (deu+eng by default, LSTM, single-line mode), started on first use or
  * by `start()`. Reads are queued one at a time; a read that hangs past `timeoutMs` fails and the
  * worker is replaced. Safe to share across runs; `close()` when done (a Nest provider's
  * `onModuleDestroy` calls it).
@@ -553,6 +560,7 @@ export function wordsOfTsv(tsv: unknown): TesseractWord[] {
 export class OcrLabelReader {
   private readonly minConfidence: number;
   private readonly timeoutMs: number;
+  private readonly languages: readonly OcrLanguage[];
   private worker: Promise<Worker> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -561,6 +569,11 @@ export class OcrLabelReader {
   constructor(options: OcrLabelReaderOptions = {}) {
     this.minConfidence = options.minConfidence ?? 40;
     this.timeoutMs = options.timeoutMs ?? 5000;
+    const languages = options.languages ?? DEFAULT_LANGUAGES;
+    if (languages.length === 0 || languages.some((l) => !DEFAULT_LANGUAGES.includes(l))) {
+      throw new OcrError(`OCR languages must be among ${DEFAULT_LANGUAGES.join(', ')}`);
+    }
+    this.languages = [...new Set(languages)];
   }
 
   /** Starts the worker now (about a second) instead of on the first read. */
@@ -694,7 +707,7 @@ export class OcrLabelReader {
   private getWorker(): Promise<Worker> {
     if (this.closed) return Promise.reject(new OcrError('the OCR reader is closed'));
     if (!this.worker) {
-      const starting: Promise<Worker> = spawnWorker(() => {
+      const starting: Promise<Worker> = spawnWorker(this.languages, () => {
         if (this.worker !== starting) return;
         // The thread died: fail the read in flight now rather than at its timeout.
         for (const abort of this.pending) abort(new OcrError('the OCR worker stopped'));
@@ -726,15 +739,18 @@ export class OcrLabelReader {
  * folder links both; it is removed as soon as the data is loaded. `cacheMethod: 'none'` stops
  * tesseract.js writing a copy into the working directory.
  */
-async function spawnWorker(onDeath: () => void): Promise<Worker> {
+async function spawnWorker(
+  languages: readonly OcrLanguage[],
+  onDeath: () => void,
+): Promise<Worker> {
   const dir = await mkdtemp(join(tmpdir(), 'warden-ocr-'));
   try {
-    for (const lang of LANGUAGES) {
+    for (const lang of languages) {
       const from = trainedData(lang);
       const to = join(dir, `${lang}.traineddata.gz`);
       await symlink(from, to).catch(() => copyFile(from, to));
     }
-    const worker = await createWorker(LANGUAGES.join('+'), OEM.LSTM_ONLY, {
+    const worker = await createWorker(languages.join('+'), OEM.LSTM_ONLY, {
       langPath: dir,
       gzip: true,
       cacheMethod: 'none',
