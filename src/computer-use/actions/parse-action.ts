@@ -61,10 +61,12 @@ function typeName(v: unknown): string {
   return typeof v;
 }
 
+/** A plain object from any realm (a worker thread, a vm context): not a list, Map, Date or class. */
 function isPlainObject(v: unknown): v is Fields {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v) as unknown;
-  return proto === Object.prototype || proto === null;
+  if (Object.prototype.toString.call(v) !== '[object Object]') return false;
+  const proto = Object.getPrototypeOf(v) as object | null;
+  return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
 const has = (o: Fields, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
