@@ -1,4 +1,4 @@
-import { containsCardNumber, luhn } from './card-number';
+import { containsCardNumber, luhn, maskCardNumbers } from './card-number';
 
 describe('card numbers', () => {
   it('checks Luhn', () => {
@@ -36,5 +36,16 @@ describe('card numbers', () => {
     'no digits',
   ])('does not find one in %j', (text) => {
     expect(containsCardNumber(text)).toBe(false);
+  });
+
+  it.each([
+    ['4111 1111 1111 1111', '•••• •••• •••• 1111'],
+    ['Card: 3782 822463 10005, exp 12/29', 'Card: •••• •••••• •0005, exp 12/29'],
+    ['４１１１１１１１１１１１１１１１', '••••••••••••１１１１'],
+    ['no card 1234', 'no card 1234'],
+    ['4111111111111111 and 5500-0000-0000-0004', '••••••••••••1111 and ••••-••••-••••-0004'],
+  ])('masks %j as %j', (text, masked) => {
+    expect(maskCardNumbers(text)).toBe(masked);
+    expect(containsCardNumber(maskCardNumbers(text))).toBe(false);
   });
 });

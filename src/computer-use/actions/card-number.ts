@@ -26,48 +26,93 @@ export function luhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-/** Digit groups joined by separators: "4111 1111-1111 x 22" → [["4111","1111","1111"], ["22"]]. */
-function digitChains(text: string): string[][] {
-  const chains: string[][] = [];
-  let chain: string[] = [];
-  let group = '';
+interface Digit {
+  /** 0–9 */
+  value: string;
+  /** Where the character is in the text, in UTF-16 units. */
+  index: number;
+  length: number;
+}
+
+/** The digit value of one character: ASCII, full-width and other compatibility digits (NFKC). */
+function digitOf(ch: string): string | null {
+  const d = ch.length === 1 && ch >= '0' && ch <= '9' ? ch : ch.normalize('NFKC');
+  return d.length === 1 && d >= '0' && d <= '9' ? d : null;
+}
+
+/** Groups of digits joined by separators: "4111 1111-1111 x 22" → [[4111, 1111, 1111], [22]]. */
+function digitChains(text: string): Digit[][][] {
+  const chains: Digit[][][] = [];
+  let chain: Digit[][] = [];
+  let group: Digit[] = [];
   let pendingSeparator = false;
   const end = () => {
-    if (group) chain.push(group);
+    if (group.length) chain.push(group);
     if (chain.length) chains.push(chain);
     chain = [];
-    group = '';
+    group = [];
     pendingSeparator = false;
   };
-  for (const ch of text.normalize('NFKC')) {
-    if (ch >= '0' && ch <= '9') {
+  let index = 0;
+  for (const ch of text) {
+    const value = digitOf(ch);
+    if (value !== null) {
       if (pendingSeparator) {
         chain.push(group);
-        group = '';
+        group = [];
         pendingSeparator = false;
       }
-      group += ch;
-    } else if (SEPARATOR.test(ch) && group !== '') {
+      group.push({ value, index, length: ch.length });
+    } else if (SEPARATOR.test(ch) && group.length > 0) {
       pendingSeparator = true;
     } else {
       end();
     }
+    index += ch.length;
   }
   end();
   return chains;
 }
 
-/** True when the text contains something that looks like a payment card number. */
-export function containsCardNumber(text: string): boolean {
+/** Every card number in the text, as the digits that make it up. */
+function cardNumbers(text: string): Digit[][] {
+  const found: Digit[][] = [];
   for (const chain of digitChains(text)) {
     for (let i = 0; i < chain.length; i++) {
-      let digits = '';
+      let digits: Digit[] = [];
       for (let j = i; j < chain.length; j++) {
-        digits += chain[j];
+        digits = digits.concat(chain[j]);
         if (digits.length > 19) break;
-        if (digits.length >= 13 && luhn(digits)) return true;
+        if (digits.length >= 13 && luhn(digits.map((d) => d.value).join(''))) {
+          found.push(digits);
+          break;
+        }
       }
     }
   }
-  return false;
+  return found;
+}
+
+/** True when the text contains something that looks like a payment card number. */
+export function containsCardNumber(text: string): boolean {
+  return cardNumbers(text).length > 0;
+}
+
+/**
+ * The text with every card number's digits but the last four replaced by "•", for recording a
+ * refused `type` action without the number in it.
+ */
+export function maskCardNumbers(text: string): string {
+  const masked = new Set<number>();
+  for (const digits of cardNumbers(text)) {
+    for (const d of digits.slice(0, -4)) masked.add(d.index);
+  }
+  if (masked.size === 0) return text;
+  let out = '';
+  let index = 0;
+  for (const ch of text) {
+    out += masked.has(index) ? '•' : ch;
+    index += ch.length;
+  }
+  return out;
 }

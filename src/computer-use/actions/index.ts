@@ -8,5 +8,5 @@ export { normaliseKey, keyKind } from './keys';
 export { labelAt, outlineLabelAt } from './label-at';
 export { loadRules, roleKey, RulesError, type Rules, type AgentRules } from './rules';
 export { findCommitWord, fold, words } from './commit-words';
-export { containsCardNumber, luhn } from './card-number';
+export { containsCardNumber, luhn, maskCardNumbers } from './card-number';
 export { BASE_KEYS, MODIFIERS } from './key-names';

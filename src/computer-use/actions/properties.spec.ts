@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { ACTION_NAMES, type Action, type Labels, type ScreenContext } from './action.types';
+import { containsCardNumber, maskCardNumbers } from './card-number';
 import { checkAction } from './check-action';
 import { classify } from './classify';
 import { normaliseKey } from './keys';
@@ -242,7 +243,7 @@ describe('properties of the action rules', () => {
     );
   });
 
-  it('a card number in typed text is always refused', () => {
+  it('a card number in typed text is always refused, and masking hides it', () => {
     const card = fc
       .tuple(
         fc.integer({ min: 13, max: 19 }),
@@ -272,6 +273,7 @@ describe('properties of the action rules', () => {
         );
         expect(verdict.classification).toBe('invalid');
         expect(verdict.why).toContain('card number');
+        expect(containsCardNumber(maskCardNumbers(`${before} ${c} ${after}`))).toBe(false);
       }),
       RUNS,
     );
