@@ -173,14 +173,14 @@ async function benchX11(): Promise<void> {
     env: { ...process.env, DISPLAY: xvfb.display },
     stdio: 'ignore',
   });
-  const x11 = new X11Backend({ display: xvfb.display });
+  const x11 = await X11Backend.start({ display: xvfb.display });
   try {
     for (let i = 0; i < 100 && !readFileSafe(logPath).includes('"ready"'); i++) {
       await new Promise((r) => setTimeout(r, 100));
     }
     // A click on the form's background: input the app receives but that changes nothing.
     const click = action({ action: 'click', x: 1100, y: 700 });
-    await measure('x11 screenshot (captureImage + PNG)', 'p50 <= 15 ms', () => x11.screenshot());
+    await measure('x11 screenshot (GetImage + PNG)', 'p50 <= 15 ms', () => x11.screenshot());
     await measure('x11 click (xdotool, long-lived)', '<= 10 ms', () => x11.perform(click));
     await measure('x11 key Tab', '', () => x11.perform(action({ action: 'key', key: 'Tab' })));
     await measure(

@@ -71,7 +71,7 @@ async function createBackend(options: StartScreenHostOptions): Promise<ScreenBac
     case 'sim':
       return new SimBackend(options.lang ?? 'en');
     case 'x11':
-      return new X11Backend({ display: options.display });
+      return X11Backend.start({ display: options.display });
     case 'windows':
       return WindowsBackend.start();
     default:

@@ -18,50 +18,98 @@ function chunk(type: string, data: Buffer): Buffer {
   return out;
 }
 
-/** Encodes RGBA pixels (alpha ignored: screens are opaque) as an RGB PNG. */
+/** Where red, green and blue sit in each 4-byte pixel. */
+export type PixelLayout = 'rgba' | 'bgrx' | 'xrgb';
+const CHANNELS: Record<PixelLayout, [number, number, number]> = {
+  rgba: [0, 1, 2],
+  bgrx: [2, 1, 0], // X11 ZPixmap, 32 bits per pixel, LSBFirst
+  xrgb: [1, 2, 3], // the same, MSBFirst
+};
+
+/**
+ * Encodes screens one after another. Between two screenshots most of a screen stays as it was, so
+ * the encoder keeps the last frame's pixels and filtered rows, and filters again only the rows
+ * that changed (a row's Up filter depends on it and the row above). The output depends on the
+ * pixels alone: a reused row is byte for byte what filtering it again would give.
+ */
+export class ScreenPngEncoder {
+  private previous: {
+    pixels: Buffer;
+    raw: Buffer;
+    width: number;
+    height: number;
+    layout: PixelLayout;
+  } | null = null;
+
+  /**
+   * Encodes 4-byte pixels (the fourth byte ignored: screens are opaque) as an RGB PNG. The encoder
+   * keeps a reference to `rgba` for the next frame: the caller must not change it afterwards.
+   */
+  encode(
+    rgba: Uint8Array | Uint8ClampedArray,
+    width: number,
+    height: number,
+    layout: PixelLayout = 'rgba',
+  ): Buffer {
+    if (rgba.length !== width * height * 4) throw new Error('pixel buffer does not match the size');
+    const [r, g, b] = CHANNELS[layout];
+    const pixels = Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength);
+    const stride = width * 3;
+    const rowBytes = width * 4;
+    const raw = Buffer.alloc(height * (stride + 1));
+    const prev = this.previous;
+    const comparable =
+      prev !== null && prev.width === width && prev.height === height && prev.layout === layout;
+    let aboveUnchanged = false;
+    let o = 0;
+    for (let y = 0; y < height; y++) {
+      raw[o++] = FILTER_UP;
+      const row = y * rowBytes;
+      const unchanged =
+        comparable && pixels.compare(prev.pixels, row, row + rowBytes, row, row + rowBytes) === 0;
+      if (unchanged && (y === 0 || aboveUnchanged)) {
+        prev.raw.copy(raw, o, o, o + stride);
+        o += stride;
+      } else if (y > 0 && pixels.compare(pixels, row - rowBytes, row, row, row + rowBytes) === 0) {
+        o += stride; // the same as the row above: all zeros after the Up filter
+      } else if (y === 0) {
+        for (let i = row; i < row + rowBytes; i += 4) {
+          raw[o++] = pixels[i + r];
+          raw[o++] = pixels[i + g];
+          raw[o++] = pixels[i + b];
+        }
+      } else {
+        for (let i = row; i < row + rowBytes; i += 4) {
+          const j = i - rowBytes;
+          raw[o++] = (pixels[i + r] - pixels[j + r]) & 0xff;
+          raw[o++] = (pixels[i + g] - pixels[j + g]) & 0xff;
+          raw[o++] = (pixels[i + b] - pixels[j + b]) & 0xff;
+        }
+      }
+      aboveUnchanged = unchanged;
+    }
+    this.previous = { pixels, raw, width, height, layout };
+    const header = Buffer.alloc(13);
+    header.writeUInt32BE(width, 0);
+    header.writeUInt32BE(height, 4);
+    header[8] = 8; // bits per channel
+    header[9] = 2; // RGB
+    const idat = deflateSync(raw, { level: constants.Z_BEST_SPEED });
+    return Buffer.concat([
+      SIGNATURE,
+      chunk('IHDR', header),
+      chunk('IDAT', idat),
+      chunk('IEND', Buffer.alloc(0)),
+    ]);
+  }
+}
+
+/** Encodes one screen (see ScreenPngEncoder; this one keeps nothing). */
 export function encodeScreenPng(
   rgba: Uint8Array | Uint8ClampedArray,
   width: number,
   height: number,
+  layout: PixelLayout = 'rgba',
 ): Buffer {
-  if (rgba.length !== width * height * 4) throw new Error('pixel buffer does not match the size');
-  const pixels = Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength);
-  const stride = width * 3;
-  const rowBytes = width * 4;
-  const raw = Buffer.alloc(height * (stride + 1));
-  let o = 0;
-  for (let y = 0; y < height; y++) {
-    raw[o++] = FILTER_UP;
-    const row = y * rowBytes;
-    if (y > 0 && pixels.compare(pixels, row - rowBytes, row, row, row + rowBytes) === 0) {
-      o += stride; // the same as the row above: all zeros after the Up filter
-      continue;
-    }
-    if (y === 0) {
-      for (let i = row; i < row + rowBytes; i += 4) {
-        raw[o++] = pixels[i];
-        raw[o++] = pixels[i + 1];
-        raw[o++] = pixels[i + 2];
-      }
-    } else {
-      for (let i = row; i < row + rowBytes; i += 4) {
-        const j = i - rowBytes;
-        raw[o++] = (pixels[i] - pixels[j]) & 0xff;
-        raw[o++] = (pixels[i + 1] - pixels[j + 1]) & 0xff;
-        raw[o++] = (pixels[i + 2] - pixels[j + 2]) & 0xff;
-      }
-    }
-  }
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bits per channel
-  header[9] = 2; // RGB
-  const idat = deflateSync(raw, { level: constants.Z_BEST_SPEED });
-  return Buffer.concat([
-    SIGNATURE,
-    chunk('IHDR', header),
-    chunk('IDAT', idat),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return new ScreenPngEncoder().encode(rgba, width, height, layout);
 }

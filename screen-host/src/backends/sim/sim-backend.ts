@@ -4,7 +4,7 @@ import { SimApp } from './sim-app';
 import type { SimLang } from './sim-labels';
 import { SCREEN_HEIGHT, SCREEN_WIDTH } from './sim-layout';
 import { renderSim } from './sim-render';
-import { encodeScreenPng } from '../../png';
+import { ScreenPngEncoder } from '../../png';
 
 /** How often a blinking caret toggles (test route `POST /sim/blink`). */
 export const BLINK_MS = 250;
@@ -23,6 +23,7 @@ export class SimBackend implements ScreenBackend {
   private readonly cache = new Map<string, Promise<Buffer>>();
   private caretVisible = true;
   private blinkTimer: NodeJS.Timeout | null = null;
+  private readonly encoder = new ScreenPngEncoder();
 
   constructor(lang: SimLang = 'en') {
     this.app = new SimApp(lang);
@@ -46,7 +47,7 @@ export class SimBackend implements ScreenBackend {
       this.cache.delete(key);
     } else {
       const canvas = renderSim(this.app, this.caretVisible);
-      png = Promise.resolve(encodeScreenPng(canvas.data(), SCREEN_WIDTH, SCREEN_HEIGHT));
+      png = Promise.resolve(this.encoder.encode(canvas.data(), SCREEN_WIDTH, SCREEN_HEIGHT));
     }
     this.cache.set(key, png);
     while (this.cache.size > CACHED_STATES) this.cache.delete(this.cache.keys().next().value!);

@@ -1,8 +1,10 @@
 import { Monitor } from 'node-screenshots';
 import type { CheckedAction } from '../../actions';
 import { toXdotoolKey } from '../../keys';
+import { ScreenPngEncoder } from '../../png';
 import type { OutlineElement, ScreenBackend, Screenshot, TypingTarget } from '../backend';
-import { KeyboardMap, planKeymap, usedBy, X11KeymapClient } from './x11-keymap';
+import { planKeymap, usedBy } from './x11-keymap';
+import { X11Client } from './x11-protocol';
 import { Xdotool } from './xdotool';
 
 /** X11 mouse buttons: 4 and 5 are the vertical wheel, 6 and 7 the horizontal one. */
@@ -16,53 +18,83 @@ export interface X11Options {
 }
 
 /**
- * A real X display: screenshots through node-screenshots (XCB, in-process), input through xdotool
- * (XTest). There is no dependable accessibility tree on a bare X display, so no outline.
+ * A real X display. The screen is the X screen's root window, all monitors of it, in root
+ * coordinates, so a screenshot pixel is where xdotool moves the pointer.
+ * - screenshots: one GetImage over the host's own X client, encoded by the screen PNG encoder;
+ *   node-screenshots (XCB) only where the pixel format is not 32-bit true colour;
+ * - input: xdotool (XTest), with characters the keyboard map lacks mapped first (x11-keymap);
+ * - no outline: there is no dependable accessibility tree on a bare X display.
  */
 export class X11Backend implements ScreenBackend {
   readonly name = 'x11';
   private readonly xdotool: Xdotool;
-  private readonly monitor: Monitor;
-  private readonly display: string;
-  private keymap: X11KeymapClient | null = null;
+  private connection: Promise<X11Client> | null;
+  private screen: { width: number; height: number };
   /** Keycodes this host mapped for typing (keycode → keysym), least recently used first. */
   private readonly mapped = new Map<number, number>();
+  private readonly encoder = new ScreenPngEncoder();
 
-  constructor(options: X11Options = {}) {
-    const display = options.display ?? process.env.DISPLAY;
-    if (!display) throw new Error('the x11 backend needs a display: set DISPLAY or pass --display');
-    // node-screenshots connects to the display named by this process's DISPLAY.
-    process.env.DISPLAY = display;
-    const monitors = Monitor.all();
-    const monitor = monitors.find((m) => m.isPrimary()) ?? monitors[0];
-    if (!monitor) throw new Error(`no screen found on display ${display}`);
-    this.monitor = monitor;
-    this.display = display;
+  private constructor(
+    private readonly display: string,
+    client: X11Client,
+  ) {
+    this.connection = Promise.resolve(client);
+    this.screen = { width: client.screen.width, height: client.screen.height };
     this.xdotool = new Xdotool({ ...process.env, DISPLAY: display });
   }
 
+  static async start(options: X11Options = {}): Promise<X11Backend> {
+    const display = options.display ?? process.env.DISPLAY;
+    if (!display) throw new Error('the x11 backend needs a display: set DISPLAY or pass --display');
+    const client = await X11Client.connect(display);
+    const backend = new X11Backend(display, client);
+    backend.screen = await client.rootSize();
+    return backend;
+  }
+
   size() {
-    return { width: this.monitor.width(), height: this.monitor.height() };
+    return this.screen;
   }
 
   async screenshot(): Promise<Screenshot> {
-    const image = await this.monitor.captureImage();
-    const png = await image.toPng();
-    // xdotool moves the pointer in the same pixels XCB captures: the image size is the action space.
-    return { png, width: image.width, height: image.height };
+    const client = await this.client();
+    const { width, height } = await client.rootSize();
+    this.screen = { width, height };
+    const { depth, bitsPerPixel, imageByteOrder } = client.screen;
+    if ((depth === 24 || depth === 32) && bitsPerPixel === 32) {
+      const pixels = await client.getImage(0, 0, width, height);
+      const png = this.encoder.encode(
+        pixels,
+        width,
+        height,
+        imageByteOrder === 0 ? 'bgrx' : 'xrgb',
+      );
+      return { png, width, height };
+    }
+    return this.screenshotThroughXcb();
+  }
+
+  /** For pixel formats the encoder does not read (16-bit colour): node-screenshots converts them. */
+  private async screenshotThroughXcb(): Promise<Screenshot> {
+    process.env.DISPLAY = this.display; // node-screenshots reads the real environment
+    const monitors = Monitor.all();
+    const monitor = monitors.find((m) => m.isPrimary()) ?? monitors[0];
+    if (!monitor) throw new Error(`no screen found on display ${this.display}`);
+    const image = await monitor.captureImage();
+    return { png: await image.toPng(), width: image.width, height: image.height };
   }
 
   async perform(action: CheckedAction): Promise<void> {
     switch (action.action) {
       case 'click':
-        return this.xdotool.run(`${this.moveTo(action)} click --delay 0 1`);
+        return this.xdotool.run(`mousemove ${action.x} ${action.y} click --delay 0 1`);
       case 'double_click':
         return this.xdotool.run(
-          `${this.moveTo(action)} click --repeat 2 --delay ${DOUBLE_CLICK_GAP_MS} 1`,
+          `mousemove ${action.x} ${action.y} click --repeat 2 --delay ${DOUBLE_CLICK_GAP_MS} 1`,
         );
       case 'scroll':
         return this.xdotool.run(
-          `${this.moveTo(action)} click --repeat ${action.amount} --delay ${WHEEL_GAP_MS} ${WHEEL_BUTTON[action.direction]}`,
+          `mousemove ${action.x} ${action.y} click --repeat ${action.amount} --delay ${WHEEL_GAP_MS} ${WHEEL_BUTTON[action.direction]}`,
         );
       case 'key':
         return this.xdotool.run(`key --delay 0 ${toXdotoolKey(action.parsed)}`);
@@ -83,9 +115,18 @@ export class X11Backend implements ScreenBackend {
     }
   }
 
-  /** Screenshot pixels are the monitor's; the pointer moves in the root window, where it may sit off 0,0. */
-  private moveTo(point: { x: number; y: number }): string {
-    return `mousemove ${this.monitor.x() + point.x} ${this.monitor.y() + point.y}`;
+  /** The X connection, made again if the last one broke (the X server restarted, say). */
+  private async client(): Promise<X11Client> {
+    this.connection ??= X11Client.connect(this.display);
+    try {
+      const client = await this.connection;
+      if (!client.broken) return client;
+      this.connection = X11Client.connect(this.display);
+      return await this.connection;
+    } catch (err) {
+      this.connection = null;
+      throw err;
+    }
   }
 
   /**
@@ -93,16 +134,8 @@ export class X11Backend implements ScreenBackend {
    * there, so that xdotool never has to remap while the application reads its keys (see x11-keymap).
    */
   private async mapCharacters(text: string): Promise<void> {
-    this.keymap ??= await X11KeymapClient.connect(this.display);
-    let map: KeyboardMap;
-    try {
-      map = await this.keymap.keyboardMap();
-    } catch (err) {
-      // A broken connection is dropped; the next text connects again.
-      this.keymap.close();
-      this.keymap = null;
-      throw err;
-    }
+    const client = await this.client();
+    const map = await client.keyboardMap();
     for (const keycode of usedBy(map, text, this.mapped)) {
       const keysym = this.mapped.get(keycode)!;
       this.mapped.delete(keycode);
@@ -110,7 +143,7 @@ export class X11Backend implements ScreenBackend {
     }
     const changes = planKeymap(map, text, this.mapped);
     if (changes.length === 0) return;
-    await this.keymap.change(changes, map.keysymsPerKeycode);
+    await client.changeKeyboardMap(changes, map.keysymsPerKeycode);
     for (const { keycode, keysym } of changes) {
       this.mapped.delete(keycode);
       this.mapped.set(keycode, keysym);
@@ -126,7 +159,9 @@ export class X11Backend implements ScreenBackend {
   }
 
   async close(): Promise<void> {
-    this.keymap?.close();
+    const connection = this.connection;
+    this.connection = null;
+    if (connection) (await connection.catch(() => null))?.close();
     await this.xdotool.close();
   }
 }

@@ -1,13 +1,4 @@
-import {
-  cookieFor,
-  KeyboardMap,
-  keysymForChar,
-  parseDisplay,
-  parseXauthority,
-  planKeymap,
-  spareKeycodes,
-  usedBy,
-} from './x11-keymap';
+import { KeyboardMap, keysymForChar, planKeymap, spareKeycodes, usedBy } from './x11-keymap';
 
 /** A small map: keycodes 10–17, two keysyms each; a/A on 10, b/B on 11, 5 on 12, the rest empty. */
 function smallMap(): KeyboardMap {
@@ -82,63 +73,5 @@ describe('planKeymap', () => {
 
   it('maps what fits when the text needs more than there is room for', () => {
     expect(planKeymap(smallMap(), 'äöüßéèê', new Map())).toHaveLength(4);
-  });
-});
-
-describe('parseDisplay', () => {
-  it.each([
-    [':0', { path: '/tmp/.X11-unix/X0', number: '0' }],
-    [':99.0', { path: '/tmp/.X11-unix/X99', number: '99' }],
-    ['unix:3', { path: '/tmp/.X11-unix/X3', number: '3' }],
-    ['localhost:10.0', { host: 'localhost', port: 6010, number: '10' }],
-  ])('%s', (display, address) => {
-    expect(parseDisplay(display)).toEqual(address);
-  });
-
-  it('refuses what is not a display name', () => {
-    expect(() => parseDisplay('wayland-0')).toThrow();
-  });
-});
-
-describe('Xauthority', () => {
-  function entry(
-    family: number,
-    address: string,
-    number: string,
-    name: string,
-    data: Buffer,
-  ): Buffer {
-    const field = (b: Buffer) => Buffer.concat([Buffer.from([b.length >> 8, b.length & 0xff]), b]);
-    return Buffer.concat([
-      Buffer.from([family >> 8, family & 0xff]),
-      field(Buffer.from(address)),
-      field(Buffer.from(number)),
-      field(Buffer.from(name)),
-      field(data),
-    ]);
-  }
-
-  it('finds the cookie for a local display of this host', () => {
-    const cookie = Buffer.from('0123456789abcdef');
-    const file = Buffer.concat([
-      entry(256, 'other-host', '0', 'MIT-MAGIC-COOKIE-1', Buffer.from('xxxxxxxxxxxxxxxx')),
-      entry(256, 'this-host', '1', 'MIT-MAGIC-COOKIE-1', Buffer.from('yyyyyyyyyyyyyyyy')),
-      entry(256, 'this-host', '0', 'MIT-MAGIC-COOKIE-1', cookie),
-    ]);
-    const entries = parseXauthority(file);
-    expect(entries).toHaveLength(3);
-    expect(cookieFor(entries, '0', 'this-host')).toEqual(cookie);
-    expect(cookieFor(entries, '7', 'this-host')).toBeNull();
-  });
-
-  it('accepts a wildcard entry', () => {
-    const cookie = Buffer.from('fedcba9876543210');
-    expect(
-      cookieFor(parseXauthority(entry(65535, '', '', 'MIT-MAGIC-COOKIE-1', cookie)), '5', 'h'),
-    ).toEqual(cookie);
-  });
-
-  it('refuses a truncated file', () => {
-    expect(() => parseXauthority(Buffer.from([1, 0, 0, 9, 65]))).toThrow();
   });
 });
