@@ -11,7 +11,8 @@ export interface StoredAnswer {
 }
 
 interface Entry {
-  fingerprint: string;
+  /** Hash of the action's body; null for keys remembered from the action log (any body replays). */
+  fingerprint: string | null;
   answer: Promise<StoredAnswer>;
   settled: boolean;
 }
@@ -35,7 +36,9 @@ export class IdempotencyStore {
   claim(key: string, fingerprint: string): Claim {
     const existing = this.entries.get(key);
     if (existing) {
-      if (existing.fingerprint !== fingerprint) return { kind: 'mismatch' };
+      if (existing.fingerprint !== null && existing.fingerprint !== fingerprint) {
+        return { kind: 'mismatch' };
+      }
       return { kind: 'replay', answer: existing.answer };
     }
     let resolve!: (answer: StoredAnswer) => void;
@@ -53,6 +56,21 @@ export class IdempotencyStore {
         this.evict();
       },
     };
+  }
+
+  /** The answer of a key performed here (waiting for it while it is in flight), or undefined. */
+  lookup(key: string): Promise<StoredAnswer> | undefined {
+    return this.entries.get(key)?.answer;
+  }
+
+  /**
+   * Remembers a key performed before this process started (read back from the action log), so a
+   * restarted host still answers it without acting again.
+   */
+  remember(key: string, answer: StoredAnswer): void {
+    if (this.entries.has(key)) return;
+    this.entries.set(key, { fingerprint: null, answer: Promise.resolve(answer), settled: true });
+    this.evict();
   }
 
   get size(): number {

@@ -25,6 +25,8 @@ export interface ServerOptions {
   elements: boolean;
   actionLog: ActionLog | null;
   https: { cert: string | Buffer; key: string | Buffer } | null;
+  /** Keys performed before this start (from the action log): answered, never performed again. */
+  performedKeys?: Array<{ key: string; ms: number }>;
   logger: boolean;
   /** Registers backend-specific routes (the sim's test routes). */
   extraRoutes?: (app: FastifyInstance) => void;
@@ -61,6 +63,9 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   const { backend } = options;
   const expectedToken = digest(options.token);
   const idempotency = new IdempotencyStore(1000);
+  for (const { key, ms } of options.performedKeys ?? []) {
+    idempotency.remember(key, { statusCode: 200, body: { ok: true, ms } });
+  }
   const queue = new SerialQueue();
 
   const app = Fastify({
@@ -128,7 +133,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
 
   app.get('/health', async () => {
     const { width, height } = backend.size();
-    const capabilities = ['idempotency'];
+    const capabilities = ['idempotency', 'action-lookup'];
     if (options.elements && backend.elements() !== null) capabilities.push('elements');
     capabilities.push(...(options.extraCapabilities ?? []));
     return { backend: backend.name, width, height, version: VERSION, capabilities };
@@ -200,6 +205,14 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     const answer = await perform(checked.action, header, request.log);
     claim.settle(answer);
     return reply.code(answer.statusCode).send(answer.body);
+  });
+
+  /** Was this key performed here? Warden asks after a lost answer instead of sending again. */
+  app.get('/actions/:key', async (request) => {
+    const { key } = request.params as { key: string };
+    const answer = idempotency.lookup(key);
+    if (!answer) throw new HttpError(404, 'no action with this Idempotency-Key was performed here');
+    return (await answer).body;
   });
 
   options.extraRoutes?.(app);
