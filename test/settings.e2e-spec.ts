@@ -188,9 +188,9 @@ describe('computer-use admin config', () => {
       'agents.a.max_seconds must not be greater than 3600',
     ],
     [
-      'approval_timeout_seconds 10',
-      withAgent({ approval_timeout_seconds: 10 }),
-      'agents.a.approval_timeout_seconds must not be less than 60',
+      'approval_timeout_seconds 4',
+      withAgent({ approval_timeout_seconds: 4 }),
+      'agents.a.approval_timeout_seconds must not be less than 5',
     ],
     [
       'stall_after 0',

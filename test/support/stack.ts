@@ -209,8 +209,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         if (until(last)) return last;
         await new Promise((r) => setTimeout(r, 50));
       }
+      const runs = await api.db.sql(`SELECT id, status, end_reason, lease_key, step_count FROM runs`);
       throw new Error(
-        `run ${id} did not get there in ${ms} ms; last seen: ${JSON.stringify(last, null, 1)}`,
+        `run ${id} did not get there in ${ms} ms; last seen: ${JSON.stringify(last, null, 1)}; all runs: ${JSON.stringify(runs)}`,
       );
     },
     approveAndResume: async (id) => {

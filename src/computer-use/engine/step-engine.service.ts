@@ -8,7 +8,15 @@ import { Approval } from '../../approvals/approval.entity';
 import { AuditService } from '../../audit/audit.service';
 import { AppConfig } from '../../config/app-config';
 import { updatedRows } from '../../database/sql';
-import { type Action, checkAction, labelAt, loadRules, needsOcr, type Rules } from '../actions';
+import {
+  type Action,
+  checkAction,
+  labelAt,
+  loadRules,
+  maskCardNumbers,
+  needsOcr,
+  type Rules,
+} from '../actions';
 import { PlannersService } from '../planning/planners.service';
 import type { ObservedScreen, StepHistory } from '../planning/planner';
 import { Run } from '../runs/run.entity';
@@ -35,11 +43,16 @@ const SCREEN_ACTIONS = new Set(['click', 'double_click', 'type', 'key', 'scroll'
 /** Columns of a step that the engine writes as it goes. */
 type StepFields = Partial<Omit<Step, 'run' | 'id' | 'runId' | 'tenant' | 'n'>>;
 
-/** Where a step ended and why, when it ends the run. */
+/**
+ * Thrown where a step ends its run. The step's last state, an audit event of its own and the
+ * run's end are then written in one transaction, so nobody ever sees one without the others.
+ */
 class RunEnds extends Error {
   constructor(
     readonly reason: EndReason,
     readonly summary: string,
+    readonly step: { outcome: StepOutcome | null; fields?: StepFields } = { outcome: null },
+    readonly event?: { type: string; details: Record<string, unknown> },
   ) {
     super(summary);
   }
@@ -134,16 +147,14 @@ export class StepEngine implements OnModuleDestroy {
       await this.queue.expire(approval.id, approval.expiresAt);
       return;
     }
-    await this.dataSource
-      .getRepository(Step)
-      .update(
-        { id: approval.stepId, phase: 'held' },
-        {
-          phase: 'done',
-          error: 'the approval expired before anyone resumed the run',
-          endedAt: new Date(),
-        },
-      );
+    await this.dataSource.getRepository(Step).update(
+      { id: approval.stepId, phase: 'held' },
+      {
+        phase: 'done',
+        error: 'the approval expired before anyone resumed the run',
+        endedAt: new Date(),
+      },
+    );
     await this.lifecycle.end(
       approval.runId,
       'approval_expired',
@@ -241,7 +252,7 @@ export class StepEngine implements OnModuleDestroy {
       await work(ctx, step);
     } catch (error) {
       if (!(error instanceof RunEnds)) throw error;
-      await this.lifecycle.end(run.id, error.reason, error.summary, ACTOR, { step: n });
+      await this.endRun(run, step, error);
     } finally {
       clearInterval(renew);
       await this.dataSource
@@ -253,11 +264,37 @@ export class StepEngine implements OnModuleDestroy {
     }
   }
 
+  private async endRun(run: Run, step: Step, ends: RunEnds): Promise<void> {
+    const ended = await this.dataSource.transaction(async (manager) => {
+      if (step.phase !== 'done') {
+        await this.finish(step, step.phase, ends.step.outcome, ends.step.fields ?? {}, manager);
+      }
+      if (ends.event) {
+        await this.audit.record(
+          {
+            tenant: run.tenant,
+            type: ends.event.type,
+            actor: ACTOR,
+            runId: run.id,
+            step: step.n,
+            details: { agent: run.agent, ...ends.event.details },
+          },
+          manager,
+        );
+      }
+      return this.lifecycle.end(run.id, ends.reason, ends.summary, ACTOR, {
+        step: step.n,
+        manager,
+      });
+    });
+    if (ended) await this.lifecycle.promote(ended.leaseKey);
+  }
+
   // ---------------------------------------------------------------- observe, plan, check
 
   private async observeAndPlan(ctx: StepContext, step: Step): Promise<void> {
     const { run, agent } = ctx;
-    let screen = await this.observe(ctx, step);
+    let screen = await this.observe(ctx);
     await this.setPhase(step, 'observing', 'planning', this.screenFields(screen));
     step.phase = 'planning';
 
@@ -276,11 +313,11 @@ export class StepEngine implements OnModuleDestroy {
         screen,
         history,
         state: run.plannerState ?? null,
-        look: () => this.observe(ctx, step),
+        look: () => this.observe(ctx),
         signal: this.abort.signal,
       });
     } catch (error) {
-      if (error instanceof ScreenHostError) throw this.hostFailure(step, error);
+      if (error instanceof ScreenHostError) throw this.hostFailure(error);
       this.logger.warn({ err: error, run: run.id, step: step.n }, 'the planner failed');
       throw new RunEnds('model_error', `the planner failed: ${(error as Error).message}`);
     }
@@ -322,10 +359,10 @@ export class StepEngine implements OnModuleDestroy {
     }
     const action = verdict.action;
     if (action.action === 'done' || action.action === 'fail') {
-      await this.finish(step, 'planning', 'ended', fields);
       throw new RunEnds(
         action.action === 'done' ? 'done' : 'fail',
         action.action === 'done' ? action.summary : action.reason,
+        { outcome: 'ended', fields },
       );
     }
     if (action.action === 'wait') {
@@ -342,7 +379,7 @@ export class StepEngine implements OnModuleDestroy {
   }
 
   /** A fresh screenshot and outline, stored once per distinct SHA-256. */
-  private async observe(ctx: StepContext, step: Step): Promise<ObservedScreen> {
+  private async observe(ctx: StepContext): Promise<ObservedScreen> {
     try {
       const shot = await ctx.host.screenshot();
       const [stored, outline] = await Promise.all([
@@ -358,7 +395,7 @@ export class StepEngine implements OnModuleDestroy {
         outline,
       };
     } catch (error) {
-      if (error instanceof ScreenHostError) throw this.hostFailure(step, error);
+      if (error instanceof ScreenHostError) throw this.hostFailure(error);
       throw error;
     }
   }
@@ -450,7 +487,7 @@ export class StepEngine implements OnModuleDestroy {
     fields: StepFields,
   ): Promise<void> {
     const { run, agent } = ctx;
-    const mask = await this.learnMask(ctx, step);
+    const mask = await this.learnMask(ctx);
     const expiresAt = new Date(Date.now() + agent.approval_timeout_seconds * 1000);
     const approval = await this.dataSource.transaction(async (manager) => {
       const moved = await this.setPhase(
@@ -521,7 +558,7 @@ export class StepEngine implements OnModuleDestroy {
    * samples by themselves (a blinking caret, a clock). The planner's own screenshot is left out on
    * purpose: a real change between planning and holding must stay visible to the resume check.
    */
-  private async learnMask(ctx: StepContext, step: Step): Promise<VolatileMask | null> {
+  private async learnMask(ctx: StepContext): Promise<VolatileMask | null> {
     const samples = [];
     try {
       for (let i = 0; i < this.config.MASK_SAMPLES; i++) {
@@ -530,7 +567,7 @@ export class StepEngine implements OnModuleDestroy {
         samples.push(decodePng((await ctx.host.screenshot()).png));
       }
     } catch (error) {
-      if (error instanceof ScreenHostError) throw this.hostFailure(step, error);
+      if (error instanceof ScreenHostError) throw this.hostFailure(error);
       throw error;
     }
     const mask = learnVolatileMask(samples);
@@ -546,37 +583,13 @@ export class StepEngine implements OnModuleDestroy {
       .findOneByOrFail({ stepId: step.id });
     const kill = await this.settings.killSwitch(ctx.run.tenant, ctx.run.agent);
     if (kill?.engaged) {
-      await this.finish(step, step.phase, 'refused', {
-        error: `kill switch engaged: ${kill.reason}`,
+      throw new RunEnds('killed', `kill switch engaged: ${kill.reason}`, {
+        outcome: 'refused',
+        fields: { error: `kill switch engaged before the approved write was sent: ${kill.reason}` },
       });
-      throw new RunEnds('killed', `kill switch engaged: ${kill.reason}`);
     }
     const stale = await this.staleness(ctx, step, approval);
-    if (stale) {
-      await this.dataSource.transaction(async (manager) => {
-        await this.finish(step, step.phase, 'stale', { error: stale }, manager);
-        await this.audit.record(
-          {
-            tenant: ctx.run.tenant,
-            type: 'computer_use.write.stale',
-            actor: ACTOR,
-            runId: ctx.run.id,
-            step: step.n,
-            details: {
-              agent: ctx.run.agent,
-              approval_id: approval.id,
-              action: approval.action,
-              why: stale,
-            },
-          },
-          manager,
-        );
-      });
-      throw new RunEnds(
-        'stale_screen',
-        `the screen changed after the write was approved: ${stale}`,
-      );
-    }
+    if (stale) throw staleEnd(stale, approval);
     return this.send(ctx, step, approval.action as unknown as Action, {
       from: step.phase,
       approval,
@@ -595,7 +608,7 @@ export class StepEngine implements OnModuleDestroy {
     try {
       fresh = await ctx.host.screenshot();
     } catch (error) {
-      if (error instanceof ScreenHostError) throw this.hostFailure(step, error);
+      if (error instanceof ScreenHostError) throw this.hostFailure(error);
       throw error;
     }
     const result = compareScreens(held, fresh.png, {
@@ -693,27 +706,27 @@ export class StepEngine implements OnModuleDestroy {
   ): Promise<void> {
     if (error.kind === 'refused' || error.kind === 'unauthorized' || error.kind === 'config') {
       // The host answered and did not act.
-      await this.finish(step, 'sending', 'refused', {
-        error: `the screen host refused the action: ${error.message}`,
+      const refused = `the screen host refused the action: ${error.message}`;
+      throw new RunEnds('screen_host_error', refused, {
+        outcome: 'refused',
+        fields: { error: refused },
       });
-      throw new RunEnds(
-        'screen_host_error',
-        `the screen host refused the action: ${error.message}`,
-      );
     }
     const performed = await this.askHost(ctx, step);
     if (performed === true) return this.sent(ctx, step, action, approval);
     const write = approval !== undefined || step.classification === 'write';
     const message = `the screen host did not answer the action (${error.message})`;
     if (performed === false) {
-      await this.finish(step, 'sending', 'refused', {
-        error: `${message}; it says it did not act`,
+      throw new RunEnds('screen_host_error', `${message}; nothing was sent`, {
+        outcome: 'refused',
+        fields: { error: `${message}; it says it did not act` },
       });
-      throw new RunEnds('screen_host_error', `${message}; nothing was sent`);
     }
-    await this.finish(step, 'sending', null, { error: `${message}; whether it acted is unknown` });
-    if (write) throw new RunEnds('outcome_unknown', `${message}; check the screen before going on`);
-    throw new RunEnds('screen_host_error', message);
+    const unknown = { outcome: null, fields: { error: `${message}; whether it acted is unknown` } };
+    if (write) {
+      throw new RunEnds('outcome_unknown', `${message}; check the screen before going on`, unknown);
+    }
+    throw new RunEnds('screen_host_error', message, unknown);
   }
 
   /** Did the host perform this step's key? true, false, or null when it cannot tell us. */
@@ -744,13 +757,16 @@ export class StepEngine implements OnModuleDestroy {
     const performed = await this.askHost(ctx, step);
     if (performed === true) return this.sent(ctx, step, action, approval ?? undefined);
     if (performed === null && write) {
-      await this.finish(step, 'sending', null, {
-        error:
-          'a worker stopped while sending this write and the screen host cannot say whether it acted',
-      });
       throw new RunEnds(
         'outcome_unknown',
         'whether the write was sent is unknown; check the screen',
+        {
+          outcome: null,
+          fields: {
+            error:
+              'a worker stopped while sending this write and the screen host cannot say whether it acted',
+          },
+        },
       );
     }
     if (write) {
@@ -758,10 +774,7 @@ export class StepEngine implements OnModuleDestroy {
       const stale = approval
         ? await this.staleness(ctx, step, approval)
         : await this.changedSince(ctx, step);
-      if (stale) {
-        await this.finish(step, 'sending', 'stale', { error: stale });
-        throw new RunEnds('stale_screen', `the screen changed before the write was sent: ${stale}`);
-      }
+      if (stale) throw staleEnd(stale, approval);
     }
     step.phase = 'sending';
     try {
@@ -806,7 +819,7 @@ export class StepEngine implements OnModuleDestroy {
         await sleep(this.config.SETTLE_INTERVAL_MS, undefined, { signal: this.abort.signal });
       }
     } catch (error) {
-      if (error instanceof ScreenHostError) throw this.hostFailure(step, error);
+      if (error instanceof ScreenHostError) throw this.hostFailure(error);
       throw error;
     }
     const after = settled ?? previous;
@@ -861,18 +874,30 @@ export class StepEngine implements OnModuleDestroy {
     return this.setPhase(step, from, 'done', { ...fields, outcome, endedAt: new Date() }, manager);
   }
 
-  private hostFailure(step: Step, error: ScreenHostError): RunEnds {
-    void this.dataSource
-      .getRepository(Step)
-      .update({ id: step.id }, { error: `screen host: ${error.message}` })
-      .catch(() => undefined);
-    return new RunEnds('screen_host_error', `the screen host failed: ${error.message}`);
+  private hostFailure(error: ScreenHostError): RunEnds {
+    return new RunEnds('screen_host_error', `the screen host failed: ${error.message}`, {
+      outcome: null,
+      fields: { error: `screen host: ${error.message}` },
+    });
   }
 
   /** Test hook: with TEST_CRASH_AT set, the worker dies at that point, as a kill -9 would. */
   private fault(point: 'before-send' | 'after-send'): void {
     if (this.config.TEST_CRASH_AT === point) process.kill(process.pid, 'SIGKILL');
   }
+}
+
+/** The run ends `stale_screen`: the write was not sent, and the audit trail says why. */
+function staleEnd(why: string, approval: Approval | null): RunEnds {
+  return new RunEnds(
+    'stale_screen',
+    `the screen changed after the write was ${approval ? 'approved' : 'decided'}: ${why}`,
+    { outcome: 'stale', fields: { error: why } },
+    {
+      type: 'computer_use.write.stale',
+      details: { approval_id: approval?.id ?? null, action: approval?.action ?? null, why },
+    },
+  );
 }
 
 /** The element the run last clicked, on this screen: where typing goes when the host marks no focus. */
@@ -889,10 +914,12 @@ function lastClickFocus(history: StepHistory[], screen: ObservedScreen) {
   return null;
 }
 
+/** A refused answer as it may be recorded: bounded, and with any card number masked. */
 function safeJson(value: unknown): Record<string, unknown> | null {
   try {
-    const text = JSON.stringify(value);
-    if (text === undefined) return null;
+    const raw = JSON.stringify(value);
+    if (raw === undefined) return null;
+    const text = maskCardNumbers(raw);
     // Keep a refused answer readable but bounded.
     return text.length > 4000
       ? { truncated: text.slice(0, 4000) }

@@ -108,7 +108,7 @@ export const LIMITS = {
   agents: 100,
   max_steps: { min: 1, max: 40 },
   max_seconds: { min: 10, max: 3600 },
-  approval_timeout_seconds: { min: 60, max: 604_800 },
+  approval_timeout_seconds: { min: 5, max: 604_800 },
   stall_after: { min: 1, max: 40 },
   ignore_regions: 50,
   coordinate: 100_000,
