@@ -1,10 +1,17 @@
+import type { MigrationInterface } from 'typeorm';
 import { Foundation1795994511380 } from './1795994511380-Foundation';
 import { Settings1795996018853 } from './1795996018853-Settings';
 import { ScriptedPlanners1795996106374 } from './1795996106374-ScriptedPlanners';
 import { Runs1795996143798 } from './1795996143798-Runs';
 import { Screens1795996831071 } from './1795996831071-Screens';
-
-import type { MigrationInterface } from 'typeorm';
+import { StepTimings1795998976015 } from './1795998976015-StepTimings';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
-export const MIGRATIONS: Array<new () => MigrationInterface> = [Foundation1795994511380, Settings1795996018853, ScriptedPlanners1795996106374, Runs1795996143798, Screens1795996831071];
+export const MIGRATIONS: Array<new () => MigrationInterface> = [
+  Foundation1795994511380,
+  Settings1795996018853,
+  ScriptedPlanners1795996106374,
+  Runs1795996143798,
+  Screens1795996831071,
+  StepTimings1795998976015,
+];

@@ -49,12 +49,38 @@ const MATRIX: Array<[string, string, number[]]> = [
   ['GET', '/api/planners/{id}', [401, 401, 401, 403, 404, 403, 403, 403, 403, 404]],
   ['PUT', '/api/planners/{id}', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
   ['DELETE', '/api/planners/{id}', [401, 401, 401, 403, 404, 403, 403, 403, 403, 404]],
+  ['GET', '/api/admin/agents/{name}/doctor', [401, 401, 401, 403, 404, 403, 403, 403, 403, 404]],
+  // Runs and approvals: `{id}` is a UUID that names nothing, so past the guard they are 404s.
+  ['POST', '/api/computer-use/runs', [401, 401, 401, 403, 403, 400, 403, 403, 403, 400]],
+  ['GET', '/api/computer-use/runs', [401, 401, 401, 403, 403, 200, 403, 200, 403, 200]],
+  ['GET', '/api/computer-use/runs/{id}', [401, 401, 401, 403, 403, 404, 403, 404, 403, 404]],
+  [
+    'GET',
+    '/api/computer-use/runs/{id}/steps/{n}/screen',
+    [401, 401, 401, 403, 403, 404, 404, 404, 403, 404],
+  ],
+  [
+    'POST',
+    '/api/computer-use/runs/{id}/resume',
+    [401, 401, 401, 403, 403, 404, 403, 403, 403, 404],
+  ],
+  [
+    'POST',
+    '/api/computer-use/runs/{id}/cancel',
+    [401, 401, 401, 403, 403, 404, 403, 403, 403, 404],
+  ],
+  ['GET', '/api/approvals', [401, 401, 401, 403, 403, 403, 200, 403, 403, 200]],
+  ['GET', '/api/approvals/{id}', [401, 401, 401, 403, 403, 403, 404, 403, 403, 404]],
+  ['POST', '/api/approvals/{id}/approve', [401, 401, 401, 403, 403, 403, 404, 403, 403, 404]],
+  ['POST', '/api/approvals/{id}/reject', [401, 401, 401, 403, 403, 403, 404, 403, 403, 404]],
   ['GET', '/health/live', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
   ['GET', '/health/ready', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
   ['GET', '/metrics', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
   ['GET', '/api/docs-json', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
   ['GET', '/api/docs', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
 ];
+
+const NOBODY = '00000000-0000-4000-8000-000000000000';
 
 describe('permission matrix', () => {
   let api: TestApi;
@@ -88,7 +114,9 @@ describe('permission matrix', () => {
   it.each(cells)(
     '$method $path with $column → $expected',
     async ({ method, path, column, expected }) => {
-      const result = await api.request(method, path, { token: tokens.get(column) });
+      // `{id}` becomes a UUID that names nothing, `{n}` a step number; `{name}` stays (no agent).
+      const concrete = path.replace('{id}', NOBODY).replace('{n}', '1');
+      const result = await api.request(method, concrete, { token: tokens.get(column) });
       expect(result.status).toBe(expected);
       if (expected === 401 || expected === 403) {
         expect(result.body).toEqual({

@@ -63,6 +63,42 @@ interface StepContext {
   agent: AgentConfig;
   host: ScreenHost;
   rules: Rules;
+  timing: StepTiming;
+}
+
+/**
+ * Where one job's time went: waiting on the screen host, on the planner, in deliberate pauses
+ * (`wait`, settling, mask samples); the rest is Warden's own overhead. Kept on the step row.
+ */
+interface StepTiming {
+  job: 'step' | 'approved';
+  started: number;
+  hostMs: number;
+  plannerMs: number;
+  pauseMs: number;
+}
+
+/** The screen host, with the time spent in each call added to the step's timing. */
+function timedHost(host: ScreenHost, timing: StepTiming): ScreenHost {
+  const timed =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const started = performance.now();
+      try {
+        return await call(...args);
+      } finally {
+        timing.hostMs += performance.now() - started;
+      }
+    };
+  return {
+    url: host.url,
+    screenshot: timed((o?: { attempts?: number }) => host.screenshot(o)),
+    elements: timed(() => host.elements()),
+    act: timed((a: Action, key: string) => host.act(a, key)),
+    lookupAction: timed((key: string) => host.lookupAction(key)),
+    health: timed(() => host.health()),
+    probe: timed(() => host.probe()),
+  };
 }
 
 /**
@@ -133,10 +169,15 @@ export class StepEngine implements OnModuleDestroy {
   async runApproved(runId: string, n: number): Promise<void> {
     const run = await this.dataSource.getRepository(Run).findOneBy({ id: runId });
     if (!run || run.status !== 'running') return;
-    await this.withStep(run, n, async (ctx, step) => {
-      if (step.phase === 'approved') return this.sendApproved(ctx, step);
-      if (step.phase === 'sending') return this.recoverSending(ctx, step);
-    });
+    await this.withStep(
+      run,
+      n,
+      async (ctx, step) => {
+        if (step.phase === 'approved') return this.sendApproved(ctx, step);
+        if (step.phase === 'sending') return this.recoverSending(ctx, step);
+      },
+      'approved',
+    );
   }
 
   /** An approval's time is up: the run stops `approval_expired`, nothing is sent. */
@@ -211,7 +252,15 @@ export class StepEngine implements OnModuleDestroy {
     run: Run,
     n: number,
     work: (ctx: StepContext, step: Step) => Promise<void>,
+    job: StepTiming['job'] = 'step',
   ): Promise<void> {
+    const timing: StepTiming = {
+      job,
+      started: performance.now(),
+      hostMs: 0,
+      plannerMs: 0,
+      pauseMs: 0,
+    };
     const leaseMs = this.config.STEP_LEASE_MS;
     const leased = updatedRows<{ id: string }>(
       await this.dataSource.query(
@@ -243,7 +292,8 @@ export class StepEngine implements OnModuleDestroy {
       const ctx: StepContext = {
         run,
         agent,
-        host: this.client.forTarget(agent),
+        host: timedHost(this.client.forTarget(agent), timing),
+        timing,
         rules: loadRules({
           commit_words: agent.commit_words,
           unlabelled_clicks: agent.unlabelled_clicks,
@@ -255,12 +305,42 @@ export class StepEngine implements OnModuleDestroy {
       await this.endRun(run, step, error);
     } finally {
       clearInterval(renew);
+      await this.recordTiming(step.id, timing);
       await this.dataSource
         .query(
           `UPDATE steps SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2`,
           [step.id, this.workerId],
         )
         .catch(() => undefined);
+    }
+  }
+
+  private async recordTiming(stepId: string, t: StepTiming): Promise<void> {
+    const round = (ms: number) => Math.round(ms * 100) / 100;
+    const total = performance.now() - t.started;
+    const entry = {
+      job: t.job,
+      total_ms: round(total),
+      host_ms: round(t.hostMs),
+      planner_ms: round(t.plannerMs),
+      pause_ms: round(t.pauseMs),
+      overhead_ms: round(total - t.hostMs - t.plannerMs - t.pauseMs),
+    };
+    await this.dataSource
+      .query(
+        `UPDATE steps SET timings = COALESCE(timings, '[]'::jsonb) || $2::jsonb WHERE id = $1`,
+        [stepId, JSON.stringify([entry])],
+      )
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'could not record step timings'));
+  }
+
+  /** A deliberate pause (not overhead): a `wait` action, settling, mask samples. */
+  private async pause(ctx: StepContext, ms: number): Promise<void> {
+    const started = performance.now();
+    try {
+      await sleep(ms, undefined, { signal: this.abort.signal });
+    } finally {
+      ctx.timing.pauseMs += performance.now() - started;
     }
   }
 
@@ -302,6 +382,8 @@ export class StepEngine implements OnModuleDestroy {
     if (!planner) throw new RunEnds('model_error', `the agent's planner is not available`);
     const history = await this.history(run.id, step.n);
     let result;
+    const planStarted = performance.now();
+    const hostBefore = ctx.timing.hostMs;
     try {
       result = await planner.plan({
         tenant: run.tenant,
@@ -320,6 +402,9 @@ export class StepEngine implements OnModuleDestroy {
       if (error instanceof ScreenHostError) throw this.hostFailure(error);
       this.logger.warn({ err: error, run: run.id, step: step.n }, 'the planner failed');
       throw new RunEnds('model_error', `the planner failed: ${(error as Error).message}`);
+    } finally {
+      // The planner's own time; screenshots it asked for (look) count as the host's.
+      ctx.timing.plannerMs += performance.now() - planStarted - (ctx.timing.hostMs - hostBefore);
     }
     if (result.screen && result.screen.sha256 !== screen.sha256) {
       // The planner looked again and decided on a newer screen: that one is the step's screen.
@@ -367,7 +452,7 @@ export class StepEngine implements OnModuleDestroy {
     }
     if (action.action === 'wait') {
       await this.setPhase(step, 'planning', 'planning', fields);
-      await sleep(Math.min(action.seconds, 10) * 1000, undefined, { signal: this.abort.signal });
+      await this.pause(ctx, Math.min(action.seconds, 10) * 1000);
       await this.finish(step, 'planning', 'sent', {});
       return this.next(ctx, step);
     }
@@ -562,8 +647,7 @@ export class StepEngine implements OnModuleDestroy {
     const samples = [];
     try {
       for (let i = 0; i < this.config.MASK_SAMPLES; i++) {
-        if (i > 0)
-          await sleep(this.config.MASK_INTERVAL_MS, undefined, { signal: this.abort.signal });
+        if (i > 0) await this.pause(ctx, this.config.MASK_INTERVAL_MS);
         samples.push(decodePng((await ctx.host.screenshot()).png));
       }
     } catch (error) {
@@ -737,7 +821,7 @@ export class StepEngine implements OnModuleDestroy {
       } catch (error) {
         if (!(error instanceof ScreenHostError)) throw error;
         if (error.kind === 'refused' || error.kind === 'bad_answer') return null;
-        await sleep(200 * 2 ** attempt, undefined, { signal: this.abort.signal });
+        await this.pause(ctx, 200 * 2 ** attempt);
       }
     }
     return null;
@@ -816,7 +900,7 @@ export class StepEngine implements OnModuleDestroy {
         }
         previous = shot;
         if (Date.now() >= until) break;
-        await sleep(this.config.SETTLE_INTERVAL_MS, undefined, { signal: this.abort.signal });
+        await this.pause(ctx, this.config.SETTLE_INTERVAL_MS);
       }
     } catch (error) {
       if (error instanceof ScreenHostError) throw this.hostFailure(error);

@@ -16,6 +16,8 @@ export interface StepView {
   outcome: string | null;
   error?: string;
   model?: Record<string, unknown>;
+  /** Per job of the step: total, screen host, planner, pauses and Warden's overhead, in ms. */
+  timings?: Array<Record<string, unknown>>;
   started_at: string;
   ended_at: string | null;
 }
@@ -79,6 +81,7 @@ export function stepView(step: Step): StepView {
     outcome: step.outcome,
     ...(step.error ? { error: step.error } : {}),
     ...(step.model ? { model: step.model } : {}),
+    ...(step.timings ? { timings: step.timings } : {}),
     started_at: step.startedAt.toISOString(),
     ended_at: step.endedAt?.toISOString() ?? null,
   };

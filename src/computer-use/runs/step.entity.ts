@@ -66,6 +66,10 @@ export class Step {
   @Column({ type: 'jsonb', nullable: true })
   model: Record<string, unknown> | null;
 
+  /** Where each job's time went (host, planner, pauses, Warden's own overhead), in ms. */
+  @Column({ type: 'jsonb', nullable: true })
+  timings: Array<Record<string, unknown>> | null;
+
   @Column({ name: 'started_at', type: 'timestamptz' })
   startedAt: Date;
 

@@ -1,0 +1,29 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Caller } from '../../auth/caller';
+import { CurrentCaller } from '../../auth/current-caller.decorator';
+import { Permissions } from '../../auth/permissions.decorator';
+import { notFound } from '../../common/domain-error';
+import { DoctorService } from '../screens/doctor.service';
+import { SettingsService } from './settings.service';
+
+@ApiTags('computer-use admin')
+@Controller('api/admin/agents/:name/doctor')
+export class DoctorController {
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly doctor: DoctorService,
+  ) {}
+
+  /**
+   * Checks the agent's screen host without acting on it: reachable, TLS, token, PNG, sizes,
+   * outline, idempotency. Each failed check says what to do next.
+   */
+  @Get()
+  @Permissions('computer_use.admin')
+  async check(@CurrentCaller() caller: Caller, @Param('name') name: string) {
+    const agent = await this.settings.agent(caller.tenant, name);
+    if (!agent) throw notFound(`no agent "${name}" in this tenant's computer-use config`);
+    return { agent: name, ...(await this.doctor.check(agent)) };
+  }
+}
