@@ -1,12 +1,4 @@
-import {
-  closeSync,
-  createWriteStream,
-  existsSync,
-  openSync,
-  readSync,
-  statSync,
-  WriteStream,
-} from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import type { CheckedAction, ScreenAction } from './actions';
 import { plainAction } from './actions';
 import type { TypingTarget } from './backends/backend';
@@ -16,10 +8,18 @@ export interface ActionLogEntry {
   backend: string;
   idempotency_key: string | null;
   action: Record<string, unknown>;
-  outcome: 'performed' | 'failed';
-  ms: number;
+  /** `started` is written before an action with an Idempotency-Key touches the desktop. */
+  outcome: 'started' | 'performed' | 'failed';
+  ms?: number;
   error?: string;
 }
+
+/** What the log says became of a key, by its last line. */
+export type RecordedKey =
+  | { key: string; outcome: 'performed'; ms: number }
+  | { key: string; outcome: 'failed'; error: string }
+  /** Started, and no outcome after it: the host stopped while performing. */
+  | { key: string; outcome: 'unknown' };
 
 /**
  * The action as it may be written down: typed text is kept only where the backend knows it went
@@ -37,22 +37,23 @@ export function loggableAction(
   return { ...plain };
 }
 
-/** Appends one JSON line per performed action to a local file (created 0600). */
+/**
+ * Appends one JSON line per action to a local file (created 0600). Lines are written with a
+ * synchronous write: once `started` returns, the line is with the operating system, and a host
+ * that dies while acting finds it when it starts again.
+ */
 export class ActionLog {
-  private readonly stream: WriteStream;
+  private fd: number | null;
 
   constructor(path: string) {
-    this.stream = createWriteStream(path, { flags: 'a', mode: 0o600 });
-    this.stream.on('error', () => {
-      // A full disk must not take the desktop agent down; the HTTP answer still says what happened.
-    });
+    this.fd = openSync(path, 'a', 0o600);
   }
 
   /**
-   * The Idempotency-Keys this log says were performed, newest last (at most `limit`), read from
-   * its tail: a host restarted on the same log keeps its promise to act once per key.
+   * What became of the Idempotency-Keys in this log, newest last (at most `limit`), read from its
+   * tail: a host restarted on the same log keeps its promise to act at most once per key.
    */
-  static performedKeys(path: string, limit = 1000): Array<{ key: string; ms: number }> {
+  static recordedKeys(path: string, limit = 1000): RecordedKey[] {
     if (!existsSync(path)) return [];
     const size = statSync(path).size;
     const length = Math.min(size, 4 * 1024 * 1024);
@@ -63,28 +64,51 @@ export class ActionLog {
     } finally {
       closeSync(fd);
     }
-    const keys: Array<{ key: string; ms: number }> = [];
+    const keys = new Map<string, RecordedKey>();
     for (const line of buffer.toString('utf8').split('\n')) {
+      let entry: Partial<ActionLogEntry>;
       try {
-        const entry = JSON.parse(line) as Partial<ActionLogEntry>;
-        if (entry.outcome === 'performed' && typeof entry.idempotency_key === 'string') {
-          keys.push({
-            key: entry.idempotency_key,
-            ms: typeof entry.ms === 'number' ? entry.ms : 0,
-          });
-        }
+        entry = JSON.parse(line) as Partial<ActionLogEntry>;
       } catch {
-        // a torn first line (the tail cut it) or a line written half before a crash
+        continue; // a torn first line (the tail cut it) or a line written half before a crash
+      }
+      const key = entry.idempotency_key;
+      if (typeof key !== 'string') continue;
+      keys.delete(key); // the last line of a key says what became of it; newest last
+      if (entry.outcome === 'performed') {
+        keys.set(key, {
+          key,
+          outcome: 'performed',
+          ms: typeof entry.ms === 'number' ? entry.ms : 0,
+        });
+      } else if (entry.outcome === 'failed') {
+        keys.set(key, { key, outcome: 'failed', error: String(entry.error ?? 'unknown error') });
+      } else if (entry.outcome === 'started') {
+        keys.set(key, { key, outcome: 'unknown' });
       }
     }
-    return keys.slice(-limit);
+    return [...keys.values()].slice(-limit);
+  }
+
+  /** The Idempotency-Keys this log says were performed (kept for callers of the first version). */
+  static performedKeys(path: string, limit = 1000): Array<{ key: string; ms: number }> {
+    return ActionLog.recordedKeys(path, limit).flatMap((k) =>
+      k.outcome === 'performed' ? [{ key: k.key, ms: k.ms }] : [],
+    );
   }
 
   append(entry: ActionLogEntry): void {
-    this.stream.write(`${JSON.stringify(entry)}\n`);
+    if (this.fd === null) return;
+    try {
+      writeSync(this.fd, `${JSON.stringify(entry)}\n`);
+    } catch {
+      // A full disk must not take the desktop agent down; the HTTP answer still says what happened.
+    }
   }
 
-  close(): Promise<void> {
-    return new Promise((resolve) => this.stream.end(resolve));
+  async close(): Promise<void> {
+    if (this.fd === null) return;
+    closeSync(this.fd);
+    this.fd = null;
   }
 }

@@ -99,7 +99,7 @@ export async function startScreenHost(options: StartScreenHostOptions): Promise<
   }
   const https = options.tls ? tlsMaterial(options.tls) : null;
   const backend = await createBackend(options);
-  const performedKeys = options.actionLogPath ? ActionLog.performedKeys(options.actionLogPath) : [];
+  const recordedKeys = options.actionLogPath ? ActionLog.recordedKeys(options.actionLogPath) : [];
   const actionLog = options.actionLogPath ? new ActionLog(options.actionLogPath) : null;
   const sim = backend instanceof SimBackend ? backend : null;
   const testRoutes = Boolean(options.testRoutes && sim);
@@ -108,7 +108,7 @@ export async function startScreenHost(options: StartScreenHostOptions): Promise<
     token: options.token,
     elements: options.elements ?? true,
     actionLog,
-    performedKeys,
+    recordedKeys,
     https,
     logger: options.logger ?? false,
     extraRoutes: testRoutes ? (instance) => registerSimTestRoutes(instance, sim!) : undefined,

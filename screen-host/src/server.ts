@@ -6,7 +6,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import Fastify, { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkAction, CheckedAction, plainAction } from './actions';
-import { ActionLog, loggableAction } from './action-log';
+import { ActionLog, loggableAction, RecordedKey } from './action-log';
 import type { ScreenBackend } from './backends/backend';
 import {
   IDEMPOTENCY_KEY_PATTERN,
@@ -25,8 +25,8 @@ export interface ServerOptions {
   elements: boolean;
   actionLog: ActionLog | null;
   https: { cert: string | Buffer; key: string | Buffer } | null;
-  /** Keys performed before this start (from the action log): answered, never performed again. */
-  performedKeys?: Array<{ key: string; ms: number }>;
+  /** Keys this host acted on before it started (from the action log): answered, never performed again. */
+  recordedKeys?: RecordedKey[];
   logger: boolean;
   /** Registers backend-specific routes (the sim's test routes). */
   extraRoutes?: (app: FastifyInstance) => void;
@@ -59,12 +59,33 @@ export function tokenMatches(header: string | undefined, expected: Buffer): bool
   return timingSafeEqual(presented, expected) && match !== null;
 }
 
+/** The answer a restarted host gives for a key its action log recorded. */
+export function storedAnswerOf(recorded: RecordedKey): StoredAnswer {
+  switch (recorded.outcome) {
+    case 'performed':
+      return { statusCode: 200, body: { ok: true, ms: recorded.ms } };
+    case 'failed':
+      return {
+        statusCode: 500,
+        body: errorBody(500, `the action could not be performed: ${recorded.error}`),
+      };
+    case 'unknown':
+      return {
+        statusCode: 500,
+        body: errorBody(
+          500,
+          'the screen host stopped while performing this action: whether it reached the desktop is unknown',
+        ),
+      };
+  }
+}
+
 export function buildServer(options: ServerOptions): FastifyInstance {
   const { backend } = options;
   const expectedToken = digest(options.token);
   const idempotency = new IdempotencyStore(1000);
-  for (const { key, ms } of options.performedKeys ?? []) {
-    idempotency.remember(key, { statusCode: 200, body: { ok: true, ms } });
+  for (const recorded of options.recordedKeys ?? []) {
+    idempotency.remember(recorded.key, storedAnswerOf(recorded));
   }
   const queue = new SerialQueue();
 
@@ -146,6 +167,16 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       const target =
         action.action === 'click' || action.action === 'double_click' ? action.target : undefined;
       const started = performance.now();
+      // Written before the desktop is touched: a host that dies now will not act on this key again.
+      if (key !== null) {
+        options.actionLog?.append({
+          time: new Date().toISOString(),
+          backend: backend.name,
+          idempotency_key: key,
+          action: logged,
+          outcome: 'started',
+        });
+      }
       try {
         await backend.perform(action);
         const ms = Math.round((performance.now() - started) * 100) / 100;

@@ -132,6 +132,7 @@ describe('screen-host CLI', () => {
       expect((await call(host.url, '/sim/events')).status).toBe(200);
       expect((await call(host.url, '/health')).json().capabilities).toEqual([
         'idempotency',
+        'action-lookup',
         'sim-test-routes',
       ]);
     } finally {

@@ -1,7 +1,7 @@
 /**
  * The protocol over real HTTPS: the token, body limits, validation and Idempotency-Key.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckedAction } from '../src/actions';
 import type { ScreenBackend } from '../src/backends/backend';
@@ -364,7 +364,10 @@ describe('screen host: serialised actions and keys in flight', () => {
   it('serves no outline where the backend has none', async () => {
     const reply = await call(host.url, '/elements');
     expect(reply.status).toBe(404);
-    expect((await call(host.url, '/health')).json().capabilities).toEqual(['idempotency']);
+    expect((await call(host.url, '/health')).json().capabilities).toEqual([
+      'idempotency',
+      'action-lookup',
+    ]);
   });
 });
 
@@ -384,5 +387,83 @@ describe('startScreenHost refuses unsafe settings', () => {
         ...override,
       }),
     ).rejects.toThrow(message);
+  });
+});
+
+describe('screen host: keys survive a restart through the action log', () => {
+  class CountingBackend extends SlowBackend {
+    constructor(private readonly failWith: string | null = null) {
+      super();
+    }
+    override async perform(action: CheckedAction) {
+      this.performed.push(action);
+      if (this.failWith) throw new Error(this.failWith);
+    }
+  }
+
+  const start = (backend: ScreenBackend, actionLogPath: string) =>
+    startScreenHost({ backend, token: TOKEN, port: 0, insecureLoopback: true, actionLogPath });
+  const click = { action: 'click', x: 5, y: 5 };
+
+  it('a key that failed is answered as failed after a restart, and not performed again', async () => {
+    const actionLogPath = join(tempDir(), 'actions.log');
+    const failing = new CountingBackend('xdotool exited with 1');
+    let host = await start(failing, actionLogPath);
+    const first = await call(host.url, '/action', {
+      body: click,
+      headers: { 'idempotency-key': 'k-fail' },
+    });
+    expect(first.status).toBe(500);
+    await host.close();
+
+    const counting = new CountingBackend();
+    host = await start(counting, actionLogPath);
+    try {
+      const again = await call(host.url, '/action', {
+        body: click,
+        headers: { 'idempotency-key': 'k-fail' },
+      });
+      expect(again.status).toBe(500);
+      expect(again.headers['idempotency-replayed']).toBe('true');
+      expect(again.json().message).toBe('the action could not be performed: xdotool exited with 1');
+      expect(counting.performed).toEqual([]);
+      const lookup = await call(host.url, '/actions/k-fail');
+      expect(lookup.status).toBe(200);
+      expect(lookup.json()).toMatchObject({ statusCode: 500 });
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('a key the host was performing when it stopped is never performed again', async () => {
+    const actionLogPath = join(tempDir(), 'actions.log');
+    // What a host leaves behind when it dies between writing "started" and acting, or mid-action.
+    writeFileSync(
+      actionLogPath,
+      `${JSON.stringify({ time: new Date().toISOString(), backend: 'slow', idempotency_key: 'k-crash', action: click, outcome: 'started' })}\n`,
+    );
+    const counting = new CountingBackend();
+    const host = await start(counting, actionLogPath);
+    try {
+      const reply = await call(host.url, '/action', {
+        body: click,
+        headers: { 'idempotency-key': 'k-crash' },
+      });
+      expect(reply.status).toBe(500);
+      expect(reply.json().message).toMatch(/stopped while performing this action/);
+      expect(counting.performed).toEqual([]);
+      // A new key acts, and its "started" line is written before the action.
+      expect(
+        (await call(host.url, '/action', { body: click, headers: { 'idempotency-key': 'k-new' } }))
+          .status,
+      ).toBe(200);
+      expect(counting.performed).toHaveLength(1);
+      const outcomes = readJsonLines(actionLogPath)
+        .filter((l) => l.idempotency_key === 'k-new')
+        .map((l) => l.outcome);
+      expect(outcomes).toEqual(['started', 'performed']);
+    } finally {
+      await host.close();
+    }
   });
 });

@@ -280,7 +280,10 @@ describe('sim variants', () => {
       const reply = await call(host.url, '/elements');
       expect(reply.status).toBe(404);
       expect(reply.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
-      expect((await call(host.url, '/health')).json().capabilities).toEqual(['idempotency']);
+      expect((await call(host.url, '/health')).json().capabilities).toEqual([
+        'idempotency',
+        'action-lookup',
+      ]);
       // Test routes are off unless asked for.
       expect((await call(host.url, '/sim/events')).status).toBe(404);
     } finally {
