@@ -36,6 +36,7 @@ export class ScreenPngEncoder {
   private previous: {
     pixels: Buffer;
     raw: Buffer;
+    png: Buffer;
     width: number;
     height: number;
     layout: PixelLayout;
@@ -60,6 +61,8 @@ export class ScreenPngEncoder {
     const prev = this.previous;
     const comparable =
       prev !== null && prev.width === width && prev.height === height && prev.layout === layout;
+    // A screen that has not changed at all (a form waiting for input) costs one comparison.
+    if (comparable && pixels.equals(prev.pixels)) return prev.png;
     let aboveUnchanged = false;
     let o = 0;
     for (let y = 0; y < height; y++) {
@@ -88,19 +91,20 @@ export class ScreenPngEncoder {
       }
       aboveUnchanged = unchanged;
     }
-    this.previous = { pixels, raw, width, height, layout };
     const header = Buffer.alloc(13);
     header.writeUInt32BE(width, 0);
     header.writeUInt32BE(height, 4);
     header[8] = 8; // bits per channel
     header[9] = 2; // RGB
     const idat = deflateSync(raw, { level: constants.Z_BEST_SPEED });
-    return Buffer.concat([
+    const png = Buffer.concat([
       SIGNATURE,
       chunk('IHDR', header),
       chunk('IDAT', idat),
       chunk('IEND', Buffer.alloc(0)),
     ]);
+    this.previous = { pixels, raw, png, width, height, layout };
+    return png;
   }
 }
 
