@@ -1,6 +1,15 @@
 import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  validateSync,
+} from 'class-validator';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -81,9 +90,11 @@ export class AppConfig {
   @Max(5000, { message: 'SETTLE_INTERVAL_MS must be an integer from 0 to 5000' })
   SETTLE_INTERVAL_MS: number = 50;
 
-  /** Tests only: the worker kills itself (SIGKILL) at this point of sending, to prove recovery. */
+  /** Tests only: the worker kills itself (SIGKILL) right before or after sending a write, to prove recovery. */
   @IsOptional()
-  @IsIn(['before-send', 'after-send'], { message: 'TEST_CRASH_AT must be before-send or after-send' })
+  @IsIn(['before-send', 'after-send'], {
+    message: 'TEST_CRASH_AT must be before-send or after-send',
+  })
   TEST_CRASH_AT?: 'before-send' | 'after-send';
 }
 

@@ -15,6 +15,7 @@ export interface SimHost {
   fingerprint: string;
   tokenEnv: string;
   cert: Buffer;
+  keyPem: Buffer;
   /** Test routes of the sim (started with testRoutes). */
   events(): Promise<Array<Record<string, any>>>;
   poke(message: string): Promise<void>;
@@ -81,6 +82,7 @@ export async function startSimHost(
     fingerprint: created.fingerprintSha256,
     tokenEnv,
     cert,
+    keyPem: readFileSync(created.keyPath),
     call,
     events: async () =>
       (JSON.parse((await ok('GET', '/sim/events')).body.toString()) as { events: [] }).events,
@@ -209,7 +211,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         if (until(last)) return last;
         await new Promise((r) => setTimeout(r, 50));
       }
-      const runs = await api.db.sql(`SELECT id, status, end_reason, lease_key, step_count FROM runs`);
+      const runs = await api.db.sql(
+        `SELECT id, status, end_reason, lease_key, step_count FROM runs`,
+      );
       throw new Error(
         `run ${id} did not get there in ${ms} ms; last seen: ${JSON.stringify(last, null, 1)}; all runs: ${JSON.stringify(runs)}`,
       );

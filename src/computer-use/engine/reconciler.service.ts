@@ -51,11 +51,12 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
         WHERE r.status = 'running'`,
     );
     for (const run of running) {
-      if (run.lease_until && run.lease_until.getTime() > Date.now()) continue; // a live worker has it
-      if (run.phase === 'approved') await this.queue.approved(run.id, run.step_count);
-      else if (run.phase === null || run.phase === 'done')
+      const lapsed = run.lease_until ?? undefined;
+      if (lapsed && lapsed.getTime() > Date.now()) continue; // a live worker has it
+      if (run.phase === 'approved') await this.queue.approved(run.id, run.step_count, lapsed);
+      else if (run.phase === null || run.phase === 'done') {
         await this.queue.step(run.id, run.step_count + 1);
-      else await this.queue.step(run.id, run.step_count);
+      } else await this.queue.step(run.id, run.step_count, lapsed);
     }
     // Queued runs whose screen host is free.
     const hosts = await this.dataSource.query<Array<{ lease_key: string }>>(

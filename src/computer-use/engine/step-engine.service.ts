@@ -725,14 +725,15 @@ export class StepEngine implements OnModuleDestroy {
     );
     if (moved.length === 0) return; // cancelled or taken over meanwhile: nothing was sent
     step.phase = 'sending';
-    this.fault('before-send');
+    const write = options.approval !== undefined || step.classification === 'write';
+    if (write) this.fault('before-send');
     try {
       await ctx.host.act(action, step.id);
     } catch (error) {
       if (!(error instanceof ScreenHostError)) throw error;
       return this.afterFailedSend(ctx, step, action, error, options.approval);
     }
-    this.fault('after-send');
+    if (write) this.fault('after-send');
     await this.sent(ctx, step, action, options.approval);
   }
 
@@ -965,7 +966,7 @@ export class StepEngine implements OnModuleDestroy {
     });
   }
 
-  /** Test hook: with TEST_CRASH_AT set, the worker dies at that point, as a kill -9 would. */
+  /** Test hook: with TEST_CRASH_AT set, the worker dies at that point of sending a write, as kill -9 would. */
   private fault(point: 'before-send' | 'after-send'): void {
     if (this.config.TEST_CRASH_AT === point) process.kill(process.pid, 'SIGKILL');
   }

@@ -39,12 +39,20 @@ export const JOB_DEFAULTS: JobsOptions = {
 export class StepQueue {
   constructor(@InjectQueue(STEP_QUEUE) readonly queue: Queue) {}
 
-  async step(runId: string, n: number): Promise<void> {
-    await this.queue.add(JOB.step, { runId, n } satisfies StepJob, { jobId: `${runId}.${n}` });
+  /**
+   * `after` names a worker's lease that ran out: the dead worker's job may still count as active in
+   * BullMQ for a while, so the job that takes the step over needs an id of its own (one per lapsed
+   * lease, so reconciling twice still adds it once). The step's lease keeps it to one worker.
+   */
+  async step(runId: string, n: number, after?: Date): Promise<void> {
+    const jobId = after ? `${runId}.${n}.after.${after.getTime()}` : `${runId}.${n}`;
+    await this.queue.add(JOB.step, { runId, n } satisfies StepJob, { jobId });
   }
 
-  async approved(runId: string, n: number): Promise<string> {
-    const jobId = `${runId}.${n}.approved`;
+  async approved(runId: string, n: number, after?: Date): Promise<string> {
+    const jobId = after
+      ? `${runId}.${n}.approved.after.${after.getTime()}`
+      : `${runId}.${n}.approved`;
     await this.queue.add(JOB.approved, { runId, n } satisfies StepJob, { jobId, priority: 1 });
     return jobId;
   }

@@ -1,5 +1,5 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { OnApplicationBootstrap } from '@nestjs/common';
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { AppConfig } from '../../config/app-config';
 import { StepEngine } from './step-engine.service';
@@ -8,6 +8,8 @@ import { ExpireJob, JOB, STEP_QUEUE, StepJob } from './step-queue';
 /** Hands each job to the step engine; the engine holds every rule. */
 @Processor(STEP_QUEUE)
 export class StepProcessor extends WorkerHost implements OnApplicationBootstrap {
+  private readonly logger = new Logger(StepProcessor.name);
+
   constructor(
     private readonly engine: StepEngine,
     private readonly config: AppConfig,
@@ -17,6 +19,17 @@ export class StepProcessor extends WorkerHost implements OnApplicationBootstrap 
 
   onApplicationBootstrap(): void {
     this.worker.concurrency = this.config.WORKER_CONCURRENCY;
+  }
+
+  /** Redis trouble (a lost lock, a flushed key) is logged; PostgreSQL and the reconciler carry on. */
+  @OnWorkerEvent('error')
+  onError(error: Error): void {
+    this.logger.warn({ err: error }, 'the step queue reported an error');
+  }
+
+  @OnWorkerEvent('failed')
+  onFailed(job: Job | undefined, error: Error): void {
+    this.logger.error({ err: error, job: job?.id, attempts: job?.attemptsMade }, 'a step job failed');
   }
 
   async process(job: Job): Promise<void> {

@@ -1,0 +1,228 @@
+import type { ChildProcess } from 'node:child_process';
+import { Redis } from 'ioredis';
+import { startScreenHost } from '../screen-host/src';
+import type { ScreenBackend } from '../screen-host/src';
+import { TEST_REDIS_URL } from './support/env';
+import { spawnEntry } from './support/processes';
+import { isEnded, startSimHost, startStack, Stack } from './support/stack';
+
+/**
+ * DESIGN §11 under fire: workers killed around a write's POST /action, Redis losing every key,
+ * a screen host that is down or answers garbage. Workers here are real processes, killed for real.
+ */
+
+const COMMAND = { role: 'textbox', name: 'Command field' };
+const ONE_WRITE = {
+  steps: [
+    { action: { action: 'click', element: COMMAND } },
+    { step: 'the write', action: { action: 'type', text: '/nVA03' } },
+    { action: { action: 'done', summary: 'typed' } },
+  ],
+};
+
+describe('a worker killed around a write', () => {
+  let stack: Stack;
+  const workers: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    stack = await startStack({ noWorker: true, env: { STEP_LEASE_MS: '1500' } });
+  });
+
+  afterEach(async () => {
+    for (const w of workers.splice(0)) await stop(w);
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  /** A real worker process on the stack's database and queues; `crashAt` makes it die on a write. */
+  function worker(crashAt?: 'before-send' | 'after-send'): ChildProcess {
+    const c = stack.api.config;
+    const child = spawnEntry('src/worker.ts', [], {
+      DATABASE_URL: c.DATABASE_URL,
+      REDIS_URL: c.REDIS_URL,
+      QUEUE_PREFIX: c.QUEUE_PREFIX,
+      LOG_LEVEL: 'warn',
+      STEP_LEASE_MS: '1500',
+      RECONCILE_INTERVAL_MS: '300',
+      MASK_INTERVAL_MS: '50',
+      [stack.sim.tokenEnv]: process.env[stack.sim.tokenEnv]!,
+      ...(crashAt ? { TEST_CRASH_AT: crashAt } : {}),
+    });
+    workers.push(child);
+    return child;
+  }
+
+  const typed = async () =>
+    (await stack.sim.events()).filter((e) => e.type === 'action' && e.action?.action === 'type');
+
+  for (const crashAt of ['before-send', 'after-send'] as const) {
+    it(`sends a write once when the worker dies ${crashAt.replace('-', ' ')} (no approval needed)`, async () => {
+      await stack.sim.reset();
+      await stack.configure({
+        planner: await stack.planner(ONE_WRITE),
+        require_write_approval: false,
+        reason: 'fault test',
+      });
+      const first = worker(crashAt);
+      const run = await stack.start();
+      const death = await exited(first, 30_000);
+      expect(death.signal).toBe('SIGKILL');
+      expect(await typed()).toHaveLength(crashAt === 'before-send' ? 0 : 1);
+
+      worker();
+      const done = await stack.waitFor(run.id, isEnded, 30_000);
+      expect(done).toMatchObject({ status: 'completed', end_reason: 'done' });
+      expect(done.steps[1]).toMatchObject({ classification: 'write', outcome: 'sent' });
+      expect(await typed()).toHaveLength(1);
+    });
+
+    it(`sends an approved write once when the worker dies ${crashAt.replace('-', ' ')}`, async () => {
+      await stack.sim.reset();
+      await stack.configure({ planner: await stack.planner(ONE_WRITE) });
+      const first = worker(crashAt);
+      const run = await stack.start();
+      const held = await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval');
+      await stack.api.request('POST', `/api/approvals/${held.pending_approval.id}/approve`, {
+        token: stack.tokens.approver,
+        json: {},
+      });
+      const resumed = stack.api.request('POST', `/api/computer-use/runs/${run.id}/resume`, {
+        token: stack.tokens.operator,
+      });
+      const death = await exited(first, 30_000);
+      expect(death.signal).toBe('SIGKILL');
+      worker();
+      expect((await resumed).status).toBe(200);
+      const done = await stack.waitFor(run.id, isEnded, 30_000);
+      expect(done).toMatchObject({ status: 'completed', end_reason: 'done' });
+      expect(done.steps[1]).toMatchObject({ outcome: 'sent_after_approval' });
+      expect(await typed()).toHaveLength(1);
+    });
+  }
+});
+
+describe('Redis losing everything, and screen hosts failing', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('finishes a run after every queue key is gone (the reconciler rebuilds from PostgreSQL)', async () => {
+    const waits = Array.from({ length: 12 }, () => ({ action: { action: 'wait', seconds: 0.3 } }));
+    await stack.configure({ planner: await stack.planner({ steps: waits }) });
+    const run = await stack.start();
+    await stack.waitFor(run.id, (r) => r.step_count >= 3);
+    // FLUSHALL, limited to this stack's keys: other test files share this Redis.
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      const keys = await redis.keys(`${stack.api.config.QUEUE_PREFIX}:*`);
+      expect(keys.length).toBeGreaterThan(0);
+      await redis.del(...keys);
+    } finally {
+      redis.disconnect();
+    }
+    const done = await stack.waitFor(run.id, isEnded, 30_000);
+    expect(done).toMatchObject({ status: 'completed', end_reason: 'done', step_count: 13 });
+  });
+
+  it('ends screen_host_error, without hanging, when the screen host goes down', async () => {
+    const doomed = await startSimHost();
+    try {
+      await stack.configure({
+        planner: await stack.planner({
+          steps: [
+            { action: { action: 'click', element: COMMAND } },
+            { action: { action: 'wait', seconds: 1 } },
+            { action: { action: 'click', element: COMMAND } },
+          ],
+        }),
+        screen_url: doomed.url,
+        screen_token_env: doomed.tokenEnv,
+        screen_tls: { fingerprint_sha256: doomed.fingerprint },
+      });
+      const run = await stack.start();
+      await stack.waitFor(run.id, (r) => r.step_count >= 2);
+      await doomed.host.close();
+      const failed = await stack.waitFor(run.id, isEnded, 30_000);
+      expect(failed).toMatchObject({ status: 'failed', end_reason: 'screen_host_error' });
+      const last = failed.steps.at(-1);
+      expect(last.error).toMatch(/screen host/);
+    } finally {
+      await doomed.close().catch(() => undefined);
+    }
+  });
+
+  it('records a clear error when the host answers a broken PNG', async () => {
+    const broken: ScreenBackend = {
+      name: 'broken',
+      size: () => ({ width: 1280, height: 800 }),
+      screenshot: async () => ({
+        png: Buffer.concat([
+          Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+          Buffer.alloc(64, 7),
+        ]),
+        width: 1280,
+        height: 800,
+      }),
+      perform: async () => undefined,
+      elements: () => null,
+      typingTarget: () => 'unknown',
+      close: async () => undefined,
+    };
+    const sim = await startSimHost();
+    const host = await startScreenHost({
+      backend: broken,
+      token: process.env[sim.tokenEnv]!,
+      port: 0,
+      tls: { cert: sim.cert, key: sim.keyPem },
+    });
+    try {
+      await stack.configure({
+        planner: await stack.planner({ steps: [{ action: { action: 'wait', seconds: 0.1 } }] }),
+        screen_url: host.url,
+        screen_token_env: sim.tokenEnv,
+        screen_tls: { fingerprint_sha256: sim.fingerprint },
+      });
+      const run = await stack.start();
+      const failed = await stack.waitFor(run.id, isEnded, 30_000);
+      expect(failed).toMatchObject({ status: 'failed', end_reason: 'screen_host_error' });
+      expect(failed.steps[0].error).toMatch(/PNG/);
+      expect(failed.summary).toMatch(/PNG/);
+      // The API process kept serving throughout.
+      expect((await stack.api.request('GET', '/health/ready')).status).toBe(200);
+    } finally {
+      await host.close();
+      await sim.close();
+    }
+  });
+});
+
+function exited(
+  child: ChildProcess,
+  ms: number,
+): Promise<{ code: number | null; signal: string | null }> {
+  return new Promise((resolve, reject) => {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      resolve({ code: child.exitCode, signal: child.signalCode });
+      return;
+    }
+    const timer = setTimeout(() => reject(new Error('the worker did not exit')), ms);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal });
+    });
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  await exited(child, 10_000).catch(() => child.kill('SIGKILL'));
+}
