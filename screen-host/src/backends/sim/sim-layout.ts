@@ -6,7 +6,7 @@
 import type { OutlineElement, Rect } from '../backend';
 import { font, measure } from './sim-fonts';
 import type { SimLabels } from './sim-labels';
-import { CUSTOMERS, formatAmount, netValueOf } from './sim-data';
+import { CUSTOMERS, formatAmount } from './sim-data';
 import type { SimState } from './sim-state';
 
 export const SCREEN_WIDTH = 1280;
@@ -584,10 +584,4 @@ export function toOutline(layout: Layout, focus: string | null): OutlineElement[
 
 export function contains(rect: Rect, x: number, y: number): boolean {
   return x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height;
-}
-
-/** Values shown in read-only fields that are computed, not typed. */
-export function overviewNetValue(state: SimState, lang: 'en' | 'de'): string {
-  const order = state.orders[state.orderNumber ?? ''];
-  return order ? formatAmount(netValueOf(order), lang) : '';
 }
