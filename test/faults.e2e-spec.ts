@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
+import { createCanvas } from '@napi-rs/canvas';
 import { startScreenHost } from '../screen-host/src';
 import type { ScreenBackend } from '../screen-host/src';
 import { TEST_REDIS_URL } from './support/env';
@@ -203,6 +204,80 @@ describe('Redis losing everything, and screen hosts failing', () => {
     }
   });
 });
+
+describe('a screen that never stops moving', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('learns no mask over a large area that keeps moving, so the held write goes stale instead of being sent', async () => {
+    const performed: unknown[] = [];
+    const flicker: ScreenBackend = {
+      name: 'flicker',
+      size: () => ({ width: 1280, height: 800 }),
+      screenshot: async () => ({ png: moving(1280, 800), width: 1280, height: 800 }),
+      perform: async (action) => void performed.push(action),
+      elements: () => null,
+      typingTarget: () => 'unknown',
+      close: async () => undefined,
+    };
+    const sim = await startSimHost();
+    const host = await startScreenHost({
+      backend: flicker,
+      token: process.env[sim.tokenEnv]!,
+      port: 0,
+      tls: { cert: sim.cert, key: sim.keyPem },
+    });
+    try {
+      await stack.configure({
+        planner: await stack.planner({ steps: [{ action: { action: 'type', text: 'hello' } }] }),
+        screen_url: host.url,
+        screen_token_env: sim.tokenEnv,
+        screen_tls: { fingerprint_sha256: sim.fingerprint },
+      });
+      const run = await stack.start();
+      const held = await stack.waitFor(
+        run.id,
+        (r) => r.status === 'awaiting_approval' || isEnded(r),
+      );
+      expect(held.pending_approval.volatile_pixels).toBe(0);
+      await stack.api.request('POST', `/api/approvals/${held.pending_approval.id}/approve`, {
+        token: stack.tokens.approver,
+        json: {},
+      });
+      const resumed = await stack.api.request('POST', `/api/computer-use/runs/${run.id}/resume`, {
+        token: stack.tokens.operator,
+      });
+      expect(resumed.body).toMatchObject({ status: 'stopped', end_reason: 'stale_screen' });
+      expect(performed).toEqual([]);
+    } finally {
+      await host.close();
+      await sim.close();
+    }
+  });
+});
+
+/** A grey screen with a 200x200 block of noise that is new on every call: it never repeats. */
+function moving(width: number, height: number): Buffer {
+  // @napi-rs/canvas, not pngjs: pngjs's encoder is pathologically slow under Jest's module sandbox.
+  const canvas = createCanvas(width, height);
+  const g = canvas.getContext('2d');
+  g.fillStyle = '#c8c8c8';
+  g.fillRect(0, 0, width, height);
+  for (let y = 100; y < 300; y += 4) {
+    for (let x = 100; x < 300; x += 4) {
+      g.fillStyle = `rgb(${Math.floor(Math.random() * 256)},0,0)`;
+      g.fillRect(x, y, 4, 4);
+    }
+  }
+  return canvas.toBuffer('image/png');
+}
 
 function exited(
   child: ChildProcess,

@@ -40,6 +40,9 @@ const ACTOR = 'warden';
 /** Screen actions: what reaches the host's POST /action. */
 const SCREEN_ACTIONS = new Set(['click', 'double_click', 'type', 'key', 'scroll']);
 
+/** At most this share of the screen may be masked as moving by itself (a caret, a clock). */
+const MAX_VOLATILE_FRACTION = 0.01;
+
 /** Columns of a step that the engine writes as it goes. */
 type StepFields = Partial<Omit<Step, 'run' | 'id' | 'runId' | 'tenant' | 'n'>>;
 
@@ -655,7 +658,17 @@ export class StepEngine implements OnModuleDestroy {
       throw error;
     }
     const mask = learnVolatileMask(samples);
-    return mask.size > 0 ? mask : null;
+    if (mask.size === 0) return null;
+    if (mask.size > mask.width * mask.height * MAX_VOLATILE_FRACTION) {
+      // A screen that keeps moving over a large area is not "blinking": masking it could hide a
+      // real change from the resume check, so nothing is masked and any change will be stale.
+      this.logger.warn(
+        { run: ctx.run.id, pixels: mask.size },
+        'the screen kept moving; no volatile mask',
+      );
+      return null;
+    }
+    return mask;
   }
 
   // ---------------------------------------------------------------- sending
