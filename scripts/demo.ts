@@ -1,83 +1,447 @@
 /**
- * The demo: a fresh `warden_demo` database through the real migrations, the real API on a loopback
- * port, tokens made as the CLI makes them, and the calls an auditor makes. Everything it starts, it stops.
+ * `npm run demo` (through scripts/demo.sh, which installs, builds and starts PostgreSQL and Redis
+ * when needed): Warden's whole story with real processes. A sim screen host with its own pinned
+ * certificate, the API and the worker as `npm start` and `npm run worker` run them, tokens made with
+ * the CLI, and one governed run that changes order 4711 in VA02: every held write is shown, refused
+ * to the person who started the run (four-eyes), approved by another and resumed, until the run
+ * ends. Then the record: steps, audit trail, the chain's verification, and what the screen host did.
+ * Everything the demo starts, it stops, also on Ctrl-C and on errors. The demo database stays.
  */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { createApp } from '../src/app.factory';
-import { TokensService } from '../src/auth/tokens.service';
-import { loadConfig } from '../src/config/app-config';
-import { databaseOptions } from '../src/database/database.options';
+import type { ApprovalView } from '../src/approvals/approval.view';
+import type { AuditEventView, VerifyResult } from '../src/audit/audit.service';
+import type { RunView } from '../src/computer-use/runs/run.view';
+import { ApiError, apiClient, clearQueues, ensure, SimEvent, simEvents } from './demo/clients';
+import { agentPlanner, DEMO_GOAL, pickPlanner } from './demo/planner';
+import { bad, describeAction, heading, line, ok, shortSha, table } from './demo/print';
+import { ENTRIES, freePort, Processes, sleep } from './demo/processes';
 
-const ADMIN_URL = process.env.WARDEN_DEMO_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const DEMO_DB = 'warden_demo';
+const ROOT = resolve(__dirname, '..');
+const TENANT = 'acme';
+const AGENT = 'sap-orders';
+/** The variable of the API's and the worker's environment that holds the screen host's token. */
+const SCREEN_TOKEN_ENV = 'WARDEN_DEMO_SCREEN_TOKEN';
+const PEOPLE = {
+  admin: { subject: 'ada', permissions: ['computer_use.admin'] },
+  // olga may approve, too: what stops her approving her own run's writes is four-eyes alone.
+  operator: { subject: 'olga', permissions: ['agents.operate', 'agents.approve'] },
+  approver: { subject: 'bob', permissions: ['agents.approve'] },
+  auditor: { subject: 'aud', permissions: ['audit.read'] },
+};
+type Role = keyof typeof PEOPLE;
 
-async function main(): Promise<void> {
-  const admin = new Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${DEMO_DB} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${DEMO_DB}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${DEMO_DB}`;
-  const config = loadConfig({
-    ...process.env,
-    DATABASE_URL: url.toString(),
-    LOG_LEVEL: 'warn',
-    PORT: '0',
-    QUEUE_PREFIX: 'warden-demo',
+interface Settings {
+  pgAdminUrl: string;
+  database: string;
+  databaseUrl: string;
+  redisUrl: string;
+  queuePrefix: string;
+  apiPort?: number;
+  fromSource: boolean;
+  /** The certificate, the logs and the pid file; removed at the end if the demo made the folder. */
+  work: string;
+  ownWork: boolean;
+}
+
+/** Everything can be overridden, so that a test can run the demo beside a user's own. */
+function readSettings(env: NodeJS.ProcessEnv): Settings {
+  const pgAdminUrl = env.WARDEN_DEMO_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const database = env.WARDEN_DEMO_DB || 'warden_demo';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(database))
+    throw new Error(`WARDEN_DEMO_DB must be a plain lower-case database name, not "${database}"`);
+  const databaseUrl = new URL(pgAdminUrl);
+  databaseUrl.pathname = `/${database}`;
+  const apiPort = env.WARDEN_DEMO_PORT ? Number(env.WARDEN_DEMO_PORT) : undefined;
+  if (apiPort !== undefined && !(Number.isInteger(apiPort) && apiPort > 0 && apiPort < 65536))
+    throw new Error('WARDEN_DEMO_PORT must be a port number');
+  return {
+    pgAdminUrl,
+    database,
+    databaseUrl: databaseUrl.toString(),
+    redisUrl: env.WARDEN_DEMO_REDIS_URL || 'redis://127.0.0.1:6379',
+    queuePrefix: env.WARDEN_DEMO_QUEUE_PREFIX || 'warden-demo',
+    apiPort,
+    fromSource: env.WARDEN_DEMO_FROM_SOURCE === '1',
+    work: env.WARDEN_DEMO_WORK || mkdtempSync(join(tmpdir(), 'warden-demo-')),
+    ownWork: !env.WARDEN_DEMO_WORK,
+  };
+}
+
+/** The demo; answers whether everything it shows came out as it should. */
+async function main(settings: Settings, processes: Processes): Promise<boolean> {
+  const began = Date.now();
+  const env = { ...process.env };
+  delete env.TEST_CRASH_AT;
+  const wardenEnv = {
+    ...env,
+    DATABASE_URL: settings.databaseUrl,
+    REDIS_URL: settings.redisUrl,
+    QUEUE_PREFIX: settings.queuePrefix,
+    LOG_LEVEL: 'info',
+  };
+
+  console.log('Warden demo: an agent changes a sales order on a screen-only system (SAP GUI,');
+  console.log('simulated), one governed action at a time. Every write waits for a second person.');
+
+  heading('1. Setting up');
+  line(
+    settings.fromSource
+      ? 'the entry points run from their TypeScript sources (WARDEN_DEMO_FROM_SOURCE=1)'
+      : 'the entry points run from dist/, as a deployment runs them',
+  );
+
+  // A fresh database, and no queue keys left from an earlier demo's runs.
+  const pg = new Client({ connectionString: settings.pgAdminUrl, connectionTimeoutMillis: 5000 });
+  await pg.connect().catch((error: Error) => {
+    throw new Error(`PostgreSQL does not answer at ${settings.pgAdminUrl} (${error.message})`);
   });
-
-  const migrator = new DataSource(databaseOptions(config));
-  await migrator.initialize();
-  const ran = await migrator.runMigrations({ transaction: 'each' });
-  await migrator.destroy();
-  step(`database ${DEMO_DB}: applied ${ran.map((m) => m.name).join(', ')}`);
-
-  const app = await createApp(config);
-  await app.listen(0, '127.0.0.1');
-  const base = await app.getUrl();
   try {
-    step(`API listening on ${base} (OpenAPI at ${base}/api/docs)`);
-    const tokens = app.get(TokensService);
-    const auditor = await tokens.create('acme', 'ada', ['audit.read'], 'demo');
-    const operator = await tokens.create('acme', 'olga', ['agents.operate'], 'demo');
-    step(
-      'tokens made for ada (audit.read) and olga (agents.operate); only their SHA-256 is stored',
-    );
-
-    const call = async (path: string, token: string) => {
-      const response = await fetch(base + path, { headers: { authorization: `Bearer ${token}` } });
-      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-    };
-    const me = await call('/api/me', auditor.token);
-    step(`GET /api/me as ada → ${me.status} ${JSON.stringify(me.body)}`);
-    const denied = await call('/api/audit', operator.token);
-    step(`GET /api/audit as olga → ${denied.status} ${JSON.stringify(denied.body)}`);
-    const audit = await call('/api/audit', auditor.token);
-    step(`GET /api/audit as ada → ${audit.status}, the audit trail:`);
-    console.table(
-      (audit.body.items as Array<Record<string, unknown>>).map((e) => ({
-        seq: e.seq,
-        type: e.type,
-        actor: e.actor,
-        at: e.at,
-        sha256: String(e.sha256).slice(0, 16) + '…',
-      })),
-    );
-    const verify = await call('/api/audit/verify', auditor.token);
-    step(`GET /api/audit/verify → ${JSON.stringify(verify.body)}`);
+    await pg.query(`DROP DATABASE IF EXISTS "${settings.database}" WITH (FORCE)`);
+    await pg.query(`CREATE DATABASE "${settings.database}"`);
   } finally {
-    await app.close();
-    step('stopped the API; the demo database stays for a look (psql warden_demo)');
+    await pg.end();
+  }
+  await clearQueues(settings.redisUrl, settings.queuePrefix);
+  const migrated = await processes.run(ENTRIES.cli, ['migrate'], wardenEnv, 'migrate.log');
+  const migrations = /applied (.*)/.exec(migrated)?.[1].split(', ').length ?? 0;
+  ok(`database ${settings.database}: made fresh, ${migrations} migrations applied (cli migrate)`);
+
+  // The screen host: its own certificate, pinned by fingerprint, and a fresh token.
+  const certs = join(settings.work, 'certs');
+  const certOut = await processes.run(
+    ENTRIES.screenHost,
+    ['cert', '--out', certs],
+    env,
+    'cert.log',
+  );
+  const fingerprint = certOut.trim().split('\n').pop()!.trim();
+  const screenToken = randomBytes(32).toString('hex');
+  const host = processes.start(
+    ENTRIES.screenHost,
+    [
+      ...['--backend', 'sim', '--port', '0', '--quiet', '--no-action-log', '--test-routes'],
+      ...['--cert', join(certs, 'cert.pem'), '--key', join(certs, 'key.pem')],
+    ],
+    { ...env, SCREEN_HOST_TOKEN: screenToken },
+    'screen-host.log',
+  );
+  let hostUrl = '';
+  await processes.waitUntil(host, 'its "listening on" line', async () => {
+    hostUrl = /listening on (https:\/\/\S+)/.exec(host.output())?.[1] ?? '';
+    return hostUrl !== '';
+  });
+  ok(`screen host (sim backend) on ${hostUrl}`);
+  line(`its own certificate, fingerprint ${shortSha(fingerprint)} (pinned in the agent)`);
+  line(`a fresh random token, given to Warden in ${SCREEN_TOKEN_ENV} (never printed)`);
+
+  // The API and the worker as real processes; the demo's people made with the CLI meanwhile.
+  const port = settings.apiPort ?? (await freePort());
+  const base = `http://127.0.0.1:${port}`;
+  const serviceEnv = { ...wardenEnv, [SCREEN_TOKEN_ENV]: screenToken };
+  const api = processes.start(
+    ENTRIES.api,
+    [],
+    { ...serviceEnv, PORT: String(port), HOST: '127.0.0.1' },
+    'api.log',
+  );
+  const worker = processes.start(ENTRIES.worker, [], serviceEnv, 'worker.log');
+  const tokens = await makeTokens(processes, wardenEnv);
+  await processes.waitUntil(api, 'answer on /health/ready', async () => {
+    return (await fetch(`${base}/health/ready`)).status === 200;
+  });
+  await processes.waitUntil(worker, 'start', async () =>
+    worker.output().includes('Warden worker started'),
+  );
+  ok(`API on ${base} (OpenAPI: ${base}/api/docs) and the worker`);
+  line(`both on database ${settings.database}, queue prefix ${settings.queuePrefix}`);
+  ok(`tokens made with the CLI (cli token create), tenant ${TENANT}:`);
+  for (const p of Object.values(PEOPLE))
+    line(`  ${p.subject.padEnd(5)} ${p.permissions.join(', ')}`);
+
+  // The agent: the sim host, its pinned certificate, and the planner.
+  const call = apiClient(base);
+  const planner = pickPlanner(process.env);
+  const configured = ensure(
+    'PUT /api/admin/computer-use',
+    await call<{ agents: Record<string, Record<string, unknown>> } | ApiError>(
+      'PUT',
+      '/api/admin/computer-use',
+      tokens.admin,
+      {
+        enabled: true,
+        agents: {
+          [AGENT]: {
+            screen_url: hostUrl,
+            screen_token_env: SCREEN_TOKEN_ENV,
+            screen_tls: { fingerprint_sha256: fingerprint },
+            system: 'SAP GUI (sim)',
+            max_steps: 20,
+            max_seconds: 300,
+            planner: await agentPlanner(planner, call, tokens.admin),
+          },
+        },
+      },
+    ),
+    200,
+  );
+  const agent = configured.agents[AGENT];
+  ok(`agent ${AGENT} configured by ada (PUT /api/admin/computer-use):`);
+  line(`  planner: ${planner.describe}`);
+  line(
+    `  writes need approval: ${agent.require_write_approval ? 'yes' : 'no'}, four-eyes: ${agent.four_eyes ? 'on' : 'off'}`,
+  );
+
+  heading('2. The run');
+  const started = ensure(
+    'POST /api/computer-use/runs',
+    await call<RunView | ApiError>('POST', '/api/computer-use/runs', tokens.operator, {
+      agent: AGENT,
+      goal: DEMO_GOAL,
+    }),
+    201,
+  );
+  line(`olga starts a run of ${AGENT}: "${DEMO_GOAL}"`);
+  line(`run ${started.id}`);
+  const runPath = `/api/computer-use/runs/${started.id}`;
+  /** The run once it waits for another approval than `after`, or has ended. */
+  const nextStop = async (after?: string): Promise<RunView> => {
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const run = ensure('GET the run', await call<RunView>('GET', runPath, tokens.operator), 200);
+      if (isEnded(run)) return run;
+      if (run.status === 'awaiting_approval' && run.pending_approval?.id !== after) return run;
+      await sleep(50);
+    }
+    throw new Error('the run did not move for 60 s');
+  };
+
+  let run = await nextStop();
+  let held = 0;
+  while (run.status === 'awaiting_approval' && run.pending_approval) {
+    held++;
+    const approval = run.pending_approval;
+    const decide = `/api/approvals/${approval.id}/approve`;
+    const self = await call<ApiError>('POST', decide, tokens.operator, { comment: 'mine, fine' });
+    if (self.status !== 403 || !String(self.body?.message).includes('four-eyes'))
+      throw new Error(`olga approving her own write: expected 403 four-eyes, got ${self.status}`);
+    const approved = ensure(
+      `bob approving step ${approval.step}`,
+      await call<ApprovalView | ApiError>('POST', decide, tokens.approver, {
+        comment: 'checked the screen',
+      }),
+      200,
+    );
+    ensure(
+      `olga resuming step ${approval.step}`,
+      await call<RunView | ApiError>('POST', `${runPath}/resume`, tokens.operator),
+      200,
+    );
+    if (held === 1) {
+      await showFirstHeld(base, runPath, approval, tokens.approver, self.body, approved);
+    } else {
+      const action = describeAction(approval.action, { where: false });
+      line(`Held write ${held}, step ${approval.step}: ${action} — ${approval.why}`);
+    }
+    run = await nextStop(approval.id);
+  }
+  console.log('');
+  const completed = run.status === 'completed';
+  (completed ? ok : bad)(
+    `run ${run.status} (${run.end_reason ?? ''}) after ${run.step_count} steps, ${held} held writes approved`,
+  );
+  if (run.summary) line(`the planner's summary: ${run.summary}`);
+
+  heading(`3. The run's steps (GET ${'/api/computer-use/runs/{id}'}, as aud)`);
+  const recorded = ensure(
+    'GET the run as the auditor',
+    await call<RunView | ApiError>('GET', runPath, tokens.auditor),
+    200,
+  );
+  table(
+    ['n', 'action', 'class', 'why', 'outcome'],
+    (recorded.steps ?? []).map((s) => [
+      s.n,
+      describeAction(s.action, { where: false }),
+      s.classification ?? '-',
+      s.why ?? '-',
+      s.outcome ?? '-',
+    ]),
+    { max: 26, wrapAt: 3, width: 36 },
+  );
+
+  heading('4. The audit trail (GET /api/audit, as aud)');
+  const trail = ensure(
+    'GET /api/audit',
+    await call<{ items: AuditEventView[] } | ApiError>(
+      'GET',
+      '/api/audit?limit=200',
+      tokens.auditor,
+    ),
+    200,
+  ).items;
+  line(`before the run: ${countTypes(trail.filter((e) => e.run_id !== started.id))}`);
+  line('the run: each write held, decided by bob, then sent once');
+  console.log('');
+  table(
+    ['seq', 'type', 'actor', 'step', 'sha256'],
+    trail
+      .filter((e) => e.run_id === started.id)
+      .map((e) => [e.seq, e.type, e.actor, e.step ?? '', shortSha(e.sha256)]),
+  );
+  const verify = ensure(
+    'GET /api/audit/verify',
+    await call<VerifyResult | ApiError>('GET', '/api/audit/verify', tokens.auditor),
+    200,
+  );
+  console.log('');
+  (verify.ok ? ok : bad)(
+    `GET /api/audit/verify: ${verify.ok ? 'ok' : 'NOT OK'}, ${verify.checked} events of ${TENANT} checked, head ${shortSha(verify.head_sha256)}`,
+  );
+
+  heading('5. What the screen host saw happen (the sim, GET /sim/events)');
+  const events = await simEvents(hostUrl, join(certs, 'cert.pem'), screenToken);
+  line(`${events.filter((e) => e.type === 'action').length} actions performed; business events:`);
+  for (const e of events.filter((e) => e.type !== 'action')) line(`  ${describeEvent(e)}`);
+  const saves = events.filter((e) => e.type === 'saved');
+  const oneSave = saves.length === 1 && saves[0].order === '4711';
+  (oneSave ? ok : bad)(
+    oneSave
+      ? 'exactly one save of order 4711'
+      : `expected exactly one save of order 4711, saw ${saves.length} saves`,
+  );
+
+  heading('6. Stopping');
+  const stopped = await processes.stopAll();
+  ok(`stopped ${stopped.join(', ')}; their certificate and token are gone`);
+  line(`the database ${settings.database} stays for a look: psql ${settings.databaseUrl}`);
+  const services = process.env.WARDEN_DEMO_STARTED_SERVICES?.split(' ').filter(Boolean) ?? [];
+  if (services.length > 0)
+    line(`${services.join(' and ')}, started for the demo, keep running as the machine's services`);
+  line(`done in ${((Date.now() - began) / 1000).toFixed(1)} s`);
+  return completed && oneSave && verify.ok;
+}
+
+/** The first held write in full: what, why, the screen the approver sees, and four-eyes. */
+async function showFirstHeld(
+  base: string,
+  runPath: string,
+  approval: ApprovalView,
+  approverToken: string,
+  refused: ApiError,
+  approved: ApprovalView,
+): Promise<void> {
+  const screenPath = `${runPath}/steps/${approval.step}/screen`;
+  const screen = await fetch(base + screenPath, {
+    headers: { authorization: `Bearer ${approverToken}` },
+  });
+  const png = Buffer.from(await screen.arrayBuffer());
+  const same = createHash('sha256').update(png).digest('hex') === approval.screen_sha256;
+  console.log('');
+  line(`Held write 1, step ${approval.step}: the run waits for an approver`);
+  line(`  action      ${describeAction(approval.action)}`);
+  line(`  why held    ${approval.why}`);
+  line(`  screen      SHA-256 ${approval.screen_sha256}`);
+  line(`              GET ${screenPath}`);
+  line(
+    `              (as bob: ${screen.status}, a ${Math.round(png.length / 1024)} KB PNG, SHA-256 ${same ? 'matches' : 'DOES NOT MATCH'})`,
+  );
+  line(`  olga tries to approve it → 403`);
+  line(`              "${refused.message}"`);
+  line(`  bob approves it          → ${approved.status}`);
+  line(`  olga resumes the run     → the write is sent, once`);
+  console.log('');
+  line('The other held writes, each the same way (olga 403, bob approves, olga resumes):');
+}
+
+/** One token per person with `cli token create`, all at once; the token is the last line. */
+async function makeTokens(
+  processes: Processes,
+  env: NodeJS.ProcessEnv,
+): Promise<Record<Role, string>> {
+  const made = await Promise.all(
+    (Object.entries(PEOPLE) as Array<[Role, (typeof PEOPLE)[Role]]>).map(async ([role, p]) => {
+      const out = await processes.run(
+        ENTRIES.cli,
+        [
+          ...['token', 'create', '--tenant', TENANT],
+          ...['--subject', p.subject, '--permissions', p.permissions.join(',')],
+        ],
+        env,
+        `token-${p.subject}.log`,
+      );
+      return [role, out.trim().split('\n').pop()!.trim()] as const;
+    }),
+  );
+  return Object.fromEntries(made) as Record<Role, string>;
+}
+
+/** `token.created ×4, computer_use.config` */
+function countTypes(events: Array<{ type: string }>): string {
+  const counts = new Map<string, number>();
+  for (const e of events) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
+  return [...counts].map(([type, n]) => (n > 1 ? `${type} ×${n}` : type)).join(', ');
+}
+
+function isEnded(run: { status: string }): boolean {
+  return ['completed', 'failed', 'stopped'].includes(run.status);
+}
+
+function describeEvent(e: SimEvent): string {
+  switch (e.type) {
+    case 'transaction':
+      return `transaction ${e.code ?? '?'} opened`;
+    case 'saved':
+      return `order ${e.order ?? '?'} saved: Req. Deliv. Date ${e.fields?.reqDelivDate ?? '?'} (changed: ${(e.changed ?? []).join(', ')})`;
+    case 'posted':
+      return `document ${e.document ?? '?'} posted`;
+    default:
+      return e.type;
   }
 }
 
-function step(text: string): void {
-  console.log(`• ${text}`);
+async function demo(): Promise<void> {
+  let settings: Settings;
+  try {
+    settings = readSettings(process.env);
+  } catch (error) {
+    console.error(`demo: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(2);
+  }
+  const processes = new Processes(ROOT, settings.work, settings.fromSource);
+  // The first way out wins: the demo's end, its failure, or Ctrl-C (SIGINT) / SIGTERM.
+  let finishing: Promise<void> | undefined;
+  const finish = (code: number, note?: string) =>
+    (finishing ??= (async () => {
+      await processes.stopAll();
+      if (settings.ownWork) rmSync(settings.work, { recursive: true, force: true });
+      if (note) console.log(note);
+      process.exit(code);
+    })());
+  let interrupted = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      interrupted = true;
+      console.log(`\n${signal}: stopping what the demo started…`);
+      void finish(signal === 'SIGINT' ? 130 : 143, 'stopped; nothing the demo started is running.');
+    });
+  }
+  let code = 1;
+  try {
+    code = (await main(settings, processes)) ? 0 : 1;
+  } catch (error) {
+    // Once interrupted, the processes' ends are expected, not news.
+    if (!interrupted) {
+      console.error(`\ndemo failed: ${error instanceof Error ? error.message : String(error)}`);
+      const tails = processes.tails();
+      if (tails) console.error(`\nthe last lines of what is still running:\n${tails}`);
+      console.error('\nstopping what the demo started…');
+    }
+  }
+  await finish(code);
 }
 
-main().catch((error: unknown) => {
-  console.error(`demo failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+void demo();

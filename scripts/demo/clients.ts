@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { Redis } from 'ioredis';
+
+/** An answer of the API: its status and its JSON body (typed by the caller, checked by status). */
+export interface Answer<T> {
+  status: number;
+  body: T;
+}
+
+/** The API's error body (DESIGN §9). */
+export interface ApiError {
+  statusCode: number;
+  error: string;
+  message: string;
+}
+
+export type Call = <T>(
+  method: string,
+  path: string,
+  token: string,
+  json?: unknown,
+) => Promise<Answer<T>>;
+
+/** JSON calls to the API as one of the demo's people (a bearer token each). */
+export function apiClient(base: string): Call {
+  return async <T>(method: string, path: string, token: string, json?: unknown) => {
+    const response = await fetch(base + path, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+  };
+}
+
+/** The body of an answer that must have this status, or an error that quotes the API's message. */
+export function ensure<T>(what: string, answer: Answer<T | ApiError>, status: number): T {
+  if (answer.status !== status) {
+    const message = (answer.body as ApiError | null)?.message ?? JSON.stringify(answer.body);
+    throw new Error(`${what}: expected ${status}, got ${answer.status}: ${message}`);
+  }
+  return answer.body as T;
+}
+
+/** An event of the sim's `GET /sim/events` (docs/screen-host.md, test routes). */
+export interface SimEvent {
+  seq: number;
+  type: string;
+  code?: string;
+  order?: string;
+  document?: string;
+  fields?: Record<string, string>;
+  changed?: string[];
+}
+
+/** The sim's test route, called as Warden calls the host: HTTPS trusting only its own certificate. */
+export function simEvents(url: string, certPath: string, token: string): Promise<SimEvent[]> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      new URL('/sim/events', url),
+      { ca: readFileSync(certPath), headers: { authorization: `Bearer ${token}` } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          if (res.statusCode !== 200) reject(new Error(`GET /sim/events: ${res.statusCode}`));
+          else
+            resolve(
+              (JSON.parse(Buffer.concat(chunks).toString()) as { events: SimEvent[] }).events,
+            );
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * Deletes the BullMQ keys under `prefix:`, so that jobs of an earlier demo's runs (whose database
+ * was dropped) cannot come back. Only the demo's own prefix: another stack's keys are untouched.
+ */
+export async function clearQueues(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+  try {
+    await redis.connect().catch((error: Error) => {
+      throw new Error(`Redis does not answer at ${redisUrl} (${error.message})`);
+    });
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
