@@ -738,10 +738,29 @@ describe('looking up an action by its Idempotency-Key', () => {
   });
 
   it('does not read a host without the route as "not performed"', async () => {
-    // The screen host has no GET /actions/{key} yet: its 404 is "no route".
-    const error = await failure(client.forTarget(target(sim.url)).lookupAction('step-1'));
+    // An older screen host has no GET /actions/{key}: its 404 is "no route".
+    const host = await later(
+      fakeHost((req, res) =>
+        sendJson(res, 404, {
+          statusCode: 404,
+          error: 'Not Found',
+          message: `no route GET ${req.url}`,
+        }),
+      ),
+    );
+    const error = await failure(client.forTarget(target(host.url)).lookupAction('step-1'));
     expect(error.kind).toBe('refused');
     expect(error.message).toMatch(/cannot look up actions/);
+  });
+
+  it("reads the screen host's own answers: a performed key, then an unknown one", async () => {
+    const h = client.forTarget(target(sim.url));
+    await expect(h.lookupAction('never-sent')).resolves.toEqual({ performed: false });
+    await h.act({ action: 'scroll', x: 10, y: 10, direction: 'down', amount: 1 }, 'lookup-1');
+    await expect(h.lookupAction('lookup-1')).resolves.toEqual({
+      performed: true,
+      result: { ok: true, ms: expect.any(Number) },
+    });
   });
 });
 
