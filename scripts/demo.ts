@@ -204,7 +204,8 @@ async function main(settings: Settings, processes: Processes): Promise<boolean> 
     }),
     201,
   );
-  line(`olga starts a run of ${AGENT}: "${DEMO_GOAL}"`);
+  line(`olga starts a run of ${AGENT} with the goal`);
+  line(`  "${DEMO_GOAL}"`);
   line(`run ${started.id}`);
   const runPath = `/api/computer-use/runs/${started.id}`;
   /** The run once it waits for another approval than `after`, or has ended. */
@@ -219,11 +220,22 @@ async function main(settings: Settings, processes: Processes): Promise<boolean> 
     throw new Error('the run did not move for 60 s');
   };
 
+  // Reads go through at once; the demo mentions them as it comes upon them.
+  let shown = 0;
+  const showReads = (run: RunView) => {
+    for (const s of run.steps ?? []) {
+      if (s.n <= shown || s.outcome !== 'sent') continue;
+      line(`Step ${s.n}: ${describeAction(s.action, { where: false })} — a read, sent at once`);
+      shown = s.n;
+    }
+  };
   let run = await nextStop();
   let held = 0;
   while (run.status === 'awaiting_approval' && run.pending_approval) {
     held++;
     const approval = run.pending_approval;
+    showReads(run);
+    shown = approval.step;
     const decide = `/api/approvals/${approval.id}/approve`;
     const self = await call<ApiError>('POST', decide, tokens.operator, { comment: 'mine, fine' });
     if (self.status !== 403 || !String(self.body?.message).includes('four-eyes'))
@@ -248,6 +260,7 @@ async function main(settings: Settings, processes: Processes): Promise<boolean> 
     }
     run = await nextStop(approval.id);
   }
+  showReads(run);
   console.log('');
   const completed = run.status === 'completed';
   (completed ? ok : bad)(
@@ -354,7 +367,7 @@ async function showFirstHeld(
   line(`  bob approves it          → ${approved.status}`);
   line(`  olga resumes the run     → the write is sent, once`);
   console.log('');
-  line('The other held writes, each the same way (olga 403, bob approves, olga resumes):');
+  line('Every further held write goes the same way: olga 403, bob approves, olga resumes.');
 }
 
 /** One token per person with `cli token create`, all at once; the token is the last line. */
