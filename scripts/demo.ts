@@ -329,7 +329,11 @@ async function main(settings: Settings, processes: Processes): Promise<boolean> 
 
   heading('6. Stopping');
   const stopped = await processes.stopAll();
-  ok(`stopped ${stopped.join(', ')}; their certificate and token are gone`);
+  await clearQueues(settings.redisUrl, settings.queuePrefix);
+  ok(`stopped ${stopped.slice(0, -1).join(', ')} and ${stopped[stopped.length - 1]}`);
+  line(
+    `queue keys ${settings.queuePrefix}:* deleted; the host's certificate and token thrown away`,
+  );
   line(`the database ${settings.database} stays for a look: psql ${settings.databaseUrl}`);
   const services = process.env.WARDEN_DEMO_STARTED_SERVICES?.split(' ').filter(Boolean) ?? [];
   if (services.length > 0)
@@ -430,6 +434,8 @@ async function demo(): Promise<void> {
   const finish = (code: number, note?: string) =>
     (finishing ??= (async () => {
       await processes.stopAll();
+      // The queue keys are of no use without the processes (the runs are in the database).
+      await clearQueues(settings.redisUrl, settings.queuePrefix).catch(() => undefined);
       if (settings.ownWork) rmSync(settings.work, { recursive: true, force: true });
       if (note) console.log(note);
       process.exit(code);
