@@ -1,0 +1,385 @@
+/**
+ * What `npm run bench` stands up and takes down again: a throwaway PostgreSQL database migrated
+ * through the real migrations, its own BullMQ prefix on the machine's Redis, the API and the
+ * worker as real processes (`src/main.ts`, `src/worker.ts`), tokens made by the CLI, and sim
+ * screen hosts over HTTPS with pinned certificates, in this process so that the bench can see
+ * from the host's side when an action arrived.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Redis } from 'ioredis';
+import { crc32 } from 'node:zlib';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { createCertificate, startScreenHost, type RunningScreenHost } from '../screen-host/src';
+import type { Screenshot } from '../screen-host/src';
+import { SimBackend } from '../screen-host/src/backends/sim/sim-backend';
+import { databaseOptions } from '../src/database/database.options';
+
+export const ROOT = resolve(__dirname, '..');
+const PG_ADMIN_URL =
+  process.env.WARDEN_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.WARDEN_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** One variable holds the token all bench hosts share; the processes get it in their environment. */
+const TOKEN_ENV = 'WARDEN_BENCH_SCREEN_TOKEN';
+
+/** Renders of sim states, shared by every bench host: drawing the sim is not Warden's work. */
+const renders = new Map<string, Promise<Buffer>>();
+
+/** A PNG with a tEXt chunk after its header: other bytes (and SHA-256), the same pixels. */
+function tagged(png: Buffer, tag: string): Buffer {
+  const data = Buffer.from(`Comment\0${tag}`, 'latin1');
+  const chunk = Buffer.alloc(12 + data.length);
+  chunk.writeUInt32BE(data.length, 0);
+  chunk.write('tEXt', 4, 'latin1');
+  data.copy(chunk, 8);
+  chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + data.length)) >>> 0, 8 + data.length);
+  // Signature (8) and IHDR (25) first, as PNG wants.
+  return Buffer.concat([png.subarray(0, 33), chunk, png.subarray(33)]);
+}
+
+/**
+ * The sim as the bench runs it. Two things differ from a plain sim, both for the bench's sake and
+ * neither touching Warden:
+ * - it records the moment each action reached it, by this process's clock (performance.now()):
+ *   the host's side of `POST /action`;
+ * - every bench host shares one rendering of each state (drawing and encoding a new state takes
+ *   about 35 ms of CPU, and 50 hosts drawing on this 2-core machine would take the CPU from the
+ *   very processes being measured; in production the hosts are other machines), and its PNGs carry
+ *   a text chunk naming the host and the scenario. So to Warden every run's screens are files of
+ *   their own, with their own SHA-256, decoded and hashed as in production.
+ */
+export class BenchSim extends SimBackend {
+  readonly performedAt: number[] = [];
+  tag = '';
+
+  override png(): Promise<Buffer> {
+    const key = this.app.stateKey();
+    let png = renders.get(key);
+    if (!png) {
+      png = super.png();
+      renders.set(key, png);
+      if (renders.size > 256) renders.delete(renders.keys().next().value!);
+    }
+    return png;
+  }
+
+  override async screenshot(): Promise<Screenshot> {
+    const shot = await super.screenshot();
+    return { ...shot, png: tagged(shot.png, this.tag) };
+  }
+
+  override async perform(action: Parameters<SimBackend['perform']>[0]): Promise<void> {
+    this.performedAt.push(performance.now());
+    return super.perform(action);
+  }
+}
+
+export interface BenchHost {
+  url: string;
+  fingerprint: string;
+  sim: BenchSim;
+  host: RunningScreenHost;
+}
+
+export interface HttpAnswer {
+  status: number;
+  body: any;
+}
+
+export interface BenchStack {
+  databaseName: string;
+  queuePrefix: string;
+  apiUrl: string;
+  tokenEnv: string;
+  hosts: BenchHost[];
+  tokens: { admin: string; operator: string; approver: string };
+  workers: number;
+  /** Process ids of the API and the worker processes (for their CPU time). */
+  pids: { api: number; workers: number[] };
+  /** SQL on the bench database (one connection, for reading results). */
+  sql<T = any>(text: string, params?: unknown[]): Promise<T[]>;
+  call(method: string, path: string, token: string, json?: unknown): Promise<HttpAnswer>;
+  close(): Promise<void>;
+}
+
+export interface StackOptions {
+  hosts: number;
+  workers: number;
+  workerConcurrency: number;
+  /** Extra Node flags for the API and worker processes (e.g. --cpu-prof). */
+  nodeFlags: string[];
+  /** Keep the database and the process logs instead of removing them at the end (Redis keys go). */
+  keepDir: boolean;
+  log: (line: string) => void;
+}
+
+async function adminQuery(text: string): Promise<void> {
+  const client = new Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+function databaseUrl(name: string): string {
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function until(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+interface Started {
+  child: ChildProcess;
+  logPath: string;
+  exited: Promise<number | null>;
+}
+
+/** Runs one of Warden's entry points from its TypeScript source; its output goes to a file. */
+function startEntry(
+  dir: string,
+  name: string,
+  entry: string,
+  args: string[],
+  env: Record<string, string>,
+  nodeFlags: string[] = [],
+): Started {
+  const logPath = join(dir, `${name}.log`);
+  const fd = openSync(logPath, 'a');
+  const child = spawn(
+    process.execPath,
+    [...nodeFlags, '-r', '@swc-node/register', join(ROOT, entry), ...args],
+    {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', fd, fd],
+    },
+  );
+  closeSync(fd);
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { child, logPath, exited };
+}
+
+function tail(path: string): string {
+  try {
+    return readFileSync(path, 'utf8').split('\n').slice(-15).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+async function stop(started: Started): Promise<void> {
+  if (started.child.exitCode !== null || started.child.signalCode !== null) return;
+  started.child.kill('SIGTERM');
+  const timer = setTimeout(() => started.child.kill('SIGKILL'), 15_000);
+  await started.exited;
+  clearTimeout(timer);
+}
+
+async function http(base: string, method: string, path: string, token: string, json?: unknown) {
+  const response = await fetch(base + path, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  if (response.headers.get('content-type')?.includes('application/json')) body = JSON.parse(text);
+  return { status: response.status, body };
+}
+
+export async function startBenchStack(options: StackOptions): Promise<BenchStack> {
+  const suffix = randomBytes(4).toString('hex');
+  const databaseName = `warden_bench_${suffix}`;
+  const queuePrefix = `warden_bench_${suffix}`;
+  const dir = mkdtempSync(join(tmpdir(), 'warden-bench-'));
+  const cleanups: Array<() => Promise<void>> = [];
+  const close = async () => {
+    for (const cleanup of cleanups.reverse()) {
+      await cleanup().catch((error: unknown) => options.log(`cleanup: ${String(error)}`));
+    }
+  };
+  try {
+    // PostgreSQL: a database of its own, through the real migrations, dropped at the end.
+    await adminQuery(`CREATE DATABASE "${databaseName}"`);
+    cleanups.push(async () => {
+      if (options.keepDir) options.log(`database ${databaseName} kept`);
+      else await adminQuery(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+    });
+    const url = databaseUrl(databaseName);
+    const migrator = new DataSource(databaseOptions({ DATABASE_URL: url }));
+    await migrator.initialize();
+    try {
+      await migrator.runMigrations({ transaction: 'each' });
+    } finally {
+      await migrator.destroy();
+    }
+    const db = new Client({ connectionString: url });
+    await db.connect();
+    cleanups.push(() => db.end());
+
+    // Redis: everything under the bench's prefix is removed at the end.
+    cleanups.push(() => removeKeys(queuePrefix));
+
+    // Screen hosts: one per concurrent run, each with its own certificate, pinned.
+    const token = randomBytes(32).toString('hex');
+    const hosts: BenchHost[] = [];
+    cleanups.push(async () => {
+      await Promise.all(hosts.map((h) => h.host.close()));
+    });
+    for (let i = 0; i < options.hosts; i++) {
+      const certDir = join(dir, `host-${i}`);
+      const cert = await createCertificate(certDir);
+      const sim = new BenchSim('en');
+      const host = await startScreenHost({
+        backend: sim,
+        token,
+        port: 0,
+        tls: { certPath: cert.certPath, keyPath: cert.keyPath },
+        testRoutes: true,
+        actionLogPath: null,
+      });
+      hosts.push({ url: host.url, fingerprint: cert.fingerprintSha256, sim, host });
+    }
+    options.log(`${hosts.length} sim screen hosts over HTTPS, certificates pinned`);
+
+    const env = {
+      DATABASE_URL: url,
+      REDIS_URL,
+      QUEUE_PREFIX: queuePrefix,
+      // As in production: info (request lines, warnings), written to files, not to this process.
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      WORKER_CONCURRENCY: String(options.workerConcurrency),
+      [TOKEN_ENV]: token,
+    };
+
+    // Tokens, made the way an operator makes them: the CLI.
+    const cli = async (subject: string, permissions: string) => {
+      const started = startEntry(
+        dir,
+        `cli-${subject}`,
+        'src/cli.ts',
+        [
+          'token',
+          'create',
+          '--tenant',
+          'bench',
+          '--subject',
+          subject,
+          '--permissions',
+          permissions,
+        ],
+        { ...env, LOG_LEVEL: 'warn' },
+      );
+      const code = await started.exited;
+      const lines = readFileSync(started.logPath, 'utf8').trim().split('\n');
+      const last = lines[lines.length - 1] ?? '';
+      if (code !== 0 || !last.startsWith('wdn_')) {
+        throw new Error(`token create for ${subject} failed:\n${tail(started.logPath)}`);
+      }
+      return last;
+    };
+    const [admin, operator, approver] = await Promise.all([
+      cli('ada', 'computer_use.admin'),
+      cli('olga', 'agents.operate'),
+      cli('bob', 'agents.approve'),
+    ]);
+
+    // The API and the worker(s), as separate processes.
+    const port = await freePort();
+    const api = startEntry(dir, 'api', 'src/main.ts', [], { ...env, PORT: String(port) }, [
+      ...options.nodeFlags,
+    ]);
+    cleanups.push(() => stop(api));
+    const apiUrl = `http://127.0.0.1:${port}`;
+    const workers: Started[] = [];
+    for (let i = 0; i < options.workers; i++) {
+      const worker = startEntry(dir, `worker-${i}`, 'src/worker.ts', [], env, options.nodeFlags);
+      workers.push(worker);
+      cleanups.push(() => stop(worker));
+    }
+    const alive = (s: Started, what: string) => {
+      if (s.child.exitCode !== null) {
+        throw new Error(`${what} exited with ${s.child.exitCode}:\n${tail(s.logPath)}`);
+      }
+    };
+    await until('the API answering /health/ready', 60_000, async () => {
+      alive(api, 'the API');
+      return (await fetch(`${apiUrl}/health/ready`)).ok;
+    });
+    for (const [i, worker] of workers.entries()) {
+      await until(`worker ${i} starting`, 60_000, async () => {
+        alive(worker, `worker ${i}`);
+        return readFileSync(worker.logPath, 'utf8').includes('Warden worker started');
+      });
+    }
+    options.log(`API (pid ${api.child.pid}) and ${workers.length} worker process(es) started`);
+
+    cleanups.push(async () => {
+      if (!options.keepDir) rmSync(dir, { recursive: true, force: true });
+      else options.log(`process logs kept in ${dir}`);
+    });
+    return {
+      databaseName,
+      queuePrefix,
+      apiUrl,
+      tokenEnv: TOKEN_ENV,
+      hosts,
+      tokens: { admin, operator, approver },
+      workers: workers.length,
+      pids: { api: api.child.pid!, workers: workers.map((w) => w.child.pid!) },
+      sql: async (text, params) => (await db.query(text, params)).rows,
+      call: (method, path, t, json) => http(apiUrl, method, path, t, json),
+      close,
+    };
+  } catch (error) {
+    options.log(`setting up failed; process logs in ${dir}`);
+    options.keepDir = true;
+    await close();
+    throw error;
+  }
+}
+
+/** Removes every Redis key under the bench's prefix (BullMQ's queue, jobs and events). */
+async function removeKeys(prefix: string): Promise<void> {
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.unlink(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
