@@ -41,7 +41,7 @@ export class ApprovalsService {
       .addOrderBy('a.id', 'ASC')
       .take(query.limit + 1);
     if (query.cursor) {
-      const [at, id] = decodeCursor<[string, string]>(query.cursor, 'ss');
+      const [at, id] = decodeCursor<[string, string]>(query.cursor, 'tu');
       qb.andWhere(
         new Brackets((w) =>
           w

@@ -4,7 +4,8 @@ import { Readable } from 'node:stream';
 import type { Caller } from '../auth/caller';
 import { CurrentCaller } from '../auth/current-caller.decorator';
 import { Permissions } from '../auth/permissions.decorator';
-import { AuditFilter, AuditService, decodeCursor } from './audit.service';
+import { decodeCursor } from '../common/cursor';
+import { AuditFilter, AuditService } from './audit.service';
 import { AuditQueryDto } from './dto/audit-query.dto';
 
 const NDJSON = 'application/x-ndjson';
@@ -29,7 +30,7 @@ export class AuditController {
       runId: query.run_id,
       since: query.since ? new Date(query.since) : undefined,
       until: query.until ? new Date(query.until) : undefined,
-      afterSeq: query.cursor ? decodeCursor(query.cursor) : undefined,
+      afterSeq: query.cursor ? decodeCursor<[number]>(query.cursor, 'n')[0] : undefined,
     };
     if (accept?.includes(NDJSON)) {
       const lines = async function* (events: AsyncGenerator<unknown>) {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
-import { invalid } from '../common/domain-error';
+import { encodeCursor } from '../common/cursor';
 import { AuditEvent } from './audit-event.entity';
 import { canonicalJson } from './canonical-json';
 
@@ -108,7 +108,7 @@ export class AuditService {
       .take(limit + 1)
       .getMany();
     const page = rows.slice(0, limit);
-    const next = rows.length > limit ? encodeCursor(page[page.length - 1].seq) : null;
+    const next = rows.length > limit ? encodeCursor([page[page.length - 1].seq]) : null;
     return { items: page.map(toView), next_cursor: next };
   }
 
@@ -172,16 +172,6 @@ export class AuditService {
       qb.andWhere('e.seq > :afterSeq', { afterSeq: filter.afterSeq });
     return qb;
   }
-}
-
-export function encodeCursor(seq: number): string {
-  return Buffer.from(`seq:${seq}`).toString('base64url');
-}
-
-export function decodeCursor(cursor: string): number {
-  const match = /^seq:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) throw invalid('cursor is not one this API gave out');
-  return Number(match[1]);
 }
 
 function toView(row: AuditEvent): AuditEventView {

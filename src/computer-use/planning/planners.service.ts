@@ -5,6 +5,7 @@ import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
 import { canonicalJson } from '../../audit/canonical-json';
 import type { Caller } from '../../auth/caller';
+import { decodeCursor, encodeCursor } from '../../common/cursor';
 import { invalid, notFound } from '../../common/domain-error';
 import { checkScript, show } from './check-script';
 import type { Planner } from './planner';
@@ -71,18 +72,6 @@ function toView(row: ScriptedPlannerRecord): ScriptedPlannerView {
   };
 }
 
-function encodeCursor(row: ScriptedPlannerRecord): string {
-  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { at: Date; id: string } {
-  const text = Buffer.from(cursor, 'base64url').toString();
-  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)\|([0-9a-f-]{36})$/.exec(text);
-  const at = m ? new Date(m[1]) : null;
-  if (!m || !at || Number.isNaN(at.getTime())) throw invalid('cursor is not one this API gave out');
-  return { at, id: m[2] };
-}
-
 /** Scripted planners (DESIGN §8): stored per tenant, checked when written, audited. */
 @Injectable()
 export class PlannersService {
@@ -124,7 +113,8 @@ export class PlannersService {
       .addOrderBy('p.id', 'ASC')
       .take(limit + 1);
     if (cursor !== undefined) {
-      const after = decodeCursor(cursor);
+      const [atText, id] = decodeCursor<[string, string]>(cursor, 'tu');
+      const after = { at: new Date(atText), id };
       qb.andWhere('(p.created_at, p.id) > (:at, :id)', after);
     }
     const rows = await qb.getMany();
@@ -134,7 +124,10 @@ export class PlannersService {
         const { script, ...view } = toView(row);
         return { ...view, step_count: script.steps.length };
       }),
-      next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
+      next_cursor:
+        rows.length > limit
+          ? encodeCursor([page[page.length - 1].createdAt.toISOString(), page[page.length - 1].id])
+          : null,
     };
   }
 

@@ -129,7 +129,7 @@ export class RunsService {
     if (query.status) qb.andWhere('r.status = :status', { status: query.status });
     if (query.agent) qb.andWhere('r.agent = :agent', { agent: query.agent });
     if (query.cursor) {
-      const [at, id] = decodeCursor<[string, string]>(query.cursor, 'ss');
+      const [at, id] = decodeCursor<[string, string]>(query.cursor, 'tu');
       qb.andWhere(
         new Brackets((w) =>
           w

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, LessThan } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
 import type { Caller } from '../../auth/caller';
+import { decodeCursor, encodeCursor } from '../../common/cursor';
 import { conflict, forbidden, invalid, notFound } from '../../common/domain-error';
 import {
   AGENT_NAME_PATTERN,
@@ -149,7 +150,7 @@ export class SettingsService {
     limit: number,
     cursor?: string,
   ): Promise<{ items: ConfigVersionView[]; next_cursor: string | null }> {
-    const before = cursor === undefined ? undefined : decodeCursor(cursor);
+    const before = cursor === undefined ? undefined : decodeCursor<[number]>(cursor, 'n')[0];
     const rows = await this.dataSource.getRepository(ComputerUseConfigVersion).find({
       where: before === undefined ? { tenant } : { tenant, version: LessThan(before) },
       order: { version: 'DESC' },
@@ -163,7 +164,7 @@ export class SettingsService {
         created_at: row.createdAt.toISOString(),
         config: withDefaults(row.config),
       })),
-      next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1].version) : null,
+      next_cursor: rows.length > limit ? encodeCursor([page[page.length - 1].version]) : null,
     };
   }
 
@@ -263,14 +264,4 @@ function toKillSwitchView(row: KillSwitch): KillSwitchView {
     updated_by: row.updatedBy,
     updated_at: row.updatedAt.toISOString(),
   };
-}
-
-export function encodeCursor(version: number): string {
-  return Buffer.from(`version:${version}`).toString('base64url');
-}
-
-export function decodeCursor(cursor: string): number {
-  const match = /^version:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) throw invalid('cursor is not one this API gave out');
-  return Number(match[1]);
 }
