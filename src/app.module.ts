@@ -13,6 +13,7 @@ import { PlanningModule } from './computer-use/planning/planning.module';
 import { SettingsModule } from './computer-use/settings/settings.module';
 import { RunsModule } from './computer-use/runs/runs.module';
 import { ApprovalsModule } from './approvals/approvals.module';
+import { ConsoleModule } from './console/console.module';
 
 /** Infrastructure every entry point shares: config, database, Redis, logs, audit. */
 @Module({})
@@ -40,7 +41,7 @@ export class AppModule {
   static forRoot(config?: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config), AuthModule, HealthModule, MetricsModule, PlanningModule, SettingsModule, RunsModule, ApprovalsModule],
+      imports: [CoreModule.forRoot(config), AuthModule, HealthModule, MetricsModule, PlanningModule, SettingsModule, RunsModule, ApprovalsModule, ConsoleModule],
     };
   }
 }

@@ -73,6 +73,8 @@ const MATRIX: Array<[string, string, number[]]> = [
   ['GET', '/api/approvals/{id}', [401, 401, 401, 403, 403, 403, 404, 403, 403, 404]],
   ['POST', '/api/approvals/{id}/approve', [401, 401, 401, 403, 403, 403, 404, 403, 403, 404]],
   ['POST', '/api/approvals/{id}/reject', [401, 401, 401, 403, 403, 403, 404, 403, 403, 404]],
+  // The console's read of the run behind a waiting action, for approvers.
+  ['GET', '/api/console/approvals/{id}/run', [401, 401, 401, 403, 403, 403, 404, 403, 403, 404]],
   ['GET', '/health/live', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
   ['GET', '/health/ready', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
   ['GET', '/metrics', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
