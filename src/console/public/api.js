@@ -1,0 +1,155 @@
+// @ts-check
+/**
+ * The API as the console calls it: every call carries the tab's token in the Authorization
+ * header (never in a URL), and every error is an ApiError with the API's own message.
+ */
+
+/**
+ * @typedef {{tenant: string, subject: string, token_id: string, permissions: string[]}} Me
+ * @typedef {Record<string, unknown> & {action?: unknown}} Action
+ * @typedef {{
+ *   id: string, kind: string, status: 'pending'|'approved'|'rejected'|'expired'|'spent',
+ *   tenant: string, agent: string, run_id: string, step: number, action: Action, why: string,
+ *   screen_sha256: string, screen_pixel_sha256: string, volatile_pixels: number,
+ *   requested_by: string, created_at: string, expires_at: string, decided_by: string | null,
+ *   decided_at: string | null, comment: string | null, spent_by: string | null,
+ *   spent_at: string | null
+ * }} Approval
+ * @typedef {{
+ *   provider?: string, model?: string, input_tokens?: number | null,
+ *   output_tokens?: number | null, latency_ms?: number
+ * }} ModelUsage
+ * @typedef {{
+ *   n: number, screen_sha256: string | null, screen_pixel_sha256: string | null,
+ *   width: number | null, height: number | null, action: Action | null,
+ *   classification: 'read'|'write'|'invalid'|null, why: string | null, outcome: string | null,
+ *   error?: string, model?: ModelUsage, timings?: Array<Record<string, unknown>>,
+ *   started_at: string, ended_at: string | null
+ * }} Step
+ * @typedef {{
+ *   id: string, agent: string, goal: string, status: string, end_reason: string | null,
+ *   summary: string | null, created_by: string, created_at: string, started_at: string | null,
+ *   ended_at: string | null, active_seconds: number, max_steps: number, max_seconds: number,
+ *   step_count: number, invalid_actions: number, pending_approval: Approval | null,
+ *   steps?: Step[]
+ * }} Run
+ * @typedef {{
+ *   id: string, tenant: string, seq: number, type: string, actor: string,
+ *   run_id: string | null, step: number | null, at: string, details: Record<string, unknown>,
+ *   prev_sha256: string, sha256: string
+ * }} AuditEvent
+ * @typedef {{ok: boolean, checked: number, first_bad_id?: string, head_sha256: string}} Verify
+ */
+
+/**
+ * @template T
+ * @typedef {{items: T[], next_cursor: string | null}} Page
+ */
+
+const TOKEN_KEY = 'warden.console.token';
+
+/** The token of this tab; sessionStorage ends with the tab and is never sent anywhere by itself. */
+export function getToken() {
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+/** @param {string} token */
+export function setToken(token) {
+  sessionStorage.setItem(TOKEN_KEY, token);
+}
+
+export function clearToken() {
+  sessionStorage.removeItem(TOKEN_KEY);
+}
+
+export class ApiError extends Error {
+  /**
+   * @param {number} status 0 when the API did not answer at all
+   * @param {string} message the API's own message, meant for people
+   */
+  constructor(status, message) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+}
+
+/** Fired on `window` when the API no longer accepts the token (revoked, or a typo). */
+export const UNAUTHENTICATED = 'warden:unauthenticated';
+
+/**
+ * @param {string} path
+ * @param {{method?: string, json?: unknown, accept?: string, signal?: AbortSignal, token?: string}} options
+ *   `token`: try this token instead of the tab's (signing in)
+ * @returns {Promise<Response>}
+ */
+async function call(path, options) {
+  /** @type {Record<string, string>} */
+  const headers = { Accept: options.accept ?? 'application/json' };
+  const token = options.token ?? getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (options.json !== undefined) headers['Content-Type'] = 'application/json';
+  let response;
+  try {
+    response = await fetch(path, {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.json === undefined ? undefined : JSON.stringify(options.json),
+      signal: options.signal,
+      cache: 'no-store',
+      credentials: 'omit',
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    throw new ApiError(0, 'Warden did not answer. Check the connection and try again.');
+  }
+  if (response.ok) return response;
+  let message = `${response.status} ${response.statusText}`;
+  try {
+    const body = /** @type {unknown} */ (await response.json());
+    if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') {
+      message = body.message;
+    }
+  } catch {
+    // Not the API's JSON error (a proxy in between): the status line says enough.
+  }
+  if (response.status === 401 && options.token === undefined)
+    window.dispatchEvent(new CustomEvent(UNAUTHENTICATED));
+  throw new ApiError(response.status, message);
+}
+
+/**
+ * A JSON call.
+ * @template T
+ * @param {string} path
+ * @param {{method?: string, json?: unknown, signal?: AbortSignal, token?: string}} [options]
+ * @returns {Promise<T>}
+ */
+export async function api(path, options = {}) {
+  const response = await call(path, options);
+  const body = /** @type {unknown} */ (await response.json());
+  return /** @type {T} */ (body);
+}
+
+/**
+ * A call whose answer is not JSON (a PNG, an NDJSON export).
+ * @param {string} path
+ * @param {{accept?: string, signal?: AbortSignal}} [options]
+ */
+export async function apiBlob(path, options = {}) {
+  const response = await call(path, { accept: options.accept ?? '*/*', signal: options.signal });
+  return response.blob();
+}
+
+/**
+ * A query string of the given values, leaving out empty ones.
+ * @param {Record<string, string | number | null | undefined>} values
+ */
+export function query(values) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}

@@ -1,0 +1,470 @@
+// @ts-check
+/**
+ * One waiting action: the full screenshot the planner saw with the action drawn on it, the run's
+ * earlier steps, and the decision. After approval, an operator resumes the run from here.
+ */
+import { ApiError, api } from './api.js';
+import { every, facts, h } from './dom.js';
+import { closeUp, marksInWords, screenView, typingFocus } from './screens.js';
+import {
+  actionInWords,
+  ago,
+  clock,
+  duration,
+  expiry,
+  outcomeInWords,
+  statusInWords,
+} from './words.js';
+
+/** @typedef {import('./api.js').Approval} Approval */
+/** @typedef {import('./api.js').Run} Run */
+/** @typedef {import('./api.js').Step} Step */
+
+/** @param {unknown} error */
+const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The decision refused, in words an approver can act on.
+ * @param {'approve' | 'reject'} kind
+ * @param {unknown} error
+ */
+function refusalInWords(kind, error) {
+  const verb = kind === 'approve' ? 'approve' : 'reject';
+  if (error instanceof ApiError) {
+    const fourEyes = /^four-eyes:\s*(.*)$/i.exec(error.message);
+    if (error.status === 403 && fourEyes) {
+      return `You cannot approve this write. Four-eyes rule: ${fourEyes[1]}. Ask another approver.`;
+    }
+    if (error.status === 403) return `You may not ${verb} this write: ${error.message}.`;
+    if (error.status === 409) return `Too late to ${verb}: ${error.message}.`;
+  }
+  return `Could not ${verb} the write: ${messageOf(error)}.`;
+}
+
+/**
+ * Where the approval stands, in one or two sentences.
+ * @param {Approval} a
+ * @param {Run | null} run
+ * @param {boolean} canOperate
+ * @param {number} now
+ */
+function standing(a, run, canOperate, now) {
+  const comment = a.comment ? ` Comment: “${a.comment}”` : '';
+  const step = run?.steps?.find((st) => st.n === a.step);
+  switch (a.status) {
+    case 'pending':
+      return `Waiting for a decision for ${duration(now - Date.parse(a.created_at))}; expires ${expiry(a.expires_at, now)}.`;
+    case 'approved': {
+      const when = a.decided_at ? ` ${ago(a.decided_at, now)}` : '';
+      const next = canOperate
+        ? 'resume the run below to send it.'
+        : 'an operator must resume the run to send it.';
+      return `Approved by ${a.decided_by ?? '?'}${when}.${comment} Not sent yet: ${next}`;
+    }
+    case 'rejected':
+      return `Rejected by ${a.decided_by ?? '?'} at ${clock(a.decided_at)}.${comment} Nothing was sent; the run stopped.`;
+    case 'expired':
+      return `Expired at ${clock(a.expires_at)}: nobody decided in time. Nothing was sent; the run stopped.`;
+    case 'spent': {
+      const used = `Approved by ${a.decided_by ?? '?'}, resumed by ${a.spent_by ?? '?'} at ${clock(a.spent_at)}.${comment}`;
+      if (step?.outcome === 'sent_after_approval') return `${used} The write was sent.`;
+      if (step?.outcome === 'stale') {
+        return `${used} It was not sent: the screen had changed since it was approved${step.error ? ` (${step.error})` : ''}. The run stopped.`;
+      }
+      return `${used} Sending…`;
+    }
+    default:
+      return a.status;
+  }
+}
+
+/**
+ * The colour of the standing: waiting, good, or not sent.
+ * @param {Approval} a
+ * @param {Run | null} run
+ */
+function standingClass(a, run) {
+  const outcome = run?.steps?.find((st) => st.n === a.step)?.outcome;
+  if (a.status === 'spent' && outcome === 'stale') return 'standing standing-stale';
+  return `standing standing-${a.status}`;
+}
+
+/** @type {import('./app.js').Page} */
+export async function renderApproval(main, ctx) {
+  const id = ctx.params[0];
+  /** @type {Approval} */
+  let approval = await api(`/api/approvals/${id}`, { signal: ctx.signal });
+  /** @type {Run | null} */
+  let run = null;
+  try {
+    run = await api(`/api/console/approvals/${id}/run`, { signal: ctx.signal });
+  } catch (error) {
+    if (ctx.signal.aborted) return;
+    // The decision does not need the run; say what is missing and go on.
+    main.append(
+      h('p', { class: 'error' }, `The run of this action could not be read: ${messageOf(error)}`),
+    );
+  }
+  const steps = run?.steps ?? [];
+  const held = steps.find((st) => st.n === approval.step);
+  const words = actionInWords(approval.action, approval.why);
+  const focus = approval.action.action === 'type' ? typingFocus(steps, approval.step) : null;
+  const canOperate = ctx.can('agents.operate');
+  const canReadRuns = canOperate || ctx.can('audit.read');
+  ctx.title(`Approval: ${words}`);
+
+  const width = held?.width ?? null;
+  const height = held?.height ?? null;
+  const heldScreen = h(
+    'figure',
+    { class: 'held-screen' },
+    screenView({
+      runId: approval.run_id,
+      n: approval.step,
+      width,
+      height,
+      action: approval.action,
+      why: approval.why,
+      focus,
+      size: 'full',
+      alt: `The screen the planner saw at step ${approval.step}, with the action drawn on it`,
+    }),
+    h(
+      'figcaption',
+      {},
+      marksInWords(approval.action, approval.why, width ?? 1280, height ?? 800, focus),
+    ),
+  );
+
+  const stand = h('p', { class: standingClass(approval, run), id: 'standing' });
+  const said = h('p', { class: 'said', role: 'status' });
+  const alert = h('p', { class: 'error', role: 'alert' });
+  const panel = h('div', { class: 'decision-panel' });
+  const runStatus = h('span');
+  const own = h(
+    'p',
+    { class: 'notice-own' },
+    `You (${ctx.me.subject}) started this run: unless four-eyes is off for this agent, someone else must approve it.`,
+  );
+  const note = h(
+    'p',
+    { class: 'help' },
+    'Approving sends nothing by itself: an operator then resumes the run, and Warden sends this action once, only if the screen is still the one shown here. Rejecting stops the run.',
+  );
+
+  /** @param {string} text */
+  const say = (text) => {
+    alert.textContent = '';
+    said.textContent = text;
+    said.scrollIntoView({ block: 'nearest' });
+  };
+  /** @param {string} text */
+  const warn = (text) => {
+    said.textContent = '';
+    alert.textContent = text;
+    alert.scrollIntoView({ block: 'nearest' });
+  };
+
+  const refreshRun = async () => {
+    try {
+      run = await api(`/api/console/approvals/${id}/run`, { signal: ctx.signal });
+    } catch {
+      // Keep the last run seen; the approval itself is what this page is about.
+    }
+  };
+
+  /** @param {'approve' | 'reject'} kind @param {HTMLTextAreaElement} comment @param {HTMLButtonElement[]} buttons */
+  const decide = async (kind, comment, buttons) => {
+    for (const b of buttons) b.disabled = true;
+    try {
+      const text = comment.value.trim();
+      approval = await api(`/api/approvals/${id}/${kind}`, {
+        method: 'POST',
+        json: text ? { comment: text } : {},
+      });
+      await refreshRun();
+      say(
+        kind === 'approve'
+          ? 'You approved this write. Nothing is sent until an operator resumes the run; Warden then checks that the screen is still the one shown here.'
+          : 'You rejected this write. Nothing was sent, and the run stopped.',
+      );
+      update(true);
+    } catch (error) {
+      warn(refusalInWords(kind, error));
+      for (const b of buttons) b.disabled = false;
+      if (error instanceof ApiError && error.status === 409) {
+        approval = await api(`/api/approvals/${id}`);
+        update(true);
+      }
+    }
+  };
+
+  /** @param {HTMLButtonElement} button */
+  const resume = async (button) => {
+    button.disabled = true;
+    button.textContent = 'Sending…';
+    try {
+      /** @type {Run} */
+      const answered = await api(`/api/computer-use/runs/${approval.run_id}/resume`, {
+        method: 'POST',
+      });
+      run = answered;
+      approval = await api(`/api/approvals/${id}`);
+      const step = answered.steps?.find((st) => st.n === approval.step);
+      if (step?.outcome === 'sent_after_approval') {
+        say(
+          `Sent: step ${approval.step} (${words}) was carried out on the screen you see here. The run goes on.`,
+        );
+      } else if (step?.outcome === 'stale') {
+        warn(
+          `Not sent: the screen changed after approval${step.error ? ` (${step.error})` : ''}. Warden stopped the run (stale screen) without clicking or typing anything.`,
+        );
+      } else {
+        say(
+          `Resumed. The run is ${statusInWords(answered)}; the run page shows when the write is carried out.`,
+        );
+      }
+      update(true);
+    } catch (error) {
+      warn(`Could not resume the run: ${messageOf(error)}.`);
+      button.disabled = false;
+      button.textContent = 'Resume the run: send this write';
+    }
+  };
+
+  let panelFor = '';
+  /** @param {boolean} [force] */
+  const update = (force = false) => {
+    const now = Date.now();
+    stand.className = standingClass(approval, run);
+    stand.textContent = standing(approval, run, canOperate, now);
+    runStatus.textContent = run ? statusInWords(run) : 'not known';
+    note.hidden = approval.status !== 'pending';
+    own.hidden = approval.status !== 'pending' || ctx.me.subject !== approval.requested_by;
+    const key = `${approval.status}:${run?.status ?? ''}`;
+    if (key === panelFor && !force) return;
+    panelFor = key;
+    panel.replaceChildren();
+    if (approval.status === 'pending') {
+      const comment = h('textarea', {
+        id: 'comment',
+        name: 'comment',
+        rows: 2,
+        maxlength: 2000,
+        'aria-describedby': 'comment-help',
+      });
+      const approve = h(
+        'button',
+        { type: 'submit', class: 'primary', value: 'approve' },
+        'Approve',
+      );
+      const reject = h('button', { type: 'submit', class: 'danger', value: 'reject' }, 'Reject');
+      const form = h(
+        'form',
+        { class: 'decide', 'aria-label': 'Decide on this write' },
+        h('label', { for: 'comment' }, 'Comment (optional)'),
+        comment,
+        h('p', { id: 'comment-help', class: 'help' }, 'Kept with the decision in the audit log.'),
+        h('div', { class: 'buttons' }, approve, reject),
+      );
+      form.addEventListener('submit', (event) => {
+        event.preventDefault();
+        const submitter = /** @type {SubmitEvent} */ (event).submitter;
+        const kind = submitter === reject ? 'reject' : 'approve';
+        void decide(kind, comment, [approve, reject]);
+      });
+      panel.append(form);
+    } else if (
+      approval.status === 'approved' &&
+      canOperate &&
+      run?.status === 'awaiting_approval'
+    ) {
+      const button = h(
+        'button',
+        { type: 'button', class: 'primary' },
+        'Resume the run: send this write',
+      );
+      button.addEventListener('click', () => void resume(button));
+      panel.append(
+        h(
+          'div',
+          { class: 'resume' },
+          h('h2', {}, 'Send it'),
+          h(
+            'p',
+            {},
+            'Resuming sends exactly this action, once. Warden first takes a fresh screenshot: if the screen is no longer the one shown here, nothing is sent and the run stops.',
+          ),
+          button,
+        ),
+      );
+    }
+    if (run && canReadRuns) {
+      panel.append(
+        h('p', {}, h('a', { href: `/console/runs/${run.id}` }, 'Follow the run step by step')),
+      );
+    }
+  };
+
+  const strip = earlierSteps(approval, steps);
+  main.append(
+    h('p', { class: 'crumbs' }, h('a', { href: '/console/approvals' }, '← All waiting actions')),
+    h('h1', {}, words),
+    h(
+      'p',
+      { class: 'lead' },
+      `Step ${approval.step} of the run `,
+      h('strong', {}, run ? `“${run.goal}”` : approval.run_id),
+      ` on agent ${approval.agent}, started by ${approval.requested_by}.`,
+    ),
+    h(
+      'div',
+      { class: 'approval-layout' },
+      heldScreen,
+      h(
+        'aside',
+        { class: 'decision', 'aria-label': 'Decision' },
+        stand,
+        closeUp({
+          runId: approval.run_id,
+          n: approval.step,
+          width,
+          height,
+          action: approval.action,
+          focus,
+        }),
+        h('h2', { class: 'why-title' }, 'Why it is a write'),
+        h('p', { class: 'why' }, approval.why),
+        own,
+        panel,
+        said,
+        alert,
+        note,
+        h(
+          'details',
+          { class: 'more' },
+          h('summary', {}, 'More about this action'),
+          facts([
+            ['Exact action', h('code', {}, JSON.stringify(approval.action))],
+            ['Held at', clock(approval.created_at)],
+            ['Expires at', clock(approval.expires_at)],
+            ['Run status', runStatus],
+            ['Screen SHA-256', h('code', {}, approval.screen_sha256)],
+            ['Pixels that moved by themselves', String(approval.volatile_pixels)],
+          ]),
+        ),
+      ),
+    ),
+    strip,
+  );
+  update(true);
+
+  void every(1000, ctx.signal, async () => {
+    const before = `${approval.status}`;
+    try {
+      approval = await api(`/api/approvals/${id}`, { signal: ctx.signal });
+    } catch {
+      if (ctx.signal.aborted) return false;
+      return;
+    }
+    if (
+      approval.status !== before ||
+      approval.status === 'spent' ||
+      approval.status === 'approved'
+    ) {
+      await refreshRun();
+    }
+    if (approval.status !== before) ctx.announce(standing(approval, run, canOperate, Date.now()));
+    update();
+    const step = run?.steps?.find((st) => st.n === approval.step);
+    const settled =
+      approval.status === 'rejected' ||
+      approval.status === 'expired' ||
+      (approval.status === 'spent' && step?.outcome && step.outcome !== 'held');
+    return !settled;
+  });
+}
+
+/**
+ * The run's earlier steps as a strip of thumbnails; choosing one shows it larger below.
+ * @param {Approval} approval
+ * @param {Step[]} steps
+ */
+function earlierSteps(approval, steps) {
+  const earlier = steps.filter((st) => st.n < approval.step);
+  const section = h(
+    'section',
+    { class: 'earlier', 'aria-labelledby': 'earlier-title' },
+    h('h2', { id: 'earlier-title' }, 'Earlier steps of this run'),
+  );
+  if (!earlier.length) {
+    section.append(h('p', { class: 'help' }, 'None: this is the run’s first step.'));
+    return section;
+  }
+  const viewer = h('div', { class: 'step-viewer', 'aria-live': 'polite' });
+  const list = h('ol', { class: 'strip' });
+  /** @type {HTMLButtonElement[]} */
+  const buttons = [];
+  for (const st of earlier) {
+    const words = actionInWords(st.action, st.why);
+    const focus = st.action?.action === 'type' ? typingFocus(steps, st.n) : null;
+    const button = h(
+      'button',
+      { type: 'button', class: 'strip-item', 'aria-pressed': 'false' },
+      st.screen_sha256
+        ? screenView({
+            runId: approval.run_id,
+            n: st.n,
+            width: st.width,
+            height: st.height,
+            action: st.action,
+            why: st.why,
+            focus,
+            size: 'thumb',
+            alt: '',
+          })
+        : h('span', { class: 'screen screen-thumb screen-missing' }, 'no screen'),
+      h(
+        'span',
+        { class: 'strip-caption' },
+        h('strong', {}, `${st.n}`),
+        ` ${words} · ${st.classification ?? '?'} · ${outcomeInWords(st.outcome)}`,
+      ),
+    );
+    button.addEventListener('click', () => {
+      const open = button.getAttribute('aria-pressed') === 'true';
+      for (const b of buttons) b.setAttribute('aria-pressed', 'false');
+      viewer.replaceChildren();
+      if (open) return;
+      button.setAttribute('aria-pressed', 'true');
+      viewer.append(
+        h(
+          'figure',
+          { class: 'earlier-screen' },
+          screenView({
+            runId: approval.run_id,
+            n: st.n,
+            width: st.width,
+            height: st.height,
+            action: st.action,
+            why: st.why,
+            focus,
+            size: 'full',
+            alt: `The screen at step ${st.n}`,
+          }),
+          h(
+            'figcaption',
+            {},
+            h('strong', {}, `Step ${st.n}: ${words}. `),
+            `${st.classification ?? ''}${st.why ? ` (${st.why})` : ''}, ${outcomeInWords(st.outcome)}. `,
+            marksInWords(st.action, st.why, st.width ?? 1280, st.height ?? 800, focus),
+          ),
+        ),
+      );
+    });
+    buttons.push(button);
+    list.append(h('li', {}, button));
+  }
+  section.append(list, viewer);
+  return section;
+}

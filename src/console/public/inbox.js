@@ -1,0 +1,177 @@
+// @ts-check
+/**
+ * The approvals inbox: every waiting action of the tenant, oldest first, polled every second.
+ * Rows are kept and updated in place, so keyboard focus and reading position survive a refresh.
+ */
+import { api } from './api.js';
+import { every, facts, h } from './dom.js';
+import { screenView, typingFocus } from './screens.js';
+import { actionInWords, ago, expiry } from './words.js';
+
+/** @typedef {import('./api.js').Approval} Approval */
+/** @typedef {import('./api.js').Run} Run */
+
+/** How often the inbox asks: well inside the two seconds an approver may wait to see a new write. */
+const POLL_MS = 1000;
+/** An approval closer than this to its expiry is marked. */
+const SOON_MS = 5 * 60 * 1000;
+
+/** @type {Map<string, Promise<Run>>} */
+const runs = new Map();
+
+/**
+ * The run behind a waiting action (goal, earlier steps), through the console's approval route, so
+ * an approver who may not read runs still sees what the agent is doing.
+ * @param {Approval} approval
+ */
+export function runOf(approval) {
+  let run = runs.get(approval.run_id);
+  if (!run) {
+    run = api(`/api/console/approvals/${approval.id}/run`);
+    run.catch(() => runs.delete(approval.run_id));
+    runs.set(approval.run_id, run);
+  }
+  return run;
+}
+
+/**
+ * @param {Approval} approval
+ * @param {import('./app.js').PageContext} ctx
+ */
+function inboxItem(approval, ctx) {
+  const words = actionInWords(approval.action, approval.why);
+  const goal = h('span', { class: 'goal' }, '…');
+  const age = h('span');
+  const expires = h('span');
+  const thumb = h('div', { class: 'inbox-thumb' });
+  const runLink = ctx.can('agents.operate') || ctx.can('audit.read');
+  const li = h(
+    'li',
+    { class: 'inbox-item', 'data-approval-id': approval.id },
+    thumb,
+    h(
+      'div',
+      { class: 'inbox-body' },
+      h('h2', {}, h('a', { href: `/console/approvals/${approval.id}` }, words)),
+      facts([
+        ['Agent', approval.agent],
+        ['Goal', goal],
+        [
+          'Step',
+          runLink
+            ? [
+                `${approval.step} `,
+                h('a', { href: `/console/runs/${approval.run_id}` }, '(follow the run)'),
+              ]
+            : String(approval.step),
+        ],
+        ['Why held', approval.why],
+        ['Run started by', approval.requested_by],
+        ['Waiting', age],
+        ['Expires', expires],
+      ]),
+    ),
+  );
+  runOf(approval).then(
+    (run) => {
+      goal.textContent = `“${run.goal}”`;
+      thumb.append(
+        screenView({
+          runId: approval.run_id,
+          n: approval.step,
+          width: run.steps?.find((st) => st.n === approval.step)?.width ?? null,
+          height: run.steps?.find((st) => st.n === approval.step)?.height ?? null,
+          action: approval.action,
+          why: approval.why,
+          focus:
+            approval.action.action === 'type' ? typingFocus(run.steps ?? [], approval.step) : null,
+          size: 'thumb',
+          alt: `Screen at step ${approval.step}, action marked`,
+        }),
+      );
+    },
+    (/** @type {unknown} */ error) => {
+      goal.textContent = `(not available: ${error instanceof Error ? error.message : String(error)})`;
+    },
+  );
+  /** @param {number} now */
+  const update = (now) => {
+    age.textContent = ago(approval.created_at, now);
+    expires.textContent = expiry(approval.expires_at, now);
+    li.classList.toggle('expiring', Date.parse(approval.expires_at) - now < SOON_MS);
+  };
+  return { li, words, update };
+}
+
+/** @type {import('./app.js').Page} */
+export function renderInbox(main, ctx) {
+  const status = h('p', { class: 'inbox-status' }, 'Looking for waiting actions…');
+  const problem = h('p', { class: 'error', role: 'alert' });
+  const list = h('ol', { class: 'inbox', 'aria-label': 'Waiting actions, oldest first' });
+  const more = h('p', { class: 'help' });
+  main.append(
+    h('h1', {}, 'Waiting for approval'),
+    h(
+      'p',
+      { class: 'lead' },
+      `Held writes of every agent in tenant ${ctx.me.tenant}, oldest first. The list updates by itself every second. Open one to see the screen it would hit and decide.`,
+    ),
+    status,
+    problem,
+    list,
+    more,
+  );
+
+  /** @type {Map<string, ReturnType<typeof inboxItem>>} */
+  const rows = new Map();
+  let shownCount = -1;
+  void every(POLL_MS, ctx.signal, async () => {
+    /** @type {import('./api.js').Page<Approval>} */
+    let page;
+    try {
+      page = await api('/api/approvals?limit=200', { signal: ctx.signal });
+      problem.textContent = '';
+    } catch (error) {
+      if (ctx.signal.aborted) return false;
+      problem.textContent = `Could not refresh the inbox (${error instanceof Error ? error.message : String(error)}). Trying again.`;
+      return;
+    }
+    const now = Date.now();
+    const ids = new Set(page.items.map((a) => a.id));
+    for (const [id, row] of rows) {
+      if (!ids.has(id)) {
+        row.li.remove();
+        rows.delete(id);
+      }
+    }
+    /** @type {string[]} */
+    const added = [];
+    /** @type {ChildNode | null} */
+    let previous = null;
+    for (const approval of page.items) {
+      let row = rows.get(approval.id);
+      if (!row) {
+        row = inboxItem(approval, ctx);
+        rows.set(approval.id, row);
+        if (shownCount >= 0) added.push(row.words);
+      }
+      /** @type {ChildNode | null} */
+      const wanted = previous ? previous.nextSibling : list.firstChild;
+      if (row.li !== wanted) list.insertBefore(row.li, wanted);
+      row.update(now);
+      previous = row.li;
+    }
+    const count = page.items.length;
+    if (count !== shownCount) {
+      status.textContent =
+        count === 0
+          ? 'Nothing is waiting for approval.'
+          : `${count} ${count === 1 ? 'action waits' : 'actions wait'} for a decision.`;
+      shownCount = count;
+    }
+    if (added.length) ctx.announce(`New waiting action: ${added.join('; ')}`);
+    more.textContent = page.next_cursor
+      ? 'Showing the oldest 200; decide on these to see the rest.'
+      : '';
+  });
+}

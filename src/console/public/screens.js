@@ -1,0 +1,468 @@
+// @ts-check
+/**
+ * Screenshots with the action drawn on them. A screenshot is fetched with the token (an <img>
+ * cannot send the Authorization header) and shown from a blob: URL. The marks are SVG in the
+ * step's own coordinate space (the screen host's X-Screen-Width/Height, which actions use): the
+ * SVG's viewBox is that space and it is stretched over the displayed image, so a mark at the
+ * action's x, y lands on the same pixel at any displayed size, and on HiDPI PNGs too.
+ */
+import { apiBlob } from './api.js';
+import { h, s } from './dom.js';
+import { actionInWords, clickLabel, shown } from './words.js';
+
+/** @typedef {import('./api.js').Action} Action */
+/** @typedef {import('./api.js').Step} Step */
+/** @typedef {{x: number, y: number, width: number, height: number}} Rect */
+/**
+ * Where typing goes, as far as the run tells: the point its last click landed on.
+ * @typedef {{x: number, y: number, label: string, step: number}} Focus
+ */
+
+const MAX_CACHED = 240;
+/** @type {Map<string, Promise<string>>} */
+const cache = new Map();
+
+/**
+ * A blob: URL of the PNG a step saw. Screens never change (the API serves them immutable), so
+ * each is fetched once per tab; the oldest are let go past MAX_CACHED.
+ * @param {string} runId
+ * @param {number} n
+ */
+export function screenUrl(runId, n) {
+  const key = `${runId}/${n}`;
+  const cached = cache.get(key);
+  if (cached) {
+    cache.delete(key);
+    cache.set(key, cached);
+    return cached;
+  }
+  const url = apiBlob(`/api/computer-use/runs/${runId}/steps/${n}/screen`, {
+    accept: 'image/png',
+  }).then((blob) => URL.createObjectURL(blob));
+  url.catch(() => cache.delete(key));
+  cache.set(key, url);
+  while (cache.size > MAX_CACHED) {
+    const [oldest, old] = cache.entries().next().value ?? [];
+    if (oldest === undefined || old === undefined) break;
+    cache.delete(oldest);
+    void old.then((u) => URL.revokeObjectURL(u)).catch(() => undefined);
+  }
+  return url;
+}
+
+/**
+ * The field typing goes into, as the run tells it: the point of the last click that was sent
+ * before step `n`, unless a key (Tab, Enter) may have moved the focus since. The same rule the
+ * engine uses to know which field has focus.
+ * @param {Step[]} steps
+ * @param {number} n
+ * @returns {Focus | null}
+ */
+export function typingFocus(steps, n) {
+  const earlier = steps.filter((st) => st.n < n).sort((a, b) => b.n - a.n);
+  for (const st of earlier) {
+    if (st.outcome !== 'sent' && st.outcome !== 'sent_after_approval') continue;
+    const a = st.action;
+    if (!a) continue;
+    if (
+      (a.action === 'click' || a.action === 'double_click') &&
+      typeof a.x === 'number' &&
+      typeof a.y === 'number'
+    ) {
+      return { x: a.x, y: a.y, label: clickLabel(a, st.why), step: st.n };
+    }
+    if (a.action === 'key') return null;
+  }
+  return null;
+}
+
+/**
+ * The field around a point, found in the screenshot's pixels: the area of the point's background
+ * colour that is closed all around (a text field's inside), at most 60% of the screen wide and
+ * 120 points high. Null when the area is open (no field there) or too small.
+ * @param {HTMLImageElement} img a loaded screenshot
+ * @param {{x: number, y: number}} point in the step's coordinate space
+ * @param {number} width the step's coordinate space
+ * @param {number} height
+ * @returns {Rect | null}
+ */
+export function fieldAround(img, point, width, height) {
+  const sx = img.naturalWidth / width;
+  const sy = img.naturalHeight / height;
+  const px = Math.round(point.x * sx);
+  const py = Math.round(point.y * sy);
+  const reachX = Math.round(img.naturalWidth * 0.6);
+  const reachY = Math.round(120 * sy);
+  const x0 = Math.max(0, px - reachX);
+  const y0 = Math.max(0, py - reachY);
+  const w = Math.min(img.naturalWidth, px + reachX + 1) - x0;
+  const hgt = Math.min(img.naturalHeight, py + reachY + 1) - y0;
+  if (w <= 0 || hgt <= 0) return null;
+  const canvas = document.createElement('canvas');
+  canvas.width = w;
+  canvas.height = hgt;
+  const ctx = canvas.getContext('2d', { willReadFrequently: true });
+  if (!ctx) return null;
+  ctx.drawImage(img, x0, y0, w, hgt, 0, 0, w, hgt);
+  const data = ctx.getImageData(0, 0, w, hgt).data;
+  const cx = px - x0;
+  const cy = py - y0;
+  /** @param {number} x @param {number} y */
+  const at = (x, y) => {
+    const i = (y * w + x) * 4;
+    return (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];
+  };
+  // The field's own colour: the most common one near the point (the point may sit on a letter).
+  /** @type {Map<number, number>} */
+  const counts = new Map();
+  for (let dy = -4; dy <= 4; dy++) {
+    for (let dx = -4; dx <= 4; dx++) {
+      const x = cx + dx;
+      const y = cy + dy;
+      if (x < 0 || y < 0 || x >= w || y >= hgt) continue;
+      const c = at(x, y);
+      counts.set(c, (counts.get(c) ?? 0) + 1);
+    }
+  }
+  let background = -1;
+  let best = 0;
+  for (const [c, count] of counts) {
+    if (count > best) [background, best] = [c, count];
+  }
+  /** @param {number} c */
+  const near = (c) =>
+    Math.abs(((c >> 16) & 255) - ((background >> 16) & 255)) +
+      Math.abs(((c >> 8) & 255) - ((background >> 8) & 255)) +
+      Math.abs((c & 255) - (background & 255)) <=
+    30;
+  // Start from the nearest pixel of that colour, then fill.
+  let start = -1;
+  for (let r = 0; r <= 4 && start < 0; r++) {
+    for (let dy = -r; dy <= r && start < 0; dy++) {
+      for (let dx = -r; dx <= r && start < 0; dx++) {
+        const x = cx + dx;
+        const y = cy + dy;
+        if (x >= 0 && y >= 0 && x < w && y < hgt && near(at(x, y))) start = y * w + x;
+      }
+    }
+  }
+  if (start < 0) return null;
+  const seen = new Uint8Array(w * hgt);
+  const stack = [start];
+  seen[start] = 1;
+  let [minX, minY, maxX, maxY] = [w, hgt, -1, -1];
+  while (stack.length) {
+    const i = /** @type {number} */ (stack.pop());
+    const x = i % w;
+    const y = (i - x) / w;
+    // Reaching the edge of the searched area means the area is open: not a field.
+    if (x === 0 || y === 0 || x === w - 1 || y === hgt - 1) return null;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+    for (const j of [i - 1, i + 1, i - w, i + w]) {
+      if (!seen[j] && near(at(j % w, Math.floor(j / w)))) {
+        seen[j] = 1;
+        stack.push(j);
+      }
+    }
+  }
+  if (maxX - minX < 6 * sx || maxY - minY < 6 * sy) return null;
+  // The inside plus its border, back in the step's coordinate space.
+  return {
+    x: (x0 + minX - 1) / sx,
+    y: (y0 + minY - 1) / sy,
+    width: (maxX - minX + 3) / sx,
+    height: (maxY - minY + 3) / sy,
+  };
+}
+
+/**
+ * What the marks show, for the caption and for screen readers.
+ * @param {Action | null} action
+ * @param {string | null} why
+ * @param {number} width
+ * @param {number} height
+ * @param {Focus | null} focus
+ */
+export function marksInWords(action, why, width, height, focus) {
+  if (!action) return 'No action on this screen.';
+  const space = `on the ${width} × ${height} screen the planner saw`;
+  switch (action.action) {
+    case 'click':
+    case 'double_click':
+      return `The red ring marks where the ${action.action === 'click' ? 'click' : 'double-click'} lands: x ${String(action.x)}, y ${String(action.y)} ${space}.`;
+    case 'type': {
+      const text = `“${shown(typeof action.text === 'string' ? action.text : '', 60)}”`;
+      if (!focus) {
+        return `Types ${text} into the field that has focus; the run has not clicked a field on this screen, so the console cannot show which.`;
+      }
+      const label = focus.label ? ` “${focus.label}”` : '';
+      return `Types ${text} into the field${label} clicked in step ${focus.step} (dot at x ${focus.x}, y ${focus.y}; the field found around it is outlined in dashes).`;
+    }
+    case 'key':
+      return `Presses the key ${String(action.key)}; a key has no place on the screen.`;
+    case 'scroll':
+      return `The arrow marks where the scroll happens: x ${String(action.x)}, y ${String(action.y)} ${space}.`;
+    default:
+      return actionInWords(action, why);
+  }
+}
+
+/**
+ * A ring around a point with ticks outside it, in the step's coordinate space. The ring is wider
+ * than a button and nothing but a small dot is drawn inside, so the target stays readable.
+ * @param {number} x
+ * @param {number} y
+ * @param {number} r
+ * @param {string} kind
+ */
+function ring(x, y, r, kind) {
+  const common = { 'vector-effect': 'non-scaling-stroke', fill: 'none' };
+  const inner = r * 1.15;
+  const outer = r * 1.9;
+  /** @type {Array<[number, number, number, number]>} */
+  const ticks = [
+    [x - outer, y, x - inner, y],
+    [x + inner, y, x + outer, y],
+    [x, y - outer, x, y - inner],
+    [x, y + inner, x, y + outer],
+  ];
+  /** @param {string} cls */
+  const lines = (cls) =>
+    ticks.map(([x1, y1, x2, y2]) => s('line', { ...common, class: cls, x1, y1, x2, y2 }));
+  return s(
+    'g',
+    { class: `marker marker-${kind}`, 'data-x': x, 'data-y': y },
+    s('circle', { ...common, class: 'halo', cx: x, cy: y, r }),
+    ...lines('halo'),
+    s('circle', { ...common, class: 'ring', cx: x, cy: y, r }),
+    ...lines('ring'),
+    s('circle', { class: 'marker-centre', cx: x, cy: y, r: Math.max(1, r / 12) }),
+  );
+}
+
+/**
+ * An arrow from a point in a direction, for scrolls.
+ * @param {number} x
+ * @param {number} y
+ * @param {number} r
+ * @param {string} direction
+ */
+function arrow(x, y, r, direction) {
+  const d = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] }[direction] ?? [0, 1];
+  const [dx, dy] = d;
+  const len = r * 3;
+  const tx = x + dx * len;
+  const ty = y + dy * len;
+  const head = `M ${tx + dy * r} ${ty - dx * r} L ${tx + dx * r} ${ty + dy * r} L ${tx - dy * r} ${ty + dx * r}`;
+  const common = { 'vector-effect': 'non-scaling-stroke', fill: 'none' };
+  return s(
+    'g',
+    { class: 'marker marker-scroll', 'data-x': x, 'data-y': y },
+    s('line', { ...common, class: 'halo', x1: x, y1: y, x2: tx, y2: ty }),
+    s('path', { ...common, class: 'halo', d: head }),
+    s('line', { ...common, class: 'ring', x1: x, y1: y, x2: tx, y2: ty }),
+    s('path', { ...common, class: 'ring', d: head }),
+    s('circle', { class: 'marker-centre', cx: x, cy: y, r: Math.max(1, r / 6) }),
+  );
+}
+
+/**
+ * How big the ring is, in the step's coordinate space: about 40 points across on a 1280-wide
+ * screen (a toolbar button fits inside), larger on thumbnails so that it can still be seen.
+ * @param {number} width
+ * @param {number} height
+ * @param {'full' | 'thumb'} size
+ */
+function markRadius(width, height, size) {
+  return Math.max(width, height) * (size === 'thumb' ? 0.03 : 0.016);
+}
+
+/**
+ * The marks of an action: a ring where a click lands, an arrow for a scroll, a small ring at the
+ * field typing goes into (its outline is added once the pixels are known).
+ * @param {SVGSVGElement} overlay
+ * @param {Action | null} a
+ * @param {Focus | null | undefined} focus
+ * @param {number} r
+ */
+function drawMarks(overlay, a, focus, r) {
+  if (!a) return;
+  if (
+    (a.action === 'click' || a.action === 'double_click') &&
+    typeof a.x === 'number' &&
+    typeof a.y === 'number'
+  ) {
+    overlay.append(ring(a.x, a.y, r, a.action));
+    if (a.action === 'double_click') overlay.append(ring(a.x, a.y, r * 1.35, 'double'));
+  } else if (a.action === 'scroll' && typeof a.x === 'number' && typeof a.y === 'number') {
+    overlay.append(arrow(a.x, a.y, r, typeof a.direction === 'string' ? a.direction : 'down'));
+  }
+}
+
+/**
+ * Where typing goes: the field's dashed outline with a dot at the point the run clicked, or, when
+ * the pixels show no closed field there, a ring at that point.
+ * @param {SVGSVGElement} overlay
+ * @param {HTMLImageElement} img a loaded screenshot
+ * @param {Focus} focus
+ * @param {number} width
+ * @param {number} height
+ * @param {number} r
+ */
+function drawField(overlay, img, focus, width, height, r) {
+  const field = fieldAround(img, focus, width, height);
+  if (!field) {
+    overlay.append(ring(focus.x, focus.y, r * 0.6, 'focus'));
+    return;
+  }
+  overlay.append(
+    fieldOutline(field),
+    s(
+      'g',
+      { class: 'marker marker-focus', 'data-x': focus.x, 'data-y': focus.y },
+      s('circle', { class: 'marker-centre', cx: focus.x, cy: focus.y, r: Math.max(1.5, r / 6) }),
+    ),
+  );
+}
+
+/**
+ * The dashed outline of the field typing goes into.
+ * @param {Rect} field
+ */
+function fieldOutline(field) {
+  return s('rect', {
+    class: 'field-outline',
+    'vector-effect': 'non-scaling-stroke',
+    x: field.x,
+    y: field.y,
+    width: field.width,
+    height: field.height,
+    'data-x': Math.round(field.x),
+    'data-y': Math.round(field.y),
+    'data-width': Math.round(field.width),
+    'data-height': Math.round(field.height),
+  });
+}
+
+/**
+ * A screenshot with its action drawn on it.
+ * @param {{
+ *   runId: string, n: number, width: number | null, height: number | null,
+ *   action: Action | null, why: string | null, focus?: Focus | null,
+ *   size: 'full' | 'thumb', alt: string
+ * }} o
+ * @returns {HTMLElement}
+ */
+export function screenView(o) {
+  const width = o.width ?? 1280;
+  const height = o.height ?? 800;
+  const img = h('img', { class: 'screen-img', alt: o.alt, decoding: 'async' });
+  const overlay = s('svg', {
+    class: 'overlay',
+    viewBox: `0 0 ${width} ${height}`,
+    preserveAspectRatio: 'none',
+    'aria-hidden': 'true',
+    focusable: 'false',
+  });
+  const frame = h('div', { class: `screen screen-${o.size}` }, img, overlay);
+  frame.style.aspectRatio = `${width} / ${height}`;
+  const r = markRadius(width, height, o.size);
+  const a = o.action;
+  drawMarks(overlay, a, o.focus, r);
+  if (a?.action === 'type' && o.focus) {
+    const focus = o.focus;
+    img.addEventListener('load', () => drawField(overlay, img, focus, width, height, r), {
+      once: true,
+    });
+  }
+  if (a && (a.action === 'key' || a.action === 'type')) {
+    const label =
+      a.action === 'key'
+        ? `Key ${String(a.key)}`
+        : `Type “${shown(typeof a.text === 'string' ? a.text : '', o.size === 'thumb' ? 12 : 40)}”`;
+    frame.append(h('span', { class: 'screen-badge', 'aria-hidden': 'true' }, label));
+  }
+  screenUrl(o.runId, o.n).then(
+    (url) => {
+      img.src = url;
+    },
+    (/** @type {unknown} */ error) => {
+      frame.classList.add('screen-missing');
+      frame.append(
+        h(
+          'span',
+          { class: 'screen-error' },
+          `No screenshot: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
+    },
+  );
+  return frame;
+}
+
+/**
+ * A close-up of where an action lands: the screen around the point at twice its size, with the
+ * same marks. Null for actions without a place (a key, typing with no known field).
+ * @param {{
+ *   runId: string, n: number, width: number | null, height: number | null,
+ *   action: Action | null, focus?: Focus | null
+ * }} o
+ * @returns {HTMLElement | null}
+ */
+export function closeUp(o) {
+  const width = o.width ?? 1280;
+  const height = o.height ?? 800;
+  const a = o.action;
+  /** @type {{x: number, y: number} | null} */
+  let point = null;
+  if (a && typeof a.x === 'number' && typeof a.y === 'number' && a.action !== 'type') {
+    point = { x: a.x, y: a.y };
+  } else if (a?.action === 'type' && o.focus) {
+    point = o.focus;
+  }
+  if (!point) return null;
+  // 160 x 90 points around the point, kept inside the screen.
+  const w = Math.min(160, width);
+  const hgt = Math.min(90, height);
+  const x0 = Math.min(Math.max(0, point.x - w / 2), width - w);
+  const y0 = Math.min(Math.max(0, point.y - hgt / 2), height - hgt);
+  const image = s('image', { x: 0, y: 0, width, height, preserveAspectRatio: 'none' });
+  const svg = s(
+    'svg',
+    {
+      class: 'closeup-svg',
+      viewBox: `${x0} ${y0} ${w} ${hgt}`,
+      'aria-hidden': 'true',
+      focusable: 'false',
+    },
+    image,
+  );
+  drawMarks(svg, a, o.focus, markRadius(width, height, 'full'));
+  const focus = o.focus;
+  screenUrl(o.runId, o.n).then(
+    (url) => {
+      image.setAttribute('href', url);
+      if (a?.action !== 'type' || !focus) return;
+      const img = new Image();
+      const r = markRadius(width, height, 'full');
+      img.addEventListener('load', () => drawField(svg, img, focus, width, height, r), {
+        once: true,
+      });
+      img.src = url;
+    },
+    () => undefined,
+  );
+  return h(
+    'figure',
+    { class: 'closeup' },
+    svg,
+    h(
+      'figcaption',
+      {},
+      `Close-up at twice the size: x ${Math.round(x0)} to ${Math.round(x0 + w)}, y ${Math.round(y0)} to ${Math.round(y0 + hgt)}.`,
+    ),
+  );
+}
