@@ -1,0 +1,495 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { BrowserContext, chromium, Page } from 'playwright-core';
+import { ROOT } from './support/processes';
+import { isEnded, startStack, Stack } from './support/stack';
+
+/**
+ * The console in a real browser (Debian's chromium through playwright-core) against the real API,
+ * worker, PostgreSQL, Redis and an HTTPS sim screen host. Each page is saved as a screenshot under
+ * artifacts/console/ for a person to look at.
+ */
+
+// The browser's names, used only in callbacks that run inside the page: this file is compiled
+// without the DOM types.
+declare const document: any, sessionStorage: any, localStorage: any;
+type ImageElement = { decode(): Promise<void> };
+
+const CHROMIUM = process.env.WARDEN_TEST_CHROMIUM ?? '/usr/bin/chromium';
+const ARTIFACTS = path.join(ROOT, 'artifacts', 'console');
+
+const COMMAND = { role: 'textbox', name: 'Command field' };
+/** One held write: a click on the toolbar's Save button (a committing verb), then done. */
+const SAVE_CLICK = {
+  steps: [
+    { step: 'save', action: { action: 'click', element: { role: 'button', name: 'Save' } } },
+    { action: { action: 'done', summary: 'saved' } },
+  ],
+};
+/** A read (focus the command field), then a held write: typing into it. */
+const TYPE_COMMAND = {
+  steps: [
+    { action: { action: 'click', element: COMMAND } },
+    { step: 'the write', action: { action: 'type', text: '/nVA03' } },
+    { action: { action: 'done', summary: 'typed' } },
+  ],
+};
+
+describe('the console', () => {
+  let stack: Stack;
+  let context: BrowserContext;
+  let userDataDir: string;
+  let saveClick: string;
+  let typeCommand: string;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    stack = await startStack();
+    saveClick = await stack.planner(SAVE_CLICK);
+    typeCommand = await stack.planner(TYPE_COMMAND);
+    userDataDir = mkdtempSync(path.join(tmpdir(), 'warden-chromium-'));
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+      viewport: { width: 1280, height: 800 },
+      acceptDownloads: true,
+    });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+    await stack?.close();
+  });
+
+  beforeEach(async () => {
+    await stack.sim.reset();
+    await stack.configure({ planner: saveClick });
+  });
+
+  afterEach(async () => {
+    // No run may keep the screen host's lease into the next test.
+    const runs = await stack.api.request('GET', '/api/computer-use/runs?limit=200', {
+      token: stack.tokens.operator,
+    });
+    for (const run of runs.body.items) {
+      if (isEnded(run)) continue;
+      await stack.api.request('POST', `/api/computer-use/runs/${run.id}/cancel`, {
+        token: stack.tokens.operator,
+      });
+    }
+  });
+
+  /** A new tab (its own sessionStorage, so its own sign-in); page errors fail the suite. */
+  async function tab(): Promise<Page> {
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('response', (response) => {
+      if (response.status() === 404) problems.push(`404: ${response.url()}`);
+    });
+    page.on('console', (message) => {
+      // Refusals the tests ask for (a bad token, four-eyes) are logged by the browser as failed loads.
+      const expected = /^Failed to load resource: the server responded with a status of 40[13]/;
+      if (message.type() === 'error' && !expected.test(message.text())) {
+        problems.push(`console error: ${message.text()}`);
+      }
+    });
+    return page;
+  }
+
+  async function signIn(page: Page, token: string, subject: string): Promise<void> {
+    await page.goto(`${stack.api.url}/console`);
+    await page.getByLabel('API token').fill(token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('.who-subject', { hasText: subject }).waitFor();
+  }
+
+  const shot = (page: Page, name: string) =>
+    page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+
+  async function heldRun(planner = saveClick): Promise<{ id: string; approval: any }> {
+    await stack.configure({ planner });
+    const run = await stack.start('change order 4711');
+    const held = await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval' || isEnded(r));
+    expect(held.status).toBe('awaiting_approval');
+    return { id: run.id, approval: held.pending_approval };
+  }
+
+  /** The screen host's own outline: where its elements really are. */
+  async function hostElement(name: string) {
+    const answer = await stack.sim.call('GET', '/elements');
+    const elements = JSON.parse(answer.body.toString()) as Array<{ name: string; rect: any }>;
+    return elements.find((e) => e.name === name)!;
+  }
+
+  it('signs in with a token, says who and what they may do, and shows only that', async () => {
+    const page = await tab();
+    await page.goto(`${stack.api.url}/console`);
+    await page.getByRole('heading', { name: 'Sign in to the Warden console' }).waitFor();
+    await shot(page, 'signin');
+
+    await page.getByLabel('API token').fill('wdn_' + 'x'.repeat(43));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(
+      /does not accept this token/,
+    );
+
+    await page.getByLabel('API token').fill(stack.tokens.approver);
+    await page.keyboard.press('Enter');
+    await page.locator('.who-subject', { hasText: 'bob' }).waitFor();
+    await expect(page.locator('#who').textContent()).resolves.toMatch(
+      /bob in tenant acme.*May approve held writes/,
+    );
+    const nav = await page.getByRole('navigation', { name: 'Console pages' }).textContent();
+    expect(nav).toBe('Approvals');
+    expect(new URL(page.url()).pathname).toBe('/console/approvals');
+    // The token stays in this tab only.
+    const stored = await page.evaluate(() => ({
+      session: Object.values(sessionStorage),
+      local: Object.keys(localStorage).length,
+    }));
+    expect(stored).toEqual({ session: [stack.tokens.approver], local: 0 });
+
+    // A page the token's permissions do not allow says so and shows nothing of it.
+    await page.goto(`${stack.api.url}/console/audit`);
+    await page.getByRole('heading', { name: 'Audit: not for this token' }).waitFor();
+
+    const auditor = await tab();
+    await signIn(auditor, stack.tokens.auditor, 'aud');
+    expect(await auditor.getByRole('navigation', { name: 'Console pages' }).textContent()).toBe(
+      'RunsAudit',
+    );
+    await auditor.getByRole('button', { name: 'Sign out' }).click();
+    await auditor.getByRole('heading', { name: 'Sign in to the Warden console' }).waitFor();
+    expect(await auditor.evaluate(() => sessionStorage.length)).toBe(0);
+    await page.close();
+    await auditor.close();
+  });
+
+  it('serves the console with a CSP that allows no inline script', async () => {
+    const html = await stack.api.request('GET', '/console/approvals');
+    expect(html.status).toBe(200);
+    const csp = html.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain("require-trusted-types-for 'script'");
+    expect(html.text).not.toMatch(/<script(?![^>]*\bsrc=)/);
+    const script = await stack.api.request('GET', '/console/assets/app.js');
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect((await stack.api.request('GET', '/console/assets/tsconfig.json')).status).toBe(404);
+    expect((await stack.api.request('GET', '/console/assets/..%2Fconsole.module.ts')).status).toBe(
+      404,
+    );
+  });
+
+  it('shows a held write in the inbox within 2 s, and the marker where the click lands', async () => {
+    const page = await tab();
+    await signIn(page, stack.tokens.approver, 'bob');
+    await page.getByText('Nothing is waiting for approval.').waitFor();
+
+    const { approval } = await heldRun();
+    const save = await hostElement('Save');
+    expect(approval.action).toMatchObject({
+      action: 'click',
+      x: save.rect.x + Math.floor(save.rect.width / 2),
+      y: save.rect.y + Math.floor(save.rect.height / 2),
+    });
+    const words = `Click “Save” at ${approval.action.x}, ${approval.action.y}`;
+    const link = page.getByRole('link', { name: words });
+    await link.waitFor({ timeout: 2000 });
+
+    const item = page.locator(`[data-approval-id="${approval.id}"]`);
+    // The goal comes from the run, fetched once the row is there.
+    await item.getByText('“change order 4711”').waitFor();
+    const text = await item.textContent();
+    expect(text).toContain('sap-orders');
+    expect(text).toContain('“change order 4711”');
+    expect(text).toMatch(/Step1/);
+    expect(text).toContain('click on “Save” (from the screen outline)');
+    expect(text).toMatch(/Waiting\d+ s ago/);
+    expect(text).toMatch(/Expiresin (59 min|1 h)$/);
+    await item.locator('img.screen-img').evaluate((img: ImageElement) => img.decode());
+    await shot(page, 'inbox');
+
+    await link.click();
+    await page.getByRole('heading', { level: 1, name: words }).waitFor();
+    const check = async () => {
+      const img = page.locator('.held-screen img.screen-img');
+      await img.evaluate((el: ImageElement) => el.decode());
+      const box = (await img.boundingBox())!;
+      const centre = (await page.locator('.held-screen .marker-centre').boundingBox())!;
+      const drawn = { x: centre.x + centre.width / 2, y: centre.y + centre.height / 2 };
+      // The action is in the host's coordinate space (the step's width and height: 1280 x 800).
+      const expected = {
+        x: box.x + (approval.action.x * box.width) / 1280,
+        y: box.y + (approval.action.y * box.height) / 800,
+      };
+      expect(Math.abs(drawn.x - expected.x)).toBeLessThan(1.5);
+      expect(Math.abs(drawn.y - expected.y)).toBeLessThan(1.5);
+      // Readable without scrolling sideways.
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      return box;
+    };
+    const wide = await check();
+    expect(wide.width).toBeLessThan(1280); // shown scaled down, and the marker scaled with it
+    await page.setViewportSize({ width: 900, height: 800 });
+    const narrow = await check();
+    expect(narrow.width).toBeLessThan(wide.width);
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await check();
+    await shot(page, 'approval-laptop');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await check();
+    await expect(page.locator('.held-screen figcaption').textContent()).resolves.toContain(
+      `x ${approval.action.x}, y ${approval.action.y} on the 1280 × 800 screen`,
+    );
+    await shot(page, 'approval');
+    await page.close();
+  });
+
+  it('approves, lets an operator resume from the same page, and the run view shows the step sent', async () => {
+    const { id, approval } = await heldRun();
+    const bob = await tab();
+    await signIn(bob, stack.tokens.approver, 'bob');
+    await bob.goto(`${stack.api.url}/console/approvals/${approval.id}`);
+    await bob.getByLabel('Comment (optional)').fill('Checked with the customer.');
+    await bob.getByRole('button', { name: 'Approve' }).click();
+    await bob.getByText('You approved this write.').waitFor();
+    await expect(bob.locator('#standing').textContent()).resolves.toMatch(
+      /Approved by bob .*Comment: “Checked with the customer.”.*an operator must resume/,
+    );
+
+    // Follows the run live while it waits and after it moves on.
+    const auditor = await tab();
+    await signIn(auditor, stack.tokens.auditor, 'aud');
+    await auditor.goto(`${stack.api.url}/console/runs/${id}`);
+    const step1 = auditor.locator('li.step[data-step="1"]');
+    await expect(step1.locator('.outcome').textContent()).resolves.toBe('held for approval');
+
+    // olga started the run, so four-eyes keeps her from approving, but she may resume it.
+    const olga = await tab();
+    await signIn(olga, stack.tokens.both, 'olga');
+    await olga.goto(`${stack.api.url}/console/approvals/${approval.id}`);
+    await olga.getByRole('button', { name: 'Resume the run: send this write' }).click();
+    await olga.getByText(/^Sent: step 1 \(Click “Save” at \d+, \d+\) was carried out/).waitFor();
+    await shot(olga, 'approval-resumed');
+
+    await auditor
+      .locator('li.step[data-step="1"][data-outcome="sent_after_approval"]')
+      .waitFor({ timeout: 5000 });
+    await expect(step1.locator('.outcome').textContent()).resolves.toBe('sent after approval');
+    await auditor.locator('.status-completed').waitFor({ timeout: 10_000 });
+    await expect(step1.textContent()).resolves.toMatch(
+      /Step 1 Click “Save” at \d+, \d+.*write.*click on “Save” \(from the screen outline\)/,
+    );
+    await expect(step1.textContent()).resolves.toContain('no model call (scripted planner)');
+    await expect(auditor.locator('.run-header').textContent()).resolves.toMatch(
+      /completed: the planner finished the goal/,
+    );
+    const run = await stack.run(id);
+    expect(run.steps[0]).toMatchObject({ outcome: 'sent_after_approval' });
+    await step1.getByRole('button', { name: 'Show the screen of step 1 larger' }).click();
+    await step1.locator('.step-large img.screen-img').evaluate((el: ImageElement) => el.decode());
+    await shot(auditor, 'run');
+    await step1.locator('.step-large').evaluate((el) => el.scrollIntoView());
+    await shot(auditor, 'run-step-open');
+
+    // The audit view lists the run's events in order, the chain checks out, and it exports.
+    await auditor.getByRole('link', { name: 'Events of this run' }).click();
+    await auditor.getByRole('heading', { name: 'Audit log' }).waitFor();
+    await expect(auditor.getByLabel('Run id').inputValue()).resolves.toBe(id);
+    await auditor.locator('table.audit tbody tr').first().waitFor();
+    const types = await auditor
+      .locator('table.audit tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-type')));
+    expect(types).toEqual([
+      'computer_use.start',
+      'computer_use.write.held',
+      'approval.decided',
+      'computer_use.write',
+      'computer_use.end',
+    ]);
+    await auditor.getByRole('button', { name: 'Check the hash chain' }).click();
+    await expect(auditor.locator('.chain-ok').textContent({ timeout: 5000 })).resolves.toMatch(
+      /^Chain ok: all \d+ events of tenant acme are intact/,
+    );
+    const download = auditor.waitForEvent('download');
+    await auditor.getByRole('button', { name: 'Export as NDJSON' }).click();
+    const file = await (await download).path();
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((e) => e.type)).toEqual(types);
+    expect(lines.every((e) => e.run_id === id)).toBe(true);
+    await auditor.getByText('Exported 5 events').waitFor();
+    await shot(auditor, 'audit');
+
+    await bob.close();
+    await olga.close();
+    await auditor.close();
+  });
+
+  it('rejects: the run ends without acting', async () => {
+    const { id, approval } = await heldRun();
+    const bob = await tab();
+    await signIn(bob, stack.tokens.approver, 'bob');
+    await bob.getByRole('link', { name: /^Click “Save”/ }).click();
+    await bob.getByLabel('Comment (optional)').fill('Wrong order.');
+    await bob.getByRole('button', { name: 'Reject' }).click();
+    await bob
+      .getByText('You rejected this write. Nothing was sent, and the run stopped.')
+      .waitFor();
+    await expect(bob.locator('#standing').textContent()).resolves.toMatch(
+      /^Rejected by bob at .*\. Comment: “Wrong order\.” Nothing was sent; the run stopped\.$/,
+    );
+    const run = await stack.run(id);
+    expect(run).toMatchObject({ status: 'stopped', end_reason: 'rejected' });
+    const sent = (await stack.sim.events()).filter((e) => e.type === 'action');
+    expect(sent).toEqual([]);
+    await bob.goto(`${stack.api.url}/console/approvals`);
+    await bob.getByText('Nothing is waiting for approval.').waitFor();
+    expect(await bob.locator(`[data-approval-id="${approval.id}"]`).count()).toBe(0);
+    await bob.close();
+  });
+
+  it('says so in plain words when four-eyes refuses an approval', async () => {
+    const { id, approval } = await heldRun();
+    const olga = await tab();
+    await signIn(olga, stack.tokens.both, 'olga');
+    await olga.goto(`${stack.api.url}/console/approvals/${approval.id}`);
+    await olga.getByRole('button', { name: 'Approve' }).click();
+    await expect(olga.getByRole('alert').filter({ hasText: 'four' }).textContent()).resolves.toBe(
+      'You cannot approve this write. Four-eyes rule: olga started this run, so someone else must approve its writes. Ask another approver.',
+    );
+    await shot(olga, 'four-eyes');
+    expect((await stack.run(id)).status).toBe('awaiting_approval');
+    await olga.close();
+  });
+
+  it('says so in plain words when the screen changed before the resume (stale)', async () => {
+    const { id, approval } = await heldRun();
+    await stack.api.request('POST', `/api/approvals/${approval.id}/approve`, {
+      token: stack.tokens.approver,
+      json: {},
+    });
+    await stack.sim.poke('Order 4711 is being processed by another user');
+    const olga = await tab();
+    await signIn(olga, stack.tokens.both, 'olga');
+    await olga.goto(`${stack.api.url}/console/approvals/${approval.id}`);
+    await olga.getByRole('button', { name: 'Resume the run: send this write' }).click();
+    await expect(
+      olga.getByRole('alert').filter({ hasText: 'Not sent' }).textContent(),
+    ).resolves.toMatch(
+      /^Not sent: the screen changed after approval \(.+\)\. Warden stopped the run \(stale screen\) without clicking or typing anything\.$/,
+    );
+    await expect(olga.locator('#standing').textContent()).resolves.toMatch(
+      /It was not sent: the screen had changed since it was approved/,
+    );
+    expect(await stack.run(id)).toMatchObject({ status: 'stopped', end_reason: 'stale_screen' });
+    await shot(olga, 'stale');
+    await olga.close();
+  });
+
+  it('outlines the field a held typing goes into, and shows the earlier steps', async () => {
+    const { approval } = await heldRun(typeCommand);
+    const bob = await tab();
+    await signIn(bob, stack.tokens.approver, 'bob');
+    await bob.getByRole('link', { name: 'Type “/nVA03”' }).click();
+    await bob.getByRole('heading', { level: 1, name: 'Type “/nVA03”' }).waitFor();
+    const outline = bob.locator('.held-screen .field-outline');
+    await outline.waitFor({ state: 'attached' });
+    const drawn = await outline.evaluate((el) => ({
+      x: Number(el.getAttribute('data-x')),
+      y: Number(el.getAttribute('data-y')),
+      width: Number(el.getAttribute('data-width')),
+      height: Number(el.getAttribute('data-height')),
+    }));
+    // Found in the pixels; the host's own outline says where the field really is.
+    const field = (await hostElement('Command field')).rect;
+    expect(Math.abs(drawn.x - field.x)).toBeLessThanOrEqual(2);
+    expect(Math.abs(drawn.y - field.y)).toBeLessThanOrEqual(2);
+    expect(Math.abs(drawn.height - field.height)).toBeLessThanOrEqual(3);
+    // The field's drop-down button is part of the field on screen but not of the text area.
+    expect(drawn.width).toBeGreaterThan(field.width * 0.8);
+    expect(drawn.width).toBeLessThanOrEqual(field.width + 3);
+    await expect(bob.locator('.held-screen figcaption').textContent()).resolves.toContain(
+      'Types “/nVA03” into the field “Command field” clicked in step 1',
+    );
+    await expect(bob.locator('.held-screen .screen-badge').textContent()).resolves.toBe(
+      'Type “/nVA03”',
+    );
+    await bob.locator('.held-screen img.screen-img').evaluate((el: ImageElement) => el.decode());
+    await bob.locator('.closeup .field-outline').waitFor({ state: 'attached' });
+    await shot(bob, 'approval-type');
+    const strip = bob.locator('.strip-item');
+    expect(await strip.count()).toBe(1);
+    await expect(strip.textContent()).resolves.toContain('1 Click “Command field” at');
+    await strip.click();
+    await expect(strip.getAttribute('aria-pressed')).resolves.toBe('true');
+    await bob.locator('.step-viewer img.screen-img').evaluate((el: ImageElement) => el.decode());
+    await bob.locator('.step-viewer').evaluate((el) => el.scrollIntoView());
+    await shot(bob, 'approval-earlier-step');
+    expect(approval.action).toEqual({ action: 'type', text: '/nVA03' });
+    await bob.close();
+  });
+
+  it('can be used by keyboard alone', async () => {
+    const { approval } = await heldRun();
+    const page = await tab();
+    await page.goto(`${stack.api.url}/console`);
+    await page.getByLabel('API token').focus();
+    await page.keyboard.type(stack.tokens.approver);
+    await page.keyboard.press('Enter');
+    await page.locator('.who-subject', { hasText: 'bob' }).waitFor();
+    // Focus moves to the page's heading, then Tab reaches the waiting action's link.
+    const link = page.getByRole('link', { name: /^Click “Save”/ });
+    await link.waitFor();
+    for (let i = 0; i < 20; i++) {
+      if (await link.evaluate((el) => el === document.activeElement)) break;
+      await page.keyboard.press('Tab');
+    }
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: /^Click “Save”/ }).waitFor();
+    await page.getByLabel('Comment (optional)').focus();
+    await page.keyboard.type('By keyboard.');
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Approve');
+    await page.keyboard.press('Enter');
+    await page.getByText('You approved this write.').waitFor();
+    const decided = await stack.api.request('GET', `/api/approvals/${approval.id}`, {
+      token: stack.tokens.approver,
+    });
+    expect(decided.body).toMatchObject({ status: 'approved', comment: 'By keyboard.' });
+    // Every image has a text alternative; every field a label.
+    const unlabelled = await page.evaluate(() => [
+      ...[...document.querySelectorAll('img')]
+        .filter((i) => !i.hasAttribute('alt'))
+        .map((i) => i.outerHTML),
+      ...[...document.querySelectorAll('input, textarea, select')]
+        .filter((f) => !f.labels?.length && !f.getAttribute('aria-label'))
+        .map((f) => f.outerHTML),
+    ]);
+    expect(unlabelled).toEqual([]);
+    await page.close();
+  });
+
+  it('had no script errors and no CSP violations on any page', () => {
+    expect(problems).toEqual([]);
+  });
+});
