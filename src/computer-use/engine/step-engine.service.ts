@@ -81,6 +81,11 @@ interface StepTiming {
   pauseMs: number;
 }
 
+/** A job's timing, from the moment the job starts (its run is read, the step opened or leased). */
+function startTiming(job: StepTiming['job']): StepTiming {
+  return { job, started: performance.now(), hostMs: 0, plannerMs: 0, pauseMs: 0 };
+}
+
 /** The screen host, with the time spent in each call added to the step's timing. */
 function timedHost(host: ScreenHost, timing: StepTiming): ScreenHost {
   const timed =
@@ -137,6 +142,7 @@ export class StepEngine implements OnModuleDestroy {
 
   /** Runs step `n` of a run, or carries on with it where a previous worker left it. */
   async runStep(runId: string, n: number): Promise<void> {
+    const timing = startTiming('step');
     const run = await this.dataSource.getRepository(Run).findOneBy({ id: runId });
     if (!run || run.status !== 'running') return;
     if (n === run.stepCount + 1) {
@@ -151,7 +157,7 @@ export class StepEngine implements OnModuleDestroy {
     } else if (n !== run.stepCount) {
       return; // a job for a step long past: nothing to do
     }
-    await this.withStep(run, n, async (ctx, step) => {
+    await this.withStep(run, n, timing, async (ctx, step) => {
       switch (step.phase) {
         case 'observing':
         case 'planning':
@@ -170,17 +176,13 @@ export class StepEngine implements OnModuleDestroy {
 
   /** Carries out step `n`'s approved write (queued by a resume). */
   async runApproved(runId: string, n: number): Promise<void> {
+    const timing = startTiming('approved');
     const run = await this.dataSource.getRepository(Run).findOneBy({ id: runId });
     if (!run || run.status !== 'running') return;
-    await this.withStep(
-      run,
-      n,
-      async (ctx, step) => {
-        if (step.phase === 'approved') return this.sendApproved(ctx, step);
-        if (step.phase === 'sending') return this.recoverSending(ctx, step);
-      },
-      'approved',
-    );
+    await this.withStep(run, n, timing, async (ctx, step) => {
+      if (step.phase === 'approved') return this.sendApproved(ctx, step);
+      if (step.phase === 'sending') return this.recoverSending(ctx, step);
+    });
   }
 
   /** An approval's time is up: the run stops `approval_expired`, nothing is sent. */
@@ -254,16 +256,9 @@ export class StepEngine implements OnModuleDestroy {
   private async withStep(
     run: Run,
     n: number,
+    timing: StepTiming,
     work: (ctx: StepContext, step: Step) => Promise<void>,
-    job: StepTiming['job'] = 'step',
   ): Promise<void> {
-    const timing: StepTiming = {
-      job,
-      started: performance.now(),
-      hostMs: 0,
-      plannerMs: 0,
-      pauseMs: 0,
-    };
     const leaseMs = this.config.STEP_LEASE_MS;
     const leased = updatedRows<{ id: string }>(
       await this.dataSource.query(
