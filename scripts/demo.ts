@@ -94,49 +94,16 @@ async function main(settings: Settings, processes: Processes): Promise<boolean> 
       : 'the entry points run from dist/, as a deployment runs them',
   );
 
-  // A fresh database, and no queue keys left from an earlier demo's runs.
-  const pg = new Client({ connectionString: settings.pgAdminUrl, connectionTimeoutMillis: 5000 });
-  await pg.connect().catch((error: Error) => {
-    throw new Error(`PostgreSQL does not answer at ${settings.pgAdminUrl} (${error.message})`);
-  });
-  try {
-    await pg.query(`DROP DATABASE IF EXISTS "${settings.database}" WITH (FORCE)`);
-    await pg.query(`CREATE DATABASE "${settings.database}"`);
-  } finally {
-    await pg.end();
-  }
-  await clearQueues(settings.redisUrl, settings.queuePrefix);
-  const migrated = await processes.run(ENTRIES.cli, ['migrate'], wardenEnv, 'migrate.log');
-  const migrations = /applied (.*)/.exec(migrated)?.[1].split(', ').length ?? 0;
+  // The database and the screen host at once: neither needs the other.
+  const [migrations, sim] = await Promise.all([
+    freshDatabase(settings, processes, wardenEnv),
+    startSimHost(settings, processes, env),
+  ]);
   ok(`database ${settings.database}: made fresh, ${migrations} migrations applied (cli migrate)`);
-
-  // The screen host: its own certificate, pinned by fingerprint, and a fresh token.
-  const certs = join(settings.work, 'certs');
-  const certOut = await processes.run(
-    ENTRIES.screenHost,
-    ['cert', '--out', certs],
-    env,
-    'cert.log',
-  );
-  const fingerprint = certOut.trim().split('\n').pop()!.trim();
-  const screenToken = randomBytes(32).toString('hex');
-  const host = processes.start(
-    ENTRIES.screenHost,
-    [
-      ...['--backend', 'sim', '--port', '0', '--quiet', '--no-action-log', '--test-routes'],
-      ...['--cert', join(certs, 'cert.pem'), '--key', join(certs, 'key.pem')],
-    ],
-    { ...env, SCREEN_HOST_TOKEN: screenToken },
-    'screen-host.log',
-  );
-  let hostUrl = '';
-  await processes.waitUntil(host, 'its "listening on" line', async () => {
-    hostUrl = /listening on (https:\/\/\S+)/.exec(host.output())?.[1] ?? '';
-    return hostUrl !== '';
-  });
-  ok(`screen host (sim backend) on ${hostUrl}`);
-  line(`its own certificate, fingerprint ${shortSha(fingerprint)} (pinned in the agent)`);
+  ok(`screen host (sim backend) on ${sim.url}`);
+  line(`its own certificate, fingerprint ${shortSha(sim.fingerprint)} (pinned in the agent)`);
   line(`a fresh random token, given to Warden in ${SCREEN_TOKEN_ENV} (never printed)`);
+  const { url: hostUrl, fingerprint, token: screenToken } = sim;
 
   // The API and the worker as real processes; the demo's people made with the CLI meanwhile.
   const port = settings.apiPort ?? (await freePort());
@@ -195,6 +162,7 @@ async function main(settings: Settings, processes: Processes): Promise<boolean> 
     `  writes need approval: ${agent.require_write_approval ? 'yes' : 'no'}, four-eyes: ${agent.four_eyes ? 'on' : 'off'}`,
   );
 
+  const setUp = Date.now();
   heading('2. The run');
   const started = ensure(
     'POST /api/computer-use/runs',
@@ -268,6 +236,7 @@ async function main(settings: Settings, processes: Processes): Promise<boolean> 
   );
   if (run.summary) line(`the planner's summary: ${run.summary}`);
 
+  const ran = Date.now();
   heading(`3. The run's steps (GET ${'/api/computer-use/runs/{id}'}, as aud)`);
   const recorded = ensure(
     'GET the run as the auditor',
@@ -316,7 +285,7 @@ async function main(settings: Settings, processes: Processes): Promise<boolean> 
   );
 
   heading('5. What the screen host saw happen (the sim, GET /sim/events)');
-  const events = await simEvents(hostUrl, join(certs, 'cert.pem'), screenToken);
+  const events = await simEvents(hostUrl, sim.certPath, screenToken);
   line(`${events.filter((e) => e.type === 'action').length} actions performed; business events:`);
   for (const e of events.filter((e) => e.type !== 'action')) line(`  ${describeEvent(e)}`);
   const saves = events.filter((e) => e.type === 'saved');
@@ -338,8 +307,73 @@ async function main(settings: Settings, processes: Processes): Promise<boolean> 
   const services = process.env.WARDEN_DEMO_STARTED_SERVICES?.split(' ').filter(Boolean) ?? [];
   if (services.length > 0)
     line(`${services.join(' and ')}, started for the demo, keep running as the machine's services`);
-  line(`done in ${((Date.now() - began) / 1000).toFixed(1)} s`);
+  const secs = (from: number, to: number) => `${((to - from) / 1000).toFixed(1)} s`;
+  const end = Date.now();
+  line(
+    `done in ${secs(began, end)}: setting up ${secs(began, setUp)}, the run ${secs(setUp, ran)}, the rest ${secs(ran, end)}`,
+  );
   return completed && oneSave && verify.ok;
+}
+
+/** Drops and creates the demo database, migrates it with the CLI; answers how many migrations ran. */
+async function freshDatabase(
+  settings: Settings,
+  processes: Processes,
+  wardenEnv: NodeJS.ProcessEnv,
+): Promise<number> {
+  const pg = new Client({ connectionString: settings.pgAdminUrl, connectionTimeoutMillis: 5000 });
+  await pg.connect().catch((error: Error) => {
+    throw new Error(`PostgreSQL does not answer at ${settings.pgAdminUrl} (${error.message})`);
+  });
+  try {
+    await pg.query(`DROP DATABASE IF EXISTS "${settings.database}" WITH (FORCE)`);
+    await pg.query(`CREATE DATABASE "${settings.database}"`);
+  } finally {
+    await pg.end();
+  }
+  // No queue keys left from an earlier demo's runs, whose database is gone.
+  await clearQueues(settings.redisUrl, settings.queuePrefix);
+  const migrated = await processes.run(ENTRIES.cli, ['migrate'], wardenEnv, 'migrate.log');
+  return /applied (.*)/.exec(migrated)?.[1].split(', ').length ?? 0;
+}
+
+interface SimHost {
+  url: string;
+  fingerprint: string;
+  token: string;
+  certPath: string;
+}
+
+/** The sim screen host: its own certificate (`screen-host cert`), a fresh token, a free port. */
+async function startSimHost(
+  settings: Settings,
+  processes: Processes,
+  env: NodeJS.ProcessEnv,
+): Promise<SimHost> {
+  const certs = join(settings.work, 'certs');
+  const certOut = await processes.run(
+    ENTRIES.screenHost,
+    ['cert', '--out', certs],
+    env,
+    'cert.log',
+  );
+  const fingerprint = certOut.trim().split('\n').pop()!.trim();
+  const token = randomBytes(32).toString('hex');
+  const host = processes.start(
+    ENTRIES.screenHost,
+    [
+      ...['--backend', 'sim', '--port', '0', '--quiet', '--no-action-log', '--test-routes'],
+      ...['--cert', join(certs, 'cert.pem'), '--key', join(certs, 'key.pem')],
+    ],
+    { ...env, SCREEN_HOST_TOKEN: token },
+    'screen-host.log',
+  );
+  let url = '';
+  await processes.waitUntil(host, 'its "listening on" line', async () => {
+    url = /listening on (https:\/\/\S+)/.exec(host.output())?.[1] ?? '';
+    return url !== '';
+  });
+  return { url, fingerprint, token, certPath: join(certs, 'cert.pem') };
 }
 
 /** The first held write in full: what, why, the screen the approver sees, and four-eyes. */
