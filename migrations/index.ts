@@ -5,6 +5,7 @@ import { ScriptedPlanners1795996106374 } from './1795996106374-ScriptedPlanners'
 import { Runs1795996143798 } from './1795996143798-Runs';
 import { Screens1795996831071 } from './1795996831071-Screens';
 import { StepTimings1795998976015 } from './1795998976015-StepTimings';
+import { Models1796000813014 } from './1796000813014-Models';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -14,4 +15,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   Runs1795996143798,
   Screens1795996831071,
   StepTimings1795998976015,
+  Models1796000813014,
 ];

@@ -9,7 +9,13 @@ import {
   Max,
   Min,
   validateSync,
+  ValidateIf,
 } from 'class-validator';
+import {
+  ENV_NAME_PATTERN,
+  MODEL_PROVIDERS,
+  type ModelProvider,
+} from '../computer-use/settings/agent-config';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -96,6 +102,41 @@ export class AppConfig {
     message: 'TEST_CRASH_AT must be before-send or after-send',
   })
   TEST_CRASH_AT?: 'before-send' | 'after-send';
+
+  /**
+   * The deployment's default model (DESIGN §9): the planner of every agent that names none. Unset:
+   * such agents have no planner and their runs are refused at start.
+   */
+  @IsOptional()
+  @IsIn(MODEL_PROVIDERS, {
+    message: `DEFAULT_MODEL_PROVIDER must be one of ${MODEL_PROVIDERS.join(', ')}`,
+  })
+  DEFAULT_MODEL_PROVIDER?: ModelProvider = undefined;
+
+  @ValidateIf((c: AppConfig) => c.DEFAULT_MODEL_PROVIDER !== undefined)
+  @Matches(/^\S.{0,199}$/, {
+    message: 'DEFAULT_MODEL (the model name) is required when DEFAULT_MODEL_PROVIDER is set',
+  })
+  DEFAULT_MODEL?: string = undefined;
+
+  /** The variable holding the default model's API key (the key itself is read at the moment of use). */
+  @ValidateIf((c: AppConfig) => c.DEFAULT_MODEL_PROVIDER !== undefined)
+  @Matches(ENV_NAME_PATTERN, {
+    message:
+      'DEFAULT_MODEL_API_KEY_ENV must name the environment variable that holds the key (A-Z, 0-9, _), required when DEFAULT_MODEL_PROVIDER is set',
+  })
+  DEFAULT_MODEL_API_KEY_ENV?: string = undefined;
+
+  /** Required for openai-compatible (vLLM, Ollama …); otherwise the provider's own endpoint. */
+  @ValidateIf(
+    (c: AppConfig) =>
+      c.DEFAULT_MODEL_BASE_URL !== undefined || c.DEFAULT_MODEL_PROVIDER === 'openai-compatible',
+  )
+  @Matches(/^https?:\/\/[^\s/?#]+[^\s]*$/, {
+    message:
+      'DEFAULT_MODEL_BASE_URL must be an http(s):// URL, required when DEFAULT_MODEL_PROVIDER is openai-compatible',
+  })
+  DEFAULT_MODEL_BASE_URL?: string = undefined;
 }
 
 export class ConfigError extends Error {}

@@ -52,6 +52,17 @@ export interface ModelUsage {
   input_tokens: number | null;
   output_tokens: number | null;
   latency_ms: number;
+  /** USD, or null when a price or the usage is unknown (model planners). */
+  cost_usd?: number | null;
+  /** Calls made to the model for the step (a model may look again). */
+  calls?: number;
+}
+
+/** A check a model provider raised on an action (OpenAI `pending_safety_checks`). */
+export interface ProviderSafetyCheck {
+  id: string;
+  code: string | null;
+  message: string | null;
 }
 
 export interface PlanResult {
@@ -62,6 +73,11 @@ export interface PlanResult {
   /** The screen the action was chosen on, when it is not `context.screen` (after `look()`). */
   screen?: ObservedScreen;
   model?: ModelUsage | null;
+  /**
+   * The provider's safety checks on this action: the action is held for a person whatever the
+   * rules classify it as, and the checks are shown to the approver.
+   */
+  safetyChecks?: ProviderSafetyCheck[];
 }
 
 /** Chooses the next action of a run. Scripted planners and model planners both implement it. */

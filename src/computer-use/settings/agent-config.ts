@@ -99,7 +99,7 @@ export const MODEL_PLANNER_DEFAULTS: Readonly<
   max_cost_usd_per_run: null,
   price_per_mtok_in: null,
   price_per_mtok_out: null,
-  history_screens: 2,
+  history_screens: 3,
   timeout_seconds: 60,
 });
 

@@ -1,0 +1,17 @@
+/** The governed model call (DESIGN §8). */
+export { ModelsModule } from './models.module';
+export {
+  ModelsService,
+  PROVIDERS,
+  MAX_OUTPUT_TOKENS,
+  type ModelPlannerState,
+} from './models.service';
+export { UsageService } from './usage.service';
+export { TranscriptsService, type TranscriptView, type ModelCallView } from './transcripts.service';
+export { ModelCall } from './model-call.entity';
+export { ModelUsageDay } from './model-usage-day.entity';
+export { BudgetExhaustedError, ModelCallError } from './model-errors';
+export { defaultModel } from './default-model';
+export { reasonNotUsable } from './usable';
+export { demoPlanner, DEMO_MODELS } from './demo-planner';
+export { scaleFor, toScreen, toModel, insideModel, MODEL_SIZES, type ScreenScale } from './scaling';

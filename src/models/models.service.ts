@@ -1,0 +1,456 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { loadRules, maskCardNumbers } from '../computer-use/actions';
+import type {
+  ModelUsage,
+  ObservedScreen,
+  PlanningContext,
+  PlanResult,
+  StepHistory,
+} from '../computer-use/planning/planner';
+import { readPngHeader } from '../computer-use/screens/png-decoder';
+import { ScreensService } from '../computer-use/screens/screens.service';
+import type { ModelPlannerConfig, ModelProvider } from '../computer-use/settings/agent-config';
+import { secretFromEnv } from '../config/app-config';
+import { addUsage, budgetProblem, costOf, type Usage } from './budget';
+import { downscalePng } from './downscale';
+import { BudgetExhaustedError, describeFailure, ModelCallError } from './model-errors';
+import { instructions, intro, type PromptInput } from './prompt';
+import type {
+  Continuation,
+  ModelImage,
+  Move,
+  Provider,
+  ProviderAnswer,
+  SafetyCheck,
+  Turn,
+} from './provider';
+import { anthropicProvider } from './providers/anthropic.provider';
+import { openaiCompatibleProvider } from './providers/openai-compatible.provider';
+import { openaiProvider } from './providers/openai.provider';
+import { RetriesFailed, withRetries } from './retry';
+import { insideModel, type ScreenScale, scaleFor, type Size, toScreen } from './scaling';
+import { findSecret, redactor } from './secrets';
+import { UsageService } from './usage.service';
+
+export const PROVIDERS: Readonly<Record<ModelProvider, Provider>> = Object.freeze({
+  anthropic: anthropicProvider,
+  openai: openaiProvider,
+  'openai-compatible': openaiCompatibleProvider,
+});
+
+/** The longest answer a model may write for one action. */
+export const MAX_OUTPUT_TOKENS = 1024;
+/** `screenshot` answers (look again) one step may make before the next is refused. */
+const MAX_LOOKS = 2;
+/** Notes on earlier steps kept in the planner's state. */
+const MAX_NOTES = 40;
+/** Downscaled screenshots kept in memory: the history of a run is sent again every step. */
+const IMAGE_CACHE = 32;
+
+/** What a model planner keeps between the steps of a run (in `runs.planner_state`). */
+export interface ModelPlannerState {
+  provider: ModelProvider;
+  /** The step whose answer `continuation` is. */
+  step: number;
+  continuation: Continuation | null;
+  /** What Warden told the model about earlier steps, by step number (model coordinates). */
+  notes: Record<string, string>;
+}
+
+/** A plan with what only model planners have: safety checks the provider raised. */
+export interface ModelPlanResult extends PlanResult {
+  safetyChecks: SafetyCheck[];
+}
+
+function readState(raw: unknown, provider: ModelProvider): ModelPlannerState | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const s = raw as Partial<ModelPlannerState>;
+  if (s.provider !== provider || !Number.isSafeInteger(s.step)) return null;
+  const notes = typeof s.notes === 'object' && s.notes !== null ? s.notes : {};
+  const continuation =
+    typeof s.continuation === 'object' && s.continuation?.provider === provider
+      ? s.continuation
+      : null;
+  return { provider, step: s.step!, continuation, notes };
+}
+
+/**
+ * The governed model call (DESIGN §8): every planning call of a model planner goes through here.
+ * Budget before each call; the prompt built from the run; screenshots downscaled and coordinates
+ * mapped back exactly; nothing secret sent; bounded retries; a transcript of every call, with
+ * usage counted in PostgreSQL; a provider's error body neither stored nor logged.
+ */
+@Injectable()
+export class ModelsService {
+  private readonly logger = new Logger(ModelsService.name);
+  private readonly images = new Map<string, Buffer>();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly usage: UsageService,
+    private readonly screens: ScreensService,
+  ) {}
+
+  async plan(config: ModelPlannerConfig, ctx: PlanningContext): Promise<ModelPlanResult> {
+    const provider = PROVIDERS[config.provider];
+    const apiKey = secretFromEnv(config.api_key_env);
+    if (!apiKey) {
+      throw new ModelCallError(
+        `the model API key variable ${config.api_key_env} is not set on the Warden host`,
+        { status: null, cause: 'not_configured' },
+      );
+    }
+    const screenTokenEnv = await this.screenTokenEnv(ctx.runId);
+    const secrets = [
+      { name: config.api_key_env, value: apiKey },
+      {
+        name: screenTokenEnv ?? 'the screen host token',
+        value: secretFromEnv(screenTokenEnv ?? ''),
+      },
+    ];
+    const redact = redactor(secrets.map((s) => s.value));
+    const previous = readState(ctx.state, config.provider);
+    const notes: Record<string, string> = { ...(previous?.notes ?? {}) };
+    const rules = loadRules();
+
+    let screen = ctx.screen;
+    let { continuation, outcome, acknowledge } = this.continueFrom(previous, ctx.history, notes);
+    let usage: Usage = { input_tokens: 0, output_tokens: 0 };
+    let cost: number | null = 0;
+    let latency = 0;
+    let calls = 0;
+    for (let looks = 0; ; looks++) {
+      await this.checkBudget(config, ctx);
+      const scale = scaleFor({ width: screen.width, height: screen.height });
+      const prompt: PromptInput = {
+        goal: ctx.goal,
+        system: ctx.system,
+        step: ctx.step,
+        history: ctx.history,
+        scale,
+        notes,
+        rules,
+        format: config.provider === 'openai-compatible' ? 'json' : 'tools',
+      };
+      const turn: Turn = {
+        model: config.model,
+        instructions: redact(instructions(prompt)),
+        intro: redact(intro(prompt)),
+        history: await this.historyImages(ctx, config.history_screens, screen, scale.model),
+        current: {
+          png: await this.image(screen.sha256, screen.png, scale.model),
+          sha256: screen.sha256,
+          label: 'The current screen:',
+        },
+        display: scale.model,
+        continuation,
+        outcome: outcome ? { ...outcome, text: redact(outcome.text) } : null,
+        acknowledge,
+        maxOutputTokens: MAX_OUTPUT_TOKENS,
+      };
+      const answer = await this.call(provider, config, ctx, turn, secrets, apiKey);
+      calls++;
+      usage = addUsage(usage, answer.usage);
+      const callCost = costOf(answer.usage, config);
+      cost = cost === null || callCost === null ? null : cost + callCost;
+      latency += answer.latencyMs;
+
+      let move: Move = answer.move;
+      if (move.kind === 'look') {
+        if (looks < MAX_LOOKS) {
+          screen = await ctx.look();
+          continuation = answer.continuation;
+          outcome = { text: 'Here is the screen now.', error: false };
+          acknowledge = [];
+          continue;
+        }
+        move = {
+          kind: 'refused',
+          answer: { action: 'screenshot' },
+          note: `You asked to look again ${MAX_LOOKS + 1} times in one step; the screenshot you have is current. Choose an action.`,
+        };
+      }
+      const action = this.toScreenAction(move, scale, notes, ctx.step);
+      const state: ModelPlannerState = {
+        provider: config.provider,
+        step: ctx.step,
+        continuation: answer.continuation,
+        notes: trimNotes(notes),
+      };
+      const model: ModelUsage & { cost_usd: number | null; calls: number } = {
+        provider: config.provider,
+        model: config.model,
+        input_tokens: usage.input_tokens,
+        output_tokens: usage.output_tokens,
+        latency_ms: Math.round(latency),
+        cost_usd: cost,
+        calls,
+      };
+      return {
+        action,
+        state,
+        ...(screen !== ctx.screen ? { screen } : {}),
+        model,
+        safetyChecks: move.kind === 'action' ? answer.safetyChecks : [],
+      };
+    }
+  }
+
+  /**
+   * Whether this step continues the model's previous answer (its tool call gets a result), and
+   * what to say about it. Safety checks are acknowledged only when a person approved the action
+   * and it was sent; a call with checks that was not approved is not continued at all.
+   */
+  private continueFrom(
+    state: ModelPlannerState | null,
+    history: StepHistory[],
+    notes: Record<string, string>,
+  ): {
+    continuation: Continuation | null;
+    outcome: { text: string; error: boolean } | null;
+    acknowledge: SafetyCheck[];
+  } {
+    const none = { continuation: null, outcome: null, acknowledge: [] };
+    const last = history[history.length - 1];
+    const c = state?.continuation;
+    if (!c || !last || state.step !== last.n) return none;
+    const checks = c.provider === 'openai' ? c.safety_checks : [];
+    if (last.outcome === 'sent_after_approval') {
+      return {
+        continuation: c,
+        outcome: { text: 'A person approved the action and it was sent.', error: false },
+        acknowledge: checks,
+      };
+    }
+    if (checks.length > 0) return none;
+    if (last.outcome === 'sent') {
+      return { continuation: c, outcome: { text: 'Done.', error: false }, acknowledge: [] };
+    }
+    if (last.outcome === 'refused') {
+      const why = notes[String(last.n)] ?? last.why ?? 'no reason given';
+      return {
+        continuation: c,
+        outcome: { text: `Warden refused this action and sent nothing: ${why}.`, error: true },
+        acknowledge: [],
+      };
+    }
+    return none;
+  }
+
+  /** The model's move as the engine takes it: an action in screen coordinates, or a refusal. */
+  private toScreenAction(
+    move: Move,
+    scale: ScreenScale,
+    notes: Record<string, string>,
+    step: number,
+  ): unknown {
+    delete notes[String(step)];
+    if (move.kind === 'look') return { action: 'screenshot' };
+    const a = { ...(move.kind === 'refused' ? move.answer : move.action) };
+    if (move.kind === 'refused') notes[String(step)] = move.note;
+    if (Number.isSafeInteger(a.x) && Number.isSafeInteger(a.y)) {
+      const x = a.x as number;
+      const y = a.y as number;
+      if (move.kind === 'action' && !insideModel(scale, x, y)) {
+        // Mapped as it is: a point outside the image lands outside the screen, where the engine
+        // refuses it. Never clamped. The model is told in its own coordinates.
+        notes[String(step)] =
+          `the point (${x}, ${y}) is outside the screenshot (${scale.model.width}x${scale.model.height})`;
+      }
+      Object.assign(a, toScreen(scale, x, y));
+    }
+    return a;
+  }
+
+  private async checkBudget(config: ModelPlannerConfig, ctx: PlanningContext): Promise<void> {
+    if (
+      config.max_tokens_per_run === null &&
+      config.max_tokens_per_day === null &&
+      config.max_cost_usd_per_run === null
+    ) {
+      return;
+    }
+    const [run, day] = await Promise.all([
+      this.usage.runTotals(ctx.runId),
+      this.usage.dayTotals(ctx.tenant, ctx.agent),
+    ]);
+    const problem = budgetProblem(config, run, day);
+    if (problem) throw new BudgetExhaustedError(problem);
+  }
+
+  /** One call with retries, recorded in the transcript whatever happens. */
+  private async call(
+    provider: Provider,
+    config: ModelPlannerConfig,
+    ctx: PlanningContext,
+    turn: Turn,
+    secrets: Array<{ name: string; value: string | undefined }>,
+    apiKey: string,
+  ): Promise<ProviderAnswer & { latencyMs: number }> {
+    const body = provider.request(turn);
+    const images = new Map<string, { sha256: string } & Size>();
+    for (const image of [...turn.history, turn.current]) {
+      const ref = { sha256: image.sha256, ...turn.display };
+      images.set(image.png.toString('base64'), ref);
+      images.set(`data:image/png;base64,${image.png.toString('base64')}`, ref);
+    }
+    const stored = transcriptOf(body, images);
+    const base = {
+      tenant: ctx.tenant,
+      runId: ctx.runId,
+      agent: ctx.agent,
+      n: ctx.step,
+      provider: config.provider,
+      model: config.model,
+      request: stored,
+    };
+    const leaked = findSecret(JSON.stringify(stored), secrets);
+    if (leaked) {
+      const failure = { status: null, cause: 'secret_in_request' as const };
+      const message = `Warden did not send the model request: it would have contained the value of ${leaked}`;
+      await this.usage.record({
+        ...base,
+        answer: null,
+        error: { ...failure, message },
+        attempts: [],
+        usage: { input_tokens: null, output_tokens: null },
+        costUsd: null,
+        latencyMs: 0,
+      });
+      throw new ModelCallError(message, failure);
+    }
+    const started = performance.now();
+    try {
+      const { value, log } = await withRetries(
+        () =>
+          provider.send(body, {
+            apiKey,
+            baseURL: config.base_url,
+            timeoutMs: config.timeout_seconds * 1000,
+            signal: ctx.signal,
+          }),
+        { signal: ctx.signal },
+      );
+      const latencyMs = performance.now() - started;
+      const answer = provider.read(value);
+      await this.usage.record({
+        ...base,
+        answer: JSON.parse(maskCardNumbers(JSON.stringify(answer.record))) as Record<
+          string,
+          unknown
+        >,
+        error: null,
+        attempts: log as unknown as Array<Record<string, unknown>>,
+        usage: answer.usage,
+        costUsd: costOf(answer.usage, config),
+        latencyMs,
+      });
+      return { ...answer, latencyMs };
+    } catch (error) {
+      if (!(error instanceof RetriesFailed)) throw error;
+      const latencyMs = performance.now() - started;
+      await this.usage.record({
+        ...base,
+        answer: null,
+        error: { ...error.failure, message: error.message },
+        attempts: error.log as unknown as Array<Record<string, unknown>>,
+        usage: { input_tokens: null, output_tokens: null },
+        costUsd: null,
+        latencyMs,
+      });
+      // Status and cause only: the provider's body can quote the prompt back.
+      this.logger.warn(
+        {
+          run: ctx.runId,
+          step: ctx.step,
+          provider: config.provider,
+          status: error.failure.status,
+          cause: error.failure.cause,
+          attempts: error.log.length,
+        },
+        `model call failed: ${describeFailure(error.failure)}`,
+      );
+      throw new ModelCallError(error.message, error.failure, error.log.length);
+    }
+  }
+
+  /** The last `count` distinct earlier screens (not the current one), oldest first. */
+  private async historyImages(
+    ctx: PlanningContext,
+    count: number,
+    current: ObservedScreen,
+    size: Size,
+  ): Promise<ModelImage[]> {
+    if (count <= 0) return [];
+    const picked: Array<{ sha256: string; n: number }> = [];
+    const seen = new Set([current.sha256]);
+    for (let i = ctx.history.length - 1; i >= 0 && picked.length < count; i--) {
+      const sha = ctx.history[i].screen_sha256;
+      if (!sha || seen.has(sha)) continue;
+      seen.add(sha);
+      picked.unshift({ sha256: sha, n: ctx.history[i].n });
+    }
+    const images: ModelImage[] = [];
+    for (const p of picked) {
+      const key = `${p.sha256}:${size.width}x${size.height}`;
+      let png = this.images.get(key);
+      if (!png) {
+        const stored = await this.screens.get(ctx.tenant, p.sha256);
+        if (!stored) continue;
+        png = await this.image(p.sha256, stored, size);
+      }
+      images.push({ png, sha256: p.sha256, label: `The screen at step ${p.n}:` });
+    }
+    return images;
+  }
+
+  /** The screenshot at the model's size, cached by its SHA-256. */
+  private async image(sha256: string, png: Buffer, size: Size): Promise<Buffer> {
+    const key = `${sha256}:${size.width}x${size.height}`;
+    const cached = this.images.get(key);
+    if (cached) return cached;
+    const header = readPngHeader(png);
+    const scaled =
+      header.width === size.width && header.height === size.height
+        ? png
+        : await downscalePng(png, size);
+    this.images.set(key, scaled);
+    while (this.images.size > IMAGE_CACHE) this.images.delete(this.images.keys().next().value!);
+    return scaled;
+  }
+
+  private async screenTokenEnv(runId: string): Promise<string | null> {
+    const rows = await this.dataSource.query<Array<{ env: string | null }>>(
+      `SELECT agent_config->>'screen_token_env' AS env FROM runs WHERE id = $1`,
+      [runId],
+    );
+    return rows[0]?.env ?? null;
+  }
+}
+
+function trimNotes(notes: Record<string, string>): Record<string, string> {
+  const keys = Object.keys(notes)
+    .map(Number)
+    .sort((a, b) => a - b);
+  return Object.fromEntries(keys.slice(-MAX_NOTES).map((k) => [String(k), notes[String(k)]]));
+}
+
+/**
+ * The request as the transcript keeps it: every screenshot replaced by its SHA-256 and size, and
+ * opaque encrypted reasoning by a marker.
+ */
+export function transcriptOf(
+  body: Record<string, unknown>,
+  images: Map<string, { sha256: string } & Size>,
+): Record<string, unknown> {
+  const text = JSON.stringify(body, (key, value: unknown) => {
+    if (typeof value !== 'string') return value;
+    const ref = images.get(value);
+    if (ref) return { screen_sha256: ref.sha256, width: ref.width, height: ref.height };
+    if (key === 'encrypted_content') return '[encrypted]';
+    return value;
+  });
+  return JSON.parse(text) as Record<string, unknown>;
+}

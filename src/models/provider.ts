@@ -1,0 +1,129 @@
+import type { ProviderSafetyCheck } from '../computer-use/planning/planner';
+import type { ModelProvider } from '../computer-use/settings/agent-config';
+import type { Usage } from './budget';
+import type { Size } from './scaling';
+
+/** A screenshot as sent to a model: downscaled PNG bytes, named by the original screen's SHA-256. */
+export interface ModelImage {
+  png: Buffer;
+  /** SHA-256 of the screen host's PNG this was made from (what the transcript keeps). */
+  sha256: string;
+  /** Said just before the image, e.g. "The screen before step 3:". */
+  label: string;
+}
+
+/** A provider safety check (OpenAI `pending_safety_checks`), shown to the approver. */
+export type SafetyCheck = ProviderSafetyCheck;
+
+/** What a planner keeps of the model's previous answer to continue the conversation from it. */
+export type Continuation =
+  | {
+      provider: 'anthropic';
+      /** The assistant turn as the model gave it (text and the one tool_use block). */
+      content: unknown[];
+      tool_use_id: string;
+    }
+  | {
+      provider: 'openai';
+      /** The response's output items (reasoning, message, the one call), to send back as they are. */
+      items: unknown[];
+      call_id: string;
+      call_type: 'computer_call' | 'function_call';
+      safety_checks: SafetyCheck[];
+    };
+
+/** One request to a model: everything a provider needs to build its wire format. */
+export interface Turn {
+  model: string;
+  instructions: string;
+  /** The task, the system, the steps so far. */
+  intro: string;
+  /** Earlier screens, oldest first (at most `history_screens`). */
+  history: ModelImage[];
+  current: ModelImage;
+  /** The size of every image: the display the model answers in. */
+  display: Size;
+  /** The model's previous answer, when this request continues it. */
+  continuation: Continuation | null;
+  /** What became of the previous answer's call, said in its tool result. */
+  outcome: { text: string; error: boolean } | null;
+  /** Safety checks a person approved: acknowledged to the model in this request (OpenAI). */
+  acknowledge: SafetyCheck[];
+  maxOutputTokens: number;
+}
+
+/**
+ * What the model chose, before Warden's own checks. Coordinates are in the model's space; the
+ * planner maps them to the screen's.
+ */
+export type Move =
+  /** An action in Warden's vocabulary (DESIGN §5). */
+  | { kind: 'action'; action: Record<string, unknown> }
+  /** Look again: `screenshot`. */
+  | { kind: 'look' }
+  /**
+   * Not an action Warden has, or no action at all. `answer` goes to the engine, which refuses it
+   * as an invalid action; `note` is what the model is told.
+   */
+  | { kind: 'refused'; answer: Record<string, unknown>; note: string };
+
+export interface ProviderAnswer {
+  move: Move;
+  /** null where the provider did not say: unknown, never zero. */
+  usage: Usage;
+  continuation: Continuation | null;
+  safetyChecks: SafetyCheck[];
+  /** The answer as the transcript keeps it. */
+  record: Record<string, unknown>;
+}
+
+export interface SendOptions {
+  apiKey: string;
+  /** null: the provider's own endpoint. */
+  baseURL: string | null;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+/** One provider's wire format, through its official SDK. */
+export interface Provider {
+  readonly name: ModelProvider;
+  /** The request body (the SDK's parameters), images inline as base64. */
+  request(turn: Turn): Record<string, unknown>;
+  /** One HTTP call, no retries of its own. Throws the SDK's errors. */
+  send(body: Record<string, unknown>, options: SendOptions): Promise<unknown>;
+  /** Reads an answer; never throws, whatever the provider sent. */
+  read(raw: unknown): ProviderAnswer;
+}
+
+/** Warden's actions, named once for every provider's "not supported" note. */
+export const WARDEN_ACTIONS_NOTE =
+  'Warden performs only these: a left click, a double click, typing text, one key (navigation or commit keys), scrolling, waiting, and looking again; finish with done or fail';
+
+/** Reads a field as a non-empty string, else null. */
+export function str(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** A non-negative integer token count, else null (unknown). */
+export function tokens(value: unknown): number | null {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : null;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** JSON text's value, or null when it is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** Bounded text of something the model said, for a refused answer's record. */
+export function excerpt(text: string, max = 500): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,224 @@
+import Anthropic from '@anthropic-ai/sdk';
+import {
+  excerpt,
+  isRecord,
+  type Move,
+  type Provider,
+  type ProviderAnswer,
+  type SendOptions,
+  str,
+  tokens,
+  type Turn,
+  WARDEN_ACTIONS_NOTE,
+} from '../provider';
+
+/**
+ * Anthropic's Messages API with the computer-use tool (beta), through `@anthropic-ai/sdk`. The tool
+ * gets the display size of the scaled screenshot; `done` and `fail` are two plain tools beside it.
+ */
+export const ANTHROPIC_COMPUTER_TOOL = 'computer_20250124';
+export const ANTHROPIC_COMPUTER_BETA = 'computer-use-2025-01-24';
+export const ANTHROPIC_API = 'https://api.anthropic.com';
+
+const DONE_TOOL = {
+  name: 'done',
+  description: 'The task is complete. Say in a sentence what changed.',
+  input_schema: {
+    type: 'object',
+    properties: { summary: { type: 'string', description: 'What was done.' } },
+    required: ['summary'],
+  },
+};
+const FAIL_TOOL = {
+  name: 'fail',
+  description: 'The task cannot be done. Say why.',
+  input_schema: {
+    type: 'object',
+    properties: { reason: { type: 'string', description: 'Why the task cannot be done.' } },
+    required: ['reason'],
+  },
+};
+
+function image(png: Buffer) {
+  return {
+    type: 'image',
+    source: { type: 'base64', media_type: 'image/png', data: png.toString('base64') },
+  };
+}
+
+function text(t: string) {
+  return { type: 'text', text: t };
+}
+
+export const anthropicProvider: Provider = {
+  name: 'anthropic',
+
+  request(turn: Turn): Record<string, unknown> {
+    const first: unknown[] = [text(turn.intro)];
+    for (const h of turn.history) first.push(text(h.label), image(h.png));
+    const messages: unknown[] = [{ role: 'user', content: first }];
+    const c = turn.continuation;
+    if (c?.provider === 'anthropic') {
+      messages.push({ role: 'assistant', content: c.content });
+      messages.push({
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: c.tool_use_id,
+            is_error: turn.outcome?.error ?? false,
+            content: [
+              text(`${turn.outcome?.text ?? 'Done.'} ${turn.current.label}`),
+              image(turn.current.png),
+            ],
+          },
+        ],
+      });
+    } else {
+      first.push(text(turn.current.label), image(turn.current.png));
+    }
+    return {
+      model: turn.model,
+      max_tokens: turn.maxOutputTokens,
+      system: turn.instructions,
+      tools: [
+        {
+          type: ANTHROPIC_COMPUTER_TOOL,
+          name: 'computer',
+          display_width_px: turn.display.width,
+          display_height_px: turn.display.height,
+        },
+        DONE_TOOL,
+        FAIL_TOOL,
+      ],
+      betas: [ANTHROPIC_COMPUTER_BETA],
+      messages,
+    };
+  },
+
+  async send(body: Record<string, unknown>, o: SendOptions): Promise<unknown> {
+    const client = new Anthropic({
+      apiKey: o.apiKey,
+      baseURL: o.baseURL ?? ANTHROPIC_API,
+      timeout: o.timeoutMs,
+      maxRetries: 0,
+      logLevel: 'off',
+      openTelemetry: false,
+    });
+    return client.beta.messages.create(
+      body as unknown as Anthropic.Beta.Messages.MessageCreateParamsNonStreaming,
+      { signal: o.signal },
+    );
+  },
+
+  read(raw: unknown): ProviderAnswer {
+    const r = isRecord(raw) ? raw : {};
+    const content = Array.isArray(r.content) ? r.content.filter(isRecord) : [];
+    const usage = isRecord(r.usage) ? r.usage : null;
+    const input = tokens(usage?.input_tokens);
+    const cacheWrite = usage?.cache_creation_input_tokens;
+    const cacheRead = usage?.cache_read_input_tokens;
+    const record = {
+      id: str(r.id),
+      model: str(r.model),
+      stop_reason: str(r.stop_reason),
+      content,
+      usage,
+    };
+    const answer = (move: Move, continuation: ProviderAnswer['continuation'] = null) => ({
+      move,
+      usage: {
+        input_tokens:
+          input === null ? null : input + (tokens(cacheWrite) ?? 0) + (tokens(cacheRead) ?? 0),
+        output_tokens: tokens(usage?.output_tokens),
+      },
+      continuation,
+      safetyChecks: [],
+      record,
+    });
+    const calls = content.filter((b) => b.type === 'tool_use');
+    if (calls.length !== 1) {
+      const said = content
+        .filter((b) => b.type === 'text' && typeof b.text === 'string')
+        .map((b) => b.text as string)
+        .join('\n');
+      return answer({
+        kind: 'refused',
+        answer: { model_answer: excerpt(said || `${calls.length} tool calls`) },
+        note:
+          calls.length === 0
+            ? 'Your answer had no tool call. Answer with exactly one tool call.'
+            : `Your answer had ${calls.length} tool calls; Warden takes exactly one action per answer.`,
+      });
+    }
+    const call = calls[0];
+    const id = str(call.id);
+    const kept = content.filter((b) => b.type === 'text' || b.type === 'tool_use');
+    const continuation = id
+      ? { provider: 'anthropic' as const, content: kept, tool_use_id: id }
+      : null;
+    return answer(anthropicMove(str(call.name), call.input), continuation);
+  },
+};
+
+/** A tool call in Warden's vocabulary (model coordinates), or why not. */
+export function anthropicMove(tool: string | null, input: unknown): Move {
+  const i = isRecord(input) ? input : {};
+  if (tool === 'done') return { kind: 'action', action: { action: 'done', summary: i.summary } };
+  if (tool === 'fail') return { kind: 'action', action: { action: 'fail', reason: i.reason } };
+  if (tool !== 'computer') {
+    return {
+      kind: 'refused',
+      answer: { action: tool ?? 'unknown tool' },
+      note: `There is no tool "${tool ?? ''}". ${WARDEN_ACTIONS_NOTE}.`,
+    };
+  }
+  const name = str(i.action) ?? '';
+  const point = Array.isArray(i.coordinate) ? i.coordinate : null;
+  const xy =
+    point && point.length === 2 ? { x: point[0] as unknown, y: point[1] as unknown } : null;
+  const unsupported = (why: string): Move => ({
+    kind: 'refused',
+    answer: { action: name || 'unknown', ...(xy ?? {}) },
+    note: why,
+  });
+  switch (name) {
+    case 'left_click':
+    case 'double_click': {
+      if (!xy)
+        return unsupported(`${name} needs a coordinate [x, y]: Warden clicks only where you say.`);
+      if (i.text !== undefined && i.text !== null && i.text !== '') {
+        return unsupported('Holding keys while clicking is not supported. Click without them.');
+      }
+      return {
+        kind: 'action',
+        action: { action: name === 'left_click' ? 'click' : 'double_click', ...xy },
+      };
+    }
+    case 'type':
+      return { kind: 'action', action: { action: 'type', text: i.text } };
+    case 'key':
+      return { kind: 'action', action: { action: 'key', key: i.text } };
+    case 'scroll': {
+      if (!xy) return unsupported('scroll needs a coordinate [x, y] to scroll at.');
+      if (i.text !== undefined && i.text !== null && i.text !== '') {
+        return unsupported('Holding keys while scrolling is not supported.');
+      }
+      return {
+        kind: 'action',
+        action: {
+          action: 'scroll',
+          ...xy,
+          direction: i.scroll_direction,
+          amount: i.scroll_amount ?? 3,
+        },
+      };
+    }
+    case 'wait':
+      return { kind: 'action', action: { action: 'wait', seconds: i.duration ?? 1 } };
+    case 'screenshot':
+      return { kind: 'look' };
+    default:
+      return unsupported(`Warden has no "${excerpt(name, 40)}". ${WARDEN_ACTIONS_NOTE}.`);
+  }
+}

@@ -1,0 +1,310 @@
+import OpenAI from 'openai';
+import {
+  type Continuation,
+  excerpt,
+  isRecord,
+  type Move,
+  parseJson,
+  type Provider,
+  type ProviderAnswer,
+  type SafetyCheck,
+  type SendOptions,
+  str,
+  tokens,
+  type Turn,
+  WARDEN_ACTIONS_NOTE,
+} from '../provider';
+
+/**
+ * OpenAI's Responses API with the `computer_use_preview` tool, through `openai`. Each request is
+ * whole (no `previous_response_id`): the task and history, then the previous answer's output items
+ * and a `computer_call_output` with the current screenshot. Safety checks the model raised are
+ * acknowledged (`acknowledged_safety_checks`) only in the request after a person approved the action.
+ */
+export const OPENAI_API = 'https://api.openai.com/v1';
+/** Screen-only systems are desktop applications; the model adapts its key names to it. */
+export const OPENAI_ENVIRONMENT = 'windows';
+/** OpenAI's `wait` has no duration. */
+const WAIT_SECONDS = 2;
+/** `scroll_x`/`scroll_y` are pixels; Warden scrolls in notches. */
+const PIXELS_PER_NOTCH = 100;
+/** An answer's items kept for the next request, at most this much JSON; beyond, not continued. */
+const MAX_CONTINUATION_CHARS = 256 * 1024;
+
+const FUNCTIONS = [
+  {
+    type: 'function',
+    name: 'done',
+    description: 'The task is complete. Say in a sentence what changed.',
+    parameters: {
+      type: 'object',
+      properties: { summary: { type: 'string' } },
+      required: ['summary'],
+      additionalProperties: false,
+    },
+    strict: true,
+  },
+  {
+    type: 'function',
+    name: 'fail',
+    description: 'The task cannot be done. Say why.',
+    parameters: {
+      type: 'object',
+      properties: { reason: { type: 'string' } },
+      required: ['reason'],
+      additionalProperties: false,
+    },
+    strict: true,
+  },
+];
+
+function dataUrl(png: Buffer): string {
+  return `data:image/png;base64,${png.toString('base64')}`;
+}
+
+function inputImage(png: Buffer) {
+  return { type: 'input_image', image_url: dataUrl(png), detail: 'high' };
+}
+
+function inputText(text: string) {
+  return { type: 'input_text', text };
+}
+
+export const openaiProvider: Provider = {
+  name: 'openai',
+
+  request(turn: Turn): Record<string, unknown> {
+    const first: unknown[] = [inputText(turn.intro)];
+    for (const h of turn.history) first.push(inputText(h.label), inputImage(h.png));
+    const input: unknown[] = [{ role: 'user', content: first }];
+    const c = turn.continuation;
+    if (c?.provider === 'openai' && c.call_type === 'computer_call') {
+      input.push(...c.items, {
+        type: 'computer_call_output',
+        call_id: c.call_id,
+        output: { type: 'computer_screenshot', image_url: dataUrl(turn.current.png) },
+        ...(turn.acknowledge.length > 0
+          ? { acknowledged_safety_checks: turn.acknowledge.map((s) => ({ ...s })) }
+          : {}),
+      });
+      if (turn.outcome?.error) {
+        input.push({ role: 'user', content: [inputText(turn.outcome.text)] });
+      }
+    } else if (c?.provider === 'openai' && c.call_type === 'function_call') {
+      input.push(...c.items, {
+        type: 'function_call_output',
+        call_id: c.call_id,
+        output: turn.outcome?.text ?? 'Done.',
+      });
+      input.push({
+        role: 'user',
+        content: [inputText(turn.current.label), inputImage(turn.current.png)],
+      });
+    } else {
+      first.push(inputText(turn.current.label), inputImage(turn.current.png));
+    }
+    return {
+      model: turn.model,
+      instructions: turn.instructions,
+      tools: [
+        {
+          type: 'computer_use_preview',
+          display_width: turn.display.width,
+          display_height: turn.display.height,
+          environment: OPENAI_ENVIRONMENT,
+        },
+        ...FUNCTIONS,
+      ],
+      input,
+      truncation: 'auto',
+      max_output_tokens: turn.maxOutputTokens,
+    };
+  },
+
+  async send(body: Record<string, unknown>, o: SendOptions): Promise<unknown> {
+    return client(o).responses.create(
+      body as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming,
+      { signal: o.signal },
+    );
+  },
+
+  read(raw: unknown): ProviderAnswer {
+    const r = isRecord(raw) ? raw : {};
+    const output = Array.isArray(r.output) ? r.output.filter(isRecord) : [];
+    const usage = isRecord(r.usage) ? r.usage : null;
+    const record = {
+      id: str(r.id),
+      model: str(r.model),
+      status: str(r.status),
+      // Encrypted reasoning is opaque and large: the transcript keeps that it was there.
+      output: output.map((item) =>
+        typeof item.encrypted_content === 'string'
+          ? { ...item, encrypted_content: '[encrypted]' }
+          : item,
+      ),
+      usage,
+    };
+    const base = {
+      usage: {
+        input_tokens: tokens(usage?.input_tokens),
+        output_tokens: tokens(usage?.output_tokens),
+      },
+      record,
+    };
+    const calls = output.filter((i) => i.type === 'computer_call' || i.type === 'function_call');
+    if (calls.length !== 1) {
+      const said = output
+        .filter((i) => i.type === 'message' && Array.isArray(i.content))
+        .flatMap((i) => (i.content as unknown[]).filter(isRecord))
+        .map((p) =>
+          typeof p.text === 'string' ? p.text : typeof p.refusal === 'string' ? p.refusal : '',
+        )
+        .join('\n');
+      return {
+        ...base,
+        move: {
+          kind: 'refused',
+          answer: { model_answer: excerpt(said || `${calls.length} calls`) },
+          note:
+            calls.length === 0
+              ? 'Your answer had no computer call and no done or fail. Answer with exactly one.'
+              : `Your answer had ${calls.length} calls; Warden takes exactly one action per answer.`,
+        },
+        continuation: null,
+        safetyChecks: [],
+      };
+    }
+    const call = calls[0];
+    const callId = str(call.call_id);
+    const checks = call.type === 'computer_call' ? safetyChecks(call.pending_safety_checks) : [];
+    const items = output.filter((i) =>
+      ['reasoning', 'message', 'computer_call', 'function_call'].includes(String(i.type)),
+    );
+    const continuation: Continuation | null =
+      callId && JSON.stringify(items).length <= MAX_CONTINUATION_CHARS
+        ? {
+            provider: 'openai',
+            items,
+            call_id: callId,
+            call_type: call.type as 'computer_call' | 'function_call',
+            safety_checks: checks,
+          }
+        : null;
+    const move = call.type === 'function_call' ? functionMove(call) : computerMove(call);
+    return { ...base, move, continuation, safetyChecks: move.kind === 'action' ? checks : [] };
+  },
+};
+
+function client(o: SendOptions): OpenAI {
+  return new OpenAI({
+    apiKey: o.apiKey,
+    baseURL: o.baseURL ?? OPENAI_API,
+    organization: null,
+    project: null,
+    webhookSecret: null,
+    timeout: o.timeoutMs,
+    maxRetries: 0,
+    logLevel: 'off',
+  });
+}
+
+/** The shared client for `openai-compatible` (chat completions). */
+export { client as openaiClient };
+
+function safetyChecks(value: unknown): SafetyCheck[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isRecord).flatMap((c) => {
+    const id = str(c.id);
+    if (!id) return [];
+    return [
+      {
+        id: excerpt(id, 200),
+        code: str(c.code) ? excerpt(c.code as string, 200) : null,
+        message: str(c.message) ? excerpt(c.message as string, 2000) : null,
+      },
+    ];
+  });
+}
+
+function functionMove(call: Record<string, unknown>): Move {
+  const name = str(call.name);
+  const args = typeof call.arguments === 'string' ? parseJson(call.arguments) : call.arguments;
+  const a = isRecord(args) ? args : {};
+  if (name === 'done') return { kind: 'action', action: { action: 'done', summary: a.summary } };
+  if (name === 'fail') return { kind: 'action', action: { action: 'fail', reason: a.reason } };
+  return {
+    kind: 'refused',
+    answer: { action: name ?? 'unknown function' },
+    note: `There is no function "${excerpt(name ?? '', 40)}". ${WARDEN_ACTIONS_NOTE}.`,
+  };
+}
+
+/** A `computer_call` in Warden's vocabulary (model coordinates), or why not. */
+export function computerMove(call: Record<string, unknown>): Move {
+  let action = call.action;
+  if (!isRecord(action) && Array.isArray(call.actions)) {
+    if (call.actions.length !== 1) {
+      return {
+        kind: 'refused',
+        answer: { action: 'batch', count: call.actions.length },
+        note: `Your call had ${call.actions.length} actions; Warden takes exactly one action per answer.`,
+      };
+    }
+    action = call.actions[0];
+  }
+  const a = isRecord(action) ? action : {};
+  const type = str(a.type) ?? '';
+  const keys = Array.isArray(a.keys) ? a.keys : [];
+  const unsupported = (note: string): Move => ({
+    kind: 'refused',
+    answer: { action: type || 'unknown', ...(a.x !== undefined ? { x: a.x, y: a.y } : {}) },
+    note,
+  });
+  switch (type) {
+    case 'click': {
+      if (a.button !== 'left') {
+        return unsupported(
+          `A ${String(a.button)} click is not supported: only left clicks. ${WARDEN_ACTIONS_NOTE}.`,
+        );
+      }
+      if (keys.length > 0) return unsupported('Holding keys while clicking is not supported.');
+      return { kind: 'action', action: { action: 'click', x: a.x, y: a.y } };
+    }
+    case 'double_click':
+      if (keys.length > 0) return unsupported('Holding keys while clicking is not supported.');
+      return { kind: 'action', action: { action: 'double_click', x: a.x, y: a.y } };
+    case 'type':
+      return { kind: 'action', action: { action: 'type', text: a.text } };
+    case 'keypress': {
+      const names = keys.filter((k): k is string => typeof k === 'string');
+      if (names.length === 0 || names.length !== keys.length) {
+        return unsupported('keypress needs the keys to press, as names.');
+      }
+      return { kind: 'action', action: { action: 'key', key: names.join('+') } };
+    }
+    case 'scroll': {
+      if (keys.length > 0) return unsupported('Holding keys while scrolling is not supported.');
+      const dx = typeof a.scroll_x === 'number' ? a.scroll_x : 0;
+      const dy = typeof a.scroll_y === 'number' ? a.scroll_y : 0;
+      if (dx === 0 && dy === 0) return unsupported('A scroll by zero pixels does nothing.');
+      const vertical = Math.abs(dy) >= Math.abs(dx);
+      const pixels = vertical ? dy : dx;
+      return {
+        kind: 'action',
+        action: {
+          action: 'scroll',
+          x: a.x,
+          y: a.y,
+          direction: vertical ? (dy > 0 ? 'down' : 'up') : dx > 0 ? 'right' : 'left',
+          amount: Math.max(1, Math.round(Math.abs(pixels) / PIXELS_PER_NOTCH)),
+        },
+      };
+    }
+    case 'wait':
+      return { kind: 'action', action: { action: 'wait', seconds: WAIT_SECONDS } };
+    case 'screenshot':
+      return { kind: 'look' };
+    default:
+      return unsupported(`Warden has no "${excerpt(type, 40)}". ${WARDEN_ACTIONS_NOTE}.`);
+  }
+}

@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Caller } from '../auth/caller';
+import { notFound } from '../common/domain-error';
+import { Run } from '../computer-use/runs/run.entity';
+import { Step } from '../computer-use/runs/step.entity';
+import { ModelCall } from './model-call.entity';
+
+/** One call of a step's transcript as the API shows it. */
+export interface ModelCallView {
+  seq: number;
+  provider: string;
+  model: string;
+  /** The request as sent, screenshots replaced by `{screen_sha256, width, height}`. */
+  request: Record<string, unknown>;
+  answer: Record<string, unknown> | null;
+  error: Record<string, unknown> | null;
+  attempts: Array<Record<string, unknown>>;
+  /** null: unknown (the provider did not say). */
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cost_usd: number | null;
+  latency_ms: number;
+  created_at: string;
+}
+
+export interface TranscriptView {
+  run_id: string;
+  n: number;
+  /** Every call the step made to a model, in order; empty for a step no model planned. */
+  calls: ModelCallView[];
+}
+
+export function modelCallView(c: ModelCall): ModelCallView {
+  return {
+    seq: c.seq,
+    provider: c.provider,
+    model: c.model,
+    request: c.request,
+    answer: c.answer,
+    error: c.error,
+    attempts: c.attempts,
+    input_tokens: c.inputTokens,
+    output_tokens: c.outputTokens,
+    cost_usd: c.costUsd,
+    latency_ms: c.latencyMs,
+    created_at: c.createdAt.toISOString(),
+  };
+}
+
+/** Transcripts (DESIGN §8), read in the caller's tenant only: another tenant's run is a 404. */
+@Injectable()
+export class TranscriptsService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async forStep(caller: Caller, runId: string, n: number): Promise<TranscriptView> {
+    const run = await this.dataSource
+      .getRepository(Run)
+      .findOne({ where: { id: runId, tenant: caller.tenant }, select: { id: true } });
+    if (!run) throw notFound(`no run ${runId}`);
+    const step = await this.dataSource
+      .getRepository(Step)
+      .findOne({ where: { runId, n }, select: { id: true } });
+    if (!step) throw notFound(`run ${runId} has no step ${n}`);
+    const calls = await this.dataSource.getRepository(ModelCall).find({
+      where: { runId, n, tenant: caller.tenant },
+      order: { seq: 'ASC' },
+    });
+    return { run_id: runId, n, calls: calls.map(modelCallView) };
+  }
+}
