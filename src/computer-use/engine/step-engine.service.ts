@@ -17,8 +17,9 @@ import {
   needsOcr,
   type Rules,
 } from '../actions';
+import { BudgetExhaustedError } from '../../models/model-errors';
 import { PlannersService } from '../planning/planners.service';
-import type { ObservedScreen, StepHistory } from '../planning/planner';
+import type { ObservedScreen, ProviderSafetyCheck, StepHistory } from '../planning/planner';
 import { Run } from '../runs/run.entity';
 import { RunLifecycle } from '../runs/run-lifecycle.service';
 import type { EndReason } from '../runs/run-status';
@@ -398,6 +399,12 @@ export class StepEngine implements OnModuleDestroy {
       });
     } catch (error) {
       if (error instanceof ScreenHostError) throw this.hostFailure(error);
+      if (error instanceof BudgetExhaustedError) {
+        throw new RunEnds('budget_exhausted', error.message, {
+          outcome: null,
+          fields: { error: error.message },
+        });
+      }
       this.logger.warn({ err: error, run: run.id, step: step.n }, 'the planner failed');
       throw new RunEnds('model_error', `the planner failed: ${(error as Error).message}`);
     } finally {
@@ -453,6 +460,14 @@ export class StepEngine implements OnModuleDestroy {
       await this.pause(ctx, Math.min(action.seconds, 10) * 1000);
       await this.finish(step, 'planning', 'sent', {});
       return this.next(ctx, step);
+    }
+    // Safety checks a model provider raised hold the action for a person, whatever the rules say.
+    const checks = result.safetyChecks ?? [];
+    if (checks.length > 0 && SCREEN_ACTIONS.has(action.action)) {
+      const codes = checks.map((c) => c.code ?? c.id).join(', ');
+      const why = `the model provider raised safety checks (${codes}), so a person decides; the rules say: ${verdict.why}`;
+      const held = { ...fields, classification: 'write' as const, why };
+      return this.hold(ctx, step, action, why, screen, held, checks);
     }
     if (verdict.classification === 'write' && agent.require_write_approval) {
       return this.hold(ctx, step, action, verdict.why, screen, fields);
@@ -568,6 +583,7 @@ export class StepEngine implements OnModuleDestroy {
     why: string,
     screen: ObservedScreen,
     fields: StepFields,
+    safetyChecks: ProviderSafetyCheck[] = [],
   ): Promise<void> {
     const { run, agent } = ctx;
     const mask = await this.learnMask(ctx);
@@ -599,6 +615,7 @@ export class StepEngine implements OnModuleDestroy {
           requestedBy: run.createdBy,
           requestedByToken: run.createdByToken,
           expiresAt,
+          safetyChecks: safetyChecks.length > 0 ? safetyChecks : null,
         }),
       );
       const waiting = await this.lifecycle.transition(
@@ -627,6 +644,7 @@ export class StepEngine implements OnModuleDestroy {
             screen_pixel_sha256: fields.screenPixelSha256,
             volatile_pixels: saved.volatilePixels,
             expires_at: expiresAt.toISOString(),
+            ...(safetyChecks.length > 0 ? { safety_checks: safetyChecks } : {}),
           },
         },
         manager,

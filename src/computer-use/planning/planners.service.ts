@@ -7,7 +7,13 @@ import { canonicalJson } from '../../audit/canonical-json';
 import type { Caller } from '../../auth/caller';
 import { decodeCursor, encodeCursor } from '../../common/cursor';
 import { invalid, notFound } from '../../common/domain-error';
+import { AppConfig } from '../../config/app-config';
+import { defaultModel } from '../../models/default-model';
+import { ModelsService } from '../../models/models.service';
+import { reasonNotUsable } from '../../models/usable';
+import type { ModelPlannerConfig } from '../settings/agent-config';
 import { checkScript, show } from './check-script';
+import { ModelPlanner } from './model-planner';
 import type { Planner } from './planner';
 import type { Script } from './script.types';
 import { ScriptedPlanner, type ScriptedPlannerOptions } from './scripted-planner';
@@ -78,6 +84,8 @@ export class PlannersService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly audit: AuditService,
+    private readonly config: AppConfig,
+    private readonly models: ModelsService,
   ) {}
 
   async create(caller: Caller, name: string, script: unknown): Promise<ScriptedPlannerView> {
@@ -187,16 +195,41 @@ export class PlannersService {
 
   /**
    * The planner an agent's `planner` names, for the engine: a `ScriptedPlanner` over the stored
-   * script for `scripted-<uuid>`; null for an unknown, deleted or other tenant's planner, and for
-   * references that are not scripted planners.
+   * script for `scripted-<uuid>`; a `ModelPlanner` for a model config, and for no planner at all
+   * when the deployment has a default model; null for an unknown, deleted or other tenant's
+   * scripted planner, and for anything else.
    */
   async plannerFor(
     tenant: string,
     plannerRef: unknown,
     options?: ScriptedPlannerOptions,
   ): Promise<Planner | null> {
+    const model = this.modelFor(plannerRef);
+    if (model) return new ModelPlanner(model, this.models);
     const row = await this.findScripted(tenant, plannerRef);
     return row ? new ScriptedPlanner(row.script, options) : null;
+  }
+
+  /**
+   * Why a run of an agent with this `planner` cannot start, beyond the planner existing: a model's
+   * key variable unset, a cost cap without prices. Null when nothing stands in the way.
+   */
+  async reasonNotUsable(_tenant: string, plannerRef: unknown): Promise<string | null> {
+    const model = this.modelFor(plannerRef);
+    if (model) return reasonNotUsable(model);
+    if (plannerRef === null || plannerRef === undefined) {
+      return 'it names no planner and this deployment has no default model (DEFAULT_MODEL_PROVIDER)';
+    }
+    return null;
+  }
+
+  /** The model an agent's `planner` means: its own config, or the deployment's default for none. */
+  private modelFor(plannerRef: unknown): ModelPlannerConfig | null {
+    if (plannerRef === null || plannerRef === undefined) return defaultModel(this.config);
+    if (typeof plannerRef === 'object' && !Array.isArray(plannerRef)) {
+      return plannerRef as ModelPlannerConfig;
+    }
+    return null;
   }
 
   private async lockLive(

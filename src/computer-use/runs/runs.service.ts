@@ -73,6 +73,8 @@ export class RunsService {
         ),
       );
     }
+    const notUsable = await this.planners.reasonNotUsable(caller.tenant, agent.planner);
+    if (notUsable) return refuse(conflict(`agent "${body.agent}" cannot plan: ${notUsable}`));
     if (!(await this.planners.plannerFor(caller.tenant, agent.planner))) {
       return refuse(conflict(`agent "${body.agent}" has no planner that Warden can use`));
     }
