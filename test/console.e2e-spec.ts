@@ -338,6 +338,7 @@ describe('the console', () => {
     expect(lines.map((e) => e.type)).toEqual(types);
     expect(lines.every((e) => e.run_id === id)).toBe(true);
     await auditor.getByText('Exported 5 events').waitFor();
+    expect(await auditor.getByRole('button', { name: 'Load more events' }).isVisible()).toBe(false);
     await shot(auditor, 'audit');
 
     await bob.close();

@@ -120,11 +120,11 @@ export function renderAudit(main, ctx) {
     'type',
     'Type',
     { list: 'audit-types', autocomplete: 'off', pattern: '[a-z_][a-z0-9_.]*' },
-    'An exact type, or a prefix ending with a dot (computer_use.)',
+    'Exact, or a prefix ending with a dot',
   );
-  const runId = field('run_id', 'Run id', { autocomplete: 'off', size: '38' });
+  const runId = field('run_id', 'Run id', { autocomplete: 'off', spellcheck: 'false' });
   const since = field('since', 'From', { type: 'datetime-local' }, 'Your local time');
-  const until = field('until', 'Until', { type: 'datetime-local' });
+  const until = field('until', 'Until', { type: 'datetime-local' }, 'Not included');
   type.input.value = ctx.search.get('type') ?? '';
   runId.input.value = ctx.search.get('run_id') ?? '';
   since.input.value = toLocal(ctx.search.get('since'));
@@ -137,6 +137,12 @@ export function renderAudit(main, ctx) {
     until: toIso(until.input.value),
   });
 
+  const actionsRow = h(
+    'div',
+    { class: 'filter-actions' },
+    h('button', { type: 'submit', class: 'primary' }, 'Show events'),
+    h('a', { href: '/console/audit', class: 'button' }, 'Clear'),
+  );
   const form = h(
     'form',
     { class: 'audit-filters', 'aria-label': 'Filter the audit log' },
@@ -145,12 +151,7 @@ export function renderAudit(main, ctx) {
     runId.el,
     since.el,
     until.el,
-    h(
-      'div',
-      { class: 'field buttons' },
-      h('button', { type: 'submit', class: 'primary' }, 'Show events'),
-      h('a', { href: '/console/audit', class: 'button' }, 'Clear'),
-    ),
+    actionsRow,
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -204,6 +205,9 @@ export function renderAudit(main, ctx) {
     );
   });
 
+  // The tools sit with the filters: the export takes the same filters; the check covers the tenant.
+  actionsRow.append(h('span', { class: 'spacer' }), verify, exportButton);
+
   const body = h('tbody');
   const count = h('p', { class: 'help', role: 'status' });
   const problem = h('p', { class: 'error', role: 'alert' });
@@ -216,7 +220,6 @@ export function renderAudit(main, ctx) {
       `Every event of tenant ${ctx.me.tenant} in chain order: each carries the SHA-256 of the one before, so a changed or deleted event breaks the chain.`,
     ),
     form,
-    h('div', { class: 'audit-tools' }, verify, exportButton),
     chain,
     exported,
     problem,

@@ -196,7 +196,7 @@ export function marksInWords(action, why, width, height, focus) {
     case 'type': {
       const text = `“${shown(typeof action.text === 'string' ? action.text : '', 60)}”`;
       if (!focus) {
-        return `Types ${text} into the field that has focus; the run has not clicked a field on this screen, so the console cannot show which.`;
+        return `Types ${text} into the field that has focus; the run's earlier steps do not show which (no click since its last key).`;
       }
       const label = focus.label ? ` “${focus.label}”` : '';
       return `Types ${text} into the field${label} clicked in step ${focus.step} (dot at x ${focus.x}, y ${focus.y}; the field found around it is outlined in dashes).`;
