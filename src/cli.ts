@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
-import { CoreModule } from './app.module';
+import { CoreModule } from './core.module';
 import { TokensService } from './auth/tokens.service';
 import { loadConfig } from './config/app-config';
 import { TenantsModule } from './tenants/tenants.module';

@@ -1,7 +1,7 @@
 import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { CoreModule } from './app.module';
+import { CoreModule } from './core.module';
 import { EngineModule } from './computer-use/engine/engine.module';
 import type { AppConfig } from './config/app-config';
 
