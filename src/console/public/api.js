@@ -13,7 +13,8 @@
  *   screen_sha256: string, screen_pixel_sha256: string, volatile_pixels: number,
  *   requested_by: string, created_at: string, expires_at: string, decided_by: string | null,
  *   decided_at: string | null, comment: string | null, spent_by: string | null,
- *   spent_at: string | null
+ *   spent_at: string | null,
+ *   safety_checks?: Array<{id: string, code: string | null, message: string | null}> | null
  * }} Approval
  * @typedef {{
  *   provider?: string, model?: string, input_tokens?: number | null,

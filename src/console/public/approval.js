@@ -333,8 +333,9 @@ export async function renderApproval(main, ctx) {
           action: approval.action,
           focus,
         }),
-        h('h2', { class: 'why-title' }, 'Why it is a write'),
+        h('h2', { class: 'why-title' }, 'Why Warden holds it'),
         h('p', { class: 'why' }, approval.why),
+        safetyChecks(approval),
         own,
         panel,
         said,
@@ -383,6 +384,28 @@ export async function renderApproval(main, ctx) {
       (approval.status === 'spent' && step?.outcome && step.outcome !== 'held');
     return !settled;
   });
+}
+
+/**
+ * The checks a model provider raised on this action (they hold it for a person whatever Warden's
+ * rules say), as the provider worded them.
+ * @param {Approval} approval
+ */
+function safetyChecks(approval) {
+  const checks = approval.safety_checks ?? [];
+  if (!checks.length) return null;
+  return h(
+    'div',
+    { class: 'safety-checks' },
+    h('h2', { class: 'why-title' }, 'The model provider flagged it'),
+    h(
+      'ul',
+      {},
+      ...checks.map((c) =>
+        h('li', {}, h('code', {}, c.code ?? c.id), c.message ? `: ${c.message}` : ''),
+      ),
+    ),
+  );
 }
 
 /**
