@@ -60,6 +60,11 @@ const MATRIX: Array<[string, string, number[]]> = [
     [401, 401, 401, 403, 403, 404, 404, 404, 403, 404],
   ],
   [
+    'GET',
+    '/api/computer-use/runs/{id}/steps/{n}/transcript',
+    [401, 401, 401, 403, 403, 404, 403, 404, 403, 404],
+  ],
+  [
     'POST',
     '/api/computer-use/runs/{id}/resume',
     [401, 401, 401, 403, 403, 404, 403, 403, 403, 404],
