@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DataSource, EntityManager, type QueryDeepPartialEntity } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Approval } from '../../approvals/approval.entity';
 import { AuditService } from '../../audit/audit.service';
 import { AppConfig } from '../../config/app-config';
@@ -44,6 +44,12 @@ const SCREEN_ACTIONS = new Set(['click', 'double_click', 'type', 'key', 'scroll'
 /** At most this share of the screen may be masked as moving by itself (a caret, a clock). */
 const MAX_VOLATILE_FRACTION = 0.01;
 
+/** A run's status and step count, as an UPDATE … RETURNING of this job gave them. */
+interface RunNow {
+  status: string;
+  step_count: number;
+}
+
 /** Columns of a step that the engine writes as it goes. */
 type StepFields = Partial<Omit<Step, 'run' | 'id' | 'runId' | 'tenant' | 'n'>>;
 
@@ -68,6 +74,8 @@ interface StepContext {
   host: ScreenHost;
   rules: Rules;
   timing: StepTiming;
+  /** The planner's state after this step's answer (JSON), kept when the step's decision is. */
+  plannerState?: string;
 }
 
 /**
@@ -121,6 +129,8 @@ export class StepEngine implements OnModuleDestroy {
   private readonly logger = new Logger(StepEngine.name);
   readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly abort = new AbortController();
+  /** Compiled rules per agent setting: loadRules is pure, and compiling the words costs a few ms. */
+  private readonly rulesCache = new Map<string, Rules>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -146,6 +156,7 @@ export class StepEngine implements OnModuleDestroy {
     const timing = startTiming('step');
     const run = await this.dataSource.getRepository(Run).findOneBy({ id: runId });
     if (!run || run.status !== 'running') return;
+    let opened: Step | null = null;
     if (n === run.stepCount + 1) {
       const stop = await this.stopBeforeStep(run);
       if (stop) {
@@ -154,11 +165,12 @@ export class StepEngine implements OnModuleDestroy {
         });
         return;
       }
-      if (!(await this.openStep(run, n))) return;
+      opened = await this.openStep(run, n);
+      if (!opened) return;
     } else if (n !== run.stepCount) {
       return; // a job for a step long past: nothing to do
     }
-    await this.withStep(run, n, timing, async (ctx, step) => {
+    await this.withStep(run, n, timing, opened, async (ctx, step) => {
       switch (step.phase) {
         case 'observing':
         case 'planning':
@@ -180,7 +192,7 @@ export class StepEngine implements OnModuleDestroy {
     const timing = startTiming('approved');
     const run = await this.dataSource.getRepository(Run).findOneBy({ id: runId });
     if (!run || run.status !== 'running') return;
-    await this.withStep(run, n, timing, async (ctx, step) => {
+    await this.withStep(run, n, timing, null, async (ctx, step) => {
       if (step.phase === 'approved') return this.sendApproved(ctx, step);
       if (step.phase === 'sending') return this.recoverSending(ctx, step);
     });
@@ -227,27 +239,46 @@ export class StepEngine implements OnModuleDestroy {
     return null;
   }
 
-  /** Creates step `n` and counts it on the run, once, whoever else tries at the same time. */
-  private async openStep(run: Run, n: number): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
-      const counted = updatedRows(
-        await manager.query(
-          `UPDATE runs SET step_count = $2, updated_at = now()
-            WHERE id = $1 AND step_count = $2 - 1 AND status = 'running' RETURNING id`,
-          [run.id, n],
-        ),
-      );
-      if (counted.length === 0) return false;
-      await manager.insert(Step, {
-        runId: run.id,
-        tenant: run.tenant,
-        n,
-        phase: 'observing',
-        startedAt: new Date(),
-      });
-      run.stepCount = n;
-      return true;
+  /**
+   * Creates step `n`, counts it on the run and leases it to this worker, in one statement: once,
+   * whoever else tries at the same time.
+   */
+  private async openStep(run: Run, n: number): Promise<Step | null> {
+    const startedAt = new Date();
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `WITH counted AS (
+         UPDATE runs SET step_count = $2, updated_at = now()
+          WHERE id = $1 AND step_count = $2 - 1 AND status = 'running' RETURNING id, tenant)
+       INSERT INTO steps (run_id, tenant, n, phase, started_at, lease_owner, lease_until)
+       SELECT id, tenant, $2, 'observing', $3, $4,
+              clock_timestamp() + ($5 || ' milliseconds')::interval
+         FROM counted
+       RETURNING id`,
+      [run.id, n, startedAt, this.workerId, String(this.config.STEP_LEASE_MS)],
+    );
+    if (rows.length === 0) return null;
+    run.stepCount = n;
+    const step = this.stepFromRow({});
+    Object.assign(step, {
+      id: rows[0].id,
+      runId: run.id,
+      tenant: run.tenant,
+      n,
+      phase: 'observing',
+      startedAt,
+      leaseOwner: this.workerId,
     });
+    return step;
+  }
+
+  /** A step entity from a row of `steps` (columns by their database names; missing ones null). */
+  private stepFromRow(row: Record<string, unknown>): Step {
+    const step = new Step();
+    for (const column of this.dataSource.getMetadata(Step).columns) {
+      (step as unknown as Record<string, unknown>)[column.propertyName] =
+        row[column.databaseName] ?? null;
+    }
+    return step;
   }
 
   /**
@@ -258,26 +289,32 @@ export class StepEngine implements OnModuleDestroy {
     run: Run,
     n: number,
     timing: StepTiming,
+    opened: Step | null,
     work: (ctx: StepContext, step: Step) => Promise<void>,
   ): Promise<void> {
     const leaseMs = this.config.STEP_LEASE_MS;
-    const leased = updatedRows<{ id: string }>(
-      await this.dataSource.query(
-        `UPDATE steps SET lease_owner = $3, lease_until = clock_timestamp() + ($4 || ' milliseconds')::interval
-          WHERE run_id = $1 AND n = $2
-            AND (lease_until IS NULL OR lease_until < clock_timestamp() OR lease_owner = $3)
-          RETURNING id`,
-        [run.id, n, this.workerId, String(leaseMs)],
-      ),
-    );
-    if (leased.length === 0) return;
+    let step = opened;
+    if (!step) {
+      const leased = updatedRows<Record<string, unknown>>(
+        await this.dataSource.query(
+          `UPDATE steps SET lease_owner = $3, lease_until = clock_timestamp() + ($4 || ' milliseconds')::interval
+            WHERE run_id = $1 AND n = $2
+              AND (lease_until IS NULL OR lease_until < clock_timestamp() OR lease_owner = $3)
+            RETURNING *`,
+          [run.id, n, this.workerId, String(leaseMs)],
+        ),
+      );
+      if (leased.length === 0) return;
+      step = this.stepFromRow(leased[0]);
+    }
+    const stepId = step.id;
     const renew = setInterval(
       () => {
         this.dataSource
           .query(
             `UPDATE steps SET lease_until = clock_timestamp() + ($3 || ' milliseconds')::interval
             WHERE id = $1 AND lease_owner = $2`,
-            [leased[0].id, this.workerId, String(leaseMs)],
+            [stepId, this.workerId, String(leaseMs)],
           )
           .catch((error: unknown) =>
             this.logger.warn({ err: error }, 'could not renew a step lease'),
@@ -285,7 +322,6 @@ export class StepEngine implements OnModuleDestroy {
       },
       Math.max(200, Math.floor(leaseMs / 3)),
     );
-    const step = await this.dataSource.getRepository(Step).findOneByOrFail({ id: leased[0].id });
     try {
       const agent = run.agentConfig as unknown as AgentConfig;
       const ctx: StepContext = {
@@ -293,10 +329,7 @@ export class StepEngine implements OnModuleDestroy {
         agent,
         host: timedHost(this.client.forTarget(agent), timing),
         timing,
-        rules: loadRules({
-          commit_words: agent.commit_words,
-          unlabelled_clicks: agent.unlabelled_clicks,
-        }),
+        rules: this.rulesFor(agent),
       };
       await work(ctx, step);
     } catch (error) {
@@ -304,17 +337,27 @@ export class StepEngine implements OnModuleDestroy {
       await this.endRun(run, step, error);
     } finally {
       clearInterval(renew);
-      await this.recordTiming(step.id, timing);
-      await this.dataSource
-        .query(
-          `UPDATE steps SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2`,
-          [step.id, this.workerId],
-        )
-        .catch(() => undefined);
+      await this.release(stepId, timing);
     }
   }
 
-  private async recordTiming(stepId: string, t: StepTiming): Promise<void> {
+  private rulesFor(agent: AgentConfig): Rules {
+    const settings = {
+      commit_words: agent.commit_words,
+      unlabelled_clicks: agent.unlabelled_clicks,
+    };
+    const key = JSON.stringify(settings);
+    let rules = this.rulesCache.get(key);
+    if (!rules) {
+      rules = loadRules(settings);
+      if (this.rulesCache.size >= 256) this.rulesCache.clear();
+      this.rulesCache.set(key, rules);
+    }
+    return rules;
+  }
+
+  /** Records where the job's time went and gives the step's lease back, in one statement. */
+  private async release(stepId: string, t: StepTiming): Promise<void> {
     const round = (ms: number) => Math.round(ms * 100) / 100;
     const total = performance.now() - t.started;
     const entry = {
@@ -327,10 +370,15 @@ export class StepEngine implements OnModuleDestroy {
     };
     await this.dataSource
       .query(
-        `UPDATE steps SET timings = COALESCE(timings, '[]'::jsonb) || $2::jsonb WHERE id = $1`,
-        [stepId, JSON.stringify([entry])],
+        `UPDATE steps SET timings = COALESCE(timings, '[]'::jsonb) || $2::jsonb,
+                lease_owner = CASE WHEN lease_owner = $3 THEN NULL ELSE lease_owner END,
+                lease_until = CASE WHEN lease_owner = $3 THEN NULL ELSE lease_until END
+          WHERE id = $1`,
+        [stepId, JSON.stringify([entry]), this.workerId],
       )
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'could not record step timings'));
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'could not record step timings and release the lease'),
+      );
   }
 
   /** A deliberate pause (not overhead): a `wait` action, settling, mask samples. */
@@ -415,10 +463,8 @@ export class StepEngine implements OnModuleDestroy {
       // The planner looked again and decided on a newer screen: that one is the step's screen.
       screen = result.screen;
     }
-    await this.dataSource.query(
-      `UPDATE runs SET planner_state = $2, updated_at = now() WHERE id = $1 AND status = 'running'`,
-      [run.id, JSON.stringify(result.state ?? null)],
-    );
+    // Kept on the run together with this step's decision (decide), never before it.
+    ctx.plannerState = JSON.stringify(result.state ?? null);
 
     const focus = lastClickFocus(history, screen);
     const screenContext = {
@@ -456,7 +502,7 @@ export class StepEngine implements OnModuleDestroy {
       );
     }
     if (action.action === 'wait') {
-      await this.setPhase(step, 'planning', 'planning', fields);
+      await this.decide(ctx, step, 'planning', 'planning', fields);
       await this.pause(ctx, Math.min(action.seconds, 10) * 1000);
       await this.finish(step, 'planning', 'sent', {});
       return this.next(ctx, step);
@@ -472,8 +518,7 @@ export class StepEngine implements OnModuleDestroy {
     if (verdict.classification === 'write' && agent.require_write_approval) {
       return this.hold(ctx, step, action, verdict.why, screen, fields);
     }
-    await this.setPhase(step, 'planning', 'planning', fields);
-    return this.send(ctx, step, action, { from: 'planning', before: screen });
+    return this.send(ctx, step, action, { from: 'planning', before: screen, fields });
   }
 
   /** A fresh screenshot and outline, stored once per distinct SHA-256. */
@@ -524,27 +569,24 @@ export class StepEngine implements OnModuleDestroy {
   }
 
   private async history(runId: string, n: number): Promise<StepHistory[]> {
-    const steps = await this.dataSource
-      .getRepository(Step)
-      .createQueryBuilder('s')
-      .where('s.run_id = :runId AND s.n < :n', { runId, n })
-      .orderBy('s.n', 'ASC')
-      .getMany();
-    return steps.map((s) => ({
-      n: s.n,
-      action: s.action,
-      classification: s.classification,
-      why: s.why,
-      outcome: s.outcome,
-      error: s.error,
-      screen_sha256: s.screenSha256,
-    }));
+    return this.dataSource.query(
+      `SELECT n, action, classification, why, outcome, error, screen_sha256
+         FROM steps WHERE run_id = $1 AND n < $2 ORDER BY n`,
+      [runId, n],
+    );
   }
 
   private async refuse(ctx: StepContext, step: Step, fields: StepFields): Promise<void> {
     const { run } = ctx;
     const invalid = await this.dataSource.transaction(async (manager) => {
-      await this.finish(step, 'planning', 'refused', fields, manager);
+      await this.decide(
+        ctx,
+        step,
+        'planning',
+        'done',
+        { ...fields, outcome: 'refused', endedAt: new Date() },
+        manager,
+      );
       const rows = updatedRows<{ invalid_actions: number }>(
         await manager.query(
           `UPDATE runs SET invalid_actions = invalid_actions + 1, updated_at = now()
@@ -589,7 +631,8 @@ export class StepEngine implements OnModuleDestroy {
     const mask = await this.learnMask(ctx);
     const expiresAt = new Date(Date.now() + agent.approval_timeout_seconds * 1000);
     const approval = await this.dataSource.transaction(async (manager) => {
-      const moved = await this.setPhase(
+      const moved = await this.decide(
+        ctx,
         step,
         'planning',
         'held',
@@ -688,21 +731,36 @@ export class StepEngine implements OnModuleDestroy {
 
   /** The approval was spent by a resume: compare the screen with the held one, then send once. */
   private async sendApproved(ctx: StepContext, step: Step): Promise<void> {
-    const approval = await this.dataSource
-      .getRepository(Approval)
-      .findOneByOrFail({ stepId: step.id });
-    const kill = await this.settings.killSwitch(ctx.run.tenant, ctx.run.agent);
+    // The fresh screenshot is taken while the approval and the kill switch are read: a screenshot
+    // changes nothing, and the write still goes only after both checks and the comparison.
+    const shot = this.freshScreenshot(ctx);
+    const [approval, kill] = await Promise.all([
+      this.dataSource.getRepository(Approval).findOneByOrFail({ stepId: step.id }),
+      this.settings.killSwitch(ctx.run.tenant, ctx.run.agent),
+    ]).catch(async (error: unknown) => {
+      await shot.catch(() => undefined); // never left to fail unobserved
+      throw error;
+    });
     if (kill?.engaged) {
+      await shot.catch(() => undefined);
       throw new RunEnds('killed', `kill switch engaged: ${kill.reason}`, {
         outcome: 'refused',
         fields: { error: `kill switch engaged before the approved write was sent: ${kill.reason}` },
       });
     }
-    const stale = await this.staleness(ctx, step, approval);
+    const stale = await this.staleness(ctx, step, approval, shot);
     if (stale) throw staleEnd(stale, approval);
     return this.send(ctx, step, approval.action as unknown as Action, {
       from: step.phase,
       approval,
+    });
+  }
+
+  /** A screenshot, or the screen host's failure as the run's end (it does not reject for it). */
+  private freshScreenshot(ctx: StepContext): Promise<Screenshot | RunEnds> {
+    return ctx.host.screenshot().catch((error: unknown) => {
+      if (error instanceof ScreenHostError) return this.hostFailure(error);
+      throw error;
     });
   }
 
@@ -711,16 +769,14 @@ export class StepEngine implements OnModuleDestroy {
     ctx: StepContext,
     step: Step,
     approval: Approval,
+    shot: Promise<Screenshot | RunEnds> = this.freshScreenshot(ctx),
   ): Promise<string | null> {
+    const fresh = await shot;
+    if (fresh instanceof RunEnds) throw fresh;
+    // Equal PNG bytes (the same SHA-256) are the same pixels: no need to load the held PNG.
+    if (fresh.pngSha256 === approval.screenSha256) return null;
     const held = await this.screens.get(ctx.run.tenant, approval.screenSha256);
     if (!held) return 'the held screenshot is missing';
-    let fresh: Screenshot;
-    try {
-      fresh = await ctx.host.screenshot();
-    } catch (error) {
-      if (error instanceof ScreenHostError) throw this.hostFailure(error);
-      throw error;
-    }
     const result = compareScreens(held, fresh.png, {
       mask: approval.volatileMask ? VolatileMask.fromBuffer(approval.volatileMask) : undefined,
       ignoreRegions: ctx.agent.ignore_regions,
@@ -737,19 +793,27 @@ export class StepEngine implements OnModuleDestroy {
     ctx: StepContext,
     step: Step,
     action: Action,
-    options: { from: StepPhase; before?: ObservedScreen; approval?: Approval },
+    options: {
+      from: StepPhase;
+      before?: ObservedScreen;
+      approval?: Approval;
+      /** The step's decision, recorded in the same statement that says `sending`. */
+      fields?: StepFields;
+    },
   ): Promise<void> {
     const { run } = ctx;
-    const moved = updatedRows(
-      await this.dataSource.query(
-        `UPDATE steps SET phase = 'sending'
-          WHERE id = $1 AND phase = $2
-            AND EXISTS (SELECT 1 FROM runs WHERE id = $3 AND status = 'running')
-          RETURNING id`,
-        [step.id, options.from, run.id],
-      ),
-    );
-    if (moved.length === 0) return; // cancelled or taken over meanwhile: nothing was sent
+    const moved = options.fields
+      ? await this.decide(ctx, step, options.from, 'sending', options.fields)
+      : updatedRows(
+          await this.dataSource.query(
+            `UPDATE steps SET phase = 'sending'
+              WHERE id = $1 AND phase = $2
+                AND EXISTS (SELECT 1 FROM runs WHERE id = $3 AND status = 'running')
+              RETURNING id`,
+            [step.id, options.from, run.id],
+          ),
+        ).length > 0;
+    if (!moved) return; // cancelled or taken over meanwhile: nothing was sent
     step.phase = 'sending';
     const write = options.approval !== undefined || step.classification === 'write';
     if (write) this.fault('before-send');
@@ -773,9 +837,12 @@ export class StepEngine implements OnModuleDestroy {
     const { run } = ctx;
     const write = approval !== undefined || step.classification === 'write';
     const outcome: StepOutcome = approval ? 'sent_after_approval' : 'sent';
-    await this.dataSource.transaction(async (manager) => {
-      await this.finish(step, 'sending', outcome, {}, manager);
-      if (write) {
+    if (!write) {
+      // A read has no audit event: one statement records it.
+      await this.finish(step, 'sending', outcome, {});
+    } else {
+      await this.dataSource.transaction(async (manager) => {
+        await this.finish(step, 'sending', outcome, {}, manager);
         await this.audit.record(
           {
             tenant: run.tenant,
@@ -798,10 +865,12 @@ export class StepEngine implements OnModuleDestroy {
           },
           manager,
         );
-      }
-    });
-    if (SCREEN_ACTIONS.has(action.action)) await this.settleAndCheckStall(ctx, step);
-    return this.next(ctx, step);
+      });
+    }
+    const now = SCREEN_ACTIONS.has(action.action)
+      ? await this.settleAndCheckStall(ctx, step)
+      : undefined;
+    return this.next(ctx, step, now);
   }
 
   /**
@@ -914,7 +983,7 @@ export class StepEngine implements OnModuleDestroy {
    * Waits until the screen is settled (two equal screenshots in a row, bounded) and counts screen
    * actions after which nothing changed: `stall_after` in a row stop the run `stalled`.
    */
-  private async settleAndCheckStall(ctx: StepContext, step: Step): Promise<void> {
+  private async settleAndCheckStall(ctx: StepContext, step: Step): Promise<RunNow | null> {
     let previous: Screenshot | null = null;
     let settled: Screenshot | null = null;
     const until = Date.now() + this.config.SETTLE_MAX_MS;
@@ -935,10 +1004,10 @@ export class StepEngine implements OnModuleDestroy {
     }
     const after = settled ?? previous;
     const unchanged = after !== null && after.pngSha256 === step.screenSha256;
-    const rows = updatedRows<{ unchanged_streak: number }>(
+    const rows = updatedRows<{ unchanged_streak: number; status: string; step_count: number }>(
       await this.dataSource.query(
         `UPDATE runs SET unchanged_streak = CASE WHEN $2 THEN unchanged_streak + 1 ELSE 0 END, updated_at = now()
-          WHERE id = $1 AND status = 'running' RETURNING unchanged_streak`,
+          WHERE id = $1 AND status = 'running' RETURNING unchanged_streak, status, step_count`,
         [ctx.run.id, unchanged],
       ),
     );
@@ -949,14 +1018,27 @@ export class StepEngine implements OnModuleDestroy {
         `${streak} screen actions in a row changed nothing on the screen`,
       );
     }
+    return rows[0] ?? null;
   }
 
   // ---------------------------------------------------------------- small pieces
 
-  private async next(ctx: StepContext, step: Step): Promise<void> {
-    const run = await this.dataSource.getRepository(Run).findOneBy({ id: ctx.run.id });
-    if (run?.status === 'running' && run.stepCount === step.n)
-      await this.queue.step(run.id, step.n + 1);
+  /**
+   * Queues the run's next step if the run is still running at this step. `now` is the run as a
+   * statement of this job just returned it (null: not running), which saves reading it again.
+   */
+  private async next(ctx: StepContext, step: Step, now?: RunNow | null): Promise<void> {
+    const run =
+      now === undefined
+        ? (
+            await this.dataSource.query<RunNow[]>(
+              `SELECT status, step_count FROM runs WHERE id = $1`,
+              [ctx.run.id],
+            )
+          )[0]
+        : now;
+    if (run?.status === 'running' && run.step_count === step.n)
+      await this.queue.step(ctx.run.id, step.n + 1);
   }
 
   /** Moves the step from one phase to another with its fields, only if it is still where we left it. */
@@ -967,12 +1049,73 @@ export class StepEngine implements OnModuleDestroy {
     fields: StepFields,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<boolean> {
-    const result = await manager.update(Step, { id: step.id, phase: from }, {
-      ...fields,
-      phase: to,
-    } as QueryDeepPartialEntity<Step>);
-    if (result.affected) Object.assign(step, fields, { phase: to });
-    return Boolean(result.affected);
+    const params: unknown[] = [step.id, from, to];
+    const sets = ['phase = $3', ...this.stepSets(fields, params)];
+    const moved = updatedRows(
+      await manager.query(
+        `UPDATE steps SET ${sets.join(', ')} WHERE id = $1 AND phase = $2 RETURNING id`,
+        params,
+      ),
+    );
+    if (moved.length > 0) Object.assign(step, fields, { phase: to });
+    return moved.length > 0;
+  }
+
+  /**
+   * Records what the step decided (its fields) and moves it from `from` to `to`, keeping the
+   * planner's state on the run in the same statement. A decision recorded goes on from the
+   * planner's next answer; one that was lost (a failed attempt, a worker gone) is planned again from
+   * the same state, so no scripted action is skipped. A step moves to `sending` or `held` only
+   * while its run is running; its decision is recorded either way.
+   */
+  private async decide(
+    ctx: StepContext,
+    step: Step,
+    from: StepPhase,
+    to: StepPhase,
+    fields: StepFields,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
+    const params: unknown[] = [step.id, from, to];
+    const sets = this.stepSets(fields, params);
+    const param = (value: unknown) => `$${params.push(value)}`;
+    const onlyIfRunning = to === 'sending' || to === 'held';
+    sets.push(
+      onlyIfRunning
+        ? `phase = CASE WHEN EXISTS (SELECT 1 FROM runs WHERE id = ${param(ctx.run.id)} AND status = 'running') THEN $3 ELSE phase END`
+        : `phase = $3`,
+    );
+    let keep = '';
+    if (ctx.plannerState !== undefined) {
+      keep = `, kept AS (
+         UPDATE runs SET planner_state = ${param(ctx.plannerState)}::jsonb, updated_at = now()
+          WHERE id = ${param(ctx.run.id)} AND status = 'running'
+            AND EXISTS (SELECT 1 FROM moved WHERE phase = $3))`;
+    }
+    const rows: Array<{ phase: StepPhase }> = await manager.query(
+      `WITH moved AS (
+         UPDATE steps SET ${sets.join(', ')} WHERE id = $1 AND phase = $2 RETURNING phase)${keep}
+       SELECT phase FROM moved`,
+      params,
+    );
+    if (rows.length === 0) return false;
+    Object.assign(step, fields, { phase: rows[0].phase });
+    return rows[0].phase === to;
+  }
+
+  /** `column = $k` for each field given, its value added to `params` (JSON as text, null as NULL). */
+  private stepSets(fields: StepFields, params: unknown[]): string[] {
+    const metadata = this.dataSource.getMetadata(Step);
+    const sets: string[] = [];
+    for (const [key, value] of Object.entries(fields)) {
+      if (value === undefined) continue;
+      const column = metadata.findColumnWithPropertyName(key);
+      if (!column) throw new Error(`steps has no column for ${key}`);
+      const json = column.type === 'jsonb';
+      params.push(json && value !== null ? JSON.stringify(value) : value);
+      sets.push(`${column.databaseName} = $${params.length}${json ? '::jsonb' : ''}`);
+    }
+    return sets;
   }
 
   private finish(
