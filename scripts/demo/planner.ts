@@ -1,26 +1,37 @@
 import { VA02_EXAMPLE_SCRIPT } from '../../src/computer-use/planning/va02-example';
+import type { ModelPlannerConfig } from '../../src/computer-use/settings/agent-config';
+import { demoPlanner } from '../../src/models/demo-planner';
 import { ApiError, Call, ensure } from './clients';
 
 /** The goal the operator gives the run; a model planner would read it, the script already knows it. */
 export const DEMO_GOAL = 'Change the Req. Deliv. Date of order 4711 to 30.04.2026 in VA02 and save';
 
 /** What plans the demo's run. */
-export type DemoPlanner = {
-  kind: 'scripted';
-  /** How the demo names it on screen. */
-  describe: string;
-  /** POST /api/planners/scripted body. */
-  name: string;
-  script: unknown;
-};
+export type DemoPlanner =
+  | {
+      kind: 'scripted';
+      /** How the demo names it on screen. */
+      describe: string;
+      /** POST /api/planners/scripted body. */
+      name: string;
+      script: unknown;
+    }
+  | { kind: 'model'; describe: string; config: ModelPlannerConfig };
 
 /**
- * Picks the demo's planner. Today always the scripted VA02 example of docs/api.md, which asks no
- * model. This is the seam for issue 6: when ANTHROPIC_API_KEY or OPENAI_API_KEY is set, answer a
- * `kind: 'model'` planner here (the agent's `planner` becomes `{provider, model, api_key_env}`);
- * everything after it (held writes, approvals, the record) stays the same.
+ * Picks the demo's planner: a real model when ANTHROPIC_API_KEY or OPENAI_API_KEY is set (the key
+ * stays in the environment; the agent names its variable), else the scripted VA02 example of
+ * docs/api.md, which asks no model. Everything after it (held writes, approvals, the record) is the same.
  */
-export function pickPlanner(_env: NodeJS.ProcessEnv): DemoPlanner {
+export function pickPlanner(env: NodeJS.ProcessEnv): DemoPlanner {
+  const model = demoPlanner(env);
+  if (model) {
+    return {
+      kind: 'model',
+      describe: `${model.provider} model ${model.model} (key from ${model.api_key_env}; budget ${model.max_tokens_per_run} tokens)`,
+      config: model,
+    };
+  }
   return {
     kind: 'scripted',
     describe: `scripted planner "VA02: order 4711 delivery date" (${VA02_EXAMPLE_SCRIPT.steps.length} steps, asks no model)`,
@@ -31,13 +42,14 @@ export function pickPlanner(_env: NodeJS.ProcessEnv): DemoPlanner {
 
 /**
  * What the agent's `planner` field names: the scripted planner, stored through the API as an admin
- * stores one. (A model planner, after issue 6, is named in place and needs no call.)
+ * stores one; a model planner is named in place and needs no call.
  */
 export async function agentPlanner(
   planner: DemoPlanner,
   call: Call,
   adminToken: string,
-): Promise<string> {
+): Promise<string | ModelPlannerConfig> {
+  if (planner.kind === 'model') return planner.config;
   const created = await call<{ planner: { id: string } } | ApiError>(
     'POST',
     '/api/planners/scripted',
