@@ -131,6 +131,8 @@ export class StepEngine implements OnModuleDestroy {
   private readonly abort = new AbortController();
   /** Compiled rules per agent setting: loadRules is pure, and compiling the words costs a few ms. */
   private readonly rulesCache = new Map<string, Rules>();
+  /** Steps this process is working on now (`<run>.<n>`). */
+  private readonly inFlight = new Set<string>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -299,7 +301,7 @@ export class StepEngine implements OnModuleDestroy {
         await this.dataSource.query(
           `UPDATE steps SET lease_owner = $3, lease_until = clock_timestamp() + ($4 || ' milliseconds')::interval
             WHERE run_id = $1 AND n = $2
-              AND (lease_until IS NULL OR lease_until < clock_timestamp() OR lease_owner = $3)
+              AND (lease_until IS NULL OR lease_until < clock_timestamp())
             RETURNING *`,
           [run.id, n, this.workerId, String(leaseMs)],
         ),
@@ -308,6 +310,11 @@ export class StepEngine implements OnModuleDestroy {
       step = this.stepFromRow(leased[0]);
     }
     const stepId = step.id;
+    // Within one process a step is worked on once, even when its lease ran out during a long
+    // pause of the event loop and the reconciler queued it again.
+    const key = `${run.id}.${n}`;
+    if (this.inFlight.has(key)) return; // the lease we just took is the running job's: it keeps it
+    this.inFlight.add(key);
     const renew = setInterval(
       () => {
         this.dataSource
@@ -336,6 +343,7 @@ export class StepEngine implements OnModuleDestroy {
       if (!(error instanceof RunEnds)) throw error;
       await this.endRun(run, step, error);
     } finally {
+      this.inFlight.delete(key);
       clearInterval(renew);
       await this.release(stepId, timing);
     }
@@ -837,12 +845,14 @@ export class StepEngine implements OnModuleDestroy {
     const { run } = ctx;
     const write = approval !== undefined || step.classification === 'write';
     const outcome: StepOutcome = approval ? 'sent_after_approval' : 'sent';
+    let recorded: boolean;
     if (!write) {
       // A read has no audit event: one statement records it.
-      await this.finish(step, 'sending', outcome, {});
+      recorded = await this.finish(step, 'sending', outcome, {});
     } else {
-      await this.dataSource.transaction(async (manager) => {
-        await this.finish(step, 'sending', outcome, {}, manager);
+      recorded = await this.dataSource.transaction(async (manager) => {
+        // Whoever records the send first audits it; a second recorder (a takeover) does not.
+        if (!(await this.finish(step, 'sending', outcome, {}, manager))) return false;
         await this.audit.record(
           {
             tenant: run.tenant,
@@ -865,8 +875,10 @@ export class StepEngine implements OnModuleDestroy {
           },
           manager,
         );
+        return true;
       });
     }
+    if (!recorded) return;
     const now = SCREEN_ACTIONS.has(action.action)
       ? await this.settleAndCheckStall(ctx, step)
       : undefined;
