@@ -11,6 +11,7 @@ import { startScreenHost, type RunningScreenHost } from '../screen-host/src';
 import { checkAction, labelAt, loadRules, type OutlineElement } from '../src/computer-use/actions';
 import type { ObservedScreen } from '../src/computer-use/planning/planner';
 import { PlannersService } from '../src/computer-use/planning/planners.service';
+import { ModelPlanner } from '../src/computer-use/planning/model-planner';
 import { ScriptedPlanner } from '../src/computer-use/planning/scripted-planner';
 import { VA02_EXAMPLE_SCRIPT } from '../src/computer-use/planning/va02-example';
 import { startApi, TestApi } from './support/api';
@@ -365,7 +366,7 @@ describe('scripted planners API', () => {
     expect(other.body.items).toEqual([]);
   });
 
-  it('gives the engine a planner for a live scripted planner of the tenant, and null otherwise', async () => {
+  it('gives the engine a planner for a live scripted planner of the tenant or a model, and null otherwise', async () => {
     const service = api.app.get(PlannersService);
     const { planner } = (await create({ name: 'for the engine', script: small })).body;
     const live = await service.plannerFor('acme', planner.id);
@@ -377,7 +378,10 @@ describe('scripted planners API', () => {
     expect(
       await service.plannerFor('acme', 'scripted-00000000-0000-4000-8000-000000000000'),
     ).toBeNull();
-    expect(await service.plannerFor('acme', { provider: 'anthropic', model: 'x' })).toBeNull();
+    expect(await service.plannerFor('acme', { provider: 'anthropic', model: 'x' })).toBeInstanceOf(
+      ModelPlanner,
+    );
+    // No planner named and no deployment default model (DEFAULT_MODEL_PROVIDER unset here).
     expect(await service.plannerFor('acme', null)).toBeNull();
 
     await api.request('DELETE', `/api/planners/${planner.id}`, { token: admin });
