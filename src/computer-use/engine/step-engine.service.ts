@@ -44,6 +44,16 @@ const SCREEN_ACTIONS = new Set(['click', 'double_click', 'type', 'key', 'scroll'
 /** At most this share of the screen may be masked as moving by itself (a caret, a clock). */
 const MAX_VOLATILE_FRACTION = 0.01;
 
+/**
+ * A condition that is always true and makes the statement's own transaction commit without waiting
+ * for its WAL to reach the disk (`synchronous_commit` off, for this transaction only). Only for
+ * single statements whose loss in a PostgreSQL crash is harmless: bookkeeping before a durable
+ * write (which flushes all WAL before it, so they are durable by the time anything depends on
+ * them), or after the step's effect was recorded durably (timings, the lease). Saves a disk flush
+ * each; the writes that guard an effect (`sending`, `held`, the audit trail) stay durable.
+ */
+const ASYNC_COMMIT = `set_config('synchronous_commit', 'off', true) IS NOT NULL`;
+
 /** A run's status and step count, as an UPDATE … RETURNING of this job gave them. */
 interface RunNow {
   status: string;
@@ -156,7 +166,7 @@ export class StepEngine implements OnModuleDestroy {
   /** Runs step `n` of a run, or carries on with it where a previous worker left it. */
   async runStep(runId: string, n: number): Promise<void> {
     const timing = startTiming('step');
-    const run = await this.dataSource.getRepository(Run).findOneBy({ id: runId });
+    const run = await this.findRun(runId);
     if (!run || run.status !== 'running') return;
     let opened: Step | null = null;
     if (n === run.stepCount + 1) {
@@ -192,7 +202,7 @@ export class StepEngine implements OnModuleDestroy {
   /** Carries out step `n`'s approved write (queued by a resume). */
   async runApproved(runId: string, n: number): Promise<void> {
     const timing = startTiming('approved');
-    const run = await this.dataSource.getRepository(Run).findOneBy({ id: runId });
+    const run = await this.findRun(runId);
     if (!run || run.status !== 'running') return;
     await this.withStep(run, n, timing, null, async (ctx, step) => {
       if (step.phase === 'approved') return this.sendApproved(ctx, step);
@@ -250,7 +260,8 @@ export class StepEngine implements OnModuleDestroy {
     const rows: Array<{ id: string }> = await this.dataSource.query(
       `WITH counted AS (
          UPDATE runs SET step_count = $2, updated_at = now()
-          WHERE id = $1 AND step_count = $2 - 1 AND status = 'running' RETURNING id, tenant)
+          WHERE id = $1 AND step_count = $2 - 1 AND status = 'running' AND ${ASYNC_COMMIT}
+          RETURNING id, tenant)
        INSERT INTO steps (run_id, tenant, n, phase, started_at, lease_owner, lease_until)
        SELECT id, tenant, $2, 'observing', $3, $4,
               clock_timestamp() + ($5 || ' milliseconds')::interval
@@ -273,14 +284,27 @@ export class StepEngine implements OnModuleDestroy {
     return step;
   }
 
+  /** The run a job is for, read with one plain statement (no query builder on the hot path). */
+  private async findRun(id: string): Promise<Run | null> {
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+      `SELECT * FROM runs WHERE id = $1`,
+      [id],
+    );
+    return rows.length > 0 ? this.entityFromRow(Run, rows[0]) : null;
+  }
+
   /** A step entity from a row of `steps` (columns by their database names; missing ones null). */
   private stepFromRow(row: Record<string, unknown>): Step {
-    const step = new Step();
-    for (const column of this.dataSource.getMetadata(Step).columns) {
-      (step as unknown as Record<string, unknown>)[column.propertyName] =
-        row[column.databaseName] ?? null;
+    return this.entityFromRow(Step, row);
+  }
+
+  /** An entity from a raw row: every column by its database name (null when the row lacks it). */
+  private entityFromRow<T extends object>(target: new () => T, row: Record<string, unknown>): T {
+    const entity = new target();
+    for (const column of this.dataSource.getMetadata(target).columns) {
+      (entity as Record<string, unknown>)[column.propertyName] = row[column.databaseName] ?? null;
     }
-    return step;
+    return entity;
   }
 
   /**
@@ -381,7 +405,7 @@ export class StepEngine implements OnModuleDestroy {
         `UPDATE steps SET timings = COALESCE(timings, '[]'::jsonb) || $2::jsonb,
                 lease_owner = CASE WHEN lease_owner = $3 THEN NULL ELSE lease_owner END,
                 lease_until = CASE WHEN lease_owner = $3 THEN NULL ELSE lease_until END
-          WHERE id = $1`,
+          WHERE id = $1 AND ${ASYNC_COMMIT}`,
         [stepId, JSON.stringify([entry]), this.workerId],
       )
       .catch((error: unknown) =>
@@ -429,13 +453,28 @@ export class StepEngine implements OnModuleDestroy {
 
   private async observeAndPlan(ctx: StepContext, step: Step): Promise<void> {
     const { run, agent } = ctx;
-    let screen = await this.observe(ctx);
-    await this.setPhase(step, 'observing', 'planning', this.screenFields(screen));
+    // The planner and the run's history do not depend on the screen: read while it is taken.
+    const looked = Promise.allSettled([
+      this.planners.plannerFor(run.tenant, agent.planner),
+      this.history(run.id, step.n),
+    ]);
+    let screen: ObservedScreen;
+    try {
+      screen = await this.observe(ctx);
+    } finally {
+      await looked; // settled either way, so nothing is left to fail unobserved
+    }
+    await this.setPhase(step, 'observing', 'planning', this.screenFields(screen), {
+      durable: false,
+    });
     step.phase = 'planning';
 
-    const planner = await this.planners.plannerFor(run.tenant, agent.planner);
+    const [plannerFound, historyFound] = await looked;
+    if (plannerFound.status === 'rejected') throw plannerFound.reason;
+    if (historyFound.status === 'rejected') throw historyFound.reason;
+    const planner = plannerFound.value;
     if (!planner) throw new RunEnds('model_error', `the agent's planner is not available`);
-    const history = await this.history(run.id, step.n);
+    const history = historyFound.value;
     let result;
     const planStarted = performance.now();
     const hostBefore = ctx.timing.hostMs;
@@ -711,17 +750,21 @@ export class StepEngine implements OnModuleDestroy {
    * purpose: a real change between planning and holding must stay visible to the resume check.
    */
   private async learnMask(ctx: StepContext): Promise<VolatileMask | null> {
-    const samples = [];
+    // Samples with equal PNG bytes have equal pixels and add nothing to the mask: only the first
+    // of each is decoded, and a screen that never changed is not decoded at all.
+    const samples = new Map<string, Buffer>();
     try {
       for (let i = 0; i < this.config.MASK_SAMPLES; i++) {
         if (i > 0) await this.pause(ctx, this.config.MASK_INTERVAL_MS);
-        samples.push(decodePng((await ctx.host.screenshot()).png));
+        const shot = await ctx.host.screenshot();
+        if (!samples.has(shot.pngSha256)) samples.set(shot.pngSha256, shot.png);
       }
     } catch (error) {
       if (error instanceof ScreenHostError) throw this.hostFailure(error);
       throw error;
     }
-    const mask = learnVolatileMask(samples);
+    if (samples.size < 2) return null;
+    const mask = learnVolatileMask([...samples.values()].map((png) => decodePng(png)));
     if (mask.size === 0) return null;
     if (mask.size > mask.width * mask.height * MAX_VOLATILE_FRACTION) {
       // A screen that keeps moving over a large area is not "blinking": masking it could hide a
@@ -1053,19 +1096,24 @@ export class StepEngine implements OnModuleDestroy {
       await this.queue.step(ctx.run.id, step.n + 1);
   }
 
-  /** Moves the step from one phase to another with its fields, only if it is still where we left it. */
+  /**
+   * Moves the step from one phase to another with its fields, only if it is still where we left it.
+   * `durable: false` (outside a transaction only): see ASYNC_COMMIT.
+   */
   private async setPhase(
     step: Step,
     from: StepPhase,
     to: StepPhase,
     fields: StepFields,
-    manager: EntityManager = this.dataSource.manager,
+    options: { manager?: EntityManager; durable?: boolean } = {},
   ): Promise<boolean> {
+    const manager = options.manager ?? this.dataSource.manager;
     const params: unknown[] = [step.id, from, to];
     const sets = ['phase = $3', ...this.stepSets(fields, params)];
+    const relaxed = options.durable === false ? ` AND ${ASYNC_COMMIT}` : '';
     const moved = updatedRows(
       await manager.query(
-        `UPDATE steps SET ${sets.join(', ')} WHERE id = $1 AND phase = $2 RETURNING id`,
+        `UPDATE steps SET ${sets.join(', ')} WHERE id = $1 AND phase = $2${relaxed} RETURNING id`,
         params,
       ),
     );
@@ -1137,7 +1185,13 @@ export class StepEngine implements OnModuleDestroy {
     fields: StepFields,
     manager?: EntityManager,
   ): Promise<boolean> {
-    return this.setPhase(step, from, 'done', { ...fields, outcome, endedAt: new Date() }, manager);
+    return this.setPhase(
+      step,
+      from,
+      'done',
+      { ...fields, outcome, endedAt: new Date() },
+      { manager },
+    );
   }
 
   private hostFailure(error: ScreenHostError): RunEnds {
