@@ -205,6 +205,25 @@ function inflateBounded(data: Buffer, expected: number): Buffer {
 }
 
 /**
+ * The Up filter undone for one row: each byte plus the byte above, modulo 256. Four bytes at a
+ * time (a byte-wise add in one 32-bit word: the low seven bits add, the top bits are xor-ed in, so
+ * no carry crosses a byte), the rest one by one. About twice as fast as byte by byte.
+ */
+function addUp(raw: Buffer, view: DataView, r: number, p: number, stride: number): void {
+  let i = 0;
+  for (; i + 4 <= stride; i += 4) {
+    const x = view.getUint32(r + i, true);
+    if (x === 0) {
+      view.setUint32(r + i, view.getUint32(p + i, true), true);
+      continue;
+    }
+    const q = view.getUint32(p + i, true);
+    view.setInt32(r + i, ((x & 0x7f7f7f7f) + (q & 0x7f7f7f7f)) ^ ((x ^ q) & 0x80808080), true);
+  }
+  for (; i < stride; i++) raw[r + i] += raw[p + i];
+}
+
+/**
  * Undoes the PNG filters in place, row after row (each row starts with its filter byte; the row
  * above is already unfiltered). `bpp` is bytes per pixel, `stride` bytes per row without the
  * filter byte. Screens repeat rows a lot (flat backgrounds): an Up row whose deltas are all zero
@@ -219,6 +238,7 @@ function unfilter(
 ): void {
   const rowLength = stride + 1;
   const zeros = Buffer.alloc(stride);
+  const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
   for (let y = 0; y < height; y++) {
     const f = raw[y * rowLength];
     const r = y * rowLength + 1;
@@ -236,7 +256,7 @@ function unfilter(
           raw.copyWithin(r, p, p + stride);
           same[y] = 1;
         } else {
-          for (let i = 0; i < stride; i++) raw[r + i] += raw[p + i];
+          addUp(raw, view, r, p, stride);
         }
         break;
       case 3:
@@ -290,8 +310,10 @@ function decodeFast(c: Chunks): Decoded {
       raw.copy(rgba, y * stride, r, r + stride);
     }
   } else if (LITTLE_ENDIAN) {
-    // One 32-bit store per pixel: R, G, B, 255 in memory order.
+    // One 32-bit store per pixel: R, G, B, 255 in memory order. Four pixels (twelve bytes, three
+    // 32-bit loads) at a time, the rest one by one.
     const out = new Uint32Array(rgba.buffer, rgba.byteOffset, width * height);
+    const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
     let o = 0;
     for (let y = 0; y < height; y++) {
       if (same[y]) {
@@ -301,9 +323,17 @@ function decodeFast(c: Chunks): Decoded {
       }
       let i = y * (stride + 1) + 1;
       const end = i + stride;
-      while (i < end) {
+      for (; i + 12 <= end; i += 12) {
+        const w0 = view.getUint32(i, true);
+        const w1 = view.getUint32(i + 4, true);
+        const w2 = view.getUint32(i + 8, true);
+        out[o++] = w0 | 0xff000000;
+        out[o++] = (w0 >>> 24) | (w1 << 8) | 0xff000000;
+        out[o++] = (w1 >>> 16) | (w2 << 16) | 0xff000000;
+        out[o++] = (w2 >>> 8) | 0xff000000;
+      }
+      for (; i < end; i += 3) {
         out[o++] = (raw[i] | (raw[i + 1] << 8) | (raw[i + 2] << 16) | 0xff000000) >>> 0;
-        i += 3;
       }
     }
   } else {
