@@ -55,7 +55,16 @@ function tagged(png: Buffer, tag: string): Buffer {
  */
 export class BenchSim extends SimBackend {
   readonly performedAt: number[] = [];
-  tag = '';
+  /** Named in every PNG this host serves; set before each scenario (prepare). */
+  private tag = '';
+  /** The screenshot of the current state, until an action, a reset or a poke changes it. */
+  private shot: Promise<Screenshot> | null = null;
+
+  prepare(tag: string): void {
+    this.reset();
+    this.tag = tag;
+    this.shot = null;
+  }
 
   override png(): Promise<Buffer> {
     const key = this.app.stateKey();
@@ -68,14 +77,25 @@ export class BenchSim extends SimBackend {
     return png;
   }
 
-  override async screenshot(): Promise<Screenshot> {
-    const shot = await super.screenshot();
-    return { ...shot, png: tagged(shot.png, this.tag) };
+  override screenshot(): Promise<Screenshot> {
+    this.shot ??= super.screenshot().then((shot) => ({ ...shot, png: tagged(shot.png, this.tag) }));
+    return this.shot;
   }
 
   override async perform(action: Parameters<SimBackend['perform']>[0]): Promise<void> {
     this.performedAt.push(performance.now());
+    this.shot = null;
     return super.perform(action);
+  }
+
+  override reset(): void {
+    this.shot = null;
+    super.reset();
+  }
+
+  override poke(message: string): void {
+    this.shot = null;
+    super.poke(message);
   }
 }
 

@@ -242,10 +242,8 @@ async function configure(stack: BenchStack, planner: string, hosts: number): Pro
 
 /** Each run gets a fresh sim whose PNGs name it, so no two runs share a screenshot file. */
 function prepareHosts(hosts: BenchHost[], scenario: string): void {
-  hosts.forEach((h, i) => {
-    h.sim.reset();
-    h.sim.tag = `warden bench ${scenario} ${new Date().toISOString()} host ${i + 1}`;
-  });
+  const at = new Date().toISOString();
+  hosts.forEach((h, i) => h.sim.prepare(`warden bench ${scenario} ${at} host ${i + 1}`));
 }
 
 async function startRuns(stack: BenchStack, count: number, goal: string): Promise<string[]> {
