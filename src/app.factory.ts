@@ -23,6 +23,8 @@ export async function createApp(
 ): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
+    // `/console/` and `/api/approvals/` are the pages people type: one slash more is the same route.
+    routerOptions: { ignoreTrailingSlash: true },
     // One id per request: the log lines carry it and a 500 quotes it as the correlation id.
     genReqId: (req: IncomingMessage) => {
       const id = randomUUID();

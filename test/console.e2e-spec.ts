@@ -2,6 +2,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BrowserContext, chromium, Page } from 'playwright-core';
+import {
+  anthropicComputer,
+  anthropicTool,
+  FakeProvider,
+  startFakeProvider,
+} from './support/fake-provider';
 import { ROOT } from './support/processes';
 import { isEnded, startStack, Stack } from './support/stack';
 
@@ -42,10 +48,15 @@ describe('the console', () => {
   let userDataDir: string;
   let saveClick: string;
   let typeCommand: string;
+  let fake: FakeProvider;
+  const keyEnv = `WARDEN_TEST_MODEL_KEY_${process.pid}`;
   const problems: string[] = [];
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
+    // A model planner's key variable, for the transcript test: the worker reads it at start.
+    process.env[keyEnv] = `sk-ant-test-${'k'.repeat(32)}`;
+    fake = await startFakeProvider();
     stack = await startStack();
     saveClick = await stack.planner(SAVE_CLICK);
     typeCommand = await stack.planner(TYPE_COMMAND);
@@ -72,6 +83,8 @@ describe('the console', () => {
     await context?.close();
     if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
     await stack?.close();
+    await fake?.close();
+    delete process.env[keyEnv];
   });
 
   beforeEach(async () => {
@@ -186,6 +199,10 @@ describe('the console', () => {
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).toContain("require-trusted-types-for 'script'");
     expect(html.text).not.toMatch(/<script(?![^>]*\bsrc=)/);
+    // The address people type, with or without its last slash.
+    const typed = await stack.api.request('GET', '/console/');
+    expect(typed.status).toBe(200);
+    expect(typed.text).toBe(html.text);
     const script = await stack.api.request('GET', '/console/assets/app.js');
     expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
     expect((await stack.api.request('GET', '/console/assets/tsconfig.json')).status).toBe(404);
@@ -488,6 +505,57 @@ describe('the console', () => {
     ]);
     expect(unlabelled).toEqual([]);
     await page.close();
+  });
+
+  it("shows a model-planned step's transcript in the run view, as text", async () => {
+    await stack.configure({
+      planner: {
+        provider: 'anthropic',
+        model: 'anthropic-test-model',
+        api_key_env: keyEnv,
+        base_url: fake.url,
+      },
+    });
+    fake.script([
+      anthropicComputer({ action: 'key', text: 'Tab' }),
+      anthropicTool('done', { summary: 'looked <b>around</b>' }),
+    ]);
+    const run = await stack.start('look around');
+    const done = await stack.waitFor(run.id, isEnded);
+    expect(done.steps.map((st: any) => st.outcome)).toEqual(['sent', 'ended']);
+
+    const auditor = await tab();
+    await signIn(auditor, stack.tokens.auditor, 'aud');
+    await auditor.goto(`${stack.api.url}/console/runs/${run.id}`);
+    const step1 = auditor.locator('li.step[data-step="1"]');
+    await step1.getByText('Model transcript').click();
+    const call = step1.locator('.model-call');
+    await call.getByRole('heading', { name: 'Call 1: anthropic anthropic-test-model' }).waitFor();
+    const transcript = await stack.api.request(
+      'GET',
+      `/api/computer-use/runs/${run.id}/steps/1/transcript`,
+      { token: stack.tokens.auditor },
+    );
+    const [sent] = transcript.body.calls;
+    await expect(call.locator('dl').textContent()).resolves.toBe(
+      `Tokens${sent.input_tokens} in / ${sent.output_tokens} out` +
+        `Cost${sent.cost_usd === null ? 'unknown' : `$${sent.cost_usd.toFixed(4)}`}` +
+        `Latency${sent.latency_ms} msAttempts1`,
+    );
+    await call.getByText('The answer').click();
+    await expect(call.locator('pre').first().textContent()).resolves.toBe(
+      JSON.stringify(sent.answer, null, 2),
+    );
+    // The last step's answer holds markup: it is shown as text, never parsed as HTML.
+    const step2 = auditor.locator('li.step[data-step="2"]');
+    await step2.getByText('Model transcript').click();
+    await step2.getByText('The answer').click();
+    await expect(step2.locator('pre').first().textContent()).resolves.toContain(
+      'looked <b>around</b>',
+    );
+    expect(await step2.locator('pre b').count()).toBe(0);
+    await shot(auditor, 'run-transcript');
+    await auditor.close();
   });
 
   it('had no script errors and no CSP violations on any page', () => {

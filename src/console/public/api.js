@@ -40,6 +40,13 @@
  *   prev_sha256: string, sha256: string
  * }} AuditEvent
  * @typedef {{ok: boolean, checked: number, first_bad_id?: string, head_sha256: string}} Verify
+ * @typedef {{
+ *   seq: number, provider: string, model: string, request: Record<string, unknown>,
+ *   answer: Record<string, unknown> | null, error: Record<string, unknown> | null,
+ *   attempts: Array<Record<string, unknown>>, input_tokens: number | null,
+ *   output_tokens: number | null, cost_usd: number | null, latency_ms: number, created_at: string
+ * }} ModelCall
+ * @typedef {{run_id: string, n: number, calls: ModelCall[]}} Transcript
  */
 
 /**
