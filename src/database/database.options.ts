@@ -14,7 +14,20 @@ import { Screen } from '../computer-use/screens/screen.entity';
 import { ModelCall } from '../models/model-call.entity';
 import { ModelUsageDay } from '../models/model-usage-day.entity';
 
-export const ENTITIES = [Tenant, ApiToken, AuditEvent, ScriptedPlannerRecord, ComputerUseConfigVersion, KillSwitch, Run, Step, Approval, Screen, ModelCall, ModelUsageDay];
+export const ENTITIES = [
+  Tenant,
+  ApiToken,
+  AuditEvent,
+  ScriptedPlannerRecord,
+  ComputerUseConfigVersion,
+  KillSwitch,
+  Run,
+  Step,
+  Approval,
+  Screen,
+  ModelCall,
+  ModelUsageDay,
+];
 
 /** The one set of database options, shared by the API, the worker, the CLI and TypeORM's CLI. */
 export function databaseOptions(config: Pick<AppConfig, 'DATABASE_URL'>): DataSourceOptions {

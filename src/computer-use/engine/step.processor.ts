@@ -29,7 +29,10 @@ export class StepProcessor extends WorkerHost implements OnApplicationBootstrap 
 
   @OnWorkerEvent('failed')
   onFailed(job: Job | undefined, error: Error): void {
-    this.logger.error({ err: error, job: job?.id, attempts: job?.attemptsMade }, 'a step job failed');
+    this.logger.error(
+      { err: error, job: job?.id, attempts: job?.attemptsMade },
+      'a step job failed',
+    );
   }
 
   async process(job: Job): Promise<void> {
