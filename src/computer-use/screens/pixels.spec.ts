@@ -7,6 +7,7 @@ import {
   type Decoded,
   learnVolatileMask,
   pixelSha256,
+  pngPixelFacts,
   ScreenError,
   VolatileMask,
 } from './pixels';
@@ -80,6 +81,12 @@ describe('pixelSha256', () => {
         const pb = encode(img, b);
         expect(pixelSha256(decodePng(pa))).toBe(pixelSha256(decodePng(pb)));
         expect(pixelSha256(decodePng(pa))).toBe(pixelSha256(img));
+        // Hashed band by band, without the decoded image: the same hash and size.
+        expect(pngPixelFacts(pb)).toEqual({
+          width: img.width,
+          height: img.height,
+          pixelSha256: pixelSha256(img),
+        });
       }),
       { numRuns: 200 },
     );

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Rect } from '../actions/action.types';
-import { decodePng, type Decoded } from './png-decoder';
+import { decodePng, visitPngRows, type Decoded } from './png-decoder';
 import { ScreenError } from './screen-error';
 import { fillBits, VolatileMask } from './volatile-mask';
 
@@ -16,10 +16,34 @@ export { ScreenError } from './screen-error';
 
 /** SHA-256 (hex) over width (u32 BE), height (u32 BE) and the RGBA bytes. */
 export function pixelSha256(decoded: Decoded): string {
+  return createHash('sha256')
+    .update(sizeBytes(decoded.width, decoded.height))
+    .update(decoded.rgba)
+    .digest('hex');
+}
+
+/**
+ * A PNG's pixel SHA-256 (as pixelSha256(decodePng(png))) and size, without the decoded image in
+ * memory: the pixels are hashed a band of rows at a time while the CPU's cache still holds them.
+ * A PNG that does not decode is refused with a ScreenError.
+ */
+export function pngPixelFacts(png: Buffer): { width: number; height: number; pixelSha256: string } {
+  const hash = createHash('sha256');
+  let started = false;
+  const { width, height } = visitPngRows(png, (rgba, w, h) => {
+    if (!started) hash.update(sizeBytes(w, h));
+    started = true;
+    hash.update(rgba);
+  });
+  return { width, height, pixelSha256: hash.digest('hex') };
+}
+
+/** Width and height as two big-endian u32: how every pixel hash starts. */
+function sizeBytes(width: number, height: number): Buffer {
   const size = Buffer.allocUnsafe(8);
-  size.writeUInt32BE(decoded.width, 0);
-  size.writeUInt32BE(decoded.height, 4);
-  return createHash('sha256').update(size).update(decoded.rgba).digest('hex');
+  size.writeUInt32BE(width, 0);
+  size.writeUInt32BE(height, 4);
+  return size;
 }
 
 export function sha256Hex(data: Buffer): string {

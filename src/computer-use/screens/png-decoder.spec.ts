@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { crc32, deflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
-import { decodePng, MAX_DECODED_BYTES, readPngHeader } from './png-decoder';
+import { decodePng, MAX_DECODED_BYTES, readPngHeader, visitPngRows } from './png-decoder';
 import { ScreenError } from './screen-error';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -331,5 +331,77 @@ describe('decodePng', () => {
       ),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('visitPngRows', () => {
+  /** Everything a visit handed over, in order, with the size of each band. */
+  function visitAll(png: Buffer): { rgba: Buffer; bands: number[]; size: number[] } {
+    const parts: Buffer[] = [];
+    const sizes: number[][] = [];
+    const got = visitPngRows(png, (rgba, width, height) => {
+      parts.push(Buffer.from(rgba)); // the visitor's buffer is reused: copy
+      sizes.push([width, height]);
+    });
+    for (const size of sizes) expect(size).toEqual([got.width, got.height]);
+    return {
+      rgba: Buffer.concat(parts),
+      bands: parts.map((p) => p.length),
+      size: [got.width, got.height],
+    };
+  }
+
+  it('hands over exactly the pixels decodePng gives, a band of rows at a time, across band edges', () => {
+    // 4096 pixels wide: a band is 16 rows, so 40 rows make three bands. Rows are random bytes
+    // under every filter, or copies of the row above (an Up row of zeros), also at a band's start.
+    const width = 4096;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(2, 6),
+        fc.array(fc.constantFrom(0, 1, 2, 3, 4, 'same' as const), { minLength: 17, maxLength: 40 }),
+        fc.boolean(),
+        fc.integer(),
+        (colorType, drawn, sameAtEdges, seed) => {
+          // A band's first row that copies the row above is the case to get right: force it.
+          const filters = sameAtEdges
+            ? drawn.map((f, y) => (y > 0 && y % 16 === 0 ? ('same' as const) : f))
+            : drawn;
+          const stride = width * (colorType === 6 ? 4 : 3);
+          let state = seed >>> 0;
+          const raw = Buffer.concat(
+            filters.map((f) => {
+              const row = Buffer.alloc(stride + 1);
+              row[0] = f === 'same' ? 2 : f;
+              if (f !== 'same') {
+                for (let i = 1; i <= stride; i++) {
+                  state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+                  row[i] = state >>> 24;
+                }
+              }
+              return row;
+            }),
+          );
+          const png = craft({ width, height: filters.length, colorType, bitDepth: 8, raw });
+          const visited = visitAll(png);
+          expect(visited.size).toEqual([width, filters.length]);
+          expect(visited.rgba.equals(decodePng(png).rgba)).toBe(true);
+          expect(visited.rgba.equals(PNG.sync.read(png).data)).toBe(true);
+          for (const band of visited.bands.slice(0, -1)) expect(band).toBe(16 * width * 4);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('hands a PNG off the fast path (grey) over in one piece, and refuses damage as decodePng does', () => {
+    const grey = craft({ width: 2, height: 1, colorType: 0, bitDepth: 8, raw: rows([[0, 255]]) });
+    expect(visitAll(grey)).toEqual({
+      rgba: Buffer.from([0, 0, 0, 255, 255, 255, 255, 255]),
+      bands: [8],
+      size: [2, 1],
+    });
+    const cut = grey.subarray(0, grey.length - 5);
+    expect(() => visitPngRows(cut, () => undefined)).toThrow(ScreenError);
+    expect(() => decodePng(cut)).toThrow(ScreenError);
   });
 });

@@ -291,8 +291,29 @@ function unfilter(
   }
 }
 
-/** 8-bit RGB or RGBA, not interlaced, no tRNS. */
-function decodeFast(c: Chunks): Decoded {
+/** The fast path's pixel data: inflated and unfiltered, one filter byte before each row. */
+interface Unfiltered {
+  width: number;
+  height: number;
+  bpp: 3 | 4;
+  stride: number;
+  raw: Buffer;
+  /** Rows that are copies of the row above (an Up row of zero deltas). */
+  same: Uint8Array;
+}
+
+/** 8-bit RGB or RGBA, not interlaced, no tRNS: what the fast path decodes. */
+function isFast(c: Chunks): boolean {
+  const h = c.header;
+  return (
+    h.bitDepth === 8 &&
+    !h.interlaced &&
+    (h.colorType === 6 || (h.colorType === 2 && !c.transparency))
+  );
+}
+
+/** A fast-path PNG's pixel data, inflated and unfiltered in place. */
+function unfiltered(c: Chunks): Unfiltered {
   const { width, height } = c.header;
   const bpp = c.header.colorType === 6 ? 4 : 3;
   const stride = width * bpp;
@@ -302,22 +323,30 @@ function decodeFast(c: Chunks): Decoded {
   );
   const same = new Uint8Array(height);
   unfilter(raw, height, stride, bpp, same);
-  // Never from the shared pool: the buffer starts at offset 0, so Uint32 views of it work.
-  const rgba = Buffer.allocUnsafeSlow(width * height * 4);
-  if (bpp === 4) {
-    for (let y = 0; y < height; y++) {
+  return { width, height, bpp, stride, raw, same };
+}
+
+/**
+ * Rows `y0` up to `y1` as RGBA into `out` from its start (`out` must start at a multiple of four
+ * bytes, as buffers from Buffer.allocUnsafeSlow do). A row flagged `same` copies the row before it
+ * in `out` when that row is there too.
+ */
+function expandRows(u: Unfiltered, y0: number, y1: number, out: Buffer): void {
+  const { width, stride, raw, same } = u;
+  if (u.bpp === 4) {
+    for (let y = y0; y < y1; y++) {
       const r = y * (stride + 1) + 1;
-      raw.copy(rgba, y * stride, r, r + stride);
+      raw.copy(out, (y - y0) * stride, r, r + stride);
     }
   } else if (LITTLE_ENDIAN) {
     // One 32-bit store per pixel: R, G, B, 255 in memory order. Four pixels (twelve bytes, three
     // 32-bit loads) at a time, the rest one by one.
-    const out = new Uint32Array(rgba.buffer, rgba.byteOffset, width * height);
+    const words = new Uint32Array(out.buffer, out.byteOffset, (y1 - y0) * width);
     const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
     let o = 0;
-    for (let y = 0; y < height; y++) {
-      if (same[y]) {
-        out.copyWithin(o, o - width, o);
+    for (let y = y0; y < y1; y++) {
+      if (same[y] && y > y0) {
+        words.copyWithin(o, o - width, o);
         o += width;
         continue;
       }
@@ -327,31 +356,38 @@ function decodeFast(c: Chunks): Decoded {
         const w0 = view.getUint32(i, true);
         const w1 = view.getUint32(i + 4, true);
         const w2 = view.getUint32(i + 8, true);
-        out[o++] = w0 | 0xff000000;
-        out[o++] = (w0 >>> 24) | (w1 << 8) | 0xff000000;
-        out[o++] = (w1 >>> 16) | (w2 << 16) | 0xff000000;
-        out[o++] = (w2 >>> 8) | 0xff000000;
+        words[o++] = w0 | 0xff000000;
+        words[o++] = (w0 >>> 24) | (w1 << 8) | 0xff000000;
+        words[o++] = (w1 >>> 16) | (w2 << 16) | 0xff000000;
+        words[o++] = (w2 >>> 8) | 0xff000000;
       }
       for (; i < end; i += 3) {
-        out[o++] = (raw[i] | (raw[i + 1] << 8) | (raw[i + 2] << 16) | 0xff000000) >>> 0;
+        words[o++] = (raw[i] | (raw[i + 1] << 8) | (raw[i + 2] << 16) | 0xff000000) >>> 0;
       }
     }
   } else {
     let o = 0;
-    for (let y = 0; y < height; y++) {
+    for (let y = y0; y < y1; y++) {
       let i = y * (stride + 1) + 1;
       const end = i + stride;
       while (i < end) {
-        rgba[o] = raw[i];
-        rgba[o + 1] = raw[i + 1];
-        rgba[o + 2] = raw[i + 2];
-        rgba[o + 3] = 255;
+        out[o] = raw[i];
+        out[o + 1] = raw[i + 1];
+        out[o + 2] = raw[i + 2];
+        out[o + 3] = 255;
         o += 4;
         i += 3;
       }
     }
   }
-  return { width, height, rgba };
+}
+
+function decodeFast(c: Chunks): Decoded {
+  const u = unfiltered(c);
+  // Never from the shared pool: the buffer starts at offset 0, so Uint32 views of it work.
+  const rgba = Buffer.allocUnsafeSlow(u.width * u.height * 4);
+  expandRows(u, 0, u.height, rgba);
+  return { width: u.width, height: u.height, rgba };
 }
 
 function decodeWithPngjs(png: Buffer, c: Chunks): Decoded {
@@ -384,10 +420,34 @@ function decodeWithPngjs(png: Buffer, c: Chunks): Decoded {
  */
 export function decodePng(png: Buffer): Decoded {
   const chunks = readChunks(png);
-  const h = chunks.header;
-  const fast =
-    h.bitDepth === 8 &&
-    !h.interlaced &&
-    (h.colorType === 6 || (h.colorType === 2 && !chunks.transparency));
-  return fast ? decodeFast(chunks) : decodeWithPngjs(png, chunks);
+  return isFast(chunks) ? decodeFast(chunks) : decodeWithPngjs(png, chunks);
+}
+
+/** RGBA handed to a visitor at a time: about 256 KiB, so that it is still in the CPU's cache. */
+const BAND_BYTES = 256 * 1024;
+
+/**
+ * Decodes a PNG as decodePng does (the same checks, the same pixels) but hands the RGBA to `visit`
+ * a band of whole rows at a time, top to bottom, in one reused buffer that is valid only during
+ * the call: for work that reads each pixel once (a hash) without the whole image in memory.
+ */
+export function visitPngRows(
+  png: Buffer,
+  visit: (rgba: Buffer, width: number, height: number) => void,
+): { width: number; height: number } {
+  const chunks = readChunks(png);
+  if (!isFast(chunks)) {
+    const decoded = decodeWithPngjs(png, chunks);
+    visit(decoded.rgba, decoded.width, decoded.height);
+    return { width: decoded.width, height: decoded.height };
+  }
+  const u = unfiltered(chunks);
+  const band = Math.max(1, Math.floor(BAND_BYTES / (u.width * 4)));
+  const buffer = Buffer.allocUnsafeSlow(Math.min(band, u.height) * u.width * 4);
+  for (let y = 0; y < u.height; y += band) {
+    const y1 = Math.min(u.height, y + band);
+    expandRows(u, y, y1, buffer);
+    visit(buffer.subarray(0, (y1 - y) * u.width * 4), u.width, u.height);
+  }
+  return { width: u.width, height: u.height };
 }

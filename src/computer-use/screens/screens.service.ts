@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { decodePng, pixelSha256, sha256Hex } from './pixels';
+import { pngPixelFacts, sha256Hex } from './pixels';
 import type { Screenshot } from './screen-host.client';
 
 export interface StoredScreen {
@@ -89,12 +89,7 @@ export class ScreensService {
       this.facts.set(sha256, facts);
       return { sha256, ...facts };
     }
-    const decoded = decodePng(screenshot.png);
-    const facts = {
-      pixelSha256: pixelSha256(decoded),
-      width: decoded.width,
-      height: decoded.height,
-    };
+    const facts = pngPixelFacts(screenshot.png);
     this.facts.set(sha256, facts);
     await this.insert(m, tenant, sha256, screenshot.png, facts);
     return { sha256, ...facts };
