@@ -1105,7 +1105,8 @@ export class StepEngine implements OnModuleDestroy {
     from: StepPhase,
     to: StepPhase,
     fields: StepFields,
-    options: { manager?: EntityManager; durable?: boolean } = {},
+    // Never both: inside a transaction, relaxing the commit would relax every write of it.
+    options: { manager?: EntityManager; durable?: true } | { manager?: never; durable: false } = {},
   ): Promise<boolean> {
     const manager = options.manager ?? this.dataSource.manager;
     const params: unknown[] = [step.id, from, to];
