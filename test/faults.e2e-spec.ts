@@ -1,7 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createCanvas } from '@napi-rs/canvas';
 import { startScreenHost } from '../screen-host/src';
+import { JOB, STEP_QUEUE } from '../src/computer-use/engine/step-queue';
 import type { ScreenBackend } from '../screen-host/src';
 import { TEST_REDIS_URL } from './support/env';
 import { spawnEntry } from './support/processes';
@@ -102,6 +104,122 @@ describe('a worker killed around a write', () => {
       expect(await typed()).toHaveLength(1);
     });
   }
+});
+
+describe('duplicate work on several workers', () => {
+  let stack: Stack;
+  let queue: Queue;
+  const workers: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    stack = await startStack({ noWorker: true, env: { STEP_LEASE_MS: '1500' } });
+    const c = stack.api.config;
+    queue = new Queue(STEP_QUEUE, {
+      connection: { url: c.REDIS_URL, maxRetriesPerRequest: null },
+      prefix: c.QUEUE_PREFIX,
+    });
+    for (let i = 0; i < 3; i++) {
+      workers.push(
+        spawnEntry('src/worker.ts', [], {
+          DATABASE_URL: c.DATABASE_URL,
+          REDIS_URL: c.REDIS_URL,
+          QUEUE_PREFIX: c.QUEUE_PREFIX,
+          LOG_LEVEL: 'warn',
+          STEP_LEASE_MS: '1500',
+          RECONCILE_INTERVAL_MS: '300',
+          MASK_INTERVAL_MS: '50',
+          [stack.sim.tokenEnv]: process.env[stack.sim.tokenEnv]!,
+        }),
+      );
+    }
+  });
+
+  afterAll(async () => {
+    await queue?.close();
+    for (const w of workers.splice(0)) await stop(w);
+    await stack?.close();
+  });
+
+  /**
+   * Jobs for the run's held step, its approved send and the step after it, under ids of their
+   * own so that BullMQ does not deduplicate them: as if a reconciler, a takeover and a retry all
+   * queued the same work at once. Three worker processes take them concurrently.
+   */
+  const flood = (runId: string, n: number, tag: string) =>
+    queue.addBulk(
+      Array.from({ length: 20 }, (_, i) => [
+        { name: JOB.approved, data: { runId, n }, opts: { jobId: `${runId}.${n}.${tag}.a${i}` } },
+        { name: JOB.step, data: { runId, n }, opts: { jobId: `${runId}.${n}.${tag}.s${i}` } },
+        {
+          name: JOB.step,
+          data: { runId, n: n + 1 },
+          opts: { jobId: `${runId}.${n + 1}.${tag}.s${i}` },
+        },
+      ]).flat(),
+    );
+
+  /** Until the workers have taken every job there is and finished it (the expiry job waits). */
+  async function drained(): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const counts = await queue.getJobCounts('wait', 'active', 'prioritized');
+      if (Object.values(counts).every((c) => c === 0)) return;
+      if (Date.now() > deadline) throw new Error(`jobs left: ${JSON.stringify(counts)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  const typed = async () =>
+    (await stack.sim.events()).filter((e) => e.type === 'action' && e.action?.action === 'type');
+
+  it('sends a held write never before approval and once after, however many duplicate jobs three workers take', async () => {
+    await stack.sim.reset();
+    await stack.configure({ planner: await stack.planner(ONE_WRITE) });
+    const run = await stack.start();
+    const held = await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval' || isEnded(r));
+    expect(held.status).toBe('awaiting_approval');
+    const n = held.pending_approval.step;
+
+    // Before approval: 60 jobs for the held step and the next, and nothing is sent.
+    await flood(run.id, n, 'early');
+    await drained();
+    expect(await typed()).toEqual([]);
+    expect(await stack.run(run.id)).toMatchObject({ status: 'awaiting_approval', step_count: n });
+
+    // Approved, and the floods race the resume: one send.
+    await stack.api.request('POST', `/api/approvals/${held.pending_approval.id}/approve`, {
+      token: stack.tokens.approver,
+      json: {},
+    });
+    const [resumed] = await Promise.all([
+      stack.api.request('POST', `/api/computer-use/runs/${run.id}/resume`, {
+        token: stack.tokens.operator,
+      }),
+      flood(run.id, n, 'race1'),
+      flood(run.id, n, 'race2'),
+    ]);
+    expect(resumed.status).toBe(200);
+    const done = await stack.waitFor(run.id, isEnded, 30_000);
+    await flood(run.id, n, 'late');
+    await drained();
+    expect(done).toMatchObject({ status: 'completed', end_reason: 'done' });
+    expect(done.steps.map((st: any) => st.outcome)).toEqual([
+      'sent',
+      'sent_after_approval',
+      'ended',
+    ]);
+    expect(await typed()).toHaveLength(1);
+    const events = await stack.api.request('GET', `/api/audit?run_id=${run.id}`, {
+      token: stack.tokens.auditor,
+    });
+    expect(events.body.items.map((e: any) => e.type)).toEqual([
+      'computer_use.start',
+      'computer_use.write.held',
+      'approval.decided',
+      'computer_use.write',
+      'computer_use.end',
+    ]);
+  });
 });
 
 describe('Redis losing everything, and screen hosts failing', () => {
