@@ -23,6 +23,22 @@ const ONE_WRITE = {
   ],
 };
 
+/** A real worker process on a stack's database and queues, with short leases and passes. */
+function spawnWorker(stack: Stack, env: Record<string, string> = {}): ChildProcess {
+  const c = stack.api.config;
+  return spawnEntry('src/worker.ts', [], {
+    DATABASE_URL: c.DATABASE_URL,
+    REDIS_URL: c.REDIS_URL,
+    QUEUE_PREFIX: c.QUEUE_PREFIX,
+    LOG_LEVEL: 'warn',
+    STEP_LEASE_MS: '1500',
+    RECONCILE_INTERVAL_MS: '300',
+    MASK_INTERVAL_MS: '50',
+    [stack.sim.tokenEnv]: process.env[stack.sim.tokenEnv]!,
+    ...env,
+  });
+}
+
 describe('a worker killed around a write', () => {
   let stack: Stack;
   const workers: ChildProcess[] = [];
@@ -39,20 +55,9 @@ describe('a worker killed around a write', () => {
     await stack?.close();
   });
 
-  /** A real worker process on the stack's database and queues; `crashAt` makes it die on a write. */
+  /** A worker process of this stack; `crashAt` makes it die on a write. */
   function worker(crashAt?: 'before-send' | 'after-send'): ChildProcess {
-    const c = stack.api.config;
-    const child = spawnEntry('src/worker.ts', [], {
-      DATABASE_URL: c.DATABASE_URL,
-      REDIS_URL: c.REDIS_URL,
-      QUEUE_PREFIX: c.QUEUE_PREFIX,
-      LOG_LEVEL: 'warn',
-      STEP_LEASE_MS: '1500',
-      RECONCILE_INTERVAL_MS: '300',
-      MASK_INTERVAL_MS: '50',
-      [stack.sim.tokenEnv]: process.env[stack.sim.tokenEnv]!,
-      ...(crashAt ? { TEST_CRASH_AT: crashAt } : {}),
-    });
+    const child = spawnWorker(stack, crashAt ? { TEST_CRASH_AT: crashAt } : {});
     workers.push(child);
     return child;
   }
@@ -118,20 +123,7 @@ describe('duplicate work on several workers', () => {
       connection: { url: c.REDIS_URL, maxRetriesPerRequest: null },
       prefix: c.QUEUE_PREFIX,
     });
-    for (let i = 0; i < 3; i++) {
-      workers.push(
-        spawnEntry('src/worker.ts', [], {
-          DATABASE_URL: c.DATABASE_URL,
-          REDIS_URL: c.REDIS_URL,
-          QUEUE_PREFIX: c.QUEUE_PREFIX,
-          LOG_LEVEL: 'warn',
-          STEP_LEASE_MS: '1500',
-          RECONCILE_INTERVAL_MS: '300',
-          MASK_INTERVAL_MS: '50',
-          [stack.sim.tokenEnv]: process.env[stack.sim.tokenEnv]!,
-        }),
-      );
-    }
+    for (let i = 0; i < 3; i++) workers.push(spawnWorker(stack));
   });
 
   afterAll(async () => {

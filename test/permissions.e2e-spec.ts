@@ -1,6 +1,9 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { PERMISSIONS } from '../src/auth/permission';
 import { TokensService } from '../src/auth/tokens.service';
 import { startApi, TestApi } from './support/api';
+import { ROOT } from './support/processes';
 
 /**
  * Every route × every kind of caller, with the exact status expected in each cell. A route added
@@ -143,6 +146,15 @@ describe('permission matrix', () => {
     const inMatrix = new Set(MATRIX.map(([method, path]) => `${method} ${path}`));
     expect(documented.length).toBeGreaterThan(0);
     expect(documented.filter((route) => !inMatrix.has(route))).toEqual([]);
+  });
+
+  it('serves the OpenAPI document committed as docs/openapi.json', async () => {
+    // After changing a route: `npm run docs:openapi` writes the file from the running API.
+    const doc = await api.request('GET', '/api/docs-json');
+    const served = `${JSON.stringify(doc.body, null, 2)}\n`;
+    const file = path.join(ROOT, 'docs', 'openapi.json');
+    if (process.env.WARDEN_WRITE_OPENAPI === '1') writeFileSync(file, served);
+    expect(readFileSync(file, 'utf8')).toBe(served);
   });
 
   it('refuses a token sent in the query string, even a valid one', async () => {
