@@ -206,8 +206,14 @@ export class PlannersService {
   ): Promise<Planner | null> {
     const model = this.modelFor(plannerRef);
     if (model) return new ModelPlanner(model, this.models);
-    const row = await this.findScripted(tenant, plannerRef);
-    return row ? new ScriptedPlanner(row.script, options) : null;
+    const id = scriptedRowId(plannerRef);
+    if (!id) return null;
+    // Read before every step: one plain statement for the one column needed.
+    const rows: Array<{ script: Script }> = await this.dataSource.query(
+      `SELECT script FROM scripted_planners WHERE id = $1 AND tenant = $2 AND deleted_at IS NULL`,
+      [id, tenant],
+    );
+    return rows.length > 0 ? new ScriptedPlanner(rows[0].script, options) : null;
   }
 
   /**

@@ -70,8 +70,12 @@ export class SettingsService {
 
   /** The agent's kill switch; null when it was never set (not engaged). */
   async killSwitch(tenant: string, agent: string): Promise<KillSwitchState | null> {
-    const row = await this.dataSource.getRepository(KillSwitch).findOneBy({ tenant, agent });
-    return row ? { engaged: row.engaged, reason: row.reason } : null;
+    // Read before every step: one plain statement, no query builder.
+    const rows: KillSwitchState[] = await this.dataSource.query(
+      `SELECT engaged, reason FROM computer_use_kill_switches WHERE tenant = $1 AND agent = $2`,
+      [tenant, agent],
+    );
+    return rows.length > 0 ? { engaged: rows[0].engaged, reason: rows[0].reason } : null;
   }
 
   async view(tenant: string): Promise<ConfigView> {
