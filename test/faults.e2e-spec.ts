@@ -214,6 +214,84 @@ describe('duplicate work on several workers', () => {
   });
 });
 
+describe('the next step queued while an approved write waits to be sent', () => {
+  let stack: Stack;
+  let queue: Queue;
+  let worker: ChildProcess;
+
+  beforeAll(async () => {
+    stack = await startStack({ noWorker: true, env: { STEP_LEASE_MS: '1500' } });
+    const c = stack.api.config;
+    queue = new Queue(STEP_QUEUE, {
+      connection: { url: c.REDIS_URL, maxRetriesPerRequest: null },
+      prefix: c.QUEUE_PREFIX,
+    });
+    // One job at a time, so the order in which BullMQ hands out jobs is the order they run in.
+    worker = spawnWorker(stack, { WORKER_CONCURRENCY: '1' });
+  });
+
+  afterAll(async () => {
+    await queue?.close();
+    if (worker) await stop(worker);
+    await stack?.close();
+  });
+
+  const typed = async () =>
+    (await stack.sim.events()).filter((e) => e.type === 'action' && e.action?.action === 'type');
+
+  /**
+   * The approval is spent (the step is `approved`, the run `running`) and its send is queued, but
+   * before the worker takes it a job for the next step arrives, as a reconciler or a takeover can
+   * queue one. BullMQ hands out unprioritised jobs before prioritised ones (the send has priority
+   * 1), so the next step's job runs first, every time: it must find nothing to do.
+   */
+  // With room for step 3 the injected job would open it (and the script answers done); at the
+  // step cap it would end the run step_cap. Either way the approved write would never be typed.
+  for (const [maxSteps, ending] of [
+    [20, { status: 'completed', end_reason: 'done', step_count: 3 }],
+    [2, { status: 'stopped', end_reason: 'step_cap', step_count: 2 }],
+  ] as const) {
+    it(`opens no step after an approved write before that write is sent, and then sends it once (max_steps ${maxSteps})`, async () => {
+      await stack.sim.reset();
+      await stack.configure({ planner: await stack.planner(ONE_WRITE), max_steps: maxSteps });
+      const run = await stack.start();
+      const held = await stack.waitFor(
+        run.id,
+        (r) => r.status === 'awaiting_approval' || isEnded(r),
+      );
+      expect(held.status).toBe('awaiting_approval');
+      const n = held.pending_approval.step;
+      await stack.api.request('POST', `/api/approvals/${held.pending_approval.id}/approve`, {
+        token: stack.tokens.approver,
+        json: {},
+      });
+
+      await queue.pause();
+      const resumed = stack.api.request('POST', `/api/computer-use/runs/${run.id}/resume`, {
+        token: stack.tokens.operator,
+      });
+      const spent = await stack.waitFor(run.id, (r) => r.status !== 'awaiting_approval');
+      expect(spent).toMatchObject({ status: 'running', step_count: n });
+      await queue.add(
+        JOB.step,
+        { runId: run.id, n: n + 1 },
+        { jobId: `${run.id}.${n + 1}.inject` },
+      );
+      expect(await queue.getPrioritizedCount()).toBe(1); // the approved send, waiting its turn
+      await queue.resume();
+
+      expect((await resumed).status).toBe(200);
+      const done = await stack.waitFor(run.id, isEnded, 30_000);
+      expect(done).toMatchObject(ending);
+      expect(done.steps.slice(0, 2).map((st: any) => st.outcome)).toEqual([
+        'sent',
+        'sent_after_approval',
+      ]);
+      expect(await typed()).toHaveLength(1);
+    });
+  }
+});
+
 describe('Redis losing everything, and screen hosts failing', () => {
   let stack: Stack;
 

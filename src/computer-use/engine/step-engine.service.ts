@@ -170,6 +170,8 @@ export class StepEngine implements OnModuleDestroy {
     if (!run || run.status !== 'running') return;
     let opened: Step | null = null;
     if (n === run.stepCount + 1) {
+      // Step n-1 may still be held, approved or sending: its own job goes on to this one.
+      if (run.currentPhase !== null && run.currentPhase !== 'done') return;
       const stop = await this.stopBeforeStep(run);
       if (stop) {
         await this.lifecycle.end(run.id, stop.reason, stop.summary, ACTOR, {
@@ -260,7 +262,11 @@ export class StepEngine implements OnModuleDestroy {
     const rows: Array<{ id: string }> = await this.dataSource.query(
       `WITH counted AS (
          UPDATE runs SET step_count = $2, updated_at = now()
-          WHERE id = $1 AND step_count = $2 - 1 AND status = 'running' AND ${ASYNC_COMMIT}
+          WHERE id = $1 AND step_count = $2 - 1 AND status = 'running'
+            -- never while an earlier step is unfinished (held, approved, sending): a step that is
+            -- done stays done, so what this statement sees cannot be undone before it commits
+            AND NOT EXISTS (SELECT 1 FROM steps WHERE run_id = $1 AND phase <> 'done')
+            AND ${ASYNC_COMMIT}
           RETURNING id, tenant)
        INSERT INTO steps (run_id, tenant, n, phase, started_at, lease_owner, lease_until)
        SELECT id, tenant, $2, 'observing', $3, $4,
@@ -284,13 +290,22 @@ export class StepEngine implements OnModuleDestroy {
     return step;
   }
 
-  /** The run a job is for, read with one plain statement (no query builder on the hot path). */
-  private async findRun(id: string): Promise<Run | null> {
+  /**
+   * The run a job is for, with the phase of its current step (null before step 1), read with one
+   * plain statement (no query builder on the hot path).
+   */
+  private async findRun(id: string): Promise<(Run & { currentPhase: StepPhase | null }) | null> {
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `SELECT * FROM runs WHERE id = $1`,
+      `SELECT r.*, s.phase AS current_phase
+         FROM runs r LEFT JOIN steps s ON s.run_id = r.id AND s.n = r.step_count
+        WHERE r.id = $1`,
       [id],
     );
-    return rows.length > 0 ? this.entityFromRow(Run, rows[0]) : null;
+    if (rows.length === 0) return null;
+    const run = this.entityFromRow(Run, rows[0]);
+    return Object.assign(run, {
+      currentPhase: (rows[0].current_phase ?? null) as StepPhase | null,
+    });
   }
 
   /** A step entity from a row of `steps` (columns by their database names; missing ones null). */
