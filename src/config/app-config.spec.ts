@@ -44,4 +44,16 @@ describe('loadConfig', () => {
   it('names every bad variable at once', () => {
     expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' })).toThrow(/PORT.*; LOG_LEVEL/);
   });
+
+  it('honours the TEST_CRASH_AT fault-injection point only in test mode', () => {
+    expect(loadConfig({ TEST_CRASH_AT: 'before-send', NODE_ENV: 'test' }).TEST_CRASH_AT).toBe(
+      'before-send',
+    );
+    for (const NODE_ENV of [undefined, 'production', 'development']) {
+      expect(() => loadConfig({ TEST_CRASH_AT: 'after-send', NODE_ENV })).toThrow(
+        'TEST_CRASH_AT is a fault-injection point for tests: it is refused unless NODE_ENV=test',
+      );
+    }
+    expect(loadConfig({ NODE_ENV: 'production' }).TEST_CRASH_AT).toBeUndefined();
+  });
 });

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
 import {
+  Equals,
   IsIn,
   IsInt,
   IsOptional,
@@ -96,7 +97,19 @@ export class AppConfig {
   @Max(5000, { message: 'SETTLE_INTERVAL_MS must be an integer from 0 to 5000' })
   SETTLE_INTERVAL_MS: number = 50;
 
-  /** Tests only: the worker kills itself (SIGKILL) right before or after sending a write, to prove recovery. */
+  /** `test` in test processes; TEST_CRASH_AT is refused without it. */
+  @ValidateIf((c: AppConfig) => c.TEST_CRASH_AT !== undefined)
+  @Equals('test', {
+    message:
+      'TEST_CRASH_AT is a fault-injection point for tests: it is refused unless NODE_ENV=test',
+  })
+  NODE_ENV?: string = undefined;
+
+  /**
+   * A fault-injection point, for tests only: the worker kills itself (SIGKILL) right before or
+   * after sending a write, to prove recovery. Refused unless NODE_ENV is `test`, so that a
+   * production worker can never be made to die mid-write by its environment.
+   */
   @IsOptional()
   @IsIn(['before-send', 'after-send'], {
     message: 'TEST_CRASH_AT must be before-send or after-send',
