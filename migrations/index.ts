@@ -6,6 +6,7 @@ import { Runs1795996143798 } from './1795996143798-Runs';
 import { Screens1795996831071 } from './1795996831071-Screens';
 import { StepTimings1795998976015 } from './1795998976015-StepTimings';
 import { Models1796000813014 } from './1796000813014-Models';
+import { StepDoneNotify1796085520653 } from './1796085520653-StepDoneNotify';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -16,4 +17,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   Screens1795996831071,
   StepTimings1795998976015,
   Models1796000813014,
+  StepDoneNotify1796085520653,
 ];

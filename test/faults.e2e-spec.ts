@@ -3,7 +3,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createCanvas } from '@napi-rs/canvas';
 import { startScreenHost } from '../screen-host/src';
-import { JOB, STEP_QUEUE } from '../src/computer-use/engine/step-queue';
+import { JOB, STEP_QUEUE } from '../src/queue/step-queue';
 import type { ScreenBackend } from '../screen-host/src';
 import { TEST_REDIS_URL } from './support/env';
 import { spawnEntry } from './support/processes';
@@ -57,7 +57,7 @@ describe('a worker killed around a write', () => {
 
   /** A worker process of this stack; `crashAt` makes it die on a write. */
   function worker(crashAt?: 'before-send' | 'after-send'): ChildProcess {
-    const child = spawnWorker(stack, crashAt ? { TEST_CRASH_AT: crashAt } : {});
+    const child = spawnWorker(stack, crashAt ? { TEST_CRASH_AT: crashAt, NODE_ENV: 'test' } : {});
     workers.push(child);
     return child;
   }

@@ -65,11 +65,9 @@ export function shortSha(sha: unknown): string {
 }
 
 /** An action of DESIGN §5 in words: `type "4711"`, `press Enter`, `click "Save" at (612, 88)`. */
-export function describeAction(
-  action: Record<string, unknown> | null | undefined,
-  { where = true } = {},
-): string {
-  if (!action) return '-';
+export function describeAction(recorded: object | null | undefined, { where = true } = {}): string {
+  if (!recorded) return '-';
+  const action = recorded as Record<string, unknown>;
   const at =
     where && typeof action.x === 'number' ? ` at (${String(action.x)}, ${String(action.y)})` : '';
   const target = typeof action.target === 'string' ? ` "${action.target}"` : '';

@@ -7,6 +7,8 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
+import type { Action } from '../computer-use/actions';
+import type { ProviderSafetyCheck } from '../computer-use/planning/planner';
 import { Tenant } from '../tenants/tenant.entity';
 
 export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'spent';
@@ -48,7 +50,7 @@ export class Approval {
   stepId: string;
 
   @Column({ type: 'jsonb' })
-  action: Record<string, unknown>;
+  action: Action;
 
   @Column({ type: 'text' })
   why: string;
@@ -95,5 +97,5 @@ export class Approval {
 
   /** Provider safety checks that made this a held write (shown to the approver). */
   @Column({ name: 'safety_checks', type: 'jsonb', nullable: true })
-  safetyChecks: unknown[] | null;
+  safetyChecks: ProviderSafetyCheck[] | null;
 }

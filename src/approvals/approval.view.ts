@@ -1,3 +1,5 @@
+import type { Action } from '../computer-use/actions';
+import type { ProviderSafetyCheck } from '../computer-use/planning/planner';
 import type { Approval } from './approval.entity';
 
 /** A waiting action as the API shows it (DESIGN §9). */
@@ -9,7 +11,7 @@ export interface ApprovalView {
   agent: string;
   run_id: string;
   step: number;
-  action: Record<string, unknown>;
+  action: Action;
   why: string;
   screen_sha256: string;
   screen_pixel_sha256: string;
@@ -22,7 +24,7 @@ export interface ApprovalView {
   comment: string | null;
   spent_by: string | null;
   spent_at: string | null;
-  safety_checks: unknown[] | null;
+  safety_checks: ProviderSafetyCheck[] | null;
 }
 
 export function approvalView(a: Approval): ApprovalView {

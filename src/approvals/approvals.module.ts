@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
-import { RunsModule } from '../computer-use/runs/runs.module';
+import { RunStateModule } from '../computer-use/runs/run-state.module';
 import { ApprovalsController } from './approvals.controller';
 import { ApprovalsService } from './approvals.service';
 
+/** The approvals API: waiting actions and the decisions on them. */
 @Module({
-  imports: [RunsModule],
+  imports: [RunStateModule],
   controllers: [ApprovalsController],
   providers: [ApprovalsService],
 })

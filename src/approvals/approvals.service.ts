@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import type { Caller } from '../auth/caller';
-import { decodeCursor, encodeCursor } from '../common/cursor';
 import { conflict, forbidden, notFound } from '../common/domain-error';
 import { Run } from '../computer-use/runs/run.entity';
 import { RunLifecycle } from '../computer-use/runs/run-lifecycle.service';
-import { Step } from '../computer-use/runs/step.entity';
-import type { AgentConfig } from '../computer-use/settings/agent-config';
+import { RunsRepository } from '../computer-use/runs/runs.repository';
+import { StepsRepository } from '../computer-use/runs/steps.repository';
 import { Approval } from './approval.entity';
 import { approvalView, ApprovalView } from './approval.view';
+import { ApprovalsRepository } from './approvals.repository';
 import type { ListApprovalsDto } from './dto/list-approvals.dto';
 
 /**
@@ -21,6 +21,9 @@ import type { ListApprovalsDto } from './dto/list-approvals.dto';
 export class ApprovalsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly approvals: ApprovalsRepository,
+    private readonly runs: RunsRepository,
+    private readonly steps: StepsRepository,
     private readonly audit: AuditService,
     private readonly lifecycle: RunLifecycle,
   ) {}
@@ -30,40 +33,12 @@ export class ApprovalsService {
     caller: Caller,
     query: ListApprovalsDto,
   ): Promise<{ items: ApprovalView[]; next_cursor: string | null }> {
-    const qb = this.dataSource
-      .getRepository(Approval)
-      .createQueryBuilder('a')
-      .where('a.tenant = :tenant AND a.status = :status', {
-        tenant: caller.tenant,
-        status: query.status,
-      })
-      .orderBy('a.created_at', 'ASC')
-      .addOrderBy('a.id', 'ASC')
-      .take(query.limit + 1);
-    if (query.cursor) {
-      const [at, id] = decodeCursor<[string, string]>(query.cursor, 'tu');
-      qb.andWhere(
-        new Brackets((w) =>
-          w
-            .where('a.created_at > :at', { at })
-            .orWhere('a.created_at = :at AND a.id > :id', { at, id }),
-        ),
-      );
-    }
-    const rows = await qb.getMany();
-    const page = rows.slice(0, query.limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map(approvalView),
-      next_cursor:
-        rows.length > query.limit ? encodeCursor([last.createdAt.toISOString(), last.id]) : null,
-    };
+    const page = await this.approvals.page(caller.tenant, query.status, query.limit, query.cursor);
+    return { items: page.items.map(approvalView), next_cursor: page.next_cursor };
   }
 
   async get(caller: Caller, id: string): Promise<ApprovalView> {
-    const approval = await this.dataSource
-      .getRepository(Approval)
-      .findOneBy({ id, tenant: caller.tenant });
+    const approval = await this.approvals.findInTenant(caller.tenant, id);
     if (!approval) throw notFound(`no approval ${id}`);
     return approvalView(approval);
   }
@@ -75,9 +50,8 @@ export class ApprovalsService {
   async approve(caller: Caller, id: string, comment?: string): Promise<ApprovalView> {
     return this.dataSource.transaction(async (manager) => {
       const { approval, run } = await this.pending(manager, caller, id);
-      const agent = run.agentConfig as unknown as AgentConfig;
       if (
-        agent.four_eyes !== false &&
+        run.agentConfig.four_eyes !== false &&
         (caller.subject === run.createdBy || caller.tokenId === run.createdByToken)
       ) {
         throw forbidden(
@@ -94,10 +68,12 @@ export class ApprovalsService {
     const result = await this.dataSource.transaction(async (manager) => {
       const { approval, run } = await this.pending(manager, caller, id);
       await this.decide(manager, caller, approval, 'rejected', comment);
-      await manager.update(
-        Step,
-        { id: approval.stepId, phase: 'held' },
-        { phase: 'done', outcome: 'rejected', endedAt: new Date() },
+      await this.steps.moveById(
+        approval.stepId,
+        'held',
+        'done',
+        { outcome: 'rejected', endedAt: new Date() },
+        manager,
       );
       await this.audit.record(
         {
@@ -136,19 +112,15 @@ export class ApprovalsService {
     caller: Caller,
     id: string,
   ): Promise<{ approval: Approval; run: Run }> {
-    const approval = await manager
-      .getRepository(Approval)
-      .createQueryBuilder('a')
-      .setLock('pessimistic_write')
-      .where('a.id = :id AND a.tenant = :tenant', { id, tenant: caller.tenant })
-      .getOne();
+    const approval = await this.approvals.lockInTenant(manager, caller.tenant, id);
     if (!approval) throw notFound(`no approval ${id}`);
     if (approval.status !== 'pending')
       throw conflict(`approval ${id} is already ${approval.status}`);
     if (approval.expiresAt.getTime() <= Date.now()) {
       throw conflict(`approval ${id} expired at ${approval.expiresAt.toISOString()}`);
     }
-    const run = await manager.findOneByOrFail(Run, { id: approval.runId });
+    const run = await this.runs.findById(approval.runId, manager);
+    if (!run) throw notFound(`no run ${approval.runId}`);
     return { approval, run };
   }
 
@@ -165,16 +137,7 @@ export class ApprovalsService {
       decidedAt: new Date(),
       comment: comment ?? null,
     });
-    await manager.update(
-      Approval,
-      { id: approval.id, status: 'pending' },
-      {
-        status,
-        decidedBy: approval.decidedBy,
-        decidedAt: approval.decidedAt,
-        comment: approval.comment,
-      },
-    );
+    await this.approvals.decide(manager, approval, approval);
     await this.audit.record(
       {
         tenant: caller.tenant,

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { Approval } from '../approvals/approval.entity';
+import { ApprovalsRepository } from '../approvals/approvals.repository';
 import type { Caller } from '../auth/caller';
 import { notFound } from '../common/domain-error';
 import type { RunView } from '../computer-use/runs/run.view';
@@ -11,7 +9,7 @@ import { RunsService } from '../computer-use/runs/runs.service';
 @Injectable()
 export class ConsoleService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly approvals: ApprovalsRepository,
     private readonly runs: RunsService,
   ) {}
 
@@ -21,9 +19,7 @@ export class ConsoleService {
    * reads the runs that asked it for a decision and no others.
    */
   async runOfApproval(caller: Caller, approvalId: string): Promise<RunView> {
-    const approval = await this.dataSource
-      .getRepository(Approval)
-      .findOne({ where: { id: approvalId, tenant: caller.tenant }, select: { runId: true } });
+    const approval = await this.approvals.findInTenant(caller.tenant, approvalId);
     if (!approval) throw notFound(`no approval ${approvalId}`);
     return this.runs.get(caller, approval.runId);
   }

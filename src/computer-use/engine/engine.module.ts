@@ -1,11 +1,18 @@
 import { Module, OnApplicationShutdown } from '@nestjs/common';
-import { RunsModule } from '../runs/runs.module';
+import { PlanningModule } from '../planning/planning.module';
+import { RunStateModule } from '../runs/run-state.module';
 import { OcrLabelReader } from '../screens/ocr-label-reader';
 import { ScreensModule } from '../screens/screens.module';
 import { SettingsModule } from '../settings/settings.module';
-import { PlanningModule } from '../planning/planning.module';
+import { ApprovalExpiry } from './approval-expiry.service';
 import { Reconciler } from './reconciler.service';
+import { RunEnding } from './run-ending.service';
 import { StepEngine } from './step-engine.service';
+import { StepHolding } from './step-holding.service';
+import { StepLease } from './step-lease.service';
+import { StepPlanning } from './step-planning.service';
+import { StepSending } from './step-sending.service';
+import { StepSettling } from './step-settling.service';
 import { StepProcessor } from './step.processor';
 
 class OcrLifetime implements OnApplicationShutdown {
@@ -15,11 +22,18 @@ class OcrLifetime implements OnApplicationShutdown {
   }
 }
 
-/** The worker's part: the step processor, the engine it calls, the reconciler. */
+/** The worker's part: the step processor, the engine and its stages, the reconciler. */
 @Module({
-  imports: [RunsModule, ScreensModule, SettingsModule, PlanningModule],
+  imports: [RunStateModule, ScreensModule, SettingsModule, PlanningModule],
   providers: [
     StepEngine,
+    StepLease,
+    RunEnding,
+    StepPlanning,
+    StepHolding,
+    StepSending,
+    StepSettling,
+    ApprovalExpiry,
     StepProcessor,
     Reconciler,
     { provide: OcrLabelReader, useFactory: () => new OcrLabelReader() },

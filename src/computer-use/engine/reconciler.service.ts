@@ -1,9 +1,9 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { ApprovalsRepository } from '../../approvals/approvals.repository';
 import { AppConfig } from '../../config/app-config';
+import { StepQueue } from '../../queue/step-queue';
 import { RunLifecycle } from '../runs/run-lifecycle.service';
-import { StepQueue } from './step-queue';
+import { RunsRepository } from '../runs/runs.repository';
 
 /**
  * PostgreSQL is the truth and Redis may lose everything (DESIGN §2). Every few seconds, and at
@@ -18,8 +18,9 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
   private running?: Promise<void>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: AppConfig,
+    private readonly runs: RunsRepository,
+    private readonly approvals: ApprovalsRepository,
     private readonly lifecycle: RunLifecycle,
     private readonly queue: StepQueue,
   ) {}
@@ -43,14 +44,7 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
 
   async reconcile(): Promise<void> {
     // Running runs: the job of their current step (or the next one, if the current is done).
-    const running = await this.dataSource.query<
-      Array<{ id: string; step_count: number; phase: string | null; lease_until: Date | null }>
-    >(
-      `SELECT r.id, r.step_count, s.phase, s.lease_until
-         FROM runs r LEFT JOIN steps s ON s.run_id = r.id AND s.n = r.step_count
-        WHERE r.status = 'running'`,
-    );
-    for (const run of running) {
+    for (const run of await this.runs.moving()) {
       const lapsed = run.lease_until ?? undefined;
       if (lapsed && lapsed.getTime() > Date.now()) continue; // a live worker has it
       if (run.phase === 'approved') await this.queue.approved(run.id, run.step_count, lapsed);
@@ -59,14 +53,11 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
       } else await this.queue.step(run.id, run.step_count, lapsed);
     }
     // Queued runs whose screen host is free.
-    const hosts = await this.dataSource.query<Array<{ lease_key: string }>>(
-      `SELECT DISTINCT lease_key FROM runs WHERE status = 'queued'`,
-    );
-    for (const { lease_key } of hosts) await this.lifecycle.promote(lease_key);
+    for (const leaseKey of await this.runs.queuedLeaseKeys())
+      await this.lifecycle.promote(leaseKey);
     // Approvals still open: their expiry job (delayed until due).
-    const open = await this.dataSource.query<Array<{ id: string; expires_at: Date }>>(
-      `SELECT id, expires_at FROM approvals WHERE status IN ('pending', 'approved')`,
-    );
-    for (const approval of open) await this.queue.expire(approval.id, approval.expires_at);
+    for (const approval of await this.approvals.open()) {
+      await this.queue.expire(approval.id, approval.expires_at);
+    }
   }
 }

@@ -2,16 +2,18 @@ import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { AppConfig } from '../../config/app-config';
+import { ExpireJob, JOB, STEP_QUEUE, StepJob } from '../../queue/step-queue';
+import { ApprovalExpiry } from './approval-expiry.service';
 import { StepEngine } from './step-engine.service';
-import { ExpireJob, JOB, STEP_QUEUE, StepJob } from './step-queue';
 
-/** Hands each job to the step engine; the engine holds every rule. */
+/** Hands each job to the step engine (or an expiry to ApprovalExpiry); they hold every rule. */
 @Processor(STEP_QUEUE)
 export class StepProcessor extends WorkerHost implements OnApplicationBootstrap {
   private readonly logger = new Logger(StepProcessor.name);
 
   constructor(
     private readonly engine: StepEngine,
+    private readonly expiry: ApprovalExpiry,
     private readonly config: AppConfig,
   ) {
     super();
@@ -46,7 +48,7 @@ export class StepProcessor extends WorkerHost implements OnApplicationBootstrap 
         return this.engine.runApproved(runId, n);
       }
       case JOB.expire:
-        return this.engine.expire((job.data as ExpireJob).approvalId);
+        return this.expiry.expire((job.data as ExpireJob).approvalId);
     }
   }
 }

@@ -9,6 +9,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import { Tenant } from '../../tenants/tenant.entity';
+import type { AgentConfig } from '../settings/agent-config';
 import type { EndReason, RunStatus } from './run-status';
 
 /**
@@ -76,7 +77,7 @@ export class Run {
 
   /** The agent's configuration as it was when the run started. */
   @Column({ name: 'agent_config', type: 'jsonb' })
-  agentConfig: Record<string, unknown>;
+  agentConfig: AgentConfig;
 
   /** The screen host this run needs (its URL): one run at a time per lease key. */
   @Column({ name: 'lease_key', type: 'text' })

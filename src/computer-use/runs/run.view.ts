@@ -1,7 +1,8 @@
 import type { Approval } from '../../approvals/approval.entity';
 import { approvalView, ApprovalView } from '../../approvals/approval.view';
 import type { Run } from './run.entity';
-import type { Step } from './step.entity';
+import type { ModelUsage } from '../planning/planner';
+import type { RecordedAction, Step, StepTimingEntry } from './step.entity';
 
 /** A step as the API shows it (DESIGN §9). */
 export interface StepView {
@@ -10,14 +11,14 @@ export interface StepView {
   screen_pixel_sha256: string | null;
   width: number | null;
   height: number | null;
-  action: Record<string, unknown> | null;
+  action: RecordedAction | null;
   classification: 'read' | 'write' | 'invalid' | null;
   why: string | null;
   outcome: string | null;
   error?: string;
-  model?: Record<string, unknown>;
+  model?: ModelUsage;
   /** Per job of the step: total, screen host, planner, pauses and Warden's overhead, in ms. */
-  timings?: Array<Record<string, unknown>>;
+  timings?: StepTimingEntry[];
   started_at: string;
   ended_at: string | null;
 }

@@ -1,32 +1,17 @@
-import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
-import { AppConfig } from '../../config/app-config';
-import { JOB_DEFAULTS, STEP_QUEUE, StepQueue } from '../engine/step-queue';
 import { PlanningModule } from '../planning/planning.module';
 import { ScreensModule } from '../screens/screens.module';
 import { SettingsModule } from '../settings/settings.module';
-import { RunLifecycle } from './run-lifecycle.service';
+import { RunStateModule } from './run-state.module';
 import { RunsController } from './runs.controller';
 import { RunsService } from './runs.service';
+import { StepDoneListener } from './step-done.listener';
 
-/** Runs and their steps: the API, the state machine (RunLifecycle), and the step queue both sides use. */
+/** The runs API: start, list, read, resume and cancel runs. */
 @Module({
-  imports: [
-    BullModule.forRootAsync({
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({
-        connection: { url: config.REDIS_URL, maxRetriesPerRequest: null },
-        prefix: config.QUEUE_PREFIX,
-        defaultJobOptions: JOB_DEFAULTS,
-      }),
-    }),
-    BullModule.registerQueue({ name: STEP_QUEUE }),
-    SettingsModule,
-    PlanningModule,
-    ScreensModule,
-  ],
+  imports: [RunStateModule, SettingsModule, PlanningModule, ScreensModule],
   controllers: [RunsController],
-  providers: [RunsService, RunLifecycle, StepQueue],
-  exports: [RunLifecycle, StepQueue, RunsService],
+  providers: [RunsService, StepDoneListener],
+  exports: [RunsService],
 })
 export class RunsModule {}

@@ -1,14 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Brackets, DataSource } from 'typeorm';
-import { Approval } from '../../approvals/approval.entity';
+import { DataSource } from 'typeorm';
+import { ApprovalsRepository } from '../../approvals/approvals.repository';
 import { AuditService } from '../../audit/audit.service';
 import type { Caller } from '../../auth/caller';
-import { decodeCursor, encodeCursor } from '../../common/cursor';
 import { conflict, DomainError, notFound } from '../../common/domain-error';
 import { secretFromEnv } from '../../config/app-config';
-import { StepQueue } from '../engine/step-queue';
+import { StepQueue } from '../../queue/step-queue';
 import { PlannersService } from '../planning/planners.service';
 import { ScreensService } from '../screens/screens.service';
 import { SettingsService } from '../settings/settings.service';
@@ -17,7 +15,9 @@ import type { StartRunDto } from './dto/start-run.dto';
 import { Run } from './run.entity';
 import { RunLifecycle } from './run-lifecycle.service';
 import { runView, RunView } from './run.view';
-import { Step } from './step.entity';
+import { RunsRepository } from './runs.repository';
+import { StepDoneListener } from './step-done.listener';
+import { StepsRepository } from './steps.repository';
 
 /** How long a resume waits for the worker to carry out the approved write before answering. */
 const RESUME_WAIT_MS = 15_000;
@@ -32,8 +32,12 @@ export function leaseKeyOf(screenUrl: string): string {
 export class RunsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly runs: RunsRepository,
+    private readonly steps: StepsRepository,
+    private readonly approvals: ApprovalsRepository,
     private readonly lifecycle: RunLifecycle,
     private readonly queue: StepQueue,
+    private readonly stepDone: StepDoneListener,
     private readonly audit: AuditService,
     private readonly settings: SettingsService,
     private readonly planners: PlannersService,
@@ -80,21 +84,19 @@ export class RunsService {
     }
 
     const run = await this.dataSource.transaction(async (manager) => {
-      const saved = await manager.save(
-        manager.create(Run, {
-          tenant: caller.tenant,
-          agent: body.agent,
-          goal: body.goal,
-          status: 'queued',
-          createdBy: caller.subject,
-          createdByToken: caller.tokenId,
-          configVersion: current.version,
-          agentConfig: agent as unknown as Record<string, unknown>,
-          leaseKey: leaseKeyOf(agent.screen_url),
-          maxSteps: agent.max_steps,
-          maxSeconds: agent.max_seconds,
-        }),
-      );
+      const saved = await this.runs.create(manager, {
+        tenant: caller.tenant,
+        agent: body.agent,
+        goal: body.goal,
+        status: 'queued',
+        createdBy: caller.subject,
+        createdByToken: caller.tokenId,
+        configVersion: current.version,
+        agentConfig: agent,
+        leaseKey: leaseKeyOf(agent.screen_url),
+        maxSteps: agent.max_steps,
+        maxSeconds: agent.max_seconds,
+      });
       await this.audit.record(
         {
           tenant: caller.tenant,
@@ -121,45 +123,21 @@ export class RunsService {
     caller: Caller,
     query: ListRunsDto,
   ): Promise<{ items: RunView[]; next_cursor: string | null }> {
-    const qb = this.dataSource
-      .getRepository(Run)
-      .createQueryBuilder('r')
-      .where('r.tenant = :tenant', { tenant: caller.tenant })
-      .orderBy('r.created_at', 'DESC')
-      .addOrderBy('r.id', 'DESC')
-      .take(query.limit + 1);
-    if (query.status) qb.andWhere('r.status = :status', { status: query.status });
-    if (query.agent) qb.andWhere('r.agent = :agent', { agent: query.agent });
-    if (query.cursor) {
-      const [at, id] = decodeCursor<[string, string]>(query.cursor, 'tu');
-      qb.andWhere(
-        new Brackets((w) =>
-          w
-            .where('r.created_at < :at', { at })
-            .orWhere('r.created_at = :at AND r.id < :id', { at, id }),
-        ),
-      );
-    }
-    const rows = await qb.getMany();
-    const page = rows.slice(0, query.limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map((run) => runView(run)),
-      next_cursor:
-        rows.length > query.limit ? encodeCursor([last.createdAt.toISOString(), last.id]) : null,
-    };
+    const page = await this.runs.page(
+      caller.tenant,
+      { status: query.status, agent: query.agent },
+      query.limit,
+      query.cursor,
+    );
+    return { items: page.items.map((run) => runView(run)), next_cursor: page.next_cursor };
   }
 
   /** A run with its steps; another tenant's run is a 404. */
   async get(caller: Caller, id: string, withSteps = true): Promise<RunView> {
     const run = await this.find(caller.tenant, id);
     const [steps, approval] = await Promise.all([
-      withSteps
-        ? this.dataSource.getRepository(Step).find({ where: { runId: id }, order: { n: 'ASC' } })
-        : undefined,
-      run.pendingApproval
-        ? this.dataSource.getRepository(Approval).findOneBy({ id: run.pendingApproval })
-        : null,
+      withSteps ? this.steps.ofRun(id) : undefined,
+      run.pendingApproval ? this.approvals.findById(run.pendingApproval) : null,
     ]);
     return runView(run, { steps: steps ?? undefined, approval });
   }
@@ -167,7 +145,7 @@ export class RunsService {
   /** The exact PNG a step saw, for `agents.operate`, `agents.approve` or `audit.read` in the tenant. */
   async screen(caller: Caller, id: string, n: number): Promise<{ png: Buffer; sha256: string }> {
     await this.find(caller.tenant, id);
-    const step = await this.dataSource.getRepository(Step).findOneBy({ runId: id, n });
+    const step = await this.steps.find(id, n);
     if (!step?.screenSha256) throw notFound(`run ${id} has no screen for step ${n}`);
     const png = await this.screens.get(caller.tenant, step.screenSha256);
     if (!png) throw notFound(`run ${id} has no screen for step ${n}`);
@@ -193,17 +171,13 @@ export class RunsService {
    */
   async resume(caller: Caller, id: string): Promise<RunView> {
     const spent = await this.dataSource.transaction(async (manager) => {
-      const run = await manager
-        .getRepository(Run)
-        .createQueryBuilder('r')
-        .setLock('pessimistic_write')
-        .where('r.id = :id AND r.tenant = :tenant', { id, tenant: caller.tenant })
-        .getOne();
+      const run = await this.runs.lockInTenant(manager, caller.tenant, id);
       if (!run) throw notFound(`no run ${id}`);
       if (run.status !== 'awaiting_approval' || !run.pendingApproval) {
         throw conflict(`run ${id} is ${run.status}: there is no held write to resume`);
       }
-      const approval = await manager.findOneByOrFail(Approval, { id: run.pendingApproval });
+      const approval = await this.approvals.findById(run.pendingApproval, manager);
+      if (!approval) throw conflict(`run ${id} has no held write to resume`);
       if (approval.status !== 'approved') {
         throw conflict(
           approval.status === 'pending'
@@ -216,50 +190,29 @@ export class RunsService {
           `the approval of step ${approval.step} expired at ${approval.expiresAt.toISOString()}`,
         );
       }
-      const spend = await manager.update(
-        Approval,
-        { id: approval.id, status: 'approved' },
-        { status: 'spent', spentBy: caller.subject, spentAt: new Date() },
-      );
-      if (!spend.affected) throw conflict(`the approval of step ${approval.step} was already used`);
-      const moved = await manager.update(
-        Step,
-        { id: approval.stepId, phase: 'held' },
-        { phase: 'approved' },
-      );
-      if (!moved.affected) throw conflict(`step ${approval.step} is no longer held`);
+      if (!(await this.approvals.spend(manager, approval.id, caller.subject))) {
+        throw conflict(`the approval of step ${approval.step} was already used`);
+      }
+      if (!(await this.steps.moveById(approval.stepId, 'held', 'approved', {}, manager))) {
+        throw conflict(`step ${approval.step} is no longer held`);
+      }
       const running = await this.lifecycle.transition(
         manager,
         run.id,
         'awaiting_approval',
         'running',
-        {
-          pendingApproval: null,
-        },
+        { pendingApproval: null },
       );
       if (!running) throw conflict(`run ${id} changed while resuming`);
       return { runId: run.id, n: approval.step, stepId: approval.stepId };
     });
     await this.queue.approved(spent.runId, spent.n);
-    await this.waitForStep(spent.stepId);
+    await this.stepDone.waitForDone(spent.stepId, RESUME_WAIT_MS);
     return this.get(caller, id);
   }
 
-  private async waitForStep(stepId: string): Promise<void> {
-    const until = Date.now() + RESUME_WAIT_MS;
-    while (Date.now() < until) {
-      const step = await this.dataSource
-        .getRepository(Step)
-        .findOne({ where: { id: stepId }, select: { phase: true } });
-      if (step?.phase === 'done') return;
-      await sleep(15);
-    }
-  }
-
   private async find(tenant: string, id: string): Promise<Run> {
-    const run = /^[0-9a-f-]{36}$/i.test(id)
-      ? await this.dataSource.getRepository(Run).findOneBy({ id, tenant })
-      : null;
+    const run = /^[0-9a-f-]{36}$/i.test(id) ? await this.runs.findInTenant(tenant, id) : null;
     if (!run) throw notFound(`no run ${id}`);
     return run;
   }

@@ -1,17 +1,29 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import type { Action } from '../actions';
+import type { ModelUsage } from '../planning/planner';
 import { Run } from './run.entity';
+import type { StepPhase } from './step-phase';
 
-/** Where a step is. Its state is written before its effect (DESIGN §11). */
-export type StepPhase =
-  | 'observing' // taking the screenshot and outline
-  | 'planning' // asking the planner, checking its answer
-  | 'held' // a write waits for approval
-  | 'approved' // the approval was spent; the screen is checked, then the write is sent
-  | 'sending' // POST /action is (or may have been) under way
-  | 'done';
+export type { StepPhase } from './step-phase';
 
 export type StepOutcome =
   'sent' | 'held' | 'sent_after_approval' | 'stale' | 'rejected' | 'refused' | 'ended';
+
+/**
+ * The action a step recorded: the validated action, or for a refused answer what the planner
+ * said, bounded and with card numbers masked.
+ */
+export type RecordedAction = Action | Record<string, unknown>;
+
+/** Where one job's time went, in ms (the engine's step timing). */
+export interface StepTimingEntry {
+  job: 'step' | 'approved';
+  total_ms: number;
+  host_ms: number;
+  planner_ms: number;
+  pause_ms: number;
+  overhead_ms: number;
+}
 
 /** One step of a run. Its id is the Idempotency-Key of its action. */
 @Entity({ name: 'steps' })
@@ -49,7 +61,7 @@ export class Step {
   height: number | null;
 
   @Column({ type: 'jsonb', nullable: true })
-  action: Record<string, unknown> | null;
+  action: RecordedAction | null;
 
   @Column({ type: 'text', nullable: true })
   classification: 'read' | 'write' | 'invalid' | null;
@@ -64,11 +76,11 @@ export class Step {
   error: string | null;
 
   @Column({ type: 'jsonb', nullable: true })
-  model: Record<string, unknown> | null;
+  model: ModelUsage | null;
 
   /** Where each job's time went (host, planner, pauses, Warden's own overhead), in ms. */
   @Column({ type: 'jsonb', nullable: true })
-  timings: Array<Record<string, unknown>> | null;
+  timings: StepTimingEntry[] | null;
 
   @Column({ name: 'started_at', type: 'timestamptz' })
   startedAt: Date;

@@ -1,0 +1,124 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { decodeCursor, encodeCursor } from '../common/cursor';
+import { cursorTime, entityFromRow } from '../database/sql';
+import { Approval, ApprovalStatus } from './approval.entity';
+
+export interface ApprovalPage {
+  items: Approval[];
+  next_cursor: string | null;
+}
+
+/**
+ * The approvals table. An approval moves pending → approved | rejected | expired, and approved →
+ * spent | expired, each change conditional on the status it was read in, so a decision, a spend
+ * and an expiry can never both win.
+ */
+@Injectable()
+export class ApprovalsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  create(manager: EntityManager, fields: Partial<Approval>): Promise<Approval> {
+    return manager.save(manager.create(Approval, fields));
+  }
+
+  findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<Approval | null> {
+    return manager.findOneBy(Approval, { id });
+  }
+
+  /** Another tenant's approval is simply not there. */
+  findInTenant(tenant: string, id: string): Promise<Approval | null> {
+    return this.dataSource.getRepository(Approval).findOneBy({ id, tenant });
+  }
+
+  /** The approval, locked for the rest of the caller's transaction (a decision). */
+  lockInTenant(manager: EntityManager, tenant: string, id: string): Promise<Approval | null> {
+    return manager
+      .getRepository(Approval)
+      .createQueryBuilder('a')
+      .setLock('pessimistic_write')
+      .where('a.id = :id AND a.tenant = :tenant', { id, tenant })
+      .getOne();
+  }
+
+  /** The approval of a held step; with `status`, only in that status. */
+  ofStep(stepId: string, status?: ApprovalStatus): Promise<Approval | null> {
+    return this.dataSource
+      .getRepository(Approval)
+      .findOneBy(status ? { stepId, status } : { stepId });
+  }
+
+  /** The tenant's approvals in one status, oldest first, a page after `cursor`. */
+  async page(
+    tenant: string,
+    status: ApprovalStatus,
+    limit: number,
+    cursor?: string,
+  ): Promise<ApprovalPage> {
+    const params: unknown[] = [tenant, status, limit + 1];
+    let after = '';
+    if (cursor) {
+      const [at, id] = decodeCursor<[string, string]>(cursor, 'tu');
+      after = `AND (created_at, id) > ($${params.push(at)}::timestamptz, $${params.push(id)}::uuid)`;
+    }
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+      `SELECT *, ${cursorTime('created_at')} AS cursor_at FROM approvals
+        WHERE tenant = $1 AND status = $2 ${after}
+        ORDER BY created_at, id LIMIT $3`,
+      params,
+    );
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map((row) => entityFromRow(this.dataSource, Approval, row)),
+      next_cursor:
+        rows.length > limit ? encodeCursor([String(last.cursor_at), String(last.id)]) : null,
+    };
+  }
+
+  /** Records a decision on a pending approval; false when it was no longer pending. */
+  async decide(
+    manager: EntityManager,
+    approval: Approval,
+    decision: Pick<Approval, 'status' | 'decidedBy' | 'decidedAt' | 'comment'>,
+  ): Promise<boolean> {
+    const result = await manager.update(
+      Approval,
+      { id: approval.id, status: 'pending' },
+      {
+        status: decision.status,
+        decidedBy: decision.decidedBy,
+        decidedAt: decision.decidedAt,
+        comment: decision.comment,
+      },
+    );
+    return Boolean(result.affected);
+  }
+
+  /** Spends an approved approval, once; false when it was not (or no longer) approved. */
+  async spend(manager: EntityManager, id: string, spentBy: string): Promise<boolean> {
+    const result = await manager.update(
+      Approval,
+      { id, status: 'approved' },
+      { status: 'spent', spentBy, spentAt: new Date() },
+    );
+    return Boolean(result.affected);
+  }
+
+  /** Closes the run's open approvals (pending or approved, never spent) as `expired`. */
+  async expireOpenOfRun(manager: EntityManager, runId: string, comment: string): Promise<void> {
+    await manager.update(
+      Approval,
+      { runId, status: In(['pending', 'approved']) },
+      { status: 'expired', decidedAt: new Date(), comment },
+    );
+  }
+
+  /** Open approvals (pending or approved) with their expiry, for the reconciler. */
+  open(): Promise<Array<{ id: string; expires_at: Date }>> {
+    return this.dataSource.query(
+      `SELECT id, expires_at FROM approvals WHERE status IN ('pending', 'approved')`,
+    );
+  }
+}

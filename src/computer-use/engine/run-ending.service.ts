@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AuditService } from '../../audit/audit.service';
+import type { Run } from '../runs/run.entity';
+import { RunLifecycle } from '../runs/run-lifecycle.service';
+import type { Step } from '../runs/step.entity';
+import { StepsRepository } from '../runs/steps.repository';
+import type { RunEnds } from './run-ends';
+
+export const ENGINE_ACTOR = 'warden';
+
+/**
+ * Ends a run where one of its steps said so (RunEnds): the step's last state, its own audit event
+ * and the run's end in one transaction; then the screen host goes to the next queued run.
+ */
+@Injectable()
+export class RunEnding {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly steps: StepsRepository,
+    private readonly audit: AuditService,
+    private readonly lifecycle: RunLifecycle,
+  ) {}
+
+  async end(run: Run, step: Step, ends: RunEnds): Promise<void> {
+    const ended = await this.dataSource.transaction(async (manager) => {
+      if (step.phase !== 'done') {
+        await this.steps.move(
+          step,
+          step.phase,
+          'done',
+          { ...ends.step.fields, outcome: ends.step.outcome, endedAt: new Date() },
+          { manager },
+        );
+      }
+      if (ends.event) {
+        await this.audit.record(
+          {
+            tenant: run.tenant,
+            type: ends.event.type,
+            actor: ENGINE_ACTOR,
+            runId: run.id,
+            step: step.n,
+            details: { agent: run.agent, ...ends.event.details },
+          },
+          manager,
+        );
+      }
+      return this.lifecycle.end(run.id, ends.reason, ends.summary, ENGINE_ACTOR, {
+        step: step.n,
+        manager,
+      });
+    });
+    if (ended) await this.lifecycle.promote(ended.leaseKey);
+  }
+}

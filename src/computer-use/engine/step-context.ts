@@ -1,0 +1,21 @@
+import type { Rules } from '../actions';
+import type { Run } from '../runs/run.entity';
+import type { ScreenHost } from '../screens/screen-host.client';
+import type { AgentConfig } from '../settings/agent-config';
+import type { StepTiming } from './step-timing';
+
+/** What every stage of one job on one step works with. */
+export interface StepContext {
+  run: Run;
+  /** The agent's configuration as the run started with it. */
+  agent: AgentConfig;
+  /** The agent's screen host, timed. */
+  host: ScreenHost;
+  /** The agent's classification rules, compiled. */
+  rules: Rules;
+  timing: StepTiming;
+  /** Aborted when the worker shuts down: pauses end early. */
+  signal: AbortSignal;
+  /** The planner's state after this step's answer (JSON), kept when the step's decision is. */
+  plannerState?: string;
+}

@@ -1,0 +1,120 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { AppConfig } from '../../config/app-config';
+import { loadRules, type Rules } from '../actions';
+import type { Run } from '../runs/run.entity';
+import type { Step } from '../runs/step.entity';
+import { StepsRepository } from '../runs/steps.repository';
+import { ScreenHostClient } from '../screens/screen-host.client';
+import type { AgentConfig } from '../settings/agent-config';
+import { RunEnds } from './run-ends';
+import { RunEnding } from './run-ending.service';
+import type { StepContext } from './step-context';
+import { timedHost, timingEntry, type StepTiming } from './step-timing';
+
+/**
+ * One worker's hold on a step while a job works on it: the step is leased to this worker (opened
+ * and leased in one statement, or leased when no live worker holds it), the lease is renewed while
+ * the work lasts and given back with the job's timings after it. A run that the work ends is ended
+ * here, in one place. A worker killed at any point loses nothing: its lease lapses and the next
+ * worker carries on from the step's phase.
+ */
+@Injectable()
+export class StepLease implements OnModuleDestroy {
+  private readonly logger = new Logger(StepLease.name);
+  readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly abort = new AbortController();
+  /** Steps this process is working on now (`<run>.<n>`). */
+  private readonly inFlight = new Set<string>();
+  /** Compiled rules per agent setting: loadRules is pure, and compiling the words costs a few ms. */
+  private readonly rulesCache = new Map<string, Rules>();
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly steps: StepsRepository,
+    private readonly client: ScreenHostClient,
+    private readonly ending: RunEnding,
+  ) {}
+
+  onModuleDestroy(): void {
+    this.abort.abort();
+  }
+
+  /** Opens step `n` of the run leased to this worker; null when it cannot be opened now. */
+  open(run: Run, n: number): Promise<Step | null> {
+    return this.steps.open(run, n, this.workerId, this.config.STEP_LEASE_MS);
+  }
+
+  /**
+   * Runs `work` on step `n` (the step just `opened`, or leased here), unless a live worker holds
+   * it or this process already works on it. A RunEnds thrown by the work ends the run.
+   */
+  async withStep(
+    run: Run,
+    n: number,
+    timing: StepTiming,
+    opened: Step | null,
+    work: (ctx: StepContext, step: Step) => Promise<void>,
+  ): Promise<void> {
+    const leaseMs = this.config.STEP_LEASE_MS;
+    const step = opened ?? (await this.steps.lease(run.id, n, this.workerId, leaseMs));
+    if (!step) return;
+    // Within one process a step is worked on once, even when its lease ran out during a long
+    // pause of the event loop and the reconciler queued it again.
+    const key = `${run.id}.${n}`;
+    if (this.inFlight.has(key)) return; // the lease we just took is the running job's: it keeps it
+    this.inFlight.add(key);
+    const renew = setInterval(
+      () => {
+        this.steps
+          .renewLease(step.id, this.workerId, leaseMs)
+          .catch((error: unknown) =>
+            this.logger.warn({ err: error }, 'could not renew a step lease'),
+          );
+      },
+      Math.max(200, Math.floor(leaseMs / 3)),
+    );
+    try {
+      await work(this.context(run, timing), step);
+    } catch (error) {
+      if (!(error instanceof RunEnds)) throw error;
+      await this.ending.end(run, step, error);
+    } finally {
+      this.inFlight.delete(key);
+      clearInterval(renew);
+      await this.steps
+        .release(step.id, this.workerId, timingEntry(timing))
+        .catch((error: unknown) =>
+          this.logger.warn({ err: error }, 'could not record step timings and release the lease'),
+        );
+    }
+  }
+
+  private context(run: Run, timing: StepTiming): StepContext {
+    const agent = run.agentConfig;
+    return {
+      run,
+      agent,
+      host: timedHost(this.client.forTarget(agent), timing),
+      rules: this.rulesFor(agent),
+      timing,
+      signal: this.abort.signal,
+    };
+  }
+
+  private rulesFor(agent: AgentConfig): Rules {
+    const settings = {
+      commit_words: agent.commit_words,
+      unlabelled_clicks: agent.unlabelled_clicks,
+    };
+    const key = JSON.stringify(settings);
+    let rules = this.rulesCache.get(key);
+    if (!rules) {
+      rules = loadRules(settings);
+      if (this.rulesCache.size >= 256) this.rulesCache.clear();
+      this.rulesCache.set(key, rules);
+    }
+    return rules;
+  }
+}

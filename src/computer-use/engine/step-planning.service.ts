@@ -1,0 +1,273 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AuditService } from '../../audit/audit.service';
+import { BudgetExhaustedError } from '../../models/model-errors';
+import {
+  type Action,
+  checkAction,
+  labelAt,
+  maskCardNumbers,
+  needsOcr,
+  type Verdict,
+} from '../actions';
+import type {
+  ObservedScreen,
+  PlanResult,
+  ProviderSafetyCheck,
+  StepHistory,
+} from '../planning/planner';
+import { PlannersService } from '../planning/planners.service';
+import { RunsRepository } from '../runs/runs.repository';
+import type { RecordedAction, Step } from '../runs/step.entity';
+import { StepFields, StepsRepository } from '../runs/steps.repository';
+import { OcrLabelReader } from '../screens/ocr-label-reader';
+import { ScreenHostError } from '../screens/screen-host.client';
+import { ScreensService } from '../screens/screens.service';
+import { hostFailure, RunEnds } from './run-ends';
+import { ENGINE_ACTOR } from './run-ending.service';
+import type { StepContext } from './step-context';
+
+/** What the planner answered for a step, judged by Warden's rules (DESIGN §5). */
+export interface Judged {
+  verdict: Verdict;
+  /** The screen the action was chosen on. */
+  screen: ObservedScreen;
+  /** The step's decision as it is recorded (screen, action, classification, why, model). */
+  fields: StepFields;
+  /** Checks a model provider raised on the action: a person decides, whatever the rules say. */
+  safetyChecks: ProviderSafetyCheck[];
+}
+
+/**
+ * Observing, planning and judging one step: the screenshot and outline, the planner's answer
+ * through the governed model call, and Warden's own verdict on it, with OCR of the label under a
+ * click where the outline names nothing. An invalid answer is refused here.
+ */
+@Injectable()
+export class StepPlanning {
+  private readonly logger = new Logger(StepPlanning.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly steps: StepsRepository,
+    private readonly runs: RunsRepository,
+    private readonly planners: PlannersService,
+    private readonly screens: ScreensService,
+    private readonly ocr: OcrLabelReader,
+    private readonly audit: AuditService,
+  ) {}
+
+  /**
+   * Takes the screen, asks the planner, and judges its answer. The step records its screen (and
+   * moves to `planning`) before the planner is asked; its decision is recorded by whoever acts on
+   * the verdict.
+   */
+  async planAndJudge(ctx: StepContext, step: Step): Promise<Judged> {
+    const { run, agent } = ctx;
+    // The planner and the run's history do not depend on the screen: read while it is taken.
+    const looked = Promise.allSettled([
+      this.planners.plannerFor(run.tenant, agent.planner),
+      this.steps.history(run.id, step.n),
+    ]);
+    let screen: ObservedScreen;
+    try {
+      screen = await this.observe(ctx);
+    } finally {
+      await looked; // settled either way, so nothing is left to fail unobserved
+    }
+    await this.steps.move(step, 'observing', 'planning', screenFields(screen), { durable: false });
+    step.phase = 'planning'; // or it was already: a retry plans again from the same state
+
+    const [plannerFound, historyFound] = await looked;
+    if (plannerFound.status === 'rejected') throw plannerFound.reason;
+    if (historyFound.status === 'rejected') throw historyFound.reason;
+    const history = historyFound.value;
+    const result = await this.plan(ctx, step, plannerFound.value, screen, history);
+    // The planner looked again and decided on a newer screen: that one is the step's screen.
+    if (result.screen && result.screen.sha256 !== screen.sha256) screen = result.screen;
+    // Kept on the run together with this step's decision, never before it.
+    ctx.plannerState = JSON.stringify(result.state ?? null);
+    const verdict = await this.judge(ctx, result.action, screen, history);
+    return {
+      verdict,
+      screen,
+      fields: {
+        ...screenFields(screen),
+        action: verdict.action ?? safeJson(result.action),
+        classification: verdict.classification,
+        why: verdict.why,
+        model: result.model ?? null,
+      },
+      safetyChecks: result.safetyChecks ?? [],
+    };
+  }
+
+  /** A fresh screenshot and outline, stored once per distinct SHA-256. */
+  async observe(ctx: StepContext): Promise<ObservedScreen> {
+    try {
+      const shot = await ctx.host.screenshot();
+      const [stored, outline] = await Promise.all([
+        this.screens.store(ctx.run.tenant, shot),
+        ctx.host.elements(),
+      ]);
+      return {
+        sha256: stored.sha256,
+        pixelSha256: stored.pixelSha256,
+        width: shot.width,
+        height: shot.height,
+        png: shot.png,
+        outline,
+      };
+    } catch (error) {
+      if (error instanceof ScreenHostError) throw hostFailure(error);
+      throw error;
+    }
+  }
+
+  /**
+   * Records a refused answer (and why) on a step that is done, counts it on the run and audits it:
+   * the run's count of invalid actions now.
+   */
+  async refuse(ctx: StepContext, step: Step, fields: StepFields): Promise<number> {
+    const { run } = ctx;
+    return this.dataSource.transaction(async (manager) => {
+      await this.steps.decide(
+        step,
+        'planning',
+        'done',
+        { ...fields, outcome: 'refused', endedAt: new Date() },
+        ctx.plannerState,
+        manager,
+      );
+      const invalid = await this.runs.countInvalidAction(manager, run.id);
+      await this.audit.record(
+        {
+          tenant: run.tenant,
+          type: 'computer_use.action.refused',
+          actor: ENGINE_ACTOR,
+          runId: run.id,
+          step: step.n,
+          details: { agent: run.agent, action: fields.action ?? null, why: fields.why },
+        },
+        manager,
+      );
+      return invalid;
+    });
+  }
+
+  private async plan(
+    ctx: StepContext,
+    step: Step,
+    planner: Awaited<ReturnType<PlannersService['plannerFor']>>,
+    screen: ObservedScreen,
+    history: StepHistory[],
+  ): Promise<PlanResult> {
+    const { run, agent } = ctx;
+    if (!planner) throw new RunEnds('model_error', `the agent's planner is not available`);
+    const planStarted = performance.now();
+    const hostBefore = ctx.timing.hostMs;
+    try {
+      return await planner.plan({
+        tenant: run.tenant,
+        runId: run.id,
+        agent: run.agent,
+        goal: run.goal,
+        system: agent.system,
+        step: step.n,
+        screen,
+        history,
+        state: run.plannerState ?? null,
+        look: () => this.observe(ctx),
+        signal: ctx.signal,
+      });
+    } catch (error) {
+      if (error instanceof ScreenHostError) throw hostFailure(error);
+      if (error instanceof BudgetExhaustedError) {
+        throw new RunEnds('budget_exhausted', error.message, {
+          outcome: null,
+          fields: { error: error.message },
+        });
+      }
+      this.logger.warn({ err: error, run: run.id, step: step.n }, 'the planner failed');
+      throw new RunEnds('model_error', `the planner failed: ${(error as Error).message}`);
+    } finally {
+      // The planner's own time; screenshots it asked for (look) count as the host's.
+      ctx.timing.plannerMs += performance.now() - planStarted - (ctx.timing.hostMs - hostBefore);
+    }
+  }
+
+  /** Warden's verdict on the answer: the outline's label, or OCR where the outline names nothing. */
+  private async judge(
+    ctx: StepContext,
+    answer: unknown,
+    screen: ObservedScreen,
+    history: StepHistory[],
+  ): Promise<Verdict> {
+    const context = {
+      width: screen.width,
+      height: screen.height,
+      outline: screen.outline,
+      focus: lastClickFocus(history, screen),
+    };
+    const verdict = checkAction(answer, context, ctx.rules);
+    if (!verdict.action || !needsOcr(verdict.action, context, ctx.rules)) return verdict;
+    const { x, y } = verdict.action as Action & { x: number; y: number };
+    const ocr = await this.readLabel(screen, x, y);
+    return ocr === null ? verdict : checkAction(answer, context, ctx.rules, ocr);
+  }
+
+  private async readLabel(screen: ObservedScreen, x: number, y: number): Promise<string | null> {
+    try {
+      const label = await this.ocr.readLabelAt(screen.png, x, y, {
+        width: screen.width,
+        height: screen.height,
+      });
+      return label?.text ?? null;
+    } catch (error) {
+      this.logger.warn(
+        { err: error },
+        'OCR could not read a label; the click is classified without it',
+      );
+      return null;
+    }
+  }
+}
+
+export function screenFields(screen: ObservedScreen): StepFields {
+  return {
+    screenSha256: screen.sha256,
+    screenPixelSha256: screen.pixelSha256,
+    width: screen.width,
+    height: screen.height,
+  };
+}
+
+/** The element the run last clicked, on this screen: where typing goes when the host marks no focus. */
+export function lastClickFocus(history: StepHistory[], screen: ObservedScreen) {
+  if (!screen.outline) return null;
+  for (let i = history.length - 1; i >= 0; i--) {
+    const action = history[i].action as { action?: string; x?: number; y?: number } | null;
+    if (history[i].outcome !== 'sent' && history[i].outcome !== 'sent_after_approval') continue;
+    if (action?.action === 'click' || action?.action === 'double_click') {
+      return labelAt(screen.outline, action.x ?? -1, action.y ?? -1);
+    }
+    if (action?.action === 'key') return null; // a key (Tab, Enter) may have moved the focus
+  }
+  return null;
+}
+
+/** A refused answer as it may be recorded: bounded, and with any card number masked. */
+export function safeJson(value: unknown): RecordedAction | null {
+  try {
+    const raw = JSON.stringify(value);
+    if (raw === undefined) return null;
+    const text = maskCardNumbers(raw);
+    // Keep a refused answer readable but bounded.
+    return text.length > 4000
+      ? { truncated: text.slice(0, 4000) }
+      : (JSON.parse(text) as Record<string, unknown>);
+  } catch {
+    return null;
+  }
+}

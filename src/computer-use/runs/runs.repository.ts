@@ -1,0 +1,256 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { decodeCursor, encodeCursor } from '../../common/cursor';
+import { cursorTime, entityFromRow, updatedRows } from '../../database/sql';
+import { Run } from './run.entity';
+import type { RunStatus } from './run-status';
+import type { StepPhase } from './step-phase';
+
+/** A run as a job reads it: with the phase of its current step (null before step 1). */
+export type RunForJob = Run & { currentPhase: StepPhase | null };
+
+/** A run's status and step count, as an UPDATE … RETURNING of a job gave them. */
+export interface RunNow {
+  status: string;
+  step_count: number;
+}
+
+/** Columns a status change may set besides the status. */
+export type RunPatch = Partial<
+  Pick<
+    Run,
+    | 'endReason'
+    | 'summary'
+    | 'startedAt'
+    | 'endedAt'
+    | 'pendingApproval'
+    | 'invalidActions'
+    | 'unchangedStreak'
+    | 'stepCount'
+    | 'plannerState'
+  >
+>;
+
+const PATCH_COLUMN: Record<keyof RunPatch, string> = {
+  endReason: 'end_reason',
+  summary: 'summary',
+  startedAt: 'started_at',
+  endedAt: 'ended_at',
+  pendingApproval: 'pending_approval',
+  invalidActions: 'invalid_actions',
+  unchangedStreak: 'unchanged_streak',
+  stepCount: 'step_count',
+  plannerState: 'planner_state',
+};
+
+/** A running run as the reconciler sees it: its current step's phase and lease. */
+export interface MovingRun {
+  id: string;
+  step_count: number;
+  phase: StepPhase | null;
+  lease_until: Date | null;
+}
+
+export interface RunPage {
+  items: Run[];
+  next_cursor: string | null;
+}
+
+/**
+ * The runs table. Status changes are applied here only as RunLifecycle decides them (the state
+ * machine in run-status.ts); the engine's per-step statements are plain SQL for speed.
+ */
+@Injectable()
+export class RunsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async create(manager: EntityManager, fields: Partial<Run>): Promise<Run> {
+    return manager.save(manager.create(Run, fields));
+  }
+
+  async findForJob(id: string): Promise<RunForJob | null> {
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+      `SELECT r.*, s.phase AS current_phase
+         FROM runs r LEFT JOIN steps s ON s.run_id = r.id AND s.n = r.step_count
+        WHERE r.id = $1`,
+      [id],
+    );
+    if (rows.length === 0) return null;
+    const run = entityFromRow(this.dataSource, Run, rows[0]);
+    return Object.assign(run, {
+      currentPhase: (rows[0].current_phase ?? null) as StepPhase | null,
+    });
+  }
+
+  findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<Run | null> {
+    return manager.findOneBy(Run, { id });
+  }
+
+  /** Another tenant's run is simply not there. */
+  findInTenant(tenant: string, id: string): Promise<Run | null> {
+    return this.dataSource.getRepository(Run).findOneBy({ id, tenant });
+  }
+
+  /** The run, locked for the rest of the caller's transaction (a resume). */
+  lockInTenant(manager: EntityManager, tenant: string, id: string): Promise<Run | null> {
+    return manager
+      .getRepository(Run)
+      .createQueryBuilder('r')
+      .setLock('pessimistic_write')
+      .where('r.id = :id AND r.tenant = :tenant', { id, tenant })
+      .getOne();
+  }
+
+  /** The tenant's runs, newest first, a page after `cursor`. */
+  async page(
+    tenant: string,
+    filter: { status?: RunStatus; agent?: string },
+    limit: number,
+    cursor?: string,
+  ): Promise<RunPage> {
+    const params: unknown[] = [tenant, limit + 1];
+    const where = ['tenant = $1'];
+    if (filter.status) where.push(`status = $${params.push(filter.status)}`);
+    if (filter.agent) where.push(`agent = $${params.push(filter.agent)}`);
+    if (cursor) {
+      const [at, id] = decodeCursor<[string, string]>(cursor, 'tu');
+      where.push(
+        `(created_at, id) < ($${params.push(at)}::timestamptz, $${params.push(id)}::uuid)`,
+      );
+    }
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+      `SELECT *, ${cursorTime('created_at')} AS cursor_at FROM runs
+        WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $2`,
+      params,
+    );
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map((row) => entityFromRow(this.dataSource, Run, row)),
+      next_cursor:
+        rows.length > limit ? encodeCursor([String(last.cursor_at), String(last.id)]) : null,
+    };
+  }
+
+  /**
+   * Sets the status (and the patch) if the run is in one of `from`. Leaving `running` banks the
+   * active time; entering it starts the clock again. True when the run moved.
+   */
+  async setStatus(
+    manager: EntityManager,
+    runId: string,
+    from: readonly RunStatus[],
+    to: RunStatus,
+    patch: RunPatch,
+  ): Promise<boolean> {
+    const params: unknown[] = [runId, from, to];
+    const sets = [
+      `status = $3`,
+      `updated_at = now()`,
+      `active_seconds = active_seconds + CASE WHEN active_since IS NULL THEN 0 ELSE EXTRACT(EPOCH FROM clock_timestamp() - active_since) END`,
+      to === 'running' ? `active_since = clock_timestamp()` : `active_since = NULL`,
+    ];
+    for (const [key, value] of Object.entries(patch)) {
+      params.push(key === 'plannerState' ? JSON.stringify(value ?? null) : value);
+      sets.push(`${PATCH_COLUMN[key as keyof RunPatch]} = $${params.length}`);
+    }
+    const updated = updatedRows<{ id: string }>(
+      await manager.query(
+        `UPDATE runs SET ${sets.join(', ')} WHERE id = $1 AND status = ANY($2) RETURNING id`,
+        params,
+      ),
+    );
+    return updated.length > 0;
+  }
+
+  /**
+   * Starts the oldest queued run waiting for this screen host, if the host is free; its id, or
+   * null. The partial unique index on `lease_key` makes a second holder impossible, whoever else
+   * tries at the same time.
+   */
+  async startNextQueued(leaseKey: string): Promise<string | null> {
+    try {
+      const rows = updatedRows<{ id: string }>(
+        await this.dataSource.query(
+          `UPDATE runs SET status = 'running', started_at = COALESCE(started_at, now()),
+                active_since = clock_timestamp(), updated_at = now()
+          WHERE id = (SELECT id FROM runs WHERE lease_key = $1 AND status = 'queued'
+                      ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+            AND status = 'queued'
+            AND NOT EXISTS (SELECT 1 FROM runs WHERE lease_key = $1 AND status IN ('running', 'awaiting_approval'))
+          RETURNING id`,
+          [leaseKey],
+        ),
+      );
+      return rows[0]?.id ?? null;
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') return null; // someone else holds the host
+      throw error;
+    }
+  }
+
+  /** Counts one more invalid action on a running run; the new count (0 when it is not running). */
+  async countInvalidAction(manager: EntityManager, runId: string): Promise<number> {
+    const rows = updatedRows<{ invalid_actions: number }>(
+      await manager.query(
+        `UPDATE runs SET invalid_actions = invalid_actions + 1, updated_at = now()
+          WHERE id = $1 AND status = 'running' RETURNING invalid_actions`,
+        [runId],
+      ),
+    );
+    return rows[0]?.invalid_actions ?? 0;
+  }
+
+  /**
+   * Counts a screen action after which the screen did not change (or resets the count), on a
+   * running run: the streak and the run now, or null when it is not running.
+   */
+  async recordScreenChange(
+    runId: string,
+    unchanged: boolean,
+  ): Promise<(RunNow & { unchanged_streak: number }) | null> {
+    const rows = updatedRows<RunNow & { unchanged_streak: number }>(
+      await this.dataSource.query(
+        `UPDATE runs SET unchanged_streak = CASE WHEN $2 THEN unchanged_streak + 1 ELSE 0 END, updated_at = now()
+          WHERE id = $1 AND status = 'running' RETURNING unchanged_streak, status, step_count`,
+        [runId, unchanged],
+      ),
+    );
+    return rows[0] ?? null;
+  }
+
+  async now(runId: string): Promise<RunNow | null> {
+    const rows = await this.dataSource.query<RunNow[]>(
+      `SELECT status, step_count FROM runs WHERE id = $1`,
+      [runId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The name of the variable holding the run's screen host token, as the run was started with. */
+  async screenTokenEnv(runId: string): Promise<string | null> {
+    const rows = await this.dataSource.query<Array<{ env: string | null }>>(
+      `SELECT agent_config->>'screen_token_env' AS env FROM runs WHERE id = $1`,
+      [runId],
+    );
+    return rows[0]?.env ?? null;
+  }
+
+  /** Running runs with their current step's phase and lease, for the reconciler. */
+  moving(): Promise<MovingRun[]> {
+    return this.dataSource.query(
+      `SELECT r.id, r.step_count, s.phase, s.lease_until
+         FROM runs r LEFT JOIN steps s ON s.run_id = r.id AND s.n = r.step_count
+        WHERE r.status = 'running'`,
+    );
+  }
+
+  /** The screen hosts some queued run waits for. */
+  async queuedLeaseKeys(): Promise<string[]> {
+    const rows = await this.dataSource.query<Array<{ lease_key: string }>>(
+      `SELECT DISTINCT lease_key FROM runs WHERE status = 'queued'`,
+    );
+    return rows.map((r) => r.lease_key);
+  }
+}
