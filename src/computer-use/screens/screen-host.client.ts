@@ -18,17 +18,7 @@ import { VerifyingAgent } from './tls-connector';
 
 export { ScreenHostError } from './screen-error';
 export type { ScreenHostErrorKind } from './screen-error';
-export type {
-  ActionLookup,
-  ActResult,
-  ConnectionProbe,
-  ScreenHost,
-  ScreenHostClientOptions,
-  ScreenHostHealth,
-  ScreenHostTarget,
-  Screenshot,
-  TlsVerification,
-} from './screen-host.types';
+export type * from './screen-host.types';
 export { normaliseFingerprint, resolveTarget } from './screen-host-target';
 export { MAX_ELEMENTS_BYTES, MAX_JSON_BYTES, MAX_SCREENSHOT_BYTES } from './host-transport';
 
