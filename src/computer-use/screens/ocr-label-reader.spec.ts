@@ -2,101 +2,19 @@
  * OCR on real pixels: buttons drawn with real TrueType fonts (DejaVu, from npm) by Skia
  * (@napi-rs/canvas), read by tesseract.js offline, and classified by the action rules.
  */
-import { dirname, join } from 'node:path';
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { checkAction, loadRules, words } from '../actions';
 import {
-  decodePng,
-  findTextLine,
-  OcrError,
-  OcrImageError,
-  OcrLabelReader,
-  type RgbaImage,
-  wordsOfTsv,
-} from './ocr-label-reader';
+  centre,
+  FONTS,
+  layout,
+  render,
+  type Button,
+  type Font,
+} from '../../../test/support/rendered-screen';
+import { decodeScreenshot, OcrError, OcrImageError, OcrLabelReader } from './ocr-label-reader';
 
 jest.setTimeout(120_000);
 
-const FONT_DIR = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
-const FONTS = {
-  sans: ['DejaVuSans.ttf', 'DejaVu Sans'],
-  serif: ['DejaVuSerif.ttf', 'DejaVu Serif'],
-  bold: ['DejaVuSans-Bold.ttf', 'DejaVu Sans Bold'],
-  condensed: ['DejaVuSansCondensed.ttf', 'DejaVu Sans Condensed'],
-  mono: ['DejaVuSansMono.ttf', 'DejaVu Sans Mono'],
-} as const;
-type Font = keyof typeof FONTS;
-for (const [file, family] of Object.values(FONTS)) {
-  GlobalFonts.registerFromPath(join(FONT_DIR, file), family);
-}
-
-interface Button {
-  text: string;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  size: number;
-  font: Font;
-  dark?: boolean;
-}
-
-interface Screen {
-  png: Buffer;
-  rgba: RgbaImage;
-}
-
-/** A light grey desktop with framed buttons; `scale` draws it for a HiDPI screen. */
-function render(width: number, height: number, buttons: Button[], scale = 1): Screen {
-  const canvas = createCanvas(width * scale, height * scale);
-  const g = canvas.getContext('2d');
-  g.scale(scale, scale);
-  g.fillStyle = '#dfe6ee';
-  g.fillRect(0, 0, width, height);
-  for (const b of buttons) {
-    g.fillStyle = b.dark ? '#0a6ed1' : '#f7f7f7';
-    g.fillRect(b.x, b.y, b.width, b.height);
-    g.strokeStyle = '#7a8a99';
-    g.lineWidth = 1;
-    g.strokeRect(b.x + 0.5, b.y + 0.5, b.width - 1, b.height - 1);
-    g.fillStyle = b.dark ? '#ffffff' : '#1a1a1a';
-    g.font = `${b.size}px "${FONTS[b.font][1]}"`;
-    g.textAlign = 'center';
-    g.textBaseline = 'middle';
-    g.fillText(b.text, b.x + b.width / 2, b.y + b.height / 2);
-  }
-  const data = g.getImageData(0, 0, width * scale, height * scale).data;
-  return {
-    png: canvas.toBuffer('image/png'),
-    rgba: { width: width * scale, height: height * scale, data },
-  };
-}
-
-/** Lays buttons out in rows, each sized to its text. */
-function layout(specs: Omit<Button, 'x' | 'y' | 'width' | 'height'>[], width: number): Button[] {
-  const out: Button[] = [];
-  let x = 10;
-  let y = 10;
-  let rowHeight = 0;
-  for (const s of specs) {
-    const w = Math.round(s.text.length * s.size * 0.75 + 28);
-    const h = Math.round(s.size * 2);
-    if (x + w > width - 10) {
-      x = 10;
-      y += rowHeight + 10;
-      rowHeight = 0;
-    }
-    out.push({ ...s, x, y, width: w, height: h });
-    x += w + 8;
-    rowHeight = Math.max(rowHeight, h);
-  }
-  return out;
-}
-
-const centre = (b: Button) => ({
-  x: Math.floor(b.x + b.width / 2),
-  y: Math.floor(b.y + b.height / 2),
-});
 const rules = loadRules();
 const BLIND = { width: 1280, height: 800, outline: null };
 
@@ -285,35 +203,10 @@ describe('OcrLabelReader on rendered screens', () => {
   });
 });
 
-describe('findTextLine (no OCR)', () => {
-  it('finds the glyphs of the button under the point, and nothing beyond its frame', () => {
-    const buttons = layout(
-      ['Save', 'Post'].map((text) => ({ text, size: 13, font: 'sans' })),
-      400,
-    );
-    const s = render(400, 100, buttons);
-    for (const b of buttons) {
-      const { x, y } = centre(b);
-      const line = findTextLine(s.rgba, x, y)!;
-      expect(line).not.toBeNull();
-      const { x0, y0 } = line.analysis.window;
-      expect(line.minX + x0).toBeGreaterThan(b.x);
-      expect(line.maxX + x0).toBeLessThan(b.x + b.width);
-      expect(line.top + y0).toBeGreaterThan(b.y);
-      expect(line.bottom + y0).toBeLessThan(b.y + b.height);
-    }
-  });
-
-  it('reads words and confidences from tesseract TSV, ignoring anything else', () => {
-    const tsv =
-      '1\t1\t0\t0\t0\t0\t0\t0\t9\t9\t-1\t\n5\t1\t1\t1\t1\t1\t1\t1\t9\t9\t93.5\tSave\n5\t1\t1\t1\t1\t2\t1\t1\t9\t9\tx\tbad\n5\t1\n';
-    expect(wordsOfTsv(tsv)).toEqual([{ text: 'Save', confidence: 93.5 }]);
-    expect(wordsOfTsv(undefined)).toEqual([]);
-  });
-
+describe('decodeScreenshot', () => {
   it('decodes PNGs to RGBA', () => {
     const s = render(7, 5, []);
-    const img = decodePng(s.png);
+    const img = decodeScreenshot(s.png);
     expect([img.width, img.height, img.data.length]).toEqual([7, 5, 7 * 5 * 4]);
   });
 });

@@ -1,0 +1,219 @@
+/**
+ * A screen host's answers, checked before anyone uses them (DESIGN §7, §11): the status, the
+ * host's own message (short, printable, the token cut out), JSON, the screenshot's headers and
+ * PNG, the element outline (only the fields of DESIGN §7), an action's result and the health.
+ * What is off is a ScreenHostError naming the host and the call.
+ */
+import { createHash } from 'node:crypto';
+import type { OutlineElement } from '../actions/action.types';
+import { secretFromEnv } from '../../config/app-config';
+import { size, type Answer } from './host-transport';
+import { hasPngSignature, readPngHeader } from './png-decoder';
+import { type ScreenError, ScreenHostError } from './screen-error';
+import type { ResolvedTarget } from './screen-host-target';
+import type { ActResult, ScreenHostHealth, Screenshot } from './screen-host.types';
+
+const SCREEN_SIZE = /^[1-9][0-9]{0,4}$/;
+const MAX_SCREEN_SIZE = 65535;
+const IEND = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
+
+/** Throws for anything but 2xx: 401/403 unauthorized, other statuses refused with the host's message. */
+export function expectOk(t: ResolvedTarget, answer: Answer, what: string): void {
+  const { status } = answer;
+  if (status >= 200 && status < 300) return;
+  const message = hostMessage(t, answer);
+  const said = message ? `: ${message}` : '';
+  if (status === 401 || status === 403) {
+    throw new ScreenHostError(
+      'unauthorized',
+      `the screen host at ${t.url} refused the token in ${t.tokenEnv} (${status})${said}`,
+      { requestSent: true, status },
+    );
+  }
+  throw new ScreenHostError(
+    'refused',
+    `the screen host at ${t.url} answered ${what} with ${status}${said}`,
+    { requestSent: true, status },
+  );
+}
+
+/** The host's `message`, printable, short, and with the token (should it appear) cut out. */
+export function hostMessage(t: ResolvedTarget, answer: Answer): string {
+  let text = answer.body.subarray(0, 4096).toString('utf8');
+  try {
+    const parsed = JSON.parse(text) as { message?: unknown };
+    if (typeof parsed?.message === 'string') text = parsed.message;
+  } catch {
+    // Not JSON: the start of the text is the message.
+  }
+  const token = secretFromEnv(t.tokenEnv);
+  if (token && token.length >= 4) text = text.split(token).join('[token]');
+  // eslint-disable-next-line no-control-regex
+  text = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+function json(t: ResolvedTarget, answer: Answer, what: string): unknown {
+  const type = String(answer.headers['content-type'] ?? '');
+  if (!/^application\/([a-z.+-]+\+)?json\s*(;|$)/i.test(type)) {
+    throw badAnswer(t, answer, what, `content type ${JSON.stringify(type.slice(0, 80))}, not JSON`);
+  }
+  try {
+    return JSON.parse(answer.body.toString('utf8')) as unknown;
+  } catch {
+    throw badAnswer(t, answer, what, `${size(answer.body.length)} that do not parse as JSON`);
+  }
+}
+
+/** A `bad_answer`: which host, which call, and what is wrong with its answer. */
+function badAnswer(
+  t: ResolvedTarget,
+  answer: Answer,
+  what: string,
+  problem: string,
+): ScreenHostError {
+  return new ScreenHostError(
+    'bad_answer',
+    `the screen host at ${t.url} answered ${what} with ${problem}`,
+    {
+      requestSent: true,
+      status: answer.status,
+    },
+  );
+}
+
+/** A PNG screenshot and the screen's size from its headers; the PNG's header is checked, not decoded. */
+export function screenshotOf(t: ResolvedTarget, answer: Answer, what: string): Screenshot {
+  const bad = (message: string) => badAnswer(t, answer, what, message);
+  const type = String(answer.headers['content-type'] ?? '');
+  if (!/^image\/png\s*(;|$)/i.test(type)) {
+    throw bad(`content type ${JSON.stringify(type.slice(0, 80))}, not image/png`);
+  }
+  const width = screenSize(answer.headers['x-screen-width'], 'X-Screen-Width', bad);
+  const height = screenSize(answer.headers['x-screen-height'], 'X-Screen-Height', bad);
+  const png = answer.body;
+  if (!hasPngSignature(png)) throw bad(`${size(png.length)} that are not a PNG`);
+  let header;
+  try {
+    header = readPngHeader(png);
+  } catch (error) {
+    throw bad(
+      `a PNG Warden cannot use: ${(error as ScreenError).message.replace(/^the PNG /, 'it ')}`,
+    );
+  }
+  if (png.length < 45 || !png.subarray(png.length - 12).equals(IEND)) {
+    throw bad(`a PNG that is cut off (${size(png.length)}, no IEND end marker)`);
+  }
+  return {
+    png,
+    pngSha256: createHash('sha256').update(png).digest('hex'),
+    width,
+    height,
+    pngWidth: header.width,
+    pngHeight: header.height,
+  };
+}
+
+function screenSize(
+  value: string | string[] | undefined,
+  name: string,
+  bad: (message: string) => ScreenHostError,
+): number {
+  if (value === undefined) throw bad(`no ${name} header`);
+  const text = Array.isArray(value) ? value.join(',') : value.trim();
+  if (!SCREEN_SIZE.test(text) || Number(text) > MAX_SCREEN_SIZE) {
+    throw bad(
+      `${name} ${JSON.stringify(text.slice(0, 40))}, not a positive whole number of pixels`,
+    );
+  }
+  return Number(text);
+}
+
+/** The element outline: a list of elements, each checked and copied (DESIGN §7). */
+export function outlineOf(t: ResolvedTarget, answer: Answer, what: string): OutlineElement[] {
+  const value = json(t, answer, what);
+  if (!Array.isArray(value)) throw badAnswer(t, answer, what, 'not a list of elements');
+  return value.map((item, n) => {
+    const problem = outlineProblem(item);
+    if (problem) throw badAnswer(t, answer, what, `element ${n} ${problem}`);
+    return toOutlineElement(item as RawElement);
+  });
+}
+
+interface RawElement {
+  id: string;
+  role: string;
+  name: string;
+  rect: { x: number; y: number; width: number; height: number };
+  password?: boolean;
+  focused?: boolean;
+}
+
+function outlineProblem(item: unknown): string | null {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return 'is not an object';
+  const e = item as Record<string, unknown>;
+  for (const field of ['id', 'role', 'name']) {
+    if (typeof e[field] !== 'string') return `has no ${field} string`;
+  }
+  const rect = e.rect as Record<string, unknown> | null;
+  if (typeof rect !== 'object' || rect === null) return 'has no rect';
+  for (const field of ['x', 'y', 'width', 'height']) {
+    const v = rect[field];
+    if (typeof v !== 'number' || !Number.isFinite(v)) return `has no numeric rect.${field}`;
+  }
+  if ((rect.width as number) < 0 || (rect.height as number) < 0) return 'has a negative rect size';
+  for (const field of ['password', 'focused']) {
+    if (e[field] !== undefined && typeof e[field] !== 'boolean')
+      return `has a ${field} that is not true or false`;
+  }
+  return null;
+}
+
+/** Only the fields of DESIGN §7, copied: nothing else the host sent comes along. */
+function toOutlineElement(e: RawElement): OutlineElement {
+  const element: OutlineElement = {
+    id: e.id,
+    role: e.role,
+    name: e.name,
+    rect: { x: e.rect.x, y: e.rect.y, width: e.rect.width, height: e.rect.height },
+  };
+  if (e.password !== undefined) element.password = e.password;
+  if (e.focused !== undefined) element.focused = e.focused;
+  return element;
+}
+
+/** `{ok: true, ms}`, and whether the host answered a stored result for the Idempotency-Key. */
+export function actResultOf(t: ResolvedTarget, answer: Answer, what: string): ActResult {
+  const body = json(t, answer, what) as { ok?: unknown; ms?: unknown } | null;
+  if (!body || body.ok !== true || typeof body.ms !== 'number' || !Number.isFinite(body.ms)) {
+    throw badAnswer(t, answer, what, 'not {ok: true, ms}');
+  }
+  const replayed = String(answer.headers['idempotency-replayed'] ?? '').toLowerCase() === 'true';
+  return { ok: true, ms: body.ms, replayed };
+}
+
+export function jsonObject(
+  t: ResolvedTarget,
+  answer: Answer,
+  what: string,
+): Record<string, unknown> {
+  const value = json(t, answer, what);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw badAnswer(t, answer, what, 'not a JSON object');
+  }
+  return value as Record<string, unknown>;
+}
+
+export function healthOf(t: ResolvedTarget, answer: Answer, what: string): ScreenHostHealth {
+  const body = jsonObject(t, answer, what);
+  const caps = body.capabilities;
+  if (!Array.isArray(caps) || !caps.every((c) => typeof c === 'string')) {
+    throw badAnswer(t, answer, what, 'no capabilities list');
+  }
+  const health: ScreenHostHealth = { capabilities: caps };
+  if (typeof body.backend === 'string') health.backend = body.backend;
+  if (typeof body.version === 'string') health.version = body.version;
+  if (Number.isInteger(body.width)) health.width = body.width as number;
+  if (Number.isInteger(body.height)) health.height = body.height as number;
+  return health;
+}
