@@ -3,6 +3,7 @@
 FROM node:20-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages/protocol/package.json packages/protocol/
 COPY screen-host/package.json screen-host/
 RUN npm ci --no-audit --no-fund
 COPY . .
@@ -15,6 +16,9 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/config ./config
+# node_modules/@warden/protocol is a link to packages/protocol: its package.json and compiled dist/.
+COPY --from=build /app/packages/protocol/package.json ./packages/protocol/
+COPY --from=build /app/packages/protocol/dist ./packages/protocol/dist
 COPY --from=build /app/screen-host/package.json ./screen-host/
 COPY --from=build /app/screen-host/dist ./screen-host/dist
 COPY --from=build /app/screen-host/node_modules ./screen-host/node_modules

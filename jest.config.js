@@ -28,6 +28,8 @@ const base = {
   transform: { '^.+\\.ts$': swcTs, '^.+\\.m?js$': swcJs },
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  // The protocol package from its TypeScript source, as tsconfig.json's `paths` says (no build needed).
+  moduleNameMapper: { '^@warden/protocol$': '<rootDir>/packages/protocol/src/index.ts' },
   testEnvironment: 'node',
 };
 
@@ -39,7 +41,11 @@ module.exports = {
     {
       ...base,
       displayName: 'unit',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/screen-host/src/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/src/**/*.spec.ts',
+        '<rootDir>/packages/protocol/src/**/*.spec.ts',
+        '<rootDir>/screen-host/src/**/*.spec.ts',
+      ],
     },
     {
       ...base,

@@ -25,6 +25,11 @@ stale() {
   [ -n "$(find "$@" -type f -newer "$out" ! -name '*.spec.ts' -print -quit 2>/dev/null)" ]
 }
 if [ "${WARDEN_DEMO_FROM_SOURCE:-}" != 1 ]; then
+  # The protocol package first: Warden's and the screen host's compiled code load its dist/.
+  if stale packages/protocol/dist/index.js packages/protocol/src packages/protocol/tsconfig.json packages/protocol/tsconfig.build.json; then
+    say "Building the protocol package…"
+    npm run build -w packages/protocol --silent
+  fi
   if stale dist/src/main.js src migrations config tsconfig.json tsconfig.build.json; then
     say "Building Warden (dist/ is missing or older than the sources)…"
     node_modules/.bin/nest build

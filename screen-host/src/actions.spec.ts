@@ -1,5 +1,6 @@
+import { ACTION_LIMITS } from '@warden/protocol';
 import fc from 'fast-check';
-import { checkAction, MAX_TEXT_CODE_POINTS, plainAction } from './actions';
+import { checkAction, plainAction } from './actions';
 
 const screen = { width: 1280, height: 800 };
 
@@ -16,7 +17,7 @@ describe('checkAction', () => {
     { action: 'double_click', x: 10, y: 20 },
     { action: 'type', text: 'Müller €5 ß' },
     { action: 'type', text: 'a\tb\nc' },
-    { action: 'type', text: '😀'.repeat(MAX_TEXT_CODE_POINTS) },
+    { action: 'type', text: '😀'.repeat(ACTION_LIMITS.textMax) },
     { action: 'key', key: 'Ctrl+S' },
     { action: 'scroll', x: 5, y: 5, direction: 'down' },
     { action: 'scroll', x: 5, y: 5, direction: 'left', amount: 10 },

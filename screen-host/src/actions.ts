@@ -1,38 +1,31 @@
 /**
  * The actions a screen host performs (DESIGN §5, less `wait`, `done` and `fail`, which never reach
  * it) and their validation. The platform has checked the action already; the host checks again
- * because it is the last thing between a request and the desktop.
+ * because it is the last thing between a request and the desktop. The vocabulary, its limits and
+ * the canonical keys are the protocol's (@warden/protocol); the host refuses anything else.
  */
-import { parseKey, ParsedKey } from './keys';
+import {
+  ACTION_FIELDS,
+  ACTION_LIMITS,
+  type HostAction,
+  isActionName,
+  isHostActionName,
+  isScrollAmount,
+  isScrollDirection,
+  parseKey,
+  type ParsedKey,
+  SCROLL_DIRECTIONS,
+} from '@warden/protocol';
 
-export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
+/** T's fields as an object type: unlike an interface, also a `Record<string, unknown>`. */
+type Plain<T> = T extends unknown ? { [K in keyof T]: T[K] } : never;
 
-export type ScreenAction =
-  | { action: 'click' | 'double_click'; x: number; y: number; target?: string }
-  | { action: 'type'; text: string }
-  | { action: 'key'; key: string }
-  | { action: 'scroll'; x: number; y: number; direction: ScrollDirection; amount: number };
+/** An action as `POST /action` carries it. */
+export type ScreenAction = Plain<HostAction>;
 
 /** A validated action, with the key already parsed for the backend. */
 export type CheckedAction =
-  | { action: 'click' | 'double_click'; x: number; y: number; target?: string }
-  | { action: 'type'; text: string }
-  | { action: 'key'; key: string; parsed: ParsedKey }
-  | { action: 'scroll'; x: number; y: number; direction: ScrollDirection; amount: number };
-
-export const MAX_TEXT_CODE_POINTS = 500;
-export const MAX_TARGET_LENGTH = 200;
-
-const FIELDS: Record<string, { required: string[]; optional: string[] }> = {
-  click: { required: ['x', 'y'], optional: ['target'] },
-  double_click: { required: ['x', 'y'], optional: ['target'] },
-  type: { required: ['text'], optional: [] },
-  key: { required: ['key'], optional: [] },
-  scroll: { required: ['x', 'y', 'direction'], optional: ['amount'] },
-};
-
-const NOT_FOR_HOST = new Set(['wait', 'done', 'fail']);
-const DIRECTIONS: readonly string[] = ['up', 'down', 'left', 'right'];
+  Plain<Exclude<HostAction, { action: 'key' }>> | { action: 'key'; key: string; parsed: ParsedKey };
 
 export interface ScreenSize {
   width: number;
@@ -63,8 +56,8 @@ function checkPoint(body: Record<string, unknown>, screen: ScreenSize): string |
  */
 function checkText(text: string): string | null {
   const codePoints = [...text];
-  if (codePoints.length < 1 || codePoints.length > MAX_TEXT_CODE_POINTS) {
-    return `text must be 1 to ${MAX_TEXT_CODE_POINTS} characters`;
+  if (codePoints.length < 1 || codePoints.length > ACTION_LIMITS.textMax) {
+    return `text must be 1 to ${ACTION_LIMITS.textMax} characters`;
   }
   for (const ch of codePoints) {
     const cp = ch.codePointAt(0)!;
@@ -84,10 +77,10 @@ export function checkAction(body: unknown, screen: ScreenSize): Checked {
   const record = body as Record<string, unknown>;
   const kind = record.action;
   if (typeof kind !== 'string') return refuse('action must be a string');
-  if (NOT_FOR_HOST.has(kind))
+  if (isActionName(kind) && !isHostActionName(kind))
     return refuse(`action "${kind}" is handled by Warden and never sent to a screen host`);
-  const fields = Object.prototype.hasOwnProperty.call(FIELDS, kind) ? FIELDS[kind] : undefined;
-  if (!fields) return refuse(`unknown action "${kind}"`);
+  if (!isHostActionName(kind)) return refuse(`unknown action "${kind}"`);
+  const fields = ACTION_FIELDS[kind];
   const allowed = new Set(['action', ...fields.required, ...fields.optional]);
   for (const name of Object.keys(record)) {
     if (!allowed.has(name)) return refuse(`unknown field "${name}" for action "${kind}"`);
@@ -104,9 +97,9 @@ export function checkAction(body: unknown, screen: ScreenSize): Checked {
       const target = record.target;
       if (
         target !== undefined &&
-        (typeof target !== 'string' || target.length > MAX_TARGET_LENGTH)
+        (typeof target !== 'string' || target.length > ACTION_LIMITS.targetMax)
       ) {
-        return refuse(`target must be a string of at most ${MAX_TARGET_LENGTH} characters`);
+        return refuse(`target must be a string of at most ${ACTION_LIMITS.targetMax} characters`);
       }
       const action: CheckedAction = { action: kind, x: record.x as number, y: record.y as number };
       if (target !== undefined) action.target = target;
@@ -131,12 +124,14 @@ export function checkAction(body: unknown, screen: ScreenSize): Checked {
       const problem = checkPoint(record, screen);
       if (problem) return refuse(problem);
       const direction = record.direction;
-      if (typeof direction !== 'string' || !DIRECTIONS.includes(direction)) {
-        return refuse('direction must be one of up, down, left, right');
+      if (!isScrollDirection(direction)) {
+        return refuse(`direction must be one of ${SCROLL_DIRECTIONS.join(', ')}`);
       }
-      const amount = record.amount ?? 3;
-      if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 1 || amount > 10) {
-        return refuse('amount must be an integer from 1 to 10');
+      const amount = record.amount ?? ACTION_LIMITS.amountDefault;
+      if (!isScrollAmount(amount)) {
+        return refuse(
+          `amount must be an integer from ${ACTION_LIMITS.amountMin} to ${ACTION_LIMITS.amountMax}`,
+        );
       }
       return {
         ok: true,
@@ -144,13 +139,12 @@ export function checkAction(body: unknown, screen: ScreenSize): Checked {
           action: 'scroll',
           x: record.x as number,
           y: record.y as number,
-          direction: direction as ScrollDirection,
+          direction,
           amount,
         },
       };
     }
   }
-  return refuse(`unknown action "${kind}"`);
 }
 
 /** The action as the JSON the platform sent (the parsed key dropped). */

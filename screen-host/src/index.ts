@@ -6,5 +6,5 @@ export type { CreatedCertificate, CertificateOptions } from './certificate';
 export type { ScreenBackend, OutlineElement, Rect, Screenshot } from './backends/backend';
 export type { ScreenAction } from './actions';
 export { checkAction } from './actions';
-export { parseKey } from './keys';
+export { parseKey } from '@warden/protocol';
 export type { SimEvent } from './backends/sim/sim-app';

@@ -1,63 +1,9 @@
 /**
- * Keys as Warden sends them (its canonical form) and their names on each backend.
- *
- * Canonical form: modifiers in the order Ctrl, Alt, Shift, Meta, joined by `+`, then one base key.
- * Warden normalises whatever a model wrote before its rules see it; the host accepts only the
- * canonical spelling, so that a key that reached the desktop is exactly the key that was checked.
+ * Canonical keys (@warden/protocol) as each backend presses them: xdotool keysyms on x11, virtual
+ * keys on Windows. The host accepts only canonical keys (`parseKey`), so a key that reached the
+ * desktop is exactly the key Warden checked.
  */
-
-export const MODIFIERS = ['Ctrl', 'Alt', 'Shift', 'Meta'] as const;
-export type Modifier = (typeof MODIFIERS)[number];
-
-const NAMED_KEYS = [
-  'Enter',
-  'Tab',
-  'Escape',
-  'Backspace',
-  'Delete',
-  'Insert',
-  'Home',
-  'End',
-  'PageUp',
-  'PageDown',
-  'ArrowUp',
-  'ArrowDown',
-  'ArrowLeft',
-  'ArrowRight',
-  'Space',
-] as const;
-
-export interface ParsedKey {
-  modifiers: Modifier[];
-  /** `A`–`Z`, `0`–`9`, `F1`–`F24` or one of the named keys. */
-  base: string;
-}
-
-export function isBaseKey(name: string): boolean {
-  if (/^[A-Z0-9]$/.test(name)) return true;
-  const f = /^F([1-9]\d?)$/.exec(name);
-  if (f) return Number(f[1]) <= 24;
-  return (NAMED_KEYS as readonly string[]).includes(name);
-}
-
-/** Parses a canonical key; returns a reason instead when it is not one. */
-export function parseKey(key: string): ParsedKey | { error: string } {
-  if (key.length === 0 || key.length > 40) return { error: 'key must be 1 to 40 characters' };
-  const parts = key.split('+');
-  const base = parts.pop()!;
-  if (!isBaseKey(base)) return { error: `unknown key "${base}"` };
-  let last = -1;
-  const modifiers: Modifier[] = [];
-  for (const part of parts) {
-    const index = (MODIFIERS as readonly string[]).indexOf(part);
-    if (index < 0) return { error: `unknown modifier "${part}"` };
-    if (index <= last)
-      return { error: 'modifiers must be in the order Ctrl+Alt+Shift+Meta, each once' };
-    last = index;
-    modifiers.push(MODIFIERS[index]);
-  }
-  return { modifiers, base };
-}
+import type { Modifier, ParsedKey } from '@warden/protocol';
 
 const XDOTOOL_NAMES: Record<string, string> = {
   Enter: 'Return',

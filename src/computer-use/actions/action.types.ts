@@ -1,70 +1,22 @@
+import type { Action } from '@warden/protocol';
+
 /**
- * The action vocabulary of DESIGN §5: the planner answers exactly one of these, as JSON,
- * discriminated by `action`. Coordinates are in the screen host's coordinate space
- * (`X-Screen-Width` × `X-Screen-Height`), which is the space the step's screenshot was taken in.
+ * The action vocabulary of DESIGN §5 is the protocol's (@warden/protocol), shared with the screen
+ * host; what follows is what Warden's own rules add around it.
  */
-export interface ClickAction {
-  action: 'click' | 'double_click';
-  x: number;
-  y: number;
-  /** The label the model thinks it clicks. It can only make a click stricter, never looser. */
-  target?: string;
-}
-
-export interface TypeAction {
-  action: 'type';
-  /** 1–500 characters, counted in code points; typed verbatim. */
-  text: string;
-}
-
-export interface KeyAction {
-  action: 'key';
-  /** As the model wrote it after parsing; canonical (`Ctrl+S`) after `validate`. */
-  key: string;
-}
-
-export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
-
-export interface ScrollAction {
-  action: 'scroll';
-  x: number;
-  y: number;
-  direction: ScrollDirection;
-  /** 1–10 notches, default 3. */
-  amount: number;
-}
-
-export interface WaitAction {
-  action: 'wait';
-  /** 0.1–10. */
-  seconds: number;
-}
-
-export interface DoneAction {
-  action: 'done';
-  summary: string;
-}
-
-export interface FailAction {
-  action: 'fail';
-  reason: string;
-}
-
-export type Action =
-  ClickAction | TypeAction | KeyAction | ScrollAction | WaitAction | DoneAction | FailAction;
-
-export type ActionName = Action['action'];
-
-export const ACTION_NAMES: readonly ActionName[] = [
-  'click',
-  'double_click',
-  'type',
-  'key',
-  'scroll',
-  'wait',
-  'done',
-  'fail',
-];
+export {
+  ACTION_NAMES,
+  type Action,
+  type ActionName,
+  type ClickAction,
+  type DoneAction,
+  type FailAction,
+  type KeyAction,
+  type ScrollAction,
+  type ScrollDirection,
+  type TypeAction,
+  type WaitAction,
+} from '@warden/protocol';
 
 export interface Rect {
   x: number;

@@ -9,4 +9,4 @@ export { labelAt, outlineLabelAt } from './label-at';
 export { loadRules, roleKey, RulesError, type Rules, type AgentRules } from './rules';
 export { findCommitWord, fold, words } from './commit-words';
 export { containsCardNumber, luhn, maskCardNumbers } from './card-number';
-export { BASE_KEYS, MODIFIERS } from './key-names';
+export { BASE_KEYS, MODIFIERS } from '@warden/protocol';

@@ -1,4 +1,4 @@
-import { BASE_KEYS, MODIFIERS } from './key-names';
+import { BASE_KEYS, MODIFIERS } from '@warden/protocol';
 import { keyKind, normaliseKey } from './keys';
 import { loadRules } from './rules';
 

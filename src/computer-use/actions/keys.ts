@@ -1,5 +1,5 @@
 /** Key normalisation and the key lists (DESIGN §5): the canonical form before any rule sees a key. */
-import { parseKey } from './key-names';
+import { canonicalKey } from '@warden/protocol';
 import { loadRules, type Rules } from './rules';
 
 /**
@@ -7,7 +7,7 @@ import { loadRules, type Rules } from './rules';
  * or null when the input is not a key. It does not say whether the key is allowed: see `keyKind`.
  */
 export function normaliseKey(input: string, rules: Rules = loadRules()): string | null {
-  return parseKey(input, rules.keySpellings);
+  return canonicalKey(input, rules.keySpellings);
 }
 
 /** What a canonical key is under the rules: navigation (a read), commit (a write), or neither. */

@@ -4,43 +4,26 @@
  * need the screen or the rules are in `validate`. Never throws.
  */
 import {
+  ACTION_FIELDS,
+  ACTION_LIMITS,
   ACTION_NAMES,
   type Action,
   type ActionName,
-  type ActionResult,
-  type ScrollDirection,
-} from './action.types';
-import { MAX_KEY_LENGTH } from './key-names';
+  isActionName,
+  isScrollAmount,
+  isScrollDirection,
+  MAX_KEY_LENGTH,
+  SCROLL_DIRECTIONS,
+} from '@warden/protocol';
+import type { ActionResult } from './action.types';
 import { clean, codePointLength } from './text';
 
+/** The vocabulary's field limits (`target` counted in code points here), and the answer's size. */
 export const LIMITS = Object.freeze({
-  /** `type` text, in code points. */
-  textMax: 500,
-  /** a click's `target`, in code points. */
-  targetMax: 200,
-  /** `done` summary and `fail` reason, in code points. */
-  messageMax: 2000,
-  amountMin: 1,
-  amountMax: 10,
-  amountDefault: 3,
-  secondsMin: 0.1,
-  secondsMax: 10,
+  ...ACTION_LIMITS,
   /** an answer handed over as a JSON string, in UTF-16 units. */
   jsonMax: 65_536,
 });
-
-const FIELDS: Record<ActionName, { required: readonly string[]; optional: readonly string[] }> = {
-  click: { required: ['x', 'y'], optional: ['target'] },
-  double_click: { required: ['x', 'y'], optional: ['target'] },
-  type: { required: ['text'], optional: [] },
-  key: { required: ['key'], optional: [] },
-  scroll: { required: ['x', 'y', 'direction'], optional: ['amount'] },
-  wait: { required: ['seconds'], optional: [] },
-  done: { required: ['summary'], optional: [] },
-  fail: { required: ['reason'], optional: [] },
-};
-
-const DIRECTIONS: readonly ScrollDirection[] = ['up', 'down', 'left', 'right'];
 
 /** C0 and C1 controls and DEL, except tab, newline and carriage return. Typing them could drive a terminal. */
 const CONTROL = /[^\P{Cc}\t\n\r]/u;
@@ -125,11 +108,11 @@ export function checkShape(value: unknown): ActionResult {
   if (!has(value, 'action')) return fail('the field “action” is missing');
   const name = value.action;
   if (typeof name !== 'string') return fail(`“action” must be a string, not ${typeName(name)}`);
-  if (!(ACTION_NAMES as readonly string[]).includes(name)) {
+  if (!isActionName(name)) {
     return fail(`unknown action ${quoteValue(name)}; expected one of ${ACTION_NAMES.join(', ')}`);
   }
-  const action = name as ActionName;
-  const spec = FIELDS[action];
+  const action = name;
+  const spec = ACTION_FIELDS[action];
   for (const k of Object.keys(value)) {
     if (k !== 'action' && !spec.required.includes(k) && !spec.optional.includes(k)) {
       return fail(`${action} has no field ${quoteValue(k)}`);
@@ -178,16 +161,11 @@ function checkFields(action: ActionName, o: Fields): ActionResult {
       if (!y.ok) return y;
       const d = o.direction;
       const direction = typeof d === 'string' ? d.trim().toLowerCase() : d;
-      if (!DIRECTIONS.includes(direction as ScrollDirection)) {
-        return fail(`“direction” must be one of ${DIRECTIONS.join(', ')}`);
+      if (!isScrollDirection(direction)) {
+        return fail(`“direction” must be one of ${SCROLL_DIRECTIONS.join(', ')}`);
       }
       const amount = o.amount ?? LIMITS.amountDefault;
-      if (
-        typeof amount !== 'number' ||
-        !Number.isInteger(amount) ||
-        amount < LIMITS.amountMin ||
-        amount > LIMITS.amountMax
-      ) {
+      if (!isScrollAmount(amount)) {
         return fail(`“amount” must be an integer from ${LIMITS.amountMin} to ${LIMITS.amountMax}`);
       }
       return {
@@ -196,7 +174,7 @@ function checkFields(action: ActionName, o: Fields): ActionResult {
           action,
           x: x.value,
           y: y.value,
-          direction: direction as ScrollDirection,
+          direction,
           amount,
         },
       };

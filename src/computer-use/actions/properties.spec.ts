@@ -2,13 +2,13 @@
  * Properties of the action rules over generated input (fast-check, 10,000 runs each).
  * A failure prints the smallest counterexample fast-check could find.
  */
+import { BASE_KEYS, MODIFIERS } from '@warden/protocol';
 import fc from 'fast-check';
 import { ACTION_NAMES, type Action, type Labels, type ScreenContext } from './action.types';
 import { containsCardNumber, maskCardNumbers } from './card-number';
 import { checkAction } from './check-action';
 import { classify } from './classify';
 import { normaliseKey } from './keys';
-import { BASE_KEYS, MODIFIERS } from './key-names';
 import { parseAction } from './parse-action';
 import { loadRules } from './rules';
 import { validate } from './validate';

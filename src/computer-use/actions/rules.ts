@@ -3,16 +3,16 @@
  * same file is used from src/ under tests and from dist/src/ in production), plus what an agent
  * adds (`commit_words`, `unlabelled_clicks`, DESIGN §9). Checked once, when first loaded.
  */
-import defaults from '../../../config/classification.json';
-import { type CommitWordIndex, indexCommitWords, words } from './commit-words';
 import {
+  canonicalKey,
   isCanonicalKey,
   type KeySpellings,
   type Modifier,
   MODIFIERS,
-  parseKey,
   squash,
-} from './key-names';
+} from '@warden/protocol';
+import defaults from '../../../config/classification.json';
+import { type CommitWordIndex, indexCommitWords, words } from './commit-words';
 
 export interface Rules {
   /** Every committing verb in force, as configured (defaults first, then the agent's). */
@@ -106,7 +106,7 @@ function buildSpellings(file: RulesFile): KeySpellings {
 function keySet(list: string[], name: string, spellings: KeySpellings): Set<string> {
   const set = new Set<string>();
   for (const k of list) {
-    if (parseKey(k, spellings) !== k) {
+    if (canonicalKey(k, spellings) !== k) {
       throw new RulesError(`classification.json: ${name}: “${k}” is not written canonically`);
     }
     set.add(k);

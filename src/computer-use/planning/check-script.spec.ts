@@ -2,9 +2,10 @@
  * checkScript: every refusal with the exact message naming the step and field, what it accepts
  * and how it normalises, and properties over arbitrary JSON.
  */
+import { ACTION_FIELDS } from '@warden/protocol';
 import fc from 'fast-check';
 import { ACTION_NAMES, checkShape } from '../actions';
-import { ACTION_FIELDS, checkScript, nestedQuantifier } from './check-script';
+import { checkScript, nestedQuantifier } from './check-script';
 import { SCRIPT_LIMITS } from './script.types';
 
 const ok = (action: unknown) => ({ action });

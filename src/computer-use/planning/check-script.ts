@@ -5,6 +5,7 @@
  * fields refused. The first error is returned, naming the step and the field:
  * `steps[3].action.action "explode": one of click, double_click, …`. Pure; never throws.
  */
+import { ACTION_FIELDS } from '@warden/protocol';
 import {
   ACTION_NAMES,
   type Action,
@@ -23,22 +24,6 @@ import {
   type ScriptCondition,
   type ScriptStep,
 } from './script.types';
-
-/**
- * The fields of each action (DESIGN §5), so that an unknown or missing field is named here with
- * its step; the values are then checked by the actions module itself. check-script.spec.ts checks
- * that this table and `checkShape` agree.
- */
-export const ACTION_FIELDS: Record<ActionName, { required: string[]; optional: string[] }> = {
-  click: { required: ['x', 'y'], optional: ['target'] },
-  double_click: { required: ['x', 'y'], optional: ['target'] },
-  type: { required: ['text'], optional: [] },
-  key: { required: ['key'], optional: [] },
-  scroll: { required: ['x', 'y', 'direction'], optional: ['amount'] },
-  wait: { required: ['seconds'], optional: [] },
-  done: { required: ['summary'], optional: [] },
-  fail: { required: ['reason'], optional: [] },
-};
 
 /** Actions that aim at a point, and so may name an element instead. */
 const POINTED: ReadonlySet<string> = new Set(['click', 'double_click', 'scroll']);
@@ -100,7 +85,7 @@ function onlyFields(o: Record<string, unknown>, path: string, allowed: string[],
   }
 }
 
-function and(list: string[]): string {
+function and(list: readonly string[]): string {
   return list.length < 2 ? list.join('') : `${list.slice(0, -1).join(', ')} and ${list.at(-1)}`;
 }
 
@@ -259,6 +244,8 @@ function action(path: string, v: unknown, rules: Rules): ScriptAction {
     refuse(`${path}.action ${show(name)}: one of ${names}`);
   }
   const kind = name as ActionName;
+  // The vocabulary's fields (@warden/protocol), so that an unknown or missing field is named here
+  // with its step; the values are then checked by the actions module itself.
   const spec = ACTION_FIELDS[kind];
   const pointed = POINTED.has(kind);
   const allowed = ['action', ...spec.required, ...spec.optional, ...(pointed ? ['element'] : [])];

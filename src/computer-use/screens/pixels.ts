@@ -3,7 +3,8 @@
  * stale-screen comparison. Equal PNG bytes mean equal pixels, so bytes are compared first; only
  * different bytes are decoded, and then size and RGBA decide (a re-encoding is not a change).
  */
-import { createHash } from 'node:crypto';
+import { frameSha256, startFrameHash } from '@warden/protocol';
+import { createHash, type Hash } from 'node:crypto';
 import type { Rect } from '../actions/action.types';
 import { decodePng, visitPngRows, type Decoded } from './png-decoder';
 import { ScreenError } from './screen-error';
@@ -14,12 +15,12 @@ export type { Decoded, PngHeader } from './png-decoder';
 export { VolatileMask } from './volatile-mask';
 export { ScreenError } from './screen-error';
 
-/** SHA-256 (hex) over width (u32 BE), height (u32 BE) and the RGBA bytes. */
+/**
+ * The pixel SHA-256 (hex) of DESIGN §6: the protocol's frame hash (§7), over width and height
+ * (u32 BE) and the RGBA bytes.
+ */
 export function pixelSha256(decoded: Decoded): string {
-  return createHash('sha256')
-    .update(sizeBytes(decoded.width, decoded.height))
-    .update(decoded.rgba)
-    .digest('hex');
+  return frameSha256(decoded.width, decoded.height, decoded.rgba);
 }
 
 /**
@@ -28,22 +29,13 @@ export function pixelSha256(decoded: Decoded): string {
  * A PNG that does not decode is refused with a ScreenError.
  */
 export function pngPixelFacts(png: Buffer): { width: number; height: number; pixelSha256: string } {
-  const hash = createHash('sha256');
-  let started = false;
+  let hash: Hash | null = null;
   const { width, height } = visitPngRows(png, (rgba, w, h) => {
-    if (!started) hash.update(sizeBytes(w, h));
-    started = true;
+    hash ??= startFrameHash(w, h);
     hash.update(rgba);
   });
-  return { width, height, pixelSha256: hash.digest('hex') };
-}
-
-/** Width and height as two big-endian u32: how every pixel hash starts. */
-function sizeBytes(width: number, height: number): Buffer {
-  const size = Buffer.allocUnsafe(8);
-  size.writeUInt32BE(width, 0);
-  size.writeUInt32BE(height, 4);
-  return size;
+  const digest = (hash ?? startFrameHash(width, height)).digest('hex');
+  return { width, height, pixelSha256: digest };
 }
 
 export function sha256Hex(data: Buffer): string {

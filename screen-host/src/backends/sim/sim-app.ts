@@ -3,9 +3,9 @@
  * receives. No clock and no randomness: the same actions from a reset give the same state.
  */
 import { createHash } from 'node:crypto';
+import type { ParsedKey } from '@warden/protocol';
 import type { CheckedAction } from '../../actions';
 import { plainAction } from '../../actions';
-import type { ParsedKey } from '../../keys';
 import type { OutlineElement } from '../backend';
 import { CUSTOMERS, formatAmount, isValidDate, netValueOf, parseAmount } from './sim-data';
 import { labelsFor, SimLabels, SimLang } from './sim-labels';

@@ -1,7 +1,12 @@
 /**
- * Key names: the canonical form the screen host accepts, and the parser that turns any spelling
- * into it. The spellings themselves (`Return`, `Prior`, `cmd` …) are data in
- * config/classification.json; this file only knows the canonical names and the grammar.
+ * Key names (DESIGN §5, §7): the canonical form Warden sends and the screen host accepts, and the
+ * grammar that turns any spelling into it.
+ *
+ * Canonical form: modifiers in the order Ctrl, Alt, Shift, Meta, joined by `+`, then one base key.
+ * Warden normalises whatever a model wrote (`canonicalKey`) before its rules see it; the host
+ * accepts only the canonical spelling (`parseKey`), so that a key that reached the desktop is
+ * exactly the key that was checked. The spellings themselves (`Return`, `Prior`, `cmd` …) are
+ * Warden's data (config/classification.json), handed in as `KeySpellings`.
  */
 
 export const MODIFIERS = ['Ctrl', 'Alt', 'Shift', 'Meta'] as const;
@@ -25,13 +30,60 @@ const NAMED_KEYS = [
   'Space',
 ] as const;
 
-/** Every base key the screen host accepts: A–Z, 0–9, the named keys and F1–F24. */
+/** Every base key: A–Z, 0–9, the named keys and F1–F24. */
 export const BASE_KEYS: readonly string[] = [
   ...'ABCDEFGHIJKLMNOPQRSTUVWXYZ',
   ...'0123456789',
   ...NAMED_KEYS,
   ...Array.from({ length: 24 }, (_, i) => `F${i + 1}`),
 ];
+
+const BASE_KEY_SET: ReadonlySet<string> = new Set(BASE_KEYS);
+
+export function isBaseKey(name: string): boolean {
+  return BASE_KEY_SET.has(name);
+}
+
+function isModifier(name: string): name is Modifier {
+  return (MODIFIERS as readonly string[]).includes(name);
+}
+
+/** A canonical key taken apart. */
+export interface ParsedKey {
+  /** In canonical order, each once. */
+  modifiers: Modifier[];
+  /** `A`–`Z`, `0`–`9`, `F1`–`F24` or one of the named keys. */
+  base: string;
+}
+
+/** The longest string `parseKey` reads (the longest canonical key has 30 characters). */
+export const MAX_CANONICAL_KEY_LENGTH = 40;
+
+/**
+ * Parses a key in canonical form, as the screen host takes it in `POST /action`; returns a reason
+ * instead when it is not one (`Return`, `ctrl+s`, `Shift+Ctrl+S`, a modifier alone).
+ */
+export function parseKey(key: string): ParsedKey | { error: string } {
+  if (key.length === 0 || key.length > MAX_CANONICAL_KEY_LENGTH) {
+    return { error: `key must be 1 to ${MAX_CANONICAL_KEY_LENGTH} characters` };
+  }
+  const parts = key.split('+');
+  const base = parts.pop()!;
+  if (!isBaseKey(base)) return { error: `unknown key "${base}"` };
+  let last = -1;
+  const modifiers: Modifier[] = [];
+  for (const part of parts) {
+    const index = (MODIFIERS as readonly string[]).indexOf(part);
+    if (index < 0) return { error: `unknown modifier "${part}"` };
+    if (index <= last)
+      return { error: 'modifiers must be in the order Ctrl+Alt+Shift+Meta, each once' };
+    last = index;
+    modifiers.push(MODIFIERS[index]);
+  }
+  return { modifiers, base };
+}
+
+// Normalisation: any spelling to the canonical form.
 
 /** Spellings (squashed, see `squash`) mapped to what they mean. */
 export interface KeySpellings {
@@ -62,20 +114,11 @@ function lookupBase(token: string, spellings: KeySpellings): Parsed | null {
   return base === undefined ? null : { modifiers: new Set(), base };
 }
 
-/** Parses a string already in canonical shape (`Shift+Tab`, `F4`). Used for alias targets. */
+/** A canonical key, or a modifier alone (`Meta` for `win`). Used for alias targets. */
 function parseCanonical(key: string): Parsed | null {
-  const parts = key.split('+');
-  const modifiers = new Set<Modifier>();
-  for (const part of parts.slice(0, -1)) {
-    if (!(MODIFIERS as readonly string[]).includes(part)) return null;
-    modifiers.add(part as Modifier);
-  }
-  const last = parts[parts.length - 1];
-  if (BASE_KEYS.includes(last)) return { modifiers, base: last };
-  if (parts.length === 1 && (MODIFIERS as readonly string[]).includes(last)) {
-    return { modifiers: new Set([last as Modifier]), base: null };
-  }
-  return null;
+  if (isModifier(key)) return { modifiers: new Set([key]), base: null };
+  const parsed = parseKey(key);
+  return 'error' in parsed ? null : { modifiers: new Set(parsed.modifiers), base: parsed.base };
 }
 
 function format({ modifiers, base }: Parsed): string | null {
@@ -95,11 +138,12 @@ function tokens(input: string): string[] {
 export const MAX_KEY_LENGTH = 64;
 
 /**
- * The canonical form of a key: modifiers in the order Ctrl, Alt, Shift, Meta joined by `+` before
+ * The canonical form of a key as anyone might write it (`ctrl-s` → `Ctrl+S`, `Return` → `Enter`
+ * with the default spellings): modifiers in the order Ctrl, Alt, Shift, Meta joined by `+` before
  * the base key; a lone modifier (`Meta` for `win`) stands alone. Null when it is not a key.
- * Whether the key is allowed is a separate question (the rules' key lists).
+ * Whether the key is allowed is a separate question (Warden's key lists).
  */
-export function parseKey(input: string, spellings: KeySpellings): string | null {
+export function canonicalKey(input: string, spellings: KeySpellings): string | null {
   if (typeof input !== 'string' || input.length === 0 || input.length > MAX_KEY_LENGTH) return null;
   if (input === ' ') return 'Space';
   const trimmed = input.trim();
@@ -136,8 +180,10 @@ function lookupModifier(token: string, spellings: KeySpellings): Parsed | null {
   return m === undefined ? null : { modifiers: new Set([m]), base: null };
 }
 
-/** True for a string already in canonical form (what `parseKey` returns). */
+/**
+ * True for a string already in canonical form (what `canonicalKey` returns): a key `parseKey`
+ * accepts, or a modifier alone.
+ */
 export function isCanonicalKey(key: string): boolean {
-  const parsed = parseCanonical(key);
-  return parsed !== null && format(parsed) === key;
+  return parseCanonical(key) !== null;
 }

@@ -1,0 +1,7 @@
+/**
+ * @warden/protocol: what Warden and its screen host must agree on, defined once (DESIGN §5, §7).
+ * Pure and dependency-free (node:crypto only).
+ */
+export * from './actions';
+export * from './keys';
+export * from './frame-hash';
