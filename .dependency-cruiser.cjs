@@ -1,0 +1,28 @@
+/**
+ * `npm run lint` checks that no module of the service, the protocol package or the screen host
+ * imports itself through others (a cycle), type-only imports included; and that the step engine
+ * is used only by the worker: runs, approvals and the API never depend on it.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'a module cycle: move what both sides need where both can depend on it',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'engine-only-from-the-worker',
+      severity: 'error',
+      comment: 'what the API and the engine share lives in runs/ or queue/, not in engine/',
+      from: { path: '^src/', pathNot: '^src/(computer-use/engine/|worker\\.module\\.ts$)' },
+      to: { path: '^src/computer-use/engine/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+  },
+};
