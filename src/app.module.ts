@@ -1,16 +1,18 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ApprovalsModule } from './approvals/approvals.module';
+import { AuditApiModule } from './audit/audit-api.module';
 import { AuthModule } from './auth/auth.module';
-import { PlanningModule } from './computer-use/planning/planning.module';
+import { PlanningApiModule } from './computer-use/planning/planning-api.module';
 import { RunsModule } from './computer-use/runs/runs.module';
-import { SettingsModule } from './computer-use/settings/settings.module';
+import { SettingsApiModule } from './computer-use/settings/settings-api.module';
 import type { AppConfig } from './config/app-config';
 import { ConsoleModule } from './console/console.module';
 import { CoreModule } from './core.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { ModelsApiModule } from './models/models-api.module';
 
-/** The API. */
+/** The API: every controller, on the core. The worker (worker.module.ts) loads none of these. */
 @Module({})
 export class AppModule {
   static forRoot(config?: AppConfig): DynamicModule {
@@ -21,8 +23,10 @@ export class AppModule {
         AuthModule,
         HealthModule,
         MetricsModule,
-        SettingsModule,
-        PlanningModule,
+        AuditApiModule,
+        SettingsApiModule,
+        PlanningApiModule,
+        ModelsApiModule,
         RunsModule,
         ApprovalsModule,
         ConsoleModule,

@@ -488,6 +488,7 @@ describe('the VA02 example on a real sim screen host', () => {
         agent: 'sap-orders',
         goal: "change order 4711's delivery date",
         system: 'SAP GUI',
+        screenTokenEnv: null,
         step: n,
         screen: seen,
         history: [],

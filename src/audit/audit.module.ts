@@ -1,8 +1,8 @@
 import { Global, Module } from '@nestjs/common';
-import { AuditController } from './audit.controller';
+import { AuditRepository } from './audit.repository';
 import { AuditService } from './audit.service';
 
 /** Global: every feature records its events through AuditService.record(...). */
 @Global()
-@Module({ controllers: [AuditController], providers: [AuditService], exports: [AuditService] })
+@Module({ providers: [AuditService, AuditRepository], exports: [AuditService] })
 export class AuditModule {}

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
-import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { encodeCursor } from '../common/cursor';
 import { AuditEvent } from './audit-event.entity';
+import { AuditFilter, AuditRepository } from './audit.repository';
 import { canonicalJson } from './canonical-json';
 
 export const GENESIS_SHA256 = '0'.repeat(64);
@@ -18,15 +19,7 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
-export interface AuditFilter {
-  /** `computer_use.` (ends with a dot: a prefix) or an exact type such as `computer_use.write`. */
-  type?: string;
-  runId?: string;
-  since?: Date;
-  until?: Date;
-  /** Only events after this sequence number. */
-  afterSeq?: number;
-}
+export type { AuditFilter } from './audit.repository';
 
 export interface AuditEventView {
   id: string;
@@ -67,7 +60,10 @@ export function eventSha256(event: Omit<AuditEvent, 'id' | 'sha256' | 'tenantRef
 
 @Injectable()
 export class AuditService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly events: AuditRepository,
+  ) {}
 
   /**
    * Appends one event to its tenant's chain. Pass the caller's transaction manager to make the
@@ -75,14 +71,8 @@ export class AuditService {
    */
   async record(entry: AuditEntry, manager?: EntityManager): Promise<AuditEvent> {
     if (!manager) return this.dataSource.transaction((m) => this.record(entry, m));
-    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('audit:' || $1, 0))`, [
-      entry.tenant,
-    ]);
-    const head = await manager.getRepository(AuditEvent).findOne({
-      where: { tenant: entry.tenant },
-      order: { seq: 'DESC' },
-      select: { seq: true, sha256: true },
-    });
+    await this.events.lockChain(manager, entry.tenant);
+    const head = await this.events.head(manager, entry.tenant);
     const event = manager.create(AuditEvent, {
       tenant: entry.tenant,
       seq: (head?.seq ?? 0) + 1,
@@ -96,7 +86,7 @@ export class AuditService {
       prevSha256: head?.sha256 ?? GENESIS_SHA256,
     });
     event.sha256 = eventSha256(event);
-    return manager.save(event);
+    return this.events.append(manager, event);
   }
 
   async list(
@@ -104,9 +94,7 @@ export class AuditService {
     filter: AuditFilter,
     limit: number,
   ): Promise<{ items: AuditEventView[]; next_cursor: string | null }> {
-    const rows = await this.query(tenant, filter)
-      .take(limit + 1)
-      .getMany();
+    const rows = await this.events.find(tenant, filter, limit + 1);
     const page = rows.slice(0, limit);
     const next = rows.length > limit ? encodeCursor([page[page.length - 1].seq]) : null;
     return { items: page.map(toView), next_cursor: next };
@@ -116,9 +104,7 @@ export class AuditService {
   async *export(tenant: string, filter: AuditFilter): AsyncGenerator<AuditEventView> {
     let afterSeq = filter.afterSeq ?? 0;
     for (;;) {
-      const rows = await this.query(tenant, { ...filter, afterSeq })
-        .take(BATCH)
-        .getMany();
+      const rows = await this.events.find(tenant, { ...filter, afterSeq }, BATCH);
       for (const row of rows) yield toView(row);
       if (rows.length < BATCH) return;
       afterSeq = rows[rows.length - 1].seq;
@@ -130,14 +116,8 @@ export class AuditService {
     let prevSha = GENESIS_SHA256;
     let prevSeq = 0;
     let checked = 0;
-    const repo = this.dataSource.getRepository(AuditEvent);
     for (;;) {
-      const rows = await repo
-        .createQueryBuilder('e')
-        .where('e.tenant = :tenant AND e.seq > :prevSeq', { tenant, prevSeq })
-        .orderBy('e.seq', 'ASC')
-        .take(BATCH)
-        .getMany();
+      const rows = await this.events.find(tenant, { afterSeq: prevSeq }, BATCH);
       for (const row of rows) {
         checked += 1;
         const intact =
@@ -148,29 +128,6 @@ export class AuditService {
       }
       if (rows.length < BATCH) return { ok: true, checked, head_sha256: prevSha };
     }
-  }
-
-  private query(tenant: string, filter: AuditFilter): SelectQueryBuilder<AuditEvent> {
-    const qb = this.dataSource
-      .getRepository(AuditEvent)
-      .createQueryBuilder('e')
-      .where('e.tenant = :tenant', { tenant })
-      .orderBy('e.seq', 'ASC');
-    if (filter.type !== undefined) {
-      if (filter.type.endsWith('.')) {
-        qb.andWhere(`e.type LIKE :prefix ESCAPE '\\'`, {
-          prefix: filter.type.replace(/[\\%_]/g, (c) => `\\${c}`) + '%',
-        });
-      } else {
-        qb.andWhere('e.type = :type', { type: filter.type });
-      }
-    }
-    if (filter.runId !== undefined) qb.andWhere('e.run_id = :runId', { runId: filter.runId });
-    if (filter.since !== undefined) qb.andWhere('e.at >= :since', { since: filter.since });
-    if (filter.until !== undefined) qb.andWhere('e.at < :until', { until: filter.until });
-    if (filter.afterSeq !== undefined)
-      qb.andWhere('e.seq > :afterSeq', { afterSeq: filter.afterSeq });
-    return qb;
   }
 }
 

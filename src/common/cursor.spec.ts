@@ -7,12 +7,15 @@ describe('cursor', () => {
     const position = ['2026-11-30T01:02:03.456Z', '7b0c6d3e-2f4a-4c1e-9a8b-1d2e3f4a5b6c'];
     expect(decodeCursor(encodeCursor(position), 'tu')).toEqual(position);
     expect(decodeCursor(encodeCursor([42]), 'n')).toEqual([42]);
+    const micro = ['2026-11-30T01:02:03.456789Z', '7b0c6d3e-2f4a-4c1e-9a8b-1d2e3f4a5b6c'];
+    expect(decodeCursor(encodeCursor(micro), 'tu')).toEqual(micro);
   });
 
   it.each([
     ['not base64 json', 'tu'],
     [encodeCursor(['garbage', '7b0c6d3e-2f4a-4c1e-9a8b-1d2e3f4a5b6c']), 'tu'],
     [encodeCursor(['2026-11-30T01:02:03.456Z', "x' OR 1=1"]), 'tu'],
+    [encodeCursor(['2026-11-30T01:02:03.4567Z', '7b0c6d3e-2f4a-4c1e-9a8b-1d2e3f4a5b6c']), 'tu'],
     [encodeCursor([1.5]), 'n'],
     [encodeCursor([-1]), 'n'],
     [encodeCursor([1, 2]), 'n'],

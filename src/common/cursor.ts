@@ -8,7 +8,8 @@ export function encodeCursor(position: Array<string | number>): string {
   return Buffer.from(JSON.stringify(position)).toString('base64url');
 }
 
-const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+/** UTC, with milliseconds or (as PostgreSQL keeps time) microseconds. */
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}(\d{3})?Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** What each place of a position must be: `n` a non-negative integer, `t` an ISO time, `u` a UUID. */

@@ -1,15 +1,13 @@
 import { Module } from '@nestjs/common';
 import { ScreensModule } from '../computer-use/screens/screens.module';
+import { ModelUsageRepository } from './model-usage.repository';
 import { ModelsService } from './models.service';
-import { TranscriptsController } from './transcripts.controller';
-import { TranscriptsService } from './transcripts.service';
 import { UsageService } from './usage.service';
 
-/** The governed model call (DESIGN §8): providers, budget, transcripts and their route. */
+/** The governed model call (DESIGN §8): providers, budget, transcripts as they are recorded. */
 @Module({
   imports: [ScreensModule],
-  controllers: [TranscriptsController],
-  providers: [ModelsService, UsageService, TranscriptsService],
-  exports: [ModelsService, UsageService],
+  providers: [ModelsService, UsageService, ModelUsageRepository],
+  exports: [ModelsService, UsageService, ModelUsageRepository],
 })
 export class ModelsModule {}

@@ -1,6 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { loadRules, maskCardNumbers } from '../computer-use/actions';
 import type {
   ModelUsage,
@@ -88,7 +86,6 @@ export class ModelsService {
   private readonly images = new Map<string, Buffer>();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly usage: UsageService,
     private readonly screens: ScreensService,
   ) {}
@@ -102,7 +99,7 @@ export class ModelsService {
         { status: null, cause: 'not_configured' },
       );
     }
-    const screenTokenEnv = await this.screenTokenEnv(ctx.runId);
+    const screenTokenEnv = ctx.screenTokenEnv;
     const secrets = [
       { name: config.api_key_env, value: apiKey },
       {
@@ -419,14 +416,6 @@ export class ModelsService {
     this.images.set(key, scaled);
     while (this.images.size > IMAGE_CACHE) this.images.delete(this.images.keys().next().value!);
     return scaled;
-  }
-
-  private async screenTokenEnv(runId: string): Promise<string | null> {
-    const rows = await this.dataSource.query<Array<{ env: string | null }>>(
-      `SELECT agent_config->>'screen_token_env' AS env FROM runs WHERE id = $1`,
-      [runId],
-    );
-    return rows[0]?.env ?? null;
   }
 }
 

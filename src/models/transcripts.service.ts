@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { Caller } from '../auth/caller';
 import { notFound } from '../common/domain-error';
-import { Run } from '../computer-use/runs/run.entity';
-import { Step } from '../computer-use/runs/step.entity';
-import { ModelCall } from './model-call.entity';
+import { RunsRepository } from '../computer-use/runs/runs.repository';
+import { StepsRepository } from '../computer-use/runs/steps.repository';
+import type { ModelCall } from './model-call.entity';
+import { ModelUsageRepository } from './model-usage.repository';
 
 /** One call of a step's transcript as the API shows it. */
 export interface ModelCallView {
@@ -52,21 +51,18 @@ export function modelCallView(c: ModelCall): ModelCallView {
 /** Transcripts (DESIGN §8), read in the caller's tenant only: another tenant's run is a 404. */
 @Injectable()
 export class TranscriptsService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly runs: RunsRepository,
+    private readonly steps: StepsRepository,
+    private readonly usage: ModelUsageRepository,
+  ) {}
 
   async forStep(caller: Caller, runId: string, n: number): Promise<TranscriptView> {
-    const run = await this.dataSource
-      .getRepository(Run)
-      .findOne({ where: { id: runId, tenant: caller.tenant }, select: { id: true } });
+    const run = await this.runs.findInTenant(caller.tenant, runId);
     if (!run) throw notFound(`no run ${runId}`);
-    const step = await this.dataSource
-      .getRepository(Step)
-      .findOne({ where: { runId, n }, select: { id: true } });
+    const step = await this.steps.find(runId, n);
     if (!step) throw notFound(`run ${runId} has no step ${n}`);
-    const calls = await this.dataSource.getRepository(ModelCall).find({
-      where: { runId, n, tenant: caller.tenant },
-      order: { seq: 'ASC' },
-    });
+    const calls = await this.usage.callsOfStep(caller.tenant, runId, n);
     return { run_id: runId, n, calls: calls.map(modelCallView) };
   }
 }

@@ -174,6 +174,7 @@ export class StepPlanning {
         agent: run.agent,
         goal: run.goal,
         system: agent.system,
+        screenTokenEnv: agent.screen_token_env,
         step: step.n,
         screen,
         history,

@@ -32,6 +32,11 @@ export interface PlanningContext {
   goal: string;
   /** The system the agent works, from its config (`system`). */
   system: string | null;
+  /**
+   * The variable holding the agent's screen host token (`screen_token_env`): a model planner keeps
+   * its value out of everything it sends and stores.
+   */
+  screenTokenEnv: string | null;
   /** This step's number (1-based). */
   step: number;
   screen: ObservedScreen;

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
 import { canonicalJson } from '../../audit/canonical-json';
 import type { Caller } from '../../auth/caller';
-import { decodeCursor, encodeCursor } from '../../common/cursor';
 import { invalid, notFound } from '../../common/domain-error';
 import { AppConfig } from '../../config/app-config';
 import { defaultModel } from '../../models/default-model';
@@ -18,6 +17,7 @@ import type { Planner } from './planner';
 import type { Script } from './script.types';
 import { ScriptedPlanner, type ScriptedPlannerOptions } from './scripted-planner';
 import { ScriptedPlannerRecord } from './scripted-planner.entity';
+import { ScriptedPlannersRepository } from './scripted-planners.repository';
 
 /** A scripted planner's id in the API and in an agent's `planner`: `scripted-<uuid>`. */
 export const SCRIPTED_PREFIX = 'scripted-';
@@ -83,6 +83,7 @@ function toView(row: ScriptedPlannerRecord): ScriptedPlannerView {
 export class PlannersService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly planners: ScriptedPlannersRepository,
     private readonly audit: AuditService,
     private readonly config: AppConfig,
     private readonly models: ModelsService,
@@ -92,17 +93,15 @@ export class PlannersService {
     const normal = checked(script);
     return this.dataSource.transaction(async (manager) => {
       const now = new Date();
-      const row = await manager.save(
-        manager.create(ScriptedPlannerRecord, {
-          tenant: caller.tenant,
-          name,
-          script: normal,
-          createdBy: caller.subject,
-          createdAt: now,
-          updatedAt: now,
-          deletedAt: null,
-        }),
-      );
+      const row = await this.planners.create(manager, {
+        tenant: caller.tenant,
+        name,
+        script: normal,
+        createdBy: caller.subject,
+        createdAt: now,
+        updatedAt: now,
+        deletedAt: null,
+      });
       await this.record(manager, caller, AUDIT_PLANNER.created, row, {
         step_count: normal.steps.length,
         script_sha256: scriptSha256(normal),
@@ -113,29 +112,13 @@ export class PlannersService {
 
   /** The tenant's planners, oldest first. */
   async list(tenant: string, limit: number, cursor?: string): Promise<PlannerPage> {
-    const qb = this.dataSource
-      .getRepository(ScriptedPlannerRecord)
-      .createQueryBuilder('p')
-      .where('p.tenant = :tenant', { tenant })
-      .orderBy('p.created_at', 'ASC')
-      .addOrderBy('p.id', 'ASC')
-      .take(limit + 1);
-    if (cursor !== undefined) {
-      const [atText, id] = decodeCursor<[string, string]>(cursor, 'tu');
-      const after = { at: new Date(atText), id };
-      qb.andWhere('(p.created_at, p.id) > (:at, :id)', after);
-    }
-    const rows = await qb.getMany();
-    const page = rows.slice(0, limit);
+    const page = await this.planners.page(tenant, limit, cursor);
     return {
-      items: page.map((row) => {
+      items: page.items.map((row) => {
         const { script, ...view } = toView(row);
         return { ...view, step_count: script.steps.length };
       }),
-      next_cursor:
-        rows.length > limit
-          ? encodeCursor([page[page.length - 1].createdAt.toISOString(), page[page.length - 1].id])
-          : null,
+      next_cursor: page.next_cursor,
     };
   }
 
@@ -158,7 +141,7 @@ export class PlannersService {
       row.script = normal;
       if (change.name !== undefined) row.name = change.name;
       row.updatedAt = new Date();
-      await manager.save(row);
+      await this.planners.save(manager, row);
       await this.record(manager, caller, AUDIT_PLANNER.updated, row, {
         step_count: normal.steps.length,
         script_sha256: scriptSha256(normal),
@@ -173,10 +156,7 @@ export class PlannersService {
   async remove(caller: Caller, ref: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const row = await this.lockLive(manager, caller.tenant, ref);
-      const now = new Date();
-      await manager
-        .getRepository(ScriptedPlannerRecord)
-        .update({ id: row.id, deletedAt: IsNull() }, { deletedAt: now, updatedAt: now });
+      await this.planners.softDelete(manager, row.id, new Date());
       await this.record(manager, caller, AUDIT_PLANNER.deleted, row, {});
     });
   }
@@ -187,10 +167,7 @@ export class PlannersService {
    */
   async findScripted(tenant: string, ref: unknown): Promise<ScriptedPlannerRecord | null> {
     const id = scriptedRowId(ref);
-    if (!id) return null;
-    return this.dataSource
-      .getRepository(ScriptedPlannerRecord)
-      .findOne({ where: { id, tenant, deletedAt: IsNull() } });
+    return id ? this.planners.findLive(tenant, id) : null;
   }
 
   /**
@@ -208,12 +185,8 @@ export class PlannersService {
     if (model) return new ModelPlanner(model, this.models);
     const id = scriptedRowId(plannerRef);
     if (!id) return null;
-    // Read before every step: one plain statement for the one column needed.
-    const rows: Array<{ script: Script }> = await this.dataSource.query(
-      `SELECT script FROM scripted_planners WHERE id = $1 AND tenant = $2 AND deleted_at IS NULL`,
-      [id, tenant],
-    );
-    return rows.length > 0 ? new ScriptedPlanner(rows[0].script, options) : null;
+    const script = await this.planners.script(tenant, id);
+    return script ? new ScriptedPlanner(script, options) : null;
   }
 
   /**
@@ -244,12 +217,7 @@ export class PlannersService {
     ref: string,
   ): Promise<ScriptedPlannerRecord> {
     const id = scriptedRowId(ref);
-    const row = id
-      ? await manager.getRepository(ScriptedPlannerRecord).findOne({
-          where: { id, tenant, deletedAt: IsNull() },
-          lock: { mode: 'pessimistic_write' },
-        })
-      : null;
+    const row = id ? await this.planners.lockLive(manager, tenant, id) : null;
     if (!row) throw noPlanner(ref);
     return row;
   }

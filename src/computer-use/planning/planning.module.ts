@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
 import { ModelsModule } from '../../models/models.module';
-import { PlannersController } from './planners.controller';
 import { PlannersService } from './planners.service';
+import { ScriptedPlannersRepository } from './scripted-planners.repository';
 
-/** Planners (DESIGN §8): the scripted planners' API and `PlannersService.plannerFor` for the engine. */
+/** Planners (DESIGN §8): `PlannersService.plannerFor` for the engine, the scripted planners' store. */
 @Module({
   imports: [ModelsModule],
-  controllers: [PlannersController],
-  providers: [PlannersService],
+  providers: [PlannersService, ScriptedPlannersRepository],
   exports: [PlannersService],
 })
 export class PlanningModule {}

@@ -72,6 +72,7 @@ function harness(
     agent: 'sap-orders',
     goal: 'change 4711',
     system: 'SAP GUI',
+    screenTokenEnv: null,
     step: 1,
     screen: first,
     history: [],

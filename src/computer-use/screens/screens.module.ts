@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DoctorService } from './doctor.service';
 import { ScreenHostClient } from './screen-host.client';
+import { ScreensRepository } from './screens.repository';
 import { ScreensService } from './screens.service';
 
 /**
@@ -8,7 +9,7 @@ import { ScreensService } from './screens.service';
  * the TypeORM data source of the root module.
  */
 @Module({
-  providers: [ScreenHostClient, ScreensService, DoctorService],
+  providers: [ScreenHostClient, ScreensService, ScreensRepository, DoctorService],
   exports: [ScreenHostClient, ScreensService, DoctorService],
 })
 export class ScreensModule {}

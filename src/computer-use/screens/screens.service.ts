@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { pngPixelFacts, sha256Hex } from './pixels';
 import type { Screenshot } from './screen-host.client';
+import { PixelFacts, ScreensRepository } from './screens.repository';
 
 export interface StoredScreen {
   /** SHA-256 of the PNG bytes: the screen's address. */
@@ -16,8 +16,6 @@ export interface StoredScreen {
 
 /** A screenshot to store: its PNG, and its SHA-256 when the caller has it already. */
 export type ScreenToStore = Pick<Screenshot, 'png'> & Partial<Pick<Screenshot, 'pngSha256'>>;
-
-type PixelFacts = Omit<StoredScreen, 'sha256'>;
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
@@ -53,7 +51,7 @@ class Lru<K, V> {
 export class ScreensService {
   private readonly facts = new Lru<string, PixelFacts>(512);
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly screens: ScreensRepository) {}
 
   /**
    * Stores the screenshot unless this tenant has it already. Pass a transaction's manager to make
@@ -64,60 +62,28 @@ export class ScreensService {
     screenshot: ScreenToStore,
     manager?: EntityManager,
   ): Promise<StoredScreen> {
-    const m = manager ?? this.dataSource.manager;
     const sha256 = screenshot.pngSha256 ?? sha256Hex(screenshot.png);
     const known = this.facts.get(sha256);
     if (known) {
-      const rows: unknown[] = await m.query(
-        'SELECT 1 FROM screens WHERE tenant = $1 AND sha256 = $2',
-        [tenant, sha256],
-      );
-      if (rows.length > 0) return { sha256, ...known };
-      await this.insert(m, tenant, sha256, screenshot.png, known);
+      if (!(await this.screens.has(tenant, sha256, manager))) {
+        await this.screens.insert(tenant, sha256, screenshot.png, known, manager);
+      }
       return { sha256, ...known };
     }
-    const rows: Array<{ pixel_sha256: string; width: number; height: number }> = await m.query(
-      'SELECT pixel_sha256, width, height FROM screens WHERE tenant = $1 AND sha256 = $2',
-      [tenant, sha256],
-    );
-    if (rows.length > 0) {
-      const facts = {
-        pixelSha256: rows[0].pixel_sha256,
-        width: rows[0].width,
-        height: rows[0].height,
-      };
-      this.facts.set(sha256, facts);
-      return { sha256, ...facts };
+    const stored = await this.screens.facts(tenant, sha256, manager);
+    if (stored) {
+      this.facts.set(sha256, stored);
+      return { sha256, ...stored };
     }
     const facts = pngPixelFacts(screenshot.png);
     this.facts.set(sha256, facts);
-    await this.insert(m, tenant, sha256, screenshot.png, facts);
+    await this.screens.insert(tenant, sha256, screenshot.png, facts, manager);
     return { sha256, ...facts };
   }
 
   /** The exact PNG bytes, or null when this tenant has no such screen. */
   async get(tenant: string, sha256: string, manager?: EntityManager): Promise<Buffer | null> {
     if (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256)) return null;
-    const m = manager ?? this.dataSource.manager;
-    const rows: Array<{ png: Buffer }> = await m.query(
-      'SELECT png FROM screens WHERE tenant = $1 AND sha256 = $2',
-      [tenant, sha256],
-    );
-    return rows.length > 0 ? rows[0].png : null;
-  }
-
-  private async insert(
-    m: EntityManager,
-    tenant: string,
-    sha256: string,
-    png: Buffer,
-    facts: PixelFacts,
-  ): Promise<void> {
-    await m.query(
-      `INSERT INTO screens (tenant, sha256, png, width, height, pixel_sha256)
-       VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (tenant, sha256) DO NOTHING`,
-      [tenant, sha256, png, facts.width, facts.height, facts.pixelSha256],
-    );
+    return this.screens.png(tenant, sha256, manager);
   }
 }

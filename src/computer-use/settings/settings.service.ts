@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, LessThan } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
 import type { Caller } from '../../auth/caller';
 import { decodeCursor, encodeCursor } from '../../common/cursor';
@@ -12,10 +12,11 @@ import {
   withDefaults,
 } from './agent-config';
 import { diffConfigs, weakenedAgents } from './config-diff';
-import { ComputerUseConfigVersion } from './computer-use-config.entity';
+import type { ComputerUseConfigVersion } from './computer-use-config.entity';
 import type { KillSwitchDto } from './dto/kill-switch.dto';
-import { KillSwitch } from './kill-switch.entity';
+import type { KillSwitch } from './kill-switch.entity';
 import { parseConfigBody } from './parse-config';
+import { KillSwitchState, SettingsRepository } from './settings.repository';
 
 /** What GET answers: the config in force, with who made it and when. */
 export interface ConfigView extends ComputerUseConfig {
@@ -40,10 +41,7 @@ export interface KillSwitchView {
   updated_at: string | null;
 }
 
-export interface KillSwitchState {
-  engaged: boolean;
-  reason: string | null;
-}
+export type { KillSwitchState } from './settings.repository';
 
 /**
  * The admin config of computer use (DESIGN §9): versioned, audited, and read by the engine through
@@ -54,12 +52,13 @@ export interface KillSwitchState {
 export class SettingsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly settings: SettingsRepository,
     private readonly audit: AuditService,
   ) {}
 
   /** The config in force, normalised; null before the first PUT (computer use is off). */
   async current(tenant: string): Promise<{ version: number; config: ComputerUseConfig } | null> {
-    const head = await this.head(this.dataSource.manager, tenant);
+    const head = await this.settings.head(tenant);
     return head ? { version: head.version, config: withDefaults(head.config) } : null;
   }
 
@@ -70,16 +69,11 @@ export class SettingsService {
 
   /** The agent's kill switch; null when it was never set (not engaged). */
   async killSwitch(tenant: string, agent: string): Promise<KillSwitchState | null> {
-    // Read before every step: one plain statement, no query builder.
-    const rows: KillSwitchState[] = await this.dataSource.query(
-      `SELECT engaged, reason FROM computer_use_kill_switches WHERE tenant = $1 AND agent = $2`,
-      [tenant, agent],
-    );
-    return rows.length > 0 ? { engaged: rows[0].engaged, reason: rows[0].reason } : null;
+    return this.settings.killSwitch(tenant, agent);
   }
 
   async view(tenant: string): Promise<ConfigView> {
-    const head = await this.head(this.dataSource.manager, tenant);
+    const head = await this.settings.head(tenant);
     return head
       ? toView(head)
       : { version: 0, updated_by: null, updated_at: null, enabled: false, agents: {} };
@@ -90,8 +84,8 @@ export class SettingsService {
     const { config, basedOn } = parseConfigBody(body);
     const tenant = caller.tenant;
     return this.dataSource.transaction(async (manager) => {
-      await lock(manager, tenant);
-      const head = await this.head(manager, tenant);
+      await this.settings.lockTenant(manager, tenant);
+      const head = await this.settings.head(tenant, manager);
       const previous = head?.version ?? 0;
       if (basedOn !== undefined && basedOn !== previous) {
         throw conflict(
@@ -105,14 +99,12 @@ export class SettingsService {
           `turning require_write_approval off (agent ${weakened.join(', ')}) needs the permission governance.weaken as well as computer_use.admin`,
         );
       }
-      // An insert, never an upsert: the primary key refuses a second row of the same version.
-      const row = manager.create(ComputerUseConfigVersion, {
+      const row = await this.settings.insertVersion(manager, {
         tenant,
         version: previous + 1,
         config,
         createdBy: caller.subject,
       });
-      await manager.getRepository(ComputerUseConfigVersion).insert(row);
       await this.audit.record(
         {
           tenant,
@@ -155,11 +147,7 @@ export class SettingsService {
     cursor?: string,
   ): Promise<{ items: ConfigVersionView[]; next_cursor: string | null }> {
     const before = cursor === undefined ? undefined : decodeCursor<[number]>(cursor, 'n')[0];
-    const rows = await this.dataSource.getRepository(ComputerUseConfigVersion).find({
-      where: before === undefined ? { tenant } : { tenant, version: LessThan(before) },
-      order: { version: 'DESC' },
-      take: limit + 1,
-    });
+    const rows = await this.settings.versions(tenant, limit + 1, before);
     const page = rows.slice(0, limit);
     return {
       items: page.map((row) => ({
@@ -174,7 +162,7 @@ export class SettingsService {
 
   async killSwitchView(tenant: string, agent: string): Promise<KillSwitchView> {
     await this.requireAgent(this.dataSource.manager, tenant, agent);
-    const row = await this.dataSource.getRepository(KillSwitch).findOneBy({ tenant, agent });
+    const row = await this.settings.killSwitchRow(tenant, agent);
     return row
       ? toKillSwitchView(row)
       : { agent, engaged: false, reason: null, updated_by: null, updated_at: null };
@@ -190,20 +178,17 @@ export class SettingsService {
     const tenant = caller.tenant;
     return this.dataSource.transaction(async (manager) => {
       // The same lock as config changes: the agent is checked against the version in force.
-      await lock(manager, tenant);
+      await this.settings.lockTenant(manager, tenant);
       await this.requireAgent(manager, tenant, agent);
-      const repo = manager.getRepository(KillSwitch);
-      const previous = await repo.findOneBy({ tenant, agent });
-      const row = await repo.save(
-        repo.create({
-          tenant,
-          agent,
-          engaged: body.engaged,
-          reason,
-          updatedBy: caller.subject,
-          updatedAt: new Date(),
-        }),
-      );
+      const previous = await this.settings.killSwitchRow(tenant, agent, manager);
+      const row = await this.settings.saveKillSwitch(manager, {
+        tenant,
+        agent,
+        engaged: body.engaged,
+        reason,
+        updatedBy: caller.subject,
+        updatedAt: new Date(),
+      });
       await this.audit.record(
         {
           tenant,
@@ -223,30 +208,13 @@ export class SettingsService {
     });
   }
 
-  private async head(
-    manager: EntityManager,
-    tenant: string,
-  ): Promise<ComputerUseConfigVersion | null> {
-    return manager.getRepository(ComputerUseConfigVersion).findOne({
-      where: { tenant },
-      order: { version: 'DESC' },
-    });
-  }
-
   /** Another tenant's agent, like an unknown one, is simply not there. */
   private async requireAgent(manager: EntityManager, tenant: string, agent: string): Promise<void> {
-    const head = AGENT_NAME_PATTERN.test(agent) ? await this.head(manager, tenant) : null;
+    const head = AGENT_NAME_PATTERN.test(agent) ? await this.settings.head(tenant, manager) : null;
     if (!head || !Object.hasOwn(head.config.agents, agent)) {
       throw notFound(`no agent ${agent.slice(0, 80)} in this tenant's computer-use config`);
     }
   }
-}
-
-async function lock(manager: EntityManager, tenant: string): Promise<void> {
-  await manager.query(
-    `SELECT pg_advisory_xact_lock(hashtextextended('computer_use_config:' || $1, 0))`,
-    [tenant],
-  );
 }
 
 function toView(row: ComputerUseConfigVersion): ConfigView {
