@@ -12,7 +12,9 @@ cd "$(dirname "$0")/.."
 
 say() { printf '%s\n' "$*"; }
 
-if [ ! -d node_modules ]; then
+# Node.js 24 first on PATH (installed into .node/ when the machine's node is older).
+. scripts/lib/node.sh
+if [ ! -x node_modules/.bin/node ]; then
   say "Installing packages (npm ci), once…"
   npm ci --no-audit --no-fund --loglevel=error
 fi
