@@ -1,6 +1,8 @@
 # Untested: no Docker engine runs where this project is built (see docs/operations.md).
+# Node 24, the major package.json pins (the image brings its own node; npm ci in the build stage
+# also installs the pinned `node` devDependency, which npm prune removes again).
 # One image for the API (default command), the worker (node dist/src/worker.js) and the screen host.
-FROM node:20-slim AS build
+FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/protocol/package.json packages/protocol/
@@ -9,7 +11,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev && mkdir -p screen-host/node_modules
 
-FROM node:20-slim
+FROM node:24-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
 WORKDIR /app
 COPY --from=build /app/package.json ./

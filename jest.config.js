@@ -1,5 +1,18 @@
+// Warden runs on the Node.js pinned in package.json (devDependencies.node); npm scripts and npx put
+// it first on PATH (node_modules/.bin/node). A run on an older node stops here, not halfway.
+const pinned = require('./package.json').devDependencies.node;
+const major = pinned.split('.')[0];
+if (Number(process.versions.node.split('.')[0]) < Number(major)) {
+  throw new Error(
+    `Warden's tests need Node.js ${major} or newer (package.json pins ${pinned}), this is ` +
+      `${process.version}: start them with npm test or npx jest, which use node_modules/.bin/node`,
+  );
+}
+
 // Tests stay CommonJS; swc compiles TypeScript and the ESM-only packages (NestJS 12 and friends)
-// to CommonJS on the fly, because Jest on Node 20 cannot require ESM.
+// to CommonJS on the fly. Jest 30 can require ESM natively on Node 24, but only with Node's
+// experimental --experimental-vm-modules (vm.SourceTextModule), which every jest and npx jest
+// command would then need in NODE_OPTIONS; this list is simpler.
 const swcTs = [
   '@swc/jest',
   {

@@ -5,12 +5,10 @@
  * screen hosts over HTTPS with pinned certificates, in this process so that the bench can see
  * from the host's side when an action arrived.
  */
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { crc32 } from 'node:zlib';
 import { Client } from 'pg';
@@ -19,8 +17,18 @@ import { createCertificate, startScreenHost, type RunningScreenHost } from '../s
 import type { Screenshot } from '../screen-host/src';
 import { SimBackend } from '../screen-host/src/backends/sim/sim-backend';
 import { databaseOptions } from '../src/database/database.options';
+import {
+  ENTRIES,
+  freePort,
+  onlyPathAndHome,
+  ProcessGroup,
+  ROOT,
+  startEntry,
+  tail,
+  waitUntil,
+} from '../scripts/lib/processes';
 
-export const ROOT = resolve(__dirname, '..');
+export { ROOT };
 const PG_ADMIN_URL =
   process.env.WARDEN_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.WARDEN_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -154,73 +162,6 @@ function databaseUrl(name: string): string {
   return url.toString();
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-  });
-}
-
-async function until(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-interface Started {
-  child: ChildProcess;
-  logPath: string;
-  exited: Promise<number | null>;
-}
-
-/** Runs one of Warden's entry points from its TypeScript source; its output goes to a file. */
-function startEntry(
-  dir: string,
-  name: string,
-  entry: string,
-  args: string[],
-  env: Record<string, string>,
-  nodeFlags: string[] = [],
-): Started {
-  const logPath = join(dir, `${name}.log`);
-  const fd = openSync(logPath, 'a');
-  const child = spawn(
-    process.execPath,
-    [...nodeFlags, '-r', '@swc-node/register', join(ROOT, entry), ...args],
-    {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', fd, fd],
-    },
-  );
-  closeSync(fd);
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  return { child, logPath, exited };
-}
-
-function tail(path: string): string {
-  try {
-    return readFileSync(path, 'utf8').split('\n').slice(-15).join('\n');
-  } catch {
-    return '';
-  }
-}
-
-async function stop(started: Started): Promise<void> {
-  if (started.child.exitCode !== null || started.child.signalCode !== null) return;
-  started.child.kill('SIGTERM');
-  const timer = setTimeout(() => started.child.kill('SIGKILL'), 15_000);
-  await started.exited;
-  clearTimeout(timer);
-}
-
 async function http(base: string, method: string, path: string, token: string, json?: unknown) {
   const response = await fetch(base + path, {
     method,
@@ -305,26 +246,20 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
     // Tokens, made the way an operator makes them: the CLI.
     const cli = async (subject: string, permissions: string) => {
       const started = startEntry(
-        dir,
-        `cli-${subject}`,
-        'src/cli.ts',
+        ENTRIES.cli,
         [
-          'token',
-          'create',
-          '--tenant',
-          'bench',
-          '--subject',
-          subject,
-          '--permissions',
-          permissions,
+          ...['token', 'create', '--tenant', 'bench'],
+          ...['--subject', subject, '--permissions', permissions],
         ],
-        { ...env, LOG_LEVEL: 'warn' },
+        {
+          env: onlyPathAndHome({ ...env, LOG_LEVEL: 'warn' }),
+          log: join(dir, `cli-${subject}.log`),
+        },
       );
-      const code = await started.exited;
-      const lines = readFileSync(started.logPath, 'utf8').trim().split('\n');
-      const last = lines[lines.length - 1] ?? '';
-      if (code !== 0 || !last.startsWith('wdn_')) {
-        throw new Error(`token create for ${subject} failed:\n${tail(started.logPath)}`);
+      const end = await started.exited;
+      const last = started.stdout().trim().split('\n').pop() ?? '';
+      if (end.code !== 0 || !last.startsWith('wdn_')) {
+        throw new Error(`token create for ${subject} failed:\n${tail(started)}`);
       }
       return last;
     };
@@ -334,33 +269,34 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
       cli('bob', 'agents.approve'),
     ]);
 
-    // The API and the worker(s), as separate processes.
+    // The API and the worker(s), as separate processes; their output goes straight to log files,
+    // so that none of it costs this process CPU. Stopped newest first, 15 s before SIGKILL.
+    const processes = new ProcessGroup({
+      logDir: dir,
+      nodeFlags: options.nodeFlags,
+      logDirect: true,
+    });
+    cleanups.push(async () => {
+      await processes.stopAll(15_000);
+    });
     const port = await freePort();
-    const api = startEntry(dir, 'api', 'src/main.ts', [], { ...env, PORT: String(port) }, [
-      ...options.nodeFlags,
-    ]);
-    cleanups.push(() => stop(api));
+    const api = processes.start(
+      ENTRIES.api,
+      [],
+      onlyPathAndHome({ ...env, PORT: String(port) }),
+      'api.log',
+    );
     const apiUrl = `http://127.0.0.1:${port}`;
-    const workers: Started[] = [];
-    for (let i = 0; i < options.workers; i++) {
-      const worker = startEntry(dir, `worker-${i}`, 'src/worker.ts', [], env, options.nodeFlags);
-      workers.push(worker);
-      cleanups.push(() => stop(worker));
-    }
-    const alive = (s: Started, what: string) => {
-      if (s.child.exitCode !== null) {
-        throw new Error(`${what} exited with ${s.child.exitCode}:\n${tail(s.logPath)}`);
-      }
-    };
-    await until('the API answering /health/ready', 60_000, async () => {
-      alive(api, 'the API');
+    const workers = Array.from({ length: options.workers }, (_, i) =>
+      processes.start(ENTRIES.worker, [], onlyPathAndHome(env), `worker-${i}.log`),
+    );
+    await waitUntil(api, 'answer on /health/ready', async () => {
       return (await fetch(`${apiUrl}/health/ready`)).ok;
     });
-    for (const [i, worker] of workers.entries()) {
-      await until(`worker ${i} starting`, 60_000, async () => {
-        alive(worker, `worker ${i}`);
-        return readFileSync(worker.logPath, 'utf8').includes('Warden worker started');
-      });
+    for (const worker of workers) {
+      await waitUntil(worker, 'start', async () =>
+        worker.output().includes('Warden worker started'),
+      );
     }
     options.log(`API (pid ${api.child.pid}) and ${workers.length} worker process(es) started`);
 

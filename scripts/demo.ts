@@ -10,7 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import type { ApprovalView } from '../src/approvals/approval.view';
 import type { AuditEventView, VerifyResult } from '../src/audit/audit.service';
@@ -18,9 +18,8 @@ import type { RunView } from '../src/computer-use/runs/run.view';
 import { ApiError, apiClient, clearQueues, ensure, SimEvent, simEvents } from './demo/clients';
 import { agentPlanner, DEMO_GOAL, pickPlanner } from './demo/planner';
 import { bad, describeAction, heading, line, ok, shortSha, table } from './demo/print';
-import { ENTRIES, freePort, Processes, sleep } from './demo/processes';
+import { ENTRIES, freePort, ProcessGroup, sleep, waitUntil } from './lib/processes';
 
-const ROOT = resolve(__dirname, '..');
 const TENANT = 'acme';
 const AGENT = 'sap-orders';
 /** The variable of the API's and the worker's environment that holds the screen host's token. */
@@ -72,7 +71,7 @@ function readSettings(env: NodeJS.ProcessEnv): Settings {
 }
 
 /** The demo; answers whether everything it shows came out as it should. */
-async function main(settings: Settings, processes: Processes): Promise<boolean> {
+async function main(settings: Settings, processes: ProcessGroup): Promise<boolean> {
   const began = Date.now();
   const env = { ...process.env };
   delete env.TEST_CRASH_AT;
@@ -117,12 +116,10 @@ async function main(settings: Settings, processes: Processes): Promise<boolean> 
   );
   const worker = processes.start(ENTRIES.worker, [], serviceEnv, 'worker.log');
   const tokens = await makeTokens(processes, wardenEnv);
-  await processes.waitUntil(api, 'answer on /health/ready', async () => {
+  await waitUntil(api, 'answer on /health/ready', async () => {
     return (await fetch(`${base}/health/ready`)).status === 200;
   });
-  await processes.waitUntil(worker, 'start', async () =>
-    worker.output().includes('Warden worker started'),
-  );
+  await waitUntil(worker, 'start', async () => worker.output().includes('Warden worker started'));
   ok(`API on ${base} (OpenAPI: ${base}/api/docs) and the worker`);
   line(`both on database ${settings.database}, queue prefix ${settings.queuePrefix}`);
   ok(`tokens made with the CLI (cli token create), tenant ${TENANT}:`);
@@ -318,7 +315,7 @@ async function main(settings: Settings, processes: Processes): Promise<boolean> 
 /** Drops and creates the demo database, migrates it with the CLI; answers how many migrations ran. */
 async function freshDatabase(
   settings: Settings,
-  processes: Processes,
+  processes: ProcessGroup,
   wardenEnv: NodeJS.ProcessEnv,
 ): Promise<number> {
   const pg = new Client({ connectionString: settings.pgAdminUrl, connectionTimeoutMillis: 5000 });
@@ -347,7 +344,7 @@ interface SimHost {
 /** The sim screen host: its own certificate (`screen-host cert`), a fresh token, a free port. */
 async function startSimHost(
   settings: Settings,
-  processes: Processes,
+  processes: ProcessGroup,
   env: NodeJS.ProcessEnv,
 ): Promise<SimHost> {
   const certs = join(settings.work, 'certs');
@@ -369,7 +366,7 @@ async function startSimHost(
     'screen-host.log',
   );
   let url = '';
-  await processes.waitUntil(host, 'its "listening on" line', async () => {
+  await waitUntil(host, 'its "listening on" line', async () => {
     url = /listening on (https:\/\/\S+)/.exec(host.output())?.[1] ?? '';
     return url !== '';
   });
@@ -410,7 +407,7 @@ async function showFirstHeld(
 
 /** One token per person with `cli token create`, all at once; the token is the last line. */
 async function makeTokens(
-  processes: Processes,
+  processes: ProcessGroup,
   env: NodeJS.ProcessEnv,
 ): Promise<Record<Role, string>> {
   const made = await Promise.all(
@@ -462,7 +459,11 @@ async function demo(): Promise<void> {
     console.error(`demo: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(2);
   }
-  const processes = new Processes(ROOT, settings.work, settings.fromSource);
+  const processes = new ProcessGroup({
+    logDir: settings.work,
+    pidFile: join(settings.work, 'pids'),
+    fromDist: !settings.fromSource,
+  });
   // The first way out wins: the demo's end, its failure, or Ctrl-C (SIGINT) / SIGTERM.
   let finishing: Promise<void> | undefined;
   const finish = (code: number, note?: string) =>

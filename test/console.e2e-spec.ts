@@ -8,7 +8,7 @@ import {
   FakeProvider,
   startFakeProvider,
 } from './support/fake-provider';
-import { ROOT } from './support/processes';
+import { ROOT } from '../scripts/lib/processes';
 import { isEnded, startStack, Stack } from './support/stack';
 
 /**

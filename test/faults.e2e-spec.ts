@@ -6,7 +6,7 @@ import { startScreenHost } from '../screen-host/src';
 import { JOB, STEP_QUEUE } from '../src/queue/step-queue';
 import type { ScreenBackend } from '../screen-host/src';
 import { TEST_REDIS_URL } from './support/env';
-import { spawnEntry } from './support/processes';
+import { ENTRIES, spawnEntry, stop } from '../scripts/lib/processes';
 import { isEnded, startSimHost, startStack, Stack } from './support/stack';
 
 /**
@@ -26,7 +26,7 @@ const ONE_WRITE = {
 /** A real worker process on a stack's database and queues, with short leases and passes. */
 function spawnWorker(stack: Stack, env: Record<string, string> = {}): ChildProcess {
   const c = stack.api.config;
-  return spawnEntry('src/worker.ts', [], {
+  return spawnEntry(ENTRIES.worker, [], {
     DATABASE_URL: c.DATABASE_URL,
     REDIS_URL: c.REDIS_URL,
     QUEUE_PREFIX: c.QUEUE_PREFIX,
@@ -482,10 +482,4 @@ function exited(
       resolve({ code, signal });
     });
   });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  await exited(child, 10_000).catch(() => child.kill('SIGKILL'));
 }

@@ -8,7 +8,7 @@ import {
   startFakeProvider,
   textOf,
 } from './support/fake-provider';
-import { spawnEntry } from './support/processes';
+import { ENTRIES, spawnEntry, stop } from '../scripts/lib/processes';
 import { isEnded, startStack, Stack } from './support/stack';
 
 /**
@@ -217,7 +217,7 @@ describe('a provider error that quotes the prompt back', () => {
     fake = await startFakeProvider();
     stack = await startStack({ noWorker: true });
     const c = stack.api.config;
-    worker = spawnEntry('src/worker.ts', [], {
+    worker = spawnEntry(ENTRIES.worker, [], {
       DATABASE_URL: c.DATABASE_URL,
       REDIS_URL: c.REDIS_URL,
       QUEUE_PREFIX: c.QUEUE_PREFIX,
@@ -232,14 +232,7 @@ describe('a provider error that quotes the prompt back', () => {
   });
 
   afterAll(async () => {
-    if (worker && worker.exitCode === null && worker.signalCode === null) {
-      const gone = new Promise((resolve) => worker!.once('exit', resolve));
-      worker.kill('SIGTERM');
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([gone, new Promise((resolve) => (timer = setTimeout(resolve, 10_000)))]);
-      clearTimeout(timer);
-      if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGKILL');
-    }
+    if (worker) await stop(worker);
     await stack?.close();
     await fake?.close();
     delete process.env[keyEnv];

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PERMISSIONS } from '../src/auth/permission';
 import { TokensService } from '../src/auth/tokens.service';
 import { startApi, TestApi } from './support/api';
-import { ROOT } from './support/processes';
+import { ROOT } from '../scripts/lib/processes';
 
 /**
  * Every route × every kind of caller, with the exact status expected in each cell. A route added

@@ -1,6 +1,6 @@
 import { createTestDatabase, TestDatabase } from './support/database';
 import { http } from './support/api';
-import { runEntry, spawnEntry } from './support/processes';
+import { ENTRIES, runEntry, spawnEntry } from '../scripts/lib/processes';
 import { TEST_REDIS_URL } from './support/env';
 import type { ChildProcess } from 'node:child_process';
 
@@ -20,7 +20,7 @@ describe('token CLI', () => {
     await db.drop();
   });
 
-  const cli = (...args: string[]) => runEntry('src/cli.ts', args, env);
+  const cli = (...args: string[]) => runEntry(ENTRIES.cli, args, env);
 
   it('creates a token, shows it once on the last line, stores only its hash, and revokes it', async () => {
     const created = await cli(
@@ -69,7 +69,7 @@ describe('token CLI', () => {
     expect(listed.stdout).toContain(id);
 
     // The API accepts it for audit.read and refuses what it lacks; its logs never show it.
-    api = spawnEntry('src/main.ts', [], { ...env, PORT: '0', HOST: '127.0.0.1' });
+    api = spawnEntry(ENTRIES.api, [], { ...env, PORT: '0', HOST: '127.0.0.1' });
     let logs = '';
     api.stdout!.on('data', (d: Buffer) => (logs += d.toString()));
     api.stderr!.on('data', (d: Buffer) => (logs += d.toString()));
@@ -123,10 +123,10 @@ describe('token CLI', () => {
   });
 
   it('stops at start-up with a message naming a bad variable', async () => {
-    const api = await runEntry('src/main.ts', [], { ...env, PORT: 'eighty' });
+    const api = await runEntry(ENTRIES.api, [], { ...env, PORT: 'eighty' });
     expect(api.code).toBe(1);
     expect(api.stderr).toContain('PORT must be an integer');
-    const cli2 = await runEntry('src/cli.ts', ['token', 'list'], {
+    const cli2 = await runEntry(ENTRIES.cli, ['token', 'list'], {
       ...env,
       DATABASE_URL: 'mysql://nope',
     });
