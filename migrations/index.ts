@@ -7,6 +7,7 @@ import { Screens1795996831071 } from './1795996831071-Screens';
 import { StepTimings1795998976015 } from './1795998976015-StepTimings';
 import { Models1796000813014 } from './1796000813014-Models';
 import { StepDoneNotify1796085520653 } from './1796085520653-StepDoneNotify';
+import { TenantPause1796088325955 } from './1796088325955-TenantPause';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   StepTimings1795998976015,
   Models1796000813014,
   StepDoneNotify1796085520653,
+  TenantPause1796088325955,
 ];

@@ -558,6 +558,39 @@ describe('the console', () => {
     await auditor.close();
   });
 
+  it('lets an admin pause every agent of the tenant with a reason, and resume them', async () => {
+    const page = await tab();
+    await signIn(page, stack.tokens.admin, 'ada');
+    expect(await page.getByRole('navigation', { name: 'Console pages' }).textContent()).toBe(
+      'Pause',
+    );
+    await page.getByRole('link', { name: 'Pause' }).click();
+    // The switch's words come with the state, loaded after the page.
+    await page.getByRole('button', { name: 'Pause every agent' }).waitFor();
+    await expect(page.locator('#pause-state').textContent()).resolves.toMatch(/^Not paused/);
+    await page.getByLabel('Reason').fill('quarter close');
+    await page.getByRole('button', { name: 'Pause every agent' }).click();
+    await page.getByRole('button', { name: 'Resume every agent' }).waitFor();
+    await expect(page.locator('#pause-state').textContent()).resolves.toMatch(
+      /^Paused.*quarter close.*ada/,
+    );
+    const paused = await stack.api.request('GET', '/api/admin/pause', {
+      token: stack.tokens.admin,
+    });
+    expect(paused.body).toMatchObject({ paused: true, reason: 'quarter close', updated_by: 'ada' });
+    await shot(page, 'admin-paused');
+    await page.getByRole('button', { name: 'Resume every agent' }).click();
+    await page.getByRole('button', { name: 'Pause every agent' }).waitFor();
+    const resumed = await stack.api.request('GET', '/api/admin/pause', {
+      token: stack.tokens.admin,
+    });
+    expect(resumed.body.paused).toBe(false);
+    // The page's own address loads it too.
+    await page.goto(`${stack.api.url}/console/admin`);
+    await page.getByRole('button', { name: 'Pause every agent' }).waitFor();
+    await page.close();
+  });
+
   it('had no script errors and no CSP violations on any page', () => {
     expect(problems).toEqual([]);
   });

@@ -46,6 +46,9 @@ const MATRIX: Array<[string, string, number[]]> = [
     '/api/admin/agents/{name}/kill-switch',
     [401, 401, 401, 403, 400, 403, 403, 403, 403, 400],
   ],
+  // The tenant's pause: no body is a 400 past the guard.
+  ['GET', '/api/admin/pause', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
+  ['PUT', '/api/admin/pause', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
   // Planners: no body is a 400 past the guard; `{id}` is no planner of the tenant, a 404.
   ['POST', '/api/planners/scripted', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
   ['GET', '/api/planners', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],

@@ -42,6 +42,16 @@ export class ApprovalsRepository {
       .getOne();
   }
 
+  /** The approval, locked for the rest of the caller's transaction. */
+  lockById(manager: EntityManager, id: string): Promise<Approval | null> {
+    return manager
+      .getRepository(Approval)
+      .createQueryBuilder('a')
+      .setLock('pessimistic_write')
+      .where('a.id = :id', { id })
+      .getOne();
+  }
+
   /** The approval of a held step; with `status`, only in that status. */
   ofStep(stepId: string, status?: ApprovalStatus): Promise<Approval | null> {
     return this.dataSource

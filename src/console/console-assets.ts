@@ -30,6 +30,7 @@ export const CONSOLE_FILES: Readonly<Record<string, string>> = {
   'runs.js': 'text/javascript; charset=utf-8',
   'run.js': 'text/javascript; charset=utf-8',
   'audit.js': 'text/javascript; charset=utf-8',
+  'admin.js': 'text/javascript; charset=utf-8',
 };
 
 export const CONSOLE_DIR = join(__dirname, 'public');

@@ -34,7 +34,7 @@ export const CONSOLE_CSP = [
 export class ConsoleController {
   constructor(private readonly assets: ConsoleAssets) {}
 
-  @Get(['', 'approvals', 'approvals/:id', 'runs', 'runs/:id', 'audit'])
+  @Get(['', 'approvals', 'approvals/:id', 'runs', 'runs/:id', 'audit', 'admin'])
   @Public()
   page(
     @Headers('if-none-match') ifNoneMatch: string | undefined,

@@ -10,6 +10,7 @@ import { Tenant } from '../tenants/tenant.entity';
 import { ScriptedPlannerRecord } from '../computer-use/planning/scripted-planner.entity';
 import { ComputerUseConfigVersion } from '../computer-use/settings/computer-use-config.entity';
 import { KillSwitch } from '../computer-use/settings/kill-switch.entity';
+import { TenantPause } from '../computer-use/settings/tenant-pause.entity';
 import { Screen } from '../computer-use/screens/screen.entity';
 import { ModelCall } from '../models/model-call.entity';
 import { ModelUsageDay } from '../models/model-usage-day.entity';
@@ -21,6 +22,7 @@ export const ENTITIES = [
   ScriptedPlannerRecord,
   ComputerUseConfigVersion,
   KillSwitch,
+  TenantPause,
   Run,
   Step,
   Approval,

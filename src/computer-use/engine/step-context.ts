@@ -7,7 +7,10 @@ import type { StepTiming } from './step-timing';
 /** What every stage of one job on one step works with. */
 export interface StepContext {
   run: Run;
-  /** The agent's configuration as the run started with it. */
+  /**
+   * The agent's configuration in force at this job (DESIGN §4: a changed pin, CA, screen URL or
+   * planner applies from the next step); the caps stay as the run started.
+   */
   agent: AgentConfig;
   /** The agent's screen host, timed. */
   host: ScreenHost;

@@ -1,5 +1,14 @@
 import type { Verdict } from '../actions';
-import { holdFor, stepJob, stopBeforeStep } from './step-decisions';
+import type { SendGate } from '../runs/steps.repository';
+import {
+  holdFor,
+  keptState,
+  refusedToSend,
+  stateFor,
+  stepJob,
+  stopBeforeStep,
+  type Switches,
+} from './step-decisions';
 
 describe('which step a job works on', () => {
   it('opens the next step only when the current one is done (or there is none)', () => {
@@ -17,24 +26,84 @@ describe('which step a job works on', () => {
   });
 });
 
+const on: Switches = { enabled: true, agentConfigured: true, killSwitch: null, pause: null };
+
 describe('stopping before a step', () => {
-  const run = { stepCount: 3, maxSteps: 20, maxSeconds: 300, activeSeconds: 10, activeSince: null };
+  const run = {
+    agent: 'sap-orders',
+    stepCount: 3,
+    maxSteps: 20,
+    maxSeconds: 300,
+    activeSeconds: 10,
+    activeSince: null,
+  };
   const now = Date.UTC(2026, 11, 1);
 
-  it('goes on below the caps with the kill switch off', () => {
-    expect(stopBeforeStep(run, null, now)).toBeNull();
-    expect(stopBeforeStep(run, { engaged: false, reason: null }, now)).toBeNull();
+  it('goes on below the caps with every switch on', () => {
+    expect(stopBeforeStep(run, on, now)).toBeNull();
+    const released = { ...on, killSwitch: { engaged: false, reason: null } };
+    expect(
+      stopBeforeStep(run, { ...released, pause: { paused: false, reason: null } }, now),
+    ).toBeNull();
   });
 
-  it('stops killed, at the step cap, and at the time cap counted up to now', () => {
-    expect(stopBeforeStep(run, { engaged: true, reason: 'incident' }, now)).toEqual({
-      reason: 'killed',
-      summary: 'kill switch engaged: incident',
-    });
-    expect(stopBeforeStep({ ...run, stepCount: 20 }, null, now)?.reason).toBe('step_cap');
+  it('stops killed when an admin switched the agent off, whichever switch it was', () => {
+    const cases: Array<[Switches, string]> = [
+      [{ ...on, enabled: false }, 'computer use is turned off for this tenant'],
+      [
+        { ...on, agentConfigured: false },
+        "agent sap-orders is no longer in the tenant's computer-use config",
+      ],
+      [
+        { ...on, killSwitch: { engaged: true, reason: 'incident' } },
+        'kill switch engaged: incident',
+      ],
+      [
+        { ...on, pause: { paused: true, reason: 'audit week' } },
+        'the tenant is paused: audit week',
+      ],
+    ];
+    for (const [switches, summary] of cases) {
+      expect(stopBeforeStep(run, switches, now)).toEqual({ reason: 'killed', summary });
+    }
+  });
+
+  it('stops at the step cap, and at the time cap counted up to now', () => {
+    expect(stopBeforeStep({ ...run, stepCount: 20 }, on, now)?.reason).toBe('step_cap');
     const since = new Date(now - 291_000);
-    expect(stopBeforeStep({ ...run, activeSince: since }, null, now)?.reason).toBe('time_cap');
-    expect(stopBeforeStep({ ...run, activeSince: new Date(now - 289_000) }, null, now)).toBeNull();
+    expect(stopBeforeStep({ ...run, activeSince: since }, on, now)?.reason).toBe('time_cap');
+    expect(stopBeforeStep({ ...run, activeSince: new Date(now - 289_000) }, on, now)).toBeNull();
+  });
+});
+
+describe('refusing to send', () => {
+  const open: SendGate = {
+    runStatus: 'running',
+    enabled: true,
+    agentConfigured: true,
+    killEngaged: false,
+    killReason: null,
+    paused: false,
+    pauseReason: null,
+    approvalSpent: true,
+  };
+
+  it('lets an action go when every check holds, and leaves a run that is no longer running alone', () => {
+    expect(refusedToSend(open, 'a')).toBeNull();
+    expect(refusedToSend({ ...open, runStatus: 'stopped', killEngaged: true }, 'a')).toBeNull();
+  });
+
+  it('ends the run killed for any switch, and approval_expired for an approval not spent', () => {
+    expect(refusedToSend({ ...open, killEngaged: true, killReason: 'x' }, 'a')).toEqual({
+      reason: 'killed',
+      summary: 'kill switch engaged: x',
+    });
+    expect(refusedToSend({ ...open, paused: true, pauseReason: 'y' }, 'a')?.summary).toBe(
+      'the tenant is paused: y',
+    );
+    expect(refusedToSend({ ...open, enabled: false }, 'a')?.reason).toBe('killed');
+    expect(refusedToSend({ ...open, agentConfigured: false }, 'a')?.reason).toBe('killed');
+    expect(refusedToSend({ ...open, approvalSpent: false }, 'a')?.reason).toBe('approval_expired');
   });
 });
 
@@ -54,5 +123,28 @@ describe('holding an action for a person', () => {
     const held = holdFor(read, [check], false);
     expect(held?.classification).toBe('write');
     expect(held?.why).toMatch(/malicious_instructions.*the rules say: a label without a verb/);
+  });
+});
+
+describe("the planner's state", () => {
+  const script = 'scripted-7b0c6d3e-2f4a-4c1e-9a8b-1d2e3f4a5b6c';
+  const model = { provider: 'anthropic', model: 'claude', base_url: null, api_key_env: 'K' };
+
+  it('goes back to the planner that kept it', () => {
+    for (const planner of [script, model, null]) {
+      const stored = JSON.parse(keptState(planner, { cursor: 3 })) as unknown;
+      expect(stateFor(stored, planner)).toEqual({ cursor: 3 });
+    }
+  });
+
+  it('is dropped when the agent was given another planner, and when nothing usable was kept', () => {
+    const stored = JSON.parse(keptState(script, { cursor: 3 })) as unknown;
+    expect(stateFor(stored, 'scripted-00000000-0000-4000-8000-000000000000')).toBeNull();
+    expect(stateFor(stored, model)).toBeNull();
+    expect(stateFor(stored, null)).toBeNull();
+    const other = JSON.parse(keptState({ ...model, model: 'other' }, 1)) as unknown;
+    expect(stateFor(other, model)).toBeNull();
+    for (const junk of [null, 3, 'x', [1], { cursor: 3 }])
+      expect(stateFor(junk, script)).toBeNull();
   });
 });

@@ -6,6 +6,51 @@ import type { Verdict } from '../actions';
 import type { ProviderSafetyCheck } from '../planning/planner';
 import type { EndReason } from '../runs/run-status';
 import { isUnfinished, type StepPhase } from '../runs/step-phase';
+import type { SendGate } from '../runs/steps.repository';
+
+/** The switches an admin holds over an agent (DESIGN §4), as the engine reads them. */
+export interface Switches {
+  enabled: boolean;
+  agentConfigured: boolean;
+  killSwitch: { engaged: boolean; reason: string | null } | null;
+  pause: { paused: boolean; reason: string | null } | null;
+}
+
+/** Why the admin's switches forbid the agent to act now (the run stops `killed`), or null. */
+export function switchedOff(switches: Switches, agent: string): string | null {
+  if (!switches.enabled) return 'computer use is turned off for this tenant';
+  if (!switches.agentConfigured) {
+    return `agent ${agent} is no longer in the tenant's computer-use config`;
+  }
+  if (switches.killSwitch?.engaged) return `kill switch engaged: ${switches.killSwitch.reason}`;
+  if (switches.pause?.paused) return `the tenant is paused: ${switches.pause.reason}`;
+  return null;
+}
+
+/**
+ * Why an action that was about to be marked `sending` was not (its run goes on as before when
+ * null: the run is no longer running, and whoever changed that ended or holds it).
+ */
+export function refusedToSend(
+  gate: SendGate,
+  agent: string,
+): { reason: EndReason; summary: string } | null {
+  if (gate.runStatus !== 'running') return null;
+  const off = switchedOff(
+    {
+      enabled: gate.enabled,
+      agentConfigured: gate.agentConfigured,
+      killSwitch: { engaged: gate.killEngaged, reason: gate.killReason },
+      pause: { paused: gate.paused, reason: gate.pauseReason },
+    },
+    agent,
+  );
+  if (off) return { reason: 'killed', summary: off };
+  if (!gate.approvalSpent) {
+    return { reason: 'approval_expired', summary: 'the approval of this write is no longer spent' };
+  }
+  return null;
+}
 
 /** Screen actions: what reaches the host's POST /action. */
 export const SCREEN_ACTIONS: ReadonlySet<string> = new Set([
@@ -33,18 +78,18 @@ export function stepJob(
 /** Why the run stops before its next step (DESIGN §4, (1)), or null when it may go on. */
 export function stopBeforeStep(
   run: {
+    agent: string;
     stepCount: number;
     maxSteps: number;
     maxSeconds: number;
     activeSeconds: number;
     activeSince: Date | null;
   },
-  killSwitch: { engaged: boolean; reason: string | null } | null,
+  switches: Switches,
   now: number,
 ): { reason: EndReason; summary: string } | null {
-  if (killSwitch?.engaged) {
-    return { reason: 'killed', summary: `kill switch engaged: ${killSwitch.reason}` };
-  }
+  const off = switchedOff(switches, run.agent);
+  if (off) return { reason: 'killed', summary: off };
   if (run.stepCount >= run.maxSteps) {
     return { reason: 'step_cap', summary: `the run reached its step cap of ${run.maxSteps}` };
   }
@@ -77,4 +122,31 @@ export function holdFor(
     return { why: verdict.why, classification: 'write' };
   }
   return null;
+}
+
+/**
+ * Which planner a stored planner state belongs to: a scripted planner by its id, a model by its
+ * provider, model and endpoint, the deployment's default model as such.
+ */
+export function plannerKey(planner: unknown): string {
+  if (planner === null || planner === undefined) return 'default';
+  if (typeof planner === 'string') return planner;
+  const { provider, model, base_url } = planner as Record<string, unknown>;
+  return `model:${JSON.stringify([provider, model, base_url ?? null])}`;
+}
+
+/** The state kept with a step's decision: the planner's own, with the planner it belongs to. */
+export function keptState(planner: unknown, state: unknown): string {
+  return JSON.stringify({ planner: plannerKey(planner), state: state ?? null });
+}
+
+/**
+ * The state to hand the planner: what it kept after the run's previous step, or null when the
+ * agent's planner changed since (DESIGN §4: a new planner applies from the next step, from the
+ * start) or nothing was kept.
+ */
+export function stateFor(stored: unknown, planner: unknown): unknown {
+  if (stored === null || typeof stored !== 'object' || Array.isArray(stored)) return null;
+  const kept = stored as { planner?: unknown; state?: unknown };
+  return kept.planner === plannerKey(planner) ? (kept.state ?? null) : null;
 }

@@ -5,11 +5,11 @@ import { RunLifecycle } from '../runs/run-lifecycle.service';
 import { RunNow, RunsRepository } from '../runs/runs.repository';
 import type { Step } from '../runs/step.entity';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
-import { SettingsService } from '../settings/settings.service';
+import { Governance, SettingsService } from '../settings/settings.service';
 import { RunEnds } from './run-ends';
 import { ENGINE_ACTOR } from './run-ending.service';
 import type { StepContext } from './step-context';
-import { holdFor, SCREEN_ACTIONS, stepJob, stopBeforeStep } from './step-decisions';
+import { holdFor, SCREEN_ACTIONS, stepJob, stopBeforeStep, type Switches } from './step-decisions';
 import { StepHolding } from './step-holding.service';
 import { StepLease } from './step-lease.service';
 import { StepPlanning } from './step-planning.service';
@@ -49,11 +49,11 @@ export class StepEngine {
     if (!run || run.status !== 'running') return;
     const job = stepJob(run, n);
     if (job === 'none') return;
+    const governance = await this.settings.governance(run.tenant, run.agent);
     let opened: Step | null = null;
     if (job === 'open') {
-      // (1) The kill switch and the caps, before the step exists.
-      const kill = await this.settings.killSwitch(run.tenant, run.agent);
-      const stop = stopBeforeStep(run, kill, Date.now());
+      // (1) The admin's switches and the caps, before the step exists.
+      const stop = stopBeforeStep(run, switchesOf(governance), Date.now());
       if (stop) {
         await this.lifecycle.end(run.id, stop.reason, stop.summary, ENGINE_ACTOR, {
           step: run.stepCount || null,
@@ -63,7 +63,7 @@ export class StepEngine {
       opened = await this.lease.open(run, n);
       if (!opened) return;
     }
-    await this.lease.withStep(run, n, timing, opened, async (ctx, step) => {
+    await this.lease.withStep(run, n, timing, opened, governance.agent, async (ctx, step) => {
       switch (step.phase) {
         case 'observing':
         case 'planning':
@@ -85,7 +85,8 @@ export class StepEngine {
     const timing = startTiming('approved');
     const run = await this.runs.findForJob(runId);
     if (!run || run.status !== 'running') return;
-    await this.lease.withStep(run, n, timing, null, async (ctx, step) => {
+    const { agent } = await this.settings.governance(run.tenant, run.agent);
+    await this.lease.withStep(run, n, timing, null, agent, async (ctx, step) => {
       if (step.phase === 'approved') {
         return this.goOn(ctx, step, await this.sending.sendApproved(ctx, step));
       }
@@ -166,4 +167,13 @@ export class StepEngine {
       await this.queue.step(ctx.run.id, step.n + 1);
     }
   }
+}
+
+function switchesOf(governance: Governance): Switches {
+  return {
+    enabled: governance.enabled,
+    agentConfigured: governance.agent !== null,
+    killSwitch: governance.killSwitch,
+    pause: governance.pause,
+  };
 }

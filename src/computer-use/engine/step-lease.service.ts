@@ -48,13 +48,16 @@ export class StepLease implements OnModuleDestroy {
 
   /**
    * Runs `work` on step `n` (the step just `opened`, or leased here), unless a live worker holds
-   * it or this process already works on it. A RunEnds thrown by the work ends the run.
+   * it or this process already works on it. `agent` is the agent's config in force now (null when
+   * the config no longer names it: the run's own copy is used, and the send gate refuses). A
+   * RunEnds thrown by the work ends the run.
    */
   async withStep(
     run: Run,
     n: number,
     timing: StepTiming,
     opened: Step | null,
+    agent: AgentConfig | null,
     work: (ctx: StepContext, step: Step) => Promise<void>,
   ): Promise<void> {
     const leaseMs = this.config.STEP_LEASE_MS;
@@ -76,7 +79,7 @@ export class StepLease implements OnModuleDestroy {
       Math.max(200, Math.floor(leaseMs / 3)),
     );
     try {
-      await work(this.context(run, timing), step);
+      await work(this.context(run, agent ?? run.agentConfig, timing), step);
     } catch (error) {
       if (!(error instanceof RunEnds)) throw error;
       await this.ending.end(run, step, error);
@@ -91,8 +94,7 @@ export class StepLease implements OnModuleDestroy {
     }
   }
 
-  private context(run: Run, timing: StepTiming): StepContext {
-    const agent = run.agentConfig;
+  private context(run: Run, agent: AgentConfig, timing: StepTiming): StepContext {
     return {
       run,
       agent,

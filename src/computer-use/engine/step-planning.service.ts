@@ -25,6 +25,7 @@ import { OcrLabelReader } from '../screens/ocr-label-reader';
 import { ScreenHostError } from '../screens/screen-host.client';
 import { ScreensService } from '../screens/screens.service';
 import { hostFailure, RunEnds } from './run-ends';
+import { keptState, stateFor } from './step-decisions';
 import { ENGINE_ACTOR } from './run-ending.service';
 import type { StepContext } from './step-context';
 
@@ -87,7 +88,7 @@ export class StepPlanning {
     // The planner looked again and decided on a newer screen: that one is the step's screen.
     if (result.screen && result.screen.sha256 !== screen.sha256) screen = result.screen;
     // Kept on the run together with this step's decision, never before it.
-    ctx.plannerState = JSON.stringify(result.state ?? null);
+    ctx.plannerState = keptState(ctx.agent.planner, result.state);
     const verdict = await this.judge(ctx, result.action, screen, history);
     return {
       verdict,
@@ -178,7 +179,7 @@ export class StepPlanning {
         step: step.n,
         screen,
         history,
-        state: run.plannerState ?? null,
+        state: stateFor(run.plannerState, agent.planner),
         look: () => this.observe(ctx),
         signal: ctx.signal,
       });

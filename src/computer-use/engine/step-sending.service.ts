@@ -8,12 +8,13 @@ import { AppConfig } from '../../config/app-config';
 import type { Action } from '../actions';
 import { isWrite, type StepPhase } from '../runs/step-phase';
 import type { Step, StepOutcome } from '../runs/step.entity';
-import { StepFields, StepsRepository } from '../runs/steps.repository';
+import { SendGate, StepFields, StepsRepository } from '../runs/steps.repository';
 import { compareScreens, VolatileMask } from '../screens/pixels';
 import { ScreenHostError, type Screenshot } from '../screens/screen-host.client';
 import { ScreensService } from '../screens/screens.service';
 import { SettingsService } from '../settings/settings.service';
 import { hostFailure, RunEnds, staleEnd } from './run-ends';
+import { refusedToSend } from './step-decisions';
 import { ENGINE_ACTOR } from './run-ending.service';
 import type { StepContext } from './step-context';
 import { pause } from './step-timing';
@@ -40,7 +41,9 @@ export class StepSending {
 
   /**
    * Sends a decided action: the step moves to `sending` (with its decision, when `fields` are
-   * given, in the same statement) only while the run is running, then the host is asked to act.
+   * given, in the same statement) only if the run is running and computer use, the agent, its kill
+   * switch, the tenant's pause (and for an approved write its approval) allow it, all read in the
+   * transaction that marks it; then the host is asked to act.
    */
   async send(
     ctx: StepContext,
@@ -48,10 +51,15 @@ export class StepSending {
     action: Action,
     options: { from: StepPhase; approval?: Approval; fields?: StepFields },
   ): Promise<Action | null> {
-    const moved = options.fields
-      ? await this.steps.decide(step, options.from, 'sending', options.fields, ctx.plannerState)
-      : await this.steps.markSending(step, options.from);
-    if (!moved) return null; // cancelled or taken over meanwhile: nothing was sent
+    const { moved, gate } = await this.steps.markSending(step, options.from, {
+      fields: options.fields,
+      plannerState: ctx.plannerState,
+      approved: options.approval !== undefined,
+    });
+    if (!moved) {
+      if (gate) this.refuseIfSwitchedOff(ctx, gate);
+      return null; // cancelled or taken over meanwhile: nothing was sent
+    }
     const write = isWrite(step, options.approval);
     if (write) this.fault('before-send');
     try {
@@ -123,6 +131,18 @@ export class StepSending {
         : await this.changedSince(ctx, step);
       if (stale) throw staleEnd(stale, approval);
     }
+    // Sent again: the same checks as the first time, right before the effect.
+    const gate = await this.steps.sendGate(step, approval !== null);
+    if (!gate || gate.runStatus !== 'running') {
+      // The run ended meanwhile (cancelled, expired): the host did not act, and nothing will.
+      await this.steps.move(step, 'sending', 'done', {
+        outcome: 'refused',
+        error: 'the run ended before the action could be sent again; the screen host had not acted',
+        endedAt: new Date(),
+      });
+      return null;
+    }
+    this.refuseIfSwitchedOff(ctx, gate);
     try {
       await ctx.host.act(action, step.id);
     } catch (error) {
@@ -130,6 +150,17 @@ export class StepSending {
       return this.afterFailedSend(ctx, step, action, error, approval ?? undefined);
     }
     return this.sent(ctx, step, action, approval ?? undefined);
+  }
+
+  /** The run ends (`killed`, or `approval_expired`) when the gate says an admin forbade the send. */
+  private refuseIfSwitchedOff(ctx: StepContext, gate: SendGate): void {
+    const refused = refusedToSend(gate, ctx.run.agent);
+    if (refused) {
+      throw new RunEnds(refused.reason, refused.summary, {
+        outcome: 'refused',
+        fields: { error: `not sent: ${refused.summary}` },
+      });
+    }
   }
 
   /** The action reached the host: record it, and audit a write in the same transaction. */

@@ -7,6 +7,7 @@ import { StepQueue } from '../../queue/step-queue';
 import { Run } from './run.entity';
 import { ACTIVE, canMove, EndReason, endStatusOf, RunStatus } from './run-status';
 import { RunPatch, RunsRepository } from './runs.repository';
+import { StepsRepository } from './steps.repository';
 
 /**
  * Every change of a run's status: checked against the state machine (run-status.ts) and applied
@@ -18,6 +19,7 @@ export class RunLifecycle {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly runs: RunsRepository,
+    private readonly steps: StepsRepository,
     private readonly approvals: ApprovalsRepository,
     private readonly audit: AuditService,
     private readonly queue: StepQueue,
@@ -38,8 +40,8 @@ export class RunLifecycle {
   }
 
   /**
-   * Ends a run with its reason: status, time, the audit event, a waiting approval closed, and the
-   * screen host handed to the next queued run. Returns null when the run had already ended.
+   * Ends a run with its reason: status, time, the audit event, a waiting approval and its step
+   * closed, and the screen host handed to the next queued run. Returns null when the run had already ended.
    */
   async end(
     runId: string,
@@ -57,6 +59,7 @@ export class RunLifecycle {
       });
       if (!run) return null;
       await this.approvals.expireOpenOfRun(manager, runId, `run ended: ${reason}`);
+      await this.steps.closeWaiting(manager, runId, `the run ended (${reason}) before it was sent`);
       await this.audit.record(
         {
           tenant: run.tenant,

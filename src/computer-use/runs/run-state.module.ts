@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ApprovalsRepository } from '../../approvals/approvals.repository';
 import { QueueModule } from '../../queue/queue.module';
+import { SettingsModule } from '../settings/settings.module';
 import { RunLifecycle } from './run-lifecycle.service';
 import { RunsRepository } from './runs.repository';
 import { StepsRepository } from './steps.repository';
@@ -10,7 +11,7 @@ import { StepsRepository } from './steps.repository';
  * that moves them: what the API and the worker share. No controllers, so the worker loads none.
  */
 @Module({
-  imports: [QueueModule],
+  imports: [QueueModule, SettingsModule],
   providers: [RunLifecycle, RunsRepository, StepsRepository, ApprovalsRepository],
   exports: [RunLifecycle, RunsRepository, StepsRepository, ApprovalsRepository, QueueModule],
 })

@@ -5,6 +5,7 @@ import { decodeCursor, encodeCursor } from '../../common/cursor';
 import { cursorTime, entityFromRow, updatedRows } from '../../database/sql';
 import { Run } from './run.entity';
 import type { RunStatus } from './run-status';
+import { GOVERNANCE_JOINS } from '../settings/settings.repository';
 import type { StepPhase } from './step-phase';
 
 /** A run as a job reads it: with the phase of its current step (null before step 1). */
@@ -102,6 +103,16 @@ export class RunsRepository {
       .getOne();
   }
 
+  /** The run, locked for the rest of the caller's transaction (an expiry, in a resume's order). */
+  lockById(manager: EntityManager, id: string): Promise<Run | null> {
+    return manager
+      .getRepository(Run)
+      .createQueryBuilder('r')
+      .setLock('pessimistic_write')
+      .where('r.id = :id', { id })
+      .getOne();
+  }
+
   /** The tenant's runs, newest first, a page after `cursor`. */
   async page(
     tenant: string,
@@ -165,8 +176,9 @@ export class RunsRepository {
   }
 
   /**
-   * Starts the oldest queued run waiting for this screen host, if the host is free; its id, or
-   * null. The partial unique index on `lease_key` makes a second holder impossible, whoever else
+   * Starts the oldest queued run waiting for this screen host, if the host is free and an admin
+   * has not switched its agent off (computer use off, the agent removed, its kill switch, the
+   * tenant's pause: such runs wait); its id, or null. The partial unique index on `lease_key` makes a second holder impossible, whoever else
    * tries at the same time.
    */
   async startNextQueued(leaseKey: string): Promise<string | null> {
@@ -175,8 +187,11 @@ export class RunsRepository {
         await this.dataSource.query(
           `UPDATE runs SET status = 'running', started_at = COALESCE(started_at, now()),
                 active_since = clock_timestamp(), updated_at = now()
-          WHERE id = (SELECT id FROM runs WHERE lease_key = $1 AND status = 'queued'
-                      ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+          WHERE id = (SELECT r.id FROM runs r ${GOVERNANCE_JOINS}
+                       WHERE r.lease_key = $1 AND r.status = 'queued'
+                         AND COALESCE(v.enabled, false) AND COALESCE(v.agent_configured, false)
+                         AND NOT COALESCE(k.engaged, false) AND NOT COALESCE(p.paused, false)
+                       ORDER BY r.created_at, r.id LIMIT 1 FOR UPDATE OF r SKIP LOCKED)
             AND status = 'queued'
             AND NOT EXISTS (SELECT 1 FROM runs WHERE lease_key = $1 AND status IN ('running', 'awaiting_approval'))
           RETURNING id`,

@@ -25,7 +25,7 @@ export class StepDoneListener implements OnModuleDestroy {
     private readonly steps: StepsRepository,
   ) {}
 
-  /** Resolves when the step is done, or after `ms` whatever its phase. */
+  /** Resolves when the step is done or its run no longer running, or after `ms` whatever. */
   async waitForDone(stepId: string, ms: number): Promise<void> {
     let wake!: () => void;
     const woken = new Promise<void>((resolve) => (wake = resolve));
@@ -39,7 +39,7 @@ export class StepDoneListener implements OnModuleDestroy {
       );
       // Subscribed first, looked second: a step that ended in between is seen by the look.
       while (Date.now() < deadline) {
-        if ((await this.steps.phaseOf(stepId)) === 'done') return;
+        if (await this.steps.settled(stepId)) return;
         const left = Math.min(RECHECK_MS, deadline - Date.now());
         let timer: NodeJS.Timeout | undefined;
         const rechecked = new Promise<'look'>((r) => (timer = setTimeout(() => r('look'), left)));

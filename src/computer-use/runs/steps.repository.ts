@@ -3,6 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ASYNC_COMMIT, entityFromRow, setClauses, updatedRows } from '../../database/sql';
 import type { StepHistory } from '../planning/planner';
+import {
+  GOVERNANCE_COLUMNS,
+  GOVERNANCE_JOINS,
+  SettingsRepository,
+} from '../settings/settings.repository';
+import type { RunStatus } from './run-status';
 import { canMoveStep, StepPhase } from './step-phase';
 import { Step, StepTimingEntry } from './step.entity';
 
@@ -18,13 +24,43 @@ export type MoveOptions =
   { manager?: EntityManager; durable?: true } | { manager?: never; durable: false };
 
 /**
+ * What was true, in the statement that would mark an action `sending`, of everything that may
+ * forbid sending it (DESIGN §4): the run's status, computer use on, the agent still configured, its
+ * kill switch, the tenant's pause, and for an approved write whether its approval is spent.
+ */
+export interface SendGate {
+  runStatus: RunStatus;
+  enabled: boolean;
+  agentConfigured: boolean;
+  killEngaged: boolean;
+  killReason: string | null;
+  paused: boolean;
+  pauseReason: string | null;
+  approvalSpent: boolean;
+}
+
+interface GateRow {
+  run_status: RunStatus;
+  enabled: boolean;
+  agent_configured: boolean;
+  kill_engaged: boolean;
+  kill_reason: string | null;
+  paused: boolean;
+  pause_reason: string | null;
+  approval_spent: boolean;
+}
+
+/**
  * The steps table: a step is opened and leased in one statement, moved from phase to phase only
  * through the state machine (step-phase.ts) and only from the phase it was read in, so that of
  * two workers one wins. Hand-written SQL on the engine's hot path, in one place.
  */
 @Injectable()
 export class StepsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly settings: SettingsRepository,
+  ) {}
 
   /**
    * Creates step `n`, counts it on the run and leases it to `owner`, in one statement: once,
@@ -139,8 +175,9 @@ export class StepsRepository {
    * Records what the step decided (its fields) and moves it from `from` to `to`, keeping the
    * planner's state on the run in the same statement. A decision recorded goes on from the
    * planner's next answer; one that was lost (a failed attempt, a worker gone) is planned again from
-   * the same state, so no scripted action is skipped. A step moves to `sending` or `held` only
-   * while its run is running; its decision is recorded either way. True when the step reached `to`.
+   * the same state, so no scripted action is skipped. A step moves to `held` only while its run is
+   * running (to `sending` only through markSending); its decision is recorded either way. True
+   * when the step reached `to`.
    */
   async decide(
     step: Step,
@@ -151,10 +188,11 @@ export class StepsRepository {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<boolean> {
     assertMove(from, to);
+    if (to === 'sending') throw new Error('a step is marked sending only through markSending');
     const params: unknown[] = [step.id, from, to];
     const sets = setClauses(this.dataSource, Step, fields, params);
     const param = (value: unknown) => `$${params.push(value)}`;
-    const onlyIfRunning = to === 'sending' || to === 'held';
+    const onlyIfRunning = to === 'held';
     sets.push(
       onlyIfRunning
         ? `phase = CASE WHEN EXISTS (SELECT 1 FROM runs WHERE id = ${param(step.runId)} AND status = 'running') THEN $3 ELSE phase END`
@@ -178,20 +216,83 @@ export class StepsRepository {
     return rows[0].phase === to;
   }
 
-  /** Marks a decided step `sending`, only while its run is running. */
-  async markSending(step: Step, from: StepPhase): Promise<boolean> {
+  /**
+   * Marks the step `sending` (with its decision, when `fields` are given, recorded either way),
+   * only if everything that may forbid the send allows it, read in the same transaction, after the
+   * tenant's governance lock (shared), so that no config, kill-switch or pause change commits
+   * between the check and the mark. The planner's state is kept with a decision that is sent.
+   */
+  async markSending(
+    step: Step,
+    from: StepPhase,
+    options: { fields?: StepFields; plannerState?: string; approved: boolean },
+  ): Promise<{ moved: boolean; gate: SendGate | null }> {
     assertMove(from, 'sending');
-    const moved = updatedRows(
-      await this.dataSource.query(
-        `UPDATE steps SET phase = 'sending'
-          WHERE id = $1 AND phase = $2
-            AND EXISTS (SELECT 1 FROM runs WHERE id = $3 AND status = 'running')
-          RETURNING id`,
-        [step.id, from, step.runId],
-      ),
+    const result = await this.dataSource.transaction(async (manager) => {
+      await this.settings.lockTenantShared(manager, step.tenant);
+      const params: unknown[] = [step.id, from, step.runId];
+      const sets = setClauses(this.dataSource, Step, options.fields ?? {}, params);
+      sets.push(`phase = CASE WHEN (SELECT ok FROM open) THEN 'sending' ELSE phase END`);
+      const kept =
+        options.plannerState === undefined
+          ? ''
+          : `, kept AS (
+         UPDATE runs SET planner_state = $${params.push(options.plannerState)}::jsonb, updated_at = now()
+          WHERE id = $3 AND status = 'running'
+            AND EXISTS (SELECT 1 FROM moved WHERE phase = 'sending'))`;
+      const rows: Array<GateRow & { phase: StepPhase | null }> = await manager.query(
+        `WITH gate AS (${gateSql(options.approved, '$1', '$3')}),
+         open AS (
+           SELECT run_status = 'running' AND enabled AND agent_configured AND NOT kill_engaged
+                  AND NOT paused AND approval_spent AS ok FROM gate),
+         moved AS (
+           UPDATE steps SET ${sets.join(', ')} WHERE id = $1 AND phase = $2 RETURNING phase)${kept}
+         SELECT (SELECT phase FROM moved) AS phase, gate.* FROM gate`,
+        params,
+      );
+      return rows[0] ?? null;
+    });
+    if (!result) return { moved: false, gate: null };
+    if (result.phase !== null) Object.assign(step, options.fields ?? {}, { phase: result.phase });
+    return { moved: result.phase === 'sending', gate: toGate(result) };
+  }
+
+  /**
+   * The same checks as markSending, for a step that is already `sending` and is about to be sent
+   * again (its worker died and the host says it did not act).
+   */
+  async sendGate(step: Step, approved: boolean): Promise<SendGate | null> {
+    return this.dataSource.transaction(async (manager) => {
+      await this.settings.lockTenantShared(manager, step.tenant);
+      const rows: GateRow[] = approved
+        ? await manager.query(gateSql(true, '$2', '$1'), [step.runId, step.id])
+        : await manager.query(gateSql(false, '', '$1'), [step.runId]);
+      return rows[0] ? toGate(rows[0]) : null;
+    });
+  }
+
+  /**
+   * When a run ends, its steps that wait for a person (`held`) or for their send (`approved`) end
+   * with it, unsent; a step that is `sending` is left to its worker, whose outcome is unknown until
+   * it records one.
+   */
+  async closeWaiting(manager: EntityManager, runId: string, why: string): Promise<void> {
+    const waiting: StepPhase[] = ['held', 'approved'];
+    for (const from of waiting) assertMove(from, 'done');
+    await manager.query(
+      `UPDATE steps SET phase = 'done', error = $3, ended_at = now()
+        WHERE run_id = $1 AND phase = ANY($2)`,
+      [runId, waiting, why],
     );
-    if (moved.length > 0) step.phase = 'sending';
-    return moved.length > 0;
+  }
+
+  /** Whether a step has ended, or its run has (then it never will). */
+  async settled(stepId: string): Promise<boolean> {
+    const rows: Array<{ phase: StepPhase; status: RunStatus }> = await this.dataSource.query(
+      `SELECT s.phase, r.status FROM steps s JOIN runs r ON r.id = s.run_id WHERE s.id = $1`,
+      [stepId],
+    );
+    return rows.length === 0 || rows[0].phase === 'done' || rows[0].status !== 'running';
   }
 
   /** The run's steps before `n`, as a planner is told about them. */
@@ -211,14 +312,6 @@ export class StepsRepository {
     return this.dataSource.getRepository(Step).findOneBy({ runId, n });
   }
 
-  async phaseOf(stepId: string): Promise<StepPhase | null> {
-    const rows: Array<{ phase: StepPhase }> = await this.dataSource.query(
-      `SELECT phase FROM steps WHERE id = $1`,
-      [stepId],
-    );
-    return rows[0]?.phase ?? null;
-  }
-
   private fromRow(row: Record<string, unknown>): Step {
     return entityFromRow(this.dataSource, Step, row);
   }
@@ -226,4 +319,27 @@ export class StepsRepository {
 
 function assertMove(from: StepPhase, to: StepPhase): void {
   if (!canMoveStep(from, to)) throw new Error(`a step cannot move from ${from} to ${to}`);
+}
+
+/** The send gate (DESIGN §4) of the step and run given as parameters, as one row. */
+function gateSql(approved: boolean, stepParam: string, runParam: string): string {
+  const spent = approved
+    ? `EXISTS (SELECT 1 FROM approvals a WHERE a.step_id = ${stepParam} AND a.status = 'spent')`
+    : 'true';
+  return `SELECT r.status AS run_status, ${GOVERNANCE_COLUMNS}, ${spent} AS approval_spent
+            FROM runs r ${GOVERNANCE_JOINS}
+           WHERE r.id = ${runParam}`;
+}
+
+function toGate(row: GateRow): SendGate {
+  return {
+    runStatus: row.run_status,
+    enabled: row.enabled,
+    agentConfigured: row.agent_configured,
+    killEngaged: row.kill_engaged,
+    killReason: row.kill_reason,
+    paused: row.paused,
+    pauseReason: row.pause_reason,
+    approvalSpent: row.approval_spent,
+  };
 }

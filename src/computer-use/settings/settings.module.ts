@@ -5,6 +5,6 @@ import { SettingsService } from './settings.service';
 /** The admin config of computer use and the kill switches; the engine reads them through SettingsService. */
 @Module({
   providers: [SettingsService, SettingsRepository],
-  exports: [SettingsService],
+  exports: [SettingsService, SettingsRepository],
 })
 export class SettingsModule {}

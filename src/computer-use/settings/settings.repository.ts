@@ -3,11 +3,45 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, LessThan } from 'typeorm';
 import { ComputerUseConfigVersion } from './computer-use-config.entity';
 import { KillSwitch } from './kill-switch.entity';
+import { TenantPause } from './tenant-pause.entity';
 
 export interface KillSwitchState {
   engaged: boolean;
   reason: string | null;
 }
+
+/**
+ * Everything an admin can switch that decides whether one agent of a tenant may act now, as stored:
+ * computer use on, the agent in the config in force (its config as stored, or null), its kill
+ * switch, the tenant's pause.
+ */
+export interface StoredGovernance {
+  enabled: boolean;
+  agent: Record<string, unknown> | null;
+  killSwitch: KillSwitchState | null;
+  pause: { paused: boolean; reason: string | null } | null;
+}
+
+/** The lock key that serialises a tenant's config, kill-switch and pause changes. */
+const TENANT_LOCK = `hashtextextended('computer_use_config:' || $1, 0)`;
+
+/**
+ * The same governance as SQL for a statement over `runs r` (one row, the run being acted for):
+ * columns `enabled`, `agent_configured`, `kill_engaged`, `kill_reason`, `paused`, `pause_reason`.
+ * For the statement that marks an action `sending`, so that they are checked with the effect.
+ */
+export const GOVERNANCE_COLUMNS = `
+  COALESCE(v.enabled, false) AS enabled, COALESCE(v.agent_configured, false) AS agent_configured,
+  COALESCE(k.engaged, false) AS kill_engaged, k.reason AS kill_reason,
+  COALESCE(p.paused, false) AS paused, p.reason AS pause_reason`;
+
+/** The joins GOVERNANCE_COLUMNS needs, after `FROM runs r`. */
+export const GOVERNANCE_JOINS = `
+  LEFT JOIN LATERAL (
+    SELECT (c.config->>'enabled')::boolean AS enabled, (c.config->'agents') ? r.agent AS agent_configured
+      FROM computer_use_configs c WHERE c.tenant = r.tenant ORDER BY c.version DESC LIMIT 1) v ON true
+  LEFT JOIN computer_use_kill_switches k ON k.tenant = r.tenant AND k.agent = r.agent
+  LEFT JOIN computer_use_pauses p ON p.tenant = r.tenant`;
 
 /**
  * The computer-use config versions and kill switches of each tenant. Changes to one tenant's are
@@ -17,12 +51,62 @@ export interface KillSwitchState {
 export class SettingsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Serialises the tenant's config and kill-switch changes until the transaction ends. */
+  /** Serialises the tenant's config, kill-switch and pause changes until the transaction ends. */
   async lockTenant(manager: EntityManager, tenant: string): Promise<void> {
-    await manager.query(
-      `SELECT pg_advisory_xact_lock(hashtextextended('computer_use_config:' || $1, 0))`,
-      [tenant],
+    await manager.query(`SELECT pg_advisory_xact_lock(${TENANT_LOCK})`, [tenant]);
+  }
+
+  /**
+   * Held by a transaction that acts on the tenant's behalf (marks an action `sending`): no config,
+   * kill-switch or pause change commits while it is held, and its next statement sees every one
+   * that committed before. Actions do not wait for each other.
+   */
+  async lockTenantShared(manager: EntityManager, tenant: string): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock_shared(${TENANT_LOCK})`, [tenant]);
+  }
+
+  /** The governance of one agent now, in one statement (read before every step). */
+  async governance(tenant: string, agent: string): Promise<StoredGovernance> {
+    const rows: Array<{
+      enabled: boolean | null;
+      agent: Record<string, unknown> | null;
+      kill_engaged: boolean | null;
+      kill_reason: string | null;
+      paused: boolean | null;
+      pause_reason: string | null;
+    }> = await this.dataSource.query(
+      `SELECT v.enabled, v.agent, k.engaged AS kill_engaged, k.reason AS kill_reason,
+              p.paused, p.reason AS pause_reason
+         FROM (SELECT 1) one
+         LEFT JOIN LATERAL (
+           SELECT (config->>'enabled')::boolean AS enabled, config->'agents'->$2 AS agent
+             FROM computer_use_configs WHERE tenant = $1 ORDER BY version DESC LIMIT 1) v ON true
+         LEFT JOIN computer_use_kill_switches k ON k.tenant = $1 AND k.agent = $2
+         LEFT JOIN computer_use_pauses p ON p.tenant = $1`,
+      [tenant, agent],
     );
+    const row = rows[0];
+    return {
+      enabled: row?.enabled === true,
+      agent: row?.agent ?? null,
+      killSwitch:
+        row?.kill_engaged === null || row?.kill_engaged === undefined
+          ? null
+          : { engaged: row.kill_engaged, reason: row.kill_reason },
+      pause:
+        row?.paused === null || row?.paused === undefined
+          ? null
+          : { paused: row.paused, reason: row.pause_reason },
+    };
+  }
+
+  pauseRow(tenant: string, manager: EntityManager = this.dataSource.manager) {
+    return manager.getRepository(TenantPause).findOneBy({ tenant });
+  }
+
+  savePause(manager: EntityManager, row: Partial<TenantPause>): Promise<TenantPause> {
+    const repo = manager.getRepository(TenantPause);
+    return repo.save(repo.create(row));
   }
 
   /** The config version in force (the newest), or null before the first PUT. */

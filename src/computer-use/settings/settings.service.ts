@@ -15,7 +15,9 @@ import { diffConfigs, weakenedAgents } from './config-diff';
 import type { ComputerUseConfigVersion } from './computer-use-config.entity';
 import type { KillSwitchDto } from './dto/kill-switch.dto';
 import type { KillSwitch } from './kill-switch.entity';
+import type { PauseDto } from './dto/pause.dto';
 import { parseConfigBody } from './parse-config';
+import type { TenantPause } from './tenant-pause.entity';
 import { KillSwitchState, SettingsRepository } from './settings.repository';
 
 /** What GET answers: the config in force, with who made it and when. */
@@ -43,6 +45,22 @@ export interface KillSwitchView {
 
 export type { KillSwitchState } from './settings.repository';
 
+export interface PauseView {
+  paused: boolean;
+  reason: string | null;
+  updated_by: string | null;
+  updated_at: string | null;
+}
+
+/** Whether one agent may act now, and its config in force (DESIGN §4: changes reach runs going). */
+export interface Governance {
+  enabled: boolean;
+  /** The agent's config in force, normalised; null when the config no longer names it. */
+  agent: AgentConfig | null;
+  killSwitch: KillSwitchState | null;
+  pause: { paused: boolean; reason: string | null } | null;
+}
+
 /**
  * The admin config of computer use (DESIGN §9): versioned, audited, and read by the engine through
  * `current`, `agent` and `killSwitch`. Changes to one tenant's config and kill switches are
@@ -65,6 +83,20 @@ export class SettingsService {
   /** One agent's config, normalised; null when the tenant has no such agent. */
   async agent(tenant: string, name: string): Promise<AgentConfig | null> {
     return (await this.current(tenant))?.config.agents[name] ?? null;
+  }
+
+  /** Everything that decides whether the agent may act now, read in one statement. */
+  async governance(tenant: string, agent: string): Promise<Governance> {
+    const stored = await this.settings.governance(tenant, agent);
+    return {
+      enabled: stored.enabled,
+      agent: stored.agent
+        ? withDefaults({ enabled: stored.enabled, agents: { [agent]: stored.agent as never } })
+            .agents[agent]
+        : null,
+      killSwitch: stored.killSwitch,
+      pause: stored.pause,
+    };
   }
 
   /** The agent's kill switch; null when it was never set (not engaged). */
@@ -209,6 +241,49 @@ export class SettingsService {
   }
 
   /** Another tenant's agent, like an unknown one, is simply not there. */
+  async pauseView(tenant: string): Promise<PauseView> {
+    const row = await this.settings.pauseRow(tenant);
+    return row
+      ? toPauseView(row)
+      : { paused: false, reason: null, updated_by: null, updated_at: null };
+  }
+
+  /** Pauses or resumes every agent of the tenant (DESIGN §4), audited `computer_use.pause`. */
+  async setPause(caller: Caller, body: PauseDto): Promise<PauseView> {
+    const reason = body.reason?.trim() || null;
+    if (body.paused && !reason) {
+      throw invalid('reason is required when pausing: say why every agent of the tenant must stop');
+    }
+    const tenant = caller.tenant;
+    return this.dataSource.transaction(async (manager) => {
+      // The lock every send holds shared: no action is marked sending while this commits.
+      await this.settings.lockTenant(manager, tenant);
+      const previous = await this.settings.pauseRow(tenant, manager);
+      const row = await this.settings.savePause(manager, {
+        tenant,
+        paused: body.paused,
+        reason,
+        updatedBy: caller.subject,
+        updatedAt: new Date(),
+      });
+      await this.audit.record(
+        {
+          tenant,
+          type: 'computer_use.pause',
+          actor: caller.subject,
+          details: {
+            paused: row.paused,
+            reason,
+            previous: previous ? { paused: previous.paused, reason: previous.reason } : null,
+            token_id: caller.tokenId,
+          },
+        },
+        manager,
+      );
+      return toPauseView(row);
+    });
+  }
+
   private async requireAgent(manager: EntityManager, tenant: string, agent: string): Promise<void> {
     const head = AGENT_NAME_PATTERN.test(agent) ? await this.settings.head(tenant, manager) : null;
     if (!head || !Object.hasOwn(head.config.agents, agent)) {
@@ -232,6 +307,15 @@ function toKillSwitchView(row: KillSwitch): KillSwitchView {
   return {
     agent: row.agent,
     engaged: row.engaged,
+    reason: row.reason,
+    updated_by: row.updatedBy,
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+function toPauseView(row: TenantPause): PauseView {
+  return {
+    paused: row.paused,
     reason: row.reason,
     updated_by: row.updatedBy,
     updated_at: row.updatedAt.toISOString(),

@@ -6,6 +6,7 @@
  */
 import { ApiError, api, clearToken, getToken, UNAUTHENTICATED } from './api.js';
 import { h } from './dom.js';
+import { renderAdmin } from './admin.js';
 import { renderApproval } from './approval.js';
 import { renderAudit } from './audit.js';
 import { renderInbox } from './inbox.js';
@@ -58,12 +59,19 @@ const ROUTES = [
     title: 'Run',
   },
   { pattern: /^\/console\/audit\/?$/, page: renderAudit, needs: ['audit.read'], title: 'Audit' },
+  {
+    pattern: /^\/console\/admin\/?$/,
+    page: renderAdmin,
+    needs: ['computer_use.admin'],
+    title: 'Pause',
+  },
 ];
 
 const NAV = [
   { href: '/console/approvals', label: 'Approvals', needs: ['agents.approve'] },
   { href: '/console/runs', label: 'Runs', needs: ['agents.operate', 'audit.read'] },
   { href: '/console/audit', label: 'Audit', needs: ['audit.read'] },
+  { href: '/console/admin', label: 'Pause', needs: ['computer_use.admin'] },
 ];
 
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));
