@@ -222,13 +222,19 @@ const parsing: Case[] = [
     'text with an escape character',
     { action: 'type', text: 'abc\u001b[2J' },
     {},
-    ['invalid', '“text” must not contain control characters'],
+    [
+      'invalid',
+      '“text” must not contain control characters or line breaks other than tab and newline (it has U+001B ESCAPE)',
+    ],
   ],
   [
     'text with a NUL',
     { action: 'type', text: 'a\u0000b' },
     {},
-    ['invalid', '“text” must not contain control characters'],
+    [
+      'invalid',
+      '“text” must not contain control characters or line breaks other than tab and newline (it has U+0000 NULL)',
+    ],
   ],
   [
     'text with a lone surrogate',
@@ -496,6 +502,48 @@ const typing: Case[] = [
     ['invalid', CARD],
   ],
   ['a card with en dashes', { action: 'type', text: '4111–1111–1111–1111' }, {}, ['invalid', CARD]],
+  [
+    'text with a carriage return',
+    { action: 'type', text: 'line 1\r\nline 2' },
+    {},
+    [
+      'invalid',
+      '“text” must not contain control characters or line breaks other than tab and newline (it has U+000D CARRIAGE RETURN); a line break is typed as a newline alone',
+    ],
+  ],
+  [
+    'text with a right-to-left override',
+    { action: 'type', text: 'Invoice \u202e1174' },
+    {},
+    [
+      'invalid',
+      '“text” must not contain bidirectional controls (it has U+202E RIGHT-TO-LEFT OVERRIDE): they change the order in which text is shown, so a person could read something other than what is typed',
+    ],
+  ],
+  [
+    'text with a right-to-left mark',
+    { action: 'type', text: '\u200fVA02' },
+    {},
+    [
+      'invalid',
+      '“text” must not contain bidirectional controls (it has U+200F RIGHT-TO-LEFT MARK): they change the order in which text is shown, so a person could read something other than what is typed',
+    ],
+  ],
+  [
+    'text with a zero-width space',
+    { action: 'type', text: '41\u200b11' },
+    {},
+    [
+      'invalid',
+      '“text” must not contain invisible characters (it has U+200B ZERO WIDTH SPACE): a person cannot see them on the approval page or the screen',
+    ],
+  ],
+  [
+    'text in Hebrew, without controls',
+    { action: 'type', text: 'הזמנה 4711' },
+    {},
+    ['write', 'typing into a field is a write'],
+  ],
   [
     'into the focused password field (outline)',
     { action: 'type', text: 'hunter2' },
