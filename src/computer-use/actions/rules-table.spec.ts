@@ -85,6 +85,8 @@ type Case = [title: string, answer: unknown, context: Context, expected: Expecte
 
 const CARD =
   'the text looks like a card number (13–19 digits passing the Luhn check); Warden never types card numbers';
+const SPLIT_CARD =
+  'with the text typed into this field before, the field would hold a card number (13–19 digits passing the Luhn check); Warden never types card numbers, not even in pieces';
 const KEYS_ALLOWED =
   'the allowed keys are the navigation keys (Tab, Shift+Tab, ArrowUp, ArrowDown, ArrowLeft, ArrowRight, Home, End, PageUp, PageDown, Escape, F1, F2, F3, F4, F12) and the commit keys (Enter, F8, F11, Ctrl+S, F5, Delete, Backspace)';
 const notAllowed = (k: string): Expected => ['invalid', `key ${k} is not allowed; ${KEYS_ALLOWED}`];
@@ -502,6 +504,24 @@ const typing: Case[] = [
     ['invalid', CARD],
   ],
   ['a card with en dashes', { action: 'type', text: '4111–1111–1111–1111' }, {}, ['invalid', CARD]],
+  [
+    'a card split over two actions into one field',
+    { action: 'type', text: '1111 1111' },
+    { screen: { ...SCREEN, typed: ['4111 1111 '] } },
+    ['invalid', SPLIT_CARD],
+  ],
+  [
+    'the last digit of a card typed into a field that holds the rest',
+    { action: 'type', text: '1' },
+    { screen: { ...SCREEN, typed: ['4111 ', '1111 ', '1111 111'] } },
+    ['invalid', SPLIT_CARD],
+  ],
+  [
+    'digits after an order number typed before into the field',
+    { action: 'type', text: '1111 1111' },
+    { screen: { ...SCREEN, typed: ['Order 4711 '] } },
+    ['write', 'typing into a field is a write'],
+  ],
   [
     'text with a carriage return',
     { action: 'type', text: 'line 1\r\nline 2' },
