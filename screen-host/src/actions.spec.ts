@@ -62,7 +62,10 @@ describe('checkAction', () => {
     [{ action: 'type', text: '\ud800' }, /lone surrogate/],
     [{ action: 'type', text: 'a\r\nb' }, /U\+000D CARRIAGE RETURN/],
     [{ action: 'type', text: 'Rechnung \u202e1174' }, /bidirectional controls/],
-    [{ action: 'type', text: 'Sa\u200bve' }, /invisible characters \(it has U\+200B ZERO WIDTH SPACE\)/],
+    [
+      { action: 'type', text: 'Sa\u200bve' },
+      /invisible characters \(it has U\+200B ZERO WIDTH SPACE\)/,
+    ],
     [{ action: 'type', text: 'a', target: 'x' }, /unknown field "target"/],
     [{ action: 'key', key: 'Return' }, /unknown key/],
     [{ action: 'key', key: 'Shift+Ctrl+S' }, /order/],

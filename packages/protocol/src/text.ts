@@ -109,7 +109,9 @@ export function textProblemInWords(problem: TextProblem): string {
       return 'is not valid Unicode (a lone surrogate)';
     case 'control': {
       const found = `it has ${charName(problem.char)}`;
-      const breaks = LINE_BREAKS.test(problem.char) ? '; a line break is typed as a newline alone' : '';
+      const breaks = LINE_BREAKS.test(problem.char)
+        ? '; a line break is typed as a newline alone'
+        : '';
       return `must not contain control characters or line breaks other than tab and newline (${found})${breaks}`;
     }
     case 'bidi':
