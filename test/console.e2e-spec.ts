@@ -33,14 +33,22 @@ const SAVE_CLICK = {
     { action: { action: 'done', summary: 'saved' } },
   ],
 };
-/** A read (focus the command field), then a held write: typing into it. */
-const TYPE_COMMAND = {
+/** A read (focus the command field), then a held write: typing `text` into it. */
+const typeInto = (text: string) => ({
   steps: [
     { action: { action: 'click', element: COMMAND } },
-    { step: 'the write', action: { action: 'type', text: '/nVA03' } },
+    { step: 'the write', action: { action: 'type', text } },
     { action: { action: 'done', summary: 'typed' } },
   ],
-};
+});
+const TYPE_COMMAND = typeInto('/nVA03');
+/** Longer than any line of the page, with a tab in it. */
+const LONG_TEXT =
+  'Delivery note for order 4711: deliver on working days between 7 am and 3 pm to ramp 3, ' +
+  'gate 7, and call the day before.\tContact at goods receipt: Ms Weber. Pallets no higher ' +
+  'than 1.80 m; two copies of the delivery note with every pallet, please. Thank you!';
+/** Three lines. */
+const LINES_TEXT = 'Ship to:\nWeber GmbH, ramp 3, gate 7\n70173 Stuttgart';
 
 describe('the console', () => {
   let stack: Stack;
@@ -447,7 +455,7 @@ describe('the console', () => {
     expect(drawn.width).toBeGreaterThan(field.width * 0.8);
     expect(drawn.width).toBeLessThanOrEqual(field.width + 3);
     await expect(bob.locator('.held-screen figcaption').textContent()).resolves.toContain(
-      'Types “/nVA03” into the field “Command field” clicked in step 1',
+      'Types the 6-character text into the field “Command field” clicked in step 1',
     );
     await expect(bob.locator('.held-screen .screen-badge').textContent()).resolves.toBe(
       'Type “/nVA03”',
@@ -465,6 +473,105 @@ describe('the console', () => {
     await shot(bob, 'approval-earlier-step');
     expect(approval.action).toEqual({ action: 'type', text: '/nVA03' });
     await bob.close();
+  });
+
+  /** The held typing's text as the page shows it: its characters, marks and lines. */
+  async function typedOnPage(page: Page, selector: string) {
+    const typed = page.locator(selector).first();
+    return typed.evaluate((el) => ({
+      text: el.textContent as string,
+      lines: (el.innerText as string).split('\n'),
+      marks: [...el.querySelectorAll('.typed-mark')].map((m: any) => [m.textContent, m.title]),
+      // Rendered line boxes: more than one means the text wraps or breaks, rather than being cut.
+      boxes: el.getClientRects().length,
+      fits:
+        el.closest('h1, h2, h3, .strip-caption').scrollWidth <=
+        el.closest('h1, h2, h3, .strip-caption').clientWidth,
+    }));
+  }
+
+  it('shows a long typed text with a tab in full, with its mark, where people decide', async () => {
+    expect([...LONG_TEXT].length).toBeGreaterThan(200);
+    const { approval } = await heldRun(await stack.planner(typeInto(LONG_TEXT)));
+    expect(approval.action).toEqual({ action: 'type', text: LONG_TEXT });
+    const shownText = LONG_TEXT.replace('\t', '⇥');
+    const bob = await tab();
+    await signIn(bob, stack.tokens.approver, 'bob');
+
+    // The inbox: the whole text is the waiting action's title.
+    const item = bob.locator(`[data-approval-id="${approval.id}"]`);
+    await item.waitFor();
+    await expect(
+      typedOnPage(bob, `[data-approval-id="${approval.id}"] h2 .typed`),
+    ).resolves.toEqual({
+      text: shownText,
+      lines: [shownText],
+      marks: [['⇥', 'tab']],
+      boxes: expect.any(Number),
+      fits: true,
+    });
+    await expect(item.locator('h2').textContent()).resolves.toBe(`Type “${shownText}”`);
+
+    // The approval page: in full in the heading, wrapped on the page, with nothing cut.
+    await item.getByRole('link').first().click();
+    const heading = bob.getByRole('heading', { level: 1 });
+    await heading.waitFor();
+    await expect(heading.textContent()).resolves.toBe(`Type “${shownText}”`);
+    const onPage = await typedOnPage(bob, 'h1 .typed');
+    expect(onPage).toMatchObject({ text: shownText, marks: [['⇥', 'tab']], fits: true });
+    expect(onPage.boxes).toBeGreaterThan(1);
+    await expect(bob.locator('main').textContent()).resolves.not.toContain('…');
+    // The screenshot's label has no room for it: it says how long it is, never a cut text.
+    await expect(bob.locator('.held-screen .screen-badge').textContent()).resolves.toBe(
+      `Type ${[...LONG_TEXT].length} characters`,
+    );
+    await bob.getByText('More about this action').click();
+    await expect(bob.locator('.more code').first().textContent()).resolves.toBe(
+      JSON.stringify(approval.action),
+    );
+    await bob.locator('.held-screen img.screen-img').evaluate((el: ImageElement) => el.decode());
+    await bob.getByText('More about this action').click();
+    await bob.evaluate(() => document.scrollingElement.scrollTo(0, 0));
+    await shot(bob, 'approval-long-text');
+    const overflow = await bob.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await bob.close();
+  });
+
+  it('shows a typed text with newlines line by line, each newline marked', async () => {
+    const { id, approval } = await heldRun(await stack.planner(typeInto(LINES_TEXT)));
+    const lines = ['Ship to:↵', 'Weber GmbH, ramp 3, gate 7↵', '70173 Stuttgart'];
+    const bob = await tab();
+    await signIn(bob, stack.tokens.approver, 'bob');
+    await bob.goto(`${stack.api.url}/console/approvals/${approval.id}`);
+    await bob.getByRole('heading', { level: 1 }).waitFor();
+    const onPage = await typedOnPage(bob, 'h1 .typed');
+    expect(onPage).toMatchObject({
+      text: LINES_TEXT.replaceAll('\n', '↵\n'),
+      lines,
+      marks: [
+        ['↵', 'newline'],
+        ['↵', 'newline'],
+      ],
+      fits: true,
+    });
+    expect(onPage.boxes).toBeGreaterThanOrEqual(3);
+    await bob.locator('.held-screen img.screen-img').evaluate((el: ImageElement) => el.decode());
+    await shot(bob, 'approval-newlines');
+    await bob.close();
+
+    // The run view shows the same, for the held step.
+    const auditor = await tab();
+    await signIn(auditor, stack.tokens.auditor, 'aud');
+    await auditor.goto(`${stack.api.url}/console/runs/${id}`);
+    await auditor.locator('li.step[data-step="2"] h3 .typed').waitFor();
+    await expect(typedOnPage(auditor, 'li.step[data-step="2"] h3 .typed')).resolves.toMatchObject({
+      lines,
+      fits: true,
+    });
+    await auditor.close();
   });
 
   it('can be used by keyboard alone', async () => {

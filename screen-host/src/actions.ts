@@ -15,6 +15,8 @@ import {
   parseKey,
   type ParsedKey,
   SCROLL_DIRECTIONS,
+  textProblemInWords,
+  typedTextProblem,
 } from '@warden/protocol';
 
 /** T's fields as an object type: unlike an interface, also a `Record<string, unknown>`. */
@@ -51,22 +53,13 @@ function checkPoint(body: Record<string, unknown>, screen: ScreenSize): string |
 }
 
 /**
- * Text a keyboard can type: no control characters but tab and newline, and no unpaired surrogates
- * (they cannot be sent as keystrokes and would arrive as something else).
+ * Text a keyboard can type, by the protocol's one rule for typed text (the same as Warden's): no
+ * control characters but tab and newline, no unpaired surrogates (they cannot be sent as
+ * keystrokes), no bidirectional controls or invisible format characters.
  */
 function checkText(text: string): string | null {
-  const codePoints = [...text];
-  if (codePoints.length < 1 || codePoints.length > ACTION_LIMITS.textMax) {
-    return `text must be 1 to ${ACTION_LIMITS.textMax} characters`;
-  }
-  for (const ch of codePoints) {
-    const cp = ch.codePointAt(0)!;
-    if ((cp < 0x20 && ch !== '\n' && ch !== '\t') || (cp >= 0x7f && cp < 0xa0)) {
-      return 'text must not contain control characters other than tab and newline';
-    }
-    if (cp >= 0xd800 && cp <= 0xdfff) return 'text must not contain unpaired surrogates';
-  }
-  return null;
+  const problem = typedTextProblem(text);
+  return problem ? `text ${textProblemInWords(problem)}` : null;
 }
 
 /** Validates a request body against the action vocabulary and the screen's size. Pure. */

@@ -4,4 +4,5 @@
  */
 export * from './actions';
 export * from './keys';
+export * from './text';
 export * from './frame-hash';

@@ -45,6 +45,11 @@ export interface ScreenContext {
   outline: OutlineElement[] | null;
   /** The element the caller believes has focus (e.g. the field last clicked). */
   focus?: OutlineElement | null;
+  /**
+   * What the run typed into the field that has focus since the focus last moved into it, oldest
+   * first (`typedSinceFocus`): a card number split over several `type` actions is refused.
+   */
+  typed?: readonly string[];
 }
 
 export type Kind = 'read' | 'write';

@@ -1,4 +1,4 @@
-import { containsCardNumber, luhn, maskCardNumbers } from './card-number';
+import { completesCardNumber, containsCardNumber, luhn, maskCardNumbers } from './card-number';
 
 describe('card numbers', () => {
   it('checks Luhn', () => {
@@ -47,5 +47,33 @@ describe('card numbers', () => {
   ])('masks %j as %j', (text, masked) => {
     expect(maskCardNumbers(text)).toBe(masked);
     expect(containsCardNumber(maskCardNumbers(text))).toBe(false);
+  });
+
+  it.each([
+    [['4111 1111 '], '1111 1111'],
+    [['4111', '1111', '1111'], '1111'],
+    [['Card: 4111-1111-'], '1111-1111 exp 12/29'],
+    [['41'], '11111111111111'],
+    [['4111 1111 1111 1111'], 'x'], // already in the field: nothing more goes in
+  ])('finds the number %j completes with %j', (before, text) => {
+    expect(completesCardNumber(before, text)).toBe(true);
+  });
+
+  it.each([
+    [[], '1111 1111'],
+    [['4111 1111'], '.1111.1111'],
+    [['4111 1111 1111 111'], '2'],
+    [['order 4711 '], 'qty 10'],
+    [['4111111111111111'], '1111'], // 20 digits in one run are not a card number
+  ])('finds none when %j is followed by %j', (before, text) => {
+    expect(completesCardNumber(before, text)).toBe(false);
+  });
+
+  it('masks every digit of a text that completes a split number', () => {
+    expect(maskCardNumbers('1111 1111', ['4111 1111 '])).toBe('•••• ••••');
+    expect(maskCardNumbers('1 exp 12/29', ['4111 1111 1111 111'])).toBe('• exp ••/••');
+    expect(maskCardNumbers('１１', ['4111 1111 1111 11'])).toBe('••');
+    expect(maskCardNumbers('1111 1111', ['order 4711 '])).toBe('1111 1111');
+    expect(maskCardNumbers('4111 1111 1111 1111', [])).toBe('•••• •••• •••• 1111');
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Card numbers are never typed by a planner (DESIGN §5): 13–19 digits passing the Luhn check,
- * spaces or dashes allowed between them.
+ * spaces or dashes allowed between them, also split over consecutive `type` actions into one field.
  *
  * The text is split into groups of digits joined by separators (spaces and dashes of any kind).
  * Every run of consecutive groups is checked, so a card number is found even when more digits
@@ -99,17 +99,34 @@ export function containsCardNumber(text: string): boolean {
 }
 
 /**
- * The text with every card number's digits but the last four replaced by "•", for recording a
- * refused `type` action without the number in it.
+ * True when typing `text` into a field that already holds `before` (the texts typed into it since
+ * the focus last moved, oldest first: see typed-field.ts) leaves a card number in the field: the
+ * pieces are read as the field holds them, one after the other. Pure.
  */
-export function maskCardNumbers(text: string): string {
+export function completesCardNumber(before: readonly string[], text: string): boolean {
+  return before.length > 0 && containsCardNumber(before.join('') + text);
+}
+
+/**
+ * The text with every card number's digits but the last four replaced by "•", for recording a
+ * refused `type` action without the number in it. With `before` (as for `completesCardNumber`), a
+ * text that completes a number split over earlier actions has every digit masked: the earlier
+ * pieces are recorded already, and which digits are the number's last four depends on the cut.
+ */
+export function maskCardNumbers(text: string, before: readonly string[] = []): string {
   const masked = new Set<number>();
-  for (const digits of cardNumbers(text)) {
+  const all = completesCardNumber(before, text);
+  let index = 0;
+  for (const ch of text) {
+    if (all && digitOf(ch) !== null) masked.add(index);
+    index += ch.length;
+  }
+  for (const digits of all ? [] : cardNumbers(text)) {
     for (const d of digits.slice(0, -4)) masked.add(d.index);
   }
   if (masked.size === 0) return text;
   let out = '';
-  let index = 0;
+  index = 0;
   for (const ch of text) {
     out += masked.has(index) ? '•' : ch;
     index += ch.length;

@@ -3,6 +3,7 @@
  * and is it a read or a write? parse → validate → labels → classify.
  */
 import type { Action, ScreenContext } from './action.types';
+import { maskCardNumbers } from './card-number';
 import { classify } from './classify';
 import { outlineLabelAt } from './label-at';
 import { parseAction } from './parse-action';
@@ -16,6 +17,11 @@ export interface Verdict {
   action: Action | null;
   /** Why it is a read or a write, or why it was refused. */
   why: string;
+  /**
+   * A refused `type` action as it may be recorded: card digits masked, also those that complete a
+   * number split over earlier actions (which the answer's own masking cannot see). Absent otherwise.
+   */
+  recorded?: Action;
 }
 
 /**
@@ -44,7 +50,15 @@ export function checkAction(
   const parsed = parseAction(answer);
   if (!parsed.ok) return { classification: 'invalid', action: null, why: parsed.reason };
   const valid = validate(parsed.action, screen, rules);
-  if (!valid.ok) return { classification: 'invalid', action: null, why: valid.reason };
+  if (!valid.ok) {
+    const refused: Verdict = { classification: 'invalid', action: null, why: valid.reason };
+    const a = parsed.action;
+    if (a.action === 'type') {
+      const before = Array.isArray(screen.typed) ? screen.typed : [];
+      refused.recorded = { action: 'type', text: maskCardNumbers(a.text, before) };
+    }
+    return refused;
+  }
   const action = valid.action;
   const outline =
     action.action === 'click' || action.action === 'double_click'

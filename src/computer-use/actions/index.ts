@@ -8,5 +8,6 @@ export { normaliseKey, keyKind } from './keys';
 export { labelAt, outlineLabelAt } from './label-at';
 export { loadRules, roleKey, RulesError, type Rules, type AgentRules } from './rules';
 export { findCommitWord, fold, words } from './commit-words';
-export { containsCardNumber, luhn, maskCardNumbers } from './card-number';
+export { completesCardNumber, containsCardNumber, luhn, maskCardNumbers } from './card-number';
+export { typedSinceFocus, SAME_LINE_PX, type EarlierStep } from './typed-field';
 export { BASE_KEYS, MODIFIERS } from '@warden/protocol';

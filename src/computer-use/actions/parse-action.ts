@@ -14,6 +14,8 @@ import {
   isScrollDirection,
   MAX_KEY_LENGTH,
   SCROLL_DIRECTIONS,
+  textProblemInWords,
+  typedTextProblem,
 } from '@warden/protocol';
 import type { ActionResult } from './action.types';
 import { clean, codePointLength } from './text';
@@ -24,10 +26,6 @@ export const LIMITS = Object.freeze({
   /** an answer handed over as a JSON string, in UTF-16 units. */
   jsonMax: 65_536,
 });
-
-/** C0 and C1 controls and DEL, except tab, newline and carriage return. Typing them could drive a terminal. */
-const CONTROL = /[^\P{Cc}\t\n\r]/u;
-const LONE_SURROGATE = /\p{Cs}/u;
 
 type Fields = Record<string, unknown>;
 type Check<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -76,16 +74,15 @@ function message(o: Fields, name: 'summary' | 'reason'): Check<string> {
   return { ok: true, value: v };
 }
 
-/** The `type` text rules that hold anywhere: 1–500 code points, no controls, valid Unicode. */
+/**
+ * The `type` text rules that hold anywhere, the protocol's (shared with the screen host):
+ * 1–500 code points, valid Unicode, no control characters but tab and newline, no bidirectional
+ * controls and no invisible format characters.
+ */
 export function checkText(v: unknown): Check<string> {
   if (typeof v !== 'string') return fail(`“text” must be a string, not ${typeName(v)}`);
-  const n = codePointLength(v);
-  if (n < 1 || n > LIMITS.textMax) {
-    return fail(`“text” must be 1 to ${LIMITS.textMax} characters (it has ${n})`);
-  }
-  if (LONE_SURROGATE.test(v)) return fail('“text” is not valid Unicode (a lone surrogate)');
-  if (CONTROL.test(v)) return fail('“text” must not contain control characters');
-  return { ok: true, value: v };
+  const problem = typedTextProblem(v);
+  return problem ? fail(`“text” ${textProblemInWords(problem)}`) : { ok: true, value: v };
 }
 
 function target(o: Fields): Check<string | undefined> {

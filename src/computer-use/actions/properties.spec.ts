@@ -4,13 +4,20 @@
  */
 import { BASE_KEYS, MODIFIERS } from '@warden/protocol';
 import fc from 'fast-check';
-import { ACTION_NAMES, type Action, type Labels, type ScreenContext } from './action.types';
+import {
+  ACTION_NAMES,
+  type Action,
+  type Labels,
+  type OutlineElement,
+  type ScreenContext,
+} from './action.types';
 import { containsCardNumber, maskCardNumbers } from './card-number';
 import { checkAction } from './check-action';
 import { classify } from './classify';
 import { normaliseKey } from './keys';
 import { parseAction } from './parse-action';
 import { loadRules } from './rules';
+import { type EarlierStep, typedSinceFocus } from './typed-field';
 import { validate } from './validate';
 import defaults from '../../../config/classification.json';
 
@@ -18,6 +25,71 @@ const RUNS = { numRuns: 10_000 };
 const rules = loadRules();
 const strict = loadRules({ unlabelled_clicks: 'write' });
 const SCREEN: ScreenContext = { width: 1920, height: 1080, outline: null };
+
+/** A Luhn-valid number of 13–19 digits: a card number. */
+const card = fc
+  .tuple(
+    fc.integer({ min: 13, max: 19 }),
+    fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 19, maxLength: 19 }),
+  )
+  .map(([n, digits]) => {
+    const body = digits.slice(0, n - 1);
+    // The Luhn check digit that makes body + check valid.
+    let sum = 0;
+    for (let i = body.length - 1, dbl = true; i >= 0; i--, dbl = !dbl) {
+      let d = body[i];
+      if (dbl) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+      sum += d;
+    }
+    return [...body, (10 - (sum % 10)) % 10].join('');
+  });
+/** A card number as people write it: in groups, with spaces or dashes, or none. */
+const grouped = fc
+  .tuple(card, fc.constantFrom('', ' ', '-', ' - ', '\u00a0'), fc.integer({ min: 1, max: 6 }))
+  .map(([c, sep, size]) => c.match(new RegExp(`.{1,${size}}`, 'g'))!.join(sep));
+/** A card number cut anywhere into 2–4 non-empty pieces. */
+const split = grouped.chain((c) =>
+  fc
+    .uniqueArray(fc.integer({ min: 1, max: c.length - 1 }), { minLength: 1, maxLength: 3 })
+    .map((cuts) => {
+      const at = [0, ...cuts.sort((a, b) => a - b), c.length];
+      return at.slice(1).map((end, i) => c.slice(at[i], end));
+    }),
+);
+
+/** Four fields of a form, one under the other; a card field among them. */
+const FIELDS: OutlineElement[] = [0, 1, 2, 3].map((i) => ({
+  id: `f${i}`,
+  role: 'textbox',
+  name: `Field ${i}`,
+  rect: { x: 100, y: 100 + 40 * i, width: 240, height: 22 },
+}));
+const FORM: ScreenContext = { width: 1920, height: 1080, outline: FIELDS };
+/** A point inside field i, along its middle (as a planner clicks a field: with no outline to tell
+ * fields apart, points more than SAME_LINE_PX apart up or down count as different fields). */
+const inField = (i: number) =>
+  fc.tuple(fc.integer({ min: 100, max: 339 }), fc.integer({ min: 3, max: 18 })).map(([x, dy]) => ({
+    x,
+    y: 100 + 40 * i + dy,
+  }));
+/** Steps that leave the focus where it is: reads, refusals, writes that were never sent. */
+const harmless: fc.Arbitrary<EarlierStep> = fc.constantFrom<EarlierStep>(
+  { action: { action: 'wait', seconds: 1 }, outcome: 'sent' },
+  { action: { action: 'scroll', x: 5, y: 5, direction: 'down', amount: 3 }, outcome: 'sent' },
+  { action: { action: 'key', key: 'End' }, outcome: 'sent' },
+  { action: { action: 'key', key: 'Tab' }, outcome: 'refused' },
+  { action: { action: 'click', x: 5, y: 900 }, outcome: 'rejected' },
+  { action: { action: 'type', text: '0000' }, outcome: 'refused' },
+);
+const typed = (text: string): fc.Arbitrary<EarlierStep> =>
+  fc.constantFrom('sent', 'sent_after_approval').map((outcome) => ({
+    action: { action: 'type', text },
+    outcome,
+  }));
+const clicked = (at: { x: number; y: number }): EarlierStep => ({
+  action: { action: 'click', ...at },
+  outcome: 'sent',
+});
 
 /** Something that often is an action and often is almost one. */
 const field = fc.oneof(
@@ -244,25 +316,6 @@ describe('properties of the action rules', () => {
   });
 
   it('a card number in typed text is always refused, and masking hides it', () => {
-    const card = fc
-      .tuple(
-        fc.integer({ min: 13, max: 19 }),
-        fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 19, maxLength: 19 }),
-      )
-      .map(([n, digits]) => {
-        const body = digits.slice(0, n - 1);
-        // The Luhn check digit that makes body + check valid.
-        let sum = 0;
-        for (let i = body.length - 1, dbl = true; i >= 0; i--, dbl = !dbl) {
-          let d = body[i];
-          if (dbl) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-          sum += d;
-        }
-        return [...body, (10 - (sum % 10)) % 10].join('');
-      });
-    const grouped = fc
-      .tuple(card, fc.constantFrom('', ' ', '-', ' - ', '\u00a0'), fc.integer({ min: 1, max: 6 }))
-      .map(([c, sep, size]) => c.match(new RegExp(`.{1,${size}}`, 'g'))!.join(sep));
     const words = fc.stringMatching(/^[A-Za-zäöü .,:;]{0,30}$/);
     fc.assert(
       fc.property(words, grouped, words, (before, c, after) => {
@@ -274,6 +327,85 @@ describe('properties of the action rules', () => {
         expect(verdict.classification).toBe('invalid');
         expect(verdict.why).toContain('card number');
         expect(containsCardNumber(maskCardNumbers(`${before} ${c} ${after}`))).toBe(false);
+      }),
+      RUNS,
+    );
+  });
+
+  it('a card number split into 2–4 pieces typed into one field is refused at the last piece', () => {
+    const run = split.chain((pieces) =>
+      fc.record({
+        pieces: fc.constant(pieces),
+        // Each piece after a click somewhere in the same field, or after none; reads in between.
+        steps: fc.tuple(
+          ...pieces.map((p) =>
+            fc.tuple(
+              fc.option(inField(0), { nil: null }),
+              fc.array(harmless, { maxLength: 2 }),
+              typed(p),
+            ),
+          ),
+        ),
+        first: inField(0),
+        outline: fc.boolean(),
+      }),
+    );
+    fc.assert(
+      fc.property(run, ({ pieces, steps, first, outline }) => {
+        const history: EarlierStep[] = [clicked(first)];
+        steps.forEach(([click, reads, step], i) => {
+          if (click) history.push(clicked(click));
+          history.push(...reads);
+          if (i < pieces.length - 1) history.push(step);
+        });
+        const screen = outline ? FORM : { ...FORM, outline: null };
+        const before = typedSinceFocus(history, screen.outline);
+        const last = pieces[pieces.length - 1];
+        const verdict = checkAction(
+          { action: 'type', text: last },
+          { ...screen, typed: before },
+          rules,
+        );
+        expect(verdict.classification).toBe('invalid');
+        expect(verdict.why).toContain('card number');
+        // Recorded masked: the piece adds no digit to the ones recorded before.
+        const recorded = (verdict.recorded as { text: string }).text;
+        expect(recorded).toBe(last.replace(/\d/g, '•'));
+      }),
+      RUNS,
+    );
+  });
+
+  it('the same pieces typed into different fields are judged each on its own', () => {
+    const run = split.chain((pieces) =>
+      fc.record({
+        pieces: fc.constant(pieces),
+        points: fc.tuple(...pieces.map((_, i) => inField(i))),
+        reads: fc.array(harmless, { maxLength: 2 }),
+        outline: fc.boolean(),
+        byTab: fc.boolean(),
+      }),
+    );
+    fc.assert(
+      fc.property(run, ({ pieces, points, reads, outline, byTab }) => {
+        const screen = outline ? FORM : { ...FORM, outline: null };
+        const history: EarlierStep[] = [];
+        pieces.forEach((piece, i) => {
+          // The focus moves to the next field: by a click on it, or (after the first) by Tab.
+          if (byTab && i > 0)
+            history.push({ action: { action: 'key', key: 'Tab' }, outcome: 'sent' });
+          else history.push(clicked(points[i]));
+          history.push(...reads);
+          const before = typedSinceFocus(history, screen.outline);
+          const alone = checkAction({ action: 'type', text: piece }, screen, rules);
+          const verdict = checkAction(
+            { action: 'type', text: piece },
+            { ...screen, typed: before },
+            rules,
+          );
+          expect(verdict).toEqual(alone);
+          history.push({ action: { action: 'type', text: piece }, outcome: 'sent' });
+        });
       }),
       RUNS,
     );

@@ -85,6 +85,8 @@ type Case = [title: string, answer: unknown, context: Context, expected: Expecte
 
 const CARD =
   'the text looks like a card number (13–19 digits passing the Luhn check); Warden never types card numbers';
+const SPLIT_CARD =
+  'with the text typed into this field before, the field would hold a card number (13–19 digits passing the Luhn check); Warden never types card numbers, not even in pieces';
 const KEYS_ALLOWED =
   'the allowed keys are the navigation keys (Tab, Shift+Tab, ArrowUp, ArrowDown, ArrowLeft, ArrowRight, Home, End, PageUp, PageDown, Escape, F1, F2, F3, F4, F12) and the commit keys (Enter, F8, F11, Ctrl+S, F5, Delete, Backspace)';
 const notAllowed = (k: string): Expected => ['invalid', `key ${k} is not allowed; ${KEYS_ALLOWED}`];
@@ -222,13 +224,19 @@ const parsing: Case[] = [
     'text with an escape character',
     { action: 'type', text: 'abc\u001b[2J' },
     {},
-    ['invalid', '“text” must not contain control characters'],
+    [
+      'invalid',
+      '“text” must not contain control characters or line breaks other than tab and newline (it has U+001B ESCAPE)',
+    ],
   ],
   [
     'text with a NUL',
     { action: 'type', text: 'a\u0000b' },
     {},
-    ['invalid', '“text” must not contain control characters'],
+    [
+      'invalid',
+      '“text” must not contain control characters or line breaks other than tab and newline (it has U+0000 NULL)',
+    ],
   ],
   [
     'text with a lone surrogate',
@@ -496,6 +504,66 @@ const typing: Case[] = [
     ['invalid', CARD],
   ],
   ['a card with en dashes', { action: 'type', text: '4111–1111–1111–1111' }, {}, ['invalid', CARD]],
+  [
+    'a card split over two actions into one field',
+    { action: 'type', text: '1111 1111' },
+    { screen: { ...SCREEN, typed: ['4111 1111 '] } },
+    ['invalid', SPLIT_CARD],
+  ],
+  [
+    'the last digit of a card typed into a field that holds the rest',
+    { action: 'type', text: '1' },
+    { screen: { ...SCREEN, typed: ['4111 ', '1111 ', '1111 111'] } },
+    ['invalid', SPLIT_CARD],
+  ],
+  [
+    'digits after an order number typed before into the field',
+    { action: 'type', text: '1111 1111' },
+    { screen: { ...SCREEN, typed: ['Order 4711 '] } },
+    ['write', 'typing into a field is a write'],
+  ],
+  [
+    'text with a carriage return',
+    { action: 'type', text: 'line 1\r\nline 2' },
+    {},
+    [
+      'invalid',
+      '“text” must not contain control characters or line breaks other than tab and newline (it has U+000D CARRIAGE RETURN); a line break is typed as a newline alone',
+    ],
+  ],
+  [
+    'text with a right-to-left override',
+    { action: 'type', text: 'Invoice \u202e1174' },
+    {},
+    [
+      'invalid',
+      '“text” must not contain bidirectional controls (it has U+202E RIGHT-TO-LEFT OVERRIDE): they change the order in which text is shown, so a person could read something other than what is typed',
+    ],
+  ],
+  [
+    'text with a right-to-left mark',
+    { action: 'type', text: '\u200fVA02' },
+    {},
+    [
+      'invalid',
+      '“text” must not contain bidirectional controls (it has U+200F RIGHT-TO-LEFT MARK): they change the order in which text is shown, so a person could read something other than what is typed',
+    ],
+  ],
+  [
+    'text with a zero-width space',
+    { action: 'type', text: '41\u200b11' },
+    {},
+    [
+      'invalid',
+      '“text” must not contain invisible characters (it has U+200B ZERO WIDTH SPACE): a person cannot see them on the approval page or the screen',
+    ],
+  ],
+  [
+    'text in Hebrew, without controls',
+    { action: 'type', text: 'הזמנה 4711' },
+    {},
+    ['write', 'typing into a field is a write'],
+  ],
   [
     'into the focused password field (outline)',
     { action: 'type', text: 'hunter2' },

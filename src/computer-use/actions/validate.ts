@@ -3,7 +3,7 @@
  * is refused with a reason, recorded, and counts toward the run's three.
  */
 import type { Action, ActionResult, OutlineElement, ScreenContext } from './action.types';
-import { containsCardNumber } from './card-number';
+import { completesCardNumber, containsCardNumber } from './card-number';
 import { normaliseKey, keyKind } from './keys';
 import { checkShape } from './parse-action';
 import type { Rules } from './rules';
@@ -26,6 +26,15 @@ function focusedPasswordField(screen: ScreenContext): OutlineElement | null {
   if (screen.focus?.password === true) return screen.focus;
   if (!Array.isArray(screen.outline)) return null;
   return screen.outline.find((e) => e?.focused === true && e.password === true) ?? null;
+}
+
+/** What the run typed into the focused field before, as far as the caller knows; fails closed. */
+function typedBefore(screen: ScreenContext): readonly string[] {
+  const typed = screen.typed;
+  if (typed === undefined) return [];
+  // A caller that says something but nothing readable: no piece can be left out.
+  if (!Array.isArray(typed)) throw new TypeError('screen.typed must be a list of texts');
+  return typed.filter((t): t is string => typeof t === 'string');
 }
 
 /**
@@ -59,6 +68,11 @@ function check(action: Action, screen: ScreenContext, rules: Rules): ActionResul
       if (containsCardNumber(a.text)) {
         return fail(
           'the text looks like a card number (13–19 digits passing the Luhn check); Warden never types card numbers',
+        );
+      }
+      if (completesCardNumber(typedBefore(screen), a.text)) {
+        return fail(
+          'with the text typed into this field before, the field would hold a card number (13–19 digits passing the Luhn check); Warden never types card numbers, not even in pieces',
         );
       }
       const field = focusedPasswordField(screen);

@@ -9,6 +9,7 @@ import {
   labelAt,
   maskCardNumbers,
   needsOcr,
+  typedSinceFocus,
   type Verdict,
 } from '../actions';
 import type {
@@ -95,7 +96,7 @@ export class StepPlanning {
       screen,
       fields: {
         ...screenFields(screen),
-        action: verdict.action ?? safeJson(result.action),
+        action: verdict.action ?? verdict.recorded ?? safeJson(result.action),
         classification: verdict.classification,
         why: verdict.why,
         model: result.model ?? null,
@@ -211,6 +212,7 @@ export class StepPlanning {
       height: screen.height,
       outline: screen.outline,
       focus: lastClickFocus(history, screen),
+      typed: typedSinceFocus(history, screen.outline),
     };
     const verdict = checkAction(answer, context, ctx.rules);
     if (!verdict.action || !needsOcr(verdict.action, context, ctx.rules)) return verdict;

@@ -272,7 +272,12 @@ const INVALID: Array<[string, unknown, string]> = [
   [
     'a type with a control character',
     one(ok({ action: 'type', text: 'a\u0007' })),
-    'steps[0].action.text: must not contain control characters',
+    'steps[0].action.text: must not contain control characters or line breaks other than tab and newline (it has U+0007 BELL)',
+  ],
+  [
+    'a type with a bidirectional override',
+    one(ok({ action: 'type', text: 'Rechnung \u202e1174' })),
+    'steps[0].action.text: must not contain bidirectional controls (it has U+202E RIGHT-TO-LEFT OVERRIDE): they change the order in which text is shown, so a person could read something other than what is typed',
   ],
   [
     'a key Warden does not know',

@@ -4,13 +4,14 @@
  * earlier steps, and the decision. After approval, an operator resumes the run from here.
  */
 import { ApiError, api } from './api.js';
-import { every, facts, h } from './dom.js';
+import { actionTitle, every, facts, h } from './dom.js';
 import { closeUp, marksInWords, screenView, typingFocus } from './screens.js';
 import {
   actionInWords,
   ago,
   clock,
   duration,
+  exactJson,
   expiry,
   outcomeInWords,
   statusInWords,
@@ -309,7 +310,7 @@ export async function renderApproval(main, ctx) {
   const strip = earlierSteps(approval, steps);
   main.append(
     h('p', { class: 'crumbs' }, h('a', { href: '/console/approvals' }, '← All waiting actions')),
-    h('h1', {}, words),
+    h('h1', {}, ...actionTitle(approval.action, approval.why)),
     h(
       'p',
       { class: 'lead' },
@@ -346,7 +347,7 @@ export async function renderApproval(main, ctx) {
           { class: 'more' },
           h('summary', {}, 'More about this action'),
           facts([
-            ['Exact action', h('code', {}, JSON.stringify(approval.action))],
+            ['Exact action', h('code', {}, exactJson(approval.action))],
             ['Held at', clock(approval.created_at)],
             ['Expires at', clock(approval.expires_at)],
             ['Run status', runStatus],
@@ -429,7 +430,6 @@ function earlierSteps(approval, steps) {
   /** @type {HTMLButtonElement[]} */
   const buttons = [];
   for (const st of earlier) {
-    const words = actionInWords(st.action, st.why);
     const focus = st.action?.action === 'type' ? typingFocus(steps, st.n) : null;
     const button = h(
       'button',
@@ -451,7 +451,9 @@ function earlierSteps(approval, steps) {
         'span',
         { class: 'strip-caption' },
         h('strong', {}, `${st.n}`),
-        ` ${words} · ${st.classification ?? '?'} · ${outcomeInWords(st.outcome)}`,
+        ' ',
+        ...actionTitle(st.action, st.why),
+        ` · ${st.classification ?? '?'} · ${outcomeInWords(st.outcome)}`,
       ),
     );
     button.addEventListener('click', () => {
@@ -478,7 +480,7 @@ function earlierSteps(approval, steps) {
           h(
             'figcaption',
             {},
-            h('strong', {}, `Step ${st.n}: ${words}. `),
+            h('strong', {}, `Step ${st.n}: `, ...actionTitle(st.action, st.why), '. '),
             `${st.classification ?? ''}${st.why ? ` (${st.why})` : ''}, ${outcomeInWords(st.outcome)}. `,
             marksInWords(st.action, st.why, st.width ?? 1280, st.height ?? 800, focus),
           ),

@@ -4,6 +4,8 @@
  * page's CSP enforces Trusted Types, so an HTML string would not even be accepted.
  */
 
+import { actionInWords, typedPieces } from './words.js';
+
 /**
  * @typedef {string | number | Node | null | undefined | false} Child
  * @typedef {Record<string, string | number | boolean | null | undefined | EventListener>} Attrs
@@ -50,6 +52,46 @@ export function h(tag, attrs = {}, ...children) {
   applyAttrs(el, attrs);
   append(el, children);
   return el;
+}
+
+/**
+ * Typed text in full, as it will be typed: every character a person could not see is a mark
+ * (`⇥`, `↵`, `␍`, `⟨U+200B ZERO WIDTH SPACE⟩`) drawn apart from the text, so that a mark is never
+ * taken for a typed character and a typed `⇥` never for a tab; after a newline's mark the text
+ * goes on on the next line. Long text wraps (console.css `.typed`); nothing is shortened.
+ * @param {string} text
+ */
+export function typedText(text) {
+  const span = h('span', { class: 'typed' });
+  for (const piece of typedPieces(text)) {
+    if (typeof piece === 'string') {
+      span.append(piece);
+      continue;
+    }
+    span.append(
+      h(
+        'span',
+        { class: 'typed-mark', role: 'img', 'aria-label': `(${piece.name})`, title: piece.name },
+        piece.mark,
+      ),
+    );
+    if (piece.newline) span.append('\n');
+  }
+  return span;
+}
+
+/**
+ * An action in words, as nodes: typing shows its text in full with its marks (`typedText`), any
+ * other action is `actionInWords`.
+ * @param {import('./api.js').Action | null | undefined} action
+ * @param {string | null} [why]
+ * @returns {Child[]}
+ */
+export function actionTitle(action, why) {
+  if (action?.action === 'type' && typeof action.text === 'string') {
+    return ['Type “', typedText(action.text), '”'];
+  }
+  return [actionInWords(action, why)];
 }
 
 const SVG = 'http://www.w3.org/2000/svg';

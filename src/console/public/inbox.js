@@ -4,7 +4,7 @@
  * Rows are kept and updated in place, so keyboard focus and reading position survive a refresh.
  */
 import { api } from './api.js';
-import { every, facts, h } from './dom.js';
+import { actionTitle, every, facts, h } from './dom.js';
 import { screenView, typingFocus } from './screens.js';
 import { actionInWords, ago, expiry } from './words.js';
 
@@ -52,7 +52,15 @@ function inboxItem(approval, ctx) {
     h(
       'div',
       { class: 'inbox-body' },
-      h('h2', {}, h('a', { href: `/console/approvals/${approval.id}` }, words)),
+      h(
+        'h2',
+        {},
+        h(
+          'a',
+          { href: `/console/approvals/${approval.id}` },
+          ...actionTitle(approval.action, approval.why),
+        ),
+      ),
       facts([
         ['Agent', approval.agent],
         ['Goal', goal],

@@ -4,17 +4,9 @@
  * or write and why, what happened, and the model's usage. Polled while the run moves.
  */
 import { api } from './api.js';
-import { every, facts, h } from './dom.js';
+import { actionTitle, every, facts, h } from './dom.js';
 import { marksInWords, screenView, typingFocus } from './screens.js';
-import {
-  actionInWords,
-  clock,
-  duration,
-  isEnded,
-  modelInWords,
-  outcomeInWords,
-  statusInWords,
-} from './words.js';
+import { clock, duration, isEnded, modelInWords, outcomeInWords, statusInWords } from './words.js';
 
 /** @typedef {import('./api.js').Run} Run */
 /** @typedef {import('./api.js').Step} Step */
@@ -90,7 +82,6 @@ function transcriptDetails(runId, n) {
  */
 function stepItem(run, step, canReadTranscripts) {
   const steps = run.steps ?? [];
-  const words = actionInWords(step.action, step.why);
   const focus = step.action?.action === 'type' ? typingFocus(steps, step.n) : null;
   const large = h('div', { class: 'step-large', hidden: true });
   const kind = step.classification ?? 'pending';
@@ -161,7 +152,13 @@ function stepItem(run, step, canReadTranscripts) {
     h(
       'div',
       { class: 'step-body' },
-      h('h3', {}, h('span', { class: 'step-n' }, `Step ${step.n}`), ' ', words),
+      h(
+        'h3',
+        {},
+        h('span', { class: 'step-n' }, `Step ${step.n}`),
+        ' ',
+        ...actionTitle(step.action, step.why),
+      ),
       h(
         'p',
         { class: 'step-kind' },

@@ -8,7 +8,7 @@
  */
 import { apiBlob } from './api.js';
 import { h, s } from './dom.js';
-import { actionInWords, clickLabel, shown } from './words.js';
+import { actionInWords, characters, clickLabel, marked } from './words.js';
 
 /** @typedef {import('./api.js').Action} Action */
 /** @typedef {import('./api.js').Step} Step */
@@ -179,6 +179,19 @@ export function fieldAround(img, point, width, height) {
 }
 
 /**
+ * The label of typing on a screenshot: the text with its marks when it fits, else only how long
+ * it is. A shortened text is never shown: its start could read as a whole (the full text is in
+ * the action's title).
+ * @param {string} text
+ * @param {number} room characters that fit
+ */
+export function typeBadge(text, room) {
+  const shownText = marked(text);
+  if ([...shownText].length <= room) return `Type “${shownText}”`;
+  return `Type ${characters(text)} characters`;
+}
+
+/**
  * What the marks show, for the caption and for screen readers.
  * @param {Action | null} action
  * @param {string | null} why
@@ -194,7 +207,9 @@ export function marksInWords(action, why, width, height, focus) {
     case 'double_click':
       return `The red ring marks where the ${action.action === 'click' ? 'click' : 'double-click'} lands: x ${String(action.x)}, y ${String(action.y)} ${space}.`;
     case 'type': {
-      const text = `“${shown(typeof action.text === 'string' ? action.text : '', 60)}”`;
+      // The text itself is in the action's title, in full with its marks; not repeated here.
+      const n = characters(typeof action.text === 'string' ? action.text : '');
+      const text = `the ${n}-character text`;
       if (!focus) {
         return `Types ${text} into the field that has focus; the run's earlier steps do not show which (no click since its last key).`;
       }
@@ -382,7 +397,7 @@ export function screenView(o) {
     const label =
       a.action === 'key'
         ? `Key ${String(a.key)}`
-        : `Type “${shown(typeof a.text === 'string' ? a.text : '', o.size === 'thumb' ? 12 : 40)}”`;
+        : typeBadge(typeof a.text === 'string' ? a.text : '', o.size === 'thumb' ? 8 : 40);
     frame.append(h('span', { class: 'screen-badge', 'aria-hidden': 'true' }, label));
   }
   screenUrl(o.runId, o.n).then(

@@ -1,0 +1,122 @@
+/**
+ * The text of a `type` action (DESIGN §5, §6): one rule for what Warden lets a planner type and
+ * what the screen host agrees to type, so that text a person approved is never refused by the host
+ * afterwards, nor the other way round.
+ *
+ * - 1–500 characters, counted in code points;
+ * - valid Unicode: no unpaired surrogate (it cannot be sent as a keystroke);
+ * - no control character but tab and newline (they type Tab and Enter). Carriage return is refused
+ *   too: newline is the one way to type a line break, and `\r\n` would press Enter twice. So are
+ *   the line and paragraph separators (U+2028, U+2029), line breaks a keyboard does not have;
+ * - no bidirectional control (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069): they change
+ *   the order in which the text around them is shown, so a person could read something other than
+ *   what is typed;
+ * - no other invisible format character (Unicode category Cf): zero-width space, non-joiner and
+ *   joiner (U+200B–U+200D), word joiner (U+2060), byte order mark (U+FEFF), soft hyphen, invisible
+ *   operators, tag characters (U+E0000–U+E007F, invisible copies of ASCII) and the rest. A person
+ *   sees none of them on the approval page's screenshot or on the screen, yet they are typed.
+ *
+ * Each side words a problem its own way (`“text” must …` in Warden, `text must …` on the host) from
+ * `textProblemInWords`.
+ */
+import { ACTION_LIMITS } from './actions';
+
+export type TextProblem =
+  | { kind: 'length'; length: number }
+  | { kind: 'surrogate' }
+  | { kind: 'control'; char: string }
+  | { kind: 'bidi'; char: string }
+  | { kind: 'invisible'; char: string };
+
+/** The bidirectional controls: embeddings, overrides, isolates and the implicit marks. */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+/** Format characters (bidi controls among them), control characters, line/paragraph separators. */
+const REFUSED = /[\p{Cf}\p{Cc}\p{Zl}\p{Zp}\p{Cs}]/gu;
+
+/** Line breaks besides newline: carriage return, vertical tab, form feed, next line, the separators. */
+const LINE_BREAKS = /[\r\v\f\u0085\u2028\u2029]/u;
+
+/** The names of the characters a refusal names most often; others are named by code point only. */
+const NAMES: Readonly<Record<number, string>> = Object.freeze({
+  0x00: 'NULL',
+  0x07: 'BELL',
+  0x08: 'BACKSPACE',
+  0x0b: 'LINE TABULATION',
+  0x0c: 'FORM FEED',
+  0x0d: 'CARRIAGE RETURN',
+  0x1b: 'ESCAPE',
+  0x7f: 'DELETE',
+  0x85: 'NEXT LINE',
+  0xad: 'SOFT HYPHEN',
+  0x061c: 'ARABIC LETTER MARK',
+  0x200b: 'ZERO WIDTH SPACE',
+  0x200c: 'ZERO WIDTH NON-JOINER',
+  0x200d: 'ZERO WIDTH JOINER',
+  0x200e: 'LEFT-TO-RIGHT MARK',
+  0x200f: 'RIGHT-TO-LEFT MARK',
+  0x2028: 'LINE SEPARATOR',
+  0x2029: 'PARAGRAPH SEPARATOR',
+  0x202a: 'LEFT-TO-RIGHT EMBEDDING',
+  0x202b: 'RIGHT-TO-LEFT EMBEDDING',
+  0x202c: 'POP DIRECTIONAL FORMATTING',
+  0x202d: 'LEFT-TO-RIGHT OVERRIDE',
+  0x202e: 'RIGHT-TO-LEFT OVERRIDE',
+  0x2060: 'WORD JOINER',
+  0x2066: 'LEFT-TO-RIGHT ISOLATE',
+  0x2067: 'RIGHT-TO-LEFT ISOLATE',
+  0x2068: 'FIRST STRONG ISOLATE',
+  0x2069: 'POP DIRECTIONAL ISOLATE',
+  0xfeff: 'ZERO WIDTH NO-BREAK SPACE',
+});
+
+/** `U+202E RIGHT-TO-LEFT OVERRIDE`, or `U+E0041` for a character without a name here. */
+export function charName(char: string): string {
+  const cp = char.codePointAt(0) ?? 0;
+  const hex = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+  const name = NAMES[cp];
+  return name ? `${hex} ${name}` : hex;
+}
+
+function kindOf(char: string): 'surrogate' | 'bidi' | 'invisible' | 'control' {
+  if (/\p{Cs}/u.test(char)) return 'surrogate';
+  if (BIDI.test(char)) return 'bidi';
+  if (/\p{Cf}/u.test(char)) return 'invisible';
+  return 'control';
+}
+
+/**
+ * What is wrong with a `type` text, or null when it may be typed. The first problem in the text
+ * is reported. Pure; counts in code points.
+ */
+export function typedTextProblem(text: string): TextProblem | null {
+  let length = 0;
+  for (const _ of text) length++;
+  if (length < 1 || length > ACTION_LIMITS.textMax) return { kind: 'length', length };
+  for (const [char] of text.matchAll(REFUSED)) {
+    if (char === '\t' || char === '\n') continue;
+    const kind = kindOf(char);
+    return kind === 'surrogate' ? { kind } : { kind, char };
+  }
+  return null;
+}
+
+/** The problem as the end of a sentence about the text: `“text” ${words}`. */
+export function textProblemInWords(problem: TextProblem): string {
+  switch (problem.kind) {
+    case 'length':
+      return `must be 1 to ${ACTION_LIMITS.textMax} characters (it has ${problem.length})`;
+    case 'surrogate':
+      return 'is not valid Unicode (a lone surrogate)';
+    case 'control': {
+      const found = `it has ${charName(problem.char)}`;
+      const breaks = LINE_BREAKS.test(problem.char)
+        ? '; a line break is typed as a newline alone'
+        : '';
+      return `must not contain control characters or line breaks other than tab and newline (${found})${breaks}`;
+    }
+    case 'bidi':
+      return `must not contain bidirectional controls (it has ${charName(problem.char)}): they change the order in which text is shown, so a person could read something other than what is typed`;
+    case 'invisible':
+      return `must not contain invisible characters (it has ${charName(problem.char)}): a person cannot see them on the approval page or the screen`;
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * What the approver sees is what is sent (DESIGN §6): the console's words for typed text, from
+ * public/words.js (the browser's own module, compiled for the test). The console e2e test shows
+ * the same in a real browser.
+ */
+import fc from 'fast-check';
+// @ts-expect-error: the browser's own module; its JSDoc types are checked by public/tsconfig.json
+import * as browserWords from './public/words.js';
+
+type Mark = { mark: string; name: string; char: string; newline: boolean };
+/** The functions of words.js this test uses, with the types its JSDoc gives them. */
+interface Words {
+  actionInWords(action: Record<string, unknown>, why?: string | null): string;
+  charName(char: string): string;
+  exactJson(value: unknown): string;
+  marked(text: string): string;
+  shown(text: string, max?: number): string;
+  typedPieces(text: string): Array<string | Mark>;
+}
+const { actionInWords, charName, exactJson, marked, shown, typedPieces } = browserWords as Words;
+const marks = (text: string) => typedPieces(text).filter((p): p is Mark => typeof p !== 'string');
+
+describe('typed text in the console', () => {
+  it('keeps ordinary text as it is, in one piece', () => {
+    expect(typedPieces('Müller & Söhne, 4711 שלום 😀')).toEqual(['Müller & Söhne, 4711 שלום 😀']);
+    expect(typedPieces('')).toEqual([]);
+  });
+
+  it('shows tab, newline and carriage return as marks a reader knows', () => {
+    expect(typedPieces('a\tb\r\nc')).toEqual([
+      'a',
+      { mark: '⇥', name: 'tab', char: '\t', newline: false },
+      'b',
+      { mark: '␍', name: 'carriage return', char: '\r', newline: false },
+      { mark: '↵', name: 'newline', char: '\n', newline: true },
+      'c',
+    ]);
+  });
+
+  it.each([
+    ['\u200b', '⟨U+200B ZERO WIDTH SPACE⟩'],
+    ['\u200d', '⟨U+200D ZERO WIDTH JOINER⟩'],
+    ['\u2060', '⟨U+2060 WORD JOINER⟩'],
+    ['\ufeff', '⟨U+FEFF ZERO WIDTH NO-BREAK SPACE⟩'],
+    ['\u202e', '⟨U+202E RIGHT-TO-LEFT OVERRIDE⟩'],
+    ['\u2067', '⟨U+2067 RIGHT-TO-LEFT ISOLATE⟩'],
+    ['\u200f', '⟨U+200F RIGHT-TO-LEFT MARK⟩'],
+    ['\u061c', '⟨U+061C ARABIC LETTER MARK⟩'],
+    ['\u0000', '⟨U+0000 NULL⟩'],
+    ['\u001b', '⟨U+001B ESCAPE⟩'],
+    ['\u007f', '⟨U+007F DELETE⟩'],
+    ['\u0085', '⟨U+0085 NEXT LINE⟩'],
+    ['\u0090', '⟨U+0090 CONTROL⟩'],
+    ['\u2028', '⟨U+2028 LINE SEPARATOR⟩'],
+    ['\u00a0', '⟨U+00A0 NO-BREAK SPACE⟩'],
+    ['\u3000', '⟨U+3000 IDEOGRAPHIC SPACE⟩'],
+    ['\u00ad', '⟨U+00AD SOFT HYPHEN⟩'],
+    ['\u3164', '⟨U+3164 HANGUL FILLER⟩'],
+    ['\ufe0f', '⟨U+FE0F VARIATION SELECTOR-16⟩'],
+    ['\u{e0041}', '⟨U+E0041 TAG A⟩'],
+    ['\u{e0020}', '⟨U+E0020 TAG SPACE⟩'],
+    ['\ue000', '⟨U+E000⟩'],
+    ['\ud800', '⟨U+D800⟩'],
+  ])('names %j as %s', (char, mark) => {
+    expect(typedPieces(`x${char}y`)).toEqual([
+      'x',
+      { mark, name: mark.slice(1, -1), char, newline: false },
+      'y',
+    ]);
+  });
+
+  it('names a character once per occurrence, keeping the order', () => {
+    expect(marked('\u200b\u200ba\u202e')).toBe(
+      '⟨U+200B ZERO WIDTH SPACE⟩⟨U+200B ZERO WIDTH SPACE⟩a⟨U+202E RIGHT-TO-LEFT OVERRIDE⟩',
+    );
+  });
+
+  it('leaves out nothing and adds nothing but marks (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {
+        const pieces = typedPieces(text);
+        // Every piece of text is the text's own; every mark stands for exactly one character.
+        let rebuilt = '';
+        for (const p of pieces) {
+          if (typeof p === 'string') {
+            expect(p).not.toMatch(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u);
+            rebuilt += p;
+          } else {
+            expect([...p.char]).toHaveLength(1);
+            expect(p.mark).toMatch(/^(⇥|↵|␍|⟨U\+[0-9A-F]{4,6}( [^⟨⟩\s][^⟨⟩]*)?⟩)$/u);
+            rebuilt += p.char;
+          }
+        }
+        expect(rebuilt).toBe(text);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('says a type action in full, however long, with its marks', () => {
+    const long = `${'Lieferung an Rampe 3, '.repeat(20)}\tEnde`;
+    expect(actionInWords({ action: 'type', text: long })).toBe(`Type “${long.replace('\t', '⇥')}”`);
+    expect(actionInWords({ action: 'type', text: 'a\nb' })).toBe('Type “a↵b”');
+    // Labels and summaries are not typed: they may still be shortened.
+    expect(shown('x'.repeat(100), 10)).toBe(`${'x'.repeat(9)}…`);
+  });
+
+  it('writes the exact action as JSON with nothing invisible in it', () => {
+    const action = { action: 'type', text: 'a\u202eb\u200b\u00a0\u{e0041}\t' };
+    const json = exactJson(action);
+    expect(json).toBe('{"action":"type","text":"a\\u202eb\\u200b\\u00a0\\udb40\\udc41\\t"}');
+    expect(JSON.parse(json)).toEqual(action);
+    expect(charName('\u{e007f}')).toBe('U+E007F CANCEL TAG');
+  });
+
+  it('marks every character the protocol refuses, and no letter, digit or plain space', () => {
+    expect(
+      marks('\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c'),
+    ).toHaveLength(12);
+    expect(marks('\u200b\u200c\u200d\u2060\ufeff')).toHaveLength(5);
+    expect(marks('Aa0 ß€')).toEqual([]);
+  });
+});
