@@ -8,6 +8,7 @@ import { StepTimings1795998976015 } from './1795998976015-StepTimings';
 import { Models1796000813014 } from './1796000813014-Models';
 import { StepDoneNotify1796085520653 } from './1796085520653-StepDoneNotify';
 import { TenantPause1796088325955 } from './1796088325955-TenantPause';
+import { StepFailures1796089815632 } from './1796089815632-StepFailures';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -20,4 +21,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   Models1796000813014,
   StepDoneNotify1796085520653,
   TenantPause1796088325955,
+  StepFailures1796089815632,
 ];

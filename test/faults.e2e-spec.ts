@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { crc32 } from 'node:zlib';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createCanvas } from '@napi-rs/canvas';
@@ -393,6 +394,123 @@ describe('Redis losing everything, and screen hosts failing', () => {
   });
 });
 
+describe('screen hosts that misbehave, and steps that keep failing', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  /** A real HTTPS screen host over `backend`, configured as the agent's, with `script`. */
+  async function agentOn(backend: ScreenBackend, script: unknown) {
+    const sim = await startSimHost();
+    const host = await startScreenHost({
+      backend,
+      token: process.env[sim.tokenEnv]!,
+      port: 0,
+      tls: { cert: sim.cert, key: sim.keyPem },
+    });
+    await stack.configure({
+      planner: await stack.planner(script),
+      screen_url: host.url,
+      screen_token_env: sim.tokenEnv,
+      screen_tls: { fingerprint_sha256: sim.fingerprint },
+    });
+    return {
+      close: async () => {
+        await host.close();
+        await sim.close();
+      },
+    };
+  }
+
+  const backend = (screenshot: () => Promise<{ png: Buffer; width: number; height: number }>) =>
+    ({
+      name: 'odd',
+      size: () => ({ width: 640, height: 400 }),
+      screenshot,
+      perform: async () => undefined,
+      elements: () => null,
+      typingTarget: () => 'unknown',
+      close: async () => undefined,
+    }) satisfies ScreenBackend;
+
+  it('ends screen_host_error, once, for a PNG whose header is fine and whose image data is not', async () => {
+    const png = corruptIdat(grey(640, 400, '#c8c8c8'));
+    const agent = await agentOn(
+      backend(async () => ({ png, width: 640, height: 400 })),
+      { steps: [{ action: { action: 'wait', seconds: 0.1 } }] },
+    );
+    try {
+      const run = await stack.start();
+      const failed = await stack.waitFor(run.id, isEnded, 30_000);
+      expect(failed).toMatchObject({ status: 'failed', end_reason: 'screen_host_error' });
+      expect(failed.summary).toMatch(/screenshot Warden cannot use/);
+      expect(failed.step_count).toBe(1);
+      // Ended by its first job, not retried: the step recorded no failed attempt.
+      const [step] = await stack.api.db.sql<{ failures: number }>(
+        'SELECT failures FROM steps WHERE run_id = $1',
+        [run.id],
+      );
+      expect(step.failures).toBe(0);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('ends screen_host_error when the screen changes size while a write is held', async () => {
+    let shots = 0;
+    const small = grey(640, 400, '#c8c8c8');
+    const large = grey(800, 500, '#c8c8c8');
+    const agent = await agentOn(
+      // The planning screenshot, then mask samples of two sizes.
+      backend(async () => {
+        const png = ++shots % 2 === 0 ? large : small;
+        return { png, width: png === large ? 800 : 640, height: png === large ? 500 : 400 };
+      }),
+      { steps: [{ action: { action: 'type', text: 'hello' } }] },
+    );
+    try {
+      const run = await stack.start();
+      const failed = await stack.waitFor(run.id, isEnded, 30_000);
+      expect(failed).toMatchObject({ status: 'failed', end_reason: 'screen_host_error' });
+      expect(failed.summary).toMatch(/differ in size/);
+      expect(failed.pending_approval).toBeNull();
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('ends a run whose step fails job after job, instead of retrying it forever', async () => {
+    const agent = await agentOn(
+      backend(async () => ({ png: grey(640, 400, '#c8c8c8'), width: 640, height: 400 })),
+      { steps: [{ action: { action: 'wait', seconds: 0.1 } }] },
+    );
+    // A database that refuses one statement: the step's move to planning, every time.
+    await stack.api.db.sql(`
+      CREATE FUNCTION refuse_planning() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'refused for the test'; END $$`);
+    await stack.api.db.sql(`
+      CREATE TRIGGER refuse_planning BEFORE UPDATE OF phase ON steps
+        FOR EACH ROW WHEN (NEW.phase = 'planning') EXECUTE FUNCTION refuse_planning()`);
+    try {
+      const run = await stack.start();
+      const failed = await stack.waitFor(run.id, isEnded, 60_000);
+      expect(failed).toMatchObject({ status: 'failed', end_reason: 'screen_host_error' });
+      expect(failed.summary).toMatch(/the step failed 10 times \(the last: .*refused for the test/);
+      expect(failed.step_count).toBe(1);
+    } finally {
+      await stack.api.db.sql('DROP TRIGGER refuse_planning ON steps');
+      await stack.api.db.sql('DROP FUNCTION refuse_planning()');
+      await agent.close();
+    }
+  });
+});
+
 describe('a screen that never stops moving', () => {
   let stack: Stack;
 
@@ -450,6 +568,32 @@ describe('a screen that never stops moving', () => {
     }
   });
 });
+
+/** A plain screen of one colour. */
+function grey(width: number, height: number, colour: string): Buffer {
+  const canvas = createCanvas(width, height);
+  const g = canvas.getContext('2d');
+  g.fillStyle = colour;
+  g.fillRect(0, 0, width, height);
+  return canvas.toBuffer('image/png');
+}
+
+/** The PNG with bytes in the middle of its image data changed and the chunk's CRC made right again. */
+function corruptIdat(png: Buffer): Buffer {
+  const out = Buffer.from(png);
+  for (let at = 8; at < out.length;) {
+    const length = out.readUInt32BE(at);
+    if (out.toString('latin1', at + 4, at + 8) === 'IDAT') {
+      const data = at + 8;
+      for (let i = Math.floor(length / 3); i < Math.floor(length / 3) + 16; i++)
+        out[data + i] ^= 0x5a;
+      out.writeUInt32BE(crc32(out.subarray(at + 4, data + length)), data + length);
+      return out;
+    }
+    at += 12 + length;
+  }
+  throw new Error('no IDAT chunk');
+}
 
 /** A grey screen with a 200x200 block of noise that is new on every call: it never repeats. */
 function moving(width: number, height: number): Buffer {

@@ -2,6 +2,8 @@ import type { Approval } from '../../approvals/approval.entity';
 import type { EndReason } from '../runs/run-status';
 import type { StepOutcome } from '../runs/step.entity';
 import type { StepFields } from '../runs/steps.repository';
+import type { StepPhase } from '../runs/step-phase';
+import type { ScreenError } from '../screens/screen-error';
 import type { ScreenHostError } from '../screens/screen-host.client';
 
 /**
@@ -38,5 +40,33 @@ export function staleEnd(why: string, approval: Approval | null): RunEnds {
       type: 'computer_use.write.stale',
       details: { approval_id: approval?.id ?? null, action: approval?.action ?? null, why },
     },
+  );
+}
+
+/** A screenshot that passed the answer checks but cannot be used (it does not decode, its size moved). */
+export function unusableScreen(error: ScreenError): RunEnds {
+  const message = `the screen host sent a screenshot Warden cannot use: ${error.message}`;
+  return new RunEnds('screen_host_error', message, { outcome: null, fields: { error: message } });
+}
+
+/**
+ * A step on which job after job failed with an unexpected error ends its run rather than being
+ * retried forever: as a screen host error where the step was taking or comparing screens, a model
+ * error where it was planning, and `outcome_unknown` where it may have been sending (a person must
+ * check the screen).
+ */
+export function failedTooOften(phase: StepPhase, failures: number, error: unknown): RunEnds {
+  const cause = error instanceof Error ? error.message : String(error);
+  const message = `the step failed ${failures} times (the last: ${cause})`;
+  const reason =
+    phase === 'sending'
+      ? 'outcome_unknown'
+      : phase === 'planning'
+        ? 'model_error'
+        : 'screen_host_error';
+  return new RunEnds(
+    reason,
+    phase === 'sending' ? `${message}; whether its action was sent is unknown` : message,
+    { outcome: null, fields: { error: message } },
   );
 }

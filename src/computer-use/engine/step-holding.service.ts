@@ -137,7 +137,8 @@ export class StepHolding {
       throw error;
     }
     if (samples.size < 2) return null;
-    const mask = learnVolatileMask([...samples.values()].map((png) => decodePng(png)));
+    // Decoded one at a time as the mask is learnt: two decoded frames at once, however many samples.
+    const mask = learnVolatileMask(decodeEach(samples.values()));
     if (mask.size === 0) return null;
     if (mask.size > mask.width * mask.height * MAX_VOLATILE_FRACTION) {
       // A screen that keeps moving over a large area is not "blinking": masking it could hide a
@@ -150,4 +151,8 @@ export class StepHolding {
     }
     return mask;
   }
+}
+
+function* decodeEach(pngs: Iterable<Buffer>) {
+  for (const png of pngs) yield decodePng(png);
 }

@@ -8,10 +8,14 @@ import type { Step } from '../runs/step.entity';
 import { StepsRepository } from '../runs/steps.repository';
 import { ScreenHostClient } from '../screens/screen-host.client';
 import type { AgentConfig } from '../settings/agent-config';
-import { RunEnds } from './run-ends';
+import { ScreenError } from '../screens/screen-error';
+import { failedTooOften, RunEnds, unusableScreen } from './run-ends';
 import { RunEnding } from './run-ending.service';
 import type { StepContext } from './step-context';
 import { timedHost, timingEntry, type StepTiming } from './step-timing';
+
+/** Unexpected errors on one step (each a failed job attempt) before its run ends. */
+export const MAX_STEP_FAILURES = 10;
 
 /**
  * One worker's hold on a step while a job works on it: the step is leased to this worker (opened
@@ -81,8 +85,7 @@ export class StepLease implements OnModuleDestroy {
     try {
       await work(this.context(run, agent ?? run.agentConfig, timing), step);
     } catch (error) {
-      if (!(error instanceof RunEnds)) throw error;
-      await this.ending.end(run, step, error);
+      await this.ending.end(run, step, await this.endsFor(step, error));
     } finally {
       this.inFlight.delete(key);
       clearInterval(renew);
@@ -92,6 +95,20 @@ export class StepLease implements OnModuleDestroy {
           this.logger.warn({ err: error }, 'could not record step timings and release the lease'),
         );
     }
+  }
+
+  /**
+   * How a job's error ends the run: as it says (RunEnds), as a screen host error for a screenshot
+   * that cannot be used, or, after MAX_STEP_FAILURES unexpected errors on the step, as
+   * failedTooOften. Before that an unexpected error is thrown again, for the job to be retried.
+   */
+  private async endsFor(step: Step, error: unknown): Promise<RunEnds> {
+    if (error instanceof RunEnds) return error;
+    if (error instanceof ScreenError) return unusableScreen(error);
+    const failures = await this.steps.countFailure(step.id);
+    this.logger.warn({ err: error, step: step.id, failures }, 'a step job failed');
+    if (failures < MAX_STEP_FAILURES) throw error;
+    return failedTooOften(step.phase, failures, error);
   }
 
   private context(run: Run, agent: AgentConfig, timing: StepTiming): StepContext {

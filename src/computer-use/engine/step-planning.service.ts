@@ -23,12 +23,16 @@ import { RunsRepository } from '../runs/runs.repository';
 import type { RecordedAction, Step } from '../runs/step.entity';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
 import { OcrLabelReader } from '../screens/ocr-label-reader';
+import { ScreenError } from '../screens/screen-error';
 import { ScreenHostError } from '../screens/screen-host.client';
 import { ScreensService } from '../screens/screens.service';
 import { hostFailure, RunEnds } from './run-ends';
 import { keptState, stateFor } from './step-decisions';
 import { ENGINE_ACTOR } from './run-ending.service';
 import type { StepContext } from './step-context';
+
+/** Screenshots taken for one look before one that does not decode ends the run. */
+const UNUSABLE_SCREEN_ATTEMPTS = 3;
 
 /** What the planner answered for a step, judged by Warden's rules (DESIGN §5). */
 export interface Judged {
@@ -105,25 +109,31 @@ export class StepPlanning {
     };
   }
 
-  /** A fresh screenshot and outline, stored once per distinct SHA-256. */
+  /**
+   * A fresh screenshot and outline, stored once per distinct SHA-256. A screenshot that passes the
+   * answer checks but does not decode is taken again, a bounded number of times; then the run ends.
+   */
   async observe(ctx: StepContext): Promise<ObservedScreen> {
-    try {
-      const shot = await ctx.host.screenshot();
-      const [stored, outline] = await Promise.all([
-        this.screens.store(ctx.run.tenant, shot),
-        ctx.host.elements(),
-      ]);
-      return {
-        sha256: stored.sha256,
-        pixelSha256: stored.pixelSha256,
-        width: shot.width,
-        height: shot.height,
-        png: shot.png,
-        outline,
-      };
-    } catch (error) {
-      if (error instanceof ScreenHostError) throw hostFailure(error);
-      throw error;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const shot = await ctx.host.screenshot();
+        const [stored, outline] = await Promise.all([
+          this.screens.store(ctx.run.tenant, shot),
+          ctx.host.elements(),
+        ]);
+        return {
+          sha256: stored.sha256,
+          pixelSha256: stored.pixelSha256,
+          width: shot.width,
+          height: shot.height,
+          png: shot.png,
+          outline,
+        };
+      } catch (error) {
+        if (error instanceof ScreenHostError) throw hostFailure(error);
+        if (!(error instanceof ScreenError) || attempt >= UNUSABLE_SCREEN_ATTEMPTS) throw error;
+        this.logger.warn({ err: error, attempt }, 'a screenshot did not decode; taking another');
+      }
     }
   }
 

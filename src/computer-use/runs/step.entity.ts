@@ -88,6 +88,10 @@ export class Step {
   @Column({ name: 'ended_at', type: 'timestamptz', nullable: true })
   endedAt: Date | null;
 
+  /** Jobs that failed on this step with an unexpected error; past a bound the run ends. */
+  @Column({ type: 'integer', default: 0 })
+  failures: number;
+
   /** The worker working on this step, until `lease_until`: a second worker leaves it alone. */
   @Column({ name: 'lease_owner', type: 'text', nullable: true })
   leaseOwner: string | null;

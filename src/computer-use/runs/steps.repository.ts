@@ -123,6 +123,17 @@ export class StepsRepository {
     );
   }
 
+  /** Counts a job that failed on the step with an unexpected error; the count now. */
+  async countFailure(stepId: string): Promise<number> {
+    const rows = updatedRows<{ failures: number }>(
+      await this.dataSource.query(
+        `UPDATE steps SET failures = failures + 1 WHERE id = $1 RETURNING failures`,
+        [stepId],
+      ),
+    );
+    return rows[0]?.failures ?? 0;
+  }
+
   /** Records where a job's time went and gives the lease back, in one statement. */
   async release(stepId: string, owner: string, timing: StepTimingEntry): Promise<void> {
     await this.dataSource.query(

@@ -64,25 +64,28 @@ export interface LearnOptions {
 /**
  * The pixels that changed among several samples of one screen taken over about a second. One
  * sample gives an empty mask. The samples must have one size: a screen that changed size did not
- * just blink.
+ * just blink. They are taken one at a time from the iterable, so a caller that decodes them lazily
+ * holds two decoded frames at once, not all of them.
  */
-export function learnVolatileMask(samples: Decoded[], options: LearnOptions = {}): VolatileMask {
-  if (samples.length === 0)
-    throw new ScreenError('learning a volatile mask needs at least one sample');
-  const [first] = samples;
+export function learnVolatileMask(
+  samples: Iterable<Decoded>,
+  options: LearnOptions = {},
+): VolatileMask {
+  const each = samples[Symbol.iterator]();
+  const head = each.next();
+  if (head.done) throw new ScreenError('learning a volatile mask needs at least one sample');
+  const first = head.value;
   const { width, height } = first;
-  for (const s of samples) {
-    if (s.width !== width || s.height !== height) {
-      throw new ScreenError(
-        `the samples differ in size (${width}x${height} and ${s.width}x${s.height}): the screen changed, it did not just blink`,
-      );
-    }
-  }
   const bits = new Uint8Array(Math.ceil((width * height) / 8));
   const base = pixelWords(first);
   const rowBytes = width * 4;
-  for (let k = 1; k < samples.length; k++) {
-    const sample = samples[k];
+  for (let next = each.next(); !next.done; next = each.next()) {
+    const sample = next.value;
+    if (sample.width !== width || sample.height !== height) {
+      throw new ScreenError(
+        `the samples differ in size (${width}x${height} and ${sample.width}x${sample.height}): the screen changed, it did not just blink`,
+      );
+    }
     if (sample.rgba.equals(first.rgba)) continue;
     const words = pixelWords(sample);
     for (let y = 0; y < height; y++) {
