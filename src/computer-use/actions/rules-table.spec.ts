@@ -669,16 +669,16 @@ const clicks: Case[] = [
     ['read', 'click on “Undelete” (from the screen outline): no committing verb'],
   ],
   [
-    'Weiter is not a default verb',
+    'Weiter confirms a dialog: a committing word',
     click('weiter'),
     {},
-    ['read', 'click on “Weiter” (from the screen outline): no committing verb'],
+    ['write', 'click on “Weiter” (from the screen outline)'],
   ],
   [
-    'Weiter added by the agent',
-    click('weiter'),
-    { agent: { commit_words: ['Weiter'] } },
-    ['write', 'click on “Weiter” (from the screen outline)'],
+    'Display added by the agent',
+    click('disp'),
+    { agent: { commit_words: ['Display'] } },
+    ['write', 'click on “Display” (from the screen outline)'],
   ],
   [
     'an agent phrase of two words',
