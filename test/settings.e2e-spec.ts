@@ -22,7 +22,7 @@ const SAP_ORDERS = {
   stall_after: 3,
   planner: null,
   commit_words: [],
-  unlabelled_clicks: 'read',
+  unlabelled_clicks: 'write',
   ignore_regions: [],
 };
 

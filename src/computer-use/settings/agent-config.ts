@@ -86,7 +86,7 @@ export const AGENT_DEFAULTS: Readonly<Omit<AgentConfig, 'screen_url' | 'screen_t
     stall_after: 3,
     planner: null,
     commit_words: [],
-    unlabelled_clicks: 'read',
+    unlabelled_clicks: 'write',
     ignore_regions: [],
   });
 
