@@ -22,7 +22,7 @@ const SAP_ORDERS = {
   stall_after: 3,
   planner: null,
   commit_words: [],
-  unlabelled_clicks: 'read',
+  unlabelled_clicks: 'write',
   ignore_regions: [],
 };
 
@@ -701,6 +701,62 @@ describe('computer-use admin config', () => {
       expect(on.status).toBe(200);
       expect(on.body.agents.loose.require_write_approval).toBe(true);
       expect(await events('governance.weaken')).toHaveLength(weakenedBefore);
+    });
+  });
+
+  describe('sending clicks nothing could read a label for (unlabelled_clicks "read")', () => {
+    const lenient = (reason?: string) =>
+      withAgent(
+        { unlabelled_clicks: 'read', ...(reason === undefined ? {} : { reason }) },
+        'lenient',
+      );
+
+    it('needs governance.weaken as well as computer_use.admin (403 naming it)', async () => {
+      const before = await currentVersion();
+      const result = await put(lenient('every screen has a full outline'), admin);
+      expect(result.status).toBe(403);
+      expect(result.body.message).toBe(
+        'setting unlabelled_clicks to "read" (agent lenient) needs the permission governance.weaken as well as computer_use.admin',
+      );
+      expect(await currentVersion()).toBe(before);
+    });
+
+    it('needs a reason, even with governance.weaken (400)', async () => {
+      const result = await put(lenient(), weakener);
+      expect(result.status).toBe(400);
+      expect(result.body.message).toContain(
+        'agents.lenient.reason is required when unlabelled_clicks is "read"',
+      );
+    });
+
+    it('is audited as governance.weaken, and keeping it or going back to "write" needs nothing more', async () => {
+      const weakenedBefore = (await events('governance.weaken')).length;
+      const result = await put(lenient('every screen has a full outline'), weakener);
+      expect(result.status).toBe(200);
+      expect(result.body.agents.lenient.unlabelled_clicks).toBe('read');
+      const audited = await events('governance.weaken');
+      expect(audited).toHaveLength(weakenedBefore + 1);
+      expect(audited.at(-1)).toMatchObject({
+        actor: 'wes',
+        details: {
+          control: 'unlabelled_clicks',
+          agent: 'lenient',
+          reason: 'every screen has a full outline',
+          version: result.body.version,
+        },
+      });
+      const kept = await put(
+        withAgent(
+          { unlabelled_clicks: 'read', reason: 'every screen has a full outline', max_steps: 9 },
+          'lenient',
+        ),
+        admin,
+      );
+      expect(kept.status).toBe(200);
+      const back = await put(withAgent({}, 'lenient'), admin);
+      expect(back.status).toBe(200);
+      expect(back.body.agents.lenient.unlabelled_clicks).toBe('write');
+      expect(await events('governance.weaken')).toHaveLength(weakenedBefore + 1);
     });
   });
 

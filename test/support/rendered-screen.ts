@@ -89,3 +89,46 @@ export const centre = (b: Button) => ({
   x: Math.floor(b.x + b.width / 2),
   y: Math.floor(b.y + b.height / 2),
 });
+
+export interface FormRow {
+  label: string;
+  /** The text shown in the field (a password field shows it as asterisks). */
+  value?: string;
+  password?: boolean;
+}
+
+/** A form as SAP lays one out: a label, and its framed field further right on the same row. */
+export function renderForm(
+  width: number,
+  height: number,
+  rows: FormRow[],
+  options: { size?: number; font?: Font; labelX?: number; fieldX?: number } = {},
+): Screen & { fields: { x: number; y: number; width: number; height: number }[] } {
+  const { size = 13, font = 'sans', labelX = 24, fieldX = 200 } = options;
+  const canvas = createCanvas(width, height);
+  const g = canvas.getContext('2d');
+  g.fillStyle = '#e6edf4';
+  g.fillRect(0, 0, width, height);
+  const fields = rows.map((row, i) => {
+    const y = 20 + i * 34;
+    const field = { x: fieldX, y, width: 250, height: 22 };
+    g.fillStyle = '#1c2a38';
+    g.font = `${size}px "${FONTS[font][1]}"`;
+    g.textAlign = 'left';
+    g.textBaseline = 'middle';
+    g.fillText(row.label, labelX, y + 11);
+    g.fillStyle = '#ffffff';
+    g.fillRect(field.x, field.y, field.width, field.height);
+    g.strokeStyle = '#7f97ae';
+    g.lineWidth = 1;
+    g.strokeRect(field.x + 0.5, field.y + 0.5, field.width - 1, field.height - 1);
+    if (row.value) {
+      g.fillStyle = '#1c2a38';
+      const shown = row.password ? '*'.repeat([...row.value].length) : row.value;
+      g.fillText(shown, field.x + 4, y + 11);
+    }
+    return field;
+  });
+  const data = g.getImageData(0, 0, width, height).data;
+  return { png: canvas.toBuffer('image/png'), rgba: { width, height, data }, fields };
+}

@@ -50,7 +50,28 @@ export interface ScreenContext {
    * first (`typedSinceFocus`): a card number split over several `type` actions is refused.
    */
   typed?: readonly string[];
+  /**
+   * What OCR read beside the focused field, where the outline names no focused field (no outline,
+   * or an unnamed one): the field's label, for the password rule (DESIGN §5, "Never typed").
+   */
+  focusLabel?: OcrReading | null;
 }
+
+/** One word OCR read, with tesseract's confidence (0–100). */
+export interface OcrWord {
+  text: string;
+  confidence: number;
+}
+
+/** Why OCR gave no words: nothing was there to read, it failed, or it took too long. */
+export type OcrFailure = 'no_text' | 'failed' | 'timed_out';
+
+/**
+ * What OCR made of the pixels around a point, as the rules take it (DESIGN §5, "Labels fail
+ * closed"): every word it read on the line, however unsure, or why it read none. The rules
+ * decide what the words say (ocr-label.ts).
+ */
+export type OcrReading = { words: readonly OcrWord[] } | { unreadable: OcrFailure };
 
 export type Kind = 'read' | 'write';
 
@@ -64,10 +85,15 @@ export interface Classification {
 export interface Labels {
   /** The name of the outline element at the point. */
   outline?: string | null;
-  /** Text read from the pixels around the point. */
-  ocr?: string | null;
+  /** What OCR read from the pixels around the point; null or absent: nothing was read. */
+  ocr?: OcrReading | null;
   /** The planner's `target`. */
   target?: string | null;
+  /**
+   * The screen host served an outline for this screen. `unlabelled_clicks: "read"` takes effect
+   * only then (DESIGN §5); absent means it did not.
+   */
+  outlineServed?: boolean;
 }
 
 export type ActionResult = { ok: true; action: Action } | { ok: false; reason: string };

@@ -2,12 +2,13 @@
  * The whole question for one step, in one call: may the planner's answer be sent to this screen,
  * and is it a read or a write? parse → validate → labels → classify.
  */
-import type { Action, ScreenContext } from './action.types';
+import type { Action, OcrReading, ScreenContext } from './action.types';
 import { maskCardNumbers } from './card-number';
 import { classify } from './classify';
-import { outlineLabelAt } from './label-at';
+import { focusedFields, outlineLabelAt } from './label-at';
 import { parseAction } from './parse-action';
 import { loadRules, type Rules } from './rules';
+import { clean } from './text';
 import { validate } from './validate';
 
 export interface Verdict {
@@ -38,14 +39,36 @@ export function needsOcr(
 }
 
 /**
- * parse → validate → classify. `ocr` is the text the caller read around the click's point
- * (when `needsOcr` said so); the outline label is looked up here from `screen.outline`.
+ * True when typing goes into a field the outline gives no name (no outline, or an unnamed
+ * field), so the caller should read the label beside the field (OCR) before checking: the
+ * password rule needs it (DESIGN §5, "Never typed"). Where to read: `focusedFieldPoint`, else
+ * where the run last clicked.
+ */
+export function needsFieldOcr(action: Action, screen: ScreenContext): boolean {
+  if (action.action !== 'type') return false;
+  return !focusedFields(screen).some((e) => typeof e.name === 'string' && clean(e.name, Infinity));
+}
+
+/** The centre of the focused field the outline knows of, or null. */
+export function focusedFieldPoint(screen: ScreenContext): { x: number; y: number } | null {
+  for (const e of focusedFields(screen)) {
+    const r = e.rect;
+    if (!r || ![r.x, r.y, r.width, r.height].every(Number.isFinite)) continue;
+    return { x: Math.floor(r.x + r.width / 2), y: Math.floor(r.y + r.height / 2) };
+  }
+  return null;
+}
+
+/**
+ * parse → validate → classify. `ocr` is what the caller's OCR read around the click's point (when
+ * `needsOcr` said so), or why it read nothing; absent, nothing was read there. The outline label
+ * is looked up here from `screen.outline`.
  */
 export function checkAction(
   answer: unknown,
   screen: ScreenContext,
   rules: Rules,
-  ocr?: string | null,
+  ocr?: OcrReading | null,
 ): Verdict {
   const parsed = parseAction(answer);
   if (!parsed.ok) return { classification: 'invalid', action: null, why: parsed.reason };
@@ -64,6 +87,7 @@ export function checkAction(
     action.action === 'click' || action.action === 'double_click'
       ? outlineLabelAt(screen.outline, action.x, action.y, rules)
       : null;
-  const { kind, why } = classify(action, { outline, ocr }, rules);
+  const outlineServed = Array.isArray(screen.outline);
+  const { kind, why } = classify(action, { outline, ocr, outlineServed }, rules);
   return { classification: kind, action, why };
 }

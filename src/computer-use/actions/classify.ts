@@ -7,13 +7,14 @@
  * | type                 | write                                                       |
  * | key                  | write if a commit key, read if a navigation key             |
  * | click, double_click  | write if a label contains a committing verb, else read;     |
- * |                      | no label at all: the agent's `unlabelled_clicks` (read)     |
+ * |                      | nothing could read a label: write (`unlabelled_clicks`)     |
  * | scroll, wait         | read                                                        |
  * | done, fail           | read (nothing is sent)                                      |
  */
 import type { Action, ClickAction, Classification, Labels } from './action.types';
 import { findCommitWord } from './commit-words';
 import { keyKind, normaliseKey } from './keys';
+import { judgeOcrReading } from './ocr-label';
 import type { Rules } from './rules';
 import { clean, quote } from './text';
 
@@ -30,42 +31,58 @@ function present(label: string | null | undefined): label is string {
 
 function classifyClick(action: ClickAction, labels: Labels, rules: Rules): Classification {
   const verb = action.action === 'double_click' ? 'double-click' : 'click';
-  const [outline, ocr, target] = LABEL_SOURCES.map(([, words]) => words);
-  const found: [string | null | undefined, string][] = [
-    [labels.outline, outline],
-    [labels.ocr, ocr],
-    [labels.target, target],
-    // The target can only make a click stricter, so the action's own target is never ignored.
-    [action.target, target],
-  ];
+  const [outlineWords, ocrWords, targetWords] = LABEL_SOURCES.map(([, words]) => words);
+  const ocr = judgeOcrReading(labels.ocr, rules);
+  const targets = [labels.target, action.target];
 
   // Any source naming a committing verb makes the click a write; the first such source is named.
-  for (const [label, words] of found) {
-    if (present(label) && findCommitWord(label, rules.commitIndex) !== null) {
-      return { kind: 'write', why: `${verb} on ${quote(label)} (${words})` };
+  if (present(labels.outline) && findCommitWord(labels.outline, rules.commitIndex) !== null) {
+    return { kind: 'write', why: `${verb} on ${quote(labels.outline)} (${outlineWords})` };
+  }
+  if (ocr.text !== null && ocr.verb !== null) {
+    // Looked for in every word OCR read, however unsure, and within one edit (near-miss.ts).
+    const taken = ocr.verb.near === undefined ? '' : `, taken as ${quote(ocr.verb.spelling, 40)}`;
+    return { kind: 'write', why: `${verb} on ${quote(ocr.text)} (${ocrWords}${taken})` };
+  }
+  // The target can only make a click stricter, so the action's own target is never ignored.
+  for (const target of targets) {
+    if (present(target) && findCommitWord(target, rules.commitIndex) !== null) {
+      return { kind: 'write', why: `${verb} on ${quote(target)} (${targetWords})` };
     }
   }
 
   // A read needs a label from the screen itself; the model's target alone cannot make one.
-  for (const [label, words] of found.slice(0, 2)) {
-    if (present(label)) {
-      return { kind: 'read', why: `${verb} on ${quote(label)} (${words}): no committing verb` };
-    }
+  if (present(labels.outline)) {
+    return {
+      kind: 'read',
+      why: `${verb} on ${quote(labels.outline)} (${outlineWords}): no committing verb`,
+    };
+  }
+  if (ocr.text !== null && ocr.unreadable === null) {
+    return { kind: 'read', why: `${verb} on ${quote(ocr.text)} (${ocrWords}): no committing verb` };
   }
 
-  const where = `${verb} at (${action.x}, ${action.y})`;
-  return rules.unlabelledClicks === 'write'
-    ? {
-        kind: 'write',
-        why: `${where}: nothing could read its label, and this agent holds unlabelled clicks`,
-      }
-    : { kind: 'read', why: `${where}: nothing could read its label` };
+  // Nothing could read its label: an icon, a blank spot, or OCR that failed or was unsure.
+  const nothing = `${verb} at (${action.x}, ${action.y}): nothing could read its label (${ocr.unreadable})`;
+  if (rules.unlabelledClicks === 'read' && labels.outlineServed === true) {
+    return {
+      kind: 'read',
+      why: `${nothing}; this agent sends such clicks (unlabelled_clicks: "read")`,
+    };
+  }
+  if (rules.unlabelledClicks === 'read') {
+    return {
+      kind: 'write',
+      why: `${nothing}, so it is a write: unlabelled_clicks "read" applies only where the screen host serves an outline`,
+    };
+  }
+  return { kind: 'write', why: `${nothing}, so it is a write` };
 }
 
 /**
  * Read or write, and why. `labels` are the label sources for a click, in DESIGN order: the
- * screen outline at the point, OCR around the point, the planner's target (the action's own
- * `target` counts too). Pure; expects an action `validate` accepted,
+ * screen outline at the point, what OCR read around the point (judged by ocr-label.ts), the
+ * planner's target (the action's own `target` counts too). Pure; expects an action `validate` accepted,
  * and is strict with anything else (a key outside the lists is a write).
  */
 export function classify(action: Action, labels: Labels, rules: Rules): Classification {

@@ -8,24 +8,39 @@ import defaults from '../../../config/classification.json';
 import { loadRules } from './rules';
 
 const doc = readFileSync(join(__dirname, '../../../docs/rules.md'), 'utf8');
+const cells = (l: string) =>
+  l
+    .slice(1, -1)
+    .split(' | ')
+    .map((c) => c.trim());
 const rows = doc
   .split('\n')
   .filter((l) => l.startsWith('| ') && !l.startsWith('| ---'))
-  .map((l) =>
-    l
-      .slice(1, -1)
-      .split(' | ')
-      .map((c) => c.trim()),
-  );
+  .map(cells);
+
+/** The rows of the table whose header's second cell starts so, as {first cell: list}. */
+function listTable(header: string): Record<string, string[]> {
+  const lines = doc.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('| ') && cells(l)[1]?.startsWith(header));
+  expect(at).toBeGreaterThanOrEqual(0);
+  const out: Record<string, string[]> = {};
+  for (const l of lines.slice(at + 2)) {
+    if (!l.startsWith('| ')) break;
+    const [key, list] = cells(l);
+    out[key] = list.split(', ');
+  }
+  return out;
+}
 
 describe('docs/rules.md', () => {
   it('lists exactly the default committing verbs, by language', () => {
-    const documented = Object.fromEntries(
-      rows
-        .filter(([lang]) => Object.keys(defaults.commit_words).includes(lang))
-        .map(([lang, list]) => [lang, list.split(', ')]),
-    );
-    expect(documented).toEqual(defaults.commit_words);
+    expect(listTable('committing verbs')).toEqual(defaults.commit_words);
+  });
+
+  it('lists exactly the secret-field words, by language, and the OCR confidence', () => {
+    expect(listTable('secret-field words')).toEqual(defaults.secret_field_words);
+    expect(doc).toContain(`under ${defaults.ocr_min_confidence} (config \`ocr_min_confidence\`)`);
+    expect(doc).toContain(`confidence «n», under ${defaults.ocr_min_confidence}`);
   });
 
   it('lists exactly the navigation and commit keys', () => {

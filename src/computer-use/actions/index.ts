@@ -3,11 +3,20 @@ export * from './action.types';
 export { parseAction, checkShape, LIMITS } from './parse-action';
 export { validate } from './validate';
 export { classify, LABEL_SOURCES } from './classify';
-export { checkAction, needsOcr, type Verdict } from './check-action';
+export {
+  checkAction,
+  focusedFieldPoint,
+  needsFieldOcr,
+  needsOcr,
+  type Verdict,
+} from './check-action';
 export { normaliseKey, keyKind } from './keys';
 export { labelAt, outlineLabelAt } from './label-at';
 export { loadRules, roleKey, RulesError, type Rules, type AgentRules } from './rules';
 export { findCommitWord, fold, words } from './commit-words';
 export { completesCardNumber, containsCardNumber, luhn, maskCardNumbers } from './card-number';
 export { typedSinceFocus, SAME_LINE_PX, type EarlierStep } from './typed-field';
+export { findNearMiss, withinOneEdit } from './near-miss';
+export { judgeOcrReading, ocrText, type OcrLabel } from './ocr-label';
+export { findSecretFieldWord } from './secret-fields';
 export { BASE_KEYS, MODIFIERS } from '@warden/protocol';

@@ -1,5 +1,5 @@
 /** The outline element at a point: where a click's first label comes from (DESIGN §5, §7). */
-import type { OutlineElement } from './action.types';
+import type { OutlineElement, ScreenContext } from './action.types';
 import { loadRules, roleKey, type Rules } from './rules';
 import { clean } from './text';
 
@@ -48,4 +48,12 @@ export function outlineLabelAt(
   if (!e || rules.containerRoles.has(roleKey(e.role))) return null;
   const name = typeof e.name === 'string' ? e.name.trim() : '';
   return clean(name, Infinity) === '' ? null : name;
+}
+
+/** The focused fields the caller knows of: its own belief (`focus`) and the host's `focused` mark. */
+export function focusedFields(screen: ScreenContext): OutlineElement[] {
+  const marked = Array.isArray(screen.outline)
+    ? screen.outline.filter((e) => e?.focused === true)
+    : [];
+  return [...(screen.focus ? [screen.focus] : []), ...marked];
 }

@@ -9,12 +9,16 @@ import {
   type Action,
   type Labels,
   type OutlineElement,
+  type OcrFailure,
+  type OcrReading,
   type ScreenContext,
 } from './action.types';
 import { containsCardNumber, maskCardNumbers } from './card-number';
 import { checkAction } from './check-action';
 import { classify } from './classify';
+import { findCommitWord, fold, words } from './commit-words';
 import { normaliseKey } from './keys';
+import { findNearMiss } from './near-miss';
 import { parseAction } from './parse-action';
 import { loadRules } from './rules';
 import { type EarlierStep, typedSinceFocus } from './typed-field';
@@ -24,6 +28,11 @@ import defaults from '../../../config/classification.json';
 const RUNS = { numRuns: 10_000 };
 const rules = loadRules();
 const strict = loadRules({ unlabelled_clicks: 'write' });
+/** The weakening: unlabelled clicks as reads (only where the host serves an outline). */
+const lenient = loadRules({ unlabelled_clicks: 'read' });
+const RULES = { default: rules, strict, lenient };
+/** Any of the three, by name (so that a counterexample prints the name, not the rules). */
+const anyRules = fc.constantFrom(...(Object.keys(RULES) as (keyof typeof RULES)[]));
 const SCREEN: ScreenContext = { width: 1920, height: 1080, outline: null };
 
 /** A Luhn-valid number of 13–19 digits: a card number. */
@@ -173,6 +182,26 @@ const actionish = fc.oneof(
   },
 );
 
+/** A word as OCR reads one: letters, digits, punctuation, any confidence. */
+const ocrWord = fc.record({
+  text: fc.oneof(
+    fc.stringMatching(/^[A-Za-zÄÖÜäöüß0-9.,:()[\]|©-]{1,12}$/),
+    fc.string({ maxLength: 8 }),
+  ),
+  confidence: fc.oneof(fc.integer({ min: 0, max: 100 }), fc.double({ min: 0, max: 100 })),
+});
+/** What OCR may answer: words, or why it has none. */
+const reading: fc.Arbitrary<OcrReading> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ words: fc.array(ocrWord, { maxLength: 5 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      unreadable: fc.constantFrom<OcrFailure>('no_text', 'failed', 'timed_out'),
+    }),
+  },
+);
+const LETTER = /\p{L}/u;
+
 describe('properties of the action rules', () => {
   it('the parser never throws, whatever JSON value it is given', () => {
     fc.assert(
@@ -263,13 +292,183 @@ describe('properties of the action rules', () => {
       fc.property(
         label,
         fc.constantFrom<keyof Labels>('outline', 'ocr', 'target'),
-        fc.record({ outline: other, ocr: other, target: other }),
+        fc.record({ outline: other, ocr: fc.option(reading, { nil: null }), target: other }),
         fc.constantFrom('click' as const, 'double_click' as const),
+        anyRules,
         fc.boolean(),
-        (l, source, labels, name, isStrict) => {
+        fc.integer({ min: 0, max: 100 }),
+        (l, source, labels, name, rulesName, outlineServed, confidence) => {
+          const r = RULES[rulesName];
           const action: Action = { action: name, x: 1, y: 1 };
-          const c = classify(action, { ...labels, [source]: l }, isStrict ? strict : rules);
+          // However unsure OCR was of it, a verb it read counts.
+          const value = source === 'ocr' ? { words: [{ text: l, confidence }] } : l;
+          const c = classify(action, { ...labels, outlineServed, [source]: value }, r);
           expect(c.kind).toBe('write');
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('without an outline, a click is a read only on a sure OCR label of three letters or more, naming no verb', () => {
+    fc.assert(
+      fc.property(
+        reading,
+        fc.option(fc.string({ maxLength: 20 }), { nil: undefined }),
+        anyRules,
+        (ocr, target, rulesName) => {
+          const r = RULES[rulesName];
+          const action: Action = { action: 'click', x: 1, y: 1, target };
+          const c = classify(action, { ocr }, r);
+          if (c.kind !== 'read') return;
+          // Every condition of DESIGN §5, checked here from the reading itself.
+          expect('words' in ocr).toBe(true);
+          const ws = (ocr as { words: { text: string; confidence: number }[] }).words;
+          const text = ws.map((w) => w.text).join(' ');
+          for (const w of ws) {
+            if (LETTER.test(w.text))
+              expect(w.confidence).toBeGreaterThanOrEqual(r.ocrMinConfidence);
+          }
+          expect(text.match(/\p{L}/gu)?.length ?? 0).toBeGreaterThanOrEqual(3);
+          expect(findCommitWord(text, r.commitIndex)).toBeNull();
+          expect(findNearMiss(text, r.commitNear)).toBeNull();
+          if (target) expect(findCommitWord(target, r.commitIndex)).toBeNull();
+          expect(c.why).toMatch(/\(read from the screen by OCR\): no committing verb$/);
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('what OCR could not read is never a read, unless the agent weakened it and the host serves an outline', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('no_text', 'failed', 'timed_out'),
+        fc.option(fc.string({ maxLength: 20 }), { nil: undefined }),
+        anyRules,
+        fc.boolean(),
+        (failure, target, rulesName, outlineServed) => {
+          const r = RULES[rulesName];
+          const action: Action = { action: 'click', x: 1, y: 1, target };
+          const ocr = { unreadable: failure } as OcrReading;
+          const c = classify(action, { ocr, outlineServed }, r);
+          const verb = findCommitWord(target ?? '', r.commitIndex) !== null;
+          expect(c.kind).toBe(r === lenient && outlineServed && !verb ? 'read' : 'write');
+          if (!verb) expect(c.why).toContain('nothing could read its label');
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('a committing verb of five letters or more that OCR misread by one edit is still a write', () => {
+    // Edits with letters that cannot fold into something else (ae, oe, ue become a, o, u).
+    const letter = fc.constantFrom(...'bdfghjklmnpqrstvwxyz');
+    const edited = fc
+      .tuple(
+        fc.constantFrom(
+          ...rules.commitWords.filter((w) => words(w).join(' ').replace(/ /g, '').length >= 5),
+        ),
+        fc.constantFrom('insert', 'delete', 'replace', 'rn', 'split'),
+        fc.nat(),
+        letter,
+      )
+      .map(([verb, edit, at, c]) => {
+        const w = words(verb).join(' ');
+        const i = at % w.length;
+        const out =
+          edit === 'insert'
+            ? w.slice(0, i) + c + w.slice(i)
+            : edit === 'delete'
+              ? w.slice(0, i) + w.slice(i + 1)
+              : edit === 'replace'
+                ? w.slice(0, i) + c + w.slice(i + 1)
+                : edit === 'rn'
+                  ? w.replace('m', 'rn')
+                  : w.slice(0, i) + ' ' + w.slice(i);
+        return { verb, out };
+      })
+      .filter(({ out }) => fold(out) === out && words(out).length > 0);
+    const affix = fc.constantFrom('', 'Button ', '[7 ', '© ', 'Bitte ');
+    fc.assert(
+      fc.property(
+        edited,
+        affix,
+        fc.integer({ min: 0, max: 100 }),
+        anyRules,
+        ({ out }, before, confidence, rulesName) => {
+          const r = RULES[rulesName];
+          const ocr = { words: `${before}${out}`.split(' ').map((text) => ({ text, confidence })) };
+          expect(classify({ action: 'click', x: 1, y: 1 }, { ocr }, r).kind).toBe('write');
+          // The outline and the target are never misread: there only whole words count.
+          if (findCommitWord(out, r.commitIndex) === null) {
+            const outline = classify({ action: 'click', x: 1, y: 1 }, { outline: out }, r);
+            expect(outline.kind).toBe('read');
+          }
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it("the model's target only ever makes a click stricter", () => {
+    fc.assert(
+      fc.property(
+        fc.option(fc.string({ maxLength: 20 }), { nil: null }),
+        fc.option(reading, { nil: null }),
+        fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom(...rules.commitWords)),
+        anyRules,
+        fc.boolean(),
+        (outline, ocr, target, rulesName, outlineServed) => {
+          const r = RULES[rulesName];
+          const bare: Action = { action: 'click', x: 1, y: 1 };
+          const without = classify(bare, { outline, ocr, outlineServed }, r);
+          const given = classify(bare, { outline, ocr, outlineServed, target }, r);
+          const own = classify({ ...bare, target }, { outline, ocr, outlineServed }, r);
+          for (const c of [given, own]) {
+            if (without.kind === 'write') expect(c.kind).toBe('write');
+            if (findCommitWord(target, r.commitIndex) === null) expect(c).toEqual(without);
+          }
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('text is never typed into a field whose label names a password, PIN, TAN, code, OTP or CVV', () => {
+    const separator = fc.constantFrom(' ', '', ': ', '(', ') ', ' - ', '*', '\n');
+    const secret = fc
+      .tuple(fc.constantFrom(...rules.secretFields.list), fc.boolean())
+      .map(([w, plain]) => (plain ? w.normalize('NFD').replace(/\p{M}/gu, '') : w));
+    const label = fc
+      .tuple(
+        fc.constantFrom('', 'Neues', 'Your', 'SMS'),
+        separator,
+        fc.mixedCase(secret),
+        separator,
+      )
+      .map(([a, s1, w, s2]) => `${a}${a ? ' ' : ''}${s1}${w}${s2}`);
+    fc.assert(
+      fc.property(
+        label,
+        fc.constantFrom('focus', 'marked', 'ocr'),
+        fc.string({ minLength: 1, maxLength: 20 }),
+        fc.integer({ min: 0, max: 100 }),
+        (l, where, text, confidence) => {
+          const field = {
+            id: 'f',
+            role: 'textbox',
+            name: l,
+            rect: { x: 0, y: 0, width: 9, height: 9 },
+          };
+          const screen: ScreenContext =
+            where === 'focus'
+              ? { ...SCREEN, focus: field }
+              : where === 'marked'
+                ? { ...SCREEN, outline: [{ ...field, focused: true }] }
+                : { ...SCREEN, focusLabel: { words: [{ text: l, confidence }] } };
+          const verdict = checkAction({ action: 'type', text }, screen, rules);
+          expect(verdict.classification).toBe('invalid');
         },
       ),
       RUNS,

@@ -3,7 +3,7 @@
  * exact sentence (`why`) a step records. Runs the whole question as the engine asks it:
  * parse → validate → labels (outline, then OCR) → classify.
  */
-import type { OutlineElement, ScreenContext } from './action.types';
+import type { OcrReading, OutlineElement, ScreenContext } from './action.types';
 import { checkAction } from './check-action';
 import { loadRules, type AgentRules } from './rules';
 
@@ -76,13 +76,24 @@ function at(id: string): { x: number; y: number } {
 
 interface Context {
   screen?: ScreenContext;
-  ocr?: string | null;
+  /** What OCR read around the point; a string is a sure reading (each word at confidence 90). */
+  ocr?: string | OcrReading | null;
   agent?: AgentRules;
 }
+
+/** An OCR reading of these words, each at this confidence. */
+const read = (text: string, confidence = 90): OcrReading => ({
+  words: text.split(' ').map((w) => ({ text: w, confidence })),
+});
+const NOTHING = (where: string, why: string): Expected => [
+  'write',
+  `click at ${where}: nothing could read its label (${why}), so it is a write`,
+];
 
 type Expected = ['read' | 'write' | 'invalid', string];
 type Case = [title: string, answer: unknown, context: Context, expected: Expected];
 
+const SECRET = 'Warden never types into a password, PIN, TAN, one-time code, OTP or CVV field';
 const CARD =
   'the text looks like a card number (13–19 digits passing the Luhn check); Warden never types card numbers';
 const SPLIT_CARD =
@@ -331,13 +342,13 @@ const bounds: Case[] = [
     'click at the top-left pixel',
     { action: 'click', x: 0, y: 0 },
     { screen: BLIND },
-    ['read', 'click at (0, 0): nothing could read its label'],
+    NOTHING('(0, 0)', 'no text there'),
   ],
   [
     'click at the bottom-right pixel',
     { action: 'click', x: 1279, y: 799 },
     { screen: BLIND },
-    ['read', 'click at (1279, 799): nothing could read its label'],
+    NOTHING('(1279, 799)', 'no text there'),
   ],
   [
     'click at x = width',
@@ -605,6 +616,80 @@ const typing: Case[] = [
     {},
     ['write', 'typing into a field is a write'],
   ],
+  [
+    'into a focused field the outline names Kennwort',
+    { action: 'type', text: 'geheim' },
+    { screen: { ...BLIND, focus: el('k', 'textbox', 'Altes Kennwort', 0, 0, 10, 10) } },
+    ['invalid', `the focused field “Altes Kennwort” names “Kennwort”; ${SECRET}`],
+  ],
+  [
+    'into a field the host marks focused, named PIN',
+    { action: 'type', text: '1234' },
+    {
+      screen: {
+        ...BLIND,
+        outline: [el('pin', 'textbox', 'PIN:', 0, 0, 10, 10, { focused: true })],
+      },
+    },
+    ['invalid', `the focused field “PIN:” names “PIN”; ${SECRET}`],
+  ],
+  [
+    'into a field labelled as a compound (Benutzerkennwort)',
+    { action: 'type', text: 'x' },
+    { screen: { ...BLIND, focus: el('k', 'textbox', 'Benutzerkennwort', 0, 0, 10, 10) } },
+    ['invalid', `the focused field “Benutzerkennwort” names “Kennwort”; ${SECRET}`],
+  ],
+  [
+    'into a TAN field (mTAN)',
+    { action: 'type', text: '123456' },
+    { screen: { ...BLIND, focus: el('t', 'textbox', 'mTAN', 0, 0, 10, 10) } },
+    ['invalid', `the focused field “mTAN” names “TAN”; ${SECRET}`],
+  ],
+  [
+    'into a field whose label OCR read beside it: Einmalcode',
+    { action: 'type', text: '123456' },
+    { screen: { ...BLIND, focusLabel: read('Einmalcode:') } },
+    [
+      'invalid',
+      `the focused field's label “Einmalcode:” (read from the screen by OCR) names “Einmalcode”; ${SECRET}`,
+    ],
+  ],
+  [
+    'into a field whose label OCR misread by one letter: Passwcrt',
+    { action: 'type', text: 'x' },
+    { screen: { ...BLIND, focusLabel: read('Neues Passwcrt', 40) } },
+    [
+      'invalid',
+      `the focused field's label “Neues Passwcrt” (read from the screen by OCR) names “Passwort” (read as “passwcrt”); ${SECRET}`,
+    ],
+  ],
+  [
+    'into a field labelled CVV, read by OCR',
+    { action: 'type', text: '123' },
+    { screen: { ...BLIND, focusLabel: read('CVV') } },
+    [
+      'invalid',
+      `the focused field's label “CVV” (read from the screen by OCR) names “CVV”; ${SECRET}`,
+    ],
+  ],
+  [
+    'into a field OCR read an ordinary label beside',
+    { action: 'type', text: '30.04.2026' },
+    { screen: { ...BLIND, focusLabel: read('Wunschlieferdat.') } },
+    ['write', 'typing into a field is a write'],
+  ],
+  [
+    'into a field whose label nothing could read: typing stays a write',
+    { action: 'type', text: 'x' },
+    { screen: { ...BLIND, focusLabel: { unreadable: 'failed' } } },
+    ['write', 'typing into a field is a write'],
+  ],
+  [
+    'a Company Code field is no secret',
+    { action: 'type', text: '1000' },
+    { screen: { ...BLIND, focus: el('c', 'textbox', 'Company Code', 0, 0, 10, 10) } },
+    ['write', 'typing into a field is a write'],
+  ],
 ];
 
 const clicks: Case[] = [
@@ -737,16 +822,16 @@ const clicks: Case[] = [
     ['read', 'click on “Undelete” (from the screen outline): no committing verb'],
   ],
   [
-    'Weiter is not a default verb',
+    'Weiter confirms a dialog: a committing word',
     click('weiter'),
     {},
-    ['read', 'click on “Weiter” (from the screen outline): no committing verb'],
+    ['write', 'click on “Weiter” (from the screen outline)'],
   ],
   [
-    'Weiter added by the agent',
-    click('weiter'),
-    { agent: { commit_words: ['Weiter'] } },
-    ['write', 'click on “Weiter” (from the screen outline)'],
+    'Display added by the agent',
+    click('disp'),
+    { agent: { commit_words: ['Display'] } },
+    ['write', 'click on “Display” (from the screen outline)'],
   ],
   [
     'an agent phrase of two words',
@@ -832,19 +917,19 @@ const clicks: Case[] = [
     'a container name is not a label (Delete Items group)',
     { action: 'click', x: 300, y: 300 },
     {},
-    ['read', 'click at (300, 300): nothing could read its label'],
+    NOTHING('(300, 300)', 'no text there'),
   ],
   [
     'a window title is not a label (Create Sales Order)',
     { action: 'click', x: 900, y: 300 },
     {},
-    ['read', 'click at (900, 300): nothing could read its label'],
+    NOTHING('(900, 300)', 'no text there'),
   ],
   [
     'a table name is not a label (Items to approve)',
     { action: 'click', x: 100, y: 500 },
-    { ocr: '4711' },
-    ['read', 'click on “4711” (read from the screen by OCR): no committing verb'],
+    { ocr: 'Material' },
+    ['read', 'click on “Material” (read from the screen by OCR): no committing verb'],
   ],
   [
     'no outline, OCR reads Sichern',
@@ -868,7 +953,7 @@ const clicks: Case[] = [
     'no outline, OCR nothing, target Display',
     { action: 'click', x: 10, y: 10, target: 'Display' },
     { screen: BLIND },
-    ['read', 'click at (10, 10): nothing could read its label'],
+    NOTHING('(10, 10)', 'no text there'),
   ],
   [
     'OCR Display, target Approve',
@@ -880,25 +965,19 @@ const clicks: Case[] = [
     'nothing read, default agent',
     { action: 'click', x: 10, y: 10 },
     { screen: BLIND },
-    ['read', 'click at (10, 10): nothing could read its label'],
+    NOTHING('(10, 10)', 'no text there'),
   ],
   [
-    'nothing read, agent holds unlabelled clicks',
+    'nothing read, agent says unlabelled clicks are writes',
     { action: 'click', x: 10, y: 10 },
     { screen: BLIND, agent: { unlabelled_clicks: 'write' } },
-    [
-      'write',
-      'click at (10, 10): nothing could read its label, and this agent holds unlabelled clicks',
-    ],
+    NOTHING('(10, 10)', 'no text there'),
   ],
   [
     'a target without a verb does not unhold an unlabelled click',
     { action: 'click', x: 10, y: 10, target: 'Display' },
     { screen: BLIND, agent: { unlabelled_clicks: 'write' } },
-    [
-      'write',
-      'click at (10, 10): nothing could read its label, and this agent holds unlabelled clicks',
-    ],
+    NOTHING('(10, 10)', 'no text there'),
   ],
   [
     'an OCR label makes it labelled',
@@ -907,13 +986,198 @@ const clicks: Case[] = [
     ['read', 'click on “Display” (read from the screen by OCR): no committing verb'],
   ],
   [
-    'double-click, nothing read, strict agent',
+    'double-click, nothing read',
     { action: 'double_click', x: 3, y: 4 },
-    { screen: BLIND, agent: { unlabelled_clicks: 'write' } },
+    { screen: BLIND },
     [
       'write',
-      'double-click at (3, 4): nothing could read its label, and this agent holds unlabelled clicks',
+      'double-click at (3, 4): nothing could read its label (no text there), so it is a write',
     ],
+  ],
+  // Labels fail closed: what nothing could read is a write, and a misread verb is that verb.
+  [
+    'an icon OCR reads as “H” (the sim’s Save icon)',
+    { action: 'click', x: 266, y: 66 },
+    { screen: BLIND, ocr: read('H', 89) },
+    NOTHING('(266, 66)', 'OCR read only “H”, fewer than three letters'),
+  ],
+  [
+    'an icon OCR reads as “db”',
+    { action: 'click', x: 450, y: 66 },
+    { screen: BLIND, ocr: read('db', 78) },
+    NOTHING('(450, 66)', 'OCR read only “db”, fewer than three letters'),
+  ],
+  [
+    'a number is no label',
+    { action: 'click', x: 10, y: 10 },
+    { screen: BLIND, ocr: '15.03.2026' },
+    NOTHING('(10, 10)', 'OCR read only “15.03.2026”, fewer than three letters'),
+  ],
+  [
+    'a blank spot',
+    { action: 'click', x: 10, y: 10 },
+    { screen: BLIND, ocr: { unreadable: 'no_text' } },
+    NOTHING('(10, 10)', 'no text there'),
+  ],
+  [
+    'OCR failed',
+    { action: 'click', x: 10, y: 10 },
+    { screen: BLIND, ocr: { unreadable: 'failed' } },
+    NOTHING('(10, 10)', 'OCR failed'),
+  ],
+  [
+    'OCR timed out',
+    { action: 'click', x: 10, y: 10 },
+    { screen: BLIND, ocr: { unreadable: 'timed_out' } },
+    NOTHING('(10, 10)', 'OCR timed out'),
+  ],
+  [
+    'OCR unsure of a word',
+    { action: 'click', x: 10, y: 10 },
+    {
+      screen: BLIND,
+      ocr: {
+        words: [
+          { text: 'Fresgenen', confidence: 50 },
+          { text: 'Display', confidence: 96 },
+        ],
+      },
+    },
+    NOTHING('(10, 10)', 'OCR was unsure of “Fresgenen”: confidence 50, under 60'),
+  ],
+  [
+    'an unsure speck without letters does not matter',
+    { action: 'click', x: 10, y: 10 },
+    {
+      screen: BLIND,
+      ocr: {
+        words: [
+          { text: '[7', confidence: 46 },
+          { text: 'Favoriten', confidence: 96 },
+        ],
+      },
+    },
+    ['read', 'click on “[7 Favoriten” (read from the screen by OCR): no committing verb'],
+  ],
+  [
+    'a verb OCR was unsure of still counts',
+    { action: 'click', x: 10, y: 10 },
+    {
+      screen: BLIND,
+      ocr: {
+        words: [
+          { text: 'Post', confidence: 21 },
+          { text: 'Document', confidence: 96 },
+        ],
+      },
+    },
+    ['write', 'click on “Post Document” (read from the screen by OCR)'],
+  ],
+  [
+    'OCR reads Sichern as Sichem',
+    { action: 'click', x: 10, y: 10 },
+    { screen: BLIND, ocr: 'Sichem' },
+    ['write', 'click on “Sichem” (read from the screen by OCR, taken as “Sichern”)'],
+  ],
+  [
+    'OCR reads Speichern as Speichem',
+    { action: 'click', x: 10, y: 10 },
+    { screen: BLIND, ocr: 'Speichem' },
+    ['write', 'click on “Speichem” (read from the screen by OCR, taken as “Speichern”)'],
+  ],
+  [
+    'OCR reads Genehmigen with one letter wrong',
+    { action: 'click', x: 10, y: 10 },
+    { screen: BLIND, ocr: 'Genenmigen' },
+    ['write', 'click on “Genenmigen” (read from the screen by OCR, taken as “Genehmigen”)'],
+  ],
+  [
+    'OCR splits a verb in two',
+    { action: 'click', x: 10, y: 10 },
+    { screen: BLIND, ocr: 'Frei geben' },
+    ['write', 'click on “Frei geben” (read from the screen by OCR, taken as “Freigeben”)'],
+  ],
+  [
+    'a verb of four letters is not matched within one edit (Sane)',
+    { action: 'click', x: 10, y: 10 },
+    { screen: BLIND, ocr: 'Sane' },
+    ['read', 'click on “Sane” (read from the screen by OCR): no committing verb'],
+  ],
+  [
+    'two edits from a verb is not that verb (Sichten)',
+    { action: 'click', x: 10, y: 10 },
+    { screen: BLIND, ocr: 'Sichten' },
+    ['read', 'click on “Sichten” (read from the screen by OCR): no committing verb'],
+  ],
+  [
+    'one edit from a verb is that verb, even a real word (Suchen, Buchen)',
+    { action: 'click', x: 10, y: 10 },
+    { screen: BLIND, ocr: 'Suchen' },
+    ['write', 'click on “Suchen” (read from the screen by OCR, taken as “Buchen”)'],
+  ],
+  [
+    'an outline name is never taken as a near verb',
+    { action: 'click', x: 10, y: 10 },
+    {
+      screen: { ...BLIND, outline: [el('s', 'button', 'Sichem', 0, 0, 50, 20)] },
+    },
+    ['read', 'click on “Sichem” (from the screen outline): no committing verb'],
+  ],
+  [
+    'nor is the planner’s target',
+    { action: 'click', x: 10, y: 10, target: 'Sichem' },
+    { screen: BLIND, ocr: 'Anzeigen' },
+    ['read', 'click on “Anzeigen” (read from the screen by OCR): no committing verb'],
+  ],
+  [
+    'a dialog’s OK (outline)',
+    { action: 'click', x: 10, y: 10 },
+    { screen: { ...BLIND, outline: [el('ok', 'button', 'OK', 0, 0, 50, 20)] } },
+    ['write', 'click on “OK” (from the screen outline)'],
+  ],
+  [
+    'a dialog’s OK read by OCR, two letters',
+    { action: 'click', x: 10, y: 10 },
+    { screen: BLIND, ocr: 'OK' },
+    ['write', 'click on “OK” (read from the screen by OCR)'],
+  ],
+  [
+    'Weiter (OCR)',
+    { action: 'click', x: 10, y: 10 },
+    { screen: BLIND, ocr: 'Weiter' },
+    ['write', 'click on “Weiter” (read from the screen by OCR)'],
+  ],
+  [
+    'Apply, Continue, Proceed (outline)',
+    { action: 'click', x: 10, y: 10 },
+    {
+      screen: { ...BLIND, outline: [el('p', 'button', 'Apply and Continue', 0, 0, 50, 20)] },
+    },
+    ['write', 'click on “Apply and Continue” (from the screen outline)'],
+  ],
+  [
+    'unlabelled_clicks "read" sends an unlabelled click where the host serves an outline',
+    { action: 'click', x: 242, y: 56 },
+    { ocr: read('H', 89), agent: { unlabelled_clicks: 'read' } },
+    [
+      'read',
+      'click at (242, 56): nothing could read its label (OCR read only “H”, fewer than three letters); this agent sends such clicks (unlabelled_clicks: "read")',
+    ],
+  ],
+  [
+    'unlabelled_clicks "read" does nothing where the host serves no outline',
+    { action: 'click', x: 242, y: 56 },
+    { screen: BLIND, ocr: read('H', 89), agent: { unlabelled_clicks: 'read' } },
+    [
+      'write',
+      'click at (242, 56): nothing could read its label (OCR read only “H”, fewer than three letters), so it is a write: unlabelled_clicks "read" applies only where the screen host serves an outline',
+    ],
+  ],
+  [
+    'unlabelled_clicks "read" never sends a misread verb',
+    { action: 'click', x: 242, y: 56 },
+    { ocr: read('Sichem', 30), agent: { unlabelled_clicks: 'read' } },
+    ['write', 'click on “Sichem” (read from the screen by OCR, taken as “Sichern”)'],
   ],
   [
     'a long label is shortened in why',
@@ -983,7 +1247,8 @@ describe('the action rules, as a table (DESIGN §5)', () => {
 
   it.each(TABLE)('%s', (_title, answer, context, [classification, why]) => {
     const rules = loadRules(context.agent);
-    const verdict = checkAction(answer, context.screen ?? SCREEN, rules, context.ocr);
+    const ocr = typeof context.ocr === 'string' ? read(context.ocr) : context.ocr;
+    const verdict = checkAction(answer, context.screen ?? SCREEN, rules, ocr);
     expect({ classification: verdict.classification, why: verdict.why }).toEqual({
       classification,
       why,

@@ -5,7 +5,9 @@ describe('loadRules', () => {
     const a = loadRules();
     expect(loadRules()).toBe(a);
     expect(Object.isFrozen(a)).toBe(true);
-    expect(a.unlabelledClicks).toBe('read');
+    expect(a.unlabelledClicks).toBe('write');
+    expect(a.ocrMinConfidence).toBe(60);
+    expect(a.secretFields.list).toEqual(expect.arrayContaining(['Passwort', 'Kennwort', 'PIN']));
     expect([...a.commitKeys]).toEqual([
       'Enter',
       'F8',
@@ -19,12 +21,14 @@ describe('loadRules', () => {
   });
 
   it('adds an agent’s words to the defaults, never replacing them', () => {
-    const r = loadRules({ commit_words: ['Weiter', 'go live'], unlabelled_clicks: 'write' });
-    expect(r.commitWords).toEqual(expect.arrayContaining(['Save', 'Sichern', 'Weiter', 'go live']));
-    expect(r.unlabelledClicks).toBe('write');
+    const r = loadRules({ commit_words: ['Fortfahren', 'go live'], unlabelled_clicks: 'read' });
+    expect(r.commitWords).toEqual(
+      expect.arrayContaining(['Save', 'Sichern', 'Weiter', 'Fortfahren', 'go live']),
+    );
+    expect(r.unlabelledClicks).toBe('read');
     expect(loadRules({ commit_words: [] }).commitWords).toEqual(loadRules().commitWords);
     expect(loadRules({ commit_words: null, unlabelled_clicks: null }).unlabelledClicks).toBe(
-      'read',
+      'write',
     );
   });
 

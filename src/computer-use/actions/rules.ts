@@ -13,18 +13,29 @@ import {
 } from '@warden/protocol';
 import defaults from '../../../config/classification.json';
 import { type CommitWordIndex, indexCommitWords, words } from './commit-words';
+import { type NearTargets, nearTargets } from './near-miss';
+import { indexSecretFieldWords, type SecretFieldWords } from './secret-fields';
 
 export interface Rules {
   /** Every committing verb in force, as configured (defaults first, then the agent's). */
   readonly commitWords: readonly string[];
   readonly commitIndex: CommitWordIndex;
+  /** The committing verbs an OCR-read label may miss by one edit (five letters or more). */
+  readonly commitNear: NearTargets;
+  /** Labels of fields Warden never types into: password, PIN, TAN, one-time code, OTP, CVV. */
+  readonly secretFields: SecretFieldWords;
+  /** A word with letters that OCR read with less confidence (0–100) makes the reading unreadable. */
+  readonly ocrMinConfidence: number;
   /** Canonical keys that only move around: a read. */
   readonly navigationKeys: ReadonlySet<string>;
   /** Canonical keys that commit: a write. */
   readonly commitKeys: ReadonlySet<string>;
   /** Outline roles (see `roleKey`) whose name describes a region, not the thing clicked. */
   readonly containerRoles: ReadonlySet<string>;
-  /** What a click is when nothing could read its label. */
+  /**
+   * What a click is when nothing could read its label: a write by default; `read` (a weakening)
+   * takes effect only on a screen whose host serves an outline.
+   */
   readonly unlabelledClicks: 'read' | 'write';
   readonly keySpellings: KeySpellings;
 }
@@ -45,6 +56,8 @@ export const MAX_COMMIT_WORD_LENGTH = 64;
 
 interface RulesFile {
   commit_words: Record<string, string[]>;
+  secret_field_words: Record<string, string[]>;
+  ocr_min_confidence: number;
   container_roles: string[];
   navigation_keys: string[];
   commit_keys: string[];
@@ -71,6 +84,11 @@ function checkFile(raw: unknown): RulesFile {
   if (!f || typeof f !== 'object') throw new RulesError('classification.json is not an object');
   if (!isStringArrayRecord(f.commit_words))
     problems.push('commit_words must map languages to lists');
+  if (!isStringArrayRecord(f.secret_field_words))
+    problems.push('secret_field_words must map languages to lists');
+  const confidence = f.ocr_min_confidence;
+  if (typeof confidence !== 'number' || !(confidence > 0 && confidence <= 100))
+    problems.push('ocr_min_confidence must be a number above 0 and at most 100');
   if (!isStringArray(f.container_roles)) problems.push('container_roles must be a list');
   if (!isStringArray(f.navigation_keys)) problems.push('navigation_keys must be a list');
   if (!isStringArray(f.commit_keys)) problems.push('commit_keys must be a list');
@@ -125,6 +143,8 @@ export function roleKey(role: unknown): string {
 
 interface Base {
   commitWords: readonly string[];
+  secretFields: SecretFieldWords;
+  ocrMinConfidence: number;
   containerRoles: ReadonlySet<string>;
   navigationKeys: ReadonlySet<string>;
   commitKeys: ReadonlySet<string>;
@@ -145,7 +165,8 @@ function loadBase(): Base {
     }
   }
   const commitWords = Object.values(file.commit_words).flat();
-  for (const w of commitWords) {
+  const secretFieldWords = Object.values(file.secret_field_words).flat();
+  for (const w of [...commitWords, ...secretFieldWords]) {
     if (words(w).length === 0) throw new RulesError(`classification.json: “${w}” has no letters`);
   }
   const containerRoles = new Set<string>();
@@ -154,7 +175,15 @@ function loadBase(): Base {
       throw new RulesError(`classification.json: role “${r}” must be written as ${roleKey(r)}`);
     containerRoles.add(r);
   }
-  base = { commitWords, containerRoles, navigationKeys, commitKeys, keySpellings };
+  base = {
+    commitWords,
+    secretFields: indexSecretFieldWords(secretFieldWords),
+    ocrMinConfidence: file.ocr_min_confidence,
+    containerRoles,
+    navigationKeys,
+    commitKeys,
+    keySpellings,
+  };
   return base;
 }
 
@@ -193,10 +222,13 @@ export function loadRules(agent?: AgentRules): Rules {
   const rules: Rules = Object.freeze({
     commitWords,
     commitIndex: indexCommitWords(commitWords),
+    commitNear: nearTargets(commitWords),
+    secretFields: b.secretFields,
+    ocrMinConfidence: b.ocrMinConfidence,
     navigationKeys: b.navigationKeys,
     commitKeys: b.commitKeys,
     containerRoles: b.containerRoles,
-    unlabelledClicks: agent?.unlabelled_clicks ?? 'read',
+    unlabelledClicks: agent?.unlabelled_clicks ?? 'write',
     keySpellings: b.keySpellings,
   });
   if (!agent) defaultRules = rules;

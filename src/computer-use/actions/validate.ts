@@ -5,9 +5,12 @@
 import type { Action, ActionResult, OutlineElement, ScreenContext } from './action.types';
 import { completesCardNumber, containsCardNumber } from './card-number';
 import { normaliseKey, keyKind } from './keys';
+import { focusedFields } from './label-at';
+import { ocrText } from './ocr-label';
 import { checkShape } from './parse-action';
 import type { Rules } from './rules';
-import { quote } from './text';
+import { findSecretFieldWord, type SecretFieldMatch } from './secret-fields';
+import { clean, quote } from './text';
 
 const fail = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
 
@@ -35,6 +38,33 @@ function typedBefore(screen: ScreenContext): readonly string[] {
   // A caller that says something but nothing readable: no piece can be left out.
   if (!Array.isArray(typed)) throw new TypeError('screen.typed must be a list of texts');
   return typed.filter((t): t is string => typeof t === 'string');
+}
+
+const NEVER_TYPED = 'Warden never types into a password, PIN, TAN, one-time code, OTP or CVV field';
+
+function names(match: SecretFieldMatch): string {
+  const read = match.near === undefined ? '' : ` (read as ${quote(match.near, 40)})`;
+  return `names ${quote(match.spelling, 40)}${read}`;
+}
+
+/**
+ * Why typing into the focused field is refused for its label (DESIGN §5, "Never typed"), or null:
+ * the name the outline gives the focused field (the caller's belief or the host's `focused`
+ * mark; both are looked at), else what OCR read beside it. Where neither gives a label, Warden
+ * cannot tell, and typing stays what it always is: a write, held for a person (docs/rules.md).
+ */
+function secretFieldLabel(screen: ScreenContext, rules: Rules): string | null {
+  for (const field of focusedFields(screen)) {
+    const name = typeof field?.name === 'string' ? field.name : '';
+    if (clean(name, Infinity) === '') continue;
+    const match = findSecretFieldWord(name, rules.secretFields, false);
+    if (match) return `the focused field ${quote(name, 40)} ${names(match)}; ${NEVER_TYPED}`;
+  }
+  const label = ocrText(screen.focusLabel);
+  if (label === null) return null;
+  const match = findSecretFieldWord(label, rules.secretFields, true);
+  if (!match) return null;
+  return `the focused field's label ${quote(label, 40)} (read from the screen by OCR) ${names(match)}; ${NEVER_TYPED}`;
 }
 
 /**
@@ -83,6 +113,8 @@ function check(action: Action, screen: ScreenContext, rules: Rules): ActionResul
           `the focused field${name} is a password field; Warden never types into password fields`,
         );
       }
+      const secret = secretFieldLabel(screen, rules);
+      if (secret) return fail(secret);
       return { ok: true, action: a };
     }
     case 'key': {

@@ -6,10 +6,13 @@ import { BudgetExhaustedError } from '../../models/model-errors';
 import {
   type Action,
   checkAction,
+  focusedFieldPoint,
   labelAt,
   maskCardNumbers,
+  needsFieldOcr,
   needsOcr,
   typedSinceFocus,
+  type OcrReading,
   type Verdict,
 } from '../actions';
 import type {
@@ -22,7 +25,7 @@ import { PlannersService } from '../planning/planners.service';
 import { RunsRepository } from '../runs/runs.repository';
 import type { RecordedAction, Step } from '../runs/step.entity';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
-import { OcrLabelReader } from '../screens/ocr-label-reader';
+import { OcrLabelReader, OcrTimeoutError } from '../screens/ocr-label-reader';
 import { ScreenError } from '../screens/screen-error';
 import { ScreenHostError } from '../screens/screen-host.client';
 import { ScreensService } from '../screens/screens.service';
@@ -210,7 +213,10 @@ export class StepPlanning {
     }
   }
 
-  /** Warden's verdict on the answer: the outline's label, or OCR where the outline names nothing. */
+  /**
+   * Warden's verdict on the answer: the outline's label, or OCR where the outline names nothing;
+   * before typing, OCR of the focused field's label where the outline names no focused field.
+   */
   private async judge(
     ctx: StepContext,
     answer: unknown,
@@ -225,25 +231,39 @@ export class StepPlanning {
       typed: typedSinceFocus(history, screen.outline),
     };
     const verdict = checkAction(answer, context, ctx.rules);
-    if (!verdict.action || !needsOcr(verdict.action, context, ctx.rules)) return verdict;
-    const { x, y } = verdict.action as Action & { x: number; y: number };
-    const ocr = await this.readLabel(screen, x, y);
-    return ocr === null ? verdict : checkAction(answer, context, ctx.rules, ocr);
+    if (!verdict.action) return verdict;
+    if (needsOcr(verdict.action, context, ctx.rules)) {
+      const { x, y } = verdict.action as Action & { x: number; y: number };
+      return checkAction(answer, context, ctx.rules, await this.readLabel(screen, x, y));
+    }
+    const field = needsFieldOcr(verdict.action, context)
+      ? (focusedFieldPoint(context) ?? lastClickPoint(history))
+      : null;
+    if (!field) return verdict;
+    const focusLabel = await this.readLabel(screen, field.x, field.y, 'beside a field');
+    return checkAction(answer, { ...context, focusLabel }, ctx.rules);
   }
 
-  private async readLabel(screen: ObservedScreen, x: number, y: number): Promise<string | null> {
+  /**
+   * What OCR reads at the point (or beside the field there): its words, or why it read none. A
+   * failure is data for the rules, never a reason to send: nothing could read the label.
+   */
+  private async readLabel(
+    screen: ObservedScreen,
+    x: number,
+    y: number,
+    where: 'at the point' | 'beside a field' = 'at the point',
+  ): Promise<OcrReading> {
+    const space = { width: screen.width, height: screen.height };
     try {
-      const label = await this.ocr.readLabelAt(screen.png, x, y, {
-        width: screen.width,
-        height: screen.height,
-      });
-      return label?.text ?? null;
+      const label =
+        where === 'at the point'
+          ? await this.ocr.readLabelAt(screen.png, x, y, space)
+          : await this.ocr.readFieldLabelAt(screen.png, x, y, space);
+      return label ?? { unreadable: 'no_text' };
     } catch (error) {
-      this.logger.warn(
-        { err: error },
-        'OCR could not read a label; the click is classified without it',
-      );
-      return null;
+      this.logger.warn({ err: error }, 'OCR could not read a label: nothing could read it');
+      return { unreadable: error instanceof OcrTimeoutError ? 'timed_out' : 'failed' };
     }
   }
 }
@@ -260,11 +280,17 @@ export function screenFields(screen: ObservedScreen): StepFields {
 /** The element the run last clicked, on this screen: where typing goes when the host marks no focus. */
 export function lastClickFocus(history: StepHistory[], screen: ObservedScreen) {
   if (!screen.outline) return null;
+  const at = lastClickPoint(history);
+  return at && labelAt(screen.outline, at.x, at.y);
+}
+
+/** Where the run last clicked, if the focus cannot have moved since (no key was sent after it). */
+export function lastClickPoint(history: StepHistory[]): { x: number; y: number } | null {
   for (let i = history.length - 1; i >= 0; i--) {
     const action = history[i].action as { action?: string; x?: number; y?: number } | null;
     if (history[i].outcome !== 'sent' && history[i].outcome !== 'sent_after_approval') continue;
     if (action?.action === 'click' || action?.action === 'double_click') {
-      return labelAt(screen.outline, action.x ?? -1, action.y ?? -1);
+      return { x: action.x ?? -1, y: action.y ?? -1 };
     }
     if (action?.action === 'key') return null; // a key (Tab, Enter) may have moved the focus
   }

@@ -5,8 +5,9 @@
  *
  * The text line under or nearest the point is first found in plain TypeScript (text-line.ts says
  * why). Only that line's glyphs are drawn, dark on white, scaled to about 32 px high
- * (text-line-render.ts), and tesseract reads it as a single line (tesseract-worker.ts). Words it
- * is less sure of than `minConfidence` are dropped.
+ * (text-line-render.ts), and tesseract reads it as a single line (tesseract-worker.ts). Every
+ * word it read comes back with its confidence; what they say (is it a label, does it name a
+ * committing verb) is for the rules to decide (actions/ocr-label.ts), never the reader.
  */
 import type { Worker } from 'tesseract.js';
 import { decodePng, hasPngSignature, MAX_SIDE } from './png-decoder';
@@ -18,16 +19,25 @@ import {
   type OcrLanguage,
   type TesseractWord,
 } from './tesseract-worker';
-import { findTextLine, type RgbaImage } from './text-line';
+import { findFieldLabelLine, findTextLine, type RgbaImage, type TextLine } from './text-line';
 import { renderTextLine } from './text-line-render';
 
-export { findTextLine, type RgbaImage, type TextLine } from './text-line';
+export { findFieldLabelLine, findTextLine, type RgbaImage, type TextLine } from './text-line';
 export { renderTextLine } from './text-line-render';
 export { DEFAULT_LANGUAGES, type OcrLanguage } from './tesseract-worker';
 
 export interface OcrLabel {
+  /** Every word read on the line, in order, with tesseract's confidence (0–100), however unsure. */
+  words: OcrWord[];
+  /** The words read with at least `minConfidence`, joined by spaces (may be empty). */
   text: string;
-  /** Tesseract's mean word confidence of the words kept, 0–100. */
+  /** Tesseract's mean word confidence of those words, 0–100 (0 when there are none). */
+  confidence: number;
+}
+
+/** One word of a line, as tesseract read it. */
+export interface OcrWord {
+  text: string;
   confidence: number;
 }
 
@@ -38,7 +48,7 @@ export interface CoordinateSpace {
 }
 
 export interface OcrLabelReaderOptions {
-  /** Words read with less confidence are dropped; nothing left means no label. Default 40. */
+  /** Words read with less confidence are left out of `text` (they stay in `words`). Default 40. */
   minConfidence?: number;
   /** One read may take this long before the worker is restarted and the read fails. Default 5000. */
   timeoutMs?: number;
@@ -54,7 +64,12 @@ export class OcrImageError extends Error {
 }
 
 export class OcrError extends Error {
-  readonly code = 'ocr_failed';
+  readonly code: string = 'ocr_failed';
+}
+
+/** A read took longer than the reader's `timeoutMs`. */
+export class OcrTimeoutError extends OcrError {
+  override readonly code = 'ocr_timed_out';
 }
 
 /** Loading tesseract and both languages takes about a second; this much means it is stuck. */
@@ -118,7 +133,8 @@ export class OcrLabelReader {
   }
 
   /**
-   * The label at (x, y) of a PNG screenshot, or null when no text is within reach of the point.
+   * The label at (x, y) of a PNG screenshot, or null when no text is within reach of the point
+   * (or tesseract read no word in it).
    * `space` is the coordinate space x and y are in when it differs from the PNG's pixels
    * (the host's `X-Screen-Width`/`-Height` on a HiDPI screen). A broken or oversized PNG rejects
    * with `OcrImageError`.
@@ -138,6 +154,40 @@ export class OcrLabelReader {
     x: number,
     y: number,
     space?: CoordinateSpace,
+  ): Promise<OcrLabel | null> {
+    return this.readLine(image, x, y, space, findTextLine);
+  }
+
+  /**
+   * The label beside the text field at (x, y) of a PNG screenshot (DESIGN §5: the label of the
+   * focused field, where the outline names none): the text nearest the field's left border, on
+   * its row. Null when no field border or no text beside it is found.
+   */
+  async readFieldLabelAt(
+    png: Buffer,
+    x: number,
+    y: number,
+    space?: CoordinateSpace,
+  ): Promise<OcrLabel | null> {
+    return this.readLine(decodeScreenshot(png), x, y, space, findFieldLabelLine);
+  }
+
+  /** `readFieldLabelAt` for a screenshot already decoded to RGBA. */
+  async readFieldLabelAtPixels(
+    image: RgbaImage,
+    x: number,
+    y: number,
+    space?: CoordinateSpace,
+  ): Promise<OcrLabel | null> {
+    return this.readLine(image, x, y, space, findFieldLabelLine);
+  }
+
+  private async readLine(
+    image: RgbaImage,
+    x: number,
+    y: number,
+    space: CoordinateSpace | undefined,
+    find: (image: RgbaImage, x: number, y: number, scale: number) => TextLine | null,
   ): Promise<OcrLabel | null> {
     if (this.closed) throw new OcrError('the OCR reader is closed');
     const { width, height, data } = image ?? ({} as Partial<RgbaImage>);
@@ -167,18 +217,18 @@ export class OcrLabelReader {
     ) {
       return null;
     }
-    const line = findTextLine(image, ix, iy, Math.max(1, Math.min(sx, sy)));
+    const line = find(image, ix, iy, Math.max(1, Math.min(sx, sy)));
     if (!line) return null;
     const { pgm } = renderTextLine(line);
-    const words = await this.recognise(pgm);
-    const kept = words.filter((w) => w.confidence >= this.minConfidence && w.text.trim() !== '');
-    const text = kept
-      .map((w) => w.text.trim())
-      .join(' ')
-      .trim();
-    if (!/[\p{L}\p{N}]/u.test(text)) return null;
-    const confidence = Math.round(kept.reduce((s, w) => s + w.confidence, 0) / kept.length);
-    return { text, confidence };
+    const words = (await this.recognise(pgm))
+      .map((w) => ({ text: w.text.trim(), confidence: w.confidence }))
+      .filter((w) => w.text !== '');
+    if (words.length === 0) return null;
+    const kept = words.filter((w) => w.confidence >= this.minConfidence);
+    const text = kept.map((w) => w.text).join(' ');
+    const confidence =
+      kept.length === 0 ? 0 : Math.round(kept.reduce((s, w) => s + w.confidence, 0) / kept.length);
+    return { words, text, confidence };
   }
 
   async close(): Promise<void> {
@@ -205,7 +255,7 @@ export class OcrLabelReader {
     const stop = new Promise<never>((_, reject) => {
       abort = reject;
       timer = setTimeout(
-        () => reject(new OcrError(`OCR took longer than ${this.timeoutMs} ms`)),
+        () => reject(new OcrTimeoutError(`OCR took longer than ${this.timeoutMs} ms`)),
         this.timeoutMs,
       );
     });

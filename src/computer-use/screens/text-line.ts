@@ -79,13 +79,26 @@ export interface TextLine {
   distance: number;
 }
 
-function greyWindow(image: RgbaImage, px: number, py: number, scale: number): Window {
-  const halfW = Math.round(200 * scale);
-  const halfH = Math.round(40 * scale);
-  const x0 = Math.max(0, px - halfW);
-  const x1 = Math.min(image.width, px + halfW + 1);
-  const y0 = Math.max(0, py - halfH);
-  const y1 = Math.min(image.height, py + halfH + 1);
+/** How far a window reaches from its point, in 1× pixels. */
+interface Reach {
+  left: number;
+  right: number;
+  up: number;
+  down: number;
+}
+const AROUND: Reach = { left: 200, right: 200, up: 40, down: 40 };
+
+function greyWindow(
+  image: RgbaImage,
+  px: number,
+  py: number,
+  scale: number,
+  reach: Reach = AROUND,
+): Window {
+  const x0 = Math.max(0, px - Math.round(reach.left * scale));
+  const x1 = Math.min(image.width, px + Math.round(reach.right * scale) + 1);
+  const y0 = Math.max(0, py - Math.round(reach.up * scale));
+  const y1 = Math.min(image.height, py + Math.round(reach.down * scale) + 1);
   const width = x1 - x0;
   const height = y1 - y0;
   const grey = new Uint8Array(width * height);
@@ -304,8 +317,11 @@ function lineAt(a: Analysis): TextLine | null {
       seed = c;
     }
   }
-  if (!seed) return null;
+  return seed && grow(a, glyphs, seed, Math.sqrt(best));
+}
 
+/** The line a seed glyph starts: glyphs on its baseline band, joined across small gaps. */
+function grow(a: Analysis, glyphs: Component[], seed: Component, distance: number): TextLine {
   const members = new Set([seed.id]);
   let { minX, maxX } = seed;
   let top = seed.minY;
@@ -338,7 +354,7 @@ function lineAt(a: Analysis): TextLine | null {
       if (!small) bottom = Math.max(bottom, c.maxY);
     }
   }
-  return { analysis: a, members, minX, maxX, top, bottom, distance: Math.sqrt(best) };
+  return { analysis: a, members, minX, maxX, top, bottom, distance };
 }
 
 /**
@@ -360,4 +376,73 @@ export function findTextLine(image: RgbaImage, x: number, y: number, scale = 1):
     }
   }
   return found;
+}
+
+/** How far left of a field its label may be, and how far left of the point the field's border. */
+const LABEL_REACH = 400;
+const FIELD_REACH = 640;
+
+/**
+ * The left border of the field around the point (image x), or null: the first frame, rule or box
+ * (a barrier) on the point's row, going left from the point.
+ */
+function fieldLeftEdge(image: RgbaImage, x: number, y: number, scale: number): number | null {
+  const w = greyWindow(image, x, y, scale, { left: FIELD_REACH, right: 60, up: 40, down: 40 });
+  for (const { background, dark } of backgrounds(w)) {
+    const a = analyse(w, background, dark);
+    const row = w.py * w.width;
+    for (let px = w.px; px >= 0; px--) {
+      const l = a.labels[row + px];
+      if (l >= 0 && a.components[l].barrier) return w.x0 + a.components[l].minX;
+    }
+  }
+  return null;
+}
+
+/**
+ * The label beside the text field around the point (DESIGN §5: "OCR beside the focused field"),
+ * or null. The field's left border is the first frame left of the point on its row; its label is
+ * the line of text nearest that border on its left, on the same row (SAP and most forms put it
+ * there), with no frame between them.
+ */
+export function findFieldLabelLine(
+  image: RgbaImage,
+  x: number,
+  y: number,
+  scale = 1,
+): TextLine | null {
+  const edge = fieldLeftEdge(image, x, y, scale);
+  if (edge === null || edge < 1) return null;
+  const w = greyWindow(image, edge - 1, y, scale, {
+    left: LABEL_REACH,
+    right: 0,
+    up: 40,
+    down: 40,
+  });
+  let found: TextLine | null = null;
+  for (const { background, dark } of backgrounds(w)) {
+    const a = analyse(w, background, dark);
+    const line = labelLeftOf(a);
+    if (line && (!found || line.distance < found.distance)) found = line;
+  }
+  return found;
+}
+
+/** The line whose glyph is nearest the window's right end on the point's row, not behind a frame. */
+function labelLeftOf(a: Analysis): TextLine | null {
+  const { px, py, scale } = a.window;
+  const glyphs = a.components.filter((c) => !c.barrier && !c.cut);
+  let seed: Component | null = null;
+  let best = Infinity;
+  for (const c of glyphs) {
+    if (c.height < 4 * scale && c.width < 4 * scale) continue; // dots and specks never seed
+    const ty = Math.min(Math.max(py, c.minY), c.maxY);
+    if (Math.abs(ty - py) > Math.max(8 * scale, 0.5 * c.height)) continue;
+    const d = px - c.maxX;
+    if (d < best && !blocked(a, c.maxX, ty, px, ty)) {
+      best = d;
+      seed = c;
+    }
+  }
+  return seed && grow(a, glyphs, seed, best);
 }

@@ -55,7 +55,7 @@ export interface AgentConfig {
   max_steps: number;
   max_seconds: number;
   require_write_approval: boolean;
-  /** Why `require_write_approval` is off; required then. */
+  /** Why the agent is weakened (`require_write_approval` off, `unlabelled_clicks` "read"); required then. */
   reason: string | null;
   four_eyes: boolean;
   approval_timeout_seconds: number;
@@ -86,7 +86,7 @@ export const AGENT_DEFAULTS: Readonly<Omit<AgentConfig, 'screen_url' | 'screen_t
     stall_after: 3,
     planner: null,
     commit_words: [],
-    unlabelled_clicks: 'read',
+    unlabelled_clicks: 'write',
     ignore_regions: [],
   });
 

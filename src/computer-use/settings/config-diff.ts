@@ -80,3 +80,22 @@ export function weakenedAgents(
     .map(([name]) => name)
     .sort();
 }
+
+/**
+ * Agents whose clicks nothing could read a label for would newly be sent as reads (DESIGN §5, §6):
+ * `unlabelled_clicks` set to "read", or a new agent with it. Keeping "read" weakens nothing new
+ * (a configuration saved before "write" became the default holds "read" written out).
+ */
+export function agentsSendingUnlabelledClicks(
+  before: ComputerUseConfig | null,
+  after: ComputerUseConfig,
+): string[] {
+  return Object.entries(after.agents)
+    .filter(
+      ([name, agent]) =>
+        agent.unlabelled_clicks === 'read' &&
+        (before?.agents[name]?.unlabelled_clicks ?? 'write') !== 'read',
+    )
+    .map(([name]) => name)
+    .sort();
+}

@@ -11,7 +11,7 @@ import {
   type ComputerUseConfig,
   withDefaults,
 } from './agent-config';
-import { diffConfigs, weakenedAgents } from './config-diff';
+import { agentsSendingUnlabelledClicks, diffConfigs, weakenedAgents } from './config-diff';
 import type { ComputerUseConfigVersion } from './computer-use-config.entity';
 import type { KillSwitchDto } from './dto/kill-switch.dto';
 import type { KillSwitch } from './kill-switch.entity';
@@ -126,9 +126,22 @@ export class SettingsService {
       }
       const before = head ? withDefaults(head.config) : null;
       const weakened = weakenedAgents(before, config);
-      if (weakened.length > 0 && !caller.permissions.has('governance.weaken')) {
+      const unlabelled = agentsSendingUnlabelledClicks(before, config);
+      const mayWeaken = caller.permissions.has('governance.weaken');
+      if (weakened.length > 0 && !mayWeaken) {
         throw forbidden(
           `turning require_write_approval off (agent ${weakened.join(', ')}) needs the permission governance.weaken as well as computer_use.admin`,
+        );
+      }
+      if (unlabelled.length > 0 && !mayWeaken) {
+        throw forbidden(
+          `setting unlabelled_clicks to "read" (agent ${unlabelled.join(', ')}) needs the permission governance.weaken as well as computer_use.admin`,
+        );
+      }
+      const unexplained = unlabelled.filter((name) => !(config.agents[name].reason ?? '').trim());
+      if (unexplained.length > 0) {
+        throw invalid(
+          `agents.${unexplained[0]}.reason is required when unlabelled_clicks is "read": say why this agent's clicks that nothing could read a label for may be sent without a person`,
         );
       }
       const row = await this.settings.insertVersion(manager, {
@@ -151,14 +164,18 @@ export class SettingsService {
         },
         manager,
       );
-      for (const agent of weakened) {
+      const weakenings = [
+        ...weakened.map((agent) => ({ agent, control: 'require_write_approval' })),
+        ...unlabelled.map((agent) => ({ agent, control: 'unlabelled_clicks' })),
+      ];
+      for (const { agent, control } of weakenings) {
         await this.audit.record(
           {
             tenant,
             type: 'governance.weaken',
             actor: caller.subject,
             details: {
-              control: 'require_write_approval',
+              control,
               agent,
               reason: config.agents[agent].reason,
               version: row.version,

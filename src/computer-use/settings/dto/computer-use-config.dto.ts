@@ -256,7 +256,7 @@ export class AgentDto {
   @IsOptional()
   commit_words?: string[];
 
-  @ApiPropertyOptional({ enum: ['read', 'write'], default: 'read' })
+  @ApiPropertyOptional({ enum: ['read', 'write'], default: 'write' })
   @IsOptional()
   @IsIn(['read', 'write'])
   unlabelled_clicks?: 'read' | 'write';
