@@ -5,3 +5,4 @@
 export * from './actions';
 export * from './keys';
 export * from './frame-hash';
+export * from './frame-precondition';
