@@ -72,6 +72,12 @@ export class SimBackend implements ScreenBackend {
     this.prerender();
   }
 
+  /** Opens a modal confirm dialog over the screen (test route `POST /sim/popup`). */
+  popup(popup: { title: string; message: string; buttons: string[] }): void {
+    this.app.openPopup(popup);
+    this.prerender();
+  }
+
   reset(): void {
     this.setBlink(false);
     this.app.reset();
