@@ -119,7 +119,7 @@ describe('x11 backend under Xvfb with a Tk program', () => {
       backend: 'x11',
       width: 1280,
       height: 800,
-      capabilities: ['idempotency', 'action-lookup'],
+      capabilities: ['idempotency', 'action-lookup', 'frame_precondition'],
     });
     expect((await call(host.url, '/elements', { ca })).status).toBe(404);
     const shot = await call(host.url, '/screenshot', { ca });
