@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { secretFromEnv } from '../../config/app-config';
 import type { OutlineElement } from '../actions/action.types';
-import { decodePng } from './pixels';
+import { FRAME_PRECONDITION_CAPABILITY } from '@warden/protocol';
+import { decodePng, pixelSha256 } from './pixels';
 import { ScreenHostError } from './screen-error';
 import {
   normaliseFingerprint,
@@ -22,7 +23,8 @@ export type DoctorCheckName =
   | 'screenshot'
   | 'screen_size'
   | 'outline'
-  | 'idempotency';
+  | 'idempotency'
+  | 'frame_precondition';
 
 export interface DoctorCheck {
   name: DoctorCheckName;
@@ -100,6 +102,7 @@ export class DoctorService {
         'screen_size',
         'outline',
         'idempotency',
+        'frame_precondition',
       ] as const) {
         skip(name, 'the configuration is invalid');
       }
@@ -109,7 +112,14 @@ export class DoctorService {
     const probe = await host.probe();
     this.connection(host, target, probe, add);
     const tokenSet = this.tokenVariable(target, add);
-    const rest = ['token_accepted', 'screenshot', 'screen_size', 'outline', 'idempotency'] as const;
+    const rest = [
+      'token_accepted',
+      'screenshot',
+      'screen_size',
+      'outline',
+      'idempotency',
+      'frame_precondition',
+    ] as const;
     if (!probe.tlsOk) {
       for (const name of rest)
         skip(name, probe.reachable ? 'TLS failed, so nothing was sent' : 'the host is unreachable');
@@ -159,9 +169,10 @@ export class DoctorService {
       ok: true,
       detail: `the screen host accepted the token in ${target.screen_token_env}`,
     });
-    this.screenshot(shot, add);
+    const pixels = this.screenshot(shot, add);
     this.outline(outline, add);
     this.idempotency(health, add);
+    add(frameCheck(health.ok ? health.value : health, shot.ok ? shot.value : null, pixels));
     return report(checks);
   }
 
@@ -250,7 +261,8 @@ export class DoctorService {
     return true;
   }
 
-  private screenshot(shot: Outcome<Screenshot>, add: (c: DoctorCheck) => void): void {
+  /** Checks the screenshot; the pixel SHA-256 of its PNG when it decodes. */
+  private screenshot(shot: Outcome<Screenshot>, add: (c: DoctorCheck) => void): string | null {
     if (!shot.ok) {
       add({
         name: 'screenshot',
@@ -265,10 +277,10 @@ export class DoctorService {
         detail: 'not checked: no screenshot',
         next_step: 'fix the screenshot check first',
       });
-      return;
+      return null;
     }
     const { png, width, height } = shot.value;
-    let decoded: { width: number; height: number };
+    let decoded: ReturnType<typeof decodePng>;
     const started = performance.now();
     try {
       decoded = decodePng(png);
@@ -286,7 +298,7 @@ export class DoctorService {
         detail: 'not checked: the PNG does not decode',
         next_step: 'fix the screenshot check first',
       });
-      return;
+      return null;
     }
     const ms = Math.round(performance.now() - started);
     add({
@@ -295,6 +307,7 @@ export class DoctorService {
       detail: `a ${decoded.width}x${decoded.height} PNG of ${kib(png.length)}, decoded in ${ms} ms`,
     });
     add(sizeCheck(width, height, decoded.width, decoded.height));
+    return pixelSha256(decoded);
   }
 
   private outline(outline: Outcome<OutlineElement[] | null>, add: (c: DoctorCheck) => void): void {
@@ -354,6 +367,69 @@ export class DoctorService {
       });
     }
   }
+}
+
+/**
+ * Does the host check the frame an action was judged on, atomically with acting (DESIGN §5, §7)?
+ * A host that does not announce `frame_precondition` works (Warden compares a fresh screenshot
+ * right before each action), so that is not a failure; one that announces it must name each
+ * screenshot's frame (`X-Frame-SHA256`) by the very pixels of its PNG.
+ * `health`: the host's health, null for none, or the failed call; `shot`: the screenshot if one
+ * came; `pixels`: the pixel SHA-256 of its PNG if it decoded.
+ */
+export function frameCheck(
+  health: ScreenHostHealth | null | { ok: false; error: unknown },
+  shot: Pick<Screenshot, 'frameSha256'> | null,
+  pixels: string | null,
+): DoctorCheck {
+  const name = 'frame_precondition';
+  if (health !== null && 'ok' in health) {
+    return {
+      name,
+      ok: false,
+      detail: `not checked: GET /health failed (${messageOf(health.error)})`,
+      next_step: "fix the screen host's GET /health (see the idempotency check)",
+    };
+  }
+  if (health === null || !health.capabilities.includes(FRAME_PRECONDITION_CAPABILITY)) {
+    return {
+      name,
+      ok: true,
+      detail: `the screen host does not announce ${FRAME_PRECONDITION_CAPABILITY}: Warden compares a fresh screenshot right before each action instead, which cannot see a dialog that opens in the moment between; a screen host that checks the frame itself closes that gap`,
+    };
+  }
+  if (shot === null || pixels === null) {
+    return {
+      name,
+      ok: false,
+      detail: 'not checked: no screenshot that decodes',
+      next_step: 'fix the screenshot check first',
+    };
+  }
+  if (shot.frameSha256 === null) {
+    return {
+      name,
+      ok: false,
+      detail: `the screen host announces ${FRAME_PRECONDITION_CAPABILITY} but its screenshot carries no X-Frame-SHA256`,
+      next_step:
+        'update the screen host: until its screenshots name their frame, every action on it is sent without the frame check',
+    };
+  }
+  if (shot.frameSha256 !== pixels) {
+    return {
+      name,
+      ok: false,
+      detail: `the screenshot's X-Frame-SHA256 ${shot.frameSha256} is not the SHA-256 of its PNG's pixels (${pixels}): the host would compare the screen with a frame other than the one Warden judged`,
+      next_step:
+        "update or fix the screen host's backend: the frame it hashes must be exactly the pixels of the PNG it serves",
+    };
+  }
+  return {
+    name,
+    ok: true,
+    detail:
+      "the screen host checks the frame each action was judged on before it acts, and the screenshot's X-Frame-SHA256 is its pixels' SHA-256",
+  };
 }
 
 /** `X-Screen-Width/Height` against the PNG: equal, or one exact scale on both axes (HiDPI). */
