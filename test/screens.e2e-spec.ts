@@ -17,6 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
+import { crc32 } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { DataSource } from 'typeorm';
 import {
@@ -938,6 +939,53 @@ describe('the frame precondition through the client', () => {
       { expect: frame.expect, ignore: '1,2,3,4;2558,0,2,1600' },
       { expect: undefined, ignore: undefined },
     ]);
+  });
+
+  it('a backend that serves PNGs only (as windows): the host names the frame Warden decodes', async () => {
+    // Like System.Drawing's: 32-bit RGBA, with ancillary chunks (gAMA, pHYs) after the header.
+    const image = new PNG({ width: 300, height: 200 });
+    for (let i = 0; i < image.data.length; i++) image.data[i] = i % 4 === 3 ? 255 : (i * 13) & 0xff;
+    const plain = PNG.sync.write(image, { colorType: 6 });
+    const chunk = (type: string, data: Buffer) => {
+      const out = Buffer.alloc(12 + data.length);
+      out.writeUInt32BE(data.length, 0);
+      out.write(type, 4, 'latin1');
+      data.copy(out, 8);
+      out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)) >>> 0, 8 + data.length);
+      return out;
+    };
+    const gama = Buffer.alloc(4);
+    gama.writeUInt32BE(45455, 0);
+    const phys = Buffer.from([0, 0, 0x0e, 0xc4, 0, 0, 0x0e, 0xc4, 1]);
+    const served = Buffer.concat([
+      plain.subarray(0, 33),
+      chunk('gAMA', gama),
+      chunk('pHYs', phys),
+      plain.subarray(33),
+    ]);
+    const pngOnly = await startScreenHost({
+      backend: {
+        name: 'png-only',
+        size: () => ({ width: 300, height: 200 }),
+        screenshot: async () => ({ png: served, width: 300, height: 200 }),
+        perform: async () => undefined,
+        elements: () => null,
+        typingTarget: () => 'unknown',
+        close: async () => undefined,
+      },
+      token: TOKEN,
+      port: 0,
+      tls: { certPath: certA.certPath, keyPath: certA.keyPath },
+    });
+    cleanups.push(() => pngOnly.close());
+    const h = client.forTarget(target(pngOnly.url));
+    const shot = await h.screenshot();
+    expect(shot.frameSha256).toBe(pixelSha256(decodePng(shot.png)));
+    await expect(
+      h.act({ action: 'key', key: 'Tab' }, 'png-only-1', { expect: shot.frameSha256! }),
+    ).resolves.toMatchObject({ ok: true });
+    const report = await new DoctorService(client).check(target(pngOnly.url));
+    expect(report.checks.find((c) => c.name === 'frame_precondition')).toMatchObject({ ok: true });
   });
 
   it('a malformed X-Frame-SHA256 on a screenshot is a bad answer', async () => {
