@@ -4,24 +4,20 @@
  * an action with a frame precondition is checked against the screen in the same turn of that
  * queue, so nothing else acts between the check and the action.
  */
-import {
-  EXPECT_FRAME_HEADER,
-  FRAME_IGNORE_HEADER,
-  FRAME_PRECONDITION_CAPABILITY,
-  FRAME_SHA256_HEADER,
-  type FrameError,
-  FrameIgnoreError,
-  type FrameRect,
-  isFrameSha256,
-  parseFrameIgnore,
-} from '@warden/protocol';
+import { FRAME_PRECONDITION_CAPABILITY, FRAME_SHA256_HEADER } from '@warden/protocol';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
 import Fastify, { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkAction, CheckedAction, plainAction } from './actions';
 import { ActionLog, loggableAction, RecordedKey } from './action-log';
 import type { ScreenBackend } from './backends/backend';
-import { frameOfPng, framesMatch, FrameStore, type RawFrame } from './frames';
+import {
+  FrameCheck,
+  type FramePrecondition,
+  type FrameRefusal,
+  preconditionOf,
+} from './frame-check';
+import type { RawFrame } from './frames';
+import { errorBody, HttpError } from './http-error';
 import {
   IDEMPOTENCY_KEY_PATTERN,
   IdempotencyStore,
@@ -45,61 +41,6 @@ export interface ServerOptions {
   /** Registers backend-specific routes (the sim's test routes). */
   extraRoutes?: (app: FastifyInstance) => void;
   extraCapabilities?: string[];
-}
-
-/** An error whose message is meant for the caller (unlike an unexpected one, answered 500). */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function errorBody(statusCode: number, message: string, error?: string) {
-  return { statusCode, error: error ?? STATUS_CODES[statusCode] ?? 'Error', message };
-}
-
-/** What `POST /action` must find on the screen before it acts (DESIGN §7). */
-export interface FramePrecondition {
-  /** `X-Expect-Frame`: the frame hash of the screenshot the action was judged on. */
-  expect: string;
-  /** `X-Frame-Ignore`: pixels left out of the comparison (frame pixels). */
-  ignore: FrameRect[];
-}
-
-/** One value of a header, or undefined; a header sent twice is refused (which one would count?). */
-function singleHeader(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name.toLowerCase()];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new HttpError(400, `${name} must be sent once`);
-  return value;
-}
-
-/** The precondition of a `POST /action`, null without `X-Expect-Frame`; 400 when malformed. */
-export function preconditionOf(request: FastifyRequest): FramePrecondition | null {
-  const expect = singleHeader(request, EXPECT_FRAME_HEADER);
-  const ignore = singleHeader(request, FRAME_IGNORE_HEADER);
-  if (expect === undefined) {
-    if (ignore !== undefined) {
-      throw new HttpError(400, `${FRAME_IGNORE_HEADER} goes with ${EXPECT_FRAME_HEADER} only`);
-    }
-    return null;
-  }
-  if (!isFrameSha256(expect)) {
-    throw new HttpError(
-      400,
-      `${EXPECT_FRAME_HEADER} must be a frame SHA-256: 64 lower-case hex digits, as ${FRAME_SHA256_HEADER} gave it`,
-    );
-  }
-  if (ignore === undefined) return { expect, ignore: [] };
-  try {
-    return { expect, ignore: parseFrameIgnore(ignore) };
-  } catch (error) {
-    if (error instanceof FrameIgnoreError) throw new HttpError(400, error.message);
-    throw error;
-  }
 }
 
 /** What became of an action: an answer, and whether it is stored under the Idempotency-Key. */
@@ -150,7 +91,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     idempotency.remember(recorded.key, storedAnswerOf(recorded));
   }
   const queue = new SerialQueue();
-  const frames = new FrameStore();
+  const frameCheck = new FrameCheck(backend);
 
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
@@ -199,13 +140,12 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       shot = await backend.screenshot();
       // The frame hash of the pixels served, kept for a later X-Expect-Frame. A backend that
       // holds no pixels (windows) has its PNG decoded here.
-      frame = shot.frame ?? frameOfPng(shot.png);
+      frame = frameCheck.served(shot);
     } catch (err) {
       request.log.error({ err }, 'screenshot failed');
       const message = err instanceof Error ? err.message : String(err);
       throw new HttpError(500, `the screenshot failed: ${message}`);
     }
-    frames.remember(frame);
     return reply
       .header('Content-Type', 'image/png')
       .header('X-Screen-Width', String(shot.width))
@@ -229,40 +169,6 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     return { backend: backend.name, width, height, version: VERSION, capabilities };
   });
 
-  /** The screen now, for the precondition: the backend's capture, or a screenshot's frame. */
-  const captureFrame = async (): Promise<RawFrame> => {
-    if (backend.capture) return backend.capture();
-    const shot = await backend.screenshot();
-    return shot.frame ?? frameOfPng(shot.png);
-  };
-
-  /** Why the screen does not allow the action, or null when it is the expected frame. */
-  const refusal = async (
-    precondition: FramePrecondition,
-  ): Promise<{ code: FrameError; message: string } | null> => {
-    const expected = frames.get(precondition.expect);
-    if (!expected) {
-      return {
-        code: 'frame_unknown',
-        message: `this screen host no longer holds the frame ${precondition.expect} (it keeps the last few it served), so it cannot compare; nothing was performed`,
-      };
-    }
-    const now = await captureFrame();
-    if (framesMatch(expected, now, precondition.ignore)) return null;
-    const left =
-      precondition.ignore.length === 0
-        ? ''
-        : ` (leaving out ${precondition.ignore.length} rectangle${precondition.ignore.length === 1 ? '' : 's'})`;
-    const how =
-      now.width !== expected.width || now.height !== expected.height
-        ? `is ${now.width}x${now.height} pixels, not ${expected.width}x${expected.height}`
-        : `differs from the frame the action was judged on${left}`;
-    return {
-      code: 'screen_changed',
-      message: `the screen changed: it ${how}; nothing was performed`,
-    };
-  };
-
   const perform = (
     action: CheckedAction,
     key: string | null,
@@ -276,9 +182,9 @@ export function buildServer(options: ServerOptions): FastifyInstance {
         action.action === 'click' || action.action === 'double_click' ? action.target : undefined;
       if (precondition) {
         // In the queue's turn: nothing acts between this look at the screen and the action.
-        let refused;
+        let refused: FrameRefusal | null;
         try {
-          refused = await refusal(precondition);
+          refused = await frameCheck.refusal(precondition);
         } catch (err) {
           const message = err instanceof Error ? err.message : String(err);
           log.error({ err, idempotency_key: key }, 'frame check failed');
@@ -363,7 +269,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   app.post('/action', async (request, reply) => {
     const checked = checkAction(request.body, backend.size());
     if (!checked.ok) throw new HttpError(400, checked.reason);
-    const precondition = preconditionOf(request);
+    const precondition = preconditionOf(request.headers);
     const header = request.headers['idempotency-key'];
     if (header === undefined) {
       const { answer } = await perform(checked.action, null, request.log, precondition);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from '../../server';
+import { HttpError } from '../../http-error';
 import type { SimBackend } from './sim-backend';
 
 function objectBody(body: unknown): Record<string, unknown> {
