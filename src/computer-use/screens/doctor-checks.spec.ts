@@ -1,4 +1,4 @@
-import { frameCheck, sizeCheck } from './doctor.service';
+import { frameCheck, sizeCheck } from './doctor-checks';
 
 describe('sizeCheck', () => {
   it('passes equal sizes', () => {
