@@ -15,7 +15,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createCertificate, startScreenHost, type RunningScreenHost } from '../screen-host/src';
 import type { Screenshot } from '../screen-host/src';
-import { SimBackend } from '../screen-host/src/backends/sim/sim-backend';
+import { SimBackend, type SimRender } from '../screen-host/src/backends/sim/sim-backend';
 import { databaseOptions } from '../src/database/database.options';
 import {
   ENTRIES,
@@ -35,8 +35,11 @@ const REDIS_URL = process.env.WARDEN_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'
 /** One variable holds the token all bench hosts share; the processes get it in their environment. */
 const TOKEN_ENV = 'WARDEN_BENCH_SCREEN_TOKEN';
 
-/** Renders of sim states, shared by every bench host: drawing the sim is not Warden's work. */
-const renders = new Map<string, Promise<Buffer>>();
+/**
+ * Renders of sim states (PNG and pixels), shared by every bench host: drawing the sim is not
+ * Warden's work. At most 64 (4 MB of pixels each); a scenario shows far fewer states.
+ */
+const renders = new Map<string, SimRender>();
 
 /** A PNG with a tEXt chunk after its header: other bytes (and SHA-256), the same pixels. */
 function tagged(png: Buffer, tag: string): Buffer {
@@ -74,15 +77,15 @@ export class BenchSim extends SimBackend {
     this.shot = null;
   }
 
-  override png(): Promise<Buffer> {
-    const key = this.app.stateKey();
-    let png = renders.get(key);
-    if (!png) {
-      png = super.png();
-      renders.set(key, png);
-      if (renders.size > 256) renders.delete(renders.keys().next().value!);
+  protected override draw(): SimRender {
+    const key = this.renderKey();
+    let render = renders.get(key);
+    if (!render) {
+      render = super.draw();
+      renders.set(key, render);
+      if (renders.size > 64) renders.delete(renders.keys().next().value!);
     }
-    return png;
+    return render;
   }
 
   override screenshot(): Promise<Screenshot> {

@@ -6,6 +6,7 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, request } from 'node:https';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,7 +54,13 @@ function action(body: unknown): CheckedAction {
   return checked.action;
 }
 
-function httpsCall(agent: Agent, url: string, path: string, body?: unknown): Promise<Buffer> {
+function httpsCall(
+  agent: Agent,
+  url: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ body: Buffer; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = request(
@@ -64,6 +71,7 @@ function httpsCall(agent: Agent, url: string, path: string, body?: unknown): Pro
         headers: {
           authorization: `Bearer ${TOKEN}`,
           ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
         },
       },
       (res) => {
@@ -71,7 +79,7 @@ function httpsCall(agent: Agent, url: string, path: string, body?: unknown): Pro
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           if (res.statusCode !== 200) reject(new Error(`${path}: HTTP ${res.statusCode}`));
-          else resolve(Buffer.concat(chunks));
+          else resolve({ body: Buffer.concat(chunks), headers: res.headers });
         });
       },
     );
@@ -84,6 +92,8 @@ async function overHttps(
   name: string,
   backend: ScreenBackend,
   click: { x: number; y: number },
+  /** X-Frame-Ignore: what moves by itself (the Tk entry's blinking caret). */
+  ignore = '',
 ): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'screen-host-bench-'));
   const cert = await createCertificate(dir);
@@ -100,6 +110,20 @@ async function overHttps(
     );
     await measure(`${name} POST /action click over HTTPS`, '', () =>
       httpsCall(agent, host.url, '/action', { action: 'click', ...click }),
+    );
+    // The same click with the frame precondition (DESIGN §7): the host captures the screen and
+    // compares it with the frame of the last screenshot before it acts. The click changes nothing,
+    // so the frame stays the one expected.
+    const frame = (await httpsCall(agent, host.url, '/screenshot')).headers['x-frame-sha256'];
+    if (typeof frame !== 'string') throw new Error('the screenshot carries no X-Frame-SHA256');
+    await measure(`${name} POST /action click with X-Expect-Frame`, '', () =>
+      httpsCall(
+        agent,
+        host.url,
+        '/action',
+        { action: 'click', ...click },
+        { 'x-expect-frame': frame, ...(ignore ? { 'x-frame-ignore': ignore } : {}) },
+      ),
     );
   } finally {
     agent.destroy();
@@ -189,7 +213,17 @@ async function benchX11(): Promise<void> {
       () => x11.perform(action({ action: 'type', text: 'abcdefghij' })),
       20,
     );
-    await overHttps('x11', x11, { x: 1100, y: 700 });
+    const ready = readFileSafe(logPath)
+      .split('\n')
+      .find((line) => line.includes('"ready"'));
+    const entry = (JSON.parse(ready!) as { widgets: { entry: Record<string, number> } }).widgets
+      .entry;
+    await overHttps(
+      'x11',
+      x11,
+      { x: 1100, y: 700 },
+      `${entry.x},${entry.y},${entry.width},${entry.height}`,
+    );
   } finally {
     await x11.close();
     await stop(app);

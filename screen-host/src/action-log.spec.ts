@@ -44,6 +44,22 @@ describe('ActionLog.recordedKeys', () => {
     ]);
   });
 
+  it('a refused precondition records nothing about its key', () => {
+    const path = logFile([
+      line('r', 'refused', { error: 'screen_changed' }),
+      line('s', 'refused', { error: 'frame_unknown' }),
+      line('s', 'started'),
+      line('s', 'performed', { ms: 2 }),
+      line('t', 'started'),
+      line('t', 'performed', { ms: 1 }),
+      line('t', 'refused', { error: 'screen_changed' }), // cannot happen; still changes nothing
+    ]);
+    expect(ActionLog.recordedKeys(path)).toEqual([
+      { key: 's', outcome: 'performed', ms: 2 },
+      { key: 't', outcome: 'performed', ms: 1 },
+    ]);
+  });
+
   it('keeps the last keys only', () => {
     const path = logFile(['k1', 'k2', 'k3'].map((k) => line(k, 'performed', { ms: 1 })));
     expect(ActionLog.recordedKeys(path, 2).map((k) => k.key)).toEqual(['k2', 'k3']);

@@ -8,8 +8,12 @@ export interface ActionLogEntry {
   backend: string;
   idempotency_key: string | null;
   action: Record<string, unknown>;
-  /** `started` is written before an action with an Idempotency-Key touches the desktop. */
-  outcome: 'started' | 'performed' | 'failed';
+  /**
+   * `started` is written before an action with an Idempotency-Key touches the desktop. `refused`:
+   * its frame precondition failed (`error` says how) and nothing was performed; such a line never
+   * changes what the log says became of a key.
+   */
+  outcome: 'started' | 'performed' | 'failed' | 'refused';
   ms?: number;
   error?: string;
 }
@@ -73,7 +77,7 @@ export class ActionLog {
         continue; // a torn first line (the tail cut it) or a line written half before a crash
       }
       const key = entry.idempotency_key;
-      if (typeof key !== 'string') continue;
+      if (typeof key !== 'string' || entry.outcome === 'refused') continue;
       keys.delete(key); // the last line of a key says what became of it; newest last
       if (entry.outcome === 'performed') {
         keys.set(key, {

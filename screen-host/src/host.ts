@@ -32,7 +32,7 @@ export interface StartScreenHostOptions {
   lang?: SimLang;
   /** Serve GET /elements where the backend has an outline (default true; false is `--no-elements`). */
   elements?: boolean;
-  /** sim: GET /sim/events, POST /sim/poke, /sim/reset, /sim/blink. */
+  /** sim: GET /sim/events, POST /sim/poke, /sim/popup, /sim/reset, /sim/blink. */
   testRoutes?: boolean;
   /** Append every performed action to this JSON-lines file (default: no log). */
   actionLogPath?: string | null;

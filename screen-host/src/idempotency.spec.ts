@@ -28,6 +28,38 @@ describe('IdempotencyStore', () => {
     await expect(waiting).resolves.toEqual({ statusCode: 500, body: { message: 'failed' } });
   });
 
+  it('a released claim stores nothing: the key is new again, and a waiting replay learns it', async () => {
+    const store = new IdempotencyStore();
+    const first = store.claim('k', 'f');
+    const waiting = store.claim('k', 'f');
+    if (first.kind !== 'new' || waiting.kind !== 'replay') throw new Error('unexpected claims');
+    const lookup = store.answerOf('k');
+    first.release();
+    expect(store.has('k')).toBe(false);
+    // Claimed again before the lookup that waited looks again: it waits for the new claim.
+    const again = store.claim('k', 'f');
+    if (again.kind !== 'new') throw new Error('the released key should be new again');
+    await expect(waiting.answer).resolves.toBeNull();
+    again.settle({ statusCode: 200, body: { ok: true, ms: 2 } });
+    await expect(lookup).resolves.toEqual({ statusCode: 200, body: { ok: true, ms: 2 } });
+    // Settling or releasing twice changes nothing.
+    again.release();
+    expect(store.has('k')).toBe(true);
+  });
+
+  it('answerOf: undefined for a key never stored, the answer for one that was', async () => {
+    const store = new IdempotencyStore();
+    await expect(store.answerOf('none')).resolves.toBeUndefined();
+    const claim = store.claim('x', 'f');
+    if (claim.kind === 'new') claim.release();
+    await expect(store.answerOf('x')).resolves.toBeUndefined();
+    store.remember('y', { statusCode: 500, body: { message: 'failed' } });
+    await expect(store.answerOf('y')).resolves.toEqual({
+      statusCode: 500,
+      body: { message: 'failed' },
+    });
+  });
+
   it('refuses a key reused for a different action', () => {
     const store = new IdempotencyStore();
     store.claim('k', 'a');

@@ -2,7 +2,9 @@
  * Idempotency-Key handling: Warden sends a step's id with every action, and a write must reach the
  * desktop exactly once even when Warden retries (a worker died, a response was lost). A key is
  * claimed before anything is performed; a second request with a key that is still in flight waits
- * for the first and gets its answer.
+ * for the first and gets its answer. A claim whose action was not performed (its frame
+ * precondition failed, DESIGN §7) is released instead of settled: nothing is stored, and the key
+ * may act later.
  */
 
 export interface StoredAnswer {
@@ -13,13 +15,21 @@ export interface StoredAnswer {
 interface Entry {
   /** Hash of the action's body; null for keys remembered from the action log (any body replays). */
   fingerprint: string | null;
-  answer: Promise<StoredAnswer>;
+  /** null when the claim was released: nothing was stored (claim again). */
+  answer: Promise<StoredAnswer | null>;
   settled: boolean;
 }
 
 export type Claim =
-  | { kind: 'new'; settle: (answer: StoredAnswer) => void }
-  | { kind: 'replay'; answer: Promise<StoredAnswer> }
+  | {
+      kind: 'new';
+      /** Stores the answer of the performed (or failed) action under the key. */
+      settle: (answer: StoredAnswer) => void;
+      /** Nothing was performed: the key is free again, and requests waiting on it claim it anew. */
+      release: () => void;
+    }
+  /** The key's stored answer; null if the claim in flight was released (claim again). */
+  | { kind: 'replay'; answer: Promise<StoredAnswer | null> }
   | { kind: 'mismatch' };
 
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,200}$/;
@@ -41,26 +51,44 @@ export class IdempotencyStore {
       }
       return { kind: 'replay', answer: existing.answer };
     }
-    let resolve!: (answer: StoredAnswer) => void;
+    let resolve!: (answer: StoredAnswer | null) => void;
     const entry: Entry = {
       fingerprint,
-      answer: new Promise<StoredAnswer>((r) => (resolve = r)),
+      answer: new Promise<StoredAnswer | null>((r) => (resolve = r)),
       settled: false,
     };
     this.entries.set(key, entry);
+    let done = false;
     return {
       kind: 'new',
       settle: (answer) => {
+        if (done) return;
+        done = true;
         entry.settled = true;
         resolve(answer);
         this.evict();
       },
+      release: () => {
+        if (done) return;
+        done = true;
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+        resolve(null);
+      },
     };
   }
 
-  /** The answer of a key performed here (waiting for it while it is in flight), or undefined. */
-  lookup(key: string): Promise<StoredAnswer> | undefined {
-    return this.entries.get(key)?.answer;
+  /**
+   * The answer stored for a key (waiting for it while it is in flight), or undefined when nothing
+   * is stored: never performed here, or only refused.
+   */
+  async answerOf(key: string): Promise<StoredAnswer | undefined> {
+    for (;;) {
+      const entry = this.entries.get(key);
+      if (!entry) return undefined;
+      const answer = await entry.answer;
+      if (answer !== null) return answer;
+      // Released: the key may have been claimed again meanwhile; look again.
+    }
   }
 
   /**

@@ -20,7 +20,7 @@ function chunk(type: string, data: Buffer): Buffer {
 
 /** Where red, green and blue sit in each 4-byte pixel. */
 export type PixelLayout = 'rgba' | 'bgrx' | 'xrgb';
-const CHANNELS: Record<PixelLayout, [number, number, number]> = {
+export const PIXEL_CHANNELS: Readonly<Record<PixelLayout, readonly [number, number, number]>> = {
   rgba: [0, 1, 2],
   bgrx: [2, 1, 0], // X11 ZPixmap, 32 bits per pixel, LSBFirst
   xrgb: [1, 2, 3], // the same, MSBFirst
@@ -53,7 +53,7 @@ export class ScreenPngEncoder {
     layout: PixelLayout = 'rgba',
   ): Buffer {
     if (rgba.length !== width * height * 4) throw new Error('pixel buffer does not match the size');
-    const [r, g, b] = CHANNELS[layout];
+    const [r, g, b] = PIXEL_CHANNELS[layout];
     const pixels = Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength);
     const stride = width * 3;
     const rowBytes = width * 4;

@@ -1,13 +1,23 @@
 /**
  * The screen host's HTTP surface (DESIGN §7): screenshot, action, elements, health, all behind one
- * bearer token. Everything that touches the desktop goes through `POST /action`, one at a time.
+ * bearer token. Everything that touches the desktop goes through `POST /action`, one at a time;
+ * an action with a frame precondition is checked against the screen in the same turn of that
+ * queue, so nothing else acts between the check and the action.
  */
+import { FRAME_PRECONDITION_CAPABILITY, FRAME_SHA256_HEADER } from '@warden/protocol';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
 import Fastify, { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkAction, CheckedAction, plainAction } from './actions';
 import { ActionLog, loggableAction, RecordedKey } from './action-log';
 import type { ScreenBackend } from './backends/backend';
+import {
+  FrameCheck,
+  type FramePrecondition,
+  type FrameRefusal,
+  preconditionOf,
+} from './frame-check';
+import type { RawFrame } from './frames';
+import { errorBody, HttpError } from './http-error';
 import {
   IDEMPOTENCY_KEY_PATTERN,
   IdempotencyStore,
@@ -33,18 +43,11 @@ export interface ServerOptions {
   extraCapabilities?: string[];
 }
 
-/** An error whose message is meant for the caller (unlike an unexpected one, answered 500). */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function errorBody(statusCode: number, message: string) {
-  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
+/** What became of an action: an answer, and whether it is stored under the Idempotency-Key. */
+interface Outcome {
+  answer: StoredAnswer;
+  /** False when nothing was performed (a failed precondition): the key may act later. */
+  performed: boolean;
 }
 
 function digest(value: string): Buffer {
@@ -88,6 +91,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     idempotency.remember(recorded.key, storedAnswerOf(recorded));
   }
   const queue = new SerialQueue();
+  const frameCheck = new FrameCheck(backend);
 
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
@@ -131,8 +135,12 @@ export function buildServer(options: ServerOptions): FastifyInstance {
 
   app.get('/screenshot', async (request, reply) => {
     let shot;
+    let frame: RawFrame;
     try {
       shot = await backend.screenshot();
+      // The frame hash of the pixels served, kept for a later X-Expect-Frame. A backend that
+      // holds no pixels (windows) has its PNG decoded here.
+      frame = frameCheck.served(shot);
     } catch (err) {
       request.log.error({ err }, 'screenshot failed');
       const message = err instanceof Error ? err.message : String(err);
@@ -142,6 +150,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       .header('Content-Type', 'image/png')
       .header('X-Screen-Width', String(shot.width))
       .header('X-Screen-Height', String(shot.height))
+      .header(FRAME_SHA256_HEADER, frame.sha256)
       .send(shot.png);
   });
 
@@ -154,18 +163,61 @@ export function buildServer(options: ServerOptions): FastifyInstance {
 
   app.get('/health', async () => {
     const { width, height } = backend.size();
-    const capabilities = ['idempotency', 'action-lookup'];
+    const capabilities = ['idempotency', 'action-lookup', FRAME_PRECONDITION_CAPABILITY];
     if (options.elements && backend.elements() !== null) capabilities.push('elements');
     capabilities.push(...(options.extraCapabilities ?? []));
     return { backend: backend.name, width, height, version: VERSION, capabilities };
   });
 
-  const perform = (action: CheckedAction, key: string | null, log: FastifyRequest['log']) =>
-    queue.run(async (): Promise<StoredAnswer> => {
+  const perform = (
+    action: CheckedAction,
+    key: string | null,
+    log: FastifyRequest['log'],
+    precondition: FramePrecondition | null,
+  ) =>
+    queue.run(async (): Promise<Outcome> => {
       const typing = action.action === 'type' ? backend.typingTarget() : 'plain';
       const logged = loggableAction(action, typing);
       const target =
         action.action === 'click' || action.action === 'double_click' ? action.target : undefined;
+      if (precondition) {
+        // In the queue's turn: nothing acts between this look at the screen and the action.
+        let refused: FrameRefusal | null;
+        try {
+          refused = await frameCheck.refusal(precondition);
+        } catch (err) {
+          const message = err instanceof Error ? err.message : String(err);
+          log.error({ err, idempotency_key: key }, 'frame check failed');
+          return {
+            performed: false,
+            answer: {
+              statusCode: 503,
+              body: errorBody(
+                503,
+                `the screen could not be captured to check the frame: ${message}; nothing was performed`,
+              ),
+            },
+          };
+        }
+        if (refused) {
+          options.actionLog?.append({
+            time: new Date().toISOString(),
+            backend: backend.name,
+            idempotency_key: key,
+            action: logged,
+            outcome: 'refused',
+            error: refused.code,
+          });
+          log.info(
+            { action: logged.action, target, idempotency_key: key, refused: refused.code },
+            'action refused: frame precondition',
+          );
+          return {
+            performed: false,
+            answer: { statusCode: 409, body: errorBody(409, refused.message, refused.code) },
+          };
+        }
+      }
       const started = performance.now();
       // Written before the desktop is touched: a host that dies now will not act on this key again.
       if (key !== null) {
@@ -189,7 +241,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
           ms,
         });
         log.info({ action: logged.action, target, idempotency_key: key, ms }, 'action performed');
-        return { statusCode: 200, body: { ok: true, ms } };
+        return { performed: true, answer: { statusCode: 200, body: { ok: true, ms } } };
       } catch (err) {
         const ms = Math.round((performance.now() - started) * 100) / 100;
         const message = err instanceof Error ? err.message : String(err);
@@ -203,9 +255,13 @@ export function buildServer(options: ServerOptions): FastifyInstance {
           error: message,
         });
         log.error({ action: logged.action, idempotency_key: key, err }, 'action failed');
+        // Stored as it is: the action may have reached the desktop half-way.
         return {
-          statusCode: 500,
-          body: errorBody(500, `the action could not be performed: ${message}`),
+          performed: true,
+          answer: {
+            statusCode: 500,
+            body: errorBody(500, `the action could not be performed: ${message}`),
+          },
         };
       }
     });
@@ -213,9 +269,10 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   app.post('/action', async (request, reply) => {
     const checked = checkAction(request.body, backend.size());
     if (!checked.ok) throw new HttpError(400, checked.reason);
+    const precondition = preconditionOf(request.headers);
     const header = request.headers['idempotency-key'];
     if (header === undefined) {
-      const answer = await perform(checked.action, null, request.log);
+      const { answer } = await perform(checked.action, null, request.log, precondition);
       return reply.code(answer.statusCode).send(answer.body);
     }
     if (typeof header !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(header)) {
@@ -224,26 +281,45 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     const fingerprint = createHash('sha256')
       .update(JSON.stringify(plainAction(checked.action)))
       .digest('hex');
-    const claim = idempotency.claim(header, fingerprint);
-    if (claim.kind === 'mismatch') {
-      throw new HttpError(409, 'this Idempotency-Key was already used for a different action');
+    for (;;) {
+      const claim = idempotency.claim(header, fingerprint);
+      if (claim.kind === 'mismatch') {
+        throw new HttpError(409, 'this Idempotency-Key was already used for a different action');
+      }
+      if (claim.kind === 'replay') {
+        const answer = await claim.answer;
+        // The request in flight with this key was refused and stored nothing: try it ourselves.
+        if (answer === null) continue;
+        request.log.info({ idempotency_key: header }, 'idempotent replay: not performed again');
+        return reply
+          .code(answer.statusCode)
+          .header('Idempotency-Replayed', 'true')
+          .send(answer.body);
+      }
+      let outcome: Outcome;
+      try {
+        outcome = await perform(checked.action, header, request.log, precondition);
+      } catch (err) {
+        claim.release(); // nothing reached the backend (perform catches what the backend throws)
+        throw err;
+      }
+      // A refused precondition is never stored: the same key may act later on a matching frame.
+      if (outcome.performed) claim.settle(outcome.answer);
+      else claim.release();
+      return reply.code(outcome.answer.statusCode).send(outcome.answer.body);
     }
-    if (claim.kind === 'replay') {
-      const answer = await claim.answer;
-      request.log.info({ idempotency_key: header }, 'idempotent replay: not performed again');
-      return reply.code(answer.statusCode).header('Idempotency-Replayed', 'true').send(answer.body);
-    }
-    const answer = await perform(checked.action, header, request.log);
-    claim.settle(answer);
-    return reply.code(answer.statusCode).send(answer.body);
   });
 
-  /** Was this key performed here? Warden asks after a lost answer instead of sending again. */
-  app.get('/actions/:key', async (request) => {
+  /**
+   * Was this key performed here, and how did it end? Warden asks after a lost or failed answer
+   * instead of sending again. The stored answer as it was, status included (a failed action is
+   * its 500, not a 200), marked `Idempotency-Replayed: true`; 404 when nothing is stored.
+   */
+  app.get('/actions/:key', async (request, reply) => {
     const { key } = request.params as { key: string };
-    const answer = idempotency.lookup(key);
+    const answer = await idempotency.answerOf(key);
     if (!answer) throw new HttpError(404, 'no action with this Idempotency-Key was performed here');
-    return (await answer).body;
+    return reply.code(answer.statusCode).header('Idempotency-Replayed', 'true').send(answer.body);
   });
 
   options.extraRoutes?.(app);

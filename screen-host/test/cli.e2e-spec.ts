@@ -133,6 +133,7 @@ describe('screen-host CLI', () => {
       expect((await call(host.url, '/health')).json().capabilities).toEqual([
         'idempotency',
         'action-lookup',
+        'frame_precondition',
         'sim-test-routes',
       ]);
     } finally {

@@ -367,6 +367,7 @@ describe('screen host: serialised actions and keys in flight', () => {
     expect((await call(host.url, '/health')).json().capabilities).toEqual([
       'idempotency',
       'action-lookup',
+      'frame_precondition',
     ]);
   });
 });
@@ -427,9 +428,15 @@ describe('screen host: keys survive a restart through the action log', () => {
       expect(again.headers['idempotency-replayed']).toBe('true');
       expect(again.json().message).toBe('the action could not be performed: xdotool exited with 1');
       expect(counting.performed).toEqual([]);
+      // The lookup answers the stored failure as it was: a failure, never a 200.
       const lookup = await call(host.url, '/actions/k-fail');
-      expect(lookup.status).toBe(200);
-      expect(lookup.json()).toMatchObject({ statusCode: 500 });
+      expect(lookup.status).toBe(500);
+      expect(lookup.headers['idempotency-replayed']).toBe('true');
+      expect(lookup.json()).toEqual({
+        statusCode: 500,
+        error: 'Internal Server Error',
+        message: 'the action could not be performed: xdotool exited with 1',
+      });
     } finally {
       await host.close();
     }
@@ -452,6 +459,11 @@ describe('screen host: keys survive a restart through the action log', () => {
       expect(reply.status).toBe(500);
       expect(reply.json().message).toMatch(/stopped while performing this action/);
       expect(counting.performed).toEqual([]);
+      // Looked up, it is the same unknown outcome: a 500, not "performed".
+      const lookup = await call(host.url, '/actions/k-crash');
+      expect(lookup.status).toBe(500);
+      expect(lookup.headers['idempotency-replayed']).toBe('true');
+      expect(lookup.json().message).toMatch(/whether it reached the desktop is unknown/);
       // A new key acts, and its "started" line is written before the action.
       expect(
         (await call(host.url, '/action', { body: click, headers: { 'idempotency-key': 'k-new' } }))

@@ -37,6 +37,7 @@ describe('action lookup', () => {
       expect(sent.status).toBe(200);
       const found = await call(host.url, `/actions/${key}`, { ca: certificate.cert });
       expect(found.status).toBe(200);
+      expect(found.headers['idempotency-replayed']).toBe('true');
       expect(found.json()).toEqual({ ok: true, ms: expect.any(Number) });
       const route = await call(host.url, '/nothing', { ca: certificate.cert });
       expect(route.json().message).toMatch(/^no route /);

@@ -283,6 +283,7 @@ describe('sim variants', () => {
       expect((await call(host.url, '/health')).json().capabilities).toEqual([
         'idempotency',
         'action-lookup',
+        'frame_precondition',
       ]);
       // Test routes are off unless asked for.
       expect((await call(host.url, '/sim/events')).status).toBe(404);

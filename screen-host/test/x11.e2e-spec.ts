@@ -3,6 +3,7 @@
  * receives, so each action is checked where it landed, not only that the host said ok.
  */
 import { ChildProcess, spawn } from 'node:child_process';
+import { formatFrameIgnore, frameSha256 } from '@warden/protocol';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createWorker, Worker } from 'tesseract.js';
@@ -41,7 +42,7 @@ describe('x11 backend under Xvfb with a Tk program', () => {
   let ca: Buffer;
   let logPath: string;
   let actionLog: string;
-  let widgets: Record<'entry' | 'save' | 'twice' | 'list', Box>;
+  let widgets: Record<'entry' | 'save' | 'twice' | 'list' | 'later', Box>;
   let ocr: Worker;
 
   const log = () => readJsonLines(logPath);
@@ -67,7 +68,8 @@ describe('x11 backend under Xvfb with a Tk program', () => {
   beforeAll(async () => {
     xvfb = await startXvfb(1280, 800);
     logPath = join(tempDir(), 'tk.log');
-    app = spawn(python(), [join(__dirname, 'fixtures', 'tk_form.py'), logPath], {
+    // The "Ask later" dialog opens 2.5 s after its button: time to take a settled screenshot first.
+    app = spawn(python(), [join(__dirname, 'fixtures', 'tk_form.py'), logPath, '2500'], {
       env: { ...process.env, DISPLAY: xvfb.display },
       stdio: 'ignore',
     });
@@ -119,7 +121,7 @@ describe('x11 backend under Xvfb with a Tk program', () => {
       backend: 'x11',
       width: 1280,
       height: 800,
-      capabilities: ['idempotency', 'action-lookup'],
+      capabilities: ['idempotency', 'action-lookup', 'frame_precondition'],
     });
     expect((await call(host.url, '/elements', { ca })).status).toBe(404);
     const shot = await call(host.url, '/screenshot', { ca });
@@ -283,6 +285,115 @@ describe('x11 backend under Xvfb with a Tk program', () => {
     expect(
       lines.find((l) => l.action.action === 'click' && l.action.target === 'Save'),
     ).toBeDefined();
+  });
+
+  describe('frame precondition on the real desktop', () => {
+    /** The entry's caret blinks by itself: left out of every comparison, as Warden would. */
+    const caret = () => formatFrameIgnore([widgets.entry]);
+    const frame = async () => {
+      const shot = await call(host.url, '/screenshot', { ca });
+      const decoded = decodePng(shot.body);
+      expect(shot.headers['x-frame-sha256']).toBe(
+        frameSha256(decoded.width, decoded.height, decoded.data),
+      );
+      return shot.headers['x-frame-sha256'] as string;
+    };
+    const actOn = (body: unknown, expect: string, ignore = caret(), key?: string) =>
+      call(host.url, '/action', {
+        ca,
+        body,
+        headers: {
+          'x-expect-frame': expect,
+          ...(ignore ? { 'x-frame-ignore': ignore } : {}),
+          ...(key ? { 'idempotency-key': key } : {}),
+        },
+      });
+    /** The pixels of a screenshot with the entry (its blinking caret) blanked out. */
+    const outsideEntry = (png: Buffer) => {
+      const decoded = decodePng(png);
+      const { x, y, width, height } = widgets.entry;
+      for (let row = y; row < y + height; row++) {
+        decoded.data.fill(0, (row * decoded.width + x) * 4, (row * decoded.width + x + width) * 4);
+      }
+      return decoded.data;
+    };
+    /** The frame of a settled screen: two screenshots 200 ms apart agree outside the entry. */
+    const settled = async () => {
+      for (let i = 0; i < 50; i++) {
+        const first = await call(host.url, '/screenshot', { ca });
+        await new Promise((r) => setTimeout(r, 200));
+        const second = await call(host.url, '/screenshot', { ca });
+        if (outsideEntry(first.body).equals(outsideEntry(second.body))) {
+          return second.headers['x-frame-sha256'] as string;
+        }
+      }
+      throw new Error('the screen did not settle');
+    };
+
+    it('a dialog that opens after the screenshot gets no click; on its own frame it does', async () => {
+      await actAndSee({ action: 'click', ...centre(widgets.later) }, (l) =>
+        l.some((x) => x.type === 'button' && x.name === 'Ask later'),
+      );
+      const judged = await settled();
+      const opened = await waitFor(
+        () => log().find((l) => l.type === 'dialog'),
+        10000,
+        'the dialog to open',
+      );
+      await new Promise((r) => setTimeout(r, 300)); // drawn
+      const yes = centre(opened.widgets.yes);
+      const before = log().length;
+      const refused = await actOn({ action: 'click', ...yes }, judged, caret(), 'x11-frame-1');
+      expect(refused.status).toBe(409);
+      expect(refused.json().error).toBe('screen_changed');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(log().slice(before)).toEqual([]); // no press, no "Yes"
+      expect(readJsonLines(actionLog).filter((l) => l.idempotency_key === 'x11-frame-1')).toEqual([
+        expect.objectContaining({ outcome: 'refused', error: 'screen_changed' }),
+      ]);
+
+      // Judged on the dialog, the same key acts, and the click lands on Yes.
+      const now = await frame();
+      const performed = await actOn({ action: 'click', ...yes }, now, caret(), 'x11-frame-1');
+      expect(performed.json()).toEqual({ ok: true, ms: expect.any(Number) });
+      expect(performed.status).toBe(200);
+      await waitFor(
+        () => log().some((l) => l.type === 'button' && l.name === 'Yes'),
+        5000,
+        'Yes to be clicked',
+      );
+    });
+
+    it('a change inside an ignored rectangle still acts; without it the action is refused', async () => {
+      await actAndSee({ action: 'click', ...centre(widgets.entry) }, (l) =>
+        l.some((x) => x.type === 'press'),
+      );
+      const judged = await settled();
+      await actAndSee({ action: 'type', text: 'changed' }, (l) =>
+        l.some((x) => x.type === 'entry' && String(x.value).endsWith('changed')),
+      );
+      const click = { action: 'click', ...centre(widgets.save) };
+      const before = log().filter((x) => x.type === 'button' && x.name === 'Save').length;
+      const refused = await actOn(click, judged, '');
+      expect(refused.status).toBe(409);
+      expect(refused.json().error).toBe('screen_changed');
+      const ignored = await actOn(click, judged);
+      expect(ignored.status).toBe(200);
+      await waitFor(
+        () => log().filter((x) => x.type === 'button' && x.name === 'Save').length === before + 1,
+        5000,
+        'Save to be clicked once',
+      );
+    });
+
+    it('an unknown frame is 409 frame_unknown and nothing lands', async () => {
+      const before = log().length;
+      const reply = await actOn({ action: 'click', ...centre(widgets.save) }, 'ef'.repeat(32));
+      expect(reply.status).toBe(409);
+      expect(reply.json().error).toBe('frame_unknown');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(log().slice(before)).toEqual([]);
+    });
   });
 
   it('performs an Idempotency-Key once on the real desktop', async () => {

@@ -6,3 +6,4 @@ export * from './actions';
 export * from './keys';
 export * from './text';
 export * from './frame-hash';
+export * from './frame-precondition';

@@ -1,4 +1,5 @@
 import type { CheckedAction } from '../actions';
+import type { RawFrame } from '../frames';
 
 export interface Rect {
   x: number;
@@ -22,6 +23,12 @@ export interface Screenshot {
   /** The coordinate space actions use; on a HiDPI screen it can differ from the PNG's pixels. */
   width: number;
   height: number;
+  /**
+   * The PNG's pixels, from a backend that holds them anyway (the sim draws them, x11 reads them),
+   * so that the host need not decode its own PNG for the frame hash. They must be exactly what the
+   * PNG decodes to. Without them the host decodes the PNG (windows).
+   */
+  frame?: RawFrame;
 }
 
 /** What a backend knows about where typed text goes, so the action log can leave secrets out. */
@@ -32,6 +39,11 @@ export interface ScreenBackend {
   /** The coordinate space of actions. */
   size(): { width: number; height: number };
   screenshot(): Promise<Screenshot>;
+  /**
+   * The screen's pixels now, without a PNG: what the frame precondition compares (DESIGN §7). A
+   * backend without it is asked for a screenshot, whose frame is used (or its PNG decoded).
+   */
+  capture?(): Promise<RawFrame>;
   /** Performs one validated action; resolves when the input was delivered. */
   perform(action: CheckedAction): Promise<void>;
   /** The outline, or null where this backend cannot read one (the host answers 404). */

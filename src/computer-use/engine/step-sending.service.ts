@@ -244,7 +244,8 @@ export class StepSending {
   private async askHost(ctx: StepContext, step: Step): Promise<boolean | null> {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        return (await ctx.host.lookupAction(step.id)).performed;
+        const { performed } = await ctx.host.lookupAction(step.id);
+        return performed === 'unknown' ? null : performed;
       } catch (error) {
         if (!(error instanceof ScreenHostError)) throw error;
         if (error.kind === 'refused' || error.kind === 'bad_answer') return null;

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { secretFromEnv } from '../../config/app-config';
 import type { OutlineElement } from '../actions/action.types';
-import { decodePng } from './pixels';
+import { type DoctorCheck, type DoctorCheckName, frameCheck, sizeCheck } from './doctor-checks';
+import { decodePng, pixelSha256 } from './pixels';
 import { ScreenHostError } from './screen-error';
 import {
   normaliseFingerprint,
@@ -13,24 +14,8 @@ import {
   type Screenshot,
 } from './screen-host.client';
 
-export type DoctorCheckName =
-  | 'config'
-  | 'reachable'
-  | 'tls'
-  | 'token_variable'
-  | 'token_accepted'
-  | 'screenshot'
-  | 'screen_size'
-  | 'outline'
-  | 'idempotency';
-
-export interface DoctorCheck {
-  name: DoctorCheckName;
-  ok: boolean;
-  detail: string;
-  /** What a person can do about a failed check. */
-  next_step?: string;
-}
+export type { DoctorCheck, DoctorCheckName } from './doctor-checks';
+export { frameCheck, sizeCheck } from './doctor-checks';
 
 export interface DoctorReport {
   ok: boolean;
@@ -49,10 +34,6 @@ async function attempt<T>(call: () => Promise<T>): Promise<Outcome<T>> {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function gcd(a: number, b: number): number {
-  return b === 0 ? a : gcd(b, a % b);
 }
 
 function kib(bytes: number): string {
@@ -100,6 +81,7 @@ export class DoctorService {
         'screen_size',
         'outline',
         'idempotency',
+        'frame_precondition',
       ] as const) {
         skip(name, 'the configuration is invalid');
       }
@@ -109,7 +91,14 @@ export class DoctorService {
     const probe = await host.probe();
     this.connection(host, target, probe, add);
     const tokenSet = this.tokenVariable(target, add);
-    const rest = ['token_accepted', 'screenshot', 'screen_size', 'outline', 'idempotency'] as const;
+    const rest = [
+      'token_accepted',
+      'screenshot',
+      'screen_size',
+      'outline',
+      'idempotency',
+      'frame_precondition',
+    ] as const;
     if (!probe.tlsOk) {
       for (const name of rest)
         skip(name, probe.reachable ? 'TLS failed, so nothing was sent' : 'the host is unreachable');
@@ -159,9 +148,10 @@ export class DoctorService {
       ok: true,
       detail: `the screen host accepted the token in ${target.screen_token_env}`,
     });
-    this.screenshot(shot, add);
+    const pixels = this.screenshot(shot, add);
     this.outline(outline, add);
     this.idempotency(health, add);
+    add(frameCheck(health.ok ? health.value : health, shot.ok ? shot.value : null, pixels));
     return report(checks);
   }
 
@@ -250,7 +240,8 @@ export class DoctorService {
     return true;
   }
 
-  private screenshot(shot: Outcome<Screenshot>, add: (c: DoctorCheck) => void): void {
+  /** Checks the screenshot; the pixel SHA-256 of its PNG when it decodes. */
+  private screenshot(shot: Outcome<Screenshot>, add: (c: DoctorCheck) => void): string | null {
     if (!shot.ok) {
       add({
         name: 'screenshot',
@@ -265,10 +256,10 @@ export class DoctorService {
         detail: 'not checked: no screenshot',
         next_step: 'fix the screenshot check first',
       });
-      return;
+      return null;
     }
     const { png, width, height } = shot.value;
-    let decoded: { width: number; height: number };
+    let decoded: ReturnType<typeof decodePng>;
     const started = performance.now();
     try {
       decoded = decodePng(png);
@@ -286,7 +277,7 @@ export class DoctorService {
         detail: 'not checked: the PNG does not decode',
         next_step: 'fix the screenshot check first',
       });
-      return;
+      return null;
     }
     const ms = Math.round(performance.now() - started);
     add({
@@ -295,6 +286,7 @@ export class DoctorService {
       detail: `a ${decoded.width}x${decoded.height} PNG of ${kib(png.length)}, decoded in ${ms} ms`,
     });
     add(sizeCheck(width, height, decoded.width, decoded.height));
+    return pixelSha256(decoded);
   }
 
   private outline(outline: Outcome<OutlineElement[] | null>, add: (c: DoctorCheck) => void): void {
@@ -354,40 +346,6 @@ export class DoctorService {
       });
     }
   }
-}
-
-/** `X-Screen-Width/Height` against the PNG: equal, or one exact scale on both axes (HiDPI). */
-export function sizeCheck(
-  width: number,
-  height: number,
-  pngWidth: number,
-  pngHeight: number,
-): DoctorCheck {
-  if (width === pngWidth && height === pngHeight) {
-    return {
-      name: 'screen_size',
-      ok: true,
-      detail: `actions use ${width}x${height}, the PNG's own pixels`,
-    };
-  }
-  if (pngWidth * height === pngHeight * width) {
-    const g = gcd(pngWidth, width);
-    const ratio = g === width ? `${pngWidth / width}` : `${pngWidth / g}/${width / g}`;
-    return {
-      name: 'screen_size',
-      ok: true,
-      detail: `HiDPI: the PNG is ${pngWidth}x${pngHeight}, actions use ${width}x${height}, an exact scale of ${ratio} on both axes; Warden scales`,
-    };
-  }
-  const sx = Math.round((pngWidth / width) * 1000) / 1000;
-  const sy = Math.round((pngHeight / height) * 1000) / 1000;
-  return {
-    name: 'screen_size',
-    ok: false,
-    detail: `the PNG is ${pngWidth}x${pngHeight} but the host says actions use ${width}x${height}: the axes scale differently (${sx} and ${sy}), so clicks would land in the wrong place`,
-    next_step:
-      'make the screen host report the coordinate space its input uses (X-Screen-Width/X-Screen-Height), with the same scale on both axes as its screenshots',
-  };
 }
 
 function report(checks: DoctorCheck[]): DoctorReport {

@@ -4,6 +4,7 @@
  * PNG, the element outline (only the fields of DESIGN §7), an action's result and the health.
  * What is off is a ScreenHostError naming the host and the call.
  */
+import { FRAME_SHA256_HEADER, FRAME_SHA256_PATTERN, isFrameError } from '@warden/protocol';
 import { createHash } from 'node:crypto';
 import type { OutlineElement } from '../actions/action.types';
 import { secretFromEnv } from '../../config/app-config';
@@ -11,7 +12,7 @@ import { size, type Answer } from './host-transport';
 import { hasPngSignature, readPngHeader } from './png-decoder';
 import { type ScreenError, ScreenHostError } from './screen-error';
 import type { ResolvedTarget } from './screen-host-target';
-import type { ActResult, ScreenHostHealth, Screenshot } from './screen-host.types';
+import type { ActionLookup, ActResult, ScreenHostHealth, Screenshot } from './screen-host.types';
 
 const SCREEN_SIZE = /^[1-9][0-9]{0,4}$/;
 const MAX_SCREEN_SIZE = 65535;
@@ -111,7 +112,125 @@ export function screenshotOf(t: ResolvedTarget, answer: Answer, what: string): S
     height,
     pngWidth: header.width,
     pngHeight: header.height,
+    frameSha256: frameShaOf(answer.headers['x-frame-sha256'], bad),
   };
+}
+
+/** `X-Frame-SHA256`: null when the host sends none; anything but 64 lower-case hex digits is bad. */
+function frameShaOf(
+  value: string | string[] | undefined,
+  bad: (message: string) => ScreenHostError,
+): string | null {
+  if (value === undefined) return null;
+  const text = Array.isArray(value) ? value.join(',') : value;
+  if (!FRAME_SHA256_PATTERN.test(text)) {
+    throw bad(
+      `${FRAME_SHA256_HEADER} ${JSON.stringify(text.slice(0, 80))}, not a frame SHA-256 (64 lower-case hex digits)`,
+    );
+  }
+  return text;
+}
+
+/** The `error` string of a JSON error answer (`{statusCode, error, message}`), or null. */
+function errorCodeOf(answer: Answer): string | null {
+  try {
+    const parsed = JSON.parse(answer.body.subarray(0, 4096).toString('utf8')) as {
+      error?: unknown;
+    };
+    return typeof parsed?.error === 'string' ? parsed.error : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What a `POST /action` answer other than 2xx means (DESIGN §7, §11): 401/403 `unauthorized`;
+ * 409 with `screen_changed` or `frame_unknown` (only when a frame was expected; from a host that
+ * was sent none it is a `bad_answer`) that kind; another 4xx `refused` (it did not act); 5xx
+ * `failed` (it tried: whether the action reached the system is unknown); anything else a
+ * `bad_answer`.
+ */
+export function actFailureOf(
+  t: ResolvedTarget,
+  answer: Answer,
+  what: string,
+  frameExpected: boolean,
+): ScreenHostError {
+  const { status } = answer;
+  const message = hostMessage(t, answer);
+  const said = message ? `: ${message}` : '';
+  const details = { requestSent: true, status };
+  if (status === 401 || status === 403) {
+    return new ScreenHostError(
+      'unauthorized',
+      `the screen host at ${t.url} refused the token in ${t.tokenEnv} (${status})${said}`,
+      details,
+    );
+  }
+  if (status === 409) {
+    const code = errorCodeOf(answer);
+    if (isFrameError(code)) {
+      if (!frameExpected) {
+        return badAnswer(t, answer, what, `409 ${code}, though Warden sent no X-Expect-Frame`);
+      }
+      const why =
+        code === 'screen_changed'
+          ? 'the screen changed since the screenshot the action was judged on'
+          : 'it no longer holds the frame the action was judged on';
+      return new ScreenHostError(
+        code,
+        `the screen host at ${t.url} did not perform ${what}: ${why}${said}`,
+        details,
+      );
+    }
+    return new ScreenHostError(
+      'refused',
+      `the screen host at ${t.url} refused ${what}: this Idempotency-Key was already used for a different action${said}`,
+      details,
+    );
+  }
+  if (status >= 400 && status < 500) {
+    return new ScreenHostError(
+      'refused',
+      `the screen host at ${t.url} answered ${what} with ${status}${said}`,
+      details,
+    );
+  }
+  if (status >= 500 && status < 600) {
+    return new ScreenHostError(
+      'failed',
+      `the screen host at ${t.url} failed ${what} (${status})${said}; whether the action reached the screen is unknown`,
+      details,
+    );
+  }
+  return badAnswer(t, answer, what, `status ${status}`);
+}
+
+/**
+ * `GET /actions/{key}` found a stored answer: performed when it is `{ok: true, …}`; a stored
+ * failure (a 5xx the host replays, or a 200 whose body is not a success, as hosts before the
+ * faithful lookup served stored failures) is an unknown outcome.
+ */
+export function lookupOf(t: ResolvedTarget, answer: Answer, what: string): ActionLookup {
+  const replayed = String(answer.headers['idempotency-replayed'] ?? '').toLowerCase() === 'true';
+  if (answer.status >= 500 && answer.status < 600 && replayed) {
+    return {
+      performed: 'unknown',
+      message:
+        hostMessage(t, answer) ||
+        `the screen host stored a ${answer.status} for this key: the action failed`,
+    };
+  }
+  expectOk(t, answer, what);
+  const result = jsonObject(t, answer, what);
+  if (result.ok !== true) {
+    const said = hostMessage(t, answer);
+    return {
+      performed: 'unknown',
+      message: `the screen host's stored answer for this key is not a success${said ? `: ${said}` : ''}`,
+    };
+  }
+  return { performed: true, result };
 }
 
 function screenSize(

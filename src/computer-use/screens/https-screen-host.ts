@@ -7,11 +7,19 @@ import type { Agent } from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import type { Action, OutlineElement } from '../actions/action.types';
 import {
+  EXPECT_FRAME_HEADER,
+  FRAME_IGNORE_HEADER,
+  FrameIgnoreError,
+  formatFrameIgnore,
+  isFrameSha256,
+} from '@warden/protocol';
+import {
+  actFailureOf,
   actResultOf,
   expectOk,
   healthOf,
   hostMessage,
-  jsonObject,
+  lookupOf,
   outlineOf,
   screenshotOf,
 } from './host-answers';
@@ -29,6 +37,7 @@ import type {
   ActionLookup,
   ActResult,
   ConnectionProbe,
+  FrameExpectation,
   ScreenHost,
   ScreenHostClientOptions,
   ScreenHostHealth,
@@ -99,13 +108,14 @@ export class HttpsScreenHost implements ScreenHost {
     return outlineOf(this.target, answer, what);
   }
 
-  async act(action: Action, idempotencyKey: string): Promise<ActResult> {
+  async act(action: Action, idempotencyKey: string, frame?: FrameExpectation): Promise<ActResult> {
     if (!HOST_ACTIONS.has(action?.action)) {
       throw new TypeError(`a ${String(action?.action)} action is not sent to a screen host`);
     }
     if (typeof idempotencyKey !== 'string' || !IDEMPOTENCY_KEY.test(idempotencyKey)) {
       throw new TypeError('the Idempotency-Key must be 1 to 200 printable ASCII characters');
     }
+    const framed = frame === undefined ? {} : frameHeaders(frame);
     const what = 'POST /action';
     const answer = await this.send({
       method: 'POST',
@@ -118,16 +128,12 @@ export class HttpsScreenHost implements ScreenHost {
         'content-type': 'application/json',
         accept: 'application/json',
         'idempotency-key': idempotencyKey,
+        ...framed,
       },
     });
-    if (answer.status === 409) {
-      throw new ScreenHostError(
-        'refused',
-        `the screen host at ${this.url} refused ${what}: this Idempotency-Key was already used for a different action`,
-        { requestSent: true, status: 409 },
-      );
+    if (answer.status < 200 || answer.status >= 300) {
+      throw actFailureOf(this.target, answer, what, frame !== undefined);
     }
-    expectOk(this.target, answer, what);
     return actResultOf(this.target, answer, what);
   }
 
@@ -155,8 +161,7 @@ export class HttpsScreenHost implements ScreenHost {
       }
       return { performed: false };
     }
-    expectOk(this.target, answer, what);
-    return { performed: true, result: jsonObject(this.target, answer, what) };
+    return lookupOf(this.target, answer, what);
   }
 
   async health(): Promise<ScreenHostHealth | null> {
@@ -197,6 +202,26 @@ export class HttpsScreenHost implements ScreenHost {
   private send(call: Call): Promise<Answer> {
     return send(this.target, this.agent, call);
   }
+}
+
+/** `X-Expect-Frame` and, when pixels are left out, `X-Frame-Ignore`; a caller's mistake is a TypeError. */
+function frameHeaders(frame: FrameExpectation): Record<string, string> {
+  if (typeof frame !== 'object' || frame === null || !isFrameSha256(frame.expect)) {
+    throw new TypeError('frame.expect must be a frame SHA-256 (64 lower-case hex digits)');
+  }
+  const headers: Record<string, string> = { [EXPECT_FRAME_HEADER.toLowerCase()]: frame.expect };
+  if (frame.ignore === undefined) return headers;
+  let ignore: string;
+  try {
+    ignore = formatFrameIgnore(frame.ignore);
+  } catch (error) {
+    if (error instanceof FrameIgnoreError) {
+      throw new TypeError(`frame.ignore: ${error.message}`, { cause: error });
+    }
+    throw error;
+  }
+  if (ignore !== '') headers[FRAME_IGNORE_HEADER.toLowerCase()] = ignore;
+  return headers;
 }
 
 /** The action's own fields only (DESIGN §5), in the form the host checks. */

@@ -2,7 +2,7 @@
  * The screen host as Warden sees it (DESIGN §7, §9): the settings that name one, the calls it
  * answers and what each answer is once checked, and the client's bounds on those calls.
  */
-import type { Action, OutlineElement } from '../actions/action.types';
+import type { Action, OutlineElement, Rect } from '../actions/action.types';
 import type { ScreenHostError } from './screen-error';
 
 /** What Warden needs to know about an agent's screen host (DESIGN §9). */
@@ -23,6 +23,26 @@ export interface Screenshot {
   /** The PNG's own pixels (larger than width × height on a HiDPI screen). */
   pngWidth: number;
   pngHeight: number;
+  /**
+   * `X-Frame-SHA256`: the host's frame hash of the pixels it captured (lower-case hex; the pixel
+   * SHA-256 of DESIGN §6, §7). Send it back as `frame.expect` of `act`. null when the host sends
+   * none (a host without the frame precondition).
+   */
+  frameSha256: string | null;
+}
+
+/**
+ * The frame an action was judged on (DESIGN §5, §7): `act` sends it as `X-Expect-Frame` and
+ * `X-Frame-Ignore`, and the host performs the action only while the screen is that frame.
+ */
+export interface FrameExpectation {
+  /** The `frameSha256` of the screenshot the action was judged on. */
+  expect: string;
+  /**
+   * Pixels to leave out of the comparison (the volatile mask, `ignore_regions`), in the frame's
+   * PIXELS (`pngWidth` × `pngHeight`), not in the coordinate space of actions. At most 256.
+   */
+  ignore?: Rect[];
 }
 
 export interface ActResult {
@@ -33,13 +53,29 @@ export interface ActResult {
   replayed: boolean;
 }
 
-export type ActionLookup = { performed: true; result: unknown } | { performed: false };
+/**
+ * What the host says became of an Idempotency-Key (`GET /actions/{key}`):
+ * - `performed: true`: it performed the action, and `result` is what it answered (`{ok, ms}`);
+ * - `performed: false`: nothing is stored under the key: never performed (or only refused by its
+ *   frame precondition), so it may be sent;
+ * - `performed: 'unknown'`: the host tried and the action failed, perhaps half-way, or the host
+ *   stopped while performing it: whether it reached the system is unknown (`message` is the host's).
+ */
+export type ActionLookup =
+  | { performed: true; result: unknown }
+  | { performed: false }
+  | { performed: 'unknown'; message: string };
 
 export interface ScreenHostHealth {
   backend?: string;
   version?: string;
   width?: number;
   height?: number;
+  /**
+   * As the host lists them: `idempotency`, `action-lookup`, `elements`, `frame_precondition` (it
+   * checks `X-Expect-Frame` atomically with acting; without it Warden compares a fresh screenshot
+   * itself right before the action), …
+   */
   capabilities: string[];
 }
 
@@ -62,8 +98,13 @@ export interface ScreenHost {
   screenshot(options?: { attempts?: number }): Promise<Screenshot>;
   /** `GET /elements`; null when the host has no outline (404). */
   elements(): Promise<OutlineElement[] | null>;
-  /** `POST /action` with `Idempotency-Key`; never retried (see `lookupAction`). */
-  act(action: Action, idempotencyKey: string): Promise<ActResult>;
+  /**
+   * `POST /action` with `Idempotency-Key`; never retried (see `lookupAction`). With `frame`, the
+   * host acts only on that frame (`X-Expect-Frame`, `X-Frame-Ignore`), or refuses with a
+   * `screen_changed` or `frame_unknown` ScreenHostError, having done nothing. A 5xx is `failed`:
+   * whether the action reached the system is unknown.
+   */
+  act(action: Action, idempotencyKey: string, frame?: FrameExpectation): Promise<ActResult>;
   /** `GET /actions/{key}`: whether the host performed this key, and what it answered. */
   lookupAction(idempotencyKey: string): Promise<ActionLookup>;
   /** `GET /health`; null when the host has none (404). */

@@ -17,7 +17,7 @@ export class DoctorController {
 
   /**
    * Checks the agent's screen host without acting on it: reachable, TLS, token, PNG, sizes,
-   * outline, idempotency. Each failed check says what to do next.
+   * outline, idempotency, frame precondition. Each failed check says what to do next.
    */
   @Get()
   @Permissions('computer_use.admin')

@@ -289,6 +289,121 @@ describe('SimApp', () => {
   });
 });
 
+describe('SimApp popup (a dialog that opens by itself)', () => {
+  const question = { title: 'Save changes?', message: 'Save the order?', buttons: ['Yes', 'No'] };
+
+  /** VA02 on order 4711 with a new date typed, not saved. */
+  function changedOrder(): Driver {
+    const d = new Driver();
+    d.command('/nVA02').click('textbox', 'Order').type('4711').key('Enter');
+    d.click('textbox', 'Req. Deliv. Date').type('24.12.2026');
+    return d;
+  }
+
+  it('is listed in the outline as a dialog with its buttons, over the screen behind it', () => {
+    const d = changedOrder();
+    d.app.openPopup(question);
+    const outline = d.app.outline();
+    const dialog = d.byName('dialog', 'Save changes?');
+    expect(d.byName('label', 'Save the order?')).toBeDefined();
+    const yes = d.byName('button', 'Yes');
+    const no = d.byName('button', 'No');
+    for (const b of [yes, no]) {
+      expect(b.rect.x).toBeGreaterThanOrEqual(dialog.rect.x);
+      expect(b.rect.x + b.rect.width).toBeLessThanOrEqual(dialog.rect.x + dialog.rect.width);
+    }
+    // The dialog is the active window: its title is the title, the screen's is not listed.
+    expect(outline.filter((e) => e.role === 'title').map((e) => e.name)).toEqual(['Save changes?']);
+    // Nothing listed lies under the dialog but the dialog's own elements.
+    const inside = (e: OutlineElement) =>
+      e.rect.x < dialog.rect.x + dialog.rect.width &&
+      dialog.rect.x < e.rect.x + e.rect.width &&
+      e.rect.y < dialog.rect.y + dialog.rect.height &&
+      dialog.rect.y < e.rect.y + e.rect.height;
+    expect(
+      outline.filter(inside).every((e) => e.id.startsWith('popup') || e.id.startsWith('btn-popup')),
+    ).toBe(true);
+    expect(d.business().filter((e) => e.type === 'popup')).toEqual([
+      expect.objectContaining({ type: 'popup', title: 'Save changes?', buttons: ['Yes', 'No'] }),
+    ]);
+    expect(() => d.app.openPopup(question)).toThrow(/already open/);
+  });
+
+  it('its first button commits what the screen holds: the order is saved', () => {
+    const d = changedOrder();
+    d.app.openPopup(question);
+    d.click('button', 'Yes');
+    expect(d.app.state.popup).toBeNull();
+    expect(d.status).toBe('Sales order 4711 has been saved');
+    const events = d.business().map((e) => e.type);
+    expect(events.slice(-2)).toEqual(['popup_closed', 'saved']);
+    expect(d.business().find((e) => e.type === 'popup_closed')).toMatchObject({ button: 'Yes' });
+  });
+
+  it('Enter chooses the first button too; another button or Escape only close it', () => {
+    let d = changedOrder();
+    d.app.openPopup(question);
+    d.key('Enter');
+    expect(d.business().some((e) => e.type === 'saved')).toBe(true);
+
+    d = changedOrder();
+    d.app.openPopup(question);
+    d.click('button', 'No');
+    expect(d.app.state.popup).toBeNull();
+    expect(d.business().some((e) => e.type === 'saved')).toBe(false);
+    expect(d.app.fieldValue('reqDelivDate')).toBe('24.12.2026');
+
+    d = changedOrder();
+    d.app.openPopup(question);
+    d.key('Escape');
+    expect(d.app.state.popup).toBeNull();
+    expect(d.business().find((e) => e.type === 'popup_closed')).toMatchObject({ button: null });
+    expect(d.business().some((e) => e.type === 'saved')).toBe(false);
+  });
+
+  it('is modal: clicks beside it, typing and other keys reach nothing behind it', () => {
+    const d = changedOrder();
+    d.app.openPopup(question);
+    const before = JSON.stringify(d.app.state);
+    d.act({ action: 'click', x: 60, y: 66 }); // Save icon, outside the dialog
+    d.type('99').key('Tab').key('Ctrl+S').key('F11');
+    expect(JSON.stringify(d.app.state)).toBe(before);
+    expect(d.business().some((e) => e.type === 'saved')).toBe(false);
+  });
+
+  it('on FB50 its first button posts, on the password screen it confirms', () => {
+    const d = new Driver();
+    d.command('/nFB50');
+    d.click('textbox', 'G/L Acct 1').type('400000');
+    d.click('textbox', 'Amount in Doc. Curr. 1').type('100.00');
+    d.click('textbox', 'G/L Acct 2').type('113100');
+    d.click('textbox', 'Amount in Doc. Curr. 2').type('100.00');
+    d.app.openPopup({ title: 'Post?', message: 'Post the document?', buttons: ['Yes', 'No'] });
+    d.click('button', 'Yes');
+    expect(d.business().some((e) => e.type === 'posted')).toBe(true);
+
+    const p = new Driver();
+    p.command('/nPWD');
+    p.click('textbox', 'Current Password').type(INITIAL_PASSWORD);
+    p.click('textbox', 'New Password').type('Another-Pass-2');
+    p.click('textbox', 'Repeat Password').type('Another-Pass-2');
+    p.app.openPopup({ title: 'Change?', message: 'Change the password?', buttons: ['Yes'] });
+    p.key('Enter');
+    expect(p.business().some((e) => e.type === 'password_changed')).toBe(true);
+  });
+
+  it('a long message is wrapped inside the dialog', () => {
+    const d = new Driver();
+    d.app.openPopup({ title: 'Note', message: 'word '.repeat(39).trim(), buttons: ['OK'] });
+    const popup = d.app.layout().popup!;
+    expect(popup.lines.length).toBeGreaterThan(1);
+    expect(popup.lines.length).toBeLessThanOrEqual(4);
+    for (const line of popup.lines) {
+      expect(line.rect.x + line.rect.width).toBeLessThanOrEqual(popup.rect.x + popup.rect.width);
+    }
+  });
+});
+
 describe('sim data', () => {
   it.each([
     ['1000', 100000],

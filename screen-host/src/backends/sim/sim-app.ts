@@ -22,7 +22,7 @@ import {
   toOutline,
   Widget,
 } from './sim-layout';
-import { initialState, SimScreen, SimState, StatusMessage } from './sim-state';
+import { initialState, SimPopup, SimScreen, SimState, StatusMessage } from './sim-state';
 
 export type SimEvent =
   | { seq: number; type: 'action'; action: Record<string, unknown> }
@@ -30,7 +30,10 @@ export type SimEvent =
   | { seq: number; type: 'saved'; order: string; fields: Record<string, string>; changed: string[] }
   | { seq: number; type: 'posted'; document: string; fields: Record<string, string> }
   | { seq: number; type: 'password_changed' }
-  | { seq: number; type: 'poke'; message: string };
+  | { seq: number; type: 'poke'; message: string }
+  | { seq: number; type: 'popup'; title: string; buttons: string[] }
+  /** `button` is the one clicked or chosen with Enter; null when Escape closed the dialog. */
+  | { seq: number; type: 'popup_closed'; button: string | null };
 
 type NewEvent = SimEvent extends infer E
   ? E extends { seq: number }
@@ -106,12 +109,30 @@ export class SimApp {
     this.changed();
   }
 
+  /**
+   * Opens a modal confirm dialog over the current screen, as a system does on its own (a question
+   * that pops up while a model is thinking). Its first button commits what the screen holds (Save
+   * on an order, Post on FB50, Confirm on the password change); any other button, or Escape,
+   * closes it. Refused while a dialog is open.
+   */
+  openPopup(popup: SimPopup): void {
+    if (this.state.popup) throw new Error('a popup is already open');
+    this.state.popup = { title: popup.title, message: popup.message, buttons: [...popup.buttons] };
+    this.record({ type: 'popup', title: popup.title, buttons: [...popup.buttons] });
+    this.changed();
+  }
+
   perform(action: CheckedAction): void {
     const logged = plainAction(action) as Record<string, unknown>;
     if (action.action === 'type' && this.typingTarget() === 'password') {
       logged.text = '[redacted]';
     }
     this.record({ type: 'action', action: logged });
+    if (this.state.popup) {
+      this.performOnPopup(action);
+      this.changed();
+      return;
+    }
     switch (action.action) {
       case 'click':
         this.click(action.x, action.y, false);
@@ -133,6 +154,27 @@ export class SimApp {
   }
 
   // --- input ---------------------------------------------------------------------------------
+
+  /** A modal dialog takes every input: its buttons, Enter (the first) and Escape; nothing else. */
+  private performOnPopup(action: CheckedAction): void {
+    const popup = this.layout().popup!;
+    if (action.action === 'click' || action.action === 'double_click') {
+      const button = popup.buttons.findIndex((b) => contains(b.rect, action.x, action.y));
+      if (button >= 0) this.answerPopup(button);
+      return;
+    }
+    if (action.action !== 'key' || action.parsed.modifiers.length > 0) return;
+    if (action.parsed.base === 'Enter') this.answerPopup(0);
+    else if (action.parsed.base === 'Escape') this.answerPopup(null);
+  }
+
+  private answerPopup(button: number | null): void {
+    const popup = this.state.popup!;
+    this.state.popup = null;
+    this.cachedLayout = null;
+    this.record({ type: 'popup_closed', button: button === null ? null : popup.buttons[button] });
+    if (button === 0) this.command(this.state.screen === 'pwd' ? 'confirm' : 'save');
+  }
 
   private click(x: number, y: number, double: boolean): void {
     const hit = this.hitTest(x, y);

@@ -1,15 +1,34 @@
 import type { CheckedAction } from '../../actions';
+import { rawFrame, type RawFrame } from '../../frames';
+import { ScreenPngEncoder } from '../../png';
 import type { OutlineElement, ScreenBackend, Screenshot, TypingTarget } from '../backend';
 import { SimApp } from './sim-app';
 import type { SimLang } from './sim-labels';
 import { SCREEN_HEIGHT, SCREEN_WIDTH } from './sim-layout';
 import { renderSim } from './sim-render';
-import { ScreenPngEncoder } from '../../png';
 
 /** How often a blinking caret toggles (test route `POST /sim/blink`). */
 export const BLINK_MS = 250;
 /** Encoded screens kept (about 70 KB each): enough for going back and forth and a blinking caret. */
 const CACHED_STATES = 16;
+/**
+ * Of those, the most recently shown keep their pixels (4 MB each), which the host keeps for the
+ * frame precondition; an older state shown again is drawn again. As many as the host keeps frames.
+ */
+const STATES_WITH_PIXELS = 4;
+
+/** One state drawn: its PNG and its pixels. Never changed once made. */
+export interface SimRender {
+  png: Buffer;
+  frame: RawFrame;
+}
+
+interface CachedState {
+  png: Buffer;
+  sha256: string;
+  /** null once the state has not been shown for a while (the pixels are drawn again when needed). */
+  frame: RawFrame | null;
+}
 
 /**
  * The sim as a screen host backend. Each state is rendered and PNG-encoded once, right after the
@@ -20,7 +39,8 @@ const CACHED_STATES = 16;
 export class SimBackend implements ScreenBackend {
   readonly name = 'sim';
   readonly app: SimApp;
-  private readonly cache = new Map<string, Promise<Buffer>>();
+  private readonly cache = new Map<string, CachedState>();
+  private readonly withPixels: CachedState[] = [];
   private caretVisible = true;
   private blinkTimer: NodeJS.Timeout | null = null;
   private readonly encoder = new ScreenPngEncoder();
@@ -35,23 +55,69 @@ export class SimBackend implements ScreenBackend {
   }
 
   async screenshot(): Promise<Screenshot> {
-    return { png: await this.png(), width: SCREEN_WIDTH, height: SCREEN_HEIGHT };
+    const { png, frame } = this.current();
+    return { png, width: SCREEN_WIDTH, height: SCREEN_HEIGHT, frame };
+  }
+
+  /**
+   * The pixels of the screen now. Synchronous underneath: between this and the action the host
+   * performs next, no request (a poke, a popup) can change the state.
+   */
+  async capture(): Promise<RawFrame> {
+    return this.current().frame;
   }
 
   /** The PNG of the current state, from the cache when this state was shown before. */
-  png(): Promise<Buffer> {
-    const key = `${this.app.stateKey()}:${this.caretVisible ? 1 : 0}`;
-    let png = this.cache.get(key);
-    if (png) {
+  async png(): Promise<Buffer> {
+    return this.current().png;
+  }
+
+  /** What identifies the picture: the state and the caret's blink. Equal keys, equal pixels. */
+  protected renderKey(): string {
+    return `${this.app.stateKey()}:${this.caretVisible ? 1 : 0}`;
+  }
+
+  /** Draws and encodes the current state (a few ms): what the cache spares. */
+  protected draw(): SimRender {
+    const rgba = renderSim(this.app, this.caretVisible).data();
+    // The canvas is opaque (the first fill covers the screen with an opaque colour), so these
+    // RGBA bytes are exactly what the RGB PNG decodes to.
+    return {
+      png: this.encoder.encode(rgba, SCREEN_WIDTH, SCREEN_HEIGHT),
+      frame: rawFrame(SCREEN_WIDTH, SCREEN_HEIGHT, rgba),
+    };
+  }
+
+  private current(): SimRender {
+    const key = this.renderKey();
+    let state = this.cache.get(key);
+    if (state) {
       // Most recently used last, so that eviction drops the state shown longest ago.
       this.cache.delete(key);
     } else {
-      const canvas = renderSim(this.app, this.caretVisible);
-      png = Promise.resolve(this.encoder.encode(canvas.data(), SCREEN_WIDTH, SCREEN_HEIGHT));
+      const drawn = this.draw();
+      state = { png: drawn.png, sha256: drawn.frame.sha256, frame: drawn.frame };
     }
-    this.cache.set(key, png);
-    while (this.cache.size > CACHED_STATES) this.cache.delete(this.cache.keys().next().value!);
-    return png;
+    this.cache.set(key, state);
+    while (this.cache.size > CACHED_STATES) {
+      const oldest = this.cache.keys().next().value!;
+      this.cache.get(oldest)!.frame = null;
+      this.cache.delete(oldest);
+    }
+    if (state.frame === null) {
+      const drawn = this.draw();
+      // The sim is deterministic; should a drawing ever differ, the PNG follows the pixels.
+      if (drawn.frame.sha256 !== state.sha256) {
+        state.png = drawn.png;
+        state.sha256 = drawn.frame.sha256;
+      }
+      state.frame = drawn.frame;
+    }
+    const at = this.withPixels.indexOf(state);
+    if (at >= 0) this.withPixels.splice(at, 1);
+    this.withPixels.push(state);
+    while (this.withPixels.length > STATES_WITH_PIXELS) this.withPixels.shift()!.frame = null;
+    return { png: state.png, frame: state.frame };
   }
 
   async perform(action: CheckedAction): Promise<void> {
@@ -69,6 +135,12 @@ export class SimBackend implements ScreenBackend {
 
   poke(message: string): void {
     this.app.poke(message);
+    this.prerender();
+  }
+
+  /** Opens a modal confirm dialog over the screen (test route `POST /sim/popup`). */
+  popup(popup: { title: string; message: string; buttons: string[] }): void {
+    this.app.openPopup(popup);
     this.prerender();
   }
 
@@ -103,7 +175,11 @@ export class SimBackend implements ScreenBackend {
   /** Renders the new state after the current request is answered, before the next screenshot asks. */
   private prerender(): void {
     setImmediate(() => {
-      this.png().catch(() => undefined);
+      try {
+        this.current();
+      } catch {
+        // A screenshot that asks will draw it again and say what failed.
+      }
     });
   }
 }

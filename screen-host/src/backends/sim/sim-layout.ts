@@ -44,7 +44,9 @@ export type Command =
   | 'simulate'
   | 'post'
   | 'confirm'
-  | `tx:${string}`;
+  | `tx:${string}`
+  /** A button of the popup, by its place (0 commits). */
+  | `popup:${number}`;
 
 export interface FieldWidget {
   kind: 'field';
@@ -96,10 +98,21 @@ export type Decoration =
   | { kind: 'light'; x: number; y: number; color: 'red' | 'green' }
   | { kind: 'logo'; rect: Rect; text: string };
 
+/** A modal confirm dialog over the screen, drawn last and the only thing input reaches. */
+export interface PopupLayout {
+  rect: Rect;
+  title: string;
+  message: string;
+  /** The message as drawn, wrapped to the dialog's width. */
+  lines: { text: string; rect: Rect }[];
+  buttons: ButtonWidget[];
+}
+
 export interface Layout {
   title: string;
   widgets: Widget[];
   decorations: Decoration[];
+  popup?: PopupLayout;
 }
 
 export interface MenuRow {
@@ -564,7 +577,70 @@ export function layoutOf(
     name: state.status?.text ?? '',
     rect: { x: 0, y: BANDS.status.y, width: SCREEN_WIDTH, height: BANDS.status.height },
   });
-  return { title, widgets: b.widgets, decorations: b.decorations };
+  const layout: Layout = { title, widgets: b.widgets, decorations: b.decorations };
+  if (state.popup) layout.popup = popupLayout(state.popup);
+  return layout;
+}
+
+export const POPUP_WIDTH = 480;
+const POPUP_LINE_HEIGHT = 20;
+const POPUP_MAX_LINES = 4;
+
+/** Words into lines that fit the dialog (a word too long for a line is cut), at most four. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const next = line ? `${line} ${word}` : word;
+    if (textWidth(next) <= width || !line) {
+      line = next;
+    } else {
+      lines.push(line);
+      line = word;
+    }
+  }
+  if (line) lines.push(line);
+  if (lines.length > POPUP_MAX_LINES) {
+    lines.length = POPUP_MAX_LINES;
+    lines[POPUP_MAX_LINES - 1] += ' …';
+  }
+  return lines.length > 0 ? lines : [''];
+}
+
+function popupLayout(popup: { title: string; message: string; buttons: string[] }): PopupLayout {
+  const inner = POPUP_WIDTH - 40;
+  const texts = wrap(popup.message, inner);
+  const height = 24 + 20 + texts.length * POPUP_LINE_HEIGHT + 20 + 26 + 16;
+  const rect: Rect = {
+    x: Math.round((SCREEN_WIDTH - POPUP_WIDTH) / 2),
+    y: Math.round(BANDS.work.y + (BANDS.work.height - height) / 2),
+    width: POPUP_WIDTH,
+    height,
+  };
+  const lines = texts.map((text, i) => ({
+    text,
+    rect: {
+      x: rect.x + 20,
+      y: rect.y + 24 + 20 + i * POPUP_LINE_HEIGHT,
+      width: Math.min(inner, textWidth(text)),
+      height: POPUP_LINE_HEIGHT,
+    },
+  }));
+  const widths = popup.buttons.map((name) => Math.max(80, textWidth(name) + 32));
+  let x = rect.x + rect.width - 16 - widths.reduce((sum, w) => sum + w + 10, -10);
+  const buttons = popup.buttons.map((name, i): ButtonWidget => {
+    const button: ButtonWidget = {
+      kind: 'button',
+      id: `btn-popup-${i}`,
+      name,
+      caption: name,
+      command: `popup:${i}`,
+      rect: { x, y: rect.y + rect.height - 42, width: widths[i], height: 26 },
+    };
+    x += widths[i] + 10;
+    return button;
+  });
+  return { rect, title: popup.title, message: popup.message, lines, buttons };
 }
 
 /** The fields of a layout in tab order (top to bottom, left to right, as SAP tabs). */
@@ -572,14 +648,60 @@ export function fieldsOf(layout: Layout): FieldWidget[] {
   return layout.widgets.filter((w): w is FieldWidget => w.kind === 'field');
 }
 
+/**
+ * The outline of a layout. With a popup open: what of the screen it does not cover, without the
+ * screen's title (the dialog is the active window: its title is the one that counts, so that a
+ * screen rule for the screen behind does not apply to the dialog's buttons), then the dialog, its
+ * title, its message and its buttons.
+ */
 export function toOutline(layout: Layout, focus: string | null): OutlineElement[] {
-  return layout.widgets.map((w) => {
+  const popup = layout.popup;
+  const behind = popup
+    ? layout.widgets.filter(
+        (w) => !(w.kind === 'text' && w.role === 'title') && !intersects(w.rect, popup.rect),
+      )
+    : layout.widgets;
+  const elements = behind.map((w) => {
     const role = w.kind === 'field' ? 'textbox' : w.kind === 'button' ? 'button' : w.role;
     const element: OutlineElement = { id: w.id, role, name: w.name, rect: { ...w.rect } };
     if (w.kind === 'field' && w.password) element.password = true;
-    if (w.kind === 'field' && w.id === focus) element.focused = true;
+    if (w.kind === 'field' && w.id === focus && !popup) element.focused = true;
     return element;
   });
+  if (popup) {
+    const r = popup.rect;
+    elements.push(
+      { id: 'popup', role: 'dialog', name: popup.title, rect: { ...r } },
+      {
+        id: 'popup-title',
+        role: 'title',
+        name: popup.title,
+        rect: { x: r.x, y: r.y, width: r.width, height: 24 },
+      },
+      {
+        id: 'popup-message',
+        role: 'label',
+        name: popup.message,
+        rect: {
+          x: r.x + 20,
+          y: popup.lines[0].rect.y,
+          width: r.width - 40,
+          height: popup.lines.length * POPUP_LINE_HEIGHT,
+        },
+      },
+      ...popup.buttons.map((b) => ({
+        id: b.id,
+        role: 'button',
+        name: b.name,
+        rect: { ...b.rect },
+      })),
+    );
+  }
+  return elements;
+}
+
+function intersects(a: Rect, b: Rect): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
 export function contains(rect: Rect, x: number, y: number): boolean {

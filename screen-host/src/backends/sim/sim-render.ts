@@ -12,6 +12,7 @@ import {
   Decoration,
   FieldWidget,
   IconKind,
+  PopupLayout,
   SCREEN_HEIGHT,
   SCREEN_WIDTH,
   TEXT_FONT,
@@ -530,5 +531,34 @@ export function renderSim(app: SimApp, caretVisible: boolean): Canvas {
   for (const d of layout.decorations)
     if (d.kind === 'scrollbar' || d.kind === 'light') drawDecoration(ctx, d);
   drawStatus(ctx, app);
+  if (layout.popup) drawPopup(ctx, layout.popup);
   return canvas;
+}
+
+/** A modal dialog, over everything else, drawn like the sim's other dialogs. */
+function drawPopup(ctx: SKRSContext2D, popup: PopupLayout): void {
+  drawDecoration(ctx, { kind: 'dialog', title: popup.title, rect: popup.rect });
+  for (const line of popup.lines) {
+    clippedText(
+      ctx,
+      line.text,
+      {
+        x: line.rect.x - 5,
+        y: line.rect.y,
+        width: popup.rect.width - 30,
+        height: line.rect.height,
+      },
+      COLORS.text,
+    );
+  }
+  popup.buttons.forEach((button, i) => {
+    drawButton(ctx, button);
+    // The first button is the default (Enter): framed like a focused field.
+    if (i === 0) {
+      ctx.strokeStyle = COLORS.focus;
+      ctx.lineWidth = 1;
+      const r = button.rect;
+      ctx.strokeRect(r.x - 1.5, r.y - 1.5, r.width + 3, r.height + 3);
+    }
+  });
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from '../../server';
+import { HttpError } from '../../http-error';
 import type { SimBackend } from './sim-backend';
 
 function objectBody(body: unknown): Record<string, unknown> {
@@ -15,6 +15,17 @@ function onlyFields(body: Record<string, unknown>, allowed: string[]): void {
   }
 }
 
+/** Printable text (no control characters) of 1 to `max` characters. */
+function isText(value: unknown, max: number): value is string {
+  return (
+    typeof value === 'string' &&
+    value.trim().length > 0 &&
+    [...value].length <= max &&
+    // eslint-disable-next-line no-control-regex
+    !/[\u0000-\u001f\u007f-\u009f]/.test(value)
+  );
+}
+
 /** Routes for tests and demos only (`--test-routes`): they change the screen without an action. */
 export function registerSimTestRoutes(app: FastifyInstance, sim: SimBackend): void {
   app.get('/sim/events', async () => ({ events: sim.app.eventLog() }));
@@ -27,6 +38,33 @@ export function registerSimTestRoutes(app: FastifyInstance, sim: SimBackend): vo
       throw new HttpError(400, 'message must be a string of 1 to 200 characters');
     }
     sim.poke(message);
+    return { ok: true };
+  });
+
+  /**
+   * Opens a modal confirm dialog over the screen, as a system would while a model is thinking:
+   * `{title, message, buttons}`; the first button commits what the screen holds. 409 while one is
+   * open.
+   */
+  app.post('/sim/popup', async (request) => {
+    const body = objectBody(request.body);
+    onlyFields(body, ['title', 'message', 'buttons']);
+    const { title, message, buttons } = body;
+    if (!isText(title, 80))
+      throw new HttpError(400, 'title must be a string of 1 to 80 characters');
+    if (!isText(message, 200)) {
+      throw new HttpError(400, 'message must be a string of 1 to 200 characters');
+    }
+    if (
+      !Array.isArray(buttons) ||
+      buttons.length < 1 ||
+      buttons.length > 3 ||
+      !buttons.every((b) => isText(b, 24))
+    ) {
+      throw new HttpError(400, 'buttons must be 1 to 3 strings of 1 to 24 characters');
+    }
+    if (sim.app.state.popup) throw new HttpError(409, 'a popup is already open');
+    sim.popup({ title, message, buttons });
     return { ok: true };
   });
 

@@ -8,6 +8,14 @@ export interface StatusMessage {
   text: string;
 }
 
+/** A modal confirm dialog over the screen (test route `POST /sim/popup`). */
+export interface SimPopup {
+  title: string;
+  message: string;
+  /** The first commits what the screen behind holds; the others close the dialog. */
+  buttons: string[];
+}
+
 export interface SimState {
   screen: SimScreen;
   mode: 'change' | 'display';
@@ -27,6 +35,8 @@ export interface SimState {
   orders: Record<string, SalesOrder>;
   documentCounter: number;
   password: string;
+  /** While set, the dialog takes every input: nothing behind it can be reached. */
+  popup: SimPopup | null;
 }
 
 /** The password the simulated user has before any change (documented in docs/screen-host.md). */
@@ -49,5 +59,6 @@ export function initialState(): SimState {
     orders: initialOrders(),
     documentCounter: 0,
     password: INITIAL_PASSWORD,
+    popup: null,
   };
 }

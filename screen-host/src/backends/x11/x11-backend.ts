@@ -1,7 +1,8 @@
 import { Monitor } from 'node-screenshots';
 import type { CheckedAction } from '../../actions';
 import { toXdotoolKey } from '../../keys';
-import { ScreenPngEncoder } from '../../png';
+import { frameOfPng, OpaqueFrames, type RawFrame } from '../../frames';
+import { type PixelLayout, ScreenPngEncoder } from '../../png';
 import type { OutlineElement, ScreenBackend, Screenshot, TypingTarget } from '../backend';
 import { planKeymap, usedBy } from './x11-keymap';
 import { X11Client } from './x11-protocol';
@@ -20,8 +21,9 @@ export interface X11Options {
 /**
  * A real X display. The screen is the X screen's root window, all monitors of it, in root
  * coordinates, so a screenshot pixel is where xdotool moves the pointer.
- * - screenshots: one GetImage over the host's own X client, encoded by the screen PNG encoder;
- *   node-screenshots (XCB) only where the pixel format is not 32-bit true colour;
+ * - screenshots: one GetImage over the host's own X client, encoded by the screen PNG encoder and
+ *   handed over as the frame's pixels too (DESIGN §7); node-screenshots (XCB) only where the pixel
+ *   format is not 32-bit true colour (then the host decodes the PNG for the frame);
  * - input: xdotool (XTest), with characters the keyboard map lacks mapped first (x11-keymap);
  * - no outline: there is no dependable accessibility tree on a bare X display.
  */
@@ -33,6 +35,7 @@ export class X11Backend implements ScreenBackend {
   /** Keycodes this host mapped for typing (keycode → keysym), least recently used first. */
   private readonly mapped = new Map<number, number>();
   private readonly encoder = new ScreenPngEncoder();
+  private readonly frames = new OpaqueFrames();
 
   private constructor(
     private readonly display: string,
@@ -57,21 +60,38 @@ export class X11Backend implements ScreenBackend {
   }
 
   async screenshot(): Promise<Screenshot> {
+    const image = await this.readImage();
+    if (!image) return this.screenshotThroughXcb();
+    const { pixels, width, height, layout } = image;
+    const png = this.encoder.encode(pixels, width, height, layout);
+    return { png, width, height, frame: this.frames.frameOf(pixels, width, height, layout) };
+  }
+
+  /** The screen's pixels for the frame precondition: GetImage, and no PNG. */
+  async capture(): Promise<RawFrame> {
+    const image = await this.readImage();
+    if (!image) {
+      const shot = await this.screenshotThroughXcb();
+      return frameOfPng(shot.png);
+    }
+    const { pixels, width, height, layout } = image;
+    return this.frames.frameOf(pixels, width, height, layout);
+  }
+
+  /** The root window's pixels, where the pixel format is 32-bit true colour (else null). */
+  private async readImage(): Promise<{
+    pixels: Buffer;
+    width: number;
+    height: number;
+    layout: PixelLayout;
+  } | null> {
     const client = await this.client();
     const { width, height } = await client.rootSize();
     this.screen = { width, height };
     const { depth, bitsPerPixel, imageByteOrder } = client.screen;
-    if ((depth === 24 || depth === 32) && bitsPerPixel === 32) {
-      const pixels = await client.getImage(0, 0, width, height);
-      const png = this.encoder.encode(
-        pixels,
-        width,
-        height,
-        imageByteOrder === 0 ? 'bgrx' : 'xrgb',
-      );
-      return { png, width, height };
-    }
-    return this.screenshotThroughXcb();
+    if ((depth !== 24 && depth !== 32) || bitsPerPixel !== 32) return null;
+    const pixels = await client.getImage(0, 0, width, height);
+    return { pixels, width, height, layout: imageByteOrder === 0 ? 'bgrx' : 'xrgb' };
   }
 
   /** For pixel formats the encoder does not read (16-bit colour): node-screenshots converts them. */

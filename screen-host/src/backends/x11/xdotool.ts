@@ -1,8 +1,10 @@
 /**
  * xdotool, spoken to the way it is fast and exact (see shared notes on X11 input):
  * - clicks, keys and scrolls go to one long-lived `xdotool -` process that reads commands line by
- *   line; after each command it is asked `getmouselocation`, whose answer line says "done". A spawn
- *   costs 3 to 16 ms; a line on a running process well under one.
+ *   line; after each command it is asked `getdisplaygeometry`, whose answer line says "done". A
+ *   spawn costs 3 to 16 ms; a line on a running process well under one. (Not `getmouselocation`:
+ *   it looks up the window under the pointer, and when the click just closed that window (Yes on
+ *   a dialog) Xlib's BadWindow error ends xdotool, and a click that landed read as failed.)
  * - typing spawns `xdotool type --delay 5 --file -` with the text on stdin: exact for non-ASCII
  *   (a delay of 0 loses characters), and no argument parsing can misread the text.
  */
@@ -36,7 +38,7 @@ export class Xdotool {
         this.fail(new Error('xdotool did not answer within 10 s'));
       }, COMMAND_TIMEOUT_MS);
       this.pending.push({ resolve, reject, timer });
-      child.stdin.write(`${line}\ngetmouselocation\n`);
+      child.stdin.write(`${line}\ngetdisplaygeometry\n`);
     });
   }
 

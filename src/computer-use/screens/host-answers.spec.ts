@@ -1,0 +1,170 @@
+import fc from 'fast-check';
+import type { IncomingHttpHeaders } from 'node:http';
+import { PNG } from 'pngjs';
+import { actFailureOf, lookupOf, screenshotOf } from './host-answers';
+import type { Answer } from './host-transport';
+import { ScreenHostError } from './screen-error';
+import { resolveTarget } from './screen-host-target';
+
+const target = resolveTarget({
+  screen_url: 'https://screen-host.test:8443',
+  screen_token_env: 'WARDEN_HOST_ANSWERS_SPEC_UNSET',
+});
+
+function answer(status: number, body: unknown, headers: IncomingHttpHeaders = {}): Answer {
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
+  return {
+    status,
+    headers: Buffer.isBuffer(body) ? headers : { 'content-type': 'application/json', ...headers },
+    body: bytes,
+  };
+}
+
+function caught(fn: () => unknown): ScreenHostError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ScreenHostError) return error;
+    throw error;
+  }
+  throw new Error('expected a ScreenHostError');
+}
+
+const png = PNG.sync.write(new PNG({ width: 4, height: 2 }));
+const shot = (frame?: string | string[]) =>
+  answer(200, png, {
+    'content-type': 'image/png',
+    'x-screen-width': '4',
+    'x-screen-height': '2',
+    ...(frame === undefined ? {} : { 'x-frame-sha256': frame }),
+  });
+
+describe('screenshotOf: X-Frame-SHA256', () => {
+  it('is the frame hash in lower-case hex, or null when the host sends none', () => {
+    const sha = 'a1'.repeat(32);
+    expect(screenshotOf(target, shot(sha), 'GET /screenshot').frameSha256).toBe(sha);
+    expect(screenshotOf(target, shot(), 'GET /screenshot').frameSha256).toBeNull();
+  });
+
+  it.each([
+    ['upper case', 'A1'.repeat(32)],
+    ['too short', 'a1'.repeat(31)],
+    ['too long', 'a1'.repeat(33)],
+    ['spaces', ` ${'a1'.repeat(32)}`],
+    ['not hex', 'zz'.repeat(32)],
+    ['empty', ''],
+    ['sent twice', ['a1'.repeat(32), 'a1'.repeat(32)]],
+  ])('%s is a bad answer', (_name, value) => {
+    const error = caught(() => screenshotOf(target, shot(value), 'GET /screenshot'));
+    expect(error.kind).toBe('bad_answer');
+    expect(error.message).toMatch(/X-Frame-SHA256 .*not a frame SHA-256/);
+  });
+
+  it('anything but 64 lower-case hex digits is refused (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (value) => {
+        const good = /^[0-9a-f]{64}$/.test(value);
+        let result: { frame: string | null } | 'bad' = 'bad';
+        try {
+          result = { frame: screenshotOf(target, shot(value), 'GET /screenshot').frameSha256 };
+        } catch (error) {
+          if (!(error instanceof ScreenHostError) || error.kind !== 'bad_answer') throw error;
+        }
+        expect(result).toEqual(good ? { frame: value } : 'bad');
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('actFailureOf: what a POST /action error means', () => {
+  const error = (status: number, body: unknown, framed = true) =>
+    actFailureOf(target, answer(status, body), 'POST /action', framed);
+
+  it('409 screen_changed and frame_unknown, when a frame was expected: nothing was done', () => {
+    const changed = error(409, {
+      statusCode: 409,
+      error: 'screen_changed',
+      message: 'the screen changed: it differs from the frame the action was judged on',
+    });
+    expect(changed).toMatchObject({ kind: 'screen_changed', status: 409, requestSent: true });
+    expect(changed.message).toContain('the screen changed since the screenshot');
+    const unknown = error(409, { statusCode: 409, error: 'frame_unknown', message: 'gone' });
+    expect(unknown).toMatchObject({ kind: 'frame_unknown', status: 409 });
+  });
+
+  it('a frame refusal Warden did not ask for is a bad answer', () => {
+    expect(error(409, { error: 'screen_changed' }, false).kind).toBe('bad_answer');
+  });
+
+  it('another 409 (a key reused) and other 4xx are refused: the host did not act', () => {
+    expect(error(409, { statusCode: 409, error: 'Conflict', message: 'reused' })).toMatchObject({
+      kind: 'refused',
+      status: 409,
+    });
+    expect(error(409, 'not json at all').kind).toBe('refused');
+    expect(error(400, { message: 'bad action' }).kind).toBe('refused');
+    expect(error(401, {}).kind).toBe('unauthorized');
+    expect(error(403, {}).kind).toBe('unauthorized');
+  });
+
+  it('5xx is failed: the host tried, and whether it acted is unknown', () => {
+    for (const status of [500, 502, 503]) {
+      const failed = error(status, { message: 'xdotool exited with 1' });
+      expect(failed).toMatchObject({ kind: 'failed', status, requestSent: true });
+      expect(failed.message).toContain('xdotool exited with 1');
+      expect(failed.message).toContain('whether the action reached the screen is unknown');
+    }
+  });
+
+  it('a status that is neither success nor error is a bad answer', () => {
+    expect(error(302, {}).kind).toBe('bad_answer');
+  });
+});
+
+describe('lookupOf: a stored answer, faithfully', () => {
+  const lookup = (status: number, body: unknown, replayed = true) =>
+    lookupOf(
+      target,
+      answer(status, body, replayed ? { 'idempotency-replayed': 'true' } : {}),
+      'GET /actions/{key}',
+    );
+
+  it('a stored success is performed, with what the host answered', () => {
+    expect(lookup(200, { ok: true, ms: 3 })).toEqual({
+      performed: true,
+      result: { ok: true, ms: 3 },
+    });
+    expect(lookup(200, { ok: true, ms: 3 }, false)).toMatchObject({ performed: true });
+  });
+
+  it('a stored failure is unknown, with the host message', () => {
+    expect(
+      lookup(500, {
+        statusCode: 500,
+        error: 'Internal Server Error',
+        message: 'the action could not be performed: xdotool exited with 1',
+      }),
+    ).toEqual({
+      performed: 'unknown',
+      message: 'the action could not be performed: xdotool exited with 1',
+    });
+  });
+
+  it('a 200 whose body is a stored failure (hosts before the faithful lookup) is unknown', () => {
+    expect(
+      lookup(200, { statusCode: 500, error: 'Internal Server Error', message: 'half-way' }, false),
+    ).toEqual({
+      performed: 'unknown',
+      message: "the screen host's stored answer for this key is not a success: half-way",
+    });
+    expect(lookup(200, {}, false)).toMatchObject({ performed: 'unknown' });
+  });
+
+  it('a 5xx that is no stored answer is the lookup failing, not an answer', () => {
+    const failure = caught(() => lookup(503, { message: 'busy' }, false));
+    expect(failure.kind).toBe('refused');
+    expect(caught(() => lookup(401, {}, false)).kind).toBe('unauthorized');
+    expect(caught(() => lookup(200, [1, 2], false)).kind).toBe('bad_answer');
+  });
+});
