@@ -9,6 +9,7 @@ import { Models1796000813014 } from './1796000813014-Models';
 import { StepDoneNotify1796085520653 } from './1796085520653-StepDoneNotify';
 import { TenantPause1796088325955 } from './1796088325955-TenantPause';
 import { StepFailures1796089815632 } from './1796089815632-StepFailures';
+import { RunVolatileMask1796090424405 } from './1796090424405-RunVolatileMask';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -22,4 +23,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   StepDoneNotify1796085520653,
   TenantPause1796088325955,
   StepFailures1796089815632,
+  RunVolatileMask1796090424405,
 ];

@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { crc32 } from 'node:zlib';
+import { frameSha256 } from '@warden/protocol';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createCanvas } from '@napi-rs/canvas';
@@ -428,7 +429,7 @@ describe('screen hosts that misbehave, and steps that keep failing', () => {
     };
   }
 
-  const backend = (screenshot: () => Promise<{ png: Buffer; width: number; height: number }>) =>
+  const backend = (screenshot: ScreenBackend['screenshot']) =>
     ({
       name: 'odd',
       size: () => ({ width: 640, height: 400 }),
@@ -441,8 +442,13 @@ describe('screen hosts that misbehave, and steps that keep failing', () => {
 
   it('ends screen_host_error, once, for a PNG whose header is fine and whose image data is not', async () => {
     const png = corruptIdat(grey(640, 400, '#c8c8c8'));
+    // The host hands Warden the pixels it says the PNG holds (as the sim and x11 do), so only
+    // Warden's own decoder meets the damage.
+    const rgba = new Uint8Array(640 * 400 * 4).fill(200);
+    for (let i = 3; i < rgba.length; i += 4) rgba[i] = 255;
+    const frame = { width: 640, height: 400, rgba, sha256: frameSha256(640, 400, rgba) };
     const agent = await agentOn(
-      backend(async () => ({ png, width: 640, height: 400 })),
+      backend(async () => ({ png, width: 640, height: 400, frame })),
       { steps: [{ action: { action: 'wait', seconds: 0.1 } }] },
     );
     try {

@@ -136,6 +136,10 @@ describe('screen scaling, end to end', () => {
         });
         await stack.configure({
           screen_url: host.url,
+          // A blank canvas has no label to read, so its clicks are writes (DESIGN §5, labels fail
+          // closed); this test is about where they land, so they act without a person.
+          require_write_approval: false,
+          reason: 'the scaling test clicks markers on a blank canvas',
           planner: {
             provider: 'anthropic',
             model: 'claude-test',

@@ -5,8 +5,11 @@ import { OcrLabelReader } from '../screens/ocr-label-reader';
 import { ScreensModule } from '../screens/screens.module';
 import { SettingsModule } from '../settings/settings.module';
 import { ApprovalExpiry } from './approval-expiry.service';
+import { FrameGuard } from './frame-guard.service';
 import { Reconciler } from './reconciler.service';
 import { RunEnding } from './run-ending.service';
+import { ScreenSampling } from './screen-sampling.service';
+import { SendRecording } from './send-recording.service';
 import { StepEngine } from './step-engine.service';
 import { StepHolding } from './step-holding.service';
 import { StepLease } from './step-lease.service';
@@ -32,6 +35,9 @@ class OcrLifetime implements OnApplicationShutdown {
     StepPlanning,
     StepHolding,
     StepSending,
+    SendRecording,
+    FrameGuard,
+    ScreenSampling,
     StepSettling,
     ApprovalExpiry,
     StepProcessor,

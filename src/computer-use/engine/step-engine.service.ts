@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { StepQueue } from '../../queue/step-queue';
-import type { Action } from '../actions';
 import { RunLifecycle } from '../runs/run-lifecycle.service';
 import { RunNow, RunsRepository } from '../runs/runs.repository';
 import type { Step } from '../runs/step.entity';
@@ -13,7 +12,7 @@ import { holdFor, SCREEN_ACTIONS, stepJob, stopBeforeStep, type Switches } from 
 import { StepHolding } from './step-holding.service';
 import { StepLease } from './step-lease.service';
 import { StepPlanning } from './step-planning.service';
-import { StepSending } from './step-sending.service';
+import { runMask, type SendResult, StepSending } from './step-sending.service';
 import { StepSettling } from './step-settling.service';
 import { pause, startTiming } from './step-timing';
 
@@ -121,7 +120,12 @@ export class StepEngine {
         safetyChecks: judged.safetyChecks,
       });
     }
-    const sent = await this.sending.send(ctx, step, action, { from: 'planning', fields });
+    const sent = await this.sending.send(ctx, step, action, {
+      from: 'planning',
+      fields,
+      judged: judged.screen,
+      mask: runMask(ctx),
+    });
     return this.goOn(ctx, step, sent);
   }
 
@@ -150,9 +154,14 @@ export class StepEngine {
     return this.next(ctx, step);
   }
 
-  /** After a send: the screen settles (a screen action), then the next step. */
-  private async goOn(ctx: StepContext, step: Step, sent: Action | null): Promise<void> {
-    if (!sent) return;
+  /**
+   * After a send: the screen settles (a screen action reached it), then the next step; a screen
+   * that changed before the host acted is planned on again by the next step at once.
+   */
+  private async goOn(ctx: StepContext, step: Step, result: SendResult): Promise<void> {
+    if (!result) return;
+    if ('changed' in result) return this.next(ctx, step);
+    const { sent } = result;
     const now = SCREEN_ACTIONS.has(sent.action) ? await this.settling.settle(ctx, step) : undefined;
     return this.next(ctx, step, now);
   }

@@ -1,24 +1,17 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApprovalsRepository } from '../../approvals/approvals.repository';
 import { AuditService } from '../../audit/audit.service';
-import { AppConfig } from '../../config/app-config';
 import { StepQueue } from '../../queue/step-queue';
 import type { Action } from '../actions';
 import type { ObservedScreen, ProviderSafetyCheck } from '../planning/planner';
 import { RunLifecycle } from '../runs/run-lifecycle.service';
 import type { Step } from '../runs/step.entity';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
-import { decodePng, learnVolatileMask, VolatileMask } from '../screens/pixels';
-import { ScreenHostError } from '../screens/screen-host.client';
-import { hostFailure } from './run-ends';
 import { ENGINE_ACTOR } from './run-ending.service';
+import { ScreenSampling } from './screen-sampling.service';
 import type { StepContext } from './step-context';
-import { pause } from './step-timing';
-
-/** At most this share of the screen may be masked as moving by itself (a caret, a clock). */
-const MAX_VOLATILE_FRACTION = 0.01;
 
 /** A write the step holds for a person: what it is, why, and on which screen. */
 export interface HeldWrite {
@@ -37,11 +30,9 @@ export interface HeldWrite {
  */
 @Injectable()
 export class StepHolding {
-  private readonly logger = new Logger(StepHolding.name);
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly config: AppConfig,
+    private readonly sampling: ScreenSampling,
     private readonly steps: StepsRepository,
     private readonly approvals: ApprovalsRepository,
     private readonly lifecycle: RunLifecycle,
@@ -52,7 +43,7 @@ export class StepHolding {
   async hold(ctx: StepContext, step: Step, held: HeldWrite): Promise<void> {
     const { run, agent } = ctx;
     const { action, why, screen, fields, safetyChecks } = held;
-    const mask = await this.learnMask(ctx);
+    const mask = await this.sampling.learnMask(ctx);
     const expiresAt = new Date(Date.now() + agent.approval_timeout_seconds * 1000);
     const approval = await this.dataSource.transaction(async (manager) => {
       const moved = await this.steps.decide(
@@ -116,43 +107,4 @@ export class StepHolding {
     });
     if (approval) await this.queue.expire(approval.id, approval.expiresAt);
   }
-
-  /**
-   * Samples the screen a few times over about a second and keeps the pixels that changed between
-   * samples by themselves (a blinking caret, a clock). The planner's own screenshot is left out on
-   * purpose: a real change between planning and holding must stay visible to the resume check.
-   */
-  private async learnMask(ctx: StepContext): Promise<VolatileMask | null> {
-    // Samples with equal PNG bytes have equal pixels and add nothing to the mask: only the first
-    // of each is decoded, and a screen that never changed is not decoded at all.
-    const samples = new Map<string, Buffer>();
-    try {
-      for (let i = 0; i < this.config.MASK_SAMPLES; i++) {
-        if (i > 0) await pause(ctx, this.config.MASK_INTERVAL_MS);
-        const shot = await ctx.host.screenshot();
-        if (!samples.has(shot.pngSha256)) samples.set(shot.pngSha256, shot.png);
-      }
-    } catch (error) {
-      if (error instanceof ScreenHostError) throw hostFailure(error);
-      throw error;
-    }
-    if (samples.size < 2) return null;
-    // Decoded one at a time as the mask is learnt: two decoded frames at once, however many samples.
-    const mask = learnVolatileMask(decodeEach(samples.values()));
-    if (mask.size === 0) return null;
-    if (mask.size > mask.width * mask.height * MAX_VOLATILE_FRACTION) {
-      // A screen that keeps moving over a large area is not "blinking": masking it could hide a
-      // real change from the resume check, so nothing is masked and any change will be stale.
-      this.logger.warn(
-        { run: ctx.run.id, pixels: mask.size },
-        'the screen kept moving; no volatile mask',
-      );
-      return null;
-    }
-    return mask;
-  }
-}
-
-function* decodeEach(pngs: Iterable<Buffer>) {
-  for (const png of pngs) yield decodePng(png);
 }

@@ -32,7 +32,9 @@ import { ScreensService } from '../screens/screens.service';
 import { hostFailure, RunEnds } from './run-ends';
 import { keptState, stateFor } from './step-decisions';
 import { ENGINE_ACTOR } from './run-ending.service';
+import { ScreenSampling } from './screen-sampling.service';
 import type { StepContext } from './step-context';
+import { runMask } from './step-sending.service';
 
 /** Screenshots taken for one look before one that does not decode ends the run. */
 const UNUSABLE_SCREEN_ATTEMPTS = 3;
@@ -64,6 +66,7 @@ export class StepPlanning {
     private readonly planners: PlannersService,
     private readonly screens: ScreensService,
     private readonly ocr: OcrLabelReader,
+    private readonly sampling: ScreenSampling,
     private readonly audit: AuditService,
   ) {}
 
@@ -92,6 +95,8 @@ export class StepPlanning {
     if (plannerFound.status === 'rejected') throw plannerFound.reason;
     if (historyFound.status === 'rejected') throw historyFound.reason;
     const history = historyFound.value;
+    // The last action met a changed screen: learn what on it moves by itself before judging again.
+    if (history.at(-1)?.outcome === 'screen_changed') await this.learnVolatile(ctx);
     const result = await this.plan(ctx, step, plannerFound.value, screen, history);
     // The planner looked again and decided on a newer screen: that one is the step's screen.
     if (result.screen && result.screen.sha256 !== screen.sha256) screen = result.screen;
@@ -130,6 +135,7 @@ export class StepPlanning {
           width: shot.width,
           height: shot.height,
           png: shot.png,
+          frameSha256: shot.frameSha256,
           outline,
         };
       } catch (error) {
@@ -138,6 +144,21 @@ export class StepPlanning {
         this.logger.warn({ err: error, attempt }, 'a screenshot did not decode; taking another');
       }
     }
+  }
+
+  /**
+   * Adds the pixels of the current screen that move by themselves to the run's volatile mask, which
+   * its later actions leave out of the frame comparison (capped at MAX_VOLATILE_FRACTION, joined
+   * with what was learnt before).
+   */
+  private async learnVolatile(ctx: StepContext): Promise<void> {
+    const learnt = await this.sampling.learnMask(ctx);
+    if (!learnt) return;
+    const before = runMask(ctx);
+    const mask = this.sampling.capped(ctx, before ? before.union(learnt) : learnt) ?? learnt;
+    const stored = mask.toBuffer();
+    await this.runs.setVolatileMask(ctx.run.id, stored);
+    ctx.run.volatileMask = stored;
   }
 
   /**

@@ -1,56 +1,65 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { Approval } from '../../approvals/approval.entity';
 import { ApprovalsRepository } from '../../approvals/approvals.repository';
-import { AuditService } from '../../audit/audit.service';
 import { AppConfig } from '../../config/app-config';
 import type { Action } from '../actions';
 import { isWrite, type StepPhase } from '../runs/step-phase';
-import type { Step, StepOutcome } from '../runs/step.entity';
+import type { Step } from '../runs/step.entity';
 import { SendGate, StepFields, StepsRepository } from '../runs/steps.repository';
 import { compareScreens, VolatileMask } from '../screens/pixels';
 import { ScreenHostError, type Screenshot } from '../screens/screen-host.client';
 import { ScreensService } from '../screens/screens.service';
-import { SettingsService } from '../settings/settings.service';
+import { FrameGuard, type JudgedScreen } from './frame-guard.service';
 import { hostFailure, RunEnds, staleEnd } from './run-ends';
-import { refusedToSend } from './step-decisions';
-import { ENGINE_ACTOR } from './run-ending.service';
+import { SendRecording } from './send-recording.service';
 import type { StepContext } from './step-context';
-import { pause } from './step-timing';
+import { refusedToSend } from './step-decisions';
+
+/** Reads (and unapproved writes) met by a changed screen this many times in a row stop the run. */
+export const MAX_SCREEN_CHANGES = 3;
 
 /**
- * Sending an action with the step's Idempotency-Key (DESIGN §6, §11). The step says `sending`
- * before the request leaves; a write is audited with the statement that records it sent. An
- * approved write goes only onto the screen the approver saw. A request whose outcome is unknown
- * is asked about, never simply repeated; a worker's death while sending is recovered the same way.
- * Each method answers the action that reached the host and was recorded by this job (the caller
- * then settles the screen and goes on), or null when there is nothing more to do here.
+ * What a send came to: the action reached the host (`sent`; the caller settles the screen and goes
+ * on), the screen changed before the host acted (`changed`; nothing was sent, the next step plans
+ * on the new screen), or nothing more to do here (null).
+ */
+export type SendResult = { sent: Action } | { changed: string } | null;
+
+/**
+ * Sending an action with the step's Idempotency-Key (DESIGN §5, §6, §11). The step says `sending`
+ * before the request leaves, only if every admin switch allows it (the send gate); the action
+ * carries the frame it was judged on, so the host acts only on that frame (or Warden compares a
+ * fresh screenshot itself right before, for a host that cannot). An approved write goes only onto
+ * the screen the approver saw. A worker's death while sending is recovered from the host's word.
  */
 @Injectable()
 export class StepSending {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly steps: StepsRepository,
     private readonly approvals: ApprovalsRepository,
-    private readonly settings: SettingsService,
     private readonly screens: ScreensService,
-    private readonly audit: AuditService,
+    private readonly frames: FrameGuard,
+    private readonly recording: SendRecording,
   ) {}
 
   /**
-   * Sends a decided action: the step moves to `sending` (with its decision, when `fields` are
-   * given, in the same statement) only if the run is running and computer use, the agent, its kill
-   * switch, the tenant's pause (and for an approved write its approval) allow it, all read in the
-   * transaction that marks it; then the host is asked to act.
+   * Sends a decided action judged on `judged`: the step moves to `sending` (with its decision,
+   * when `fields` are given, in the same statement) only through the send gate; then the host is
+   * asked to act on that frame.
    */
   async send(
     ctx: StepContext,
     step: Step,
     action: Action,
-    options: { from: StepPhase; approval?: Approval; fields?: StepFields },
-  ): Promise<Action | null> {
+    options: {
+      from: StepPhase;
+      judged: JudgedScreen;
+      mask: VolatileMask | null;
+      approval?: Approval;
+      fields?: StepFields;
+    },
+  ): Promise<SendResult> {
     const { moved, gate } = await this.steps.markSending(step, options.from, {
       fields: options.fields,
       plannerState: ctx.plannerState,
@@ -60,27 +69,14 @@ export class StepSending {
       if (gate) this.refuseIfSwitchedOff(ctx, gate);
       return null; // cancelled or taken over meanwhile: nothing was sent
     }
-    const write = isWrite(step, options.approval);
-    if (write) this.fault('before-send');
-    try {
-      await ctx.host.act(action, step.id);
-    } catch (error) {
-      if (!(error instanceof ScreenHostError)) throw error;
-      return this.afterFailedSend(ctx, step, action, error, options.approval);
-    }
-    if (write) this.fault('after-send');
-    return this.sent(ctx, step, action, options.approval);
+    return this.actOnFrame(ctx, step, action, options.judged, options.mask, options.approval);
   }
 
   /** The approval was spent by a resume: compare the screen with the held one, then send once. */
-  async sendApproved(ctx: StepContext, step: Step): Promise<Action | null> {
-    // The fresh screenshot is taken while the approval and the kill switch are read: a screenshot
-    // changes nothing, and the write still goes only after both checks and the comparison.
+  async sendApproved(ctx: StepContext, step: Step): Promise<SendResult> {
+    // The fresh screenshot is taken while the approval is read: a screenshot changes nothing.
     const shot = this.freshScreenshot(ctx);
-    const [approval, kill] = await Promise.all([
-      this.approvals.ofStep(step.id),
-      this.settings.killSwitch(ctx.run.tenant, ctx.run.agent),
-    ]).catch(async (error: unknown) => {
+    const approval = await this.approvals.ofStep(step.id).catch(async (error: unknown) => {
       await shot.catch(() => undefined); // never left to fail unobserved
       throw error;
     });
@@ -88,16 +84,16 @@ export class StepSending {
       await shot.catch(() => undefined);
       throw new Error(`step ${step.id} is approved but has no approval`);
     }
-    if (kill?.engaged) {
-      await shot.catch(() => undefined);
-      throw new RunEnds('killed', `kill switch engaged: ${kill.reason}`, {
-        outcome: 'refused',
-        fields: { error: `kill switch engaged before the approved write was sent: ${kill.reason}` },
-      });
-    }
-    const stale = await this.staleness(ctx, approval, shot);
+    const mask = heldMask(approval);
+    const { stale, fresh } = await this.staleness(ctx, approval, mask, shot);
     if (stale) throw staleEnd(stale, approval);
-    return this.send(ctx, step, approval.action, { from: step.phase, approval });
+    // Sent onto the frame just compared with the approved one.
+    return this.send(ctx, step, approval.action, {
+      from: step.phase,
+      approval,
+      judged: fresh,
+      mask,
+    });
   }
 
   /**
@@ -105,12 +101,13 @@ export class StepSending {
    * record it; no, check the screen again as if for the first time and send; cannot tell: a
    * write's outcome is unknown (DESIGN §11), a read is sent again under the same key.
    */
-  async recoverSending(ctx: StepContext, step: Step): Promise<Action | null> {
+  async recoverSending(ctx: StepContext, step: Step): Promise<SendResult> {
     const approval = await this.approvals.ofStep(step.id, 'spent');
     const action = approval?.action ?? (step.action as Action);
     const write = isWrite(step, approval);
-    const performed = await this.askHost(ctx, step);
-    if (performed === true) return this.sent(ctx, step, action, approval ?? undefined);
+    const performed = await this.recording.askHost(ctx, step);
+    if (performed === true)
+      return sentAs(await this.recording.sent(ctx, step, action, approval ?? undefined));
     if (performed === null && write) {
       throw new RunEnds(
         'outcome_unknown',
@@ -124,11 +121,11 @@ export class StepSending {
         },
       );
     }
-    if (write) {
-      // Not performed: the screen must still be the one the write was decided (or approved) on.
-      const stale = approval
-        ? await this.staleness(ctx, approval)
-        : await this.changedSince(ctx, step);
+    // Not performed: the screen must still be the one the action was decided (or approved) on.
+    const judged = await this.judgedScreenOf(ctx, step);
+    const mask = approval ? heldMask(approval) : runMask(ctx);
+    if (approval) {
+      const { stale } = await this.staleness(ctx, approval, mask);
       if (stale) throw staleEnd(stale, approval);
     }
     // Sent again: the same checks as the first time, right before the effect.
@@ -143,13 +140,78 @@ export class StepSending {
       return null;
     }
     this.refuseIfSwitchedOff(ctx, gate);
-    try {
-      await ctx.host.act(action, step.id);
-    } catch (error) {
-      if (!(error instanceof ScreenHostError)) throw error;
-      return this.afterFailedSend(ctx, step, action, error, approval ?? undefined);
+    if (!judged)
+      return this.screenChanged(step, 'the step has no screenshot to compare with', approval);
+    return this.actOnFrame(ctx, step, action, judged, mask, approval ?? undefined);
+  }
+
+  /**
+   * Asks the host to act, held to the frame the action was judged on. A host that no longer holds
+   * that frame gets Warden's own comparison and one more try on the fresh frame.
+   */
+  private async actOnFrame(
+    ctx: StepContext,
+    step: Step,
+    action: Action,
+    judged: JudgedScreen,
+    mask: VolatileMask | null,
+    approval?: Approval,
+  ): Promise<SendResult> {
+    const write = isWrite(step, approval);
+    let check = await this.frames.check(ctx, judged, mask);
+    for (let tries = 0; ; tries++) {
+      if (check.kind === 'changed') return this.screenChanged(step, check.why, approval);
+      if (write) this.fault('before-send');
+      try {
+        await ctx.host.act(
+          action,
+          step.id,
+          check.kind === 'precondition' ? check.frame : undefined,
+        );
+        break;
+      } catch (error) {
+        if (!(error instanceof ScreenHostError)) throw error;
+        if (error.kind === 'screen_changed') {
+          return this.screenChanged(step, 'the screen changed before the host could act', approval);
+        }
+        if (error.kind === 'frame_unknown' && tries === 0) {
+          check = await this.frames.recheck(ctx, judged, mask);
+          continue;
+        }
+        if (error.kind === 'frame_unknown') {
+          return this.screenChanged(step, 'the screen host lost the frame twice', approval);
+        }
+        return sentAs(await this.recording.afterFailedSend(ctx, step, action, error, approval));
+      }
     }
-    return this.sent(ctx, step, action, approval ?? undefined);
+    if (write) this.fault('after-send');
+    return sentAs(await this.recording.sent(ctx, step, action, approval));
+  }
+
+  /**
+   * The screen changed between judging the action and the host acting: nothing was sent. An
+   * approved write ends the run `stale_screen`; anything else ends its step `screen_changed` and
+   * the next step plans on the new screen, up to MAX_SCREEN_CHANGES in a row.
+   */
+  private async screenChanged(
+    step: Step,
+    why: string,
+    approval: Approval | null | undefined,
+  ): Promise<SendResult> {
+    if (approval) throw staleEnd(why, approval);
+    await this.steps.move(step, 'sending', 'done', {
+      outcome: 'screen_changed',
+      error: why,
+      endedAt: new Date(),
+    });
+    const inARow = await this.steps.screenChangesInARow(step.runId, step.n);
+    if (inARow >= MAX_SCREEN_CHANGES) {
+      throw new RunEnds(
+        'stale_screen',
+        `the screen changed ${inARow} times in a row before an action could be sent; the last: ${why}`,
+      );
+    }
+    return { changed: why };
   }
 
   /** The run ends (`killed`, or `approval_expired`) when the gate says an admin forbade the send. */
@@ -163,98 +225,6 @@ export class StepSending {
     }
   }
 
-  /** The action reached the host: record it, and audit a write in the same transaction. */
-  private async sent(
-    ctx: StepContext,
-    step: Step,
-    action: Action,
-    approval?: Approval,
-  ): Promise<Action | null> {
-    const { run } = ctx;
-    const outcome: StepOutcome = approval ? 'sent_after_approval' : 'sent';
-    const done = { outcome, endedAt: new Date() };
-    if (!isWrite(step, approval)) {
-      // A read has no audit event: one statement records it.
-      return (await this.steps.move(step, 'sending', 'done', done)) ? action : null;
-    }
-    const recorded = await this.dataSource.transaction(async (manager) => {
-      // Whoever records the send first audits it; a second recorder (a takeover) does not.
-      if (!(await this.steps.move(step, 'sending', 'done', done, { manager }))) return false;
-      await this.audit.record(
-        {
-          tenant: run.tenant,
-          type: 'computer_use.write',
-          actor: ENGINE_ACTOR,
-          runId: run.id,
-          step: step.n,
-          details: {
-            agent: run.agent,
-            action,
-            why: step.why,
-            idempotency_key: step.id,
-            approval_id: approval?.id ?? null,
-            approved_by: approval?.decidedBy ?? null,
-            resumed_by: approval?.spentBy ?? null,
-            without_approval: approval ? undefined : 'require_write_approval is off for this agent',
-          },
-        },
-        manager,
-      );
-      return true;
-    });
-    return recorded ? action : null;
-  }
-
-  /**
-   * The request failed. Whether the host acted is known only by asking it (GET /actions/{key});
-   * a host that cannot say leaves the outcome unknown, which a person must check.
-   */
-  private async afterFailedSend(
-    ctx: StepContext,
-    step: Step,
-    action: Action,
-    error: ScreenHostError,
-    approval?: Approval,
-  ): Promise<Action | null> {
-    if (error.kind === 'refused' || error.kind === 'unauthorized' || error.kind === 'config') {
-      // The host answered and did not act.
-      const refused = `the screen host refused the action: ${error.message}`;
-      throw new RunEnds('screen_host_error', refused, {
-        outcome: 'refused',
-        fields: { error: refused },
-      });
-    }
-    const performed = await this.askHost(ctx, step);
-    if (performed === true) return this.sent(ctx, step, action, approval);
-    const message = `the screen host did not answer the action (${error.message})`;
-    if (performed === false) {
-      throw new RunEnds('screen_host_error', `${message}; nothing was sent`, {
-        outcome: 'refused',
-        fields: { error: `${message}; it says it did not act` },
-      });
-    }
-    const unknown = { outcome: null, fields: { error: `${message}; whether it acted is unknown` } };
-    if (isWrite(step, approval)) {
-      throw new RunEnds('outcome_unknown', `${message}; check the screen before going on`, unknown);
-    }
-    throw new RunEnds('screen_host_error', message, unknown);
-  }
-
-  /** Did the host perform this step's key? true, false, or null when it cannot tell us. */
-  private async askHost(ctx: StepContext, step: Step): Promise<boolean | null> {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        const { performed } = await ctx.host.lookupAction(step.id);
-        return performed === 'unknown' ? null : performed;
-      } catch (error) {
-        if (!(error instanceof ScreenHostError)) throw error;
-        if (error.kind === 'refused' || error.kind === 'bad_answer') return null;
-        await pause(ctx, 200 * 2 ** attempt);
-      }
-    }
-    return null;
-  }
-
   /** A screenshot, or the screen host's failure as the run's end (it does not reject for it). */
   private freshScreenshot(ctx: StepContext): Promise<Screenshot | RunEnds> {
     return ctx.host.screenshot().catch((error: unknown) => {
@@ -263,38 +233,34 @@ export class StepSending {
     });
   }
 
-  /** Why the screen is no longer the one the approver saw, or null when it still is. */
+  /** Whether the screen is no longer the one the approver saw (and why), with the fresh screenshot. */
   private async staleness(
     ctx: StepContext,
     approval: Approval,
+    mask: VolatileMask | null,
     shot: Promise<Screenshot | RunEnds> = this.freshScreenshot(ctx),
-  ): Promise<string | null> {
+  ): Promise<{ stale: string | null; fresh: Screenshot }> {
     const fresh = await shot;
     if (fresh instanceof RunEnds) throw fresh;
     // Equal PNG bytes (the same SHA-256) are the same pixels: no need to load the held PNG.
-    if (fresh.pngSha256 === approval.screenSha256) return null;
+    if (fresh.pngSha256 === approval.screenSha256) return { stale: null, fresh };
     const held = await this.screens.get(ctx.run.tenant, approval.screenSha256);
-    if (!held) return 'the held screenshot is missing';
+    if (!held) return { stale: 'the held screenshot is missing', fresh };
     const result = compareScreens(held, fresh.png, {
-      mask: approval.volatileMask ? VolatileMask.fromBuffer(approval.volatileMask) : undefined,
+      mask,
       ignoreRegions: ctx.agent.ignore_regions,
       regionSpace: { width: fresh.width, height: fresh.height },
     });
-    return result.same ? null : result.why;
+    return { stale: result.same ? null : result.why, fresh };
   }
 
-  /** Why the screen is no longer the one an unapproved write was decided on, or null. */
-  private async changedSince(ctx: StepContext, step: Step): Promise<string | null> {
-    const held = step.screenSha256
+  /** The screen the step's action was judged on, from the store; null when it has none. */
+  private async judgedScreenOf(ctx: StepContext, step: Step): Promise<JudgedScreen | null> {
+    const png = step.screenSha256
       ? await this.screens.get(ctx.run.tenant, step.screenSha256)
       : null;
-    if (!held) return 'the step has no screenshot to compare with';
-    const fresh = await ctx.host.screenshot();
-    const result = compareScreens(held, fresh.png, {
-      ignoreRegions: ctx.agent.ignore_regions,
-      regionSpace: { width: fresh.width, height: fresh.height },
-    });
-    return result.same ? null : result.why;
+    if (!png || step.width === null || step.height === null) return null;
+    return { png, pixelSha256: step.screenPixelSha256, width: step.width, height: step.height };
   }
 
   /**
@@ -303,5 +269,25 @@ export class StepSending {
    */
   private fault(point: 'before-send' | 'after-send'): void {
     if (this.config.TEST_CRASH_AT === point) process.kill(process.pid, 'SIGKILL');
+  }
+}
+
+function sentAs(action: Action | null): SendResult {
+  return action ? { sent: action } : null;
+}
+
+/** The pixels that moved by themselves while the write was held. */
+function heldMask(approval: Approval): VolatileMask | null {
+  return approval.volatileMask ? VolatileMask.fromBuffer(approval.volatileMask) : null;
+}
+
+/** The pixels of the run's screens learnt to move by themselves (for its reads). */
+export function runMask(ctx: StepContext): VolatileMask | null {
+  const stored = ctx.run.volatileMask;
+  if (!stored) return null;
+  try {
+    return VolatileMask.fromBuffer(stored);
+  } catch {
+    return null; // unreadable: every pixel is compared, which can only refuse more
   }
 }

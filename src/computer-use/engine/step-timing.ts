@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { StepTimingEntry } from '../runs/step.entity';
-import type { ScreenHost } from '../screens/screen-host.client';
+import type { FrameExpectation, ScreenHost } from '../screens/screen-host.client';
 
 /**
  * Where one job's time went: waiting on the screen host, on the planner, in deliberate pauses
@@ -49,7 +49,7 @@ export function timedHost(host: ScreenHost, timing: StepTiming): ScreenHost {
     url: host.url,
     screenshot: timed((o?: { attempts?: number }) => host.screenshot(o)),
     elements: timed(() => host.elements()),
-    act: timed((a, key: string) => host.act(a, key)),
+    act: timed((a, key: string, frame?: FrameExpectation) => host.act(a, key, frame)),
     lookupAction: timed((key: string) => host.lookupAction(key)),
     health: timed(() => host.health()),
     probe: timed(() => host.probe()),

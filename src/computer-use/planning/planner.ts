@@ -10,6 +10,11 @@ export interface ObservedScreen {
   width: number;
   height: number;
   png: Buffer;
+  /**
+   * The host's hash of the frame it captured (`X-Frame-SHA256`, DESIGN §7); null or absent when
+   * the host sends none. For the engine, which sends it back with the action judged on it.
+   */
+  frameSha256?: string | null;
   /** The outline at that moment, or null when the host has none. */
   outline: OutlineElement[] | null;
 }

@@ -102,6 +102,14 @@ export class Run {
   @Column({ name: 'planner_state', type: 'jsonb', nullable: true })
   plannerState: unknown;
 
+  /**
+   * Pixels of the run's screens that moved by themselves (a caret, a clock), learnt after a read
+   * met a changed screen: left out of the frame comparison of its later actions (VolatileMask
+   * format). Null: none learnt.
+   */
+  @Column({ name: 'volatile_mask', type: 'bytea', nullable: true })
+  volatileMask: Buffer | null;
+
   @Column({ name: 'pending_approval', type: 'uuid', nullable: true })
   pendingApproval: string | null;
 

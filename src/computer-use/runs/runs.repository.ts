@@ -243,13 +243,12 @@ export class RunsRepository {
     return rows[0] ?? null;
   }
 
-  /** The name of the variable holding the run's screen host token, as the run was started with. */
-  async screenTokenEnv(runId: string): Promise<string | null> {
-    const rows = await this.dataSource.query<Array<{ env: string | null }>>(
-      `SELECT agent_config->>'screen_token_env' AS env FROM runs WHERE id = $1`,
-      [runId],
+  /** Keeps the run's volatile mask (learnt for its reads), while it is running. */
+  async setVolatileMask(runId: string, mask: Buffer): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE runs SET volatile_mask = $2, updated_at = now() WHERE id = $1 AND status = 'running'`,
+      [runId, mask],
     );
-    return rows[0]?.env ?? null;
   }
 
   /** Running runs with their current step's phase and lease, for the reconciler. */

@@ -7,7 +7,14 @@ import type { StepPhase } from './step-phase';
 export type { StepPhase } from './step-phase';
 
 export type StepOutcome =
-  'sent' | 'held' | 'sent_after_approval' | 'stale' | 'rejected' | 'refused' | 'ended';
+  | 'sent'
+  | 'held'
+  | 'sent_after_approval'
+  | 'stale'
+  | 'rejected'
+  | 'refused'
+  | 'ended'
+  | 'screen_changed';
 
 /**
  * The action a step recorded: the validated action, or for a refused answer what the planner

@@ -297,6 +297,18 @@ export class StepsRepository {
     );
   }
 
+  /** How many steps in a row, ending with step `n`, met a changed screen instead of acting. */
+  async screenChangesInARow(runId: string, n: number): Promise<number> {
+    const rows: Array<{ count: number }> = await this.dataSource.query(
+      `SELECT count(*)::int AS count FROM steps
+        WHERE run_id = $1 AND n <= $2 AND n > COALESCE(
+          (SELECT max(n) FROM steps WHERE run_id = $1 AND n <= $2
+              AND outcome IS DISTINCT FROM 'screen_changed'), 0)`,
+      [runId, n],
+    );
+    return rows[0]?.count ?? 0;
+  }
+
   /** Whether a step has ended, or its run has (then it never will). */
   async settled(stepId: string): Promise<boolean> {
     const rows: Array<{ phase: StepPhase; status: RunStatus }> = await this.dataSource.query(

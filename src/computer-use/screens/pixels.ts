@@ -158,9 +158,9 @@ interface PixelRect {
   y1: number;
 }
 
-function pixelRects(
+export function pixelRects(
   regions: Rect[],
-  image: Decoded,
+  image: { width: number; height: number },
   space: { width: number; height: number } | undefined,
 ): PixelRect[] {
   const sx = space ? image.width / space.width : 1;

@@ -50,6 +50,14 @@ export class VolatileMask {
     return new VolatileMask(width, height, bits);
   }
 
+  /** The pixels of both masks; a mask of another size is replaced, not joined. */
+  union(other: VolatileMask): VolatileMask {
+    if (other.width !== this.width || other.height !== this.height) return other;
+    const bits = new Uint8Array(this.bits.length);
+    for (let i = 0; i < bits.length; i++) bits[i] = this.bits[i] | other.bits[i];
+    return new VolatileMask(this.width, this.height, bits);
+  }
+
   has(x: number, y: number): boolean {
     if (x < 0 || y < 0 || x >= this.width || y >= this.height) return false;
     return this.hasIndex(y * this.width + x);

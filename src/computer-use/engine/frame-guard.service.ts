@@ -1,0 +1,128 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { FRAME_PRECONDITION_CAPABILITY } from '@warden/protocol';
+import { frameIgnore } from '../screens/frame-ignore';
+import { compareScreens, VolatileMask } from '../screens/pixels';
+import { readPngHeader } from '../screens/png-decoder';
+import {
+  type FrameExpectation,
+  type ScreenHost,
+  ScreenHostError,
+} from '../screens/screen-host.client';
+import { hostFailure } from './run-ends';
+import type { StepContext } from './step-context';
+
+/** How long what a host announced (GET /health) is believed before it is asked again. */
+const CAPABILITY_TTL_MS = 60_000;
+
+/** The screen an action was judged on. */
+export interface JudgedScreen {
+  png: Buffer;
+  /** The host's hash of the frame (`X-Frame-SHA256`), when it sent one. */
+  frameSha256?: string | null;
+  /** Warden's own pixel SHA-256 of the PNG: the same definition as the frame hash (DESIGN §7). */
+  pixelSha256?: string | null;
+  /** The host's coordinate space (`X-Screen-Width/Height`), which `ignore_regions` are in. */
+  width: number;
+  height: number;
+}
+
+/**
+ * How an action is kept to the frame it was judged on (DESIGN §5, the frame rule): the host checks
+ * it atomically with acting (`precondition`), or, for a host without that capability, Warden
+ * compared a fresh screenshot right before the action (`checked`); or the screen has changed.
+ */
+export type FrameCheck =
+  | { kind: 'precondition'; frame: FrameExpectation }
+  | { kind: 'checked' }
+  | { kind: 'changed'; why: string };
+
+/**
+ * The frame rule's side in the engine: what to send with an action so the host acts only on the
+ * frame it was judged on, and Warden's own comparison where the host cannot do it (it does not
+ * announce `frame_precondition`, or no longer holds the frame: `frame_unknown`).
+ */
+@Injectable()
+export class FrameGuard {
+  private readonly logger = new Logger(FrameGuard.name);
+  private readonly capable = new Map<string, { frame: boolean; until: number }>();
+
+  /** The check to make for an action judged on `judged`, right before it is sent. */
+  async check(
+    ctx: StepContext,
+    judged: JudgedScreen,
+    mask: VolatileMask | null,
+  ): Promise<FrameCheck> {
+    if (await this.hostChecksFrames(ctx.host)) {
+      const expect = judged.frameSha256 ?? judged.pixelSha256;
+      if (!expect) return { kind: 'changed', why: 'the screen it was judged on has no frame hash' };
+      return { kind: 'precondition', frame: { expect, ignore: this.ignore(ctx, judged, mask) } };
+    }
+    return this.compareFresh(ctx, judged, mask, false);
+  }
+
+  /**
+   * The host no longer holds the frame (`frame_unknown`): Warden compares a fresh screenshot with
+   * the judged one itself; the same screen gives a precondition on the fresh frame.
+   */
+  recheck(ctx: StepContext, judged: JudgedScreen, mask: VolatileMask | null): Promise<FrameCheck> {
+    return this.compareFresh(ctx, judged, mask, true);
+  }
+
+  private async compareFresh(
+    ctx: StepContext,
+    judged: JudgedScreen,
+    mask: VolatileMask | null,
+    precondition: boolean,
+  ): Promise<FrameCheck> {
+    let fresh;
+    try {
+      fresh = await ctx.host.screenshot();
+    } catch (error) {
+      if (error instanceof ScreenHostError) throw hostFailure(error);
+      throw error;
+    }
+    const result = compareScreens(judged.png, fresh.png, {
+      mask,
+      ignoreRegions: ctx.agent.ignore_regions,
+      regionSpace: { width: fresh.width, height: fresh.height },
+    });
+    if (!result.same) return { kind: 'changed', why: result.why };
+    if (!precondition) return { kind: 'checked' };
+    if (!fresh.frameSha256) {
+      return { kind: 'changed', why: 'the screen host sent no frame hash with its screenshot' };
+    }
+    const frame = { png: fresh.png, width: fresh.width, height: fresh.height };
+    return {
+      kind: 'precondition',
+      frame: { expect: fresh.frameSha256, ignore: this.ignore(ctx, frame, mask) },
+    };
+  }
+
+  private ignore(ctx: StepContext, judged: JudgedScreen, mask: VolatileMask | null) {
+    const { width, height } = readPngHeader(judged.png);
+    return frameIgnore({ width, height }, mask, ctx.agent.ignore_regions, {
+      width: judged.width,
+      height: judged.height,
+    });
+  }
+
+  /** Whether the host announces the frame precondition (cached a minute per host; unknown: no). */
+  private async hostChecksFrames(host: ScreenHost): Promise<boolean> {
+    const known = this.capable.get(host.url);
+    if (known && known.until > Date.now()) return known.frame;
+    let frame = false;
+    try {
+      const health = await host.health();
+      frame = health?.capabilities.includes(FRAME_PRECONDITION_CAPABILITY) ?? false;
+    } catch (error) {
+      // Not knowing is not having it: Warden then compares the screen itself.
+      this.logger.warn(
+        { err: error, host: host.url },
+        'the screen host did not say what it can do',
+      );
+    }
+    if (this.capable.size >= 256) this.capable.clear();
+    this.capable.set(host.url, { frame, until: Date.now() + CAPABILITY_TTL_MS });
+    return frame;
+  }
+}
