@@ -40,6 +40,11 @@ export interface StartScreenHostOptions {
   display?: string;
   /** Log requests as JSON lines on stdout (default false). */
   logger?: boolean;
+  /**
+   * For tests of Warden against older hosts: false serves no frame hash, announces no
+   * `frame_precondition` and ignores `X-Expect-Frame` (default true).
+   */
+  framePrecondition?: boolean;
 }
 
 export interface RunningScreenHost {
@@ -111,6 +116,7 @@ export async function startScreenHost(options: StartScreenHostOptions): Promise<
     recordedKeys,
     https,
     logger: options.logger ?? false,
+    framePrecondition: options.framePrecondition ?? true,
     extraRoutes: testRoutes ? (instance) => registerSimTestRoutes(instance, sim!) : undefined,
     extraCapabilities: testRoutes ? ['sim-test-routes'] : [],
   });

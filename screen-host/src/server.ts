@@ -29,6 +29,11 @@ import { VERSION } from './version';
 export const BODY_LIMIT = 64 * 1024;
 
 export interface ServerOptions {
+  /**
+   * Check `X-Expect-Frame` and announce it (default true). False makes the host behave like one
+   * from before the frame precondition: no `X-Frame-SHA256`, no capability, the headers ignored.
+   */
+  framePrecondition?: boolean;
   backend: ScreenBackend;
   token: string;
   /** Serve GET /elements (where the backend has an outline). */
@@ -92,6 +97,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   }
   const queue = new SerialQueue();
   const frameCheck = new FrameCheck(backend);
+  const frames = options.framePrecondition ?? true;
 
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
@@ -146,12 +152,12 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       const message = err instanceof Error ? err.message : String(err);
       throw new HttpError(500, `the screenshot failed: ${message}`);
     }
-    return reply
+    reply
       .header('Content-Type', 'image/png')
       .header('X-Screen-Width', String(shot.width))
-      .header('X-Screen-Height', String(shot.height))
-      .header(FRAME_SHA256_HEADER, frame.sha256)
-      .send(shot.png);
+      .header('X-Screen-Height', String(shot.height));
+    if (frames) reply.header(FRAME_SHA256_HEADER, frame.sha256);
+    return reply.send(shot.png);
   });
 
   app.get('/elements', async () => {
@@ -163,7 +169,8 @@ export function buildServer(options: ServerOptions): FastifyInstance {
 
   app.get('/health', async () => {
     const { width, height } = backend.size();
-    const capabilities = ['idempotency', 'action-lookup', FRAME_PRECONDITION_CAPABILITY];
+    const capabilities = ['idempotency', 'action-lookup'];
+    if (frames) capabilities.push(FRAME_PRECONDITION_CAPABILITY);
     if (options.elements && backend.elements() !== null) capabilities.push('elements');
     capabilities.push(...(options.extraCapabilities ?? []));
     return { backend: backend.name, width, height, version: VERSION, capabilities };
@@ -269,7 +276,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   app.post('/action', async (request, reply) => {
     const checked = checkAction(request.body, backend.size());
     if (!checked.ok) throw new HttpError(400, checked.reason);
-    const precondition = preconditionOf(request.headers);
+    const precondition = frames ? preconditionOf(request.headers) : null;
     const header = request.headers['idempotency-key'];
     if (header === undefined) {
       const { answer } = await perform(checked.action, null, request.log, precondition);

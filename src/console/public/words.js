@@ -271,6 +271,7 @@ const OUTCOMES = {
   rejected: 'rejected: not sent',
   refused: 'refused as invalid: not sent',
   ended: 'ended the run',
+  screen_changed: 'not sent: the screen changed before it could act; planned again',
 };
 
 /** @param {string | null} outcome */
