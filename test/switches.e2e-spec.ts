@@ -191,6 +191,29 @@ describe('admin switches reach runs already going', () => {
     expect(other.body.paused).toBe(false); // globex's own pause, not acme's
   });
 
+  it("holds a write after all when the agent's writes need approval again while the planner thinks", async () => {
+    const slowType = await stack.planner({
+      steps: [
+        { when: { text: '^GO$' }, patience: 60, action: { action: 'type', text: '/nVA03' } },
+        { action: { action: 'done', summary: 'typed' } },
+      ],
+    });
+    await stack.configure({ planner: slowType, require_write_approval: false, reason: 'fast' });
+    const run = await stack.start();
+    await stack.waitFor(run.id, (r) => r.step_count === 1 || isEnded(r));
+    await new Promise((r) => setTimeout(r, 300)); // the planner is looking for GO
+    await stack.configure({ planner: slowType }); // writes need a person again
+    await stack.sim.poke('GO');
+    const held = await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval' || isEnded(r));
+    expect(held.status).toBe('awaiting_approval');
+    expect(held.pending_approval.action).toEqual({ action: 'type', text: '/nVA03' });
+    expect(held.pending_approval.why).toMatch(/need approval again/);
+    expect(await performed()).toEqual([]);
+    await stack.api.request('POST', `/api/computer-use/runs/${run.id}/cancel`, {
+      token: stack.tokens.operator,
+    });
+  });
+
   it('applies a new planner from the next step, from its start', async () => {
     const slow = await stack.planner({
       steps: [

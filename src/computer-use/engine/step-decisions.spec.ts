@@ -86,6 +86,7 @@ describe('refusing to send', () => {
     paused: false,
     pauseReason: null,
     approvalSpent: true,
+    writesNeedApproval: true,
   };
 
   it('lets an action go when every check holds, and leaves a run that is no longer running alone', () => {

@@ -126,6 +126,17 @@ export class StepEngine {
       judged: judged.screen,
       mask: runMask(ctx),
     });
+    if (sent && 'hold' in sent) {
+      // Checked again with the send: the agent's writes need a person after all.
+      const why = `${verdict.why}; the agent's writes need approval again`;
+      return this.holding.hold(ctx, step, {
+        action,
+        why,
+        screen: judged.screen,
+        fields: { ...fields, classification: 'write', why },
+        safetyChecks: judged.safetyChecks,
+      });
+    }
     return this.goOn(ctx, step, sent);
   }
 
@@ -159,7 +170,7 @@ export class StepEngine {
    * that changed before the host acted is planned on again by the next step at once.
    */
   private async goOn(ctx: StepContext, step: Step, result: SendResult): Promise<void> {
-    if (!result) return;
+    if (!result || 'hold' in result) return; // an approved write never comes back held
     if ('changed' in result) return this.next(ctx, step);
     const { sent } = result;
     const now = SCREEN_ACTIONS.has(sent.action) ? await this.settling.settle(ctx, step) : undefined;

@@ -21,9 +21,11 @@ export const MAX_SCREEN_CHANGES = 3;
 /**
  * What a send came to: the action reached the host (`sent`; the caller settles the screen and goes
  * on), the screen changed before the host acted (`changed`; nothing was sent, the next step plans
- * on the new screen), or nothing more to do here (null).
+ * on the new screen), a write that was to go without approval needs one after all (`hold`: the
+ * agent's config in force changed since the step read it; nothing was sent, the caller holds it),
+ * or nothing more to do here (null).
  */
-export type SendResult = { sent: Action } | { changed: string } | null;
+export type SendResult = { sent: Action } | { changed: string } | { hold: true } | null;
 
 /**
  * Sending an action with the step's Idempotency-Key (DESIGN §5, §6, §11). The step says `sending`
@@ -60,13 +62,20 @@ export class StepSending {
       fields?: StepFields;
     },
   ): Promise<SendResult> {
+    const classification = options.fields?.classification ?? step.classification;
+    const unapprovedWrite = options.approval === undefined && classification === 'write';
     const { moved, gate } = await this.steps.markSending(step, options.from, {
       fields: options.fields,
       plannerState: ctx.plannerState,
       approved: options.approval !== undefined,
+      unapprovedWrite,
     });
     if (!moved) {
       if (gate) this.refuseIfSwitchedOff(ctx, gate);
+      // The agent's writes need a person again (its config changed since the step read it).
+      if (gate?.runStatus === 'running' && unapprovedWrite && gate.writesNeedApproval) {
+        return { hold: true };
+      }
       return null; // cancelled or taken over meanwhile: nothing was sent
     }
     return this.actOnFrame(ctx, step, action, options.judged, options.mask, options.approval);

@@ -116,6 +116,22 @@ describe('ScriptedPlanner: the cursor', () => {
     });
   });
 
+  it('does a step again when its action met a changed screen and was not sent', async () => {
+    const { context } = harness(screen(MENU), [], { next: 2 });
+    const earlier = { action: { action: 'type', text: '4711' }, classification: 'write' as const };
+    const past = { why: null, error: null, screen_sha256: null };
+    context.history = [{ n: 1, ...earlier, outcome: 'screen_changed', ...past }];
+    expect(await planner.plan(context)).toEqual({
+      action: { action: 'type', text: '4711' },
+      state: { next: 2 },
+    });
+    context.history = [{ n: 1, ...earlier, outcome: 'sent', ...past }];
+    expect(await planner.plan(context)).toEqual({
+      action: { action: 'wait', seconds: 1 },
+      state: { next: 3 },
+    });
+  });
+
   it('walks the whole script, then answers done "script finished" (and keeps answering it)', async () => {
     const answers: PlanResult[] = [];
     let state: unknown = null;

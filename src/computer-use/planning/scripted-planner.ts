@@ -141,7 +141,12 @@ export class ScriptedPlanner implements Planner {
   async plan(context: PlanningContext): Promise<PlanResult> {
     if (context.signal.aborted) throw abortError(context.signal);
     const steps = this.script.steps;
-    const next = cursorOf(context.state, steps.length);
+    const cursor = cursorOf(context.state, steps.length);
+    // The last step's action met a changed screen and was not sent (the frame rule): the script
+    // does that step again, on the new screen, rather than go on as if it had happened.
+    const again =
+      cursor !== null && cursor > 0 && context.history.at(-1)?.outcome === 'screen_changed';
+    const next = again ? cursor - 1 : cursor;
     if (next === null) {
       return {
         action: {

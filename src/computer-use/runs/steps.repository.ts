@@ -37,6 +37,8 @@ export interface SendGate {
   paused: boolean;
   pauseReason: string | null;
   approvalSpent: boolean;
+  /** The agent's config in force holds its writes for a person. */
+  writesNeedApproval: boolean;
 }
 
 interface GateRow {
@@ -48,6 +50,7 @@ interface GateRow {
   paused: boolean;
   pause_reason: string | null;
   approval_spent: boolean;
+  writes_need_approval: boolean;
 }
 
 /**
@@ -236,7 +239,13 @@ export class StepsRepository {
   async markSending(
     step: Step,
     from: StepPhase,
-    options: { fields?: StepFields; plannerState?: string; approved: boolean },
+    options: {
+      fields?: StepFields;
+      plannerState?: string;
+      approved: boolean;
+      /** A write sent without approval: only while the agent's config in force lets it. */
+      unapprovedWrite: boolean;
+    },
   ): Promise<{ moved: boolean; gate: SendGate | null }> {
     assertMove(from, 'sending');
     const result = await this.dataSource.transaction(async (manager) => {
@@ -255,7 +264,8 @@ export class StepsRepository {
         `WITH gate AS (${gateSql(options.approved, '$1', '$3')}),
          open AS (
            SELECT run_status = 'running' AND enabled AND agent_configured AND NOT kill_engaged
-                  AND NOT paused AND approval_spent AS ok FROM gate),
+                  AND NOT paused AND approval_spent
+                  AND NOT (${options.unapprovedWrite} AND writes_need_approval) AS ok FROM gate),
          moved AS (
            UPDATE steps SET ${sets.join(', ')} WHERE id = $1 AND phase = $2 RETURNING phase)${kept}
          SELECT (SELECT phase FROM moved) AS phase, gate.* FROM gate`,
@@ -364,5 +374,6 @@ function toGate(row: GateRow): SendGate {
     paused: row.paused,
     pauseReason: row.pause_reason,
     approvalSpent: row.approval_spent,
+    writesNeedApproval: row.writes_need_approval,
   };
 }

@@ -27,18 +27,23 @@ const TENANT_LOCK = `hashtextextended('computer_use_config:' || $1, 0)`;
 
 /**
  * The same governance as SQL for a statement over `runs r` (one row, the run being acted for):
- * columns `enabled`, `agent_configured`, `kill_engaged`, `kill_reason`, `paused`, `pause_reason`.
+ * columns `enabled`, `agent_configured`, `writes_need_approval` (the agent's config in force holds
+ * its writes for a person; true unless it says `require_write_approval: false`), `kill_engaged`,
+ * `kill_reason`, `paused`, `pause_reason`.
  * For the statement that marks an action `sending`, so that they are checked with the effect.
  */
 export const GOVERNANCE_COLUMNS = `
   COALESCE(v.enabled, false) AS enabled, COALESCE(v.agent_configured, false) AS agent_configured,
+  COALESCE(v.writes_need_approval, true) AS writes_need_approval,
   COALESCE(k.engaged, false) AS kill_engaged, k.reason AS kill_reason,
   COALESCE(p.paused, false) AS paused, p.reason AS pause_reason`;
 
 /** The joins GOVERNANCE_COLUMNS needs, after `FROM runs r`. */
 export const GOVERNANCE_JOINS = `
   LEFT JOIN LATERAL (
-    SELECT (c.config->>'enabled')::boolean AS enabled, (c.config->'agents') ? r.agent AS agent_configured
+    SELECT (c.config->>'enabled')::boolean AS enabled, (c.config->'agents') ? r.agent AS agent_configured,
+           (c.config->'agents'->r.agent->>'require_write_approval')::boolean IS DISTINCT FROM false
+             AS writes_need_approval
       FROM computer_use_configs c WHERE c.tenant = r.tenant ORDER BY c.version DESC LIMIT 1) v ON true
   LEFT JOIN computer_use_kill_switches k ON k.tenant = r.tenant AND k.agent = r.agent
   LEFT JOIN computer_use_pauses p ON p.tenant = r.tenant`;
@@ -120,9 +125,12 @@ export class SettingsRepository {
     });
   }
 
-  /** An insert, never an upsert: the primary key refuses a second row of the same version. */
+  /**
+   * An insert, never an upsert: the primary key refuses a second row of the same version. Its time
+   * is taken now, under the tenant's lock, not when the transaction began.
+   */
   async insertVersion(manager: EntityManager, row: Partial<ComputerUseConfigVersion>) {
-    const version = manager.create(ComputerUseConfigVersion, row);
+    const version = manager.create(ComputerUseConfigVersion, { createdAt: new Date(), ...row });
     await manager.getRepository(ComputerUseConfigVersion).insert(version);
     return version;
   }

@@ -120,9 +120,19 @@ export class SimBackend implements ScreenBackend {
     return { png: state.png, frame: state.frame };
   }
 
+  /**
+   * Test route `POST /sim/fail-next`: the next action fails, before it reaches the screen or after
+   * (a host that tried and failed half-way), as the host then answers 500.
+   */
+  failNext: 'before' | 'after' | null = null;
+
   async perform(action: CheckedAction): Promise<void> {
+    const fail = this.failNext;
+    this.failNext = null;
+    if (fail === 'before') throw new Error('the sim was told to fail this action before acting');
     this.app.perform(action);
     this.prerender();
+    if (fail === 'after') throw new Error('the sim was told to fail this action after acting');
   }
 
   elements(): OutlineElement[] {
@@ -146,6 +156,7 @@ export class SimBackend implements ScreenBackend {
 
   reset(): void {
     this.setBlink(false);
+    this.failNext = null;
     this.app.reset();
     this.prerender();
   }

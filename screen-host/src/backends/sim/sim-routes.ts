@@ -73,6 +73,17 @@ export function registerSimTestRoutes(app: FastifyInstance, sim: SimBackend): vo
     return { ok: true };
   });
 
+  /** `{when: "before" | "after"}`: the next action fails (500), before or after it acted. */
+  app.post('/sim/fail-next', async (request) => {
+    const body = objectBody(request.body);
+    onlyFields(body, ['when']);
+    if (body.when !== 'before' && body.when !== 'after') {
+      throw new HttpError(400, 'when must be "before" or "after"');
+    }
+    sim.failNext = body.when;
+    return { ok: true };
+  });
+
   app.post('/sim/blink', async (request) => {
     const body = objectBody(request.body);
     onlyFields(body, ['on']);

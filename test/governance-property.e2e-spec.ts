@@ -1,0 +1,368 @@
+import { startSimHost, SimHost, startStack, Stack } from './support/stack';
+
+/**
+ * The governance invariant (issue 12 §6), tried at random: real runs on HTTPS sim screen hosts,
+ * with random events fired while they go (popups, status messages, a blinking caret, kill
+ * switches, the tenant's pause, config changes, cancels, approvals, rejections, bursts of
+ * concurrent resumes, a host action that fails before or after it acted). After each case the
+ * host's own record of what reached its screen is checked against Warden's:
+ * - every write the host performed was a step Warden sent with a spent approval for that exact
+ *   step, approved by someone other than the run's starter where four-eyes holds, or a step sent by
+ *   an agent whose writes needed no approval, audited so; or a send whose outcome Warden recorded
+ *   as unknown (the host failed half-way);
+ * - no write was performed twice;
+ * - every run ended, with a reason.
+ * Bounded and seeded: the seed is printed, and WARDEN_PROPERTY_SEED=<seed> replays the same
+ * choices (the machine's timing can still differ). WARDEN_PROPERTY_CASES sets how many (200).
+ */
+
+const CASES = Number(process.env.WARDEN_PROPERTY_CASES ?? 200);
+const SEED = Number(process.env.WARDEN_PROPERTY_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const LANES = 6;
+/** A case that has not ended by then is cancelled (and must still end with a reason). */
+const CASE_MS = 12_000;
+
+/** mulberry32: a small seeded generator, one per case. */
+function generator(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const COMMAND = { role: 'textbox', name: 'Command field' };
+const ENDED = ['completed', 'failed', 'stopped'];
+
+interface Lane {
+  tenant: string;
+  sim: SimHost;
+  tokens: Record<'admin' | 'weakener' | 'operator' | 'approver' | 'both', string>;
+}
+
+interface Tally {
+  cases: number;
+  ends: Record<string, number>;
+  events: Record<string, number>;
+  writesPerformed: number;
+  violations: string[];
+}
+
+describe('the governance invariant, tried at random', () => {
+  let stack: Stack;
+  const lanes: Lane[] = [];
+  const tally: Tally = { cases: 0, ends: {}, events: {}, writesPerformed: 0, violations: [] };
+
+  beforeAll(async () => {
+    console.log(`governance property: seed ${SEED}, ${CASES} cases (WARDEN_PROPERTY_SEED=${SEED})`);
+    stack = await startStack({
+      env: { MASK_INTERVAL_MS: '20', SETTLE_MAX_MS: '300', WORKER_CONCURRENCY: '50' },
+    });
+    for (let i = 0; i < LANES; i++) {
+      const tenant = `lane${i}`;
+      const token = async (subject: string, permissions: string[]) =>
+        (await stack.api.token(tenant, subject, permissions)).token;
+      lanes.push({
+        tenant,
+        sim: await startSimHost(),
+        tokens: {
+          admin: await token('ada', ['computer_use.admin']),
+          weakener: await token('wes', ['computer_use.admin', 'governance.weaken']),
+          operator: await token('olga', ['agents.operate']),
+          approver: await token('bob', ['agents.approve']),
+          both: await token('olga', ['agents.operate', 'agents.approve']),
+        },
+      });
+    }
+  });
+
+  afterAll(async () => {
+    console.log(`governance property: ${JSON.stringify({ seed: SEED, ...tally })}`);
+    for (const lane of lanes) await lane.sim.close();
+    await stack?.close();
+  });
+
+  const call = (method: string, path: string, token: string, json?: unknown) =>
+    stack.api.request(method, path, { token, json });
+
+  /** The lane's agent `p` on its sim host, with a script and a weakening or not. */
+  async function configure(lane: Lane, planner: string, weakened: boolean, fourEyes: boolean) {
+    const r = await call(
+      'PUT',
+      '/api/admin/computer-use',
+      weakened || !fourEyes ? lane.tokens.weakener : lane.tokens.admin,
+      {
+        enabled: true,
+        agents: {
+          p: {
+            screen_url: lane.sim.url,
+            screen_token_env: lane.sim.tokenEnv,
+            screen_tls: { fingerprint_sha256: lane.sim.fingerprint },
+            max_steps: 12,
+            max_seconds: 60,
+            planner,
+            require_write_approval: !weakened,
+            four_eyes: fourEyes,
+            ...(weakened || !fourEyes ? { reason: 'property test' } : {}),
+          },
+        },
+      },
+    );
+    if (r.status !== 200) throw new Error(`configure: ${r.status} ${r.text}`);
+  }
+
+  async function runCase(lane: Lane, n: number): Promise<void> {
+    const random = generator(SEED ^ Math.imul(n + 1, 0x9e3779b1));
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+    const count = (name: string) => (tally.events[name] = (tally.events[name] ?? 0) + 1);
+    const { tokens, sim } = lane;
+    await sim.reset();
+    await call('PUT', '/api/admin/agents/p/kill-switch', tokens.admin, { engaged: false }).catch(
+      () => undefined,
+    );
+    await call('PUT', '/api/admin/pause', tokens.admin, { paused: false });
+
+    // The writes of this case type texts of its own, so the host's record names their steps.
+    const texts = [`c${n}a`, `c${n}b`];
+    const script = pick([
+      [
+        { action: { action: 'click', element: COMMAND } },
+        { action: { action: 'type', text: texts[0] } },
+      ],
+      [
+        { action: { action: 'click', element: COMMAND } },
+        { action: { action: 'type', text: texts[0] } },
+        { action: { action: 'key', key: 'Home' } },
+        { action: { action: 'type', text: texts[1] } },
+      ],
+      [
+        { action: { action: 'type', text: texts[0] } },
+        { action: { action: 'wait', seconds: 0.2 } },
+      ],
+    ]);
+    const planner = (
+      await call('POST', '/api/planners/scripted', tokens.admin, {
+        name: `case ${n}`,
+        script: {
+          steps: [...script, { action: { action: 'done', summary: 'done' } }],
+          patience: 2,
+        },
+      })
+    ).body.planner.id as string;
+    const weakened = random() < 0.25;
+    const fourEyes = random() < 0.8;
+    await configure(lane, planner, weakened, fourEyes);
+    const started = await call('POST', '/api/computer-use/runs', tokens.operator, {
+      agent: 'p',
+      goal: `case ${n}`,
+    });
+    if (started.status !== 201) throw new Error(`start: ${started.status} ${started.text}`);
+    const runId = started.body.id as string;
+
+    const deadline = Date.now() + CASE_MS;
+    let run = started.body;
+    while (!ENDED.includes(run.status)) {
+      if (Date.now() > deadline) {
+        count('cancel (deadline)');
+        await call('POST', `/api/computer-use/runs/${runId}/cancel`, tokens.operator);
+      } else {
+        await fire(run);
+      }
+      await sleep(20 + Math.floor(random() * 120));
+      run = (await call('GET', `/api/computer-use/runs/${runId}`, tokens.operator)).body;
+    }
+
+    async function fire(current: { status: string; pending_approval: { id: string } | null }) {
+      const r = random();
+      const approval = current.pending_approval?.id;
+      if (current.status === 'awaiting_approval' && approval && r < 0.6) {
+        const choice = random();
+        if (choice < 0.6) {
+          count('approve');
+          const who = fourEyes && random() < 0.2 ? tokens.both : tokens.approver;
+          await call('POST', `/api/approvals/${approval}/approve`, who, {});
+        } else if (choice < 0.7) {
+          count('reject');
+          await call('POST', `/api/approvals/${approval}/reject`, tokens.approver, {});
+        } else {
+          const k = 1 + Math.floor(random() * 4);
+          count(`resume x${k}`);
+          await Promise.all(
+            Array.from({ length: k }, () =>
+              call('POST', `/api/computer-use/runs/${runId}/resume`, tokens.operator),
+            ),
+          );
+        }
+        return;
+      }
+      const event = pick([
+        'popup',
+        'poke',
+        'poke',
+        'blink',
+        'kill',
+        'unkill',
+        'pause',
+        'unpause',
+        'weaken',
+        'strengthen',
+        'cancel',
+        'fail-before',
+        'fail-after',
+        ...Array.from({ length: 12 }, () => 'nothing' as const),
+      ] as const);
+      count(event);
+      switch (event) {
+        case 'popup':
+          await sim.call('POST', '/sim/popup', {
+            title: 'Save changes?',
+            message: 'Save the open order?',
+            buttons: ['Yes', 'No'],
+          });
+          return;
+        case 'poke':
+          await sim.poke(`message ${Math.floor(random() * 1000)}`);
+          return;
+        case 'blink':
+          await sim.blink(random() < 0.5);
+          return;
+        case 'kill':
+        case 'unkill':
+          await call('PUT', '/api/admin/agents/p/kill-switch', tokens.admin, {
+            engaged: event === 'kill',
+            reason: 'property test',
+          });
+          return;
+        case 'pause':
+        case 'unpause':
+          await call('PUT', '/api/admin/pause', tokens.admin, {
+            paused: event === 'pause',
+            reason: 'property test',
+          });
+          return;
+        case 'weaken':
+        case 'strengthen':
+          await configure(lane, planner, event === 'weaken', fourEyes);
+          return;
+        case 'cancel':
+          await call('POST', `/api/computer-use/runs/${runId}/cancel`, tokens.operator);
+          return;
+        case 'fail-before':
+        case 'fail-after':
+          await sim.call('POST', '/sim/fail-next', { when: event.slice(5) });
+          return;
+        case 'nothing':
+          return;
+      }
+    }
+
+    await check(lane, n, runId, run, fourEyes);
+  }
+
+  /** The host's record against Warden's, for one ended run. */
+  async function check(
+    lane: Lane,
+    n: number,
+    runId: string,
+    run: any,
+    fourEyes: boolean,
+  ): Promise<void> {
+    const fail = (what: string) =>
+      tally.violations.push(`case ${n} (seed ${SEED}), run ${runId}: ${what}`);
+    tally.cases++;
+    tally.ends[run.end_reason ?? 'none'] = (tally.ends[run.end_reason ?? 'none'] ?? 0) + 1;
+    if (!ENDED.includes(run.status) || !run.end_reason)
+      fail(`ended without a reason: ${run.status}`);
+    const typed = (await lane.sim.events())
+      .filter((e) => e.type === 'action' && e.action?.action === 'type')
+      .map((e) => e.action.text as string);
+    tally.writesPerformed += typed.length;
+    const steps = await stack.api.db.sql<{
+      n: number;
+      id: string;
+      action: { action?: string; text?: string } | null;
+      outcome: string | null;
+      error: string | null;
+      approval_status: string | null;
+      decided_by: string | null;
+      started_at: Date;
+      ended_at: Date | null;
+    }>(
+      `SELECT s.n, s.id, s.action, s.outcome, s.error, s.started_at, s.ended_at,
+              a.status AS approval_status, a.decided_by
+         FROM steps s LEFT JOIN approvals a ON a.step_id = s.id
+        WHERE s.run_id = $1 ORDER BY s.n`,
+      [runId],
+    );
+    // The admin's own record: which config was in force when. A write sent without approval is
+    // allowed only if a config that needed none was in force at some moment of its step.
+    const versions = await stack.api.db.sql<{ needs: string | null; at: Date }>(
+      `SELECT config->'agents'->'p'->>'require_write_approval' AS needs, created_at AS at
+         FROM computer_use_configs WHERE tenant = $1 ORDER BY version`,
+      [lane.tenant],
+    );
+    const weakenedDuring = (from: Date, to: Date) =>
+      versions.some(
+        (v, i) =>
+          v.needs === 'false' &&
+          v.at.getTime() <= to.getTime() &&
+          (versions[i + 1] === undefined || versions[i + 1].at.getTime() >= from.getTime()),
+      );
+    const audited = await stack.api.db.sql<{ step: number; details: Record<string, unknown> }>(
+      `SELECT step, details FROM audit_events WHERE run_id = $1 AND type = 'computer_use.write'`,
+      [runId],
+    );
+    const seen = new Map<string, number>();
+    for (const text of typed) {
+      seen.set(text, (seen.get(text) ?? 0) + 1);
+      if (seen.get(text) === 2) fail(`the write "${text}" reached the screen twice`);
+      const candidates = steps.filter((s) => s.action?.action === 'type' && s.action.text === text);
+      const allowed = candidates.some((s) => {
+        const write = audited.find((a) => a.step === s.n);
+        if (s.outcome === 'sent_after_approval') {
+          return (
+            s.approval_status === 'spent' &&
+            write !== undefined &&
+            write.details.approval_id !== null &&
+            // Four-eyes: the starter (olga) never approves her own run's write.
+            (!fourEyes || s.decided_by !== 'olga')
+          );
+        }
+        if (s.outcome === 'sent') {
+          return (
+            write !== undefined &&
+            Boolean(write.details.without_approval) &&
+            weakenedDuring(s.started_at, s.ended_at ?? new Date())
+          );
+        }
+        // The host failed after acting: Warden could not know, and says so.
+        return s.outcome === null && /unknown/.test(s.error ?? '') && run.status === 'failed';
+      });
+      if (!allowed) {
+        const configs = versions.map((v) => `${v.at.toISOString()} needs approval: ${v.needs}`);
+        fail(
+          `the write "${text}" reached the screen without an approval spent on its step: ${JSON.stringify({ candidates, configs })}`,
+        );
+      }
+    }
+  }
+
+  it(
+    `holds over ${CASES} random cases`,
+    async () => {
+      let next = 0;
+      await Promise.all(
+        lanes.map(async (lane) => {
+          while (next < CASES) await runCase(lane, next++);
+        }),
+      );
+      expect(tally.violations).toEqual([]);
+      expect(tally.cases).toBe(CASES);
+    },
+    30 * 60_000,
+  );
+});
