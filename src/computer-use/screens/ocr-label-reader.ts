@@ -182,44 +182,30 @@ export class OcrLabelReader {
     return this.readLine(image, x, y, space, findFieldLabelLine);
   }
 
-  private async readLine(
+  /**
+   * Finds and renders the text line (synchronously), then reads it. Only the small rendering of the
+   * line waits in the OCR queue: the decoded screenshot is garbage by then, so concurrent steps
+   * waiting for OCR hold one line each, not one decoded screen each.
+   */
+  private readLine(
     image: RgbaImage,
     x: number,
     y: number,
     space: CoordinateSpace | undefined,
     find: (image: RgbaImage, x: number, y: number, scale: number) => TextLine | null,
   ): Promise<OcrLabel | null> {
-    if (this.closed) throw new OcrError('the OCR reader is closed');
-    const { width, height, data } = image ?? ({} as Partial<RgbaImage>);
-    if (
-      width === undefined ||
-      height === undefined ||
-      !Number.isSafeInteger(width) ||
-      !Number.isSafeInteger(height) ||
-      width <= 0 ||
-      height <= 0 ||
-      !data ||
-      data.length < width * height * 4
-    ) {
-      throw new OcrImageError('the screenshot pixels do not match its size');
+    // Not async: this frame, and the image with it, ends before anything is awaited.
+    if (this.closed) return Promise.reject(new OcrError('the OCR reader is closed'));
+    let pgm: Buffer | null;
+    try {
+      pgm = lineToRead(image, x, y, space, find);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new OcrError(String(error)));
     }
-    const sx = space && space.width > 0 ? width / space.width : 1;
-    const sy = space && space.height > 0 ? height / space.height : 1;
-    const ix = Math.floor(x * sx);
-    const iy = Math.floor(y * sy);
-    if (
-      !Number.isFinite(ix) ||
-      !Number.isFinite(iy) ||
-      ix < 0 ||
-      iy < 0 ||
-      ix >= width ||
-      iy >= height
-    ) {
-      return null;
-    }
-    const line = find(image, ix, iy, Math.max(1, Math.min(sx, sy)));
-    if (!line) return null;
-    const { pgm } = renderTextLine(line);
+    return pgm ? this.readRendered(pgm) : Promise.resolve(null);
+  }
+
+  private async readRendered(pgm: Buffer): Promise<OcrLabel | null> {
     const words = (await this.recognise(pgm))
       .map((w) => ({ text: w.text.trim(), confidence: w.confidence }))
       .filter((w) => w.text !== '');
@@ -317,4 +303,43 @@ export class OcrLabelReader {
       // it never started, or is already gone
     }
   }
+}
+
+/** The text line at (x, y), rendered for tesseract; null when there is none there. */
+function lineToRead(
+  image: RgbaImage,
+  x: number,
+  y: number,
+  space: CoordinateSpace | undefined,
+  find: (image: RgbaImage, x: number, y: number, scale: number) => TextLine | null,
+): Buffer | null {
+  const { width, height, data } = image ?? ({} as Partial<RgbaImage>);
+  if (
+    width === undefined ||
+    height === undefined ||
+    !Number.isSafeInteger(width) ||
+    !Number.isSafeInteger(height) ||
+    width <= 0 ||
+    height <= 0 ||
+    !data ||
+    data.length < width * height * 4
+  ) {
+    throw new OcrImageError('the screenshot pixels do not match its size');
+  }
+  const sx = space && space.width > 0 ? width / space.width : 1;
+  const sy = space && space.height > 0 ? height / space.height : 1;
+  const ix = Math.floor(x * sx);
+  const iy = Math.floor(y * sy);
+  if (
+    !Number.isFinite(ix) ||
+    !Number.isFinite(iy) ||
+    ix < 0 ||
+    iy < 0 ||
+    ix >= width ||
+    iy >= height
+  ) {
+    return null;
+  }
+  const line = find(image, ix, iy, Math.max(1, Math.min(sx, sy)));
+  return line ? renderTextLine(line).pgm : null;
 }
