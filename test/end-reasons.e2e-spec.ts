@@ -1,0 +1,134 @@
+import { isEnded, startStack, Stack } from './support/stack';
+
+/**
+ * Paths a review found untested end to end: four-eyes turned off, a run refused because computer
+ * use is off, a planner that gives up (`fail`), and a write whose outcome nobody can know
+ * (`outcome_unknown`). Real API, worker, PostgreSQL, Redis and an HTTPS sim host.
+ */
+
+const COMMAND = { role: 'textbox', name: 'Command field' };
+const ONE_WRITE = {
+  steps: [
+    { action: { action: 'click', element: COMMAND } },
+    { step: 'the write', action: { action: 'type', text: '/nVA03' } },
+    { action: { action: 'done', summary: 'typed' } },
+  ],
+};
+
+describe('end reasons and refusals, end to end', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  beforeEach(async () => {
+    await stack.sim.reset();
+  });
+
+  const typed = async () =>
+    (await stack.sim.events()).filter((e) => e.type === 'action' && e.action?.action === 'type');
+  const audit = async (runId: string) =>
+    (await stack.api.request('GET', `/api/audit?run_id=${runId}`, { token: stack.tokens.auditor }))
+      .body.items as Array<{ type: string; actor: string; details: Record<string, unknown> }>;
+
+  it('lets the starter approve their own run with four_eyes off, once', async () => {
+    await stack.configure({
+      planner: await stack.planner(ONE_WRITE),
+      four_eyes: false,
+      reason: 'a one-person team',
+    });
+    // olga (with both permissions) starts the run and approves its write herself.
+    const run = await stack.start('change order 4711', 'sap-orders', stack.tokens.both);
+    const held = await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval' || isEnded(r));
+    expect(held.status).toBe('awaiting_approval');
+    const approved = await stack.api.request(
+      'POST',
+      `/api/approvals/${held.pending_approval.id}/approve`,
+      { token: stack.tokens.both, json: {} },
+    );
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ status: 'approved', decided_by: 'olga' });
+    const resumed = await stack.api.request('POST', `/api/computer-use/runs/${run.id}/resume`, {
+      token: stack.tokens.both,
+    });
+    expect(resumed.status).toBe(200);
+    const done = await stack.waitFor(run.id, isEnded);
+    expect(done).toMatchObject({ status: 'completed', end_reason: 'done' });
+    expect(await typed()).toHaveLength(1);
+    const config = await stack.api.request('GET', '/api/audit?type=computer_use.config', {
+      token: stack.tokens.auditor,
+    });
+    expect(JSON.stringify(config.body.items.at(-1).details)).toContain('four_eyes');
+  });
+
+  it('refuses a run while computer use is off, with the reason audited', async () => {
+    const r = await stack.api.request('PUT', '/api/admin/computer-use', {
+      token: stack.tokens.admin,
+      json: { enabled: false, agents: {} },
+    });
+    expect(r.status).toBe(200);
+    const refused = await stack.api.request('POST', '/api/computer-use/runs', {
+      token: stack.tokens.operator,
+      json: { agent: 'sap-orders', goal: 'x' },
+    });
+    expect([refused.status, refused.body.message]).toEqual([
+      409,
+      expect.stringMatching(/turned off/),
+    ]);
+    const events = await stack.api.request('GET', '/api/audit?type=computer_use.refused', {
+      token: stack.tokens.auditor,
+    });
+    expect(events.body.items.at(-1).details.why).toMatch(/turned off/);
+  });
+
+  it('ends failed/fail when the planner gives up, with its reason', async () => {
+    await stack.configure({
+      planner: await stack.planner({
+        steps: [{ action: { action: 'fail', reason: 'the order is locked by another user' } }],
+      }),
+    });
+    const run = await stack.start();
+    const ended = await stack.waitFor(run.id, isEnded);
+    expect(ended).toMatchObject({
+      status: 'failed',
+      end_reason: 'fail',
+      summary: 'the order is locked by another user',
+    });
+    expect(ended.steps[0]).toMatchObject({ outcome: 'ended' });
+    expect((await audit(run.id)).at(-1)).toMatchObject({
+      type: 'computer_use.end',
+      details: { end_reason: 'fail' },
+    });
+  });
+
+  it('ends failed/outcome_unknown when the host fails half-way through an approved write', async () => {
+    await stack.configure({ planner: await stack.planner(ONE_WRITE) });
+    const run = await stack.start();
+    const held = await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval' || isEnded(r));
+    expect(held.status).toBe('awaiting_approval');
+    await stack.api.request('POST', `/api/approvals/${held.pending_approval.id}/approve`, {
+      token: stack.tokens.approver,
+      json: {},
+    });
+    // The host types, then answers 500: whether it acted only the screen can say.
+    await stack.sim.call('POST', '/sim/fail-next', { when: 'after' });
+    await stack.api.request('POST', `/api/computer-use/runs/${run.id}/resume`, {
+      token: stack.tokens.operator,
+    });
+    const ended = await stack.waitFor(run.id, isEnded);
+    expect(ended).toMatchObject({ status: 'failed', end_reason: 'outcome_unknown' });
+    expect(ended.summary).toMatch(/check the screen/);
+    expect(ended.steps[1].outcome).toBeNull();
+    expect(ended.steps[1].error).toMatch(/whether it acted is unknown/);
+    // It did act, once, and Warden claims no send it cannot prove.
+    expect(await typed()).toHaveLength(1);
+    const types = (await audit(run.id)).map((e) => e.type);
+    expect(types).not.toContain('computer_use.write');
+    expect(types.at(-1)).toBe('computer_use.end');
+  });
+});
