@@ -432,6 +432,39 @@ describe('the console', () => {
     await olga.close();
   });
 
+  it('shows where pixels moved by themselves while a write was held (the check leaves them out)', async () => {
+    await stack.sim.blink(true);
+    try {
+      const { approval } = await heldRun(typeCommand);
+      expect(approval.volatile_pixels).toBeGreaterThan(0);
+      expect(approval.volatile_regions.rects.length).toBeGreaterThan(0);
+      const bob = await tab();
+      await signIn(bob, stack.tokens.approver, 'bob');
+      await bob.goto(`${stack.api.url}/console/approvals/${approval.id}`);
+      await bob.getByRole('heading', { level: 1, name: 'Type “/nVA03”' }).waitFor();
+      const regions = bob.locator('.held-screen .volatile-region');
+      await regions.first().waitFor({ state: 'attached' });
+      expect(await regions.count()).toBe(approval.volatile_regions.rects.length);
+      // The caret blinks in the command field: the hatched area lies in it.
+      const field = (await hostElement('Command field')).rect;
+      const drawn = await regions.first().evaluate((el) => ({
+        x: Number(el.getAttribute('x')),
+        y: Number(el.getAttribute('y')),
+      }));
+      expect(drawn.x).toBeGreaterThanOrEqual(field.x);
+      expect(drawn.x).toBeLessThanOrEqual(field.x + field.width);
+      expect(drawn.y).toBeGreaterThanOrEqual(field.y);
+      expect(drawn.y).toBeLessThanOrEqual(field.y + field.height);
+      await bob.getByText('More about this action').click();
+      await expect(bob.locator('.more').textContent()).resolves.toMatch(
+        /hatched on the screenshot/,
+      );
+      await bob.close();
+    } finally {
+      await stack.sim.blink(false);
+    }
+  });
+
   it('outlines the field a held typing goes into, and shows the earlier steps', async () => {
     const { approval } = await heldRun(typeCommand);
     const bob = await tab();

@@ -1,4 +1,6 @@
-import type { Action } from '../computer-use/actions';
+import type { Action, Rect } from '../computer-use/actions';
+import { maskRects } from '../computer-use/screens/frame-ignore';
+import { VolatileMask } from '../computer-use/screens/volatile-mask';
 import type { ProviderSafetyCheck } from '../computer-use/planning/planner';
 import type { Approval } from './approval.entity';
 
@@ -16,6 +18,11 @@ export interface ApprovalView {
   screen_sha256: string;
   screen_pixel_sha256: string;
   volatile_pixels: number;
+  /**
+   * Where those pixels are (DESIGN §5: the approver sees the masked area): rectangles in the
+   * screenshot's own pixels (`frame` its size); null when nothing is masked.
+   */
+  volatile_regions: { frame: { width: number; height: number }; rects: Rect[] } | null;
   requested_by: string;
   created_at: string;
   expires_at: string;
@@ -41,6 +48,7 @@ export function approvalView(a: Approval): ApprovalView {
     screen_sha256: a.screenSha256,
     screen_pixel_sha256: a.screenPixelSha256,
     volatile_pixels: a.volatilePixels,
+    volatile_regions: regionsOf(a.volatileMask),
     requested_by: a.requestedBy,
     created_at: a.createdAt.toISOString(),
     expires_at: a.expiresAt.toISOString(),
@@ -51,4 +59,32 @@ export function approvalView(a: Approval): ApprovalView {
     spent_at: a.spentAt?.toISOString() ?? null,
     safety_checks: a.safetyChecks,
   };
+}
+
+/** The mask as rectangles to draw; a mask too scattered for that is shown as its bounding box. */
+function regionsOf(stored: Buffer | null): ApprovalView['volatile_regions'] {
+  if (!stored) return null;
+  let mask: VolatileMask;
+  try {
+    mask = VolatileMask.fromBuffer(stored);
+  } catch {
+    return null;
+  }
+  if (mask.size === 0) return null;
+  const frame = { width: mask.width, height: mask.height };
+  return { frame, rects: maskRects(mask) ?? [boundingBox(mask)] };
+}
+
+function boundingBox(mask: VolatileMask): Rect {
+  let [x0, y0, x1, y1] = [mask.width, mask.height, -1, -1];
+  for (let y = 0; y < mask.height; y++) {
+    for (let x = 0; x < mask.width; x++) {
+      if (!mask.hasIndex(y * mask.width + x)) continue;
+      x0 = Math.min(x0, x);
+      y0 = Math.min(y0, y);
+      x1 = Math.max(x1, x);
+      y1 = Math.max(y1, y);
+    }
+  }
+  return { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };
 }

@@ -11,6 +11,8 @@
  *   id: string, kind: string, status: 'pending'|'approved'|'rejected'|'expired'|'spent',
  *   tenant: string, agent: string, run_id: string, step: number, action: Action, why: string,
  *   screen_sha256: string, screen_pixel_sha256: string, volatile_pixels: number,
+ *   volatile_regions: {frame: {width: number, height: number},
+ *     rects: Array<{x: number, y: number, width: number, height: number}>} | null,
  *   requested_by: string, created_at: string, expires_at: string, decided_by: string | null,
  *   decided_at: string | null, comment: string | null, spent_by: string | null,
  *   spent_at: string | null,

@@ -129,6 +129,7 @@ export async function renderApproval(main, ctx) {
       focus,
       size: 'full',
       alt: `The screen the planner saw at step ${approval.step}, with the action drawn on it`,
+      volatile: approval.volatile_regions,
     }),
     h(
       'figcaption',
@@ -352,7 +353,12 @@ export async function renderApproval(main, ctx) {
             ['Expires at', clock(approval.expires_at)],
             ['Run status', runStatus],
             ['Screen SHA-256', h('code', {}, approval.screen_sha256)],
-            ['Pixels that moved by themselves', String(approval.volatile_pixels)],
+            [
+              'Pixels that moved by themselves',
+              approval.volatile_pixels > 0
+                ? `${approval.volatile_pixels}, hatched on the screenshot: the check before sending leaves them out`
+                : '0',
+            ],
           ]),
         ),
       ),

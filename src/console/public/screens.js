@@ -363,17 +363,45 @@ function fieldOutline(field) {
 }
 
 /**
+ * The pixels that moved by themselves while the write was held, hatched: the resume leaves them
+ * out of its comparison, so the approver sees what is not checked. Scaled from the screenshot's
+ * pixels to the coordinate space the overlay draws in.
+ * @param {SVGSVGElement} overlay
+ * @param {{frame: {width: number, height: number}, rects: Rect[]}} volatile
+ * @param {number} width
+ * @param {number} height
+ */
+function drawVolatile(overlay, volatile, width, height) {
+  const sx = width / volatile.frame.width;
+  const sy = height / volatile.frame.height;
+  for (const rect of volatile.rects) {
+    overlay.append(
+      s('rect', {
+        class: 'volatile-region',
+        'vector-effect': 'non-scaling-stroke',
+        x: rect.x * sx,
+        y: rect.y * sy,
+        width: Math.max(rect.width * sx, 1),
+        height: Math.max(rect.height * sy, 1),
+      }),
+    );
+  }
+}
+
+/**
  * A screenshot with its action drawn on it.
  * @param {{
  *   runId: string, n: number, width: number | null, height: number | null,
  *   action: Action | null, why: string | null, focus?: Focus | null,
- *   size: 'full' | 'thumb', alt: string
+ *   size: 'full' | 'thumb', alt: string,
+ *   volatile?: {frame: {width: number, height: number}, rects: Rect[]} | null
  * }} o
  * @returns {HTMLElement}
  */
 export function screenView(o) {
   const width = o.width ?? 1280;
   const height = o.height ?? 800;
+  const volatile = o.volatile ?? null;
   const img = h('img', { class: 'screen-img', alt: o.alt, decoding: 'async' });
   const overlay = s('svg', {
     class: 'overlay',
@@ -386,6 +414,7 @@ export function screenView(o) {
   frame.style.aspectRatio = `${width} / ${height}`;
   const r = markRadius(width, height, o.size);
   const a = o.action;
+  if (volatile) drawVolatile(overlay, volatile, width, height);
   drawMarks(overlay, a, o.focus, r);
   if (a?.action === 'type' && o.focus) {
     const focus = o.focus;
