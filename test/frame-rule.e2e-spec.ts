@@ -127,9 +127,13 @@ describe('the frame rule', () => {
       if (index === 0)
         return chatCompletion(chatAction({ action: 'click', x: field.x, y: field.y }));
       if (sent >= reads) return chatCompletion(chatAction({ action: 'done', summary: 'read' }));
+      // Every read moves the menu's selection, so each one changes the screen and the stall
+      // rule never applies (a key that changes nothing would stall the run, blink or not).
+      const moves = (await performed(stack.sim)).length - 1;
+      const key = moves < 2 || moves % 2 === 1 ? 'ArrowDown' : 'ArrowUp';
       await sleep(300); // thinking for longer than the caret stays the same (250 ms)
       sent++;
-      return chatCompletion(chatAction({ action: 'key', key: 'End' }));
+      return chatCompletion(chatAction({ action: 'key', key }));
     });
     try {
       const run = await stack.start('read the command field');
