@@ -10,6 +10,7 @@ import { StepDoneNotify1796085520653 } from './1796085520653-StepDoneNotify';
 import { TenantPause1796088325955 } from './1796088325955-TenantPause';
 import { StepFailures1796089815632 } from './1796089815632-StepFailures';
 import { RunVolatileMask1796090424405 } from './1796090424405-RunVolatileMask';
+import { SecretGrants1796180000000 } from './1796180000000-SecretGrants';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -24,4 +25,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   TenantPause1796088325955,
   StepFailures1796089815632,
   RunVolatileMask1796090424405,
+  SecretGrants1796180000000,
 ];

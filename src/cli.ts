@@ -5,6 +5,8 @@ import { DataSource } from 'typeorm';
 import { CoreModule } from './core.module';
 import { TokensService } from './auth/tokens.service';
 import { loadConfig } from './config/app-config';
+import { operatorName, SecretGrants } from './secrets/secret-grants.service';
+import { SecretsModule } from './secrets/secrets.module';
 import { TenantsModule } from './tenants/tenants.module';
 
 const USAGE = `usage: npm run cli -- <command>
@@ -12,6 +14,11 @@ const USAGE = `usage: npm run cli -- <command>
         prints the new token alone on the last line of stdout; it is shown only once
   token list [--tenant <tenant>]
   token revoke <token-id>
+  secrets grant --tenant <tenant> --env <VARIABLE> --to <https://host:port>
+        lets Warden send the variable's value (a screen host token, a model key) to that origin
+        on the tenant's behalf; Warden's own variables are refused
+  secrets list [--tenant <tenant>]
+  secrets revoke --tenant <tenant> --env <VARIABLE> --to <https://host:port>
   migrate                       apply pending database migrations`;
 
 @Module({})
@@ -26,6 +33,8 @@ async function main(argv: string[]): Promise<number> {
       tenant: { type: 'string' },
       subject: { type: 'string' },
       permissions: { type: 'string' },
+      env: { type: 'string' },
+      to: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -37,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
   const app = await NestFactory.createApplicationContext(
     {
       module: CliModule,
-      imports: [CoreModule.forRoot(loadConfig()), TenantsModule],
+      imports: [CoreModule.forRoot(loadConfig()), TenantsModule, SecretsModule],
       providers: [TokensService],
     },
     { logger: ['error'] },
@@ -50,6 +59,7 @@ async function main(argv: string[]): Promise<number> {
       );
       return 0;
     }
+    if (group === 'secrets') return await secrets(app.get(SecretGrants), command, values);
     const tokens = app.get(TokensService);
     if (group === 'token' && command === 'create') {
       if (!values.tenant || !values.subject || !values.permissions) {
@@ -96,6 +106,43 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await app.close();
   }
+}
+
+/** `secrets grant|list|revoke`: the deployment operator's grants (DESIGN §7), audited as the OS user. */
+async function secrets(
+  grants: SecretGrants,
+  command: string | undefined,
+  values: { tenant?: string; env?: string; to?: string },
+): Promise<number> {
+  if (command === 'list') {
+    const rows = await grants.list(values.tenant);
+    if (rows.length === 0) console.log('no grants');
+    else console.table(rows);
+    return 0;
+  }
+  if (command !== 'grant' && command !== 'revoke') {
+    console.error(USAGE);
+    return 2;
+  }
+  if (!values.tenant || !values.env || !values.to) {
+    console.error(`secrets ${command} needs --tenant, --env and --to`);
+    return 2;
+  }
+  const actor = operatorName();
+  if (command === 'grant') {
+    const grant = await grants.grant(values.tenant, values.env, values.to, actor);
+    console.log(
+      `granted ${grant.env} to ${grant.to} for tenant ${grant.tenant} (by ${grant.granted_by} at ${grant.granted_at})`,
+    );
+    return 0;
+  }
+  const revoked = await grants.revoke(values.tenant, values.env, values.to, actor);
+  if (!revoked) {
+    console.error(`no grant of ${values.env} to ${values.to} for tenant ${values.tenant}`);
+    return 1;
+  }
+  console.log(`revoked ${revoked.env} to ${revoked.to} for tenant ${revoked.tenant}`);
+  return 0;
 }
 
 main(process.argv.slice(2)).then(

@@ -29,10 +29,19 @@ import {
 import { DoctorReport, DoctorService } from '../src/computer-use/screens/doctor.service';
 import { decodePng, pixelSha256, ScreenError } from '../src/computer-use/screens/pixels';
 import { ScreenHostError } from '../src/computer-use/screens/screen-error';
-import { ScreenHostClient, ScreenHostTarget } from '../src/computer-use/screens/screen-host.client';
+import {
+  ScreenHost,
+  ScreenHostClient,
+  ScreenHostTarget,
+} from '../src/computer-use/screens/screen-host.client';
 import { ScreensModule } from '../src/computer-use/screens/screens.module';
 import { ScreensService } from '../src/computer-use/screens/screens.service';
+import { AuditModule } from '../src/audit/audit.module';
+import { loadConfig } from '../src/config/app-config';
+import { ConfigModule } from '../src/config/config.module';
 import { databaseOptions } from '../src/database/database.options';
+import { ReleasedSecret, SecretGrants, SecretRefused } from '../src/secrets/secret-grants.service';
+import { SecretsModule } from '../src/secrets/secrets.module';
 import { createTestDatabase, TestDatabase } from './support/database';
 
 const TOKEN = randomBytes(24).toString('hex');
@@ -48,6 +57,7 @@ const client = new ScreenHostClient({
   actionTimeoutMs: 3000,
   lookupTimeoutMs: 1500,
   retryBackoffMs: 50,
+  caDir: tmpdir(),
 });
 
 let certA: CreatedCertificate & { cert: Buffer; key: Buffer };
@@ -66,6 +76,16 @@ function target(url: string, overrides: Partial<ScreenHostTarget> = {}): ScreenH
     screen_tls: { fingerprint_sha256: certA.fingerprintSha256 },
     ...overrides,
   };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<SecretRefused> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof SecretRefused) return error;
+    throw error;
+  }
+  throw new Error('expected a SecretRefused, the secret was released');
 }
 
 async function failure(promise: Promise<unknown>): Promise<ScreenHostError> {
@@ -208,9 +228,49 @@ async function later<T extends Closable>(closable: Promise<T>): Promise<T> {
   return value;
 }
 
+/** Secret grants as the operator makes them, in a real database (DESIGN §7). */
+let grantsDb: TestDatabase;
+let grantsModule: TestingModule;
+let grants: SecretGrants;
+/** The sim's token, released for the sim's origin. */
+let simToken: ReleasedSecret;
+
+/** The target, with its token granted to its origin in tenant acme (when the URL has one). */
+async function granted(t: ScreenHostTarget): Promise<ScreenHostTarget> {
+  try {
+    await grants.grant('acme', t.screen_token_env, new URL(t.screen_url).origin, 'os:test');
+  } catch {
+    // Not a grantable origin or variable: the check under test says why.
+  }
+  return t;
+}
+
+/** The host of `t`, its token granted and released as a step's would be. */
+async function hostFor(t: ScreenHostTarget): Promise<ScreenHost> {
+  await granted(t);
+  const token = await grants.release({
+    tenant: 'acme',
+    envName: t.screen_token_env,
+    destination: t.screen_url,
+    what: "the screen host's token",
+  });
+  return client.forTarget(t, token);
+}
+
 beforeAll(async () => {
   process.env[TOKEN_ENV] = TOKEN;
   delete process.env[UNSET_ENV];
+  grantsDb = await createTestDatabase();
+  grantsModule = await Test.createTestingModule({
+    imports: [
+      TypeOrmModule.forRoot(databaseOptions({ DATABASE_URL: grantsDb.url })),
+      ConfigModule.forRoot(loadConfig({})),
+      AuditModule,
+      SecretsModule,
+    ],
+  }).compile();
+  await grantsModule.init();
+  grants = grantsModule.get(SecretGrants);
   [certA, certB] = await Promise.all([certificate(), certificate()]);
   sim = await startScreenHost({
     backend: 'sim',
@@ -219,9 +279,18 @@ beforeAll(async () => {
     tls: { certPath: certA.certPath, keyPath: certA.keyPath },
     testRoutes: true,
   });
+  await granted(target(sim.url));
+  simToken = await grants.release({
+    tenant: 'acme',
+    envName: TOKEN_ENV,
+    destination: sim.url,
+    what: "the screen host's token",
+  });
 });
 
 afterAll(async () => {
+  await grantsModule?.close();
+  await grantsDb?.drop();
   client.close();
   await Promise.all(cleanups.map((c) => c()));
   await sim?.close();
@@ -230,7 +299,7 @@ afterAll(async () => {
 
 describe('TLS', () => {
   it('talks to a host whose certificate matches the pinned fingerprint', async () => {
-    const shot = await client.forTarget(target(sim.url)).screenshot();
+    const shot = await (await hostFor(target(sim.url))).screenshot();
     expect(shot).toMatchObject({ width: 1280, height: 800, pngWidth: 1280, pngHeight: 800 });
     expect(shot.pngSha256).toBe(createHash('sha256').update(shot.png).digest('hex'));
     expect(decodePng(shot.png).width).toBe(1280);
@@ -240,18 +309,18 @@ describe('TLS', () => {
 
   it('accepts the pin with colons and in upper case', async () => {
     const pin = certA.fingerprintSha256.toUpperCase().match(/../g)!.join(':');
-    const host = client.forTarget(target(sim.url, { screen_tls: { fingerprint_sha256: pin } }));
+    const host = await hostFor(target(sim.url, { screen_tls: { fingerprint_sha256: pin } }));
     await expect(host.screenshot()).resolves.toMatchObject({ width: 1280 });
   });
 
   it('talks to a host whose certificate the CA file vouches for', async () => {
-    const host = client.forTarget(target(sim.url, { screen_tls: { ca_file: certA.certPath } }));
+    const host = await hostFor(target(sim.url, { screen_tls: { ca_file: certA.certPath } }));
     await expect(host.screenshot()).resolves.toMatchObject({ width: 1280, height: 800 });
   });
 
   it('sends nothing, not even the token, to a host whose certificate is not the pinned one', async () => {
     const impostor = await later(recordingTlsServer(certB));
-    const error = await failure(client.forTarget(target(impostor.url)).screenshot());
+    const error = await failure((await hostFor(target(impostor.url))).screenshot());
     expect(error.kind).toBe('tls');
     expect(error.requestSent).toBe(false);
     expect(error.message).toContain(`fingerprint ${certB.fingerprintSha256}`);
@@ -263,7 +332,7 @@ describe('TLS', () => {
     expect(impostor.received()).toHaveLength(0);
 
     // The recorder does record: pinned to its own certificate, the request reaches it.
-    const control = client.forTarget(
+    const control = await hostFor(
       target(impostor.url, { screen_tls: { fingerprint_sha256: certB.fingerprintSha256 } }),
     );
     const timedOut = await failure(control.screenshot({ attempts: 1 }));
@@ -272,7 +341,7 @@ describe('TLS', () => {
   });
 
   it('refuses a pinned host when the certificate does not match, on the real sim host too', async () => {
-    const host = client.forTarget(
+    const host = await hostFor(
       target(sim.url, { screen_tls: { fingerprint_sha256: certB.fingerprintSha256 } }),
     );
     const error = await failure(host.screenshot());
@@ -281,13 +350,13 @@ describe('TLS', () => {
 
   it("refuses a self-signed host with the system's CAs, and with another CA file", async () => {
     const system = await failure(
-      client.forTarget(target(sim.url, { screen_tls: undefined })).screenshot(),
+      (await hostFor(target(sim.url, { screen_tls: undefined }))).screenshot(),
     );
     expect(system.kind).toBe('tls');
     expect(system.message).toMatch(/the system's CAs do not accept: it is self-signed/);
     expect(system.message).toContain(certA.fingerprintSha256);
     const otherCa = await failure(
-      client.forTarget(target(sim.url, { screen_tls: { ca_file: certB.certPath } })).screenshot(),
+      (await hostFor(target(sim.url, { screen_tls: { ca_file: certB.certPath } }))).screenshot(),
     );
     expect(otherCa.kind).toBe('tls');
     expect(otherCa.message).toContain(`the CA in ${certB.certPath}`);
@@ -296,7 +365,7 @@ describe('TLS', () => {
   it('refuses http:// and unusable TLS settings as configuration errors', () => {
     const config = (t: ScreenHostTarget) => {
       try {
-        client.forTarget(t);
+        client.forTarget(t, simToken);
       } catch (error) {
         return error as ScreenHostError;
       }
@@ -311,7 +380,15 @@ describe('TLS', () => {
     );
     expect(
       config(target(sim.url, { screen_tls: { ca_file: '/nonexistent/ca.pem' } })).message,
-    ).toBe('screen_tls.ca_file "/nonexistent/ca.pem" cannot be read (ENOENT)');
+    ).toBe(`screen_tls.ca_file must be a file under the deployment's CA_DIR (${tmpdir()})`);
+    const missing = join(tmpdir(), `warden-missing-${randomBytes(4).toString('hex')}.pem`);
+    expect(config(target(sim.url, { screen_tls: { ca_file: missing } })).message).toBe(
+      `screen_tls.ca_file ${JSON.stringify(missing)} cannot be read (ENOENT)`,
+    );
+    expect(
+      config(target(sim.url, { screen_tls: { ca_file: join(tmpdir(), '..', 'etc', 'passwd') } }))
+        .message,
+    ).toMatch(/must be a file under the deployment's CA_DIR/);
     expect(config(target(sim.url, { screen_token_env: 'not a name' })).kind).toBe('config');
     expect(config(target(`https://user:secret@127.0.0.1:${sim.port}`)).message).toMatch(
       /must not contain a user or password/,
@@ -327,7 +404,7 @@ describe('TLS', () => {
     });
     cleanups.push(() => plain.close());
     const error = await failure(
-      client.forTarget(target(plain.url.replace('http:', 'https:'))).screenshot({ attempts: 1 }),
+      (await hostFor(target(plain.url.replace('http:', 'https:')))).screenshot({ attempts: 1 }),
     );
     expect(error.kind).toBe('tls');
     expect(error.message).toMatch(/does not speak TLS there \(plain HTTP\?\)/);
@@ -341,7 +418,7 @@ describe('the token', () => {
     process.env[wrongEnv] = wrong;
     try {
       const error = await failure(
-        client.forTarget(target(sim.url, { screen_token_env: wrongEnv })).screenshot(),
+        (await hostFor(target(sim.url, { screen_token_env: wrongEnv }))).screenshot(),
       );
       expect(error.kind).toBe('unauthorized');
       expect(error.status).toBe(401);
@@ -353,24 +430,63 @@ describe('the token', () => {
     }
   });
 
-  it('is a clear configuration error when its variable is not set, and nothing is sent', async () => {
+  it('is not released when its variable is not set, and nothing is sent', async () => {
     const recorder = await later(recordingTlsServer(certA));
-    const error = await failure(
-      client.forTarget(target(recorder.url, { screen_token_env: UNSET_ENV })).screenshot(),
-    );
+    const error = await refusal(hostFor(target(recorder.url, { screen_token_env: UNSET_ENV })));
     expect(error).toMatchObject({
-      kind: 'config',
-      message: `the environment variable ${UNSET_ENV}, which holds the screen host's token, is not set on the Warden host`,
+      reason: 'unset',
+      message: `the screen host's token variable ${UNSET_ENV} is not set on the Warden host`,
     });
     expect(recorder.connections()).toBe(0);
   });
 
-  it('is read at each call, so a changed variable applies to the next call', async () => {
+  it('is not released for an origin it is not granted for, and nothing is sent', async () => {
+    const recorder = await later(recordingTlsServer(certA));
+    const error = await refusal(
+      grants.release({
+        tenant: 'acme',
+        envName: TOKEN_ENV,
+        destination: recorder.url,
+        what: "the screen host's token",
+      }),
+    );
+    expect(error.reason).toBe('not_granted');
+    expect(error.fix).toBe(
+      `npm run cli -- secrets grant --tenant acme --env ${TOKEN_ENV} --to ${new URL(recorder.url).origin}`,
+    );
+    // Granted to acme, not to globex.
+    await expect(
+      refusal(
+        grants.release({
+          tenant: 'globex',
+          envName: TOKEN_ENV,
+          destination: sim.url,
+          what: "the screen host's token",
+        }),
+      ),
+    ).resolves.toMatchObject({ reason: 'not_granted' });
+    expect(recorder.connections()).toBe(0);
+  });
+
+  it('goes only to the origin it was released for', async () => {
+    const recorder = await later(recordingTlsServer(certA));
+    // The sim's token, handed to a host at another origin: refused before any connection.
+    const elsewhere = client.forTarget(target(recorder.url), simToken);
+    const error = await failure(elsewhere.screenshot({ attempts: 1 }));
+    expect(error.kind).toBe('config');
+    expect(error.message).toContain(`was released for ${new URL(sim.url).origin}`);
+    expect(recorder.connections()).toBe(0);
+    expect(recorder.received().toString('latin1')).not.toContain(TOKEN);
+  });
+
+  it('is read when it is released, so a changed variable applies to the next step', async () => {
     const env = `${TOKEN_ENV}_LATER`;
-    const host = client.forTarget(target(sim.url, { screen_token_env: env }));
-    expect((await failure(host.health())).kind).toBe('config');
+    await expect(
+      refusal(hostFor(target(sim.url, { screen_token_env: env }))),
+    ).resolves.toMatchObject({ reason: 'unset' });
     process.env[env] = TOKEN;
     try {
+      const host = await hostFor(target(sim.url, { screen_token_env: env }));
       await expect(host.health()).resolves.toMatchObject({ backend: 'sim' });
     } finally {
       delete process.env[env];
@@ -382,7 +498,7 @@ describe('a host that is down, slow or answers garbage', () => {
   it('down: unreachable, quickly, after bounded retries', async () => {
     const port = await deadPort();
     const started = Date.now();
-    const error = await failure(client.forTarget(target(`https://127.0.0.1:${port}`)).screenshot());
+    const error = await failure((await hostFor(target(`https://127.0.0.1:${port}`))).screenshot());
     expect(error.kind).toBe('unreachable');
     expect(error.message).toMatch(
       /unreachable: connection refused, nothing listens there \(ECONNREFUSED\)/,
@@ -394,7 +510,7 @@ describe('a host that is down, slow or answers garbage', () => {
   it('slow (accepts, never answers): timeout within the bound, after 3 attempts', async () => {
     const silent = await later(recordingTlsServer(certA));
     const started = Date.now();
-    const error = await failure(client.forTarget(target(silent.url)).screenshot());
+    const error = await failure((await hostFor(target(silent.url))).screenshot());
     const elapsed = Date.now() - started;
     expect(error.kind).toBe('timeout');
     expect(error.message).toMatch(/did not answer GET \/screenshot within 1500 ms/);
@@ -412,7 +528,7 @@ describe('a host that is down, slow or answers garbage', () => {
     const port = await listen(tcp);
     const started = Date.now();
     const error = await failure(
-      client.forTarget(target(`https://127.0.0.1:${port}`)).screenshot({ attempts: 1 }),
+      (await hostFor(target(`https://127.0.0.1:${port}`))).screenshot({ attempts: 1 }),
     );
     expect(error.kind).toBe('timeout');
     expect(error.message).toMatch(/did not finish the TLS handshake within 1000 ms/);
@@ -440,14 +556,14 @@ describe('a host that is down, slow or answers garbage', () => {
         }
       }),
     );
-    const shot = await client.forTarget(target(flaky.url)).screenshot();
+    const shot = await (await hostFor(target(flaky.url))).screenshot();
     expect(shot).toMatchObject({ width: 10, pngWidth: 10 });
     expect(calls).toBe(3);
 
     const always503 = await later(
       fakeHost((_req, res) => sendJson(res, 503, { message: 'backend busy' })),
     );
-    const error = await failure(client.forTarget(target(always503.url)).screenshot());
+    const error = await failure((await hostFor(target(always503.url))).screenshot());
     expect(error).toMatchObject({ kind: 'refused', status: 503 });
     expect(error.message).toContain('answered GET /screenshot with 503: backend busy');
     expect(always503.requests).toHaveLength(3);
@@ -514,7 +630,7 @@ describe('a host that is down, slow or answers garbage', () => {
 
     it.each(cases)('%s: bad_answer with a clear message', async (_name, answer, message) => {
       const host = await later(fakeHost((_req, res) => answer(res)));
-      const error = await failure(client.forTarget(target(host.url)).screenshot());
+      const error = await failure((await hostFor(target(host.url))).screenshot());
       expect(error.kind).toBe('bad_answer');
       expect(error.message).toMatch(message);
       expectNoToken(error);
@@ -542,7 +658,7 @@ describe('a host that is down, slow or answers garbage', () => {
           pump();
         }),
       );
-      const error = await failure(client.forTarget(target(host.url)).screenshot());
+      const error = await failure((await hostFor(target(host.url))).screenshot());
       expect(error).toMatchObject({ kind: 'bad_answer' });
       expect(error.message).toContain(
         'answered GET /screenshot with 100 MiB; at most 32 MiB is accepted',
@@ -570,11 +686,11 @@ describe('a host that is down, slow or answers garbage', () => {
           pump();
         }),
       );
-      const error = await failure(client.forTarget(target(host.url)).screenshot());
+      const error = await failure((await hostFor(target(host.url))).screenshot());
       expect(error.kind).toBe('bad_answer');
       expect(error.message).toContain('more than 32 MiB; at most 32 MiB is accepted');
       // The process and the client are fine: the next call to a good host works.
-      await expect(client.forTarget(target(sim.url)).screenshot()).resolves.toBeDefined();
+      await expect((await hostFor(target(sim.url))).screenshot()).resolves.toBeDefined();
     });
 
     it('elements and health: not JSON, the wrong shape, too large', async () => {
@@ -607,7 +723,7 @@ describe('a host that is down, slow or answers garbage', () => {
           }
         }),
       );
-      const h = client.forTarget(target(host.url));
+      const h = await hostFor(target(host.url));
       expect(await failure(h.elements())).toMatchObject({
         kind: 'bad_answer',
         message: expect.stringContaining(
@@ -635,7 +751,7 @@ describe('a host that is down, slow or answers garbage', () => {
           res.end(big);
         }),
       );
-      const error = await failure(client.forTarget(target(host.url)).elements());
+      const error = await failure((await hostFor(target(host.url))).elements());
       expect(error.kind).toBe('bad_answer');
       expect(error.message).toContain('at most 2 MiB is accepted');
     });
@@ -643,7 +759,7 @@ describe('a host that is down, slow or answers garbage', () => {
     it('an action answered with something other than {ok: true, ms}', async () => {
       const host = await later(fakeHost((_req, res) => sendJson(res, 200, { done: 'yes' })));
       const error = await failure(
-        client.forTarget(target(host.url)).act({ action: 'key', key: 'Tab' }, 'step-1'),
+        (await hostFor(target(host.url))).act({ action: 'key', key: 'Tab' }, 'step-1'),
       );
       expect(error).toMatchObject({ kind: 'bad_answer', requestSent: true });
       expect(error.message).toContain('answered POST /action with not {ok: true, ms}');
@@ -656,7 +772,7 @@ describe('a host that is down, slow or answers garbage', () => {
         ),
       );
       const error = await failure(
-        client.forTarget(target(host.url)).act({ action: 'key', key: 'Tab' }, 'k'),
+        (await hostFor(target(host.url))).act({ action: 'key', key: 'Tab' }, 'k'),
       );
       expect(error.kind).toBe('refused');
       expect(error.message).toContain('bad header Bearer [token]');
@@ -668,7 +784,7 @@ describe('a host that is down, slow or answers garbage', () => {
 describe('the sim screen host', () => {
   it('gives its outline, its health, and performs an action once per Idempotency-Key', async () => {
     await fetchSim('/sim/reset');
-    const host = client.forTarget(target(sim.url));
+    const host = await hostFor(target(sim.url));
     const outline = await host.elements();
     const field = outline!.find((e) => e.name === 'Command field')!;
     expect(field).toMatchObject({ role: 'textbox', rect: { width: expect.any(Number) } });
@@ -695,7 +811,7 @@ describe('the sim screen host', () => {
   });
 
   it('refuses to send done, fail and wait to a host', async () => {
-    const host = client.forTarget(target(sim.url));
+    const host = await hostFor(target(sim.url));
     await expect(host.act({ action: 'wait', seconds: 1 }, 'k')).rejects.toThrow(TypeError);
   });
 
@@ -708,12 +824,12 @@ describe('the sim screen host', () => {
       elements: false,
     });
     cleanups.push(() => bare.close());
-    await expect(client.forTarget(target(bare.url)).elements()).resolves.toBeNull();
+    await expect((await hostFor(target(bare.url))).elements()).resolves.toBeNull();
   });
 
   it('keeps the connection alive across calls', async () => {
     const host = await later(fakeHost((_req, res) => sendPng(res, png(10, 10), 10, 10)));
-    const h = client.forTarget(target(host.url));
+    const h = await hostFor(target(host.url));
     for (let i = 0; i < 20; i++) await h.screenshot();
     expect(host.connections()).toBe(1);
     expect(host.requests).toHaveLength(20);
@@ -733,7 +849,7 @@ describe('looking up an action by its Idempotency-Key', () => {
           });
       }),
     );
-    const h = client.forTarget(target(host.url));
+    const h = await hostFor(target(host.url));
     await expect(h.lookupAction('step/1')).resolves.toEqual({
       performed: true,
       result: { ok: true, ms: 1.5 },
@@ -753,7 +869,7 @@ describe('looking up an action by its Idempotency-Key', () => {
         }),
       ),
     );
-    const error = await failure(client.forTarget(target(host.url)).lookupAction('step-1'));
+    const error = await failure((await hostFor(target(host.url))).lookupAction('step-1'));
     expect(error.kind).toBe('refused');
     expect(error.message).toMatch(/cannot look up actions/);
   });
@@ -774,7 +890,7 @@ describe('looking up an action by its Idempotency-Key', () => {
         }
       }),
     );
-    const h = client.forTarget(target(host.url));
+    const h = await hostFor(target(host.url));
     await expect(h.lookupAction('step-failed')).resolves.toEqual({
       performed: 'unknown',
       message: 'the action could not be performed: xdotool exited with 1',
@@ -802,7 +918,7 @@ describe('looking up an action by its Idempotency-Key', () => {
       tls: { certPath: certA.certPath, keyPath: certA.keyPath },
     });
     cleanups.push(() => failing.close());
-    const h = client.forTarget(target(failing.url));
+    const h = await hostFor(target(failing.url));
     const error = await failure(h.act({ action: 'key', key: 'Enter' }, 'step-half-way'));
     expect(error).toMatchObject({ kind: 'failed', status: 500, requestSent: true });
     expect(error.message).toContain('SendInput delivered 1 of 2 events');
@@ -817,7 +933,7 @@ describe('looking up an action by its Idempotency-Key', () => {
   });
 
   it("reads the screen host's own answers: a performed key, then an unknown one", async () => {
-    const h = client.forTarget(target(sim.url));
+    const h = await hostFor(target(sim.url));
     await expect(h.lookupAction('never-sent')).resolves.toEqual({ performed: false });
     await h.act({ action: 'scroll', x: 10, y: 10, direction: 'down', amount: 1 }, 'lookup-1');
     await expect(h.lookupAction('lookup-1')).resolves.toEqual({
@@ -835,7 +951,7 @@ describe('the frame precondition through the client', () => {
 
   it('announces frame_precondition, and acts on the frame it was judged on', async () => {
     await fetchSim('/sim/reset');
-    const h = client.forTarget(target(sim.url));
+    const h = await hostFor(target(sim.url));
     expect((await h.health())!.capabilities).toContain('frame_precondition');
     const shot = await h.screenshot();
     expect(shot.frameSha256).toMatch(/^[0-9a-f]{64}$/);
@@ -847,7 +963,7 @@ describe('the frame precondition through the client', () => {
 
   it('a screen that changed is screen_changed, nothing is done, and the key may act later', async () => {
     await fetchSim('/sim/reset');
-    const h = client.forTarget(target(sim.url));
+    const h = await hostFor(target(sim.url));
     const judged = await h.screenshot();
     await fetchSim('/sim/popup', 'POST', {
       title: 'Save changes?',
@@ -869,7 +985,7 @@ describe('the frame precondition through the client', () => {
 
   it('leaves out X-Frame-Ignore rectangles, given in frame pixels', async () => {
     await fetchSim('/sim/reset');
-    const h = client.forTarget(target(sim.url));
+    const h = await hostFor(target(sim.url));
     const judged = await h.screenshot();
     await fetchSim('/sim/poke', 'POST', { message: 'the clock moved' });
     const statusBar = { x: 0, y: 772, width: 1280, height: 28 };
@@ -884,7 +1000,7 @@ describe('the frame precondition through the client', () => {
   });
 
   it('a frame the host no longer holds is frame_unknown', async () => {
-    const h = client.forTarget(target(sim.url));
+    const h = await hostFor(target(sim.url));
     const error = await failure(
       h.act({ action: 'key', key: 'Tab' }, 'frame-4', { expect: '0f'.repeat(32) }),
     );
@@ -893,7 +1009,7 @@ describe('the frame precondition through the client', () => {
 
   it('refuses a malformed frame before anything is sent', async () => {
     const host = await later(fakeHost((_req, res) => sendJson(res, 200, { ok: true, ms: 1 })));
-    const h = client.forTarget(target(host.url));
+    const h = await hostFor(target(host.url));
     const tab = { action: 'key' as const, key: 'Tab' };
     await expect(h.act(tab, 'k', { expect: 'AB'.repeat(32) })).rejects.toThrow(TypeError);
     await expect(
@@ -919,7 +1035,7 @@ describe('the frame precondition through the client', () => {
         replies.shift()!(res);
       }),
     );
-    const h = client.forTarget(target(host.url));
+    const h = await hostFor(target(host.url));
     const tab = { action: 'key' as const, key: 'Tab' };
     const frame = {
       expect: '12'.repeat(32),
@@ -978,13 +1094,16 @@ describe('the frame precondition through the client', () => {
       tls: { certPath: certA.certPath, keyPath: certA.keyPath },
     });
     cleanups.push(() => pngOnly.close());
-    const h = client.forTarget(target(pngOnly.url));
+    const h = await hostFor(target(pngOnly.url));
     const shot = await h.screenshot();
     expect(shot.frameSha256).toBe(pixelSha256(decodePng(shot.png)));
     await expect(
       h.act({ action: 'key', key: 'Tab' }, 'png-only-1', { expect: shot.frameSha256! }),
     ).resolves.toMatchObject({ ok: true });
-    const report = await new DoctorService(client).check(target(pngOnly.url));
+    const report = await new DoctorService(client, grants).check(
+      'acme',
+      await granted(target(pngOnly.url)),
+    );
     expect(report.checks.find((c) => c.name === 'frame_precondition')).toMatchObject({ ok: true });
   });
 
@@ -992,7 +1111,7 @@ describe('the frame precondition through the client', () => {
     const host = await later(
       fakeHost((_req, res) => sendPng(res, png(10, 10), 10, 10, 'NOT-A-HASH')),
     );
-    const error = await failure(client.forTarget(target(host.url)).screenshot({ attempts: 1 }));
+    const error = await failure((await hostFor(target(host.url))).screenshot({ attempts: 1 }));
     expect(error.kind).toBe('bad_answer');
     expect(error.message).toContain('X-Frame-SHA256 "NOT-A-HASH", not a frame SHA-256');
   });
@@ -1031,7 +1150,12 @@ describe('ScreensService: the content-addressed store', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     moduleRef = await Test.createTestingModule({
-      imports: [TypeOrmModule.forRoot(databaseOptions({ DATABASE_URL: db.url })), ScreensModule],
+      imports: [
+        TypeOrmModule.forRoot(databaseOptions({ DATABASE_URL: db.url })),
+        ConfigModule.forRoot(loadConfig({})),
+        AuditModule,
+        ScreensModule,
+      ],
     }).compile();
     await moduleRef.init();
     screens = moduleRef.get(ScreensService);
@@ -1044,7 +1168,7 @@ describe('ScreensService: the content-addressed store', () => {
   });
 
   it('stores a screen once per distinct SHA-256 and gives back the exact bytes', async () => {
-    const shot = await client.forTarget(target(sim.url)).screenshot();
+    const shot = await (await hostFor(target(sim.url))).screenshot();
     const first = await screens.store('acme', shot);
     const second = await screens.store('acme', { png: Buffer.from(shot.png) });
     const decoded = decodePng(shot.png);
@@ -1116,19 +1240,20 @@ describe('DoctorService', () => {
   let doctor: DoctorService;
 
   beforeAll(() => {
-    doctor = new DoctorService(client);
+    doctor = new DoctorService(client, grants);
   });
 
   const check = (report: DoctorReport, name: string) => report.checks.find((c) => c.name === name)!;
 
   it('is all green on a sim host, and sends no action', async () => {
     await fetchSim('/sim/reset');
-    const report = await doctor.check(target(sim.url));
+    const report = await doctor.check('acme', await granted(target(sim.url)));
     expect(report.checks.map((c) => c.name)).toEqual([
       'config',
+      'token_grant',
+      'token_variable',
       'reachable',
       'tls',
-      'token_variable',
       'token_accepted',
       'screenshot',
       'screen_size',
@@ -1161,7 +1286,8 @@ describe('DoctorService', () => {
     });
     cleanups.push(() => bare.close());
     const report = await doctor.check(
-      target(bare.url, { screen_tls: { ca_file: certA.certPath } }),
+      'acme',
+      await granted(target(bare.url, { screen_tls: { ca_file: certA.certPath } })),
     );
     expect(report.ok).toBe(true);
     expect(check(report, 'outline')).toEqual({
@@ -1174,7 +1300,7 @@ describe('DoctorService', () => {
 
   it('each failure has a next step', async () => {
     const port = await deadPort();
-    const down = await doctor.check(target(`https://127.0.0.1:${port}`));
+    const down = await doctor.check('acme', await granted(target(`https://127.0.0.1:${port}`)));
     expect(down.ok).toBe(false);
     expect(check(down, 'reachable')).toMatchObject({
       ok: false,
@@ -1182,7 +1308,10 @@ describe('DoctorService', () => {
     });
 
     const pinned = await doctor.check(
-      target(sim.url, { screen_tls: { fingerprint_sha256: certB.fingerprintSha256 } }),
+      'acme',
+      await granted(
+        target(sim.url, { screen_tls: { fingerprint_sha256: certB.fingerprintSha256 } }),
+      ),
     );
     expect(check(pinned, 'reachable').ok).toBe(true);
     expect(check(pinned, 'tls')).toMatchObject({
@@ -1196,12 +1325,18 @@ describe('DoctorService', () => {
       detail: 'not checked: TLS failed, so nothing was sent',
     });
 
-    const system = await doctor.check(target(sim.url, { screen_tls: undefined }));
+    const system = await doctor.check(
+      'acme',
+      await granted(target(sim.url, { screen_tls: undefined })),
+    );
     expect(check(system, 'tls').next_step).toContain(
       `screen_tls.fingerprint_sha256 = ${certA.fingerprintSha256}`,
     );
 
-    const unset = await doctor.check(target(sim.url, { screen_token_env: UNSET_ENV }));
+    const unset = await doctor.check(
+      'acme',
+      await granted(target(sim.url, { screen_token_env: UNSET_ENV })),
+    );
     expect(check(unset, 'token_variable')).toMatchObject({
       ok: false,
       next_step: `set the environment variable ${UNSET_ENV} on the Warden host (API and worker) to the screen host's token, then restart them`,
@@ -1210,7 +1345,10 @@ describe('DoctorService', () => {
     const wrongEnv = `${TOKEN_ENV}_DOCTOR`;
     process.env[wrongEnv] = randomBytes(24).toString('hex');
     try {
-      const wrong = await doctor.check(target(sim.url, { screen_token_env: wrongEnv }));
+      const wrong = await doctor.check(
+        'acme',
+        await granted(target(sim.url, { screen_token_env: wrongEnv })),
+      );
       expect(check(wrong, 'token_variable').ok).toBe(true);
       expect(check(wrong, 'token_accepted')).toMatchObject({
         ok: false,
@@ -1220,12 +1358,41 @@ describe('DoctorService', () => {
       delete process.env[wrongEnv];
     }
 
-    const config = await doctor.check(target(sim.url.replace('https:', 'http:')));
+    const config = await doctor.check(
+      'acme',
+      await granted(target(sim.url.replace('https:', 'http:'))),
+    );
     expect(check(config, 'config')).toMatchObject({
       ok: false,
       next_step: expect.stringContaining('PUT /api/admin/computer-use'),
     });
-    expect(config.checks).toHaveLength(10);
+    expect(config.checks).toHaveLength(11);
+  });
+
+  it('names a missing grant and the command that adds it, without contacting the host', async () => {
+    const recorder = await later(recordingTlsServer(certA));
+    // No granted(): the operator never let this token go to this host.
+    const report = await doctor.check('acme', target(recorder.url));
+    const origin = new URL(recorder.url).origin;
+    expect(check(report, 'token_grant')).toEqual({
+      name: 'token_grant',
+      ok: false,
+      detail: expect.stringContaining(`is not granted for ${origin} in tenant acme`),
+      next_step: `ask the deployment operator to run: npm run cli -- secrets grant --tenant acme --env ${TOKEN_ENV} --to ${origin}`,
+    });
+    expect(check(report, 'reachable').detail).toBe(
+      'not checked: the token may not be sent to this host, so the host was not contacted',
+    );
+    expect(report.ok).toBe(false);
+    // One of Warden's own variables can never be granted: the doctor says to name another.
+    const own = await doctor.check(
+      'acme',
+      target(recorder.url, { screen_token_env: 'DATABASE_URL' }),
+    );
+    expect(check(own, 'token_grant').next_step).toMatch(
+      /^name another variable in screen_token_env/,
+    );
+    expect(recorder.connections()).toBe(0);
   });
 
   it('checks the screenshot, its size against the headers (HiDPI), the outline and idempotency', async () => {
@@ -1240,7 +1407,7 @@ describe('DoctorService', () => {
 
     // HiDPI at an exact scale of 2: fine, and said so. No /health: no idempotency.
     answers['/screenshot'] = (res) => sendPng(res, png(200, 100), 100, 50);
-    let report = await doctor.check(target(host.url));
+    let report = await doctor.check('acme', await granted(target(host.url)));
     expect(check(report, 'screen_size')).toMatchObject({
       ok: true,
       detail: expect.stringContaining(
@@ -1255,14 +1422,14 @@ describe('DoctorService', () => {
 
     // 3/2, exact.
     answers['/screenshot'] = (res) => sendPng(res, png(150, 90), 100, 60);
-    report = await doctor.check(target(host.url));
+    report = await doctor.check('acme', await granted(target(host.url)));
     expect(check(report, 'screen_size').detail).toContain('an exact scale of 3/2');
 
     // Axes that scale differently: clicks would land wrong.
     answers['/screenshot'] = (res) => sendPng(res, png(200, 100), 100, 60);
     answers['/health'] = (res) =>
       sendJson(res, 200, { backend: 'custom', capabilities: ['elements'] });
-    report = await doctor.check(target(host.url));
+    report = await doctor.check('acme', await granted(target(host.url)));
     expect(check(report, 'screen_size')).toMatchObject({
       ok: false,
       next_step: expect.stringContaining('X-Screen-Width'),
@@ -1279,26 +1446,26 @@ describe('DoctorService', () => {
         backend: 'custom',
         capabilities: ['idempotency', 'frame_precondition'],
       });
-    report = await doctor.check(target(host.url));
+    report = await doctor.check('acme', await granted(target(host.url)));
     expect(check(report, 'frame_precondition')).toMatchObject({
       ok: false,
       detail: expect.stringContaining('carries no X-Frame-SHA256'),
     });
     answers['/screenshot'] = (res) => sendPng(res, png(200, 100), 100, 50, 'ee'.repeat(32));
-    report = await doctor.check(target(host.url));
+    report = await doctor.check('acme', await granted(target(host.url)));
     expect(check(report, 'frame_precondition')).toMatchObject({
       ok: false,
       detail: expect.stringContaining("is not the SHA-256 of its PNG's pixels"),
     });
     const image = png(200, 100);
     answers['/screenshot'] = (res) => sendPng(res, image, 100, 50, pixelSha256(decodePng(image)));
-    report = await doctor.check(target(host.url));
+    report = await doctor.check('acme', await granted(target(host.url)));
     expect(check(report, 'frame_precondition').ok).toBe(true);
 
     // A screenshot that is not a PNG, an outline of the wrong shape.
     answers['/screenshot'] = (res) => sendPng(res, Buffer.from('GIF89a....'), 100, 60);
     answers['/elements'] = (res) => sendJson(res, 200, { elements: [] });
-    report = await doctor.check(target(host.url));
+    report = await doctor.check('acme', await granted(target(host.url)));
     expect(check(report, 'screenshot')).toMatchObject({
       ok: false,
       next_step: expect.stringContaining('backend'),

@@ -150,6 +150,11 @@ export class AppConfig {
       'DEFAULT_MODEL_BASE_URL must be an http(s):// URL, required when DEFAULT_MODEL_PROVIDER is openai-compatible',
   })
   DEFAULT_MODEL_BASE_URL?: string = undefined;
+
+  /** The directory `screen_tls.ca_file` is read from; a CA file outside it is refused (DESIGN §7). */
+  @IsOptional()
+  @Matches(/^\/\S*$/, { message: 'CA_DIR must be an absolute path' })
+  CA_DIR?: string = undefined;
 }
 
 export class ConfigError extends Error {}

@@ -14,6 +14,7 @@ import { TenantPause } from '../computer-use/settings/tenant-pause.entity';
 import { Screen } from '../computer-use/screens/screen.entity';
 import { ModelCall } from '../models/model-call.entity';
 import { ModelUsageDay } from '../models/model-usage-day.entity';
+import { SecretGrant } from '../secrets/secret-grant.entity';
 
 export const ENTITIES = [
   Tenant,
@@ -29,6 +30,7 @@ export const ENTITIES = [
   Screen,
   ModelCall,
   ModelUsageDay,
+  SecretGrant,
 ];
 
 /** The one set of database options, shared by the API, the worker, the CLI and TypeORM's CLI. */

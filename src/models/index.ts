@@ -12,6 +12,6 @@ export { ModelCall } from './model-call.entity';
 export { ModelUsageDay } from './model-usage-day.entity';
 export { BudgetExhaustedError, ModelCallError } from './model-errors';
 export { defaultModel } from './default-model';
-export { reasonNotUsable } from './usable';
+export { priceProblem } from './usable';
 export { demoPlanner, DEMO_MODELS } from './demo-planner';
 export { scaleFor, toScreen, toModel, insideModel, MODEL_SIZES, type ScreenScale } from './scaling';

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { ScreensModule } from '../computer-use/screens/screens.module';
+import { SecretsModule } from '../secrets/secrets.module';
 import { ModelUsageRepository } from './model-usage.repository';
 import { ModelsService } from './models.service';
 import { UsageService } from './usage.service';
 
 /** The governed model call (DESIGN §8): providers, budget, transcripts as they are recorded. */
 @Module({
-  imports: [ScreensModule],
+  imports: [ScreensModule, SecretsModule],
   providers: [ModelsService, UsageService, ModelUsageRepository],
   exports: [ModelsService, UsageService, ModelUsageRepository],
 })

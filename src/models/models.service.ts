@@ -10,7 +10,7 @@ import type {
 import { readPngHeader } from '../computer-use/screens/png-decoder';
 import { ScreensService } from '../computer-use/screens/screens.service';
 import type { ModelPlannerConfig, ModelProvider } from '../computer-use/settings/agent-config';
-import { secretFromEnv } from '../config/app-config';
+import { SecretGrants, type SecretUse, valueForRedaction } from '../secrets/secret-grants.service';
 import { addUsage, budgetProblem, costOf, type Usage } from './budget';
 import { downscalePng } from './downscale';
 import { BudgetExhaustedError, describeFailure, ModelCallError } from './model-errors';
@@ -30,6 +30,8 @@ import { openaiProvider } from './providers/openai.provider';
 import { RetriesFailed, withRetries } from './retry';
 import { insideModel, type ScreenScale, scaleFor, type Size, toScreen } from './scaling';
 import { findSecret, redactor } from './secrets';
+import { modelEndpoint } from './provider-urls';
+import { priceProblem } from './usable';
 import { UsageService } from './usage.service';
 
 export const PROVIDERS: Readonly<Record<ModelProvider, Provider>> = Object.freeze({
@@ -74,6 +76,16 @@ function readState(raw: unknown, provider: ModelProvider): ModelPlannerState | n
   return { provider, step: s.step!, continuation, notes };
 }
 
+/** The model key as a secret to release: for the tenant, to the planner's endpoint (DESIGN §7). */
+function keyUse(tenant: string, config: ModelPlannerConfig): SecretUse {
+  return {
+    tenant,
+    envName: config.api_key_env,
+    destination: modelEndpoint(config),
+    what: `the model key (${config.provider} ${config.model})`,
+  };
+}
+
 /**
  * The governed model call (DESIGN §8): every planning call of a model planner goes through here.
  * Budget before each call; the prompt built from the run; screenshots downscaled and coordinates
@@ -88,23 +100,34 @@ export class ModelsService {
   constructor(
     private readonly usage: UsageService,
     private readonly screens: ScreensService,
+    private readonly secrets: SecretGrants,
   ) {}
+
+  /**
+   * Why a run planned by this model cannot start, or null: its key not granted for its endpoint
+   * (or not set), a cost cap without prices. Checked when a run starts, so that it is a clear
+   * refusal and not a failed first step.
+   */
+  async reasonNotUsable(
+    tenant: string,
+    config: ModelPlannerConfig,
+  ): Promise<{ message: string; reason?: string } | null> {
+    const refused = await this.secrets.refusal(keyUse(tenant, config));
+    if (refused) return { message: refused.message, reason: refused.reason };
+    const price = priceProblem(config);
+    return price ? { message: price } : null;
+  }
 
   async plan(config: ModelPlannerConfig, ctx: PlanningContext): Promise<ModelPlanResult> {
     const provider = PROVIDERS[config.provider];
-    const apiKey = secretFromEnv(config.api_key_env);
-    if (!apiKey) {
-      throw new ModelCallError(
-        `the model API key variable ${config.api_key_env} is not set on the Warden host`,
-        { status: null, cause: 'not_configured' },
-      );
-    }
+    const key = await this.secrets.release(keyUse(ctx.tenant, config));
+    const apiKey = key.value;
     const screenTokenEnv = ctx.screenTokenEnv;
     const secrets = [
       { name: config.api_key_env, value: apiKey },
       {
         name: screenTokenEnv ?? 'the screen host token',
-        value: secretFromEnv(screenTokenEnv ?? ''),
+        value: screenTokenEnv ? valueForRedaction(screenTokenEnv) : undefined,
       },
     ];
     const redact = redactor(secrets.map((s) => s.value));
@@ -324,7 +347,7 @@ export class ModelsService {
         () =>
           provider.send(body, {
             apiKey,
-            baseURL: config.base_url,
+            baseURL: modelEndpoint(config),
             timeoutMs: config.timeout_seconds * 1000,
             signal: ctx.signal,
           }),

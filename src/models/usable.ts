@@ -1,14 +1,10 @@
 import type { ModelPlannerConfig } from '../computer-use/settings/agent-config';
-import { secretFromEnv } from '../config/app-config';
 
 /**
- * Why a run planned by this model cannot start, or null: checked when a run starts, so that a
- * missing key is a clear refusal and not a failed first step.
+ * Why this model's budget cannot be kept, or null: a cost cap needs prices, since without them
+ * the cost is unknown. (Whether its key may be sent is SecretGrants' question, DESIGN §7.)
  */
-export function reasonNotUsable(model: ModelPlannerConfig): string | null {
-  if (secretFromEnv(model.api_key_env) === undefined) {
-    return `the model API key variable ${model.api_key_env} is not set on the Warden host (${model.provider} ${model.model})`;
-  }
+export function priceProblem(model: ModelPlannerConfig): string | null {
   if (
     model.max_cost_usd_per_run !== null &&
     (model.price_per_mtok_in === null || model.price_per_mtok_out === null)

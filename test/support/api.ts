@@ -5,6 +5,7 @@ import { createApp } from '../../src/app.factory';
 import { AppModule } from '../../src/app.module';
 import { TokensService } from '../../src/auth/tokens.service';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { SecretGrants } from '../../src/secrets/secret-grants.service';
 import { createTestDatabase, TestDatabase } from './database';
 import { TEST_REDIS_URL, testRunPrefix } from './env';
 
@@ -26,6 +27,8 @@ export interface TestApi {
     subject: string,
     permissions: string[],
   ): Promise<{ id: string; token: string }>;
+  /** The deployment operator's grant (`npm run cli -- secrets grant`): `env` may go to `to`'s origin. */
+  grant(tenant: string, env: string, to: string): Promise<void>;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<HttpResult<T>>;
   close(): Promise<void>;
 }
@@ -71,6 +74,9 @@ export async function startApi(
         .get(TokensService)
         .create(tenant, subject, permissions, 'test');
       return { id: info.id, token };
+    },
+    grant: async (tenant, env, to) => {
+      await app.get(SecretGrants).grant(tenant, env, new URL(to).origin, 'os:test');
     },
     request: (method, path, options) => http(url, method, path, options),
     close: async () => {

@@ -109,6 +109,8 @@ export interface Stack {
     agent?: Record<string, unknown>,
     extraAgents?: Record<string, Record<string, unknown>>,
   ): Promise<void>;
+  /** The operator's grant of `env` to `to`'s origin for tenant acme (or `tenant`). */
+  grant(env: string, to: string, tenant?: string): Promise<void>;
   /** Stores a scripted planner and answers its id. */
   planner(script: unknown): Promise<string>;
   start(goal?: string, agent?: string, token?: string): Promise<any>;
@@ -153,6 +155,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       'globex',
     ),
   };
+  // The deployment operator lets the sim's token go to the sim, for tenant acme (DESIGN §7).
+  await api.grant('acme', sim.tokenEnv, sim.url);
   const expectOk = (what: string, r: { status: number; text: string }) => {
     if (r.status >= 300) throw new Error(`${what}: ${r.status} ${r.text}`);
   };
@@ -182,6 +186,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       });
       expectOk('configure', r);
     },
+    grant: (env, to, tenant = 'acme') => api.grant(tenant, env, to),
     planner: async (script) => {
       const r = await api.request('POST', '/api/planners/scripted', {
         token: tokens.admin,

@@ -1,4 +1,5 @@
 import { Module, OnApplicationShutdown } from '@nestjs/common';
+import { SecretsModule } from '../../secrets/secrets.module';
 import { PlanningModule } from '../planning/planning.module';
 import { RunStateModule } from '../runs/run-state.module';
 import { OcrLabelReader } from '../screens/ocr-label-reader';
@@ -27,7 +28,7 @@ class OcrLifetime implements OnApplicationShutdown {
 
 /** The worker's part: the step processor, the engine and its stages, the reconciler. */
 @Module({
-  imports: [RunStateModule, ScreensModule, SettingsModule, PlanningModule],
+  imports: [RunStateModule, ScreensModule, SettingsModule, PlanningModule, SecretsModule],
   providers: [
     StepEngine,
     StepLease,

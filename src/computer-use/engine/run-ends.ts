@@ -5,6 +5,7 @@ import type { StepFields } from '../runs/steps.repository';
 import type { StepPhase } from '../runs/step-phase';
 import type { ScreenError } from '../screens/screen-error';
 import type { ScreenHostError } from '../screens/screen-host.client';
+import type { SecretRefused } from '../../secrets/secret-grants.service';
 
 /**
  * Thrown where a step ends its run. The step's last state, an audit event of its own and the
@@ -41,6 +42,16 @@ export function staleEnd(why: string, approval: Approval | null): RunEnds {
       details: { approval_id: approval?.id ?? null, action: approval?.action ?? null, why },
     },
   );
+}
+
+/**
+ * A secret Warden may not send (DESIGN §7): not granted for its destination (any more), one of
+ * Warden's own variables, an http destination off loopback: `not_granted`; a granted variable that
+ * is not set on the Warden host: a screen host or model error like any other missing setting.
+ */
+export function secretRefused(error: SecretRefused): RunEnds {
+  const reason = error.reason === 'unset' ? 'screen_host_error' : 'not_granted';
+  return new RunEnds(reason, error.message, { outcome: null, fields: { error: error.message } });
 }
 
 /** A screenshot that passed the answer checks but cannot be used (it does not decode, its size moved). */

@@ -14,6 +14,8 @@ export interface StepContext {
   agent: AgentConfig;
   /** The agent's screen host, timed. */
   host: ScreenHost;
+  /** The secret the host's requests carry: re-checked in the transaction that marks a send. */
+  secret: { envName: string; origin: string };
   /** The agent's classification rules, compiled. */
   rules: Rules;
   timing: StepTiming;

@@ -87,6 +87,7 @@ describe('refusing to send', () => {
     pauseReason: null,
     approvalSpent: true,
     writesNeedApproval: true,
+    secretGranted: true,
   };
 
   it('lets an action go when every check holds, and leaves a run that is no longer running alone', () => {
@@ -105,6 +106,16 @@ describe('refusing to send', () => {
     expect(refusedToSend({ ...open, enabled: false }, 'a')?.reason).toBe('killed');
     expect(refusedToSend({ ...open, agentConfigured: false }, 'a')?.reason).toBe('killed');
     expect(refusedToSend({ ...open, approvalSpent: false }, 'a')?.reason).toBe('approval_expired');
+  });
+
+  it("ends the run not_granted when the step's secret is no longer granted, before the approval", () => {
+    expect(refusedToSend({ ...open, secretGranted: false }, 'a')?.reason).toBe('not_granted');
+    expect(
+      refusedToSend({ ...open, secretGranted: false, approvalSpent: false }, 'a')?.reason,
+    ).toBe('not_granted');
+    expect(refusedToSend({ ...open, secretGranted: false, killEngaged: true }, 'a')?.reason).toBe(
+      'killed',
+    );
   });
 });
 

@@ -46,6 +46,13 @@ export function refusedToSend(
     agent,
   );
   if (off) return { reason: 'killed', summary: off };
+  if (!gate.secretGranted) {
+    return {
+      reason: 'not_granted',
+      summary:
+        "the screen host's token is no longer granted for the host's origin (npm run cli -- secrets list)",
+    };
+  }
   if (!gate.approvalSpent) {
     return { reason: 'approval_expired', summary: 'the approval of this write is no longer spent' };
   }

@@ -9,7 +9,8 @@ import { StepsRepository } from '../runs/steps.repository';
 import { ScreenHostClient } from '../screens/screen-host.client';
 import type { AgentConfig } from '../settings/agent-config';
 import { ScreenError } from '../screens/screen-error';
-import { failedTooOften, RunEnds, unusableScreen } from './run-ends';
+import { SecretGrants, SecretRefused } from '../../secrets/secret-grants.service';
+import { failedTooOften, RunEnds, secretRefused, unusableScreen } from './run-ends';
 import { RunEnding } from './run-ending.service';
 import type { StepContext } from './step-context';
 import { timedHost, timingEntry, type StepTiming } from './step-timing';
@@ -39,6 +40,7 @@ export class StepLease implements OnModuleDestroy {
     private readonly steps: StepsRepository,
     private readonly client: ScreenHostClient,
     private readonly ending: RunEnding,
+    private readonly secrets: SecretGrants,
   ) {}
 
   onModuleDestroy(): void {
@@ -83,7 +85,7 @@ export class StepLease implements OnModuleDestroy {
       Math.max(200, Math.floor(leaseMs / 3)),
     );
     try {
-      await work(this.context(run, agent ?? run.agentConfig, timing), step);
+      await work(await this.context(run, agent ?? run.agentConfig, timing), step);
     } catch (error) {
       await this.ending.end(run, step, await this.endsFor(step, error));
     } finally {
@@ -104,6 +106,7 @@ export class StepLease implements OnModuleDestroy {
    */
   private async endsFor(step: Step, error: unknown): Promise<RunEnds> {
     if (error instanceof RunEnds) return error;
+    if (error instanceof SecretRefused) return secretRefused(error);
     if (error instanceof ScreenError) return unusableScreen(error);
     const failures = await this.steps.countFailure(step.id);
     this.logger.warn({ err: error, step: step.id, failures }, 'a step job failed');
@@ -111,11 +114,22 @@ export class StepLease implements OnModuleDestroy {
     return failedTooOften(step.phase, failures, error);
   }
 
-  private context(run: Run, agent: AgentConfig, timing: StepTiming): StepContext {
+  /**
+   * The job's context: the agent's host with its token released for the host's origin now (a
+   * revoked grant ends the run `not_granted` here, before anything is sent to the host).
+   */
+  private async context(run: Run, agent: AgentConfig, timing: StepTiming): Promise<StepContext> {
+    const token = await this.secrets.release({
+      tenant: run.tenant,
+      envName: agent.screen_token_env,
+      destination: agent.screen_url,
+      what: "the screen host's token",
+    });
     return {
       run,
       agent,
-      host: timedHost(this.client.forTarget(agent), timing),
+      host: timedHost(this.client.forTarget(agent, token), timing),
+      secret: { envName: token.envName, origin: token.origin },
       rules: this.rulesFor(agent),
       timing,
       signal: this.abort.signal,

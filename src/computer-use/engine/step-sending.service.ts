@@ -69,6 +69,7 @@ export class StepSending {
       plannerState: ctx.plannerState,
       approved: options.approval !== undefined,
       unapprovedWrite,
+      secret: ctx.secret,
     });
     if (!moved) {
       if (gate) this.refuseIfSwitchedOff(ctx, gate);
@@ -138,7 +139,7 @@ export class StepSending {
       if (stale) throw staleEnd(stale, approval);
     }
     // Sent again: the same checks as the first time, right before the effect.
-    const gate = await this.steps.sendGate(step, approval !== null);
+    const gate = await this.steps.sendGate(step, approval !== null, ctx.secret);
     if (!gate || gate.runStatus !== 'running') {
       // The run ended meanwhile (cancelled, expired): the host did not act, and nothing will.
       await this.steps.move(step, 'sending', 'done', {

@@ -9,7 +9,6 @@ import { invalid, notFound } from '../../common/domain-error';
 import { AppConfig } from '../../config/app-config';
 import { defaultModel } from '../../models/default-model';
 import { ModelsService } from '../../models/models.service';
-import { reasonNotUsable } from '../../models/usable';
 import type { ModelPlannerConfig } from '../settings/agent-config';
 import { checkScript, show } from './check-script';
 import { ModelPlanner } from './model-planner';
@@ -191,13 +190,19 @@ export class PlannersService {
 
   /**
    * Why a run of an agent with this `planner` cannot start, beyond the planner existing: a model's
-   * key variable unset, a cost cap without prices. Null when nothing stands in the way.
+   * key not granted or unset, a cost cap without prices. Null when nothing stands in the way.
    */
-  async reasonNotUsable(_tenant: string, plannerRef: unknown): Promise<string | null> {
+  async reasonNotUsable(
+    tenant: string,
+    plannerRef: unknown,
+  ): Promise<{ message: string; reason?: string } | null> {
     const model = this.modelFor(plannerRef);
-    if (model) return reasonNotUsable(model);
+    if (model) return this.models.reasonNotUsable(tenant, model);
     if (plannerRef === null || plannerRef === undefined) {
-      return 'it names no planner and this deployment has no default model (DEFAULT_MODEL_PROVIDER)';
+      return {
+        message:
+          'it names no planner and this deployment has no default model (DEFAULT_MODEL_PROVIDER)',
+      };
     }
     return null;
   }

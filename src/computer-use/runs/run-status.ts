@@ -27,6 +27,7 @@ export const END_REASONS = {
     'approval_expired',
     'budget_exhausted',
     'stalled',
+    'not_granted',
   ],
 } as const;
 

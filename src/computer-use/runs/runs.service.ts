@@ -4,14 +4,12 @@ import { DataSource } from 'typeorm';
 import { ApprovalsRepository } from '../../approvals/approvals.repository';
 import { AuditService } from '../../audit/audit.service';
 import type { Caller } from '../../auth/caller';
-import { conflict, DomainError, notFound } from '../../common/domain-error';
-import { secretFromEnv } from '../../config/app-config';
+import { conflict, notFound } from '../../common/domain-error';
 import { StepQueue } from '../../queue/step-queue';
-import { PlannersService } from '../planning/planners.service';
 import { ScreensService } from '../screens/screens.service';
-import { SettingsService } from '../settings/settings.service';
 import type { ListRunsDto } from './dto/list-runs.dto';
 import type { StartRunDto } from './dto/start-run.dto';
+import { RunAdmission } from './run-admission.service';
 import { Run } from './run.entity';
 import { RunLifecycle } from './run-lifecycle.service';
 import { runView, RunView } from './run.view';
@@ -39,50 +37,13 @@ export class RunsService {
     private readonly queue: StepQueue,
     private readonly stepDone: StepDoneListener,
     private readonly audit: AuditService,
-    private readonly settings: SettingsService,
-    private readonly planners: PlannersService,
+    private readonly admission: RunAdmission,
     private readonly screens: ScreensService,
   ) {}
 
-  /**
-   * Starts a run, or refuses it with a reason (audited `computer_use.refused`): computer use off,
-   * unknown agent, kill switch, the screen host's token variable unset, no planner.
-   */
+  /** Starts a run, or refuses it with a reason (RunAdmission, audited `computer_use.refused`). */
   async start(caller: Caller, body: StartRunDto): Promise<RunView> {
-    const current = await this.settings.current(caller.tenant);
-    const agent = current?.config.agents[body.agent];
-    const refuse = async (error: DomainError): Promise<never> => {
-      await this.audit.record({
-        tenant: caller.tenant,
-        type: 'computer_use.refused',
-        actor: caller.subject,
-        details: { agent: body.agent, goal: body.goal, why: error.message },
-      });
-      throw error;
-    };
-    if (!current?.config.enabled) {
-      return refuse(
-        conflict('computer use is turned off for this tenant (PUT /api/admin/computer-use)'),
-      );
-    }
-    if (!agent)
-      return refuse(notFound(`no agent "${body.agent}" in this tenant's computer-use config`));
-    const kill = await this.settings.killSwitch(caller.tenant, body.agent);
-    if (kill?.engaged)
-      return refuse(conflict(`the kill switch of "${body.agent}" is engaged: ${kill.reason}`));
-    if (secretFromEnv(agent.screen_token_env) === undefined) {
-      return refuse(
-        conflict(
-          `the screen host token variable ${agent.screen_token_env} is not set on the Warden host`,
-        ),
-      );
-    }
-    const notUsable = await this.planners.reasonNotUsable(caller.tenant, agent.planner);
-    if (notUsable) return refuse(conflict(`agent "${body.agent}" cannot plan: ${notUsable}`));
-    if (!(await this.planners.plannerFor(caller.tenant, agent.planner))) {
-      return refuse(conflict(`agent "${body.agent}" has no planner that Warden can use`));
-    }
-
+    const { version, agent } = await this.admission.admit(caller, body);
     const run = await this.dataSource.transaction(async (manager) => {
       const saved = await this.runs.create(manager, {
         tenant: caller.tenant,
@@ -91,7 +52,7 @@ export class RunsService {
         status: 'queued',
         createdBy: caller.subject,
         createdByToken: caller.tokenId,
-        configVersion: current.version,
+        configVersion: version,
         agentConfig: agent,
         leaseKey: leaseKeyOf(agent.screen_url),
         maxSteps: agent.max_steps,
@@ -106,7 +67,7 @@ export class RunsService {
           details: {
             agent: body.agent,
             goal: body.goal,
-            config_version: current.version,
+            config_version: version,
             require_write_approval: agent.require_write_approval,
             four_eyes: agent.four_eyes,
           },

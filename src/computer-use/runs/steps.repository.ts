@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ASYNC_COMMIT, entityFromRow, setClauses, updatedRows } from '../../database/sql';
 import type { StepHistory } from '../planning/planner';
+import { grantedSql } from '../../secrets/secret-grants.repository';
 import {
   GOVERNANCE_COLUMNS,
   GOVERNANCE_JOINS,
@@ -39,6 +40,14 @@ export interface SendGate {
   approvalSpent: boolean;
   /** The agent's config in force holds its writes for a person. */
   writesNeedApproval: boolean;
+  /** The secret the step's requests carry is still granted for their destination (DESIGN §7). */
+  secretGranted: boolean;
+}
+
+/** The secret a step's host requests carry: checked with the send (DESIGN §4, §7). */
+export interface SentSecret {
+  envName: string;
+  origin: string;
 }
 
 interface GateRow {
@@ -51,6 +60,7 @@ interface GateRow {
   pause_reason: string | null;
   approval_spent: boolean;
   writes_need_approval: boolean;
+  secret_granted: boolean;
 }
 
 /**
@@ -245,12 +255,19 @@ export class StepsRepository {
       approved: boolean;
       /** A write sent without approval: only while the agent's config in force lets it. */
       unapprovedWrite: boolean;
+      secret: SentSecret;
     },
   ): Promise<{ moved: boolean; gate: SendGate | null }> {
     assertMove(from, 'sending');
     const result = await this.dataSource.transaction(async (manager) => {
       await this.settings.lockTenantShared(manager, step.tenant);
-      const params: unknown[] = [step.id, from, step.runId];
+      const params: unknown[] = [
+        step.id,
+        from,
+        step.runId,
+        options.secret.envName,
+        options.secret.origin,
+      ];
       const sets = setClauses(this.dataSource, Step, options.fields ?? {}, params);
       sets.push(`phase = CASE WHEN (SELECT ok FROM open) THEN 'sending' ELSE phase END`);
       const kept =
@@ -261,10 +278,10 @@ export class StepsRepository {
           WHERE id = $3 AND status = 'running'
             AND EXISTS (SELECT 1 FROM moved WHERE phase = 'sending'))`;
       const rows: Array<GateRow & { phase: StepPhase | null }> = await manager.query(
-        `WITH gate AS (${gateSql(options.approved, '$1', '$3')}),
+        `WITH gate AS (${gateSql(options.approved, '$1', '$3', '$4', '$5')}),
          open AS (
            SELECT run_status = 'running' AND enabled AND agent_configured AND NOT kill_engaged
-                  AND NOT paused AND approval_spent
+                  AND NOT paused AND approval_spent AND secret_granted
                   AND NOT (${options.unapprovedWrite} AND writes_need_approval) AS ok FROM gate),
          moved AS (
            UPDATE steps SET ${sets.join(', ')} WHERE id = $1 AND phase = $2 RETURNING phase)${kept}
@@ -282,12 +299,15 @@ export class StepsRepository {
    * The same checks as markSending, for a step that is already `sending` and is about to be sent
    * again (its worker died and the host says it did not act).
    */
-  async sendGate(step: Step, approved: boolean): Promise<SendGate | null> {
+  async sendGate(step: Step, approved: boolean, secret: SentSecret): Promise<SendGate | null> {
     return this.dataSource.transaction(async (manager) => {
       await this.settings.lockTenantShared(manager, step.tenant);
-      const rows: GateRow[] = approved
-        ? await manager.query(gateSql(true, '$2', '$1'), [step.runId, step.id])
-        : await manager.query(gateSql(false, '', '$1'), [step.runId]);
+      const rows: GateRow[] = await manager.query(gateSql(approved, '$4', '$1', '$2', '$3'), [
+        step.runId,
+        secret.envName,
+        secret.origin,
+        ...(approved ? [step.id] : []),
+      ]);
       return rows[0] ? toGate(rows[0]) : null;
     });
   }
@@ -354,12 +374,19 @@ function assertMove(from: StepPhase, to: StepPhase): void {
   if (!canMoveStep(from, to)) throw new Error(`a step cannot move from ${from} to ${to}`);
 }
 
-/** The send gate (DESIGN §4) of the step and run given as parameters, as one row. */
-function gateSql(approved: boolean, stepParam: string, runParam: string): string {
+/** The send gate (DESIGN §4) of the step, run and secret given as parameters, as one row. */
+function gateSql(
+  approved: boolean,
+  stepParam: string,
+  runParam: string,
+  envParam: string,
+  originParam: string,
+): string {
   const spent = approved
     ? `EXISTS (SELECT 1 FROM approvals a WHERE a.step_id = ${stepParam} AND a.status = 'spent')`
     : 'true';
-  return `SELECT r.status AS run_status, ${GOVERNANCE_COLUMNS}, ${spent} AS approval_spent
+  return `SELECT r.status AS run_status, ${GOVERNANCE_COLUMNS}, ${spent} AS approval_spent,
+                 ${grantedSql(envParam, originParam)} AS secret_granted
             FROM runs r ${GOVERNANCE_JOINS}
            WHERE r.id = ${runParam}`;
 }
@@ -375,5 +402,6 @@ function toGate(row: GateRow): SendGate {
     pauseReason: row.pause_reason,
     approvalSpent: row.approval_spent,
     writesNeedApproval: row.writes_need_approval,
+    secretGranted: row.secret_granted,
   };
 }

@@ -10,6 +10,7 @@ export type DoctorCheckName =
   | 'config'
   | 'reachable'
   | 'tls'
+  | 'token_grant'
   | 'token_variable'
   | 'token_accepted'
   | 'screenshot'

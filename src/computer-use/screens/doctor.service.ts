@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { secretFromEnv } from '../../config/app-config';
+import {
+  type ReleasedSecret,
+  SecretGrants,
+  SecretRefused,
+} from '../../secrets/secret-grants.service';
 import type { OutlineElement } from '../actions/action.types';
 import { type DoctorCheck, type DoctorCheckName, frameCheck, sizeCheck } from './doctor-checks';
 import { decodePng, pixelSha256 } from './pixels';
 import { ScreenHostError } from './screen-error';
 import {
   normaliseFingerprint,
+  resolveTarget,
   ScreenHostClient,
   type ConnectionProbe,
   type ScreenHost,
@@ -16,6 +21,21 @@ import {
 
 export type { DoctorCheck, DoctorCheckName } from './doctor-checks';
 export { frameCheck, sizeCheck } from './doctor-checks';
+
+/** Every check, in the order the doctor makes them. */
+const CHECKS: readonly DoctorCheckName[] = [
+  'config',
+  'token_grant',
+  'token_variable',
+  'reachable',
+  'tls',
+  'token_accepted',
+  'screenshot',
+  'screen_size',
+  'outline',
+  'idempotency',
+  'frame_precondition',
+];
 
 export interface DoctorReport {
   ok: boolean;
@@ -48,23 +68,34 @@ function kib(bytes: number): string {
  */
 @Injectable()
 export class DoctorService {
-  constructor(private readonly client: ScreenHostClient) {}
+  constructor(
+    private readonly client: ScreenHostClient,
+    private readonly secrets: SecretGrants,
+  ) {}
 
-  async check(target: ScreenHostTarget): Promise<DoctorReport> {
+  /**
+   * The checks in order: the settings, then the token (granted for the host's origin in this
+   * tenant, and set) before anything contacts the host, then the host itself.
+   */
+  async check(tenant: string, target: ScreenHostTarget): Promise<DoctorReport> {
     const checks: DoctorCheck[] = [];
     const add = (check: DoctorCheck) => checks.push(check);
-    const skip = (name: DoctorCheckName, because: string) =>
-      add({
-        name,
-        ok: false,
-        detail: `not checked: ${because}`,
-        next_step: 'fix the failed checks above, then run the doctor again',
-      });
+    const skipRest = (because: string) => {
+      const done = new Set(checks.map((c) => c.name));
+      for (const name of CHECKS.filter((n) => !done.has(n))) {
+        add({
+          name,
+          ok: false,
+          detail: `not checked: ${because}`,
+          next_step: 'fix the failed checks above, then run the doctor again',
+        });
+      }
+      return report(checks);
+    };
 
-    let host: ScreenHost;
     try {
-      host = this.client.forTarget(target);
-      add({ name: 'config', ok: true, detail: `screen host ${host.url}` });
+      resolveTarget(target, this.client.caDir);
+      add({ name: 'config', ok: true, detail: `screen host ${target.screen_url}` });
     } catch (error) {
       add({
         name: 'config',
@@ -73,41 +104,19 @@ export class DoctorService {
         next_step:
           "correct the agent's screen_url, screen_token_env or screen_tls with PUT /api/admin/computer-use",
       });
-      for (const name of ['reachable', 'tls'] as const) skip(name, 'the configuration is invalid');
-      this.tokenVariable(target, add);
-      for (const name of [
-        'token_accepted',
-        'screenshot',
-        'screen_size',
-        'outline',
-        'idempotency',
-        'frame_precondition',
-      ] as const) {
-        skip(name, 'the configuration is invalid');
-      }
-      return report(checks);
+      return skipRest('the configuration is invalid');
     }
+    const token = await this.token(tenant, target, add);
+    if (!token)
+      return skipRest('the token may not be sent to this host, so the host was not contacted');
 
+    const host = this.client.forTarget(target, token);
     const probe = await host.probe();
     this.connection(host, target, probe, add);
-    const tokenSet = this.tokenVariable(target, add);
-    const rest = [
-      'token_accepted',
-      'screenshot',
-      'screen_size',
-      'outline',
-      'idempotency',
-      'frame_precondition',
-    ] as const;
     if (!probe.tlsOk) {
-      for (const name of rest)
-        skip(name, probe.reachable ? 'TLS failed, so nothing was sent' : 'the host is unreachable');
-      return report(checks);
-    }
-    if (!tokenSet) {
-      for (const name of rest)
-        skip(name, `${target.screen_token_env} is not set, so no request can be made`);
-      return report(checks);
+      return skipRest(
+        probe.reachable ? 'TLS failed, so nothing was sent' : 'the host is unreachable',
+      );
     }
 
     const [shot, health, outline] = await Promise.all([
@@ -128,8 +137,7 @@ export class DoctorService {
         detail: messageOf(unauthorized.error),
         next_step: `set ${target.screen_token_env} on the Warden host (API and worker) to the token the screen host was started with (its SCREEN_HOST_TOKEN), then restart them`,
       });
-      for (const name of rest.slice(1)) skip(name, 'the host refused the token');
-      return report(checks);
+      return skipRest('the host refused the token');
     }
     if (!answered) {
       const error = !shot.ok ? shot.error : !health.ok ? health.error : null;
@@ -140,8 +148,7 @@ export class DoctorService {
         next_step:
           'check that the screen host is running and not overloaded, then run the doctor again',
       });
-      for (const name of rest.slice(1)) skip(name, 'the host did not answer');
-      return report(checks);
+      return skipRest('the host did not answer');
     }
     add({
       name: 'token_accepted',
@@ -215,29 +222,53 @@ export class DoctorService {
     add({ name: 'tls', ok: false, detail: message, next_step: next });
   }
 
-  private tokenVariable(target: ScreenHostTarget, add: (c: DoctorCheck) => void): boolean {
-    const name = typeof target?.screen_token_env === 'string' ? target.screen_token_env : '';
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+  /**
+   * The token: granted for the host's origin in this tenant (DESIGN §7), then set on the Warden
+   * host. Released for the host when both hold; null (with the failed check added) otherwise.
+   */
+  private async token(
+    tenant: string,
+    target: ScreenHostTarget,
+    add: (c: DoctorCheck) => void,
+  ): Promise<ReleasedSecret | null> {
+    const name = target.screen_token_env;
+    const origin = new URL(target.screen_url).origin;
+    try {
+      const token = await this.secrets.release({
+        tenant,
+        envName: name,
+        destination: target.screen_url,
+        what: "the screen host's token",
+      });
+      add({ name: 'token_grant', ok: true, detail: `${name} is granted for ${origin}` });
       add({
         name: 'token_variable',
-        ok: false,
-        detail: 'screen_token_env is not an environment variable name',
-        next_step:
-          'set screen_token_env to the name of the variable that holds the token (for example SAPGUI_HOST_TOKEN)',
+        ok: true,
+        detail: `${name} is set (its value is never shown)`,
       });
-      return false;
-    }
-    if (secretFromEnv(name) === undefined) {
+      return token;
+    } catch (error) {
+      if (!(error instanceof SecretRefused)) throw error;
+      if (error.reason === 'unset') {
+        add({ name: 'token_grant', ok: true, detail: `${name} is granted for ${origin}` });
+        add({
+          name: 'token_variable',
+          ok: false,
+          detail: `the environment variable ${name} is not set on the Warden host`,
+          next_step: `set the environment variable ${name} on the Warden host (API and worker) to the screen host's token, then restart them`,
+        });
+        return null;
+      }
       add({
-        name: 'token_variable',
+        name: 'token_grant',
         ok: false,
-        detail: `the environment variable ${name} is not set on the Warden host`,
-        next_step: `set the environment variable ${name} on the Warden host (API and worker) to the screen host's token, then restart them`,
+        detail: error.message,
+        next_step: error.fix
+          ? `ask the deployment operator to run: ${error.fix}`
+          : `name another variable in screen_token_env: ${name} can never be sent to a screen host`,
       });
-      return false;
+      return null;
     }
-    add({ name: 'token_variable', ok: true, detail: `${name} is set (its value is never shown)` });
-    return true;
   }
 
   /** Checks the screenshot; the pixel SHA-256 of its PNG when it decodes. */

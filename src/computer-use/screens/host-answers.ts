@@ -7,11 +7,13 @@
 import { FRAME_SHA256_HEADER, FRAME_SHA256_PATTERN, isFrameError } from '@warden/protocol';
 import { createHash } from 'node:crypto';
 import type { OutlineElement } from '../actions/action.types';
-import { secretFromEnv } from '../../config/app-config';
 import { size, type Answer } from './host-transport';
 import { hasPngSignature, readPngHeader } from './png-decoder';
 import { type ScreenError, ScreenHostError } from './screen-error';
-import type { ResolvedTarget } from './screen-host-target';
+import type { HostTarget, ResolvedTarget } from './screen-host-target';
+
+/** The host an answer came from; its token, when known, is cut out of the host's messages. */
+type Target = ResolvedTarget & Partial<Pick<HostTarget, 'token'>>;
 import type { ActionLookup, ActResult, ScreenHostHealth, Screenshot } from './screen-host.types';
 
 const SCREEN_SIZE = /^[1-9][0-9]{0,4}$/;
@@ -19,7 +21,7 @@ const MAX_SCREEN_SIZE = 65535;
 const IEND = Buffer.from([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
 
 /** Throws for anything but 2xx: 401/403 unauthorized, other statuses refused with the host's message. */
-export function expectOk(t: ResolvedTarget, answer: Answer, what: string): void {
+export function expectOk(t: Target, answer: Answer, what: string): void {
   const { status } = answer;
   if (status >= 200 && status < 300) return;
   const message = hostMessage(t, answer);
@@ -39,7 +41,7 @@ export function expectOk(t: ResolvedTarget, answer: Answer, what: string): void 
 }
 
 /** The host's `message`, printable, short, and with the token (should it appear) cut out. */
-export function hostMessage(t: ResolvedTarget, answer: Answer): string {
+export function hostMessage(t: Target, answer: Answer): string {
   let text = answer.body.subarray(0, 4096).toString('utf8');
   try {
     const parsed = JSON.parse(text) as { message?: unknown };
@@ -47,14 +49,14 @@ export function hostMessage(t: ResolvedTarget, answer: Answer): string {
   } catch {
     // Not JSON: the start of the text is the message.
   }
-  const token = secretFromEnv(t.tokenEnv);
+  const token = t.token?.value;
   if (token && token.length >= 4) text = text.split(token).join('[token]');
   // eslint-disable-next-line no-control-regex
   text = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
-function json(t: ResolvedTarget, answer: Answer, what: string): unknown {
+function json(t: Target, answer: Answer, what: string): unknown {
   const type = String(answer.headers['content-type'] ?? '');
   if (!/^application\/([a-z.+-]+\+)?json\s*(;|$)/i.test(type)) {
     throw badAnswer(t, answer, what, `content type ${JSON.stringify(type.slice(0, 80))}, not JSON`);
@@ -67,12 +69,7 @@ function json(t: ResolvedTarget, answer: Answer, what: string): unknown {
 }
 
 /** A `bad_answer`: which host, which call, and what is wrong with its answer. */
-function badAnswer(
-  t: ResolvedTarget,
-  answer: Answer,
-  what: string,
-  problem: string,
-): ScreenHostError {
+function badAnswer(t: Target, answer: Answer, what: string, problem: string): ScreenHostError {
   return new ScreenHostError(
     'bad_answer',
     `the screen host at ${t.url} answered ${what} with ${problem}`,
@@ -84,7 +81,7 @@ function badAnswer(
 }
 
 /** A PNG screenshot and the screen's size from its headers; the PNG's header is checked, not decoded. */
-export function screenshotOf(t: ResolvedTarget, answer: Answer, what: string): Screenshot {
+export function screenshotOf(t: Target, answer: Answer, what: string): Screenshot {
   const bad = (message: string) => badAnswer(t, answer, what, message);
   const type = String(answer.headers['content-type'] ?? '');
   if (!/^image\/png\s*(;|$)/i.test(type)) {
@@ -151,7 +148,7 @@ function errorCodeOf(answer: Answer): string | null {
  * `bad_answer`.
  */
 export function actFailureOf(
-  t: ResolvedTarget,
+  t: Target,
   answer: Answer,
   what: string,
   frameExpected: boolean,
@@ -211,7 +208,7 @@ export function actFailureOf(
  * failure (a 5xx the host replays, or a 200 whose body is not a success, as hosts before the
  * faithful lookup served stored failures) is an unknown outcome.
  */
-export function lookupOf(t: ResolvedTarget, answer: Answer, what: string): ActionLookup {
+export function lookupOf(t: Target, answer: Answer, what: string): ActionLookup {
   const replayed = String(answer.headers['idempotency-replayed'] ?? '').toLowerCase() === 'true';
   if (answer.status >= 500 && answer.status < 600 && replayed) {
     return {
@@ -249,7 +246,7 @@ function screenSize(
 }
 
 /** The element outline: a list of elements, each checked and copied (DESIGN §7). */
-export function outlineOf(t: ResolvedTarget, answer: Answer, what: string): OutlineElement[] {
+export function outlineOf(t: Target, answer: Answer, what: string): OutlineElement[] {
   const value = json(t, answer, what);
   if (!Array.isArray(value)) throw badAnswer(t, answer, what, 'not a list of elements');
   return value.map((item, n) => {
@@ -302,7 +299,7 @@ function toOutlineElement(e: RawElement): OutlineElement {
 }
 
 /** `{ok: true, ms}`, and whether the host answered a stored result for the Idempotency-Key. */
-export function actResultOf(t: ResolvedTarget, answer: Answer, what: string): ActResult {
+export function actResultOf(t: Target, answer: Answer, what: string): ActResult {
   const body = json(t, answer, what) as { ok?: unknown; ms?: unknown } | null;
   if (!body || body.ok !== true || typeof body.ms !== 'number' || !Number.isFinite(body.ms)) {
     throw badAnswer(t, answer, what, 'not {ok: true, ms}');
@@ -311,11 +308,7 @@ export function actResultOf(t: ResolvedTarget, answer: Answer, what: string): Ac
   return { ok: true, ms: body.ms, replayed };
 }
 
-export function jsonObject(
-  t: ResolvedTarget,
-  answer: Answer,
-  what: string,
-): Record<string, unknown> {
+export function jsonObject(t: Target, answer: Answer, what: string): Record<string, unknown> {
   const value = json(t, answer, what);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw badAnswer(t, answer, what, 'not a JSON object');
@@ -323,7 +316,7 @@ export function jsonObject(
   return value as Record<string, unknown>;
 }
 
-export function healthOf(t: ResolvedTarget, answer: Answer, what: string): ScreenHostHealth {
+export function healthOf(t: Target, answer: Answer, what: string): ScreenHostHealth {
   const body = jsonObject(t, answer, what);
   const caps = body.capabilities;
   if (!Array.isArray(caps) || !caps.every((c) => typeof c === 'string')) {

@@ -1,13 +1,13 @@
 /**
  * One HTTP call to a screen host over a verified connection, bounded in time and size (DESIGN
- * §11). The token is read at each call; a success answer is read up to the call's limit, an error
+ * §11). The token goes only to the origin it was released for; a success answer is read up to the call's limit, an error
  * answer only as far as its message needs; every failure becomes a ScreenHostError that says
  * whether the request had left.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { request, type Agent } from 'node:https';
 import { ScreenHostError } from './screen-error';
-import { bearerToken, type ResolvedTarget } from './screen-host-target';
+import { bearerToken, type HostTarget } from './screen-host-target';
 import { errorCode, UNREACHABLE } from './tls-connector';
 
 export const MAX_SCREENSHOT_BYTES = 32 * 1024 * 1024;
@@ -41,7 +41,7 @@ export function size(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-export function send(t: ResolvedTarget, agent: Agent, call: Call): Promise<Answer> {
+export function send(t: HostTarget, agent: Agent, call: Call): Promise<Answer> {
   const token = bearerToken(t);
   return new Promise<Answer>((resolve, reject) => {
     let settled = false;
@@ -140,7 +140,7 @@ export function send(t: ResolvedTarget, agent: Agent, call: Call): Promise<Answe
   });
 }
 
-function requestError(t: ResolvedTarget, error: Error, call: Call, sent: boolean): ScreenHostError {
+function requestError(t: HostTarget, error: Error, call: Call, sent: boolean): ScreenHostError {
   if (error instanceof ScreenHostError) return error;
   const code = errorCode(error);
   if (code === 'ERR_INVALID_CHAR' || code === 'ERR_INVALID_HTTP_TOKEN') {

@@ -32,7 +32,7 @@ import {
   type Call,
 } from './host-transport';
 import { ScreenHostError } from './screen-error';
-import type { ResolvedTarget } from './screen-host-target';
+import type { HostTarget } from './screen-host-target';
 import type {
   ActionLookup,
   ActResult,
@@ -54,7 +54,7 @@ export class HttpsScreenHost implements ScreenHost {
   readonly url: string;
 
   constructor(
-    private readonly target: ResolvedTarget,
+    private readonly target: HostTarget,
     private readonly agent: Agent,
     private readonly options: ScreenHostClientOptions,
   ) {

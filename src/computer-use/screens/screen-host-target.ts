@@ -1,11 +1,11 @@
 /**
  * An agent's screen host settings (DESIGN §9) checked once and resolved to what a connection
- * needs, and the host's bearer token, read from its environment variable at each call and never
- * kept.
+ * needs, and the host's bearer token: a secret released by SecretGrants for the host's origin
+ * (DESIGN §7), checked again before each request carries it.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { secretFromEnv } from '../../config/app-config';
+import type { ReleasedSecret } from '../../secrets/secret-grants.service';
+import { readCaFile } from './ca-file';
 import { ScreenHostError } from './screen-error';
 import type { ScreenHostTarget, TlsVerification } from './screen-host.types';
 
@@ -32,8 +32,11 @@ export interface ResolvedTarget {
   key: string;
 }
 
-/** Checks an agent's screen host settings; anything unusable is a `config` ScreenHostError. */
-export function resolveTarget(target: ScreenHostTarget): ResolvedTarget {
+/**
+ * Checks an agent's screen host settings (a CA file only under `caDir`, the deployment's CA_DIR);
+ * anything unusable is a `config` ScreenHostError.
+ */
+export function resolveTarget(target: ScreenHostTarget, caDir?: string): ResolvedTarget {
   const config = (message: string) => new ScreenHostError('config', message);
   if (!target || typeof target.screen_url !== 'string') throw config('screen_url is missing');
   let url: URL;
@@ -78,11 +81,9 @@ export function resolveTarget(target: ScreenHostTarget): ResolvedTarget {
   }
   if (caFile) {
     try {
-      ca = readFileSync(caFile);
+      ca = readCaFile(caDir, caFile);
     } catch (error) {
-      throw config(
-        `screen_tls.ca_file ${JSON.stringify(caFile)} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-      );
+      throw config((error as Error).message);
     }
     if (!ca.includes('-----BEGIN CERTIFICATE-----')) {
       throw config(`screen_tls.ca_file ${JSON.stringify(caFile)} holds no PEM certificate`);
@@ -113,16 +114,25 @@ export function resolveTarget(target: ScreenHostTarget): ResolvedTarget {
   };
 }
 
-/** The token, from its variable, now. Never kept. */
-export function bearerToken(target: ResolvedTarget): string {
+/** A resolved target with the token released for it. */
+export interface HostTarget extends ResolvedTarget {
+  token: ReleasedSecret;
+}
+
+/**
+ * The bearer token for a request to the target: only a token released for this target's origin
+ * and variable goes out.
+ */
+export function bearerToken(target: HostTarget): string {
   const name = target.tokenEnv;
-  const token = secretFromEnv(name);
-  if (token === undefined) {
+  const { token: secret } = target;
+  if (secret.envName !== name || !secret.mayGoTo(target.url)) {
     throw new ScreenHostError(
       'config',
-      `the environment variable ${name}, which holds the screen host's token, is not set on the Warden host`,
+      `the token in ${secret.envName} was released for ${secret.origin}, not for ${name} at ${target.url}`,
     );
   }
+  const token = secret.value;
   if (!TOKEN_CHARS.test(token)) {
     throw new ScreenHostError(
       'config',

@@ -1,7 +1,7 @@
 /**
  * The client side of the screen host protocol (DESIGN §7): HTTPS only, the host's certificate
- * verified against a pinned SHA-256 fingerprint, a CA file or the system's CAs, a bearer token read
- * from its environment variable at each call, and every answer bounded in time and size and
+ * verified against a pinned SHA-256 fingerprint, a CA file or the system's CAs, a bearer token that
+ * SecretGrants released for the host's origin, and every answer bounded in time and size and
  * checked before anyone uses it (DESIGN §11).
  *
  * This file is the injectable that hands out screen hosts, and where callers import from. The
@@ -11,6 +11,8 @@
  */
 import { Inject, Injectable, OnModuleDestroy, Optional } from '@nestjs/common';
 import type { Agent } from 'node:https';
+import type { ReleasedSecret } from '../../secrets/secret-grants.service';
+import { AppConfig } from '../../config/app-config';
 import { HttpsScreenHost } from './https-screen-host';
 import { resolveTarget } from './screen-host-target';
 import type { ScreenHost, ScreenHostClientOptions, ScreenHostTarget } from './screen-host.types';
@@ -49,13 +51,23 @@ export class ScreenHostClient implements OnModuleDestroy {
 
   constructor(
     @Optional() @Inject(SCREEN_HOST_CLIENT_OPTIONS) options?: Partial<ScreenHostClientOptions>,
+    @Optional() config?: AppConfig,
   ) {
-    this.options = { ...DEFAULT_SCREEN_HOST_CLIENT_OPTIONS, ...options };
+    this.options = { ...DEFAULT_SCREEN_HOST_CLIENT_OPTIONS, caDir: config?.CA_DIR, ...options };
   }
 
-  /** Throws a `config` ScreenHostError when the settings cannot work (not https, a bad pin…). */
-  forTarget(target: ScreenHostTarget): ScreenHost {
-    const resolved = resolveTarget(target);
+  /** The deployment's CA_DIR, where CA files are read from. */
+  get caDir(): string | undefined {
+    return this.options.caDir;
+  }
+
+  /**
+   * The host of an agent's settings, with its token released by SecretGrants for the host's
+   * origin. Throws a `config` ScreenHostError when the settings cannot work (not https, a bad
+   * pin…).
+   */
+  forTarget(target: ScreenHostTarget, token: ReleasedSecret): ScreenHost {
+    const resolved = resolveTarget(target, this.options.caDir);
     let agent = this.agents.get(resolved.key);
     if (agent) {
       // Most recently used last, so the oldest pool is the one closed when there are too many.
@@ -69,7 +81,7 @@ export class ScreenHostClient implements OnModuleDestroy {
       }
     }
     this.agents.set(resolved.key, agent);
-    return new HttpsScreenHost(resolved, agent, this.options);
+    return new HttpsScreenHost({ ...resolved, token }, agent, this.options);
   }
 
   onModuleDestroy(): void {

@@ -130,4 +130,6 @@ export interface ScreenHostClientOptions {
   maxSockets: number;
   /** An idle kept-alive connection is closed after this long (below the host's own keep-alive). */
   idleTimeoutMs: number;
+  /** The deployment's CA_DIR: `screen_tls.ca_file` is read only under it (none: no CA files). */
+  caDir?: string;
 }

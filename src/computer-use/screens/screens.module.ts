@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SecretsModule } from '../../secrets/secrets.module';
 import { DoctorService } from './doctor.service';
 import { ScreenHostClient } from './screen-host.client';
 import { ScreensRepository } from './screens.repository';
@@ -9,6 +10,7 @@ import { ScreensService } from './screens.service';
  * the TypeORM data source of the root module.
  */
 @Module({
+  imports: [SecretsModule],
   providers: [ScreenHostClient, ScreensService, ScreensRepository, DoctorService],
   exports: [ScreenHostClient, ScreensService, DoctorService],
 })

@@ -24,6 +24,6 @@ export class DoctorController {
   async check(@CurrentCaller() caller: Caller, @Param('name') name: string) {
     const agent = await this.settings.agent(caller.tenant, name);
     if (!agent) throw notFound(`no agent "${name}" in this tenant's computer-use config`);
-    return { agent: name, ...(await this.doctor.check(agent)) };
+    return { agent: name, ...(await this.doctor.check(caller.tenant, agent)) };
   }
 }

@@ -27,6 +27,7 @@ import {
   ScreenTlsDto,
 } from './dto/computer-use-config.dto';
 import { findSecrets } from './secret-fields';
+import { destinationOrigin } from '../../secrets/origin';
 
 /**
  * Reads the body of `PUT /api/admin/computer-use` (DESIGN §9) into the one normalised shape the
@@ -209,6 +210,11 @@ function parsePlanner(raw: unknown, path: string, problems: string[]): PlannerCo
   if (problems.length > before) return null;
   if (dto.provider === 'openai-compatible' && !dto.base_url) {
     problems.push(`${path}.base_url is required for provider openai-compatible`);
+    return null;
+  }
+  const endpoint = dto.base_url ? destinationOrigin(dto.base_url) : null;
+  if (endpoint && 'problem' in endpoint) {
+    problems.push(`${path}.base_url: ${endpoint.problem}`);
     return null;
   }
   const planner: ModelPlannerConfig = {

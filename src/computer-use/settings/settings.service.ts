@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
+import { AppConfig } from '../../config/app-config';
+import { caFileProblem } from '../screens/ca-file';
 import type { Caller } from '../../auth/caller';
 import { decodeCursor, encodeCursor } from '../../common/cursor';
 import { conflict, forbidden, invalid, notFound } from '../../common/domain-error';
@@ -72,6 +74,7 @@ export class SettingsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly settings: SettingsRepository,
     private readonly audit: AuditService,
+    private readonly appConfig: AppConfig,
   ) {}
 
   /** The config in force, normalised; null before the first PUT (computer use is off). */
@@ -114,6 +117,12 @@ export class SettingsService {
   /** Replaces the config with the body, as a new version. */
   async replace(caller: Caller, body: unknown): Promise<ConfigView> {
     const { config, basedOn } = parseConfigBody(body);
+    for (const [name, agent] of Object.entries(config.agents)) {
+      const tls = agent.screen_tls;
+      const caFile = tls && 'ca_file' in tls ? tls.ca_file : null;
+      const problem = caFile ? caFileProblem(this.appConfig.CA_DIR, caFile) : null;
+      if (problem) throw invalid(`agents.${name}.${problem}`);
+    }
     const tenant = caller.tenant;
     return this.dataSource.transaction(async (manager) => {
       await this.settings.lockTenant(manager, tenant);

@@ -11,6 +11,7 @@ import {
   type Turn,
   WARDEN_ACTIONS_NOTE,
 } from '../provider';
+import { ANTHROPIC_API } from '../provider-urls';
 
 /**
  * Anthropic's Messages API with the computer-use tool (beta), through `@anthropic-ai/sdk`. The tool
@@ -18,7 +19,6 @@ import {
  */
 export const ANTHROPIC_COMPUTER_TOOL = 'computer_20250124';
 export const ANTHROPIC_COMPUTER_BETA = 'computer-use-2025-01-24';
-export const ANTHROPIC_API = 'https://api.anthropic.com';
 
 const DONE_TOOL = {
   name: 'done',

@@ -14,6 +14,7 @@ import {
   type Turn,
   WARDEN_ACTIONS_NOTE,
 } from '../provider';
+import { OPENAI_API } from '../provider-urls';
 
 /**
  * OpenAI's Responses API with the `computer_use_preview` tool, through `openai`. Each request is
@@ -21,7 +22,6 @@ import {
  * and a `computer_call_output` with the current screenshot. Safety checks the model raised are
  * acknowledged (`acknowledged_safety_checks`) only in the request after a person approved the action.
  */
-export const OPENAI_API = 'https://api.openai.com/v1';
 /** Screen-only systems are desktop applications; the model adapts its key names to it. */
 export const OPENAI_ENVIRONMENT = 'windows';
 /** OpenAI's `wait` has no duration. */

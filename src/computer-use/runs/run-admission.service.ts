@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { AuditService } from '../../audit/audit.service';
+import type { Caller } from '../../auth/caller';
+import { conflict, DomainError, notFound } from '../../common/domain-error';
+import { SecretGrants } from '../../secrets/secret-grants.service';
+import { PlannersService } from '../planning/planners.service';
+import type { AgentConfig } from '../settings/agent-config';
+import { SettingsService } from '../settings/settings.service';
+import type { StartRunDto } from './dto/start-run.dto';
+
+/** What a run starts with: the config version and the agent's config in it. */
+export interface Admitted {
+  version: number;
+  agent: AgentConfig;
+}
+
+/**
+ * Whether a run may start (DESIGN §4, §7, §10): computer use on, the agent configured, its kill
+ * switch off, its screen host token granted for the host and set, a planner Warden can use (a
+ * model's key granted for its endpoint). A refusal is audited `computer_use.refused` with the reason
+ * and thrown.
+ */
+@Injectable()
+export class RunAdmission {
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly planners: PlannersService,
+    private readonly secrets: SecretGrants,
+    private readonly audit: AuditService,
+  ) {}
+
+  async admit(caller: Caller, body: StartRunDto): Promise<Admitted> {
+    const refuse = async (
+      error: DomainError,
+      details: Record<string, unknown> = {},
+    ): Promise<never> => {
+      await this.audit.record({
+        tenant: caller.tenant,
+        type: 'computer_use.refused',
+        actor: caller.subject,
+        details: { agent: body.agent, goal: body.goal, why: error.message, ...details },
+      });
+      throw error;
+    };
+    const current = await this.settings.current(caller.tenant);
+    const agent = current?.config.agents[body.agent];
+    if (!current?.config.enabled) {
+      return refuse(
+        conflict('computer use is turned off for this tenant (PUT /api/admin/computer-use)'),
+      );
+    }
+    if (!agent)
+      return refuse(notFound(`no agent "${body.agent}" in this tenant's computer-use config`));
+    const kill = await this.settings.killSwitch(caller.tenant, body.agent);
+    if (kill?.engaged)
+      return refuse(conflict(`the kill switch of "${body.agent}" is engaged: ${kill.reason}`));
+    const secret = await this.secrets.refusal({
+      tenant: caller.tenant,
+      envName: agent.screen_token_env,
+      destination: agent.screen_url,
+      what: "the screen host's token",
+    });
+    if (secret) {
+      return refuse(
+        conflict(`agent "${body.agent}" cannot reach its screen host: ${secret.message}`),
+        {
+          reason: secret.reason,
+        },
+      );
+    }
+    const notUsable = await this.planners.reasonNotUsable(caller.tenant, agent.planner);
+    if (notUsable) {
+      return refuse(conflict(`agent "${body.agent}" cannot plan: ${notUsable.message}`), {
+        ...(notUsable.reason ? { reason: notUsable.reason } : {}),
+      });
+    }
+    if (!(await this.planners.plannerFor(caller.tenant, agent.planner))) {
+      return refuse(conflict(`agent "${body.agent}" has no planner that Warden can use`));
+    }
+    return { version: current.version, agent };
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * `screen_tls.ca_file` is read only under the deployment's CA_DIR (DESIGN §7): a tenant admin
+ * names a CA file, the deployment operator decides which files there are.
+ */
+import { readFileSync, realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+
+/** Whether `file` lies inside `dir` (both absolute, already resolved). */
+function inside(dir: string, file: string): boolean {
+  const rel = relative(dir, file);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+/** Why the path may not be used as a CA file (by its name alone), or null. */
+export function caFileProblem(caDir: string | undefined, file: string): string | null {
+  if (!caDir) {
+    return 'screen_tls.ca_file needs the deployment to set CA_DIR (the directory CA files are read from); use fingerprint_sha256, or ask the deployment operator';
+  }
+  if (!isAbsolute(file) || !inside(resolve(caDir), resolve(file))) {
+    return `screen_tls.ca_file must be a file under the deployment's CA_DIR (${caDir})`;
+  }
+  return null;
+}
+
+/**
+ * The CA file's bytes, read only when it is, after following every link, still under CA_DIR.
+ * Throws an Error with the reason otherwise.
+ */
+export function readCaFile(caDir: string | undefined, file: string): Buffer {
+  const problem = caFileProblem(caDir, file);
+  if (problem) throw new Error(problem);
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch (error) {
+    throw new Error(
+      `screen_tls.ca_file ${JSON.stringify(file)} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      { cause: error },
+    );
+  }
+  if (!inside(realpathSync(caDir!), real)) {
+    throw new Error(`screen_tls.ca_file ${JSON.stringify(file)} leads outside CA_DIR`);
+  }
+  try {
+    return readFileSync(real);
+  } catch (error) {
+    throw new Error(
+      `screen_tls.ca_file ${JSON.stringify(file)} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      { cause: error },
+    );
+  }
+}
