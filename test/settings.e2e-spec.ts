@@ -502,6 +502,7 @@ describe('computer-use admin config', () => {
           commit_words: ['Verbuchen', 'Bestätigen'],
           unlabelled_clicks: 'write',
           ignore_regions: [{ x: 0, y: 740, width: 1024, height: 28 }],
+          reason: 'a one-person team; the status line changes by itself',
         },
         scripted: {
           ...AGENT,
@@ -510,13 +511,13 @@ describe('computer-use admin config', () => {
         },
       },
     };
-    const result = await put(body);
+    // four_eyes off and a status bar of 3.6% ignored are weakenings.
+    const result = await put(body, weakener);
     expect(result.status).toBe(200);
     expect(result.body.agents.full).toEqual({
       ...body.agents.full,
       screen_tls: { fingerprint_sha256: fingerprint.replace(/:/g, '').toLowerCase() },
       require_write_approval: true,
-      reason: null,
     });
     expect(result.body.agents.scripted).toMatchObject({
       screen_tls: { ca_file: '/etc/warden/ca.pem' },

@@ -167,7 +167,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     tokens,
     configure: async (agent = {}, extraAgents = {}) => {
       const r = await api.request('PUT', '/api/admin/computer-use', {
-        token: agent.require_write_approval === false ? tokens.weakener : tokens.admin,
+        // Every weakening needs a reason (DESIGN §6), so a config that gives one is the weakener's.
+        token:
+          agent.reason !== undefined || agent.require_write_approval === false
+            ? tokens.weakener
+            : tokens.admin,
         json: {
           enabled: true,
           agents: {

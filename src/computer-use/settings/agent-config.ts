@@ -55,7 +55,7 @@ export interface AgentConfig {
   max_steps: number;
   max_seconds: number;
   require_write_approval: boolean;
-  /** Why the agent is weakened (`require_write_approval` off, `unlabelled_clicks` "read"); required then. */
+  /** Why the agent is weakened (DESIGN §6, `weakening.ts`); required when a change weakens it. */
   reason: string | null;
   four_eyes: boolean;
   approval_timeout_seconds: number;

@@ -1,5 +1,5 @@
 import { AGENT_DEFAULTS, type AgentConfig, type ComputerUseConfig } from './agent-config';
-import { agentsSendingUnlabelledClicks, diffConfigs, weakenedAgents } from './config-diff';
+import { diffConfigs } from './config-diff';
 
 const agent = (fields: Partial<AgentConfig> = {}): AgentConfig => ({
   ...AGENT_DEFAULTS,
@@ -46,33 +46,5 @@ describe('diffConfigs', () => {
 
   it('treats no config as disabled with no agents', () => {
     expect(diffConfigs(null, config({}, false)).changes).toEqual([]);
-  });
-});
-
-describe('weakenedAgents', () => {
-  const off = agent({ require_write_approval: false, reason: 'read-only system' });
-
-  it('is an agent turned off or added off, not one kept off', () => {
-    expect(weakenedAgents(null, config({ a: off, b: agent() }))).toEqual(['a']);
-    expect(weakenedAgents(config({ a: agent() }), config({ a: off }))).toEqual(['a']);
-    expect(weakenedAgents(config({ a: off }), config({ a: off }))).toEqual([]);
-    expect(weakenedAgents(config({ a: off }), config({ a: agent() }))).toEqual([]);
-  });
-});
-
-describe('agentsSendingUnlabelledClicks', () => {
-  const lenient = agent({ unlabelled_clicks: 'read', reason: 'a host with a full outline' });
-
-  it('is an agent set to "read" or added with it, not one kept at "read"', () => {
-    expect(agentsSendingUnlabelledClicks(null, config({ a: lenient, b: agent() }))).toEqual(['a']);
-    expect(agentsSendingUnlabelledClicks(config({ a: agent() }), config({ a: lenient }))).toEqual([
-      'a',
-    ]);
-    expect(agentsSendingUnlabelledClicks(config({ a: lenient }), config({ a: lenient }))).toEqual(
-      [],
-    );
-    expect(agentsSendingUnlabelledClicks(config({ a: lenient }), config({ a: agent() }))).toEqual(
-      [],
-    );
   });
 });

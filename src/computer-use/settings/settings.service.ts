@@ -13,7 +13,7 @@ import {
   type ComputerUseConfig,
   withDefaults,
 } from './agent-config';
-import { agentsSendingUnlabelledClicks, diffConfigs, weakenedAgents } from './config-diff';
+import { diffConfigs } from './config-diff';
 import type { ComputerUseConfigVersion } from './computer-use-config.entity';
 import type { KillSwitchDto } from './dto/kill-switch.dto';
 import type { KillSwitch } from './kill-switch.entity';
@@ -21,6 +21,7 @@ import type { PauseDto } from './dto/pause.dto';
 import { parseConfigBody } from './parse-config';
 import type { TenantPause } from './tenant-pause.entity';
 import { KillSwitchState, SettingsRepository } from './settings.repository';
+import { missingReasons, weakeningRefusal, weakenings } from './weakening';
 
 /** What GET answers: the config in force, with who made it and when. */
 export interface ConfigView extends ComputerUseConfig {
@@ -134,25 +135,13 @@ export class SettingsService {
         );
       }
       const before = head ? withDefaults(head.config) : null;
-      const weakened = weakenedAgents(before, config);
-      const unlabelled = agentsSendingUnlabelledClicks(before, config);
-      const mayWeaken = caller.permissions.has('governance.weaken');
-      if (weakened.length > 0 && !mayWeaken) {
-        throw forbidden(
-          `turning require_write_approval off (agent ${weakened.join(', ')}) needs the permission governance.weaken as well as computer_use.admin`,
-        );
+      // Letting more happen without a person needs governance.weaken and a reason (DESIGN §6).
+      const weakened = weakenings(before, config);
+      if (weakened.length > 0 && !caller.permissions.has('governance.weaken')) {
+        throw forbidden(weakeningRefusal(weakened));
       }
-      if (unlabelled.length > 0 && !mayWeaken) {
-        throw forbidden(
-          `setting unlabelled_clicks to "read" (agent ${unlabelled.join(', ')}) needs the permission governance.weaken as well as computer_use.admin`,
-        );
-      }
-      const unexplained = unlabelled.filter((name) => !(config.agents[name].reason ?? '').trim());
-      if (unexplained.length > 0) {
-        throw invalid(
-          `agents.${unexplained[0]}.reason is required when unlabelled_clicks is "read": say why this agent's clicks that nothing could read a label for may be sent without a person`,
-        );
-      }
+      const unexplained = missingReasons(weakened, config);
+      if (unexplained) throw invalid(unexplained);
       const row = await this.settings.insertVersion(manager, {
         tenant,
         version: previous + 1,
@@ -173,19 +162,17 @@ export class SettingsService {
         },
         manager,
       );
-      const weakenings = [
-        ...weakened.map((agent) => ({ agent, control: 'require_write_approval' })),
-        ...unlabelled.map((agent) => ({ agent, control: 'unlabelled_clicks' })),
-      ];
-      for (const { agent, control } of weakenings) {
+      for (const { agent, control, from, to } of weakened) {
         await this.audit.record(
           {
             tenant,
             type: 'governance.weaken',
             actor: caller.subject,
             details: {
-              control,
               agent,
+              control,
+              from,
+              to,
               reason: config.agents[agent].reason,
               version: row.version,
               token_id: caller.tokenId,

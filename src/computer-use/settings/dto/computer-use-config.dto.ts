@@ -172,7 +172,11 @@ export class ModelPlannerDto {
 
 @ApiExtraModels(ModelPlannerDto)
 export class AgentDto {
-  @ApiProperty({ example: 'https://sapgui-host.internal:8443' })
+  @ApiProperty({
+    example: 'https://sapgui-host.internal:8443',
+    description:
+      'a new one for an agent whose writes need no approval is a weakening: needs governance.weaken and a reason',
+  })
   @IsString()
   @IsUrl(HTTPS_URL, {
     message: 'screen_url must be an https:// URL without credentials in it',
@@ -216,18 +220,28 @@ export class AgentDto {
   @IsBoolean()
   require_write_approval?: boolean;
 
-  @ApiPropertyOptional({ description: 'required when require_write_approval is false' })
+  @ApiPropertyOptional({
+    description:
+      'why the agent is weakened: required (not blank) with every weakening (docs/security.md) and whenever require_write_approval is false',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(LIMITS.reason)
   reason?: string;
 
-  @ApiPropertyOptional({ default: true })
+  @ApiPropertyOptional({
+    default: true,
+    description: 'false is a weakening: needs governance.weaken and a reason',
+  })
   @IsOptional()
   @IsBoolean()
   four_eyes?: boolean;
 
-  @ApiPropertyOptional({ default: AGENT_DEFAULTS.approval_timeout_seconds })
+  @ApiPropertyOptional({
+    default: AGENT_DEFAULTS.approval_timeout_seconds,
+    description:
+      'raising it above the default is a weakening: needs governance.weaken and a reason',
+  })
   @IsOptional()
   @IsInt()
   @Min(LIMITS.approval_timeout_seconds.min)
@@ -246,23 +260,36 @@ export class AgentDto {
       { type: 'string', pattern: '^scripted-<uuid>$' },
       { $ref: getSchemaPath(ModelPlannerDto) },
     ],
-    description: 'left out: the deployment default model, if any',
+    description:
+      'left out: the deployment default model, if any; a new one for an agent whose writes need no approval is a weakening: needs governance.weaken and a reason',
   })
   @IsOptional()
   planner?: string | ModelPlannerDto;
 
   /** Checked by the action rules (loadRules), which know what a committing word may be. */
-  @ApiPropertyOptional({ type: [String], description: 'committing verbs added to the defaults' })
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      'committing verbs added to the defaults; removing one is a weakening: needs governance.weaken and a reason',
+  })
   @IsOptional()
   commit_words?: string[];
 
-  @ApiPropertyOptional({ enum: ['read', 'write'], default: 'write' })
+  @ApiPropertyOptional({
+    enum: ['read', 'write'],
+    default: 'write',
+    description: '"read" is a weakening: needs governance.weaken and a reason',
+  })
   @IsOptional()
   @IsIn(['read', 'write'])
   unlabelled_clicks?: 'read' | 'write';
 
   /** Each rectangle is checked on its own (parse-config.ts), so an error names its index. */
-  @ApiPropertyOptional({ type: [RectDto] })
+  @ApiPropertyOptional({
+    type: [RectDto],
+    description:
+      'covering more than 2% of a 1024×768 screen, and pixels not ignored before, is a weakening: needs governance.weaken and a reason',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(LIMITS.ignore_regions)

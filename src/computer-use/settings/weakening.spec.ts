@@ -1,0 +1,499 @@
+import {
+  AGENT_DEFAULTS,
+  type AgentConfig,
+  type ComputerUseConfig,
+  type ModelPlannerConfig,
+  MODEL_PLANNER_DEFAULTS,
+  type Rect,
+} from './agent-config';
+import {
+  missingReasons,
+  unionArea,
+  type Weakening,
+  weakeningRefusal,
+  weakenings,
+} from './weakening';
+
+const agent = (fields: Partial<AgentConfig> = {}): AgentConfig => ({
+  ...AGENT_DEFAULTS,
+  screen_url: 'https://host:8443',
+  screen_token_env: 'HOST_TOKEN',
+  ...fields,
+});
+
+/** An agent whose writes act without approval. */
+const loose = (fields: Partial<AgentConfig> = {}): AgentConfig =>
+  agent({ require_write_approval: false, reason: 'read-only system', ...fields });
+
+const config = (agents: Record<string, AgentConfig>): ComputerUseConfig => ({
+  enabled: true,
+  agents,
+});
+
+const model = (fields: Partial<ModelPlannerConfig> = {}): ModelPlannerConfig => ({
+  ...MODEL_PLANNER_DEFAULTS,
+  provider: 'anthropic',
+  model: 'claude',
+  api_key_env: 'ANTHROPIC_API_KEY',
+  ...fields,
+});
+
+const rect = (x: number, y: number, width: number, height: number): Rect => ({
+  x,
+  y,
+  width,
+  height,
+});
+/** The whole 1024×768 reference screen. */
+const SCREEN = rect(0, 0, 1024, 768);
+/** A status bar 1024×28: 3.6% of the reference screen. */
+const BAR = rect(0, 740, 1024, 28);
+/** A clock 100×100: 1.3%. */
+const CLOCK = rect(900, 0, 100, 100);
+const SCRIPT_A = 'scripted-00000000-0000-4000-8000-00000000000a';
+const SCRIPT_B = 'scripted-00000000-0000-4000-8000-00000000000b';
+
+/** `before` null: the agent is new. `expected`: the weakenings of agent `a`, as [control, from, to]. */
+interface Case {
+  case: string;
+  before: AgentConfig | null;
+  after: AgentConfig;
+  expected: Array<[string, unknown, unknown]>;
+}
+
+const CASES: Case[] = [
+  // require_write_approval
+  {
+    case: 'require_write_approval turned off',
+    before: agent(),
+    after: loose(),
+    expected: [['require_write_approval', true, false]],
+  },
+  {
+    case: 'a new agent with require_write_approval off',
+    before: null,
+    after: loose(),
+    expected: [['require_write_approval', true, false]],
+  },
+  {
+    case: 'require_write_approval kept off',
+    before: loose(),
+    after: loose({ max_steps: 9 }),
+    expected: [],
+  },
+  { case: 'require_write_approval turned on', before: loose(), after: agent(), expected: [] },
+
+  // four_eyes
+  {
+    case: 'four_eyes turned off',
+    before: agent(),
+    after: agent({ four_eyes: false }),
+    expected: [['four_eyes', true, false]],
+  },
+  {
+    case: 'a new agent with four_eyes off',
+    before: null,
+    after: agent({ four_eyes: false }),
+    expected: [['four_eyes', true, false]],
+  },
+  {
+    case: 'four_eyes kept off',
+    before: agent({ four_eyes: false }),
+    after: agent({ four_eyes: false }),
+    expected: [],
+  },
+  {
+    case: 'four_eyes turned on',
+    before: agent({ four_eyes: false }),
+    after: agent(),
+    expected: [],
+  },
+
+  // unlabelled_clicks
+  {
+    case: 'unlabelled_clicks set to "read"',
+    before: agent(),
+    after: agent({ unlabelled_clicks: 'read' }),
+    expected: [['unlabelled_clicks', 'write', 'read']],
+  },
+  {
+    case: 'a new agent with unlabelled_clicks "read"',
+    before: null,
+    after: agent({ unlabelled_clicks: 'read' }),
+    expected: [['unlabelled_clicks', 'write', 'read']],
+  },
+  {
+    case: 'unlabelled_clicks kept "read"',
+    before: agent({ unlabelled_clicks: 'read' }),
+    after: agent({ unlabelled_clicks: 'read' }),
+    expected: [],
+  },
+  {
+    case: 'unlabelled_clicks back to "write"',
+    before: agent({ unlabelled_clicks: 'read' }),
+    after: agent(),
+    expected: [],
+  },
+
+  // approval_timeout_seconds
+  {
+    case: 'approval_timeout_seconds raised above the default',
+    before: agent(),
+    after: agent({ approval_timeout_seconds: 3601 }),
+    expected: [['approval_timeout_seconds', 3600, 3601]],
+  },
+  {
+    case: 'a new agent with a week-long approval timeout',
+    before: null,
+    after: agent({ approval_timeout_seconds: 604_800 }),
+    expected: [['approval_timeout_seconds', 3600, 604_800]],
+  },
+  {
+    case: 'approval_timeout_seconds raised further above the default',
+    before: agent({ approval_timeout_seconds: 7200 }),
+    after: agent({ approval_timeout_seconds: 86_400 }),
+    expected: [['approval_timeout_seconds', 7200, 86_400]],
+  },
+  {
+    case: 'approval_timeout_seconds kept above the default',
+    before: agent({ approval_timeout_seconds: 7200 }),
+    after: agent({ approval_timeout_seconds: 7200 }),
+    expected: [],
+  },
+  {
+    case: 'approval_timeout_seconds lowered, still above the default',
+    before: agent({ approval_timeout_seconds: 86_400 }),
+    after: agent({ approval_timeout_seconds: 7200 }),
+    expected: [],
+  },
+  {
+    case: 'approval_timeout_seconds raised up to the default',
+    before: agent({ approval_timeout_seconds: 60 }),
+    after: agent({ approval_timeout_seconds: 3600 }),
+    expected: [],
+  },
+  {
+    case: 'a new agent with a short approval timeout',
+    before: null,
+    after: agent({ approval_timeout_seconds: 60 }),
+    expected: [],
+  },
+
+  // commit_words
+  {
+    case: 'the only commit word removed',
+    before: agent({ commit_words: ['Buchen'] }),
+    after: agent(),
+    expected: [['commit_words', ['Buchen'], []]],
+  },
+  {
+    case: 'one commit word of two removed',
+    before: agent({ commit_words: ['Buchen', 'Sichern'] }),
+    after: agent({ commit_words: ['Sichern'] }),
+    expected: [['commit_words', ['Buchen', 'Sichern'], ['Sichern']]],
+  },
+  {
+    case: 'a commit word spelt anew (counted as removed)',
+    before: agent({ commit_words: ['Buchen'] }),
+    after: agent({ commit_words: ['buchen'] }),
+    expected: [['commit_words', ['Buchen'], ['buchen']]],
+  },
+  {
+    case: 'a commit word added',
+    before: agent({ commit_words: ['Buchen'] }),
+    after: agent({ commit_words: ['Buchen', 'Sichern'] }),
+    expected: [],
+  },
+  {
+    case: 'commit words reordered',
+    before: agent({ commit_words: ['Buchen', 'Sichern'] }),
+    after: agent({ commit_words: ['Sichern', 'Buchen'] }),
+    expected: [],
+  },
+  {
+    case: 'a new agent with commit words',
+    before: null,
+    after: agent({ commit_words: ['Buchen'] }),
+    expected: [],
+  },
+
+  // ignore_regions
+  {
+    case: 'ignore_regions set to the whole screen',
+    before: agent(),
+    after: agent({ ignore_regions: [SCREEN] }),
+    expected: [['ignore_regions', [], [SCREEN]]],
+  },
+  {
+    case: 'a new agent ignoring a status bar (3.6%)',
+    before: null,
+    after: agent({ ignore_regions: [BAR] }),
+    expected: [['ignore_regions', [], [BAR]]],
+  },
+  {
+    case: 'ignore_regions of 1.3% (a clock)',
+    before: agent(),
+    after: agent({ ignore_regions: [CLOCK] }),
+    expected: [],
+  },
+  {
+    case: 'ignore_regions of 15,728 px², just under 2%',
+    before: agent(),
+    after: agent({ ignore_regions: [rect(0, 0, 983, 16)] }),
+    expected: [],
+  },
+  {
+    case: 'ignore_regions of 16,384 px², just over 2%',
+    before: agent(),
+    after: agent({ ignore_regions: [rect(0, 0, 1024, 16)] }),
+    expected: [['ignore_regions', [], [rect(0, 0, 1024, 16)]]],
+  },
+  {
+    case: 'two regions of 1.3% on the same pixels (overlaps count once)',
+    before: agent(),
+    after: agent({ ignore_regions: [CLOCK, CLOCK] }),
+    expected: [],
+  },
+  {
+    case: 'two regions of 1.3% side by side (2.5%)',
+    before: agent(),
+    after: agent({ ignore_regions: [CLOCK, rect(0, 0, 100, 100)] }),
+    expected: [['ignore_regions', [], [CLOCK, rect(0, 0, 100, 100)]]],
+  },
+  {
+    case: 'a region beyond the reference screen (not clipped)',
+    before: agent(),
+    after: agent({ ignore_regions: [rect(1800, 1000, 200, 100)] }),
+    expected: [['ignore_regions', [], [rect(1800, 1000, 200, 100)]]],
+  },
+  {
+    case: 'ignore_regions kept over 2%',
+    before: agent({ ignore_regions: [BAR] }),
+    after: agent({ ignore_regions: [BAR] }),
+    expected: [],
+  },
+  {
+    case: 'ignore_regions shrunk from the whole screen to a status bar',
+    before: agent({ ignore_regions: [SCREEN] }),
+    after: agent({ ignore_regions: [BAR] }),
+    expected: [],
+  },
+  {
+    case: 'the same pixels as two rectangles',
+    before: agent({ ignore_regions: [BAR] }),
+    after: agent({ ignore_regions: [rect(0, 740, 512, 28), rect(512, 740, 512, 28)] }),
+    expected: [],
+  },
+  {
+    case: 'a status bar moved to the top (other pixels, the same area)',
+    before: agent({ ignore_regions: [BAR] }),
+    after: agent({ ignore_regions: [rect(0, 0, 1024, 28)] }),
+    expected: [['ignore_regions', [BAR], [rect(0, 0, 1024, 28)]]],
+  },
+  {
+    case: 'a clock added to a status bar',
+    before: agent({ ignore_regions: [BAR] }),
+    after: agent({ ignore_regions: [BAR, CLOCK] }),
+    expected: [['ignore_regions', [BAR], [BAR, CLOCK]]],
+  },
+  {
+    case: 'ignore_regions removed',
+    before: agent({ ignore_regions: [SCREEN] }),
+    after: agent(),
+    expected: [],
+  },
+
+  // screen_url
+  {
+    case: 'a new screen_url for an agent whose writes need no approval',
+    before: loose(),
+    after: loose({ screen_url: 'https://elsewhere:8443' }),
+    expected: [['screen_url', 'https://host:8443', 'https://elsewhere:8443']],
+  },
+  {
+    case: 'a new screen_url for an agent whose writes are held',
+    before: agent(),
+    after: agent({ screen_url: 'https://elsewhere:8443' }),
+    expected: [],
+  },
+  {
+    case: 'a new screen_url and require_write_approval off at once (one entry)',
+    before: agent(),
+    after: loose({ screen_url: 'https://elsewhere:8443' }),
+    expected: [['require_write_approval', true, false]],
+  },
+  {
+    case: 'a new screen_url while require_write_approval is turned on',
+    before: loose(),
+    after: agent({ screen_url: 'https://elsewhere:8443' }),
+    expected: [],
+  },
+
+  // planner
+  {
+    case: 'a new scripted planner for an agent whose writes need no approval',
+    before: loose({ planner: SCRIPT_A }),
+    after: loose({ planner: SCRIPT_B }),
+    expected: [['planner', SCRIPT_A, SCRIPT_B]],
+  },
+  {
+    case: 'a model instead of the default planner for an agent whose writes need no approval',
+    before: loose(),
+    after: loose({ planner: model() }),
+    expected: [['planner', null, model()]],
+  },
+  {
+    case: 'a model asked elsewhere for an agent whose writes need no approval',
+    before: loose({ planner: model() }),
+    after: loose({ planner: model({ base_url: 'https://models.example' }) }),
+    expected: [['planner', model(), model({ base_url: 'https://models.example' })]],
+  },
+  {
+    case: "a model's budget changed for an agent whose writes need no approval",
+    before: loose({ planner: model() }),
+    after: loose({ planner: model({ max_tokens_per_run: 50_000, history_screens: 1 }) }),
+    expected: [],
+  },
+  {
+    case: 'a new planner for an agent whose writes are held',
+    before: agent({ planner: SCRIPT_A }),
+    after: agent({ planner: SCRIPT_B }),
+    expected: [],
+  },
+  {
+    case: 'a new agent with a planner and require_write_approval off (one entry)',
+    before: null,
+    after: loose({ planner: SCRIPT_A }),
+    expected: [['require_write_approval', true, false]],
+  },
+
+  // several at once
+  {
+    case: 'four_eyes off and a longer timeout at once, in the order of the table',
+    before: agent(),
+    after: agent({ approval_timeout_seconds: 7200, four_eyes: false }),
+    expected: [
+      ['four_eyes', true, false],
+      ['approval_timeout_seconds', 3600, 7200],
+    ],
+  },
+  {
+    case: 'every control tightened at once',
+    before: loose({
+      four_eyes: false,
+      unlabelled_clicks: 'read',
+      approval_timeout_seconds: 604_800,
+      ignore_regions: [SCREEN],
+    }),
+    after: agent({ commit_words: ['Buchen'], approval_timeout_seconds: 60, ignore_regions: [] }),
+    expected: [],
+  },
+  { case: 'nothing changed', before: agent(), after: agent(), expected: [] },
+];
+
+describe('weakenings', () => {
+  it.each(CASES)('$case', ({ before, after, expected }) => {
+    const old = before === null ? config({}) : config({ a: before });
+    expect(weakenings(old, config({ a: after }))).toEqual(
+      expected.map(([control, from, to]) => ({ agent: 'a', control, from, to })),
+    );
+  });
+
+  it('counts a first config against the defaults', () => {
+    expect(weakenings(null, config({ a: agent({ four_eyes: false }), b: agent() }))).toEqual([
+      { agent: 'a', control: 'four_eyes', from: true, to: false },
+    ]);
+    expect(weakenings(null, config({}))).toEqual([]);
+  });
+
+  it('names agents in order, and none for an agent removed', () => {
+    const before = config({ gone: loose(), z: agent(), m: agent() });
+    const after = config({ z: agent({ four_eyes: false }), m: loose() });
+    expect(weakenings(before, after).map((w) => [w.agent, w.control])).toEqual([
+      ['m', 'require_write_approval'],
+      ['z', 'four_eyes'],
+    ]);
+  });
+
+  it('treats an agent renamed as a new one', () => {
+    const before = config({ old: agent({ four_eyes: false }) });
+    const after = config({ new: agent({ four_eyes: false }) });
+    expect(weakenings(before, after)).toEqual([
+      { agent: 'new', control: 'four_eyes', from: true, to: false },
+    ]);
+  });
+});
+
+describe('unionArea', () => {
+  it.each<[string, Rect[], number]>([
+    ['nothing', [], 0],
+    ['one rectangle', [rect(3, 4, 10, 20)], 200],
+    ['the same rectangle twice', [rect(3, 4, 10, 20), rect(3, 4, 10, 20)], 200],
+    ['one inside another', [SCREEN, CLOCK], 1024 * 768],
+    ['two overlapping by a quarter', [rect(0, 0, 10, 10), rect(5, 5, 10, 10)], 175],
+    ['two touching', [rect(0, 0, 10, 10), rect(10, 0, 10, 10)], 200],
+    ['two apart in one column', [rect(0, 0, 10, 10), rect(0, 20, 10, 10)], 200],
+    ['a cross', [rect(10, 0, 10, 30), rect(0, 10, 30, 10)], 500],
+    ['the largest allowed', [rect(100_000, 100_000, 100_000, 100_000)], 1e10],
+  ])('%s', (_, rects, area) => {
+    expect(unionArea(rects)).toBe(area);
+  });
+});
+
+describe('weakeningRefusal', () => {
+  const w = (agent: string, control: Weakening['control']): Weakening => ({
+    agent,
+    control,
+    from: null,
+    to: null,
+  });
+
+  it('names one weakening as the messages before it did', () => {
+    expect(weakeningRefusal([w('lenient', 'unlabelled_clicks')])).toBe(
+      'setting unlabelled_clicks to "read" (agent lenient) needs the permission governance.weaken as well as computer_use.admin',
+    );
+  });
+
+  it('names each control with its agents, in the order of the table', () => {
+    expect(
+      weakeningRefusal([
+        w('a', 'ignore_regions'),
+        w('a', 'four_eyes'),
+        w('b', 'four_eyes'),
+        w('c', 'planner'),
+      ]),
+    ).toBe(
+      'turning four_eyes off (agent a, b); ignore_regions covering more than 2% of the screen (agent a); ' +
+        'a new planner for an agent whose writes need no approval (agent c) ' +
+        'need the permission governance.weaken as well as computer_use.admin',
+    );
+  });
+});
+
+describe('missingReasons', () => {
+  const w = (agent: string, control: Weakening['control']): Weakening => ({
+    agent,
+    control,
+    from: null,
+    to: null,
+  });
+
+  it('is null when every agent weakened says why', () => {
+    const cfg = config({ a: agent({ four_eyes: false, reason: 'one-person team' }) });
+    expect(missingReasons([w('a', 'four_eyes')], cfg)).toBeNull();
+    expect(missingReasons([], config({ a: agent() }))).toBeNull();
+  });
+
+  it("names each agent's reason field, blank counting as none", () => {
+    const cfg = config({ a: agent({ reason: '  ' }), b: agent() });
+    expect(
+      missingReasons(
+        [w('a', 'unlabelled_clicks'), w('b', 'four_eyes'), w('b', 'approval_timeout_seconds')],
+        cfg,
+      ),
+    ).toBe(
+      'agents.a.reason is required when unlabelled_clicks is "read": say why this agent\'s clicks that nothing could read a label for may be sent without a person; ' +
+        'agents.b.reason is required when four_eyes is turned off and approval_timeout_seconds is raised above the default 3600: say why this agent may do more without a person',
+    );
+  });
+});

@@ -1,0 +1,224 @@
+import { canonicalJson } from '../../audit/canonical-json';
+import {
+  AGENT_DEFAULTS,
+  type AgentConfig,
+  type ComputerUseConfig,
+  type PlannerConfig,
+  type Rect,
+} from './agent-config';
+
+/**
+ * Weakening (DESIGN §6): a config change that lets more happen without a person. Each one needs
+ * `governance.weaken` and a reason, and is audited `governance.weaken` with its from → to. Pure: the
+ * old and the new config in, the weakenings out.
+ */
+
+/** The reference screen ignore regions are measured against (docs/security.md). */
+export const REFERENCE_SCREEN = { width: 1024, height: 768 } as const;
+/** Ignore regions covering more than this share of the reference screen are a weakening. */
+export const IGNORE_REGIONS_SHARE = 0.02;
+
+export type WeakeningControl =
+  | 'require_write_approval'
+  | 'four_eyes'
+  | 'unlabelled_clicks'
+  | 'approval_timeout_seconds'
+  | 'commit_words'
+  | 'ignore_regions'
+  | 'screen_url'
+  | 'planner';
+
+/** One agent's control loosened: `four_eyes` true → false. */
+export interface Weakening {
+  agent: string;
+  control: WeakeningControl;
+  from: unknown;
+  to: unknown;
+}
+
+interface Rule {
+  control: WeakeningControl;
+  /** `before` is the agent as it was; a new agent is compared with the defaults. */
+  weakens(before: AgentConfig, after: AgentConfig): boolean;
+  /** What the change does, as the 403 names it. */
+  change: string;
+  /** When a reason is required, and what it must say, as the 400 names it. */
+  when: string;
+  why: string;
+}
+
+/** The table of DESIGN §6, one row per control. `screen_rules` and `approve_at` get theirs with those fields. */
+const RULES: readonly Rule[] = [
+  {
+    control: 'require_write_approval',
+    weakens: (a, b) => a.require_write_approval && !b.require_write_approval,
+    change: 'turning require_write_approval off',
+    when: 'require_write_approval is false',
+    why: "this agent's writes may act without approval",
+  },
+  {
+    control: 'four_eyes',
+    weakens: (a, b) => a.four_eyes && !b.four_eyes,
+    change: 'turning four_eyes off',
+    when: 'four_eyes is turned off',
+    why: 'the person or token that started a run may approve its writes',
+  },
+  {
+    control: 'unlabelled_clicks',
+    weakens: (a, b) => a.unlabelled_clicks !== 'read' && b.unlabelled_clicks === 'read',
+    change: 'setting unlabelled_clicks to "read"',
+    when: 'unlabelled_clicks is "read"',
+    why: "this agent's clicks that nothing could read a label for may be sent without a person",
+  },
+  {
+    control: 'approval_timeout_seconds',
+    weakens: (a, b) =>
+      b.approval_timeout_seconds > AGENT_DEFAULTS.approval_timeout_seconds &&
+      b.approval_timeout_seconds > a.approval_timeout_seconds,
+    change: `raising approval_timeout_seconds above the default ${AGENT_DEFAULTS.approval_timeout_seconds}`,
+    when: `approval_timeout_seconds is raised above the default ${AGENT_DEFAULTS.approval_timeout_seconds}`,
+    why: 'a held write may wait that long for a person, on a screen that may have moved on',
+  },
+  {
+    control: 'commit_words',
+    // Compared as written: a word spelt anew counts as removed (the safe side).
+    weakens: (a, b) => a.commit_words.some((word) => !b.commit_words.includes(word)),
+    change: 'removing commit words',
+    when: 'commit words are removed',
+    why: 'clicks on those words need not be held as commits',
+  },
+  {
+    control: 'ignore_regions',
+    weakens: (a, b) => ignoresMore(a.ignore_regions, b.ignore_regions),
+    change: `ignore_regions covering more than ${IGNORE_REGIONS_SHARE * 100}% of the screen`,
+    when: `ignore_regions cover more than ${IGNORE_REGIONS_SHARE * 100}% of the screen`,
+    why: 'a change there may go unseen between the approval and the write',
+  },
+  {
+    control: 'screen_url',
+    weakens: (a, b) =>
+      !a.require_write_approval && !b.require_write_approval && a.screen_url !== b.screen_url,
+    change: 'a new screen_url for an agent whose writes need no approval',
+    when: 'an agent whose writes need no approval gets a new screen_url',
+    why: "this agent's writes may act without approval on that host",
+  },
+  {
+    control: 'planner',
+    weakens: (a, b) =>
+      !a.require_write_approval &&
+      !b.require_write_approval &&
+      plannerIdentity(a.planner) !== plannerIdentity(b.planner),
+    change: 'a new planner for an agent whose writes need no approval',
+    when: 'an agent whose writes need no approval gets a new planner',
+    why: 'the writes this planner chooses may act without approval',
+  },
+];
+
+const RULE_OF = new Map(RULES.map((rule) => [rule.control, rule]));
+
+/**
+ * Every weakening from `before` to `after`, by agent name then in the order of the table. A new agent
+ * counts against the defaults; keeping a weak value as it is, tightening and removing an agent are
+ * none. `before` null is the state before any version.
+ */
+export function weakenings(
+  before: ComputerUseConfig | null,
+  after: ComputerUseConfig,
+): Weakening[] {
+  const found: Weakening[] = [];
+  for (const name of Object.keys(after.agents).sort()) {
+    const b = after.agents[name];
+    const a = before?.agents[name] ?? { ...b, ...AGENT_DEFAULTS };
+    for (const rule of RULES) {
+      if (rule.weakens(a, b)) {
+        found.push({
+          agent: name,
+          control: rule.control,
+          from: a[rule.control],
+          to: b[rule.control],
+        });
+      }
+    }
+  }
+  return found;
+}
+
+/** The 403: each weakening by control, with its agents. */
+export function weakeningRefusal(list: readonly Weakening[]): string {
+  const agents = new Map<WeakeningControl, string[]>();
+  for (const w of list) agents.set(w.control, [...(agents.get(w.control) ?? []), w.agent]);
+  const parts = RULES.filter((rule) => agents.has(rule.control)).map(
+    (rule) => `${rule.change} (agent ${agents.get(rule.control)!.join(', ')})`,
+  );
+  return `${parts.join('; ')} ${parts.length === 1 ? 'needs' : 'need'} the permission governance.weaken as well as computer_use.admin`;
+}
+
+/** The 400 when an agent weakened here has no reason, naming its reason field; null when all have one. */
+export function missingReasons(
+  list: readonly Weakening[],
+  config: ComputerUseConfig,
+): string | null {
+  const controls = new Map<string, WeakeningControl[]>();
+  for (const w of list) {
+    if ((config.agents[w.agent].reason ?? '').trim()) continue;
+    controls.set(w.agent, [...(controls.get(w.agent) ?? []), w.control]);
+  }
+  if (controls.size === 0) return null;
+  return [...controls]
+    .map(([agent, names]) => {
+      const rules = names.map((control) => RULE_OF.get(control)!);
+      const why = rules.length === 1 ? rules[0].why : 'this agent may do more without a person';
+      return `agents.${agent}.reason is required when ${rules.map((r) => r.when).join(' and ')}: say why ${why}`;
+    })
+    .join('; ');
+}
+
+/**
+ * Whether `after` ignores pixels `before` did not, and more than the share of the reference screen
+ * in all. Overlaps count once. Rectangles are not clipped to the reference screen: one beyond it may
+ * lie on a larger real screen, so its whole area counts (the safe side).
+ */
+export function ignoresMore(before: readonly Rect[], after: readonly Rect[]): boolean {
+  const screen = REFERENCE_SCREEN.width * REFERENCE_SCREEN.height;
+  return (
+    unionArea(after) > IGNORE_REGIONS_SHARE * screen &&
+    unionArea([...before, ...after]) > unionArea(before)
+  );
+}
+
+/** The area of the union of rectangles, in square pixels: overlaps count once. Exact for integers. */
+export function unionArea(rects: readonly Rect[]): number {
+  const xs = [...new Set(rects.flatMap((r) => [r.x, r.x + r.width]))].sort((p, q) => p - q);
+  let area = 0;
+  for (let i = 0; i + 1 < xs.length; i++) {
+    const [left, right] = [xs[i], xs[i + 1]];
+    const spans = rects
+      .filter((r) => r.x <= left && r.x + r.width >= right)
+      .map((r) => [r.y, r.y + r.height] as const)
+      .sort((p, q) => p[0] - q[0]);
+    let covered = 0;
+    let top = spans[0]?.[0] ?? 0;
+    let bottom = top;
+    for (const [y0, y1] of spans) {
+      if (y0 > bottom) {
+        covered += bottom - top;
+        [top, bottom] = [y0, y1];
+      } else {
+        bottom = Math.max(bottom, y1);
+      }
+    }
+    covered += bottom - top;
+    area += covered * (right - left);
+  }
+  return area;
+}
+
+/**
+ * What makes a planner another one: the script, or the model and where it is asked. Budgets, prices,
+ * history and timeout change how much it may do, not who plans.
+ */
+function plannerIdentity(planner: PlannerConfig | null): string {
+  if (planner === null || typeof planner === 'string') return canonicalJson(planner);
+  const { provider, model, base_url, api_key_env } = planner;
+  return canonicalJson({ provider, model, base_url, api_key_env });
+}
