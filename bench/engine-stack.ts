@@ -246,30 +246,39 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
       [TOKEN_ENV]: token,
     };
 
-    // Tokens, made the way an operator makes them: the CLI.
-    const cli = async (subject: string, permissions: string) => {
-      const started = startEntry(
-        ENTRIES.cli,
+    // Tokens and the hosts' token grant, made the way an operator makes them: the CLI.
+    const cli = async (args: string[], log: string) => {
+      const started = startEntry(ENTRIES.cli, args, {
+        env: onlyPathAndHome({ ...env, LOG_LEVEL: 'warn' }),
+        log: join(dir, `cli-${log}.log`),
+      });
+      const end = await started.exited;
+      if (end.code !== 0)
+        throw new Error(`cli ${args.slice(0, 2).join(' ')} failed:\n${tail(started)}`);
+      return started.stdout().trim().split('\n').pop() ?? '';
+    };
+    const apiToken = async (subject: string, permissions: string) => {
+      const last = await cli(
         [
           ...['token', 'create', '--tenant', 'bench'],
           ...['--subject', subject, '--permissions', permissions],
         ],
-        {
-          env: onlyPathAndHome({ ...env, LOG_LEVEL: 'warn' }),
-          log: join(dir, `cli-${subject}.log`),
-        },
+        subject,
       );
-      const end = await started.exited;
-      const last = started.stdout().trim().split('\n').pop() ?? '';
-      if (end.code !== 0 || !last.startsWith('wdn_')) {
-        throw new Error(`token create for ${subject} failed:\n${tail(started)}`);
-      }
+      if (!last.startsWith('wdn_')) throw new Error(`token create for ${subject} printed no token`);
       return last;
     };
     const [admin, operator, approver] = await Promise.all([
-      cli('ada', 'computer_use.admin'),
-      cli('olga', 'agents.operate'),
-      cli('bob', 'agents.approve'),
+      apiToken('ada', 'computer_use.admin'),
+      apiToken('olga', 'agents.operate'),
+      apiToken('bob', 'agents.approve'),
+      cli(
+        [
+          ...['secrets', 'grant', '--tenant', 'bench', '--env', TOKEN_ENV],
+          ...hosts.flatMap((h) => ['--to', new URL(h.url).origin]),
+        ],
+        'grant',
+      ),
     ]);
 
     // The API and the worker(s), as separate processes; their output goes straight to log files,

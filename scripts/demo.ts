@@ -16,7 +16,8 @@ import type { ApprovalView } from '../src/approvals/approval.view';
 import type { AuditEventView, VerifyResult } from '../src/audit/audit.service';
 import type { RunView } from '../src/computer-use/runs/run.view';
 import { ApiError, apiClient, clearQueues, ensure, SimEvent, simEvents } from './demo/clients';
-import { agentPlanner, DEMO_GOAL, pickPlanner } from './demo/planner';
+import { modelEndpoint } from '../src/models/provider-urls';
+import { agentPlanner, DEMO_GOAL, type DemoPlanner, pickPlanner } from './demo/planner';
 import { bad, describeAction, heading, line, ok, shortSha, table } from './demo/print';
 import { ENTRIES, freePort, ProcessGroup, sleep, waitUntil } from './lib/processes';
 
@@ -115,7 +116,11 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
     'api.log',
   );
   const worker = processes.start(ENTRIES.worker, [], serviceEnv, 'worker.log');
-  const tokens = await makeTokens(processes, wardenEnv);
+  const planner = pickPlanner(process.env);
+  const [tokens, granted] = await Promise.all([
+    makeTokens(processes, wardenEnv),
+    grantSecrets(processes, wardenEnv, hostUrl, planner),
+  ]);
   await waitUntil(api, 'answer on /health/ready', async () => {
     return (await fetch(`${base}/health/ready`)).status === 200;
   });
@@ -125,10 +130,11 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
   ok(`tokens made with the CLI (cli token create), tenant ${TENANT}:`);
   for (const p of Object.values(PEOPLE))
     line(`  ${p.subject.padEnd(5)} ${p.permissions.join(', ')}`);
+  ok(`secrets granted by the deployment operator (cli secrets grant), tenant ${TENANT}:`);
+  for (const g of granted) line(`  ${g}`);
 
   // The agent: the sim host, its pinned certificate, and the planner.
   const call = apiClient(base);
-  const planner = pickPlanner(process.env);
   const configured = ensure(
     'PUT /api/admin/computer-use',
     await call<{ agents: Record<string, Record<string, unknown>> } | ApiError>(
@@ -425,6 +431,31 @@ async function makeTokens(
     }),
   );
   return Object.fromEntries(made) as Record<Role, string>;
+}
+
+/**
+ * The operator's grants (DESIGN §7): the sim's token may go to the sim, and a real model's key to
+ * its provider. Answers what was granted, one line each.
+ */
+async function grantSecrets(
+  processes: ProcessGroup,
+  env: NodeJS.ProcessEnv,
+  hostUrl: string,
+  planner: DemoPlanner,
+): Promise<string[]> {
+  const grants: Array<[string, string]> = [[SCREEN_TOKEN_ENV, new URL(hostUrl).origin]];
+  if (planner.kind === 'model') {
+    grants.push([planner.config.api_key_env, new URL(modelEndpoint(planner.config)).origin]);
+  }
+  for (const [name, to] of grants) {
+    await processes.run(
+      ENTRIES.cli,
+      ['secrets', 'grant', '--tenant', TENANT, '--env', name, '--to', to],
+      env,
+      `grant-${name}.log`,
+    );
+  }
+  return grants.map(([name, to]) => `${name} → ${to}`);
 }
 
 /** `token.created ×4, computer_use.config` */

@@ -14,7 +14,7 @@ const USAGE = `usage: npm run cli -- <command>
         prints the new token alone on the last line of stdout; it is shown only once
   token list [--tenant <tenant>]
   token revoke <token-id>
-  secrets grant --tenant <tenant> --env <VARIABLE> --to <https://host:port>
+  secrets grant --tenant <tenant> --env <VARIABLE> --to <https://host:port> [--to …]
         lets Warden send the variable's value (a screen host token, a model key) to that origin
         on the tenant's behalf; Warden's own variables are refused
   secrets list [--tenant <tenant>]
@@ -34,7 +34,7 @@ async function main(argv: string[]): Promise<number> {
       subject: { type: 'string' },
       permissions: { type: 'string' },
       env: { type: 'string' },
-      to: { type: 'string' },
+      to: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -112,7 +112,7 @@ async function main(argv: string[]): Promise<number> {
 async function secrets(
   grants: SecretGrants,
   command: string | undefined,
-  values: { tenant?: string; env?: string; to?: string },
+  values: { tenant?: string; env?: string; to?: string[] },
 ): Promise<number> {
   if (command === 'list') {
     const rows = await grants.list(values.tenant);
@@ -124,25 +124,29 @@ async function secrets(
     console.error(USAGE);
     return 2;
   }
-  if (!values.tenant || !values.env || !values.to) {
+  if (!values.tenant || !values.env || !values.to?.length) {
     console.error(`secrets ${command} needs --tenant, --env and --to`);
     return 2;
   }
   const actor = operatorName();
-  if (command === 'grant') {
-    const grant = await grants.grant(values.tenant, values.env, values.to, actor);
-    console.log(
-      `granted ${grant.env} to ${grant.to} for tenant ${grant.tenant} (by ${grant.granted_by} at ${grant.granted_at})`,
-    );
-    return 0;
+  let missing = 0;
+  for (const to of values.to) {
+    if (command === 'grant') {
+      const grant = await grants.grant(values.tenant, values.env, to, actor);
+      console.log(
+        `granted ${grant.env} to ${grant.to} for tenant ${grant.tenant} (by ${grant.granted_by} at ${grant.granted_at})`,
+      );
+      continue;
+    }
+    const revoked = await grants.revoke(values.tenant, values.env, to, actor);
+    if (revoked) {
+      console.log(`revoked ${revoked.env} to ${revoked.to} for tenant ${revoked.tenant}`);
+    } else {
+      console.error(`no grant of ${values.env} to ${to} for tenant ${values.tenant}`);
+      missing++;
+    }
   }
-  const revoked = await grants.revoke(values.tenant, values.env, values.to, actor);
-  if (!revoked) {
-    console.error(`no grant of ${values.env} to ${values.to} for tenant ${values.tenant}`);
-    return 1;
-  }
-  console.log(`revoked ${revoked.env} to ${revoked.to} for tenant ${revoked.tenant}`);
-  return 0;
+  return missing > 0 ? 1 : 0;
 }
 
 main(process.argv.slice(2)).then(

@@ -66,6 +66,7 @@ describe('the console', () => {
     process.env[keyEnv] = `sk-ant-test-${'k'.repeat(32)}`;
     fake = await startFakeProvider();
     stack = await startStack();
+    await stack.grant(keyEnv, fake.url);
     saveClick = await stack.planner(SAVE_CLICK);
     typeCommand = await stack.planner(TYPE_COMMAND);
     userDataDir = mkdtempSync(path.join(tmpdir(), 'warden-chromium-'));

@@ -325,6 +325,7 @@ describe('Redis losing everything, and screen hosts failing', () => {
 
   it('ends screen_host_error, without hanging, when the screen host goes down', async () => {
     const doomed = await startSimHost();
+    await stack.grant(doomed.tokenEnv, doomed.url);
     try {
       await stack.configure({
         planner: await stack.planner({
@@ -374,6 +375,7 @@ describe('Redis losing everything, and screen hosts failing', () => {
       port: 0,
       tls: { cert: sim.cert, key: sim.keyPem },
     });
+    await stack.grant(sim.tokenEnv, host.url);
     try {
       await stack.configure({
         planner: await stack.planner({ steps: [{ action: { action: 'wait', seconds: 0.1 } }] }),
@@ -415,6 +417,7 @@ describe('screen hosts that misbehave, and steps that keep failing', () => {
       port: 0,
       tls: { cert: sim.cert, key: sim.keyPem },
     });
+    await stack.grant(sim.tokenEnv, host.url);
     await stack.configure({
       planner: await stack.planner(script),
       screen_url: host.url,
@@ -546,6 +549,7 @@ describe('a screen that never stops moving', () => {
       port: 0,
       tls: { cert: sim.cert, key: sim.keyPem },
     });
+    await stack.grant(sim.tokenEnv, host.url);
     try {
       await stack.configure({
         planner: await stack.planner({ steps: [{ action: { action: 'type', text: 'hello' } }] }),

@@ -28,6 +28,8 @@ describe('the frame rule', () => {
     fake = await startFakeProvider();
     stack = await startStack();
     oldHost = await startSimHost({ framePrecondition: false });
+    await stack.grant(keyEnv, fake.url);
+    await stack.grant(oldHost.tokenEnv, oldHost.url);
     const elements = JSON.parse(
       (await stack.sim.call('GET', '/elements')).body.toString(),
     ) as Array<{

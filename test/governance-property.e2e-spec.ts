@@ -66,9 +66,11 @@ describe('the governance invariant, tried at random', () => {
       const tenant = `lane${i}`;
       const token = async (subject: string, permissions: string[]) =>
         (await stack.api.token(tenant, subject, permissions)).token;
+      const sim = await startSimHost();
+      await stack.grant(sim.tokenEnv, sim.url, tenant);
       lanes.push({
         tenant,
-        sim: await startSimHost(),
+        sim,
         tokens: {
           admin: await token('ada', ['computer_use.admin']),
           weakener: await token('wes', ['computer_use.admin', 'governance.weaken']),

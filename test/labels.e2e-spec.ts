@@ -111,6 +111,7 @@ describe('labels fail closed, end to end', () => {
   beforeAll(async () => {
     stack = await startStack();
     blind = await startSimHost({ elements: false, lang: 'de' });
+    await stack.grant(blind.tokenEnv, blind.url);
   });
 
   afterAll(async () => {

@@ -39,6 +39,7 @@ describe('the governed model call when things go wrong', () => {
     process.env[keyEnv] = `sk-ant-test-${randomBytes(16).toString('hex')}`;
     fake = await startFakeProvider();
     stack = await startStack();
+    await stack.grant(keyEnv, fake.url);
   });
 
   afterAll(async () => {
@@ -216,6 +217,7 @@ describe('a provider error that quotes the prompt back', () => {
     process.env[keyEnv] = `sk-ant-test-${randomBytes(16).toString('hex')}`;
     fake = await startFakeProvider();
     stack = await startStack({ noWorker: true });
+    await stack.grant(keyEnv, fake.url);
     const c = stack.api.config;
     worker = spawnEntry(ENTRIES.worker, [], {
       DATABASE_URL: c.DATABASE_URL,

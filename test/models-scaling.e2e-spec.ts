@@ -106,6 +106,7 @@ describe('screen scaling, end to end', () => {
     process.env[keyEnv] = `sk-ant-test-${randomBytes(16).toString('hex')}`;
     fake = await startFakeProvider();
     stack = await startStack();
+    await stack.grant(keyEnv, fake.url);
   });
 
   afterAll(async () => {
@@ -134,6 +135,7 @@ describe('screen scaling, end to end', () => {
           port: 0,
           tls: { cert: stack.sim.cert, key: stack.sim.keyPem },
         });
+        await stack.grant(stack.sim.tokenEnv, host.url);
         await stack.configure({
           screen_url: host.url,
           // A blank canvas has no label to read, so its clicks are writes (DESIGN §5, labels fail

@@ -35,6 +35,7 @@ describe('model planners, end to end', () => {
     process.env[keyEnv] = apiKey;
     fake = await startFakeProvider();
     stack = await startStack();
+    await stack.grant(keyEnv, fake.url);
     const answer = await stack.sim.call('GET', '/elements');
     const elements = JSON.parse(answer.body.toString()) as Array<{ name: string; rect: any }>;
     const rect = elements.find((e) => e.name === 'Command field')!.rect;
@@ -279,14 +280,24 @@ describe('model planners, end to end', () => {
     await checkTranscript(done, 'openai-compatible');
   });
 
-  it('refuses to start a run whose model key variable is unset, naming the variable', async () => {
+  it('refuses to start a run whose model key is not granted, or granted and unset, naming it', async () => {
     await configure('anthropic', { api_key_env: 'WARDEN_TEST_UNSET_MODEL_KEY' });
-    const r = await stack.api.request('POST', '/api/computer-use/runs', {
-      token: stack.tokens.operator,
-      json: { agent: 'sap-orders', goal: GOAL },
-    });
+    const asked = fake.requests.length;
+    const start = () =>
+      stack.api.request('POST', '/api/computer-use/runs', {
+        token: stack.tokens.operator,
+        json: { agent: 'sap-orders', goal: GOAL },
+      });
+    let r = await start();
+    expect(r.status).toBe(409);
+    expect(r.body.message).toContain(
+      `npm run cli -- secrets grant --tenant acme --env WARDEN_TEST_UNSET_MODEL_KEY --to ${new URL(fake.url).origin}`,
+    );
+    await stack.grant('WARDEN_TEST_UNSET_MODEL_KEY', fake.url);
+    r = await start();
     expect(r.status).toBe(409);
     expect(r.body.message).toMatch(/WARDEN_TEST_UNSET_MODEL_KEY is not set/);
+    expect(fake.requests).toHaveLength(asked);
   });
 
   it('openai: a safety check holds an action the rules call a read, and is acknowledged only after approval', async () => {

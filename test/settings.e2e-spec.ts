@@ -43,7 +43,7 @@ describe('computer-use admin config', () => {
   let globexAuditor: string;
 
   beforeAll(async () => {
-    api = await startApi();
+    api = await startApi(undefined, { CA_DIR: '/etc/warden' });
     admin = (await api.token('acme', 'ada', ['computer_use.admin'])).token;
     weakener = (await api.token('acme', 'wes', ['computer_use.admin', 'governance.weaken'])).token;
     auditor = (await api.token('acme', 'aud', ['audit.read'])).token;

@@ -27,6 +27,7 @@ describe('typed text Warden never sends', () => {
     process.env[keyEnv] = `sk-ant-test-${'k'.repeat(32)}`;
     fake = await startFakeProvider();
     stack = await startStack();
+    await stack.grant(keyEnv, fake.url);
   });
 
   afterAll(async () => {
