@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { updatedRows } from '../database/sql';
 import { SecretGrant } from './secret-grant.entity';
 
 export interface GrantKey {
@@ -45,11 +46,13 @@ export class SecretGrantsRepository {
     key: GrantKey,
     revokedBy: string,
   ): Promise<SecretGrant | null> {
-    const rows: Array<{ id: string }> = await manager.query(
-      `UPDATE secret_grants SET revoked_at = now(), revoked_by = $4
+    const rows = updatedRows<{ id: string }>(
+      await manager.query(
+        `UPDATE secret_grants SET revoked_at = now(), revoked_by = $4
         WHERE tenant = $1 AND env_name = $2 AND origin = $3 AND revoked_at IS NULL
         RETURNING id`,
-      [key.tenant, key.envName, key.origin, revokedBy],
+        [key.tenant, key.envName, key.origin, revokedBy],
+      ),
     );
     return rows[0] ? manager.getRepository(SecretGrant).findOneBy({ id: rows[0].id }) : null;
   }
