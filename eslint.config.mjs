@@ -22,6 +22,22 @@ export default tseslint.config(
     },
   },
   {
+    // Secrets are read in one place (DESIGN §7): the environment belongs to src/config (Warden's
+    // own settings) and src/secrets (a tenant's named secrets, released only for a granted origin).
+    files: ['src/**/*.ts'],
+    ignores: ['src/config/**', 'src/secrets/**', 'src/**/*.spec.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'read settings through AppConfig, and secrets through SecretGrants (src/secrets)',
+        },
+      ],
+    },
+  },
+  {
     // The console's browser code: plain JS checked by TypeScript (src/console/public/tsconfig.json,
     // DOM types), which already knows the browser's globals.
     files: ['src/console/public/**/*.js'],

@@ -176,12 +176,3 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   return config;
 }
-
-/**
- * Reads a secret (a screen host's token, a model provider's key) from the variable an admin
- * named, at the moment of use. The value is never stored, logged or returned by Warden.
- */
-export function secretFromEnv(name: string): string | undefined {
-  const value = process.env[name];
-  return value === undefined || value === '' ? undefined : value;
-}
