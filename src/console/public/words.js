@@ -307,6 +307,7 @@ const END_REASONS = {
   approval_expired: 'nobody decided on a write in time',
   budget_exhausted: 'its model budget ran out',
   stalled: 'the screen stopped changing',
+  not_granted: 'its screen host token or model key is no longer granted for where it goes',
 };
 
 /** @param {{status: string, end_reason: string | null}} run */
