@@ -294,6 +294,29 @@ describe('who can send a secret where', () => {
     }
   });
 
+  it('a granted model endpoint that redirects does not carry the key anywhere else', async () => {
+    await stack.grant(keyEnv, fake.url);
+    fake.reset();
+    fake.script([], { status: 307, headers: { location: `${listener.url}/v1/messages` } });
+    await stack.sim.reset();
+    await stack.configure({
+      planner: {
+        provider: 'anthropic',
+        model: 'claude-test',
+        api_key_env: keyEnv,
+        base_url: fake.url,
+        history_screens: 0,
+      },
+    });
+    const run = await stack.start('look');
+    const ended = await stack.waitFor(run.id, isEnded);
+    expect(ended).toMatchObject({ status: 'failed', end_reason: 'model_error' });
+    expect(fake.requests.length).toBeGreaterThan(0);
+    // The granted endpoint got the key; the origin it redirected to got no connection at all.
+    expect(fake.requests[0].headers.authorization).toBe(`Bearer ${process.env[keyEnv]}`);
+    sawNothing();
+  });
+
   it('grants and revocations are audited in the tenant’s chain as the operator’s OS user', async () => {
     const env = `ACME_AUDITED_${unique()}`;
     expect(

@@ -104,6 +104,8 @@ export const anthropicProvider: Provider = {
       maxRetries: 0,
       logLevel: 'off',
       openTelemetry: false,
+      // A redirect would carry the key (x-api-key) to an origin nobody granted it for (DESIGN §7).
+      fetchOptions: { redirect: 'error' },
     });
     return client.beta.messages.create(
       body as unknown as Anthropic.Beta.Messages.MessageCreateParamsNonStreaming,

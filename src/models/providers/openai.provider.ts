@@ -205,6 +205,8 @@ function client(o: SendOptions): OpenAI {
     timeout: o.timeoutMs,
     maxRetries: 0,
     logLevel: 'off',
+    // A redirect would carry the key to an origin nobody granted it for (DESIGN §7).
+    fetchOptions: { redirect: 'error' },
   });
 }
 
