@@ -9,6 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import type { AppConfig } from './config/app-config';
+import { useJsonBodies } from './http/json-body.parser';
 import { MetricsService } from './metrics/metrics.service';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -32,8 +33,8 @@ export async function createApp(
       return id;
     },
   });
-  // JSON only: Fastify's own JSON parser, none of the form parsers Nest would add.
-  adapter.getInstance().removeContentTypeParser('text/plain');
+  // JSON only, read and checked by Warden's own parsers; none of the form parsers Nest would add.
+  useJsonBodies(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     bufferLogs: true,
     bodyParser: false,
