@@ -3,6 +3,7 @@ import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -31,6 +32,12 @@ export async function createApp(
       const id = randomUUID();
       (req as IncomingMessage & { id?: string }).id = id;
       return id;
+    },
+    // What Fastify's router refuses before any route runs (a path that does not decode, a path
+    // parameter over 100 characters) leaves in the same shape as every other error.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const body = new AllExceptionsFilter().toBody(error, String(request.id));
+      void reply.status(body.statusCode).send(body);
     },
   });
   // JSON only, read and checked by Warden's own parsers; none of the form parsers Nest would add.

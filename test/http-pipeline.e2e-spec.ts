@@ -143,6 +143,16 @@ describe('HTTP pipeline', () => {
     expect(bad.body).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type' });
   });
 
+  it('answers what the router refuses in the same shape: a path that does not decode, a long parameter', async () => {
+    const undecodable = await api.request('GET', '/api/planners/%FF', { token });
+    expect(undecodable.status).toBe(400);
+    expect(Object.keys(undecodable.body).sort()).toEqual(['error', 'message', 'statusCode']);
+    const long = await api.request('GET', `/api/planners/${'a'.repeat(300)}`, { token });
+    expect(long.status).toBe(414);
+    expect(long.body).toMatchObject({ statusCode: 414, error: 'URI Too Long' });
+    expect(Object.keys(long.body).sort()).toEqual(['error', 'message', 'statusCode']);
+  });
+
   it('refuses a Content-Type header that is no media type with 415 saying what to send', async () => {
     const bad = await echo({ body: '{}', headers: { 'content-type': 'json' } });
     expect(bad.status).toBe(415);
