@@ -3,12 +3,14 @@ import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import type { AppConfig } from './config/app-config';
+import { useJsonBodies } from './http/json-body.parser';
 import { MetricsService } from './metrics/metrics.service';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -31,9 +33,15 @@ export async function createApp(
       (req as IncomingMessage & { id?: string }).id = id;
       return id;
     },
+    // What Fastify's router refuses before any route runs (a path that does not decode, a path
+    // parameter over 100 characters) leaves in the same shape as every other error.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const body = new AllExceptionsFilter().toBody(error, String(request.id));
+      void reply.status(body.statusCode).send(body);
+    },
   });
-  // JSON only: Fastify's own JSON parser, none of the form parsers Nest would add.
-  adapter.getInstance().removeContentTypeParser('text/plain');
+  // JSON only, read and checked by Warden's own parsers; none of the form parsers Nest would add.
+  useJsonBodies(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     bufferLogs: true,
     bodyParser: false,

@@ -119,13 +119,44 @@ describe('HTTP pipeline', () => {
     ).toBe(201);
   });
 
-  it('refuses a body that is not JSON with 415', async () => {
-    const bad = await echo({
+  it('reads JSON in any content type from a bearer token, and refuses what is not JSON with 400', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const json = await echo({
+      body: JSON.stringify({ name: 'x', amount: 3, direction: 'up' }),
+      headers: form,
+    });
+    expect(json.status).toBe(201);
+    const bad = await echo({ body: 'name=x', headers: form });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({
+      statusCode: 400,
+      message: expect.stringMatching(/send the body as JSON \(Content-Type: application\/json\)$/),
+    });
+  });
+
+  it('refuses a body that is not application/json with 415 without a bearer token', async () => {
+    const bad = await api.request('POST', '/test-only/echo', {
       body: 'name=x',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(bad.status).toBe(415);
     expect(bad.body).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type' });
+  });
+
+  it('answers what the router refuses in the same shape: a path that does not decode, a long parameter', async () => {
+    const undecodable = await api.request('GET', '/api/planners/%FF', { token });
+    expect(undecodable.status).toBe(400);
+    expect(Object.keys(undecodable.body).sort()).toEqual(['error', 'message', 'statusCode']);
+    const long = await api.request('GET', `/api/planners/${'a'.repeat(300)}`, { token });
+    expect(long.status).toBe(414);
+    expect(long.body).toMatchObject({ statusCode: 414, error: 'URI Too Long' });
+    expect(Object.keys(long.body).sort()).toEqual(['error', 'message', 'statusCode']);
+  });
+
+  it('refuses a Content-Type header that is no media type with 415 saying what to send', async () => {
+    const bad = await echo({ body: '{}', headers: { 'content-type': 'json' } });
+    expect(bad.status).toBe(415);
+    expect(bad.body.message).toMatch(/send the body as JSON \(Content-Type: application\/json\)$/);
   });
 
   it('answers an unexpected error with 500, a correlation id and no internals', async () => {

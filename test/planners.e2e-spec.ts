@@ -121,9 +121,15 @@ describe('scripted planners API', () => {
       /^steps\[0\]\.action: either x and y or element, not both$/,
     ],
     [
+      'a control character',
+      { steps: [{ action: { action: 'fail', reason: 'a\u0007b' } }] },
+      /^steps\[0\]\.action\.reason: no control characters$/,
+    ],
+    [
+      // Refused for every body before the script is read (test/json-bodies.e2e-spec.ts).
       'a NUL that jsonb could not store',
       { steps: [{ action: { action: 'fail', reason: 'a\u0000b' } }] },
-      /^steps\[0\]\.action\.reason: no control characters$/,
+      /^the body has a string at script\.steps\[0\]\.action\.reason with a NUL character/,
     ],
     ['a list', [], /^script \(a list\): an object \{steps, patience\?\}$/],
     ['no steps', {}, /^steps: missing; a list of 1 to 200 steps$/],
@@ -157,7 +163,9 @@ describe('scripted planners API', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(result.status).toBe(400);
-    expect(result.body.message).toBe('the body nests deeper than 32 levels');
+    expect(result.body.message).toMatch(
+      /^the body nests deeper than 32 levels \(at script\.steps\[0\]\.action\[0\]/,
+    );
     expect((await api.request('GET', '/api/planners?limit=1', { token: admin })).status).toBe(200);
   });
 

@@ -4,6 +4,7 @@ import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { DomainError, forbidden } from '../common/domain-error';
 import type { Caller } from './caller';
+import { MissingPermissionException } from './missing-permission.exception';
 import { ACCESS_KEY, RouteAccess } from './permissions.decorator';
 
 type AuthRequest = FastifyRequest & { user?: Caller };
@@ -38,7 +39,7 @@ export class PermissionsGuard extends AuthGuard('bearer') {
     const caller = request.user;
     if (!caller) throw new DomainError('unauthenticated', 'a valid bearer token is required');
     if (!access.anyOf.some((p) => caller.permissions.has(p))) {
-      throw forbidden(`this needs the permission ${access.anyOf.join(' or ')}`);
+      throw new MissingPermissionException(access.anyOf);
     }
     return true;
   }

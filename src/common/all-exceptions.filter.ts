@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
+import { SEND_JSON } from '../http/json-body';
 import { DomainError, DomainErrorCode } from './domain-error';
 
 const STATUS_OF: Record<DomainErrorCode, number> = {
@@ -54,6 +55,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof DomainError) {
       return body(STATUS_OF[exception.code], exception.message);
     }
+    if (fastifyCode(exception) === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      // Fastify's own refusal of a Content-Type header that is no media type at all (`json`).
+      return body(415, `the Content-Type header is not a media type: ${SEND_JSON}`);
+    }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();
@@ -77,6 +82,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
 function body(statusCode: number, message: string): ErrorBody {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
+}
+
+/** The code of a Fastify error, which Nest's adapter hands on wrapped in an HttpException. */
+function fastifyCode(exception: unknown): unknown {
+  const error = exception as { code?: unknown; cause?: { code?: unknown } } | null;
+  return error?.code ?? error?.cause?.code;
 }
 
 function clientMessage(error: Error): string {

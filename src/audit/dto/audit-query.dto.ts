@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsISO8601, IsOptional, IsUUID, Matches } from 'class-validator';
+import { IsOptional, IsUUID, Matches } from 'class-validator';
+import { IsDateTime } from '../../common/is-date-time.decorator';
 import { ListQueryDto } from '../../common/list-query.dto';
 
 export class AuditQueryDto extends ListQueryDto {
@@ -20,11 +21,11 @@ export class AuditQueryDto extends ListQueryDto {
 
   @ApiPropertyOptional({ description: 'ISO 8601, inclusive', example: '2026-11-01T00:00:00Z' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsDateTime()
   since?: string;
 
   @ApiPropertyOptional({ description: 'ISO 8601, exclusive' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsDateTime()
   until?: string;
 }

@@ -1,15 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Post,
-  Put,
-  Query,
-  UseInterceptors,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiNoContentResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Caller } from '../../auth/caller';
 import { CurrentCaller } from '../../auth/current-caller.decorator';
@@ -17,7 +6,6 @@ import { Permissions } from '../../auth/permissions.decorator';
 import { ListQueryDto } from '../../common/list-query.dto';
 import { CreateScriptedPlannerDto } from './dto/create-scripted-planner.dto';
 import { UpdateScriptedPlannerDto } from './dto/update-scripted-planner.dto';
-import { JsonDepthInterceptor } from './json-depth.interceptor';
 import { PlannersService } from './planners.service';
 
 const ID = { name: 'id', example: 'scripted-3f0c9a52-7d1e-4b6a-9c2f-5e8d7a1b4c30' };
@@ -25,7 +13,6 @@ const ID = { name: 'id', example: 'scripted-3f0c9a52-7d1e-4b6a-9c2f-5e8d7a1b4c30
 @ApiTags('planners')
 @Controller('api/planners')
 @Permissions('computer_use.admin')
-@UseInterceptors(JsonDepthInterceptor)
 export class PlannersController {
   constructor(private readonly planners: PlannersService) {}
 

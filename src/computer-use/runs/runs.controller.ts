@@ -9,6 +9,7 @@ import {
   Post,
   Query,
   Res,
+  UseFilters,
 } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -17,6 +18,7 @@ import { CurrentCaller } from '../../auth/current-caller.decorator';
 import { Permissions } from '../../auth/permissions.decorator';
 import { ListRunsDto } from './dto/list-runs.dto';
 import { StartRunDto } from './dto/start-run.dto';
+import { RefusedStartFilter } from './refused-start.filter';
 import { RunsService } from './runs.service';
 
 @ApiTags('runs')
@@ -24,9 +26,13 @@ import { RunsService } from './runs.service';
 export class RunsController {
   constructor(private readonly runs: RunsService) {}
 
-  /** Starts a run (201), or refuses it with the reason (audited `computer_use.refused`). */
+  /**
+   * Starts a run (201), or refuses it with the reason (audited `computer_use.refused`); a token
+   * without `agents.operate` is refused too, and RefusedStartFilter audits that.
+   */
   @Post()
   @Permissions('agents.operate')
+  @UseFilters(RefusedStartFilter)
   start(@CurrentCaller() caller: Caller, @Body() body: StartRunDto) {
     return this.runs.start(caller, body);
   }

@@ -142,7 +142,9 @@ export function parseAgent(raw: unknown, path: string, problems: string[]): Agen
     problems.push(`${path}.${error.message}`);
   }
 
-  if (dto.require_write_approval === false && !(dto.reason ?? '').trim()) {
+  // The DTO was checked, not narrowed: a reason that is not a string is already a problem above.
+  const reason = typeof dto.reason === 'string' ? dto.reason.trim() : '';
+  if (dto.require_write_approval === false && !reason) {
     problems.push(
       `${path}.reason is required when require_write_approval is false: say why this agent's writes may act without approval`,
     );

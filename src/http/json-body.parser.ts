@@ -1,0 +1,35 @@
+import { UnsupportedMediaTypeException } from '@nestjs/common';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { readJsonBody, SEND_JSON } from './json-body';
+
+/**
+ * The API's only body parsers (DESIGN §9). A request with a bearer token may send its JSON with any
+ * content type: the set-up command users copy, `curl -X PUT … -d '{…}'`, sends it form-encoded.
+ * That is safe from CSRF: another site's page cannot make a browser send an Authorization header
+ * without a CORS preflight, which Warden does not allow. Any other request (the console's cookie
+ * sessions, later) must say `application/json`, which needs that preflight too, where a cross-site
+ * form could send the rest. Either way readJsonBody checks the body (depth, refused keys, text)
+ * before the guard, the pipes or class-transformer see it, and Fastify's body limit applies.
+ */
+export function useJsonBodies(fastify: FastifyInstance): void {
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
+    done(null, readJsonBody(text as string, { lenient: hasBearerToken(request) }));
+  });
+  fastify.addContentTypeParser('*', { parseAs: 'string' }, (request, text, done) => {
+    if (!hasBearerToken(request)) {
+      const type = request.headers['content-type'];
+      throw new UnsupportedMediaTypeException(
+        type === undefined
+          ? `a body without a content type is not accepted: ${SEND_JSON}`
+          : `the content type ${type.slice(0, 100)} is not accepted: ${SEND_JSON}`,
+      );
+    }
+    done(null, readJsonBody(text as string, { lenient: true }));
+  });
+}
+
+/** Whether the request says it carries a bearer token; the guard checks the token itself. */
+function hasBearerToken(request: FastifyRequest): boolean {
+  return /^bearer\s/i.test(request.headers.authorization ?? '');
+}
