@@ -31,6 +31,8 @@ export interface OutlineElement {
   role: string;
   name: string;
   rect: Rect;
+  /** A text field's content (DESIGN §7); never served for a password field. */
+  value?: string;
   password?: boolean;
   focused?: boolean;
 }
@@ -55,6 +57,23 @@ export interface ScreenContext {
    * or an unnamed one): the field's label, for the password rule (DESIGN §5, "Never typed").
    */
   focusLabel?: OcrReading | null;
+  /**
+   * What OCR read in the title bar, where the host serves no outline (`needsTitle`): the screen's
+   * title for screen rules. With an outline the title is the outline's `title` element, and this
+   * is not looked at.
+   */
+  titleBar?: OcrReading | null;
+  /**
+   * The run's last step whose action may have reached the screen (`previousAction`): an Enter
+   * right after typing a transaction code into the command field (a `command_field` screen rule).
+   */
+  previous?: EarlierStep | null;
+}
+
+/** One earlier step of the run, as the engine reads its history. */
+export interface EarlierStep {
+  action: unknown;
+  outcome: string | null;
 }
 
 /** One word OCR read, with tesseract's confidence (0–100). */
@@ -89,6 +108,11 @@ export interface Labels {
   ocr?: OcrReading | null;
   /** The planner's `target`. */
   target?: string | null;
+  /**
+   * The name of the element at the point when the outline marks it as a text field (`""` when
+   * unnamed): a click there focuses it (DESIGN §5). Absent or null: not a text field, or no outline.
+   */
+  textField?: string | null;
   /**
    * The screen host served an outline for this screen. `unlabelled_clicks: "read"` takes effect
    * only then (DESIGN §5); absent means it did not.

@@ -1,13 +1,23 @@
 /**
  * The whole question for one step, in one call: may the planner's answer be sent to this screen,
- * and is it a read or a write? parse → validate → labels → classify.
+ * and is it a read or a write? parse → validate → labels → classify → the agent's screen rules.
  */
-import type { Action, OcrReading, ScreenContext } from './action.types';
+import type { Action, Labels, OcrReading, ScreenContext } from './action.types';
 import { maskCardNumbers } from './card-number';
 import { classify } from './classify';
-import { focusedFields, outlineLabelAt } from './label-at';
+import { findCommitWord } from './commit-words';
+import {
+  focusedFields,
+  focusInCommandField,
+  isTextField,
+  labelAt,
+  outlineLabelAt,
+  outlineTitle,
+} from './label-at';
+import { judgeOcrReading } from './ocr-label';
 import { parseAction } from './parse-action';
 import { loadRules, type Rules } from './rules';
+import { applyScreenRules, type ScreenFacts, type ScreenTitle } from './screen-rules';
 import { clean } from './text';
 import { validate } from './validate';
 
@@ -49,6 +59,32 @@ export function needsFieldOcr(action: Action, screen: ScreenContext): boolean {
   return !focusedFields(screen).some((e) => typeof e.name === 'string' && clean(e.name, Infinity));
 }
 
+/**
+ * True when the agent's title screen rules need the screen's title and only OCR can read it: a
+ * key or a click, on a screen whose host serves no outline. The caller then reads the title bar
+ * (`ScreenContext.titleBar`); with an outline, its `title` element is the title.
+ */
+export function needsTitle(action: Action, screen: ScreenContext, rules: Rules): boolean {
+  if (rules.screenRules.titled.length === 0 || Array.isArray(screen.outline)) return false;
+  return action.action === 'key' || action.action === 'click' || action.action === 'double_click';
+}
+
+/**
+ * The screen's title for screen rules: the outline's `title` element where the host serves an
+ * outline (never OCR then), else what OCR read in the title bar, if it is a label (DESIGN §5,
+ * "Labels fail closed"). Null: nothing could read it.
+ */
+export function screenTitle(screen: ScreenContext, rules: Rules): ScreenTitle | null {
+  if (Array.isArray(screen.outline)) {
+    const text = outlineTitle(screen.outline);
+    return text === null ? null : { text, source: 'outline' };
+  }
+  const read = judgeOcrReading(screen.titleBar, rules);
+  if (read.unreadable !== null || read.text === null) return null;
+  const text = clean(read.text, Infinity);
+  return text === '' ? null : { text, source: 'ocr' };
+}
+
 /** The centre of the focused field the outline knows of, or null. */
 export function focusedFieldPoint(screen: ScreenContext): { x: number; y: number } | null {
   for (const e of focusedFields(screen)) {
@@ -83,11 +119,55 @@ export function checkAction(
     return refused;
   }
   const action = valid.action;
-  const outline =
-    action.action === 'click' || action.action === 'double_click'
-      ? outlineLabelAt(screen.outline, action.x, action.y, rules)
-      : null;
-  const outlineServed = Array.isArray(screen.outline);
-  const { kind, why } = classify(action, { outline, ocr, outlineServed }, rules);
+  const labels: Labels = { ocr, outlineServed: Array.isArray(screen.outline) };
+  if ((action.action === 'click' || action.action === 'double_click') && screen.outline) {
+    labels.outline = outlineLabelAt(screen.outline, action.x, action.y, rules);
+    const element = labelAt(screen.outline, action.x, action.y);
+    if (element && isTextField(element, rules)) {
+      labels.textField = typeof element.name === 'string' ? element.name.trim() : '';
+    }
+  }
+  const base = classify(action, labels, rules);
+  const { kind, why } = applyScreenRules(
+    action,
+    base,
+    screenFacts(action, labels, screen, rules),
+    rules.screenRules,
+  );
   return { classification: kind, action, why };
+}
+
+/** What the screen rules look at, found once the action is valid. */
+function screenFacts(
+  action: Action,
+  labels: Labels,
+  screen: ScreenContext,
+  rules: Rules,
+): ScreenFacts {
+  const { titled, commandField } = rules.screenRules;
+  const facts: ScreenFacts = {
+    title: null,
+    label: null,
+    targetVerb: null,
+    inCommandField: false,
+    previous: screen.previous ?? null,
+  };
+  if (titled.length === 0 && commandField.length === 0) return facts;
+  if (titled.length > 0) facts.title = screenTitle(screen, rules);
+  if (commandField.length > 0) facts.inCommandField = focusInCommandField(screen, rules);
+  if (action.action === 'click' || action.action === 'double_click') {
+    if (labels.outline) {
+      facts.label = { text: clean(labels.outline, Infinity), source: 'outline' };
+    } else {
+      const read = judgeOcrReading(labels.ocr, rules);
+      if (read.unreadable === null && read.text !== null) {
+        facts.label = { text: clean(read.text, Infinity), source: 'ocr' };
+      }
+    }
+    const target = action.target;
+    if (typeof target === 'string' && findCommitWord(target, rules.commitIndex) !== null) {
+      facts.targetVerb = target;
+    }
+  }
+  return facts;
 }

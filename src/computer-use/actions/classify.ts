@@ -6,13 +6,16 @@
  * | -------------------- | ----------------------------------------------------------- |
  * | type                 | write                                                       |
  * | key                  | write if a commit key, read if a navigation key             |
- * | click, double_click  | write if a label contains a committing verb, else read;     |
+ * | click, double_click  | on a text field of the outline: read (it focuses it);       |
+ * |                      | write if a label contains a committing verb, else read;     |
  * |                      | nothing could read a label: write (`unlabelled_clicks`)     |
  * | scroll, wait         | read                                                        |
  * | done, fail           | read (nothing is sent)                                      |
+ *
+ * An agent's screen rules may then say otherwise (screen-rules.ts, applied by check-action.ts).
  */
 import type { Action, ClickAction, Classification, Labels } from './action.types';
-import { findCommitWord } from './commit-words';
+import { findCommitWord, words } from './commit-words';
 import { keyKind, normaliseKey } from './keys';
 import { judgeOcrReading } from './ocr-label';
 import type { Rules } from './rules';
@@ -29,11 +32,44 @@ function present(label: string | null | undefined): label is string {
   return typeof label === 'string' && clean(label, Infinity) !== '';
 }
 
+/** Two labels that say the same words (folded, as the committing verbs are matched). */
+function sameWords(a: string, b: string): boolean {
+  return words(a).join(' ') === words(b).join(' ');
+}
+
+/**
+ * A click on a text field of the outline focuses it (a double-click selects a word in it): a
+ * read, whatever the field's name ("Order" is a field, not the verb). The planner's target can
+ * still make it a write, unless it is only the field's own name.
+ */
+function classifyTextFieldClick(
+  action: ClickAction,
+  name: string,
+  targets: Array<string | null | undefined>,
+  rules: Rules,
+): Classification {
+  const verb = action.action === 'double_click' ? 'double-click' : 'click';
+  for (const target of targets) {
+    if (!present(target) || findCommitWord(target, rules.commitIndex) === null) continue;
+    if (present(name) && sameWords(target, name)) continue;
+    return { kind: 'write', why: `${verb} on ${quote(target)} (${LABEL_SOURCES[2][1]})` };
+  }
+  const field = present(name)
+    ? `${verb} on ${quote(name)} (a text field in the screen outline)`
+    : `${verb} at (${action.x}, ${action.y}) on an unnamed text field of the screen outline`;
+  const does =
+    action.action === 'double_click' ? 'selecting a word in a field' : 'focusing a field';
+  return { kind: 'read', why: `${field}: ${does} is a read` };
+}
+
 function classifyClick(action: ClickAction, labels: Labels, rules: Rules): Classification {
   const verb = action.action === 'double_click' ? 'double-click' : 'click';
-  const [outlineWords, ocrWords, targetWords] = LABEL_SOURCES.map(([, words]) => words);
-  const ocr = judgeOcrReading(labels.ocr, rules);
+  const [outlineWords, ocrWords, targetWords] = LABEL_SOURCES.map(([, said]) => said);
   const targets = [labels.target, action.target];
+  if (typeof labels.textField === 'string') {
+    return classifyTextFieldClick(action, labels.textField, targets, rules);
+  }
+  const ocr = judgeOcrReading(labels.ocr, rules);
 
   // Any source naming a committing verb makes the click a write; the first such source is named.
   if (present(labels.outline) && findCommitWord(labels.outline, rules.commitIndex) !== null) {
@@ -80,8 +116,8 @@ function classifyClick(action: ClickAction, labels: Labels, rules: Rules): Class
 }
 
 /**
- * Read or write, and why. `labels` are the label sources for a click, in DESIGN order: the
- * screen outline at the point, what OCR read around the point (judged by ocr-label.ts), the
+ * Read or write, and why. `labels` are the label sources for a click, in DESIGN order (and
+ * whether the outline marks the element there as a text field): the screen outline at the point, what OCR read around the point (judged by ocr-label.ts), the
  * planner's target (the action's own `target` counts too). Pure; expects an action `validate` accepted,
  * and is strict with anything else (a key outside the lists is a write).
  */

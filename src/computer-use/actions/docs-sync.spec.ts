@@ -1,6 +1,6 @@
 /**
  * docs/rules.md shows the rules as tables for a compliance reader. This fails when the tables of
- * words, keys and container roles drift from config/classification.json.
+ * words, keys, roles and command field names drift from config/classification.json.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,9 +56,15 @@ describe('docs/rules.md', () => {
     ]);
   });
 
-  it('lists exactly the container roles', () => {
-    const i = rows.findIndex(([h]) => h.startsWith('container roles'));
-    expect(rows[i + 1][0].split(', ')).toEqual(defaults.container_roles);
+  it('lists exactly the container roles, text field roles and command field names', () => {
+    const list = (header: string) => {
+      const i = rows.findIndex(([h]) => h.startsWith(header));
+      expect(i).toBeGreaterThanOrEqual(0);
+      return rows[i + 1][0].split(', ');
+    };
+    expect(list('container roles')).toEqual(defaults.container_roles);
+    expect(list('text field roles')).toEqual(defaults.text_field_roles);
+    expect(list('command field names')).toEqual(defaults.command_field_names);
   });
 
   it('lists every key spelling of the configuration', () => {

@@ -8,14 +8,25 @@ export {
   focusedFieldPoint,
   needsFieldOcr,
   needsOcr,
+  needsTitle,
+  screenTitle,
   type Verdict,
 } from './check-action';
 export { normaliseKey, keyKind } from './keys';
-export { labelAt, outlineLabelAt } from './label-at';
+export { labelAt, outlineLabelAt, outlineTitle } from './label-at';
 export { loadRules, roleKey, RulesError, type Rules, type AgentRules } from './rules';
 export { findCommitWord, fold, words } from './commit-words';
 export { completesCardNumber, containsCardNumber, luhn, maskCardNumbers } from './card-number';
-export { typedSinceFocus, SAME_LINE_PX, type EarlierStep } from './typed-field';
+export { previousAction, typedSinceFocus, SAME_LINE_PX, type EarlierStep } from './typed-field';
+export {
+  readScreenRules,
+  SCREEN_RULE_LIMITS,
+  type CommandFieldScreenRule,
+  type ScreenRule,
+  type ScreenTitle,
+  type TitleScreenRule,
+} from './screen-rules';
+export { nestedQuantifier, patternProblem } from './patterns';
 export { findNearMiss, withinOneEdit } from './near-miss';
 export { judgeOcrReading, ocrText, type OcrLabel } from './ocr-label';
 export { findSecretFieldWord } from './secret-fields';

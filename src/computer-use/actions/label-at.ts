@@ -57,3 +57,44 @@ export function focusedFields(screen: ScreenContext): OutlineElement[] {
     : [];
   return [...(screen.focus ? [screen.focus] : []), ...marked];
 }
+
+/**
+ * The screen's title from its outline (for screen rules): the name of its `title` element. Null
+ * when there is none, its name is blank, or the outline has titles that differ: nothing tells
+ * which is the screen's. A host that shows a dialog should name the dialog's title, not the
+ * screen's behind it (the sim does).
+ */
+export function outlineTitle(outline: readonly OutlineElement[]): string | null {
+  const names = new Set<string>();
+  for (const e of outline) {
+    if (roleKey(e?.role) !== 'title' || typeof e.name !== 'string') continue;
+    const name = clean(e.name, Infinity);
+    if (name !== '') names.add(name);
+  }
+  return names.size === 1 ? [...names][0] : null;
+}
+
+/** Whether the outline marks the element as a text field (a role of `text_field_roles`). */
+export function isTextField(e: OutlineElement | null | undefined, rules: Rules): boolean {
+  return !!e && rules.textFieldRoles.has(roleKey(e.role));
+}
+
+/**
+ * Whether the outline locates the focus in the command field: every focused field the caller
+ * knows of (its belief and the host's mark) is a text field named as the command field, and there
+ * is one. Without an outline nothing locates it.
+ */
+export function focusInCommandField(screen: ScreenContext, rules: Rules): boolean {
+  if (!Array.isArray(screen.outline)) return false;
+  const fields = focusedFields(screen);
+  return (
+    fields.length > 0 &&
+    fields.every(
+      (e) =>
+        isTextField(e, rules) &&
+        e.password !== true &&
+        typeof e.name === 'string' &&
+        rules.commandFieldNames.has(clean(e.name, Infinity).toLowerCase()),
+    )
+  );
+}

@@ -59,6 +59,13 @@ const OUTLINE: OutlineElement[] = [
   el('loschen', 'button', 'Loschen', 990, 640, 80, 24),
   el('freig', 'button', 'Freigeben', 1080, 640, 80, 24),
   el('wrap', 'button', '  Release\n  order ', 1170, 640, 100, 24),
+  // Text fields: SAP's GuiCTextField and GuiOkCodeField, an HTML-like textbox, a password box.
+  el('order', 'textbox', 'Order', 10, 700, 100, 22),
+  el('ctext', 'GuiCTextField', 'Sold-To Party', 120, 700, 100, 22),
+  el('okcode', 'GuiOkCodeField', 'Command field', 230, 700, 100, 22),
+  el('unnamed', 'textbox', '', 340, 700, 100, 22),
+  el('pwdbox', 'textbox', 'Kennwort', 450, 700, 100, 22, { password: true }),
+  el('delete-field', 'edit', 'Delete Indicator', 560, 700, 100, 22),
 ];
 
 const SCREEN: ScreenContext = { width: 1280, height: 800, outline: OUTLINE };
@@ -1196,6 +1203,112 @@ const clicks: Case[] = [
   ],
 ];
 
+/** DESIGN §5: a click on an element the outline marks as a text field focuses it. */
+const textFields: Case[] = [
+  [
+    'a click on the text field “Order” is a read: a field is not the verb',
+    click('order'),
+    {},
+    ['read', 'click on “Order” (a text field in the screen outline): focusing a field is a read'],
+  ],
+  [
+    'a double-click on the text field “Order” selects a word: a read',
+    { action: 'double_click', ...at('order') },
+    {},
+    [
+      'read',
+      'double-click on “Order” (a text field in the screen outline): selecting a word in a field is a read',
+    ],
+  ],
+  [
+    'the planner naming the field it clicks (“Order”) does not make it a write',
+    click('order', { target: 'Order' }),
+    {},
+    ['read', 'click on “Order” (a text field in the screen outline): focusing a field is a read'],
+  ],
+  [
+    'the field’s own name in other case and spacing is still its name',
+    click('order', { target: '  ORDER ' }),
+    {},
+    ['read', 'click on “Order” (a text field in the screen outline): focusing a field is a read'],
+  ],
+  [
+    'a target naming another committing verb on a text field is a write',
+    click('order', { target: 'Save' }),
+    {},
+    ['write', "click on “Save” (the planner's target)"],
+  ],
+  [
+    'a target that is more than the field’s name and names a verb is a write',
+    click('order', { target: 'Order field' }),
+    {},
+    ['write', "click on “Order field” (the planner's target)"],
+  ],
+  [
+    'a target without a verb on a text field changes nothing',
+    click('order', { target: 'the document number' }),
+    {},
+    ['read', 'click on “Order” (a text field in the screen outline): focusing a field is a read'],
+  ],
+  [
+    'SAP’s GuiCTextField is a text field',
+    click('ctext'),
+    {},
+    [
+      'read',
+      'click on “Sold-To Party” (a text field in the screen outline): focusing a field is a read',
+    ],
+  ],
+  [
+    'SAP’s command field (GuiOkCodeField) is a text field',
+    click('okcode'),
+    {},
+    [
+      'read',
+      'click on “Command field” (a text field in the screen outline): focusing a field is a read',
+    ],
+  ],
+  [
+    'an edit control named with a verb is a text field',
+    click('delete-field'),
+    {},
+    [
+      'read',
+      'click on “Delete Indicator” (a text field in the screen outline): focusing a field is a read',
+    ],
+  ],
+  [
+    'an unnamed text field is a read: nothing but its role is needed',
+    click('unnamed'),
+    {},
+    [
+      'read',
+      'click at (390, 711) on an unnamed text field of the screen outline: focusing a field is a read',
+    ],
+  ],
+  [
+    'a click on a password field focuses it: a read (typing into it stays refused)',
+    click('pwdbox'),
+    {},
+    [
+      'read',
+      'click on “Kennwort” (a text field in the screen outline): focusing a field is a read',
+    ],
+  ],
+  [
+    'the role “text” is not a text field: its label is judged',
+    click('pdate'),
+    {},
+    ['read', 'click on “Posting Date” (from the screen outline): no committing verb'],
+  ],
+  [
+    'without an outline nothing tells a field from a button: “Order” read by OCR is a write',
+    click('order'),
+    { screen: BLIND, ocr: 'Order' },
+    ['write', 'click on “Order” (read from the screen by OCR)'],
+  ],
+];
+
 const others: Case[] = [
   [
     'scroll is a read',
@@ -1237,7 +1350,7 @@ const others: Case[] = [
   ],
 ];
 
-const TABLE = [...parsing, ...bounds, ...keys, ...typing, ...clicks, ...others];
+const TABLE = [...parsing, ...bounds, ...keys, ...typing, ...clicks, ...textFields, ...others];
 
 describe('the action rules, as a table (DESIGN §5)', () => {
   it('has at least 150 cases, each with a distinct title', () => {

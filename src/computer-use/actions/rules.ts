@@ -1,7 +1,7 @@
 /**
  * The classification rules as data: config/classification.json (compiled into the build, so the
  * same file is used from src/ under tests and from dist/src/ in production), plus what an agent
- * adds (`commit_words`, `unlabelled_clicks`, DESIGN §9). Checked once, when first loaded.
+ * adds (`commit_words`, `unlabelled_clicks`, `screen_rules`, DESIGN §9). Checked once, when first loaded.
  */
 import {
   canonicalKey,
@@ -14,6 +14,7 @@ import {
 import defaults from '../../../config/classification.json';
 import { type CommitWordIndex, indexCommitWords, words } from './commit-words';
 import { type NearTargets, nearTargets } from './near-miss';
+import { NO_SCREEN_RULES, readScreenRules, type ScreenRules } from './screen-rules';
 import { indexSecretFieldWords, type SecretFieldWords } from './secret-fields';
 
 export interface Rules {
@@ -32,6 +33,12 @@ export interface Rules {
   readonly commitKeys: ReadonlySet<string>;
   /** Outline roles (see `roleKey`) whose name describes a region, not the thing clicked. */
   readonly containerRoles: ReadonlySet<string>;
+  /** Outline roles (see `roleKey`) of text fields: a click on one focuses it, a read. */
+  readonly textFieldRoles: ReadonlySet<string>;
+  /** The names (lower case) an outline gives the command field, for `command_field` screen rules. */
+  readonly commandFieldNames: ReadonlySet<string>;
+  /** The agent's screen rules (DESIGN §5), compiled; none by default. */
+  readonly screenRules: ScreenRules;
   /**
    * What a click is when nothing could read its label: a write by default; `read` (a weakening)
    * takes effect only on a screen whose host serves an outline.
@@ -44,10 +51,21 @@ export interface Rules {
 export interface AgentRules {
   commit_words?: string[] | null;
   unlabelled_clicks?: 'read' | 'write' | null;
+  /** Checked here (screen-rules.ts); the settings module reports each problem with its path. */
+  screen_rules?: unknown;
 }
 
 export class RulesError extends Error {
   readonly code = 'rules_invalid';
+
+  /** Each problem on its own, starting with the field it is about (`screen_rules[1].title …`). */
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[] | string) {
+    const list = typeof problems === 'string' ? [problems] : problems;
+    super(list.join('; '));
+    this.problems = list;
+  }
 }
 
 /** Limits on what an agent may add. */
@@ -59,6 +77,8 @@ interface RulesFile {
   secret_field_words: Record<string, string[]>;
   ocr_min_confidence: number;
   container_roles: string[];
+  text_field_roles: string[];
+  command_field_names: string[];
   navigation_keys: string[];
   commit_keys: string[];
   modifier_aliases: Record<string, string[]>;
@@ -90,6 +110,8 @@ function checkFile(raw: unknown): RulesFile {
   if (typeof confidence !== 'number' || !(confidence > 0 && confidence <= 100))
     problems.push('ocr_min_confidence must be a number above 0 and at most 100');
   if (!isStringArray(f.container_roles)) problems.push('container_roles must be a list');
+  if (!isStringArray(f.text_field_roles)) problems.push('text_field_roles must be a list');
+  if (!isStringArray(f.command_field_names)) problems.push('command_field_names must be a list');
   if (!isStringArray(f.navigation_keys)) problems.push('navigation_keys must be a list');
   if (!isStringArray(f.commit_keys)) problems.push('commit_keys must be a list');
   if (!isStringArrayRecord(f.modifier_aliases)) problems.push('modifier_aliases must map to lists');
@@ -146,6 +168,8 @@ interface Base {
   secretFields: SecretFieldWords;
   ocrMinConfidence: number;
   containerRoles: ReadonlySet<string>;
+  textFieldRoles: ReadonlySet<string>;
+  commandFieldNames: ReadonlySet<string>;
   navigationKeys: ReadonlySet<string>;
   commitKeys: ReadonlySet<string>;
   keySpellings: KeySpellings;
@@ -169,17 +193,28 @@ function loadBase(): Base {
   for (const w of [...commitWords, ...secretFieldWords]) {
     if (words(w).length === 0) throw new RulesError(`classification.json: “${w}” has no letters`);
   }
-  const containerRoles = new Set<string>();
-  for (const r of file.container_roles) {
-    if (roleKey(r) !== r)
-      throw new RulesError(`classification.json: role “${r}” must be written as ${roleKey(r)}`);
-    containerRoles.add(r);
+  const roles = (list: string[]) => {
+    const set = new Set<string>();
+    for (const r of list) {
+      if (roleKey(r) !== r)
+        throw new RulesError(`classification.json: role “${r}” must be written as ${roleKey(r)}`);
+      set.add(r);
+    }
+    return set;
+  };
+  const containerRoles = roles(file.container_roles);
+  const textFieldRoles = roles(file.text_field_roles);
+  for (const r of textFieldRoles) {
+    if (containerRoles.has(r))
+      throw new RulesError(`classification.json: role “${r}” is both a container and a text field`);
   }
   base = {
     commitWords,
     secretFields: indexSecretFieldWords(secretFieldWords),
     ocrMinConfidence: file.ocr_min_confidence,
     containerRoles,
+    textFieldRoles,
+    commandFieldNames: new Set(file.command_field_names.map((n) => n.toLowerCase())),
     navigationKeys,
     commitKeys,
     keySpellings,
@@ -187,24 +222,31 @@ function loadBase(): Base {
   return base;
 }
 
-function checkAgent(agent: AgentRules): void {
+/** Checks what an agent adds, naming every problem; its screen rules come back compiled. */
+function checkAgent(agent: AgentRules, b: Base): ScreenRules {
+  const problems: string[] = [];
   const { commit_words: extra, unlabelled_clicks: unlabelled } = agent;
   if (extra != null) {
-    if (!isStringArray(extra)) throw new RulesError('commit_words must be a list of strings');
-    if (extra.length > MAX_AGENT_COMMIT_WORDS) {
-      throw new RulesError(`commit_words: at most ${MAX_AGENT_COMMIT_WORDS} words`);
-    }
-    for (const w of extra) {
-      if (w.length > MAX_COMMIT_WORD_LENGTH || words(w).length === 0) {
-        throw new RulesError(
-          `commit_words: “${w.slice(0, MAX_COMMIT_WORD_LENGTH)}” must have letters or digits and at most ${MAX_COMMIT_WORD_LENGTH} characters`,
+    if (!isStringArray(extra)) {
+      problems.push('commit_words must be a list of strings');
+    } else if (extra.length > MAX_AGENT_COMMIT_WORDS) {
+      problems.push(`commit_words: at most ${MAX_AGENT_COMMIT_WORDS} words`);
+    } else {
+      const bad = extra.find((w) => w.length > MAX_COMMIT_WORD_LENGTH || words(w).length === 0);
+      if (bad !== undefined) {
+        problems.push(
+          `commit_words: “${bad.slice(0, MAX_COMMIT_WORD_LENGTH)}” must have letters or digits and at most ${MAX_COMMIT_WORD_LENGTH} characters`,
         );
       }
     }
   }
   if (unlabelled != null && unlabelled !== 'read' && unlabelled !== 'write') {
-    throw new RulesError('unlabelled_clicks must be "read" or "write"');
+    problems.push('unlabelled_clicks must be "read" or "write"');
   }
+  const screenRules = readScreenRules(agent.screen_rules, b);
+  problems.push(...screenRules.problems);
+  if (problems.length > 0) throw new RulesError(problems);
+  return screenRules.compiled;
 }
 
 let defaultRules: Rules | null = null;
@@ -217,7 +259,7 @@ let defaultRules: Rules | null = null;
 export function loadRules(agent?: AgentRules): Rules {
   if (!agent && defaultRules) return defaultRules;
   const b = loadBase();
-  if (agent) checkAgent(agent);
+  const screenRules = agent ? checkAgent(agent, b) : NO_SCREEN_RULES;
   const commitWords = Object.freeze([...b.commitWords, ...(agent?.commit_words ?? [])]);
   const rules: Rules = Object.freeze({
     commitWords,
@@ -228,6 +270,9 @@ export function loadRules(agent?: AgentRules): Rules {
     navigationKeys: b.navigationKeys,
     commitKeys: b.commitKeys,
     containerRoles: b.containerRoles,
+    textFieldRoles: b.textFieldRoles,
+    commandFieldNames: b.commandFieldNames,
+    screenRules,
     unlabelledClicks: agent?.unlabelled_clicks ?? 'write',
     keySpellings: b.keySpellings,
   });

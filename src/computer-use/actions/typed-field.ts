@@ -18,14 +18,10 @@
  * is not counted: the click moved the focus, and nothing tells whether it came back.
  */
 import { parseKey } from '@warden/protocol';
-import type { OutlineElement } from './action.types';
+import type { EarlierStep, OutlineElement } from './action.types';
 import { labelAt } from './label-at';
 
-/** One earlier step of the run, as the engine reads its history. */
-export interface EarlierStep {
-  action: unknown;
-  outcome: string | null;
-}
+export type { EarlierStep } from './action.types';
 
 /**
  * How far apart, up or down, two clicks may be and still count as one field when nothing tells:
@@ -35,7 +31,7 @@ export interface EarlierStep {
 export const SAME_LINE_PX = 16;
 
 /** The outcomes of a step whose action reached the screen. */
-const PERFORMED: ReadonlySet<string> = new Set(['sent', 'sent_after_approval']);
+export const PERFORMED: ReadonlySet<string> = new Set(['sent', 'sent_after_approval']);
 /** The outcomes of a step whose action certainly did not. */
 const NOT_SENT: ReadonlySet<string> = new Set(['refused', 'rejected', 'stale', 'screen_changed']);
 /** Keys that take the focus out of a field, or the screen away from it. */
@@ -109,4 +105,16 @@ export function typedSinceFocus(
   // now. Behind a click they went wherever the focus was before it (after a Tab, at the start):
   // that click moved the focus, and nothing says it came back.
   return field === null ? pending : pieces;
+}
+
+/**
+ * The run's last step whose action may have reached the screen: steps that certainly did not (a
+ * refused answer, a rejected or stale write, a `screen_changed`) are passed over. Null when there
+ * is none. `history` is oldest first.
+ */
+export function previousAction(history: readonly EarlierStep[]): EarlierStep | null {
+  for (let i = history.length - 1; i >= 0; i--) {
+    if (!NOT_SENT.has(history[i].outcome ?? '')) return history[i];
+  }
+  return null;
 }

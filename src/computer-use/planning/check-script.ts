@@ -12,6 +12,7 @@ import {
   type ActionName,
   checkShape,
   loadRules,
+  nestedQuantifier,
   type Rules,
   validate,
 } from '../actions';
@@ -24,6 +25,8 @@ import {
   type ScriptCondition,
   type ScriptStep,
 } from './script.types';
+
+export { nestedQuantifier } from '../actions';
 
 /** Actions that aim at a point, and so may name an element instead. */
 const POINTED: ReadonlySet<string> = new Set(['click', 'double_click', 'scroll']);
@@ -133,53 +136,6 @@ function element(path: string, v: unknown): ElementRef {
     out[field] = s;
   }
   return out;
-}
-
-/**
- * Cheap defence against catastrophic backtracking: a group that contains an unbounded quantifier
- * and is itself repeated (`(a+)+`, `(x*y)*`, `(\d+,?){2,}`). It cannot catch every slow pattern
- * (overlapping alternatives such as `(a|a)*` pass); the length limit and short outline names bound
- * the rest.
- */
-export function nestedQuantifier(source: string): boolean {
-  const groups: boolean[] = []; // per open group: does it contain a repeating quantifier?
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-      continue;
-    }
-    if (c === '[') {
-      inClass = true;
-    } else if (c === '(') {
-      groups.push(false);
-      if (source[i + 1] === '?') i++; // (?: (?= (?! (?<name> (?<= (?<!: not a quantifier
-    } else if (c === ')') {
-      const inner = groups.pop() ?? false;
-      const repeated = repeats(source, i + 1);
-      if (inner && repeated) return true;
-      if ((inner || repeated) && groups.length > 0) groups[groups.length - 1] = true;
-    } else if (repeats(source, i) && groups.length > 0) {
-      groups[groups.length - 1] = true;
-    }
-  }
-  return false;
-}
-
-/** True when a quantifier that repeats (`*`, `+`, `{n,}`, `{n,m}` with m ≥ 2, `{n}` with n ≥ 2) starts at i. */
-function repeats(source: string, i: number): boolean {
-  const c = source[i];
-  if (c === '*' || c === '+') return true;
-  if (c !== '{') return false;
-  const m = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i, i + 24));
-  if (!m) return false;
-  if (m[2] === undefined) return Number(m[1]) >= 2;
-  return m[3] === '' || Number(m[3]) >= 2;
 }
 
 function regex(path: string, v: unknown): string {

@@ -1,0 +1,735 @@
+/**
+ * Screen rules (DESIGN §5) as a table: each case an agent's rules, a screen, an answer, and the
+ * exact classification and why a step records. Runs the whole question as the engine asks it
+ * (`checkAction`), so validation comes first and the default rules are underneath.
+ */
+import type { EarlierStep, OcrReading, OutlineElement, ScreenContext } from './action.types';
+import { checkAction, needsTitle, screenTitle } from './check-action';
+import { loadRules, RulesError } from './rules';
+import { readScreenRules } from './screen-rules';
+import { previousAction } from './typed-field';
+
+const el = (
+  id: string,
+  role: string,
+  name: string,
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  extra: Partial<OutlineElement> = {},
+): OutlineElement => ({ id, role, name, rect: { x, y, width, height }, ...extra });
+
+const INITIAL = 'Change Sales Order: Initial Screen';
+
+/** The sim's VA02 initial screen, much simplified: the command field has the focus. */
+const OUTLINE: OutlineElement[] = [
+  el('title', 'title', INITIAL, 16, 90, 300, 22),
+  el('cmd', 'textbox', 'Command field', 42, 55, 196, 22, { focused: true }),
+  el('order', 'textbox', 'Order', 200, 172, 110, 22),
+  el('pwd', 'textbox', 'Password', 200, 300, 110, 22, { password: true }),
+  el('display', 'button', 'Display', 400, 120, 80, 24),
+  el('delete', 'button', 'Delete', 500, 120, 80, 24),
+  el('save', 'button', 'Save', 600, 120, 80, 24),
+];
+
+/** The outline with `id`, and only it, focused. */
+const focused = (id: string, outline = OUTLINE) =>
+  outline.map((e) => ({ ...e, focused: e.id === id ? true : undefined }));
+const retitled = (title: string | null): OutlineElement[] => [
+  ...(title === null ? [] : [{ ...OUTLINE[0], name: title }]),
+  ...OUTLINE.slice(1),
+];
+
+const SCREEN: ScreenContext = { width: 1280, height: 800, outline: OUTLINE };
+const BLIND: ScreenContext = { width: 1280, height: 800, outline: null };
+
+const at = (id: string) => {
+  const r = OUTLINE.find((e) => e.id === id)!.rect;
+  return { x: r.x + Math.floor(r.width / 2), y: r.y + Math.floor(r.height / 2) };
+};
+const click = (id: string, extra: object = {}) => ({ action: 'click', ...at(id), ...extra });
+const type = (text: string) => ({ action: 'type', text });
+const key = (k: string) => ({ action: 'key', key: k });
+const typed = (text: string, outcome = 'sent'): EarlierStep => ({
+  action: { action: 'type', text },
+  outcome,
+});
+/** An OCR reading of these words, each at this confidence. */
+const read = (text: string, confidence = 90): OcrReading => ({
+  words: text.split(' ').map((w) => ({ text: w, confidence })),
+});
+
+const COMMAND_FIELD = { command_field: { transactions: ['VA02', 'VA03'] } };
+const ENTER_READ = { title: `^${INITIAL}$`, keys: { Enter: 'read' } };
+/** The two rules of issue 14 and the demo. */
+const DEMO = [COMMAND_FIELD, ENTER_READ];
+
+type Expected = ['read' | 'write' | 'invalid', string];
+interface Case {
+  case: string;
+  rules: unknown[];
+  answer: unknown;
+  screen?: Partial<ScreenContext>;
+  /** What OCR read around a click's point. */
+  ocr?: OcrReading;
+  expected: Expected;
+}
+
+const TYPED = (text: string, n = 1): Expected => [
+  'read',
+  `typing “${text}” into the command field is navigation by screen rule ${n}`,
+];
+const TYPING: Expected = ['write', 'typing into a field is a write'];
+const ENTER_ON = (title: string, n: number, ocr = false): Expected => [
+  'read',
+  `Enter on “${title}”${ocr ? ' (the title read from the screen by OCR)' : ''} is navigation by screen rule ${n}`,
+];
+const ENTER_COMMITS: Expected = ['write', 'key Enter commits'];
+
+const CASES: Case[] = [
+  // command_field: typing a listed transaction code into the command field
+  { case: 'typing /nVA02', rules: DEMO, answer: type('/nVA02'), expected: TYPED('/nVA02') },
+  { case: 'typing VA02 alone', rules: DEMO, answer: type('VA02'), expected: TYPED('VA02') },
+  { case: 'typing /oVA03', rules: DEMO, answer: type('/oVA03'), expected: TYPED('/oVA03') },
+  {
+    case: 'the code in lower case',
+    rules: DEMO,
+    answer: type('/nva02'),
+    expected: TYPED('/nva02'),
+  },
+  { case: '/N in capitals', rules: DEMO, answer: type('/NVA02'), expected: TYPED('/NVA02') },
+  {
+    case: 'the second rule of its kind is named',
+    rules: [ENTER_READ, { command_field: { transactions: ['FB50'] } }, COMMAND_FIELD],
+    answer: type('/nVA03'),
+    expected: TYPED('/nVA03', 3),
+  },
+  { case: 'a code not listed', rules: DEMO, answer: type('/nVA01'), expected: TYPING },
+  { case: 'a space after the code', rules: DEMO, answer: type('/nVA02 '), expected: TYPING },
+  { case: 'a newline after the code', rules: DEMO, answer: type('/nVA02\n'), expected: TYPING },
+  {
+    case: 'another prefix (/i ends a session)',
+    rules: DEMO,
+    answer: type('/iVA02'),
+    expected: TYPING,
+  },
+  { case: 'two codes', rules: DEMO, answer: type('VA02VA03'), expected: TYPING },
+  {
+    case: 'a dotless ı that upper-cases to I is not ASCII',
+    rules: [{ command_field: { transactions: ['VI01'] } }],
+    answer: type('/nvı01'),
+    expected: TYPING,
+  },
+  {
+    case: 'the code typed into another field',
+    rules: DEMO,
+    answer: type('VA02'),
+    screen: { outline: focused('order') },
+    expected: TYPING,
+  },
+  {
+    case: 'the host marks the command field, the run last clicked another field',
+    rules: DEMO,
+    answer: type('/nVA02'),
+    screen: { focus: OUTLINE.find((e) => e.id === 'order') },
+    expected: TYPING,
+  },
+  {
+    case: 'no focused field known',
+    rules: DEMO,
+    answer: type('/nVA02'),
+    screen: { outline: focused('none') },
+    expected: TYPING,
+  },
+  {
+    case: 'without an outline the command field is not located',
+    rules: DEMO,
+    answer: type('/nVA02'),
+    screen: BLIND,
+    expected: TYPING,
+  },
+  {
+    case: 'a field only named like the command field is not it unless it is a text field',
+    rules: DEMO,
+    answer: type('/nVA02'),
+    screen: {
+      outline: [el('cmd', 'button', 'Command field', 42, 55, 196, 22, { focused: true })],
+    },
+    expected: TYPING,
+  },
+  {
+    case: 'the German sim’s Befehlsfeld is the command field',
+    rules: DEMO,
+    answer: type('/nVA02'),
+    screen: {
+      outline: [el('cmd', 'textbox', 'Befehlsfeld', 42, 55, 196, 22, { focused: true })],
+    },
+    expected: TYPED('/nVA02'),
+  },
+  {
+    case: 'invalid stays invalid: a focused password field, whatever the rules',
+    rules: DEMO,
+    answer: type('/nVA02'),
+    screen: { outline: focused('pwd') },
+    expected: [
+      'invalid',
+      'the focused field “Password” is a password field; Warden never types into password fields',
+    ],
+  },
+
+  // command_field: the Enter right after it
+  {
+    case: 'Enter right after /nVA02',
+    rules: DEMO,
+    answer: key('Enter'),
+    screen: { outline: retitled('SAP Easy Access'), previous: typed('/nVA02') },
+    expected: ['read', 'Enter after “/nVA02” in the command field is navigation by screen rule 1'],
+  },
+  {
+    case: 'Enter after /nVA02 that a person approved',
+    rules: DEMO,
+    answer: key('return'),
+    screen: {
+      outline: retitled('SAP Easy Access'),
+      previous: typed('/nVA02', 'sent_after_approval'),
+    },
+    expected: ['read', 'Enter after “/nVA02” in the command field is navigation by screen rule 1'],
+  },
+  {
+    case: 'Enter after a code not listed',
+    rules: DEMO,
+    answer: key('Enter'),
+    screen: { outline: retitled('SAP Easy Access'), previous: typed('/nVA01') },
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'Enter after typing that was not sent',
+    rules: DEMO,
+    answer: key('Enter'),
+    screen: { outline: retitled('SAP Easy Access'), previous: typed('/nVA02', 'held') },
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'Enter with no earlier action',
+    rules: DEMO,
+    answer: key('Enter'),
+    screen: { outline: retitled('SAP Easy Access'), previous: null },
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'Enter after a click',
+    rules: DEMO,
+    answer: key('Enter'),
+    screen: {
+      outline: retitled('SAP Easy Access'),
+      previous: { action: click('cmd'), outcome: 'sent' },
+    },
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'Enter after /nVA02 once the focus is in another field',
+    rules: DEMO,
+    answer: key('Enter'),
+    screen: { outline: focused('order', retitled('SAP Easy Access')), previous: typed('/nVA02') },
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'F8 after /nVA02 is not the Enter',
+    rules: DEMO,
+    answer: key('F8'),
+    screen: { outline: retitled('SAP Easy Access'), previous: typed('/nVA02') },
+    expected: ['write', 'key F8 commits'],
+  },
+  {
+    case: 'Enter after /nVA02 without an outline',
+    rules: DEMO,
+    answer: key('Enter'),
+    screen: { ...BLIND, previous: typed('/nVA02') },
+    expected: ENTER_COMMITS,
+  },
+
+  // title rules: keys
+  {
+    case: 'Enter on the initial screen',
+    rules: DEMO,
+    answer: key('Enter'),
+    expected: ENTER_ON(INITIAL, 2),
+  },
+  {
+    case: 'a key spelt otherwise is normalised first',
+    rules: [{ title: `^${INITIAL}$`, keys: { return: 'read' } }],
+    answer: key('KP_Enter'),
+    expected: ENTER_ON(INITIAL, 1),
+  },
+  {
+    case: 'a title with extra spaces and a zero-width space is read as a person sees it',
+    rules: DEMO,
+    answer: key('Enter'),
+    screen: { outline: retitled(`  Change Sales\u200b Order:  Initial Screen `) },
+    expected: ENTER_ON(INITIAL, 2),
+  },
+  {
+    case: 'Enter on another screen',
+    rules: DEMO,
+    answer: key('Enter'),
+    screen: { outline: retitled('Change Standard Order 4711: Overview') },
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'titles are matched as written: case counts',
+    rules: [{ title: '^change sales order', keys: { Enter: 'read' } }],
+    answer: key('Enter'),
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'a case-insensitive group matches',
+    rules: [{ title: '^(?i:change sales order)', keys: { Enter: 'read' } }],
+    answer: key('Enter'),
+    expected: ENTER_ON(INITIAL, 1),
+  },
+  {
+    case: 'fail closed: an outline without a title element',
+    rules: DEMO,
+    answer: key('Enter'),
+    screen: { outline: retitled(null) },
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'fail closed: a blank title element',
+    rules: DEMO,
+    answer: key('Enter'),
+    screen: { outline: retitled(' \u200b ') },
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'fail closed: two titles that differ (which is the screen’s?)',
+    rules: DEMO,
+    answer: key('Enter'),
+    screen: { outline: [...OUTLINE, el('t2', 'Title', 'Save changes?', 400, 300, 200, 20)] },
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'fail closed: a title longer than 200 characters is not matched',
+    rules: [{ title: '^Change', keys: { Enter: 'read' } }],
+    answer: key('Enter'),
+    screen: { outline: retitled(`Change ${'x'.repeat(200)}`) },
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'with an outline, the title bar read by OCR is not looked at',
+    rules: DEMO,
+    answer: key('Enter'),
+    screen: { outline: retitled(null), titleBar: read(INITIAL) },
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'without an outline: the title bar read by OCR',
+    rules: DEMO,
+    answer: key('Enter'),
+    screen: { ...BLIND, titleBar: read(INITIAL) },
+    expected: ENTER_ON(INITIAL, 2, true),
+  },
+  {
+    case: 'fail closed: OCR failed on the title bar',
+    rules: DEMO,
+    answer: key('Enter'),
+    screen: { ...BLIND, titleBar: { unreadable: 'failed' } },
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'fail closed: OCR timed out on the title bar',
+    rules: DEMO,
+    answer: key('Enter'),
+    screen: { ...BLIND, titleBar: { unreadable: 'timed_out' } },
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'fail closed: no title bar found',
+    rules: DEMO,
+    answer: key('Enter'),
+    screen: { ...BLIND, titleBar: { unreadable: 'no_text' } },
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'fail closed: a title bar OCR was unsure of',
+    rules: DEMO,
+    answer: key('Enter'),
+    screen: { ...BLIND, titleBar: read(INITIAL, 40) },
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'fail closed: without an outline and nothing read',
+    rules: DEMO,
+    answer: key('Enter'),
+    screen: BLIND,
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'a rule that says write makes a navigation key a write',
+    rules: [{ title: `^${INITIAL}$`, keys: { Tab: 'write' } }],
+    answer: key('Tab'),
+    expected: ['write', `Tab on “${INITIAL}” is a write by screen rule 1`],
+  },
+  {
+    case: 'write wins over read, whatever the order',
+    rules: [ENTER_READ, { title: '^Change', keys: { Enter: 'write' } }],
+    answer: key('Enter'),
+    expected: ['write', `Enter on “${INITIAL}” is a write by screen rule 2`],
+  },
+  {
+    case: 'write wins over the command field’s Enter',
+    rules: [COMMAND_FIELD, { title: '^SAP Easy Access$', keys: { Enter: 'write' } }],
+    answer: key('Enter'),
+    screen: { outline: retitled('SAP Easy Access'), previous: typed('/nVA02') },
+    expected: ['write', 'Enter on “SAP Easy Access” is a write by screen rule 2'],
+  },
+  {
+    case: 'a key the rule does not name',
+    rules: DEMO,
+    answer: key('F8'),
+    expected: ['write', 'key F8 commits'],
+  },
+  {
+    case: 'invalid stays invalid: a refused key',
+    rules: DEMO,
+    answer: key('Alt+F4'),
+    expected: [
+      'invalid',
+      'key Alt+F4 is not allowed; the allowed keys are the navigation keys (Tab, Shift+Tab, ArrowUp, ArrowDown, ArrowLeft, ArrowRight, Home, End, PageUp, PageDown, Escape, F1, F2, F3, F4, F12) and the commit keys (Enter, F8, F11, Ctrl+S, F5, Delete, Backspace)',
+    ],
+  },
+  {
+    case: 'a key rule says nothing about typing',
+    rules: [ENTER_READ],
+    answer: type('4711'),
+    expected: TYPING,
+  },
+
+  // title rules: labels
+  {
+    case: 'a click on a label the rule names',
+    rules: [{ title: `^${INITIAL}$`, labels: { '^Delete$': 'read' } }],
+    answer: click('delete'),
+    expected: [
+      'read',
+      `click on “Delete” (from the screen outline) on “${INITIAL}” is navigation by screen rule 1`,
+    ],
+  },
+  {
+    case: 'a double-click on a label the rule names',
+    rules: [{ title: `^${INITIAL}$`, labels: { '^Delete$': 'read' } }],
+    answer: { ...click('delete'), action: 'double_click' },
+    expected: [
+      'read',
+      `double-click on “Delete” (from the screen outline) on “${INITIAL}” is navigation by screen rule 1`,
+    ],
+  },
+  {
+    case: 'a label rule that says write',
+    rules: [{ title: `^${INITIAL}$`, labels: { '^Display$': 'write' } }],
+    answer: click('display'),
+    expected: [
+      'write',
+      `click on “Display” (from the screen outline) on “${INITIAL}” is a write by screen rule 1`,
+    ],
+  },
+  {
+    case: 'a label rule that says write on a text field',
+    rules: [{ title: `^${INITIAL}$`, labels: { '^Order$': 'write' } }],
+    answer: click('order'),
+    expected: [
+      'write',
+      `click on “Order” (from the screen outline) on “${INITIAL}” is a write by screen rule 1`,
+    ],
+  },
+  {
+    case: 'the target rule holds: a target naming a committing verb stays a write',
+    rules: [{ title: `^${INITIAL}$`, labels: { '^Delete$': 'read' } }],
+    answer: click('delete', { target: 'Delete' }),
+    expected: [
+      'write',
+      "click on “Delete” (from the screen outline); screen rule 1 does not make a read of a click whose planner's target names a committing verb",
+    ],
+  },
+  {
+    case: 'the target rule holds: a target naming another verb',
+    rules: [{ title: `^${INITIAL}$`, labels: { '^Display$': 'read' } }],
+    answer: click('display', { target: 'Save' }),
+    expected: [
+      'write',
+      "click on “Save” (the planner's target); screen rule 1 does not make a read of a click whose planner's target names a committing verb",
+    ],
+  },
+  {
+    case: 'a label rule on another screen',
+    rules: [{ title: '^Change Standard Order', labels: { '^Delete$': 'read' } }],
+    answer: click('delete'),
+    expected: ['write', 'click on “Delete” (from the screen outline)'],
+  },
+  {
+    case: 'a label rule says nothing about keys',
+    rules: [{ title: `^${INITIAL}$`, labels: { '^Enter$': 'read' } }],
+    answer: key('Enter'),
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'without an outline: a label read by OCR under a title read by OCR',
+    rules: [{ title: `^${INITIAL}$`, labels: { '^Delete$': 'read' } }],
+    answer: { action: 'click', x: 540, y: 132 },
+    screen: { ...BLIND, titleBar: read(INITIAL) },
+    ocr: read('Delete'),
+    expected: [
+      'read',
+      `click on “Delete” (read from the screen by OCR) on “${INITIAL}” (the title read from the screen by OCR) is navigation by screen rule 1`,
+    ],
+  },
+  {
+    case: 'fail closed: a label OCR was unsure of is not matched',
+    rules: [{ title: `^${INITIAL}$`, labels: { '^Display$': 'read' } }],
+    answer: { action: 'click', x: 440, y: 132 },
+    screen: { ...BLIND, titleBar: read(INITIAL) },
+    ocr: read('Display', 30),
+    expected: [
+      'write',
+      'click at (440, 132): nothing could read its label (OCR was unsure of “Display”: confidence 30, under 60), so it is a write',
+    ],
+  },
+  {
+    case: 'fail closed: a label rule with nothing read at the point',
+    rules: [{ title: `^${INITIAL}$`, labels: { '.*': 'read' } }],
+    answer: { action: 'click', x: 1000, y: 500 },
+    expected: [
+      'write',
+      'click at (1000, 500): nothing could read its label (no text there), so it is a write',
+    ],
+  },
+];
+
+describe('screen rules (DESIGN §5), as a table', () => {
+  it('has each case once', () => {
+    expect(new Set(CASES.map((c) => c.case)).size).toBe(CASES.length);
+  });
+
+  it.each(CASES)('$case', ({ rules, answer, screen, ocr, expected: [classification, why] }) => {
+    const verdict = checkAction(
+      answer,
+      { ...SCREEN, ...screen },
+      loadRules({ screen_rules: rules }),
+      ocr,
+    );
+    expect({ classification: verdict.classification, why: verdict.why }).toEqual({
+      classification,
+      why,
+    });
+  });
+});
+
+describe('the title', () => {
+  const rules = loadRules({ screen_rules: DEMO });
+
+  it('is needed from OCR only for keys and clicks, with title rules, without an outline', () => {
+    expect(needsTitle({ action: 'key', key: 'Enter' }, BLIND, rules)).toBe(true);
+    expect(needsTitle({ action: 'click', x: 1, y: 1 }, BLIND, rules)).toBe(true);
+    expect(needsTitle({ action: 'type', text: 'VA02' }, BLIND, rules)).toBe(false);
+    expect(needsTitle({ action: 'key', key: 'Enter' }, SCREEN, rules)).toBe(false);
+    const noTitles = loadRules({ screen_rules: [COMMAND_FIELD] });
+    expect(needsTitle({ action: 'key', key: 'Enter' }, BLIND, noTitles)).toBe(false);
+    expect(needsTitle({ action: 'key', key: 'Enter' }, BLIND, loadRules())).toBe(false);
+  });
+
+  it('comes from the outline, else from the title bar OCR read', () => {
+    expect(screenTitle(SCREEN, rules)).toEqual({ text: INITIAL, source: 'outline' });
+    expect(screenTitle({ ...BLIND, titleBar: read('SAP Easy Access') }, rules)).toEqual({
+      text: 'SAP Easy Access',
+      source: 'ocr',
+    });
+    expect(screenTitle({ ...BLIND, titleBar: read('SAP') }, rules)).toEqual({
+      text: 'SAP',
+      source: 'ocr',
+    });
+    expect(screenTitle({ ...BLIND, titleBar: read('H') }, rules)).toBeNull();
+  });
+});
+
+describe('previousAction', () => {
+  it('passes over steps that did not reach the screen', () => {
+    const steps: EarlierStep[] = [
+      typed('/nVA02'),
+      { action: key('Alt+F4'), outcome: 'refused' },
+      { action: key('Enter'), outcome: 'screen_changed' },
+      { action: click('save'), outcome: 'rejected' },
+      { action: click('save'), outcome: 'stale' },
+    ];
+    expect(previousAction(steps)).toBe(steps[0]);
+    expect(
+      previousAction([...steps, { action: { action: 'wait', seconds: 1 }, outcome: 'sent' }]),
+    ).toEqual({ action: { action: 'wait', seconds: 1 }, outcome: 'sent' });
+    expect(previousAction([])).toBeNull();
+  });
+});
+
+describe('checking screen rules', () => {
+  const keyRules = loadRules();
+  const problems = (raw: unknown) => readScreenRules(raw, keyRules).problems;
+
+  it('accepts both shapes and normalises them', () => {
+    const read = readScreenRules(
+      [
+        { command_field: { transactions: ['va02', 'VA03', 'VA02', '/sapapo/res01'] } },
+        { title: '^X$', keys: { return: 'read', Enter: 'write', 'ctrl-s': 'read' } },
+        { title: '^Y$', labels: { '^Display$': 'read' } },
+      ],
+      keyRules,
+    );
+    expect(read.problems).toEqual([]);
+    expect(read.list).toEqual([
+      { command_field: { transactions: ['VA02', 'VA03', '/SAPAPO/RES01'] } },
+      // Two spellings of one key: write wins.
+      { title: '^X$', keys: { Enter: 'write', 'Ctrl+S': 'read' } },
+      { title: '^Y$', labels: { '^Display$': 'read' } },
+    ]);
+    expect(readScreenRules(null, keyRules).list).toEqual([]);
+    expect(readScreenRules([], keyRules).problems).toEqual([]);
+  });
+
+  it.each<[string, unknown, string[]]>([
+    [
+      'not a list',
+      { title: 'x' },
+      [
+        'screen_rules must be a list: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} or {"command_field": {"transactions": ["VA02"]}}',
+      ],
+    ],
+    [
+      'a bad regular expression names the rule',
+      [COMMAND_FIELD, { title: '^(Change', keys: { Enter: 'read' } }],
+      ['screen_rules[1].title is not a valid regular expression: Unterminated group'],
+    ],
+    [
+      'a bad label pattern names its label',
+      [{ title: '^X$', labels: { '[a-': 'read' } }],
+      [
+        'screen_rules[0].labels["[a-"] is not a valid regular expression: Unterminated character class',
+      ],
+    ],
+    [
+      'a pattern that can take exponential time',
+      [{ title: '^(a+)+$', keys: { Enter: 'read' } }],
+      [
+        'screen_rules[0].title can take exponential time: a repeated group with a repeating quantifier inside, as in (a+)+; write it without the nesting',
+      ],
+    ],
+    [
+      'a title that is not a string',
+      [{ title: 42, keys: { Enter: 'read' } }],
+      ['screen_rules[0].title must be a regular expression of 1 to 200 characters'],
+    ],
+    [
+      'a title too long',
+      [{ title: 'x'.repeat(201), keys: { Enter: 'read' } }],
+      ['screen_rules[0].title must be a regular expression of 1 to 200 characters'],
+    ],
+    [
+      'neither keys nor labels',
+      [{ title: '^X$' }],
+      [
+        'screen_rules[0] needs keys or labels: what counts as a read or a write on screens whose title matches',
+      ],
+    ],
+    [
+      'empty keys and labels',
+      [{ title: '^X$', keys: {}, labels: {} }],
+      [
+        'screen_rules[0] needs keys or labels: what counts as a read or a write on screens whose title matches',
+      ],
+    ],
+    [
+      'a kind other than read or write',
+      [{ title: '^X$', keys: { Enter: 'navigation' }, labels: { '^A$': true } }],
+      [
+        'screen_rules[0].keys["Enter"] must be "read" or "write"',
+        'screen_rules[0].labels["^A$"] must be "read" or "write"',
+      ],
+    ],
+    [
+      'a key Warden does not know',
+      [{ title: '^X$', keys: { Hyperspace: 'read' } }],
+      ['screen_rules[0].keys["Hyperspace"]: "Hyperspace" is not a key Warden knows'],
+    ],
+    [
+      'a key Warden refuses on every screen',
+      [{ title: '^X$', keys: { 'alt+f4': 'read' } }],
+      [
+        'screen_rules[0].keys["alt+f4"]: key Alt+F4 is neither a navigation nor a commit key, and Warden refuses it on every screen',
+      ],
+    ],
+    [
+      'keys that are not an object',
+      [{ title: '^X$', keys: ['Enter'] }],
+      ['screen_rules[0].keys must be an object: {"Enter": "read"}'],
+    ],
+    [
+      'both shapes in one rule',
+      [{ title: '^X$', keys: { Enter: 'read' }, command_field: { transactions: ['VA02'] } }],
+      [
+        'screen_rules[0]: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} or {"command_field": {"transactions": ["VA02"]}}',
+      ],
+    ],
+    [
+      'neither shape',
+      [{ keys: { Enter: 'read' } }, null, 'VA02'],
+      [0, 1, 2].map(
+        (i) =>
+          `screen_rules[${i}]: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} or {"command_field": {"transactions": ["VA02"]}}`,
+      ),
+    ],
+    [
+      'an unknown field',
+      [{ title: '^X$', keys: { Enter: 'read' }, when: 'always' }],
+      ['screen_rules[0].when is not a field of this screen rule (title, keys, labels)'],
+    ],
+    [
+      'transactions missing or empty',
+      [{ command_field: {} }, { command_field: { transactions: [] } }, { command_field: 'VA02' }],
+      [
+        'screen_rules[0].command_field.transactions must be a list of 1 to 100 transaction codes',
+        'screen_rules[1].command_field.transactions must be a list of 1 to 100 transaction codes',
+        'screen_rules[2].command_field must be {"transactions": ["VA02", …]}',
+      ],
+    ],
+    [
+      'a transaction code that is not one',
+      [{ command_field: { transactions: ['VA02', '/nVA02', 'VA 02', 7, 'X'.repeat(41)] } }],
+      [1, 2, 3, 4].map(
+        (j) =>
+          `screen_rules[0].command_field.transactions[${j}] ${j === 3 ? '7' : JSON.stringify(['', '/nVA02', 'VA 02', '', 'X'.repeat(41)][j])} is not a transaction code (letters, digits and _, at most 40 characters, with an optional /NAMESPACE/ before them)`,
+      ),
+    ],
+    [
+      'an unknown field of command_field',
+      [{ command_field: { transactions: ['VA02'], prefix: '/n' } }],
+      ['screen_rules[0].command_field.prefix is not a field of this screen rule (transactions)'],
+    ],
+    [
+      'too many rules',
+      Array.from({ length: 51 }, () => COMMAND_FIELD),
+      ['screen_rules: at most 50 rules'],
+    ],
+  ])('refuses %s, naming every problem', (_name, raw, expected) => {
+    expect(problems(raw)).toEqual(expected);
+    expect(() => loadRules({ screen_rules: raw })).toThrow(RulesError);
+  });
+
+  it('reports each problem of an agent on its own', () => {
+    try {
+      loadRules({ commit_words: ['***'], screen_rules: [{ title: '(', keys: { Enter: 'read' } }] });
+      throw new Error('accepted');
+    } catch (error) {
+      expect((error as RulesError).problems).toEqual([
+        'commit_words: “***” must have letters or digits and at most 64 characters',
+        'screen_rules[0].title is not a valid regular expression: Unterminated group',
+      ]);
+    }
+  });
+});
