@@ -140,6 +140,7 @@ export class StepLease implements OnModuleDestroy {
     const settings = {
       commit_words: agent.commit_words,
       unlabelled_clicks: agent.unlabelled_clicks,
+      screen_rules: agent.screen_rules,
     };
     const key = JSON.stringify(settings);
     let rules = this.rulesCache.get(key);

@@ -11,8 +11,11 @@ import {
   maskCardNumbers,
   needsFieldOcr,
   needsOcr,
+  needsTitle,
+  previousAction,
   typedSinceFocus,
   type OcrReading,
+  type ScreenContext,
   type Verdict,
 } from '../actions';
 import type {
@@ -236,7 +239,8 @@ export class StepPlanning {
 
   /**
    * Warden's verdict on the answer: the outline's label, or OCR where the outline names nothing;
-   * before typing, OCR of the focused field's label where the outline names no focused field.
+   * before typing, OCR of the focused field's label where the outline names no focused field; for
+   * the agent's title screen rules on a host without an outline, OCR of the title bar.
    */
   private async judge(
     ctx: StepContext,
@@ -244,25 +248,44 @@ export class StepPlanning {
     screen: ObservedScreen,
     history: StepHistory[],
   ): Promise<Verdict> {
-    const context = {
+    const context: ScreenContext = {
       width: screen.width,
       height: screen.height,
       outline: screen.outline,
       focus: lastClickFocus(history, screen),
       typed: typedSinceFocus(history, screen.outline),
+      previous: previousAction(history),
     };
     const verdict = checkAction(answer, context, ctx.rules);
-    if (!verdict.action) return verdict;
-    if (needsOcr(verdict.action, context, ctx.rules)) {
-      const { x, y } = verdict.action as Action & { x: number; y: number };
+    const action = verdict.action;
+    if (!action) return verdict;
+    if (needsTitle(action, context, ctx.rules)) context.titleBar = await this.readTitleBar(screen);
+    if (needsOcr(action, context, ctx.rules)) {
+      const { x, y } = action as Action & { x: number; y: number };
       return checkAction(answer, context, ctx.rules, await this.readLabel(screen, x, y));
     }
-    const field = needsFieldOcr(verdict.action, context)
+    const field = needsFieldOcr(action, context)
       ? (focusedFieldPoint(context) ?? lastClickPoint(history))
       : null;
-    if (!field) return verdict;
+    if (!field) {
+      return context.titleBar === undefined ? verdict : checkAction(answer, context, ctx.rules);
+    }
     const focusLabel = await this.readLabel(screen, field.x, field.y, 'beside a field');
     return checkAction(answer, { ...context, focusLabel }, ctx.rules);
+  }
+
+  /**
+   * What OCR reads in the screen's title bar (for title screen rules where the host serves no
+   * outline): its words, or why it read none. A failure means no title rule applies.
+   */
+  private async readTitleBar(screen: ObservedScreen): Promise<OcrReading> {
+    try {
+      const space = { width: screen.width, height: screen.height };
+      return (await this.ocr.readTitleBar(screen.png, space)) ?? { unreadable: 'no_text' };
+    } catch (error) {
+      this.logger.warn({ err: error }, 'OCR could not read the title bar: no title rule applies');
+      return { unreadable: error instanceof OcrTimeoutError ? 'timed_out' : 'failed' };
+    }
   }
 
   /**

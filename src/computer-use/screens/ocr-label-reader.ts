@@ -21,6 +21,7 @@ import {
 } from './tesseract-worker';
 import { findFieldLabelLine, findTextLine, type RgbaImage, type TextLine } from './text-line';
 import { renderTextLine } from './text-line-render';
+import { findTitleLine } from './title-line';
 
 export { findFieldLabelLine, findTextLine, type RgbaImage, type TextLine } from './text-line';
 export { renderTextLine } from './text-line-render';
@@ -180,6 +181,22 @@ export class OcrLabelReader {
     space?: CoordinateSpace,
   ): Promise<OcrLabel | null> {
     return this.readLine(image, x, y, space, findFieldLabelLine);
+  }
+
+  /**
+   * The screen's title as shown in its title bar (DESIGN §5, screen rules on a host without an
+   * outline): the line `findTitleLine` takes for it. Null when no such line is found (or
+   * tesseract read no word in it).
+   */
+  async readTitleBar(png: Buffer, space?: CoordinateSpace): Promise<OcrLabel | null> {
+    return this.readTitleBarPixels(decodeScreenshot(png), space);
+  }
+
+  /** `readTitleBar` for a screenshot already decoded to RGBA. */
+  async readTitleBarPixels(image: RgbaImage, space?: CoordinateSpace): Promise<OcrLabel | null> {
+    return this.readLine(image, 0, 0, space, (decoded, _x, _y, scale) =>
+      findTitleLine(decoded, scale),
+    );
   }
 
   /**

@@ -80,7 +80,7 @@ export interface TextLine {
 }
 
 /** How far a window reaches from its point, in 1× pixels. */
-interface Reach {
+export interface Reach {
   left: number;
   right: number;
   up: number;
@@ -359,10 +359,17 @@ function grow(a: Analysis, glyphs: Component[], seed: Component, distance: numbe
 
 /**
  * The line of text under or nearest the point (image pixels), or null when there is none within
- * reach. `scale` is the size of text relative to a 1× screen (2 on a HiDPI screenshot).
+ * reach. `scale` is the size of text relative to a 1× screen (2 on a HiDPI screenshot); `reach`
+ * how far the window looked at goes (a glyph it cuts is dropped, so a longer line is cut short).
  */
-export function findTextLine(image: RgbaImage, x: number, y: number, scale = 1): TextLine | null {
-  const w = greyWindow(image, x, y, scale);
+export function findTextLine(
+  image: RgbaImage,
+  x: number,
+  y: number,
+  scale = 1,
+  reach: Reach = AROUND,
+): TextLine | null {
+  const w = greyWindow(image, x, y, scale, reach);
   let found: TextLine | null = null;
   for (const { background, dark } of backgrounds(w)) {
     const line = lineAt(analyse(w, background, dark));

@@ -1,0 +1,94 @@
+/**
+ * The title bar read from the pixels of the sim's screens (screen rules on a host without an
+ * outline, DESIGN §5): the line `findTitleLine` takes, read by tesseract, is the screen's title.
+ */
+import { checkAction as checkHostAction } from '../../../screen-host/src/actions';
+import { SimApp } from '../../../screen-host/src/backends/sim/sim-app';
+import type { SimLang } from '../../../screen-host/src/backends/sim/sim-labels';
+import { screenTitle } from '../../../screen-host/src/backends/sim/sim-layout';
+import { renderSim } from '../../../screen-host/src/backends/sim/sim-render';
+import { loadRules, screenTitle as titleForRules } from '../actions';
+import { OcrLabelReader } from './ocr-label-reader';
+import type { RgbaImage } from './text-line';
+import { findTitleLine } from './title-line';
+
+jest.setTimeout(120_000);
+
+const SIZE = { width: 1280, height: 800 };
+
+/** The sim after these actions, and its screen's pixels. */
+function simAfter(lang: SimLang, actions: unknown[]): { app: SimApp; image: RgbaImage } {
+  const app = new SimApp(lang);
+  for (const body of actions) {
+    const checked = checkHostAction(body, SIZE);
+    if (!checked.ok) throw new Error(checked.reason);
+    app.perform(checked.action);
+  }
+  const data = renderSim(app, false).data();
+  return {
+    app,
+    image: { ...SIZE, data: new Uint8Array(data.buffer, data.byteOffset, data.length) },
+  };
+}
+
+const go = (tx: string) => [
+  { action: 'type', text: `/n${tx}` },
+  { action: 'key', key: 'Enter' },
+];
+
+const SCREENS: Array<[string, unknown[]]> = [
+  ['SAP Easy Access', []],
+  ['VA02, initial screen', go('VA02')],
+  ['VA03, initial screen', go('VA03')],
+  [
+    'VA02, order 4711',
+    [
+      ...go('VA02'),
+      { action: 'click', x: 255, y: 183 },
+      { action: 'type', text: '4711' },
+      { action: 'key', key: 'Enter' },
+    ],
+  ],
+  ['FB50', go('FB50')],
+  ['the password change', go('PWD')],
+];
+
+describe('the title bar of the sim, read by OCR', () => {
+  const reader = new OcrLabelReader();
+  const rules = loadRules();
+  beforeAll(() => reader.start());
+  afterAll(() => reader.close());
+
+  const cases = (['en', 'de'] as const).flatMap((lang) =>
+    SCREENS.map(([name, actions]) => [lang, name, actions] as const),
+  );
+
+  it.each(cases)('%s: %s', async (lang, _name, actions) => {
+    const { app, image } = simAfter(lang, actions);
+    const title = screenTitle(app.state, app.labels);
+    expect(findTitleLine(image)).not.toBeNull();
+    const reading = await reader.readTitleBarPixels(image);
+    expect(reading).not.toBeNull();
+    // As the rules take it: a label OCR was sure of, with the title's words.
+    const read = titleForRules(
+      { width: 1280, height: 800, outline: null, titleBar: reading },
+      rules,
+    );
+    expect(read).toEqual({ text: title, source: 'ocr' });
+  });
+
+  it('does not see a dialog over the screen: the title bar still names the screen', async () => {
+    const { app } = simAfter('en', go('VA02'));
+    app.openPopup({ title: 'Exit editing', message: 'Data will be lost.', buttons: ['Yes', 'No'] });
+    const data = renderSim(app, false).data();
+    const image = { ...SIZE, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+    const reading = await reader.readTitleBarPixels(image);
+    const read = titleForRules({ ...SIZE, outline: null, titleBar: reading }, rules);
+    expect(read).toEqual({ text: 'Change Sales Order: Initial Screen', source: 'ocr' });
+  });
+
+  it('finds no title on a screen without text', () => {
+    const blank = { ...SIZE, data: new Uint8Array(SIZE.width * SIZE.height * 4).fill(255) };
+    expect(findTitleLine(blank)).toBeNull();
+  });
+});
