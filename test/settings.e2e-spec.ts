@@ -24,6 +24,7 @@ const SAP_ORDERS = {
   commit_words: [],
   unlabelled_clicks: 'write',
   ignore_regions: [],
+  screen_rules: [],
 };
 
 const AGENT = {
@@ -434,7 +435,65 @@ describe('computer-use admin config', () => {
     ],
   ];
 
-  it.each([...REFUSALS, ...SECRETS])(
+  // Screen rules (DESIGN §5): every problem named by the rule's place in the list.
+  const SCREEN_RULES: Array<[string, unknown, string]> = [
+    [
+      'a screen rule whose title is not a regular expression',
+      withAgent({
+        screen_rules: [
+          { command_field: { transactions: ['VA02'] } },
+          { title: '^Change Sales Order: (Initial Screen$', keys: { Enter: 'read' } },
+        ],
+      }),
+      'agents.a.screen_rules[1].title is not a valid regular expression: Unterminated group',
+    ],
+    [
+      'a screen rule whose label pattern is not a regular expression',
+      withAgent({ screen_rules: [{ title: '^X$', labels: { '*Display': 'read' } }] }),
+      'agents.a.screen_rules[0].labels["*Display"] is not a valid regular expression: Nothing to repeat',
+    ],
+    [
+      'a screen rule pattern that can take exponential time',
+      withAgent({ screen_rules: [{ title: '^(\\w+\\s?)+$', keys: { Enter: 'read' } }] }),
+      'agents.a.screen_rules[0].title can take exponential time',
+    ],
+    [
+      'a screen rule naming a key Warden refuses',
+      withAgent({ screen_rules: [{ title: '^X$', keys: { 'Alt+F4': 'read' } }] }),
+      'agents.a.screen_rules[0].keys["Alt+F4"]: key Alt+F4 is neither a navigation nor a commit key',
+    ],
+    [
+      'a screen rule saying neither read nor write',
+      withAgent({ screen_rules: [{ title: '^X$', keys: { Enter: 'navigation' } }] }),
+      'agents.a.screen_rules[0].keys["Enter"] must be "read" or "write"',
+    ],
+    [
+      'a screen rule with neither keys nor labels',
+      withAgent({ screen_rules: [{ title: '^X$' }] }),
+      'agents.a.screen_rules[0] needs keys or labels',
+    ],
+    [
+      'a screen rule of both shapes',
+      withAgent({
+        screen_rules: [
+          { title: '^X$', keys: { Enter: 'read' }, command_field: { transactions: ['VA02'] } },
+        ],
+      }),
+      'agents.a.screen_rules[0]: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} or {"command_field": {"transactions": ["VA02"]}}',
+    ],
+    [
+      'a transaction code that is not one',
+      withAgent({ screen_rules: [{ command_field: { transactions: ['/nVA02'] } }] }),
+      'agents.a.screen_rules[0].command_field.transactions[0] "/nVA02" is not a transaction code',
+    ],
+    [
+      'screen rules that are not a list',
+      withAgent({ screen_rules: { command_field: { transactions: ['VA02'] } } }),
+      'agents.a.screen_rules must be a list',
+    ],
+  ];
+
+  it.each([...REFUSALS, ...SECRETS, ...SCREEN_RULES])(
     'refuses %s with a 400 naming the field',
     async (_, body, message) => {
       const before = await currentVersion();
@@ -502,7 +561,15 @@ describe('computer-use admin config', () => {
           commit_words: ['Verbuchen', 'Bestätigen'],
           unlabelled_clicks: 'write',
           ignore_regions: [{ x: 0, y: 740, width: 1024, height: 28 }],
-          reason: 'a one-person team; the status line changes by itself',
+          screen_rules: [
+            { command_field: { transactions: ['va02', 'VA03'] } },
+            {
+              title: '^Change Sales Order: Initial Screen$',
+              keys: { return: 'read', 'shift-tab': 'write' },
+              labels: { '^Change Password$': 'write', '^Display$': 'read' },
+            },
+          ],
+          reason: 'a one-person team; the status line changes by itself; VA02 navigation',
         },
         scripted: {
           ...AGENT,
@@ -518,6 +585,15 @@ describe('computer-use admin config', () => {
       ...body.agents.full,
       screen_tls: { fingerprint_sha256: fingerprint.replace(/:/g, '').toLowerCase() },
       require_write_approval: true,
+      // Keys in their canonical spelling, transaction codes in upper case.
+      screen_rules: [
+        { command_field: { transactions: ['VA02', 'VA03'] } },
+        {
+          title: '^Change Sales Order: Initial Screen$',
+          keys: { Enter: 'read', 'Shift+Tab': 'write' },
+          labels: { '^Change Password$': 'write', '^Display$': 'read' },
+        },
+      ],
     });
     expect(result.body.agents.scripted).toMatchObject({
       screen_tls: { ca_file: '/etc/warden/ca.pem' },

@@ -11,6 +11,10 @@ const AGENT = {
 };
 
 const SCRIPT = 'scripted-6f1c2a94-0e3b-4d6a-9b1c-2d3e4f5a6b7c';
+const COMMAND_FIELD = { command_field: { transactions: ['VA02', 'VA03'] } };
+const ENTER_READ = { title: '^Change Sales Order: Initial Screen$', keys: { Enter: 'read' } };
+/** A screen rule that only makes writes: any admin's. */
+const TAB_WRITE = { title: '^Change Sales Order', keys: { Tab: 'write' } };
 const SCREEN = { x: 0, y: 0, width: 1024, height: 768 };
 const LOOSE = { require_write_approval: false, reason: 'read-only reporting system' };
 
@@ -73,6 +77,14 @@ const CASES: Case[] = [
     says: 'ignore_regions covering more than 2% of the screen',
     from: [],
     to: [SCREEN],
+  },
+  {
+    control: 'screen_rules',
+    before: { screen_rules: [COMMAND_FIELD], reason: 'transaction codes are navigation' },
+    after: { screen_rules: [COMMAND_FIELD, ENTER_READ] },
+    says: 'a screen rule that makes something a read',
+    from: [COMMAND_FIELD],
+    to: [COMMAND_FIELD, ENTER_READ],
   },
   {
     control: 'screen_url',
@@ -183,6 +195,7 @@ describe('weakening the governance of an agent', () => {
       approval_timeout_seconds: 86_400,
       ignore_regions: [SCREEN],
       planner: SCRIPT,
+      screen_rules: [COMMAND_FIELD, ENTER_READ],
     };
 
     it('lets an admin PUT back a weak config unchanged, auditing no weakening', async () => {
@@ -209,6 +222,7 @@ describe('weakening the governance of an agent', () => {
             approval_timeout_seconds: 600,
             ignore_regions: [{ x: 900, y: 0, width: 100, height: 20 }],
             planner: 'scripted-00000000-0000-4000-8000-000000000000',
+            screen_rules: [ENTER_READ],
           },
         },
         admin,
@@ -228,6 +242,8 @@ describe('weakening the governance of an agent', () => {
             commit_words: ['Freigeben', 'Buchen'],
             approval_timeout_seconds: 3600,
             ignore_regions: [{ x: 900, y: 0, width: 100, height: 100 }],
+            // Removing a rule that makes reads, adding one that only makes writes.
+            screen_rules: [TAB_WRITE],
           },
         },
         admin,

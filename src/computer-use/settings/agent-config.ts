@@ -2,6 +2,7 @@
  * The computer-use configuration of a tenant as the engine reads it (DESIGN §9): validated,
  * normalised and with every default filled in, so there is one shape. Field names are the API's.
  */
+import type { ScreenRule } from '../actions';
 
 export const MODEL_PROVIDERS = ['anthropic', 'openai', 'openai-compatible'] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
@@ -65,6 +66,8 @@ export interface AgentConfig {
   commit_words: string[];
   unlabelled_clicks: 'read' | 'write';
   ignore_regions: Rect[];
+  /** DESIGN §5: keys canonical, transaction codes in upper case (see actions/screen-rules.ts). */
+  screen_rules: ScreenRule[];
 }
 
 export interface ComputerUseConfig {
@@ -88,6 +91,7 @@ export const AGENT_DEFAULTS: Readonly<Omit<AgentConfig, 'screen_url' | 'screen_t
     commit_words: [],
     unlabelled_clicks: 'write',
     ignore_regions: [],
+    screen_rules: [],
   });
 
 export const MODEL_PLANNER_DEFAULTS: Readonly<
@@ -145,6 +149,7 @@ export function withDefaults(config: ComputerUseConfig): ComputerUseConfig {
       ...agent,
       commit_words: agent.commit_words ?? [],
       ignore_regions: agent.ignore_regions ?? [],
+      screen_rules: agent.screen_rules ?? [],
       planner,
     };
   }

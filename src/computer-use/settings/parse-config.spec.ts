@@ -106,6 +106,60 @@ describe('parseConfigBody', () => {
     expect(refusal(withAgent(fields))).toContain(message);
   });
 
+  it('takes screen rules in the two shapes, stored normalised', () => {
+    const { config } = parseConfigBody(
+      withAgent({
+        screen_rules: [
+          { command_field: { transactions: ['va02', 'VA03'] } },
+          {
+            title: '^Change Password$',
+            keys: { return: 'read' },
+            labels: { '^Change Password$': 'write', '^Key figures$': 'read' },
+          },
+        ],
+        reason: 'VA02 navigation needs no person',
+      }),
+    );
+    expect(config.agents.a.screen_rules).toEqual([
+      { command_field: { transactions: ['VA02', 'VA03'] } },
+      // Label patterns are the admin's own words, not field names: "Password" is no secret here.
+      {
+        title: '^Change Password$',
+        keys: { Enter: 'read' },
+        labels: { '^Change Password$': 'write', '^Key figures$': 'read' },
+      },
+    ]);
+    expect(parseConfigBody(MINIMAL).config.agents['sap-orders'].screen_rules).toEqual([]);
+    // As GET shows it, it can be PUT back.
+    expect(parseConfigBody(config).config).toEqual(config);
+  });
+
+  it('names every problem of the screen rules by its path', () => {
+    const message = refusal(
+      withAgent({
+        screen_rules: [
+          { command_field: { transactions: ['VA02'] } },
+          { title: '^(Change', keys: { Enter: 'read' } },
+          { title: '^X$', keys: { 'Alt+F4': 'read' }, labels: { '^Y$': 'maybe' } },
+        ],
+      }),
+    );
+    expect(message).toBe(
+      [
+        'agents.a.screen_rules[1].title is not a valid regular expression: Unterminated group',
+        'agents.a.screen_rules[2].keys["Alt+F4"]: key Alt+F4 is neither a navigation nor a commit key, and Warden refuses it on every screen',
+        'agents.a.screen_rules[2].labels["^Y$"] must be "read" or "write"',
+      ].join('; '),
+    );
+    expect(refusal(withAgent({ screen_rules: { title: 'x' } }))).toContain(
+      'agents.a.screen_rules must be a list',
+    );
+    // A secret stays a secret inside a rule.
+    expect(
+      refusal(withAgent({ screen_rules: [{ title: '^X$', keys: { Enter: 'read' }, token: 'x' }] })),
+    ).toContain('agents.a.screen_rules.0.token would hold a secret');
+  });
+
   it('refuses bad names, shapes and top-level fields', () => {
     expect(refusal(null)).toContain('the body must be a JSON object');
     expect(refusal([])).toContain('the body must be a JSON object');

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { type ClassConstructor, plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { invalid } from '../../common/domain-error';
-import { loadRules, RulesError } from '../actions';
+import { loadRules, readScreenRules, RulesError } from '../actions';
 import {
   AGENT_DEFAULTS,
   AGENT_NAME_PATTERN,
@@ -71,7 +71,7 @@ function parseConfig(raw: unknown, problems: string[]): ConfigBody | null {
     return null;
   }
   // Secrets first: a secret must be refused as one, not as an unknown field.
-  const secrets = findSecrets(raw, new Set(['agents']));
+  const secrets = findSecrets(raw, adminNamedMaps(raw));
   if (secrets.length > 0) {
     for (const s of secrets) {
       problems.push(
@@ -136,10 +136,11 @@ export function parseAgent(raw: unknown, path: string, problems: string[]): Agen
     loadRules({
       commit_words: known.commit_words as string[] | null | undefined,
       unlabelled_clicks: unlabelled === 'read' || unlabelled === 'write' ? unlabelled : undefined,
+      screen_rules: known.screen_rules,
     });
   } catch (error) {
     if (!(error instanceof RulesError)) throw error;
-    problems.push(`${path}.${error.message}`);
+    for (const problem of error.problems) problems.push(`${path}.${problem}`);
   }
 
   // The DTO was checked, not narrowed: a reason that is not a string is already a problem above.
@@ -168,6 +169,8 @@ export function parseAgent(raw: unknown, path: string, problems: string[]): Agen
     commit_words: [...((known.commit_words as string[] | null | undefined) ?? [])],
     unlabelled_clicks: dto.unlabelled_clicks ?? AGENT_DEFAULTS.unlabelled_clicks,
     ignore_regions: ignoreRegions,
+    // Checked above; stored normalised (canonical keys, transaction codes in upper case).
+    screen_rules: readScreenRules(known.screen_rules, loadRules()).list,
   };
 }
 
@@ -253,6 +256,24 @@ function parseRegions(raw: unknown, path: string, problems: string[]): Rect[] {
     }
   });
   return regions;
+}
+
+/**
+ * The objects of a body whose keys the admin chooses, so they are not field names a secret could
+ * hide behind: agent names, and a screen rule's keys and labels (`"^Change Password$": "write"`).
+ */
+function adminNamedMaps(raw: Record<string, unknown>): Set<string> {
+  const paths = new Set(['agents']);
+  if (!isPlainObject(raw.agents)) return paths;
+  for (const [name, agent] of Object.entries(raw.agents)) {
+    const rules = isPlainObject(agent) ? agent.screen_rules : undefined;
+    if (!Array.isArray(rules)) continue;
+    rules.forEach((_rule: unknown, i) => {
+      paths.add(`agents.${name}.screen_rules.${i}.keys`);
+      paths.add(`agents.${name}.screen_rules.${i}.labels`);
+    });
+  }
+  return paths;
 }
 
 /** The fields of `raw` that `fields` knows; a problem for each other one. */

@@ -1,3 +1,4 @@
+import type { ScreenRule, TitleScreenRule } from '../actions';
 import {
   AGENT_DEFAULTS,
   type AgentConfig,
@@ -50,6 +51,21 @@ const SCREEN = rect(0, 0, 1024, 768);
 const BAR = rect(0, 740, 1024, 28);
 /** A clock 100×100: 1.3%. */
 const CLOCK = rect(900, 0, 100, 100);
+const COMMAND_FIELD: ScreenRule = { command_field: { transactions: ['VA02', 'VA03'] } };
+const ENTER_READ: TitleScreenRule = {
+  title: '^Change Sales Order: Initial Screen$',
+  keys: { Enter: 'read' },
+};
+const MIXED: TitleScreenRule = {
+  title: '^Change Standard Order',
+  keys: { F8: 'write' },
+  labels: { '^Display$': 'read' },
+};
+const WRITES: ScreenRule = {
+  title: '^Change',
+  keys: { Tab: 'write' },
+  labels: { '^Go$': 'write' },
+};
 const SCRIPT_A = 'scripted-00000000-0000-4000-8000-00000000000a';
 const SCRIPT_B = 'scripted-00000000-0000-4000-8000-00000000000b';
 
@@ -303,6 +319,90 @@ const CASES: Case[] = [
     expected: [],
   },
 
+  // screen_rules
+  {
+    case: 'a command_field rule added',
+    before: agent(),
+    after: agent({ screen_rules: [COMMAND_FIELD] }),
+    expected: [['screen_rules', [], [COMMAND_FIELD]]],
+  },
+  {
+    case: 'a new agent with a title rule that makes Enter a read',
+    before: null,
+    after: agent({ screen_rules: [ENTER_READ] }),
+    expected: [['screen_rules', [], [ENTER_READ]]],
+  },
+  {
+    case: 'a rule with reads and writes added',
+    before: agent(),
+    after: agent({ screen_rules: [MIXED] }),
+    expected: [['screen_rules', [], [MIXED]]],
+  },
+  {
+    case: 'a read rule changed (another title)',
+    before: agent({ screen_rules: [ENTER_READ] }),
+    after: agent({ screen_rules: [{ ...ENTER_READ, title: '^Change Sales Order' }] }),
+    expected: [['screen_rules', [ENTER_READ], [{ ...ENTER_READ, title: '^Change Sales Order' }]]],
+  },
+  {
+    case: 'a transaction code added to a command_field rule',
+    before: agent({ screen_rules: [COMMAND_FIELD] }),
+    after: agent({ screen_rules: [{ command_field: { transactions: ['VA02', 'VA03', 'VA01'] } }] }),
+    expected: [
+      [
+        'screen_rules',
+        [COMMAND_FIELD],
+        [{ command_field: { transactions: ['VA02', 'VA03', 'VA01'] } }],
+      ],
+    ],
+  },
+  {
+    case: 'a read rule gains a write (changed, counted on the safe side)',
+    before: agent({ screen_rules: [ENTER_READ] }),
+    after: agent({ screen_rules: [{ ...ENTER_READ, keys: { Enter: 'read', F8: 'write' } }] }),
+    expected: [
+      ['screen_rules', [ENTER_READ], [{ ...ENTER_READ, keys: { Enter: 'read', F8: 'write' } }]],
+    ],
+  },
+  {
+    case: 'a rule that only makes writes added',
+    before: agent(),
+    after: agent({ screen_rules: [WRITES] }),
+    expected: [],
+  },
+  {
+    case: 'a read rule made a write rule',
+    before: agent({ screen_rules: [ENTER_READ] }),
+    after: agent({ screen_rules: [{ ...ENTER_READ, keys: { Enter: 'write' } }] }),
+    expected: [],
+  },
+  {
+    case: 'screen rules kept',
+    before: agent({ screen_rules: [COMMAND_FIELD, ENTER_READ] }),
+    after: agent({ screen_rules: [COMMAND_FIELD, ENTER_READ] }),
+    expected: [],
+  },
+  {
+    case: 'screen rules reordered',
+    before: agent({ screen_rules: [COMMAND_FIELD, ENTER_READ] }),
+    after: agent({ screen_rules: [ENTER_READ, COMMAND_FIELD] }),
+    expected: [],
+  },
+  {
+    case: 'the same rule with its fields in another order',
+    before: agent({ screen_rules: [MIXED] }),
+    after: agent({
+      screen_rules: [{ labels: MIXED.labels, keys: MIXED.keys, title: MIXED.title }],
+    }),
+    expected: [],
+  },
+  {
+    case: 'a screen rule removed',
+    before: agent({ screen_rules: [COMMAND_FIELD, ENTER_READ] }),
+    after: agent({ screen_rules: [ENTER_READ] }),
+    expected: [],
+  },
+
   // screen_url
   {
     case: 'a new screen_url for an agent whose writes need no approval',
@@ -384,8 +484,14 @@ const CASES: Case[] = [
       unlabelled_clicks: 'read',
       approval_timeout_seconds: 604_800,
       ignore_regions: [SCREEN],
+      screen_rules: [COMMAND_FIELD, ENTER_READ],
     }),
-    after: agent({ commit_words: ['Buchen'], approval_timeout_seconds: 60, ignore_regions: [] }),
+    after: agent({
+      commit_words: ['Buchen'],
+      approval_timeout_seconds: 60,
+      ignore_regions: [],
+      screen_rules: [WRITES],
+    }),
     expected: [],
   },
   { case: 'nothing changed', before: agent(), after: agent(), expected: [] },
@@ -454,6 +560,12 @@ describe('weakeningRefusal', () => {
     );
   });
 
+  it('names a screen rule that makes something a read', () => {
+    expect(weakeningRefusal([w('sap-orders', 'screen_rules')])).toBe(
+      'a screen rule that makes something a read (agent sap-orders) needs the permission governance.weaken as well as computer_use.admin',
+    );
+  });
+
   it('names each control with its agents, in the order of the table', () => {
     expect(
       weakeningRefusal([
@@ -482,6 +594,12 @@ describe('missingReasons', () => {
     const cfg = config({ a: agent({ four_eyes: false, reason: 'one-person team' }) });
     expect(missingReasons([w('a', 'four_eyes')], cfg)).toBeNull();
     expect(missingReasons([], config({ a: agent() }))).toBeNull();
+  });
+
+  it('says why a screen rule needs a reason', () => {
+    expect(missingReasons([w('a', 'screen_rules')], config({ a: agent() }))).toBe(
+      'agents.a.reason is required when a screen rule that makes something a read is added or changed: say why what the rule declares a read may be sent without a person',
+    );
   });
 
   it("names each agent's reason field, blank counting as none", () => {

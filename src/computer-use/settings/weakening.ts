@@ -1,4 +1,5 @@
 import { canonicalJson } from '../../audit/canonical-json';
+import type { ScreenRule } from '../actions';
 import {
   AGENT_DEFAULTS,
   type AgentConfig,
@@ -25,6 +26,7 @@ export type WeakeningControl =
   | 'approval_timeout_seconds'
   | 'commit_words'
   | 'ignore_regions'
+  | 'screen_rules'
   | 'screen_url'
   | 'planner';
 
@@ -47,7 +49,7 @@ interface Rule {
   why: string;
 }
 
-/** The table of DESIGN §6, one row per control. `screen_rules` and `approve_at` get theirs with those fields. */
+/** The table of DESIGN §6, one row per control. `approve_at` gets its row with that field. */
 const RULES: readonly Rule[] = [
   {
     control: 'require_write_approval',
@@ -93,6 +95,13 @@ const RULES: readonly Rule[] = [
     change: `ignore_regions covering more than ${IGNORE_REGIONS_SHARE * 100}% of the screen`,
     when: `ignore_regions cover more than ${IGNORE_REGIONS_SHARE * 100}% of the screen`,
     why: 'a change there may go unseen between the approval and the write',
+  },
+  {
+    control: 'screen_rules',
+    weakens: (a, b) => newReadRules(a.screen_rules, b.screen_rules),
+    change: 'a screen rule that makes something a read',
+    when: 'a screen rule that makes something a read is added or changed',
+    why: 'what the rule declares a read may be sent without a person',
   },
   {
     control: 'screen_url',
@@ -211,6 +220,23 @@ export function unionArea(rects: readonly Rect[]): number {
     area += covered * (right - left);
   }
   return area;
+}
+
+/**
+ * Whether `after` has a screen rule that makes something a read and that `before` did not have as
+ * it is. Compared as written (canonical JSON, so key order does not count): a rule changed in any
+ * way counts as new (the safe side); removed rules, reordered rules and rules that only make
+ * writes are none.
+ */
+export function newReadRules(before: readonly ScreenRule[], after: readonly ScreenRule[]): boolean {
+  const known = new Set(before.map((rule) => canonicalJson(rule)));
+  return after.some((rule) => makesRead(rule) && !known.has(canonicalJson(rule)));
+}
+
+/** A `command_field` rule only makes reads; a title rule when one of its keys or labels says so. */
+function makesRead(rule: ScreenRule): boolean {
+  if ('command_field' in rule) return true;
+  return [...Object.values(rule.keys ?? {}), ...Object.values(rule.labels ?? {})].includes('read');
 }
 
 /**

@@ -170,7 +170,55 @@ export class ModelPlannerDto {
   timeout_seconds?: number;
 }
 
-@ApiExtraModels(ModelPlannerDto)
+export class CommandFieldDto {
+  @ApiProperty({
+    type: [String],
+    example: ['VA02', 'VA03'],
+    description:
+      'transaction codes (letters, digits and _, optionally after a /NAMESPACE/); compared without case',
+  })
+  transactions: string[];
+}
+
+/** A screen rule of the first shape (DESIGN §5); checked by the action rules (screen-rules.ts). */
+export class TitleScreenRuleDto {
+  @ApiProperty({
+    example: '^Change Sales Order: Initial Screen$',
+    description:
+      "a regular expression (JavaScript, u flag) over the screen's title: the outline's title element, or OCR of the title bar on a host without an outline",
+  })
+  title: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string', enum: ['read', 'write'] },
+    example: { Enter: 'read' },
+    description:
+      'navigation or commit keys (normalised like every key) and what they are on screens whose title matches',
+  })
+  keys?: Record<string, 'read' | 'write'>;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string', enum: ['read', 'write'] },
+    example: { '^Display$': 'read' },
+    description:
+      "regular expressions over a clicked element's label, and what such a click is on screens whose title matches",
+  })
+  labels?: Record<string, 'read' | 'write'>;
+}
+
+/** A screen rule of the second shape (DESIGN §5). */
+export class CommandFieldScreenRuleDto {
+  @ApiProperty({
+    type: CommandFieldDto,
+    description:
+      'typing one of these codes (VA02, /nVA02 or /oVA02) into the field the outline names the command field, and the Enter right after it, are reads',
+  })
+  command_field: CommandFieldDto;
+}
+
+@ApiExtraModels(ModelPlannerDto, TitleScreenRuleDto, CommandFieldScreenRuleDto)
 export class AgentDto {
   @ApiProperty({
     example: 'https://sapgui-host.internal:8443',
@@ -294,6 +342,22 @@ export class AgentDto {
   @IsArray()
   @ArrayMaxSize(LIMITS.ignore_regions)
   ignore_regions?: RectDto[];
+
+  /** Checked by the action rules (screen-rules.ts), so an error names the rule by its index. */
+  @ApiPropertyOptional({
+    type: 'array',
+    items: {
+      oneOf: [
+        { $ref: getSchemaPath(TitleScreenRuleDto) },
+        { $ref: getSchemaPath(CommandFieldScreenRuleDto) },
+      ],
+    },
+    default: [],
+    description:
+      'what keys, labels and transaction codes are on given screens (docs/rules.md); adding or changing a rule that makes something a read is a weakening: needs governance.weaken and a reason',
+  })
+  @IsOptional()
+  screen_rules?: Array<TitleScreenRuleDto | CommandFieldScreenRuleDto>;
 }
 
 @ApiExtraModels(AgentDto)
@@ -333,6 +397,7 @@ export const AGENT_FIELDS: readonly string[] = [
   'commit_words',
   'unlabelled_clicks',
   'ignore_regions',
+  'screen_rules',
 ];
 export const MODEL_PLANNER_FIELDS: readonly string[] = [
   'provider',
