@@ -14,6 +14,8 @@ export interface OutlineElement {
   role: string;
   name: string;
   rect: Rect;
+  /** A text field's content; never served for a password field. */
+  value?: string;
   password?: true;
   focused?: true;
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { IncomingHttpHeaders } from 'node:http';
 import { PNG } from 'pngjs';
-import { actFailureOf, lookupOf, screenshotOf } from './host-answers';
+import { actFailureOf, lookupOf, MAX_OUTLINE_VALUE, outlineOf, screenshotOf } from './host-answers';
 import type { Answer } from './host-transport';
 import { ScreenHostError } from './screen-error';
 import { resolveTarget } from './screen-host-target';
@@ -166,5 +166,48 @@ describe('lookupOf: a stored answer, faithfully', () => {
     expect(failure.kind).toBe('refused');
     expect(caught(() => lookup(401, {}, false)).kind).toBe('unauthorized');
     expect(caught(() => lookup(200, [1, 2], false)).kind).toBe('bad_answer');
+  });
+});
+
+describe('outlineOf: the fields of DESIGN §7, checked and copied', () => {
+  const rect = { x: 1, y: 2, width: 30, height: 20 };
+  const element = (fields: Record<string, unknown>) => ({
+    id: 'f',
+    role: 'textbox',
+    name: 'Order',
+    rect,
+    ...fields,
+  });
+  const outline = (...elements: unknown[]) =>
+    outlineOf(target, answer(200, elements), 'GET /elements');
+
+  it('takes a text field’s value', () => {
+    expect(outline(element({ value: '4711' }), element({ value: '' }))).toEqual([
+      { id: 'f', role: 'textbox', name: 'Order', rect, value: '4711' },
+      { id: 'f', role: 'textbox', name: 'Order', rect, value: '' },
+    ]);
+    expect(outline(element({ value: null }))).toEqual([
+      { id: 'f', role: 'textbox', name: 'Order', rect },
+    ]);
+  });
+
+  it('never takes a password field’s value, and no value longer than the bound', () => {
+    expect(outline(element({ value: 'hunter2', password: true }))).toEqual([
+      { id: 'f', role: 'textbox', name: 'Order', rect, password: true },
+    ]);
+    const long = 'x'.repeat(MAX_OUTLINE_VALUE + 1);
+    expect(outline(element({ value: long }))).toEqual([
+      { id: 'f', role: 'textbox', name: 'Order', rect },
+    ]);
+    expect(outline(element({ value: long.slice(1) }))[0].value).toHaveLength(MAX_OUTLINE_VALUE);
+  });
+
+  it('refuses a value that is not a string, and copies nothing the host added', () => {
+    expect(caught(() => outline(element({ value: 4711 }))).message).toBe(
+      'the screen host at https://screen-host.test:8443 answered GET /elements with element 0 has a value that is not a string',
+    );
+    expect(outline(element({ colour: 'red', value: 'x' }))).toEqual([
+      { id: 'f', role: 'textbox', name: 'Order', rect, value: 'x' },
+    ]);
   });
 });

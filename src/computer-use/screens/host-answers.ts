@@ -245,6 +245,12 @@ function screenSize(
   return Number(text);
 }
 
+/**
+ * The longest `value` of an outline element Warden takes (UTF-16 code units): a field's content, for
+ * people and change lists, not a document. A longer one is left out, as if the host served none.
+ */
+export const MAX_OUTLINE_VALUE = 2000;
+
 /** The element outline: a list of elements, each checked and copied (DESIGN §7). */
 export function outlineOf(t: Target, answer: Answer, what: string): OutlineElement[] {
   const value = json(t, answer, what);
@@ -261,6 +267,7 @@ interface RawElement {
   role: string;
   name: string;
   rect: { x: number; y: number; width: number; height: number };
+  value?: string;
   password?: boolean;
   focused?: boolean;
 }
@@ -282,6 +289,9 @@ function outlineProblem(item: unknown): string | null {
     if (e[field] !== undefined && typeof e[field] !== 'boolean')
       return `has a ${field} that is not true or false`;
   }
+  if (e.value !== undefined && e.value !== null && typeof e.value !== 'string') {
+    return 'has a value that is not a string';
+  }
   return null;
 }
 
@@ -293,6 +303,10 @@ function toOutlineElement(e: RawElement): OutlineElement {
     name: e.name,
     rect: { x: e.rect.x, y: e.rect.y, width: e.rect.width, height: e.rect.height },
   };
+  // A password field's value is never taken, whatever the host sent (DESIGN §7).
+  if (typeof e.value === 'string' && e.value.length <= MAX_OUTLINE_VALUE && e.password !== true) {
+    element.value = e.value;
+  }
   if (e.password !== undefined) element.password = e.password;
   if (e.focused !== undefined) element.focused = e.focused;
   return element;

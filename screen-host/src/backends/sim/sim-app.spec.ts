@@ -249,6 +249,22 @@ describe('SimApp', () => {
     expect(JSON.stringify(d.app.eventLog())).not.toContain('Better-Pass-2');
   });
 
+  it('serves each field’s content as its value, and never a password field’s', () => {
+    const d = new Driver();
+    expect(d.byName('textbox', 'Command field').value).toBe('');
+    d.command('/nVA02').click('textbox', 'Order').type('4711');
+    expect(d.byName('textbox', 'Order').value).toBe('4711');
+    d.key('Enter');
+    expect(d.byName('textbox', 'Req. Deliv. Date').value).toMatch(/^\d\d\.\d\d\.\d{4}$/);
+    d.click('textbox', 'Req. Deliv. Date').type('30.04.2026');
+    expect(d.byName('textbox', 'Req. Deliv. Date').value).toBe('30.04.2026');
+    d.command('/nPWD').type(INITIAL_PASSWORD);
+    const passwords = d.app.outline().filter((e) => e.password);
+    expect(passwords).toHaveLength(3);
+    for (const field of passwords) expect(field).not.toHaveProperty('value');
+    expect(JSON.stringify(d.app.outline())).not.toContain(INITIAL_PASSWORD);
+  });
+
   it('speaks German with --lang de', () => {
     const d = new Driver(new SimApp('de'));
     d.command('/nVA02');

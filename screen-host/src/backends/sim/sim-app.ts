@@ -79,7 +79,7 @@ export class SimApp {
   }
 
   outline(): OutlineElement[] {
-    return toOutline(this.layout(), this.state.focus);
+    return toOutline(this.layout(), this.state.focus, (id) => this.fieldValue(id));
   }
 
   /** The text a read-only or editable field shows (computed fields included). */

@@ -144,9 +144,14 @@ export function fieldsOf(layout: Layout): FieldWidget[] {
  * The outline of a layout. With a popup open: what of the screen it does not cover, without the
  * screen's title (the dialog is the active window: its title is the one that counts, so that a
  * screen rule for the screen behind does not apply to the dialog's buttons), then the dialog, its
- * title, its message and its buttons.
+ * title, its message and its buttons. A field carries its content as `value` (`valueOf`), a
+ * password field never.
  */
-export function toOutline(layout: Layout, focus: string | null): OutlineElement[] {
+export function toOutline(
+  layout: Layout,
+  focus: string | null,
+  valueOf?: (id: string) => string,
+): OutlineElement[] {
   const popup = layout.popup;
   const behind = popup
     ? layout.widgets.filter(
@@ -157,6 +162,7 @@ export function toOutline(layout: Layout, focus: string | null): OutlineElement[
     const role = w.kind === 'field' ? 'textbox' : w.kind === 'button' ? 'button' : w.role;
     const element: OutlineElement = { id: w.id, role, name: w.name, rect: { ...w.rect } };
     if (w.kind === 'field' && w.password) element.password = true;
+    if (w.kind === 'field' && !w.password && valueOf) element.value = valueOf(w.id);
     if (w.kind === 'field' && w.id === focus && !popup) element.focused = true;
     return element;
   });
