@@ -222,8 +222,14 @@ describe('labels fail closed, end to end', () => {
       const saved = await saves(stack.sim);
       expect(saved).toHaveLength(1);
       expect(saved[0]).toMatchObject({ order: '4711', fields: { reqDelivDate: '30.04.2026' } });
-      // Typing, Enter, the “Order” field (a verb) and Save: as before labels failed closed.
-      expect(outcome.held.map((h) => h.n)).toEqual([2, 3, 4, 5, 6, 8, 9]);
+      // Typing, Enter and Save. The click into the field “Order” is a read: the outline marks it
+      // a text field, and a field is not the verb (DESIGN §5).
+      expect(outcome.held.map((h) => h.n)).toEqual([2, 3, 5, 6, 8, 9]);
+      expect(outcome.run.steps[3]).toMatchObject({
+        classification: 'read',
+        outcome: 'sent',
+        why: 'click on “Order” (a text field in the screen outline): focusing a field is a read',
+      });
     });
 
     it('the same run on a --no-elements --lang de host: every action is held, the save icon too', async () => {

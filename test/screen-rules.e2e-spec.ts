@@ -1,0 +1,212 @@
+import { VA02_EXAMPLE_SCRIPT } from '../src/computer-use/planning/va02-example';
+import { isEnded, startSimHost, startStack, type SimHost, type Stack } from './support/stack';
+
+/**
+ * Screen rules and the text field rule (DESIGN §5) end to end: real API, worker, PostgreSQL, Redis
+ * and HTTPS sim screen hosts. With the two rules of issue 14, the VA02 change sends the transaction
+ * code, its Enter and the Enter on the initial screen without a person, while typing the order, the
+ * date and Save are still held; a click into the field "Order" is a read, rules or not. Without an
+ * outline the command field is not located (those rules do not apply) and the title is read from
+ * the title bar by OCR.
+ */
+
+jest.setTimeout(180_000);
+
+const INITIAL = 'Change Sales Order: Initial Screen';
+const RULES = [
+  { command_field: { transactions: ['VA02', 'VA03'] } },
+  { title: `^${INITIAL}$`, keys: { Enter: 'read' } },
+];
+const REASON = 'transaction codes and the initial screen of VA02 only navigate';
+
+/** Where things are on the English sim's screens (screen-host/src/backends/sim/sim-layout.ts). */
+const AT = {
+  commandField: { x: 140, y: 66 },
+  orderField: { x: 255, y: 183 },
+};
+
+const click = (at: { x: number; y: number }) => ({ action: { action: 'click', ...at } });
+const type = (text: string) => ({ action: { action: 'type', text } });
+const key = (k: string) => ({ action: { action: 'key', key: k } });
+const done = (summary: string) => ({ action: { action: 'done', summary } });
+
+interface Outcome {
+  run: any;
+  /** The steps a person had to approve, in order. */
+  held: number[];
+}
+
+/** Runs the agent's script to its end, approving (as another person) every write it holds. */
+async function runApprovingEveryWrite(stack: Stack, agent: string): Promise<Outcome> {
+  const started = await stack.start('change order 4711', agent);
+  const held: number[] = [];
+  let last: string | null = null;
+  for (;;) {
+    const run = await stack.waitFor(
+      started.id,
+      (r) => isEnded(r) || (r.status === 'awaiting_approval' && r.pending_approval?.id !== last),
+      60_000,
+    );
+    if (isEnded(run)) return { run, held };
+    const approval = run.pending_approval;
+    held.push(approval.step);
+    last = approval.id;
+    const approved = await stack.api.request('POST', `/api/approvals/${approval.id}/approve`, {
+      token: stack.tokens.approver,
+      json: {},
+    });
+    expect(approved.status).toBe(200);
+    const resumed = await stack.api.request('POST', `/api/computer-use/runs/${started.id}/resume`, {
+      token: stack.tokens.operator,
+    });
+    expect(resumed.status).toBe(200);
+  }
+}
+
+/** What a sim saved: one event per save, with the order's fields. */
+async function saves(sim: SimHost) {
+  return (await sim.events()).filter((e) => e.type === 'saved');
+}
+
+/** Each step as [classification, outcome, why]. */
+const decisions = (run: any) =>
+  run.steps.map((s: any) => [s.n, s.classification, s.outcome, s.why]);
+
+describe('screen rules, end to end', () => {
+  let stack: Stack;
+  let blind: SimHost;
+
+  beforeAll(async () => {
+    stack = await startStack();
+    blind = await startSimHost({ elements: false });
+    await stack.grant(blind.tokenEnv, blind.url);
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+    await blind?.close();
+  });
+
+  beforeEach(async () => {
+    await stack.sim.reset();
+    await blind.reset();
+  });
+
+  it('without rules: the click into the field “Order” is a read, typing, Enter and Save are held', async () => {
+    await stack.configure({ planner: await stack.planner(VA02_EXAMPLE_SCRIPT) });
+    const { run, held } = await runApprovingEveryWrite(stack, 'sap-orders');
+    expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
+    expect(held).toEqual([2, 3, 5, 6, 8, 9]);
+    expect(run.steps[3]).toMatchObject({
+      n: 4,
+      action: { action: 'click', target: 'Order' },
+      classification: 'read',
+      outcome: 'sent',
+      why: 'click on “Order” (a text field in the screen outline): focusing a field is a read',
+    });
+    expect(await saves(stack.sim)).toHaveLength(1);
+  });
+
+  it('with the two rules: /nVA02, its Enter and the Enter on the initial screen go without a person; Save is held', async () => {
+    await stack.configure({
+      planner: await stack.planner(VA02_EXAMPLE_SCRIPT),
+      screen_rules: RULES,
+      reason: REASON,
+    });
+    const { run, held } = await runApprovingEveryWrite(stack, 'sap-orders');
+    expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
+    expect(decisions(run)).toEqual([
+      [
+        1,
+        'read',
+        'sent',
+        'click on “Command field” (a text field in the screen outline): focusing a field is a read',
+      ],
+      [2, 'read', 'sent', 'typing “/nVA02” into the command field is navigation by screen rule 1'],
+      [
+        3,
+        'read',
+        'sent',
+        'Enter after “/nVA02” in the command field is navigation by screen rule 1',
+      ],
+      [
+        4,
+        'read',
+        'sent',
+        'click on “Order” (a text field in the screen outline): focusing a field is a read',
+      ],
+      [5, 'write', 'sent_after_approval', 'typing into a field is a write'],
+      [6, 'read', 'sent', `Enter on “${INITIAL}” is navigation by screen rule 2`],
+      [
+        7,
+        'read',
+        'sent',
+        'click on “Req. Deliv. Date” (a text field in the screen outline): focusing a field is a read',
+      ],
+      [8, 'write', 'sent_after_approval', 'typing into a field is a write'],
+      [9, 'write', 'sent_after_approval', 'click on “Save” (from the screen outline)'],
+      [10, 'read', 'ended', 'done ends the run; nothing is sent'],
+    ]);
+    expect(held).toEqual([5, 8, 9]);
+    const saved = await saves(stack.sim);
+    expect(saved).toHaveLength(1);
+    expect(saved[0]).toMatchObject({ order: '4711', fields: { reqDelivDate: '30.04.2026' } });
+  });
+
+  it('holds a transaction code the rule does not list, and its Enter', async () => {
+    await stack.configure({
+      planner: await stack.planner({
+        steps: [click(AT.commandField), type('/nFB50'), key('Enter'), done('opened FB50')],
+      }),
+      screen_rules: RULES,
+      reason: REASON,
+    });
+    const { run, held } = await runApprovingEveryWrite(stack, 'sap-orders');
+    expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
+    expect(held).toEqual([2, 3]);
+    expect(run.steps[2].why).toBe('key Enter commits');
+  });
+
+  it('without an outline: the command field is not located, the title bar is read by OCR', async () => {
+    const script = {
+      steps: [
+        click(AT.commandField),
+        type('/nVA02'),
+        key('Enter'),
+        click(AT.orderField),
+        type('4711'),
+        key('Enter'),
+        done('order 4711 opened'),
+      ],
+    };
+    await stack.configure(
+      { planner: await stack.planner(VA02_EXAMPLE_SCRIPT), reason: REASON },
+      {
+        'sap-blind': {
+          screen_url: blind.url,
+          screen_token_env: blind.tokenEnv,
+          screen_tls: { fingerprint_sha256: blind.fingerprint },
+          system: 'SAP GUI (sim, no outline)',
+          max_steps: 40,
+          planner: await stack.planner(script),
+          screen_rules: RULES,
+          reason: REASON,
+        },
+      },
+    );
+    const { run, held } = await runApprovingEveryWrite(stack, 'sap-blind');
+    expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
+    // The empty fields, the typing and the first Enter: no rule applies without an outline.
+    expect(held).toEqual([1, 2, 3, 4, 5]);
+    expect(run.steps[2].why).toBe('key Enter commits');
+    expect(run.steps[5]).toMatchObject({
+      classification: 'read',
+      outcome: 'sent',
+      why: `Enter on “${INITIAL}” (the title read from the screen by OCR) is navigation by screen rule 2`,
+    });
+    const entered = (await blind.events()).filter(
+      (e) => e.type === 'action' && e.action.action === 'key',
+    );
+    expect(entered).toHaveLength(2);
+  });
+});
