@@ -224,9 +224,11 @@ describe('ScriptedPlanner: elements', () => {
     expect(looks()).toBe(0);
     // What it answers passes the same rules as a model's answer, on the screen it was chosen on.
     const verdict = checkAction(result.action, context.screen, loadRules());
-    // (A write, as it happens: "Order" is a committing word, and the outline labels the field so.)
-    expect(verdict.classification).toBe('write');
-    expect(verdict.why).toMatch(/Order/);
+    // A read: the outline marks "Order" a text field, and its name as the target says no more.
+    expect(verdict.classification).toBe('read');
+    expect(verdict.why).toBe(
+      'click on “Order” (a text field in the screen outline): focusing a field is a read',
+    );
     expect(verdict.action).toEqual({ action: 'click', x: 255, y: 183, target: 'Order' });
   });
 
