@@ -167,6 +167,56 @@ describe('screen rules, end to end', () => {
     expect(run.steps[2].why).toBe('key Enter commits');
   });
 
+  it('holds the Enter after /nVA02 when a dialog opened over the screen: it has the focus', async () => {
+    const dialog = { role: 'dialog', name: 'Leave transaction?' };
+    await stack.configure({
+      planner: await stack.planner({
+        steps: [
+          click(AT.commandField),
+          type('/nVA02'),
+          { when: { element: dialog }, patience: 40, ...key('Enter') },
+          done('left'),
+        ],
+      }),
+      screen_rules: RULES,
+      reason: REASON,
+    });
+    const started = await stack.start('open VA02');
+    await stack.waitFor(started.id, (r) => r.steps?.[1]?.outcome === 'sent', 30_000);
+    const opened = await stack.sim.call('POST', '/sim/popup', {
+      title: dialog.name,
+      message: 'Unsaved data will be lost.',
+      buttons: ['Yes', 'No'],
+    });
+    expect(opened.status).toBe(200);
+    const run = await stack.waitFor(
+      started.id,
+      (r) => r.status === 'awaiting_approval' || isEnded(r),
+      60_000,
+    );
+    expect(run.status).toBe('awaiting_approval');
+    expect(run.steps[1].why).toBe(
+      'typing “/nVA02” into the command field is navigation by screen rule 1',
+    );
+    // The host marks no focus behind a dialog, and the dialog's title is not the screen's.
+    expect(run.steps[2]).toMatchObject({
+      action: { action: 'key', key: 'Enter' },
+      classification: 'write',
+      outcome: 'held',
+      why: 'key Enter commits',
+    });
+    const rejected = await stack.api.request(
+      'POST',
+      `/api/approvals/${run.pending_approval.id}/reject`,
+      { token: stack.tokens.approver, json: { comment: 'not into the dialog' } },
+    );
+    expect(rejected.status).toBe(200);
+    const keys = (await stack.sim.events()).filter(
+      (e) => e.type === 'action' && e.action.action === 'key',
+    );
+    expect(keys).toEqual([]);
+  });
+
   it('without an outline: the command field is not located, the title bar is read by OCR', async () => {
     const script = {
       steps: [

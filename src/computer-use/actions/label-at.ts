@@ -80,21 +80,20 @@ export function isTextField(e: OutlineElement | null | undefined, rules: Rules):
 }
 
 /**
- * Whether the outline locates the focus in the command field: every focused field the caller
- * knows of (its belief and the host's mark) is a text field named as the command field, and there
- * is one. Without an outline nothing locates it.
+ * Whether the outline locates the focus in the command field: the host marks an element focused,
+ * and every focused field the caller knows of (the host's marks and its own belief, the field last
+ * clicked) is a text field named as the command field. The belief alone is not enough: a dialog
+ * that opened since the click has the focus, and a host marks nothing behind it. Without an
+ * outline nothing locates it.
  */
 export function focusInCommandField(screen: ScreenContext, rules: Rules): boolean {
   if (!Array.isArray(screen.outline)) return false;
-  const fields = focusedFields(screen);
-  return (
-    fields.length > 0 &&
-    fields.every(
-      (e) =>
-        isTextField(e, rules) &&
-        e.password !== true &&
-        typeof e.name === 'string' &&
-        rules.commandFieldNames.has(clean(e.name, Infinity).toLowerCase()),
-    )
+  if (!screen.outline.some((e) => e?.focused === true)) return false;
+  return focusedFields(screen).every(
+    (e) =>
+      isTextField(e, rules) &&
+      e.password !== true &&
+      typeof e.name === 'string' &&
+      rules.commandFieldNames.has(clean(e.name, Infinity).toLowerCase()),
   );
 }

@@ -143,6 +143,20 @@ const CASES: Case[] = [
     expected: TYPING,
   },
   {
+    case: 'the run last clicked the command field, the host marks no focus (a dialog may have it)',
+    rules: DEMO,
+    answer: type('/nVA02'),
+    screen: { outline: focused('none'), focus: OUTLINE.find((e) => e.id === 'cmd') },
+    expected: TYPING,
+  },
+  {
+    case: 'the run last clicked the command field and the host marks it focused',
+    rules: DEMO,
+    answer: type('/nVA02'),
+    screen: { focus: OUTLINE.find((e) => e.id === 'cmd') },
+    expected: TYPED('/nVA02'),
+  },
+  {
     case: 'without an outline the command field is not located',
     rules: DEMO,
     answer: type('/nVA02'),
@@ -232,6 +246,17 @@ const CASES: Case[] = [
     rules: DEMO,
     answer: key('Enter'),
     screen: { outline: focused('order', retitled('SAP Easy Access')), previous: typed('/nVA02') },
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'Enter after /nVA02 once the host marks no focus (a dialog opened)',
+    rules: DEMO,
+    answer: key('Enter'),
+    screen: {
+      outline: focused('none', retitled(null)),
+      focus: OUTLINE.find((e) => e.id === 'cmd'),
+      previous: typed('/nVA02'),
+    },
     expected: ENTER_COMMITS,
   },
   {
