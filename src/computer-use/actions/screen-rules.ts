@@ -327,7 +327,7 @@ const PERFORMED: ReadonlySet<string> = new Set(['sent', 'sent_after_approval']);
 /** What a transaction code typed into the command field may be made of (ASCII only). */
 const TYPED_CODE = /^[A-Za-z0-9_/]+$/;
 
-/** The listed code `text` starts when typed into the command field (`VA02`, `/nVA02`, `/oVA02`). */
+/** Whether `text` is one of the rule's codes, alone or after `/n` or `/o` (`VA02`, `/nVA02`, `/oVA02`). */
 function transactionTyped(text: string, rule: CompiledCommandFieldRule): boolean {
   if (!TYPED_CODE.test(text)) return false;
   const upper = text.toUpperCase();
@@ -335,7 +335,7 @@ function transactionTyped(text: string, rule: CompiledCommandFieldRule): boolean
   return /^\/[NO]/.test(upper) && rule.transactions.has(upper.slice(2));
 }
 
-/** A title or label no rule matches: empty, or longer than the limit. */
+/** Whether rules may match a title or label: not empty, and not longer than the limit. */
 function matchable(text: string): boolean {
   return text !== '' && codePointLength(text) <= SCREEN_RULE_LIMITS.text;
 }
