@@ -421,6 +421,50 @@ describe('who can send a secret where', () => {
       expect(await performed()).toEqual([]);
     });
 
+    it('an agent moved to an origin its token is not granted for stops not_granted, sending nothing there', async () => {
+      const other = await startSimHost();
+      try {
+        const planner = await stack.planner({
+          steps: [
+            { action: { action: 'key', key: 'Tab' } },
+            { action: { action: 'type', text: 'VA02' } },
+          ],
+        });
+        const agent = {
+          screen_url: sim.url,
+          screen_token_env: sim.tokenEnv,
+          screen_tls: { fingerprint_sha256: sim.fingerprint },
+          planner,
+        };
+        await stack.configure(agent);
+        const run = await stack.start('tab, then type');
+        const held = await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval');
+        // While the write waits, the admin repoints the agent at another host; the token is
+        // granted only for the first. The approved write's resume works on the config in force.
+        await stack.configure({
+          ...agent,
+          screen_url: other.url,
+          screen_tls: { fingerprint_sha256: other.fingerprint },
+        });
+        const approve = await stack.api.request(
+          'POST',
+          `/api/approvals/${held.pending_approval.id}/approve`,
+          { token: stack.tokens.approver, json: {} },
+        );
+        expect(approve.status).toBe(200);
+        await stack.api.request('POST', `/api/computer-use/runs/${run.id}/resume`, {
+          token: stack.tokens.operator,
+        });
+        const ended = await stack.waitFor(run.id, isEnded);
+        expect(ended).toMatchObject({ status: 'stopped', end_reason: 'not_granted' });
+        expect(ended.summary).toContain(`is not granted for ${new URL(other.url).origin}`);
+        expect(await other.events()).toEqual([]);
+        expect((await performed()).length).toBe(1);
+      } finally {
+        await other.close();
+      }
+    });
+
     it('an approved write is not sent after its host token’s grant is revoked', async () => {
       await stack.configure({
         screen_url: sim.url,
