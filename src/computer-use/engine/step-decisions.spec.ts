@@ -1,5 +1,5 @@
 import type { Verdict } from '../actions';
-import type { SendGate } from '../runs/steps.repository';
+import type { SendGate } from '../runs/send-gate';
 import {
   holdFor,
   keptState,

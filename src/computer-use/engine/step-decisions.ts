@@ -6,7 +6,7 @@ import type { Verdict } from '../actions';
 import type { ProviderSafetyCheck } from '../planning/planner';
 import type { EndReason } from '../runs/run-status';
 import { isUnfinished, type StepPhase } from '../runs/step-phase';
-import type { SendGate } from '../runs/steps.repository';
+import type { SendGate } from '../runs/send-gate';
 
 /** The switches an admin holds over an agent (DESIGN §4), as the engine reads them. */
 export interface Switches {

@@ -3,13 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ASYNC_COMMIT, entityFromRow, setClauses, updatedRows } from '../../database/sql';
 import type { StepHistory } from '../planning/planner';
-import { grantedSql } from '../../secrets/secret-grants.repository';
-import {
-  GOVERNANCE_COLUMNS,
-  GOVERNANCE_JOINS,
-  SettingsRepository,
-} from '../settings/settings.repository';
+import { SettingsRepository } from '../settings/settings.repository';
 import type { RunStatus } from './run-status';
+import { gateSql, type GateRow, type SendGate, type SentSecret, toGate } from './send-gate';
 import { canMoveStep, StepPhase } from './step-phase';
 import { Step, StepTimingEntry } from './step.entity';
 
@@ -23,45 +19,6 @@ export type StepFields = Partial<Omit<Step, 'run' | 'id' | 'runId' | 'tenant' | 
  */
 export type MoveOptions =
   { manager?: EntityManager; durable?: true } | { manager?: never; durable: false };
-
-/**
- * What was true, in the statement that would mark an action `sending`, of everything that may
- * forbid sending it (DESIGN §4): the run's status, computer use on, the agent still configured, its
- * kill switch, the tenant's pause, and for an approved write whether its approval is spent.
- */
-export interface SendGate {
-  runStatus: RunStatus;
-  enabled: boolean;
-  agentConfigured: boolean;
-  killEngaged: boolean;
-  killReason: string | null;
-  paused: boolean;
-  pauseReason: string | null;
-  approvalSpent: boolean;
-  /** The agent's config in force holds its writes for a person. */
-  writesNeedApproval: boolean;
-  /** The secret the step's requests carry is still granted for their destination (DESIGN §7). */
-  secretGranted: boolean;
-}
-
-/** The secret a step's host requests carry: checked with the send (DESIGN §4, §7). */
-export interface SentSecret {
-  envName: string;
-  origin: string;
-}
-
-interface GateRow {
-  run_status: RunStatus;
-  enabled: boolean;
-  agent_configured: boolean;
-  kill_engaged: boolean;
-  kill_reason: string | null;
-  paused: boolean;
-  pause_reason: string | null;
-  approval_spent: boolean;
-  writes_need_approval: boolean;
-  secret_granted: boolean;
-}
 
 /**
  * The steps table: a step is opened and leased in one statement, moved from phase to phase only
@@ -372,36 +329,4 @@ export class StepsRepository {
 
 function assertMove(from: StepPhase, to: StepPhase): void {
   if (!canMoveStep(from, to)) throw new Error(`a step cannot move from ${from} to ${to}`);
-}
-
-/** The send gate (DESIGN §4) of the step, run and secret given as parameters, as one row. */
-function gateSql(
-  approved: boolean,
-  stepParam: string,
-  runParam: string,
-  envParam: string,
-  originParam: string,
-): string {
-  const spent = approved
-    ? `EXISTS (SELECT 1 FROM approvals a WHERE a.step_id = ${stepParam} AND a.status = 'spent')`
-    : 'true';
-  return `SELECT r.status AS run_status, ${GOVERNANCE_COLUMNS}, ${spent} AS approval_spent,
-                 ${grantedSql(envParam, originParam)} AS secret_granted
-            FROM runs r ${GOVERNANCE_JOINS}
-           WHERE r.id = ${runParam}`;
-}
-
-function toGate(row: GateRow): SendGate {
-  return {
-    runStatus: row.run_status,
-    enabled: row.enabled,
-    agentConfigured: row.agent_configured,
-    killEngaged: row.kill_engaged,
-    killReason: row.kill_reason,
-    paused: row.paused,
-    pauseReason: row.pause_reason,
-    approvalSpent: row.approval_spent,
-    writesNeedApproval: row.writes_need_approval,
-    secretGranted: row.secret_granted,
-  };
 }
