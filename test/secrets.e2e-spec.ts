@@ -317,6 +317,66 @@ describe('who can send a secret where', () => {
     sawNothing();
   });
 
+  it('a granted model key that disappears from the host mid-run is a model error, not a screen host error', async () => {
+    const env = `ACME_VANISHING_KEY_${unique()}`;
+    process.env[env] = `sk-${randomBytes(16).toString('hex')}`;
+    await stack.grant(env, fake.url);
+    fake.reset();
+    fake.script([
+      async () => {
+        delete process.env[env]; // the operator removed it; the next step's call finds it unset
+        return chatCompletion(chatAction({ action: 'key', key: 'Tab' }));
+      },
+    ]);
+    await stack.sim.reset();
+    await stack.configure({
+      planner: {
+        provider: 'openai-compatible',
+        model: 'local-vlm',
+        api_key_env: env,
+        base_url: `${fake.url}/v1`,
+        history_screens: 0,
+      },
+    });
+    const run = await stack.start('tab');
+    const ended = await stack.waitFor(run.id, isEnded);
+    expect(ended).toMatchObject({ status: 'failed', end_reason: 'model_error' });
+    expect(ended.summary).toContain(`${env} is not set on the Warden host`);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('a model key whose grant is revoked mid-run stops the run not_granted, asking the model nothing more', async () => {
+    const env = `ACME_REVOKED_KEY_${unique()}`;
+    process.env[env] = `sk-${randomBytes(16).toString('hex')}`;
+    try {
+      await stack.grant(env, fake.url);
+      fake.reset();
+      fake.script([
+        async () => {
+          await stack.api.app.get(SecretGrants).revoke('acme', env, fake.url, 'os:test');
+          return chatCompletion(chatAction({ action: 'key', key: 'Tab' }));
+        },
+      ]);
+      await stack.sim.reset();
+      await stack.configure({
+        planner: {
+          provider: 'openai-compatible',
+          model: 'local-vlm',
+          api_key_env: env,
+          base_url: `${fake.url}/v1`,
+          history_screens: 0,
+        },
+      });
+      const run = await stack.start('tab');
+      const ended = await stack.waitFor(run.id, isEnded);
+      expect(ended).toMatchObject({ status: 'stopped', end_reason: 'not_granted' });
+      expect(ended.summary).toContain(`${env} is not granted for ${new URL(fake.url).origin}`);
+      expect(fake.requests).toHaveLength(1);
+    } finally {
+      delete process.env[env];
+    }
+  });
+
   it('grants and revocations are audited in the tenant’s chain as the operator’s OS user', async () => {
     const env = `ACME_AUDITED_${unique()}`;
     expect(

@@ -1,11 +1,7 @@
 /** The governed model call (DESIGN §8). */
 export { ModelsModule } from './models.module';
-export {
-  ModelsService,
-  PROVIDERS,
-  MAX_OUTPUT_TOKENS,
-  type ModelPlannerState,
-} from './models.service';
+export { ModelsService, PROVIDERS, MAX_OUTPUT_TOKENS } from './models.service';
+export type { ModelPlannerState } from './planner-state';
 export { UsageService } from './usage.service';
 export { TranscriptsService, type TranscriptView, type ModelCallView } from './transcripts.service';
 export { ModelCall } from './model-call.entity';

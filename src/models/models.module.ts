@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ScreensModule } from '../computer-use/screens/screens.module';
 import { SecretsModule } from '../secrets/secrets.module';
+import { ModelImages } from './model-images';
 import { ModelUsageRepository } from './model-usage.repository';
 import { ModelsService } from './models.service';
 import { UsageService } from './usage.service';
@@ -8,7 +9,7 @@ import { UsageService } from './usage.service';
 /** The governed model call (DESIGN §8): providers, budget, transcripts as they are recorded. */
 @Module({
   imports: [ScreensModule, SecretsModule],
-  providers: [ModelsService, UsageService, ModelUsageRepository],
+  providers: [ModelsService, ModelImages, UsageService, ModelUsageRepository],
   exports: [ModelsService, UsageService, ModelUsageRepository],
 })
 export class ModelsModule {}

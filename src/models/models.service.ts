@@ -2,28 +2,23 @@ import { Injectable, Logger } from '@nestjs/common';
 import { loadRules, maskCardNumbers } from '../computer-use/actions';
 import type {
   ModelUsage,
-  ObservedScreen,
   PlanningContext,
   PlanResult,
   StepHistory,
 } from '../computer-use/planning/planner';
-import { readPngHeader } from '../computer-use/screens/png-decoder';
-import { ScreensService } from '../computer-use/screens/screens.service';
 import type { ModelPlannerConfig, ModelProvider } from '../computer-use/settings/agent-config';
-import { SecretGrants, type SecretUse, valueForRedaction } from '../secrets/secret-grants.service';
+import {
+  SecretGrants,
+  SecretRefused,
+  type SecretUse,
+  valueForRedaction,
+} from '../secrets/secret-grants.service';
 import { addUsage, budgetProblem, costOf, type Usage } from './budget';
-import { downscalePng } from './downscale';
+import { ModelImages } from './model-images';
+import { type ModelPlannerState, readState, trimNotes } from './planner-state';
 import { BudgetExhaustedError, describeFailure, ModelCallError } from './model-errors';
 import { instructions, intro, type PromptInput } from './prompt';
-import type {
-  Continuation,
-  ModelImage,
-  Move,
-  Provider,
-  ProviderAnswer,
-  SafetyCheck,
-  Turn,
-} from './provider';
+import type { Continuation, Move, Provider, ProviderAnswer, SafetyCheck, Turn } from './provider';
 import { anthropicProvider } from './providers/anthropic.provider';
 import { openaiCompatibleProvider } from './providers/openai-compatible.provider';
 import { openaiProvider } from './providers/openai.provider';
@@ -44,36 +39,9 @@ export const PROVIDERS: Readonly<Record<ModelProvider, Provider>> = Object.freez
 export const MAX_OUTPUT_TOKENS = 1024;
 /** `screenshot` answers (look again) one step may make before the next is refused. */
 const MAX_LOOKS = 2;
-/** Notes on earlier steps kept in the planner's state. */
-const MAX_NOTES = 40;
-/** Downscaled screenshots kept in memory: the history of a run is sent again every step. */
-const IMAGE_CACHE = 32;
-
-/** What a model planner keeps between the steps of a run (in `runs.planner_state`). */
-export interface ModelPlannerState {
-  provider: ModelProvider;
-  /** The step whose answer `continuation` is. */
-  step: number;
-  continuation: Continuation | null;
-  /** What Warden told the model about earlier steps, by step number (model coordinates). */
-  notes: Record<string, string>;
-}
-
 /** A plan with what only model planners have: safety checks the provider raised. */
 export interface ModelPlanResult extends PlanResult {
   safetyChecks: SafetyCheck[];
-}
-
-function readState(raw: unknown, provider: ModelProvider): ModelPlannerState | null {
-  if (typeof raw !== 'object' || raw === null) return null;
-  const s = raw as Partial<ModelPlannerState>;
-  if (s.provider !== provider || !Number.isSafeInteger(s.step)) return null;
-  const notes = typeof s.notes === 'object' && s.notes !== null ? s.notes : {};
-  const continuation =
-    typeof s.continuation === 'object' && s.continuation?.provider === provider
-      ? s.continuation
-      : null;
-  return { provider, step: s.step!, continuation, notes };
 }
 
 /** The model key as a secret to release: for the tenant, to the planner's endpoint (DESIGN §7). */
@@ -95,11 +63,10 @@ function keyUse(tenant: string, config: ModelPlannerConfig): SecretUse {
 @Injectable()
 export class ModelsService {
   private readonly logger = new Logger(ModelsService.name);
-  private readonly images = new Map<string, Buffer>();
 
   constructor(
     private readonly usage: UsageService,
-    private readonly screens: ScreensService,
+    private readonly images: ModelImages,
     private readonly secrets: SecretGrants,
   ) {}
 
@@ -118,10 +85,24 @@ export class ModelsService {
     return price ? { message: price } : null;
   }
 
+  /**
+   * The key, released for the planner's endpoint. Not granted (any more): the SecretRefused ends
+   * the run `not_granted`; granted but unset on this host: a model error, as before any grants.
+   */
+  private async releaseKey(tenant: string, config: ModelPlannerConfig) {
+    try {
+      return await this.secrets.release(keyUse(tenant, config));
+    } catch (error) {
+      if (error instanceof SecretRefused && error.reason === 'unset') {
+        throw new ModelCallError(error.message, { status: null, cause: 'not_configured' });
+      }
+      throw error;
+    }
+  }
+
   async plan(config: ModelPlannerConfig, ctx: PlanningContext): Promise<ModelPlanResult> {
     const provider = PROVIDERS[config.provider];
-    const key = await this.secrets.release(keyUse(ctx.tenant, config));
-    const apiKey = key.value;
+    const apiKey = (await this.releaseKey(ctx.tenant, config)).value;
     const screenTokenEnv = ctx.screenTokenEnv;
     const secrets = [
       { name: config.api_key_env, value: apiKey },
@@ -158,9 +139,9 @@ export class ModelsService {
         model: config.model,
         instructions: redact(instructions(prompt)),
         intro: redact(intro(prompt)),
-        history: await this.historyImages(ctx, config.history_screens, screen, scale.model),
+        history: await this.images.history(ctx, config.history_screens, screen, scale.model),
         current: {
-          png: await this.image(screen.sha256, screen.png, scale.model),
+          png: await this.images.scaled(screen.sha256, screen.png, scale.model),
           sha256: screen.sha256,
           label: 'The current screen:',
         },
@@ -395,58 +376,6 @@ export class ModelsService {
       throw new ModelCallError(error.message, error.failure, error.log.length);
     }
   }
-
-  /** The last `count` distinct earlier screens (not the current one), oldest first. */
-  private async historyImages(
-    ctx: PlanningContext,
-    count: number,
-    current: ObservedScreen,
-    size: Size,
-  ): Promise<ModelImage[]> {
-    if (count <= 0) return [];
-    const picked: Array<{ sha256: string; n: number }> = [];
-    const seen = new Set([current.sha256]);
-    for (let i = ctx.history.length - 1; i >= 0 && picked.length < count; i--) {
-      const sha = ctx.history[i].screen_sha256;
-      if (!sha || seen.has(sha)) continue;
-      seen.add(sha);
-      picked.unshift({ sha256: sha, n: ctx.history[i].n });
-    }
-    const images: ModelImage[] = [];
-    for (const p of picked) {
-      const key = `${p.sha256}:${size.width}x${size.height}`;
-      let png = this.images.get(key);
-      if (!png) {
-        const stored = await this.screens.get(ctx.tenant, p.sha256);
-        if (!stored) continue;
-        png = await this.image(p.sha256, stored, size);
-      }
-      images.push({ png, sha256: p.sha256, label: `The screen at step ${p.n}:` });
-    }
-    return images;
-  }
-
-  /** The screenshot at the model's size, cached by its SHA-256. */
-  private async image(sha256: string, png: Buffer, size: Size): Promise<Buffer> {
-    const key = `${sha256}:${size.width}x${size.height}`;
-    const cached = this.images.get(key);
-    if (cached) return cached;
-    const header = readPngHeader(png);
-    const scaled =
-      header.width === size.width && header.height === size.height
-        ? png
-        : await downscalePng(png, size);
-    this.images.set(key, scaled);
-    while (this.images.size > IMAGE_CACHE) this.images.delete(this.images.keys().next().value!);
-    return scaled;
-  }
-}
-
-function trimNotes(notes: Record<string, string>): Record<string, string> {
-  const keys = Object.keys(notes)
-    .map(Number)
-    .sort((a, b) => a - b);
-  return Object.fromEntries(keys.slice(-MAX_NOTES).map((k) => [String(k), notes[String(k)]]));
 }
 
 /**

@@ -32,7 +32,8 @@ import { OcrLabelReader, OcrTimeoutError } from '../screens/ocr-label-reader';
 import { ScreenError } from '../screens/screen-error';
 import { ScreenHostError } from '../screens/screen-host.client';
 import { ScreensService } from '../screens/screens.service';
-import { hostFailure, RunEnds } from './run-ends';
+import { SecretRefused } from '../../secrets/secret-grants.service';
+import { hostFailure, RunEnds, secretRefused } from './run-ends';
 import { keptState, stateFor } from './step-decisions';
 import { ENGINE_ACTOR } from './run-ending.service';
 import { ScreenSampling } from './screen-sampling.service';
@@ -223,6 +224,8 @@ export class StepPlanning {
       });
     } catch (error) {
       if (error instanceof ScreenHostError) throw hostFailure(error);
+      // The model key no longer granted for its endpoint (DESIGN §4, §7).
+      if (error instanceof SecretRefused) throw secretRefused(error);
       if (error instanceof BudgetExhaustedError) {
         throw new RunEnds('budget_exhausted', error.message, {
           outcome: null,
