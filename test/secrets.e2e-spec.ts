@@ -113,7 +113,12 @@ describe('who can send a secret where', () => {
     stack.api.request('POST', '/api/computer-use/runs', { token, json: { agent, goal: 'g' } });
   const audit = async (type: string, token = stack.tokens.auditor) =>
     (await stack.api.request('GET', `/api/audit?type=${type}&limit=200`, { token })).body
-      .items as Array<{ type: string; actor: string; details: Record<string, any> }>;
+      .items as Array<{
+      type: string;
+      actor: string;
+      run_id: string | null;
+      details: Record<string, any>;
+    }>;
   /** Polls another tenant's run until it ends (stack.waitFor reads as acme). */
   async function waitEnded(id: string, token: string): Promise<any> {
     const deadline = Date.now() + 30_000;
@@ -498,7 +503,7 @@ describe('who can send a secret where', () => {
         };
         await stack.configure(agent);
         const run = await stack.start('tab, then type');
-        const held = await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval');
+        await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval');
         // While the write waits, the admin repoints the agent at another host; the token is
         // granted only for the first. The approved write's resume works on the config in force.
         await stack.configure({
@@ -506,15 +511,7 @@ describe('who can send a secret where', () => {
           screen_url: other.url,
           screen_tls: { fingerprint_sha256: other.fingerprint },
         });
-        const approve = await stack.api.request(
-          'POST',
-          `/api/approvals/${held.pending_approval.id}/approve`,
-          { token: stack.tokens.approver, json: {} },
-        );
-        expect(approve.status).toBe(200);
-        await stack.api.request('POST', `/api/computer-use/runs/${run.id}/resume`, {
-          token: stack.tokens.operator,
-        });
+        await stack.approveAndResume(run.id);
         const ended = await stack.waitFor(run.id, isEnded);
         expect(ended).toMatchObject({ status: 'stopped', end_reason: 'not_granted' });
         expect(ended.summary).toContain(`is not granted for ${new URL(other.url).origin}`);
@@ -533,27 +530,17 @@ describe('who can send a secret where', () => {
         planner: await stack.planner({ steps: [{ action: { action: 'type', text: 'VA02' } }] }),
       });
       const run = await stack.start('type VA02');
-      const held = await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval');
+      await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval');
       await revoke();
-      const approve = await stack.api.request(
-        'POST',
-        `/api/approvals/${held.pending_approval.id}/approve`,
-        {
-          token: stack.tokens.approver,
-          json: {},
-        },
-      );
-      expect(approve.status).toBe(200);
-      await stack.api.request('POST', `/api/computer-use/runs/${run.id}/resume`, {
-        token: stack.tokens.operator,
-      });
+      await stack.approveAndResume(run.id);
       const ended = await stack.waitFor(run.id, isEnded);
       expect(ended).toMatchObject({ status: 'stopped', end_reason: 'not_granted' });
       expect(await performed()).toEqual([]);
-      const writes = (await audit('computer_use.write')).filter(
-        (e) => e.type === 'computer_use.write' && e.details.run_id === run.id,
+      // The write was held (audited), never sent (no computer_use.write of this run).
+      const events = (await audit('computer_use.')).filter(
+        (e) => e.run_id === run.id && e.type.startsWith('computer_use.write'),
       );
-      expect(writes).toEqual([]);
+      expect(events.map((e) => e.type)).toEqual(['computer_use.write.held']);
     });
   });
 });
