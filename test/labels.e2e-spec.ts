@@ -1,5 +1,6 @@
 import { VA02_EXAMPLE_SCRIPT } from '../src/computer-use/planning/va02-example';
 import { isEnded, startSimHost, startStack, type SimHost, type Stack } from './support/stack';
+import { type Approved, runApprovingEveryWrite, saves } from './support/approving';
 
 /**
  * Labels fail closed (DESIGN §5), end to end: real API, worker, PostgreSQL, Redis and HTTPS sim
@@ -48,44 +49,6 @@ const VA02_BY_PIXELS = {
     done('order 4711: Req. Deliv. Date is now 30.04.2026'),
   ],
 };
-
-interface Outcome {
-  run: any;
-  /** The steps a person had to approve, in order. */
-  held: Array<{ n: number; action: unknown; why: string }>;
-}
-
-/** Runs the agent's script to its end, approving (as another person) every write it holds. */
-async function runApprovingEveryWrite(stack: Stack, agent: string): Promise<Outcome> {
-  const started = await stack.start('change order 4711', agent);
-  const held: Outcome['held'] = [];
-  let last: string | null = null;
-  for (;;) {
-    const run = await stack.waitFor(
-      started.id,
-      (r) => isEnded(r) || (r.status === 'awaiting_approval' && r.pending_approval?.id !== last),
-      60_000,
-    );
-    if (isEnded(run)) return { run, held };
-    const approval = run.pending_approval;
-    held.push({ n: approval.step, action: approval.action, why: approval.why });
-    last = approval.id;
-    const approved = await stack.api.request('POST', `/api/approvals/${approval.id}/approve`, {
-      token: stack.tokens.approver,
-      json: {},
-    });
-    expect(approved.status).toBe(200);
-    const resumed = await stack.api.request('POST', `/api/computer-use/runs/${started.id}/resume`, {
-      token: stack.tokens.operator,
-    });
-    expect(resumed.status).toBe(200);
-  }
-}
-
-/** What a sim saved: one event per save, with the order's fields. */
-async function saves(sim: SimHost) {
-  return (await sim.events()).filter((e) => e.type === 'saved');
-}
 
 describe('labels fail closed, end to end', () => {
   let stack: Stack;
@@ -208,7 +171,7 @@ describe('labels fail closed, end to end', () => {
   });
 
   describe('what failing closed costs: held writes in the VA02 run', () => {
-    const report = (name: string, { run, held }: Outcome) =>
+    const report = (name: string, { run, held }: Approved) =>
       console.log(
         `${name}: ${held.length} held writes in ${run.step_count} steps\n` +
           held.map((h) => `  step ${h.n}: ${JSON.stringify(h.action)} — ${h.why}`).join('\n'),

@@ -1,5 +1,6 @@
 import { VA02_EXAMPLE_SCRIPT } from '../src/computer-use/planning/va02-example';
 import { isEnded, startSimHost, startStack, type SimHost, type Stack } from './support/stack';
+import { runApprovingEveryWrite, saves } from './support/approving';
 
 /**
  * Screen rules and the text field rule (DESIGN §5) end to end: real API, worker, PostgreSQL, Redis
@@ -30,44 +31,6 @@ const type = (text: string) => ({ action: { action: 'type', text } });
 const key = (k: string) => ({ action: { action: 'key', key: k } });
 const done = (summary: string) => ({ action: { action: 'done', summary } });
 
-interface Outcome {
-  run: any;
-  /** The steps a person had to approve, in order. */
-  held: number[];
-}
-
-/** Runs the agent's script to its end, approving (as another person) every write it holds. */
-async function runApprovingEveryWrite(stack: Stack, agent: string): Promise<Outcome> {
-  const started = await stack.start('change order 4711', agent);
-  const held: number[] = [];
-  let last: string | null = null;
-  for (;;) {
-    const run = await stack.waitFor(
-      started.id,
-      (r) => isEnded(r) || (r.status === 'awaiting_approval' && r.pending_approval?.id !== last),
-      60_000,
-    );
-    if (isEnded(run)) return { run, held };
-    const approval = run.pending_approval;
-    held.push(approval.step);
-    last = approval.id;
-    const approved = await stack.api.request('POST', `/api/approvals/${approval.id}/approve`, {
-      token: stack.tokens.approver,
-      json: {},
-    });
-    expect(approved.status).toBe(200);
-    const resumed = await stack.api.request('POST', `/api/computer-use/runs/${started.id}/resume`, {
-      token: stack.tokens.operator,
-    });
-    expect(resumed.status).toBe(200);
-  }
-}
-
-/** What a sim saved: one event per save, with the order's fields. */
-async function saves(sim: SimHost) {
-  return (await sim.events()).filter((e) => e.type === 'saved');
-}
-
 /** Each step as [classification, outcome, why]. */
 const decisions = (run: any) =>
   run.steps.map((s: any) => [s.n, s.classification, s.outcome, s.why]);
@@ -94,9 +57,9 @@ describe('screen rules, end to end', () => {
 
   it('without rules: the click into the field “Order” is a read, typing, Enter and Save are held', async () => {
     await stack.configure({ planner: await stack.planner(VA02_EXAMPLE_SCRIPT) });
-    const { run, held } = await runApprovingEveryWrite(stack, 'sap-orders');
+    const { run, held: approved } = await runApprovingEveryWrite(stack, 'sap-orders');
     expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
-    expect(held).toEqual([2, 3, 5, 6, 8, 9]);
+    expect(approved.map((h) => h.n)).toEqual([2, 3, 5, 6, 8, 9]);
     expect(run.steps[3]).toMatchObject({
       n: 4,
       action: { action: 'click', target: 'Order' },
@@ -113,7 +76,7 @@ describe('screen rules, end to end', () => {
       screen_rules: RULES,
       reason: REASON,
     });
-    const { run, held } = await runApprovingEveryWrite(stack, 'sap-orders');
+    const { run, held: approved } = await runApprovingEveryWrite(stack, 'sap-orders');
     expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
     expect(decisions(run)).toEqual([
       [
@@ -147,7 +110,7 @@ describe('screen rules, end to end', () => {
       [9, 'write', 'sent_after_approval', 'click on “Save” (from the screen outline)'],
       [10, 'read', 'ended', 'done ends the run; nothing is sent'],
     ]);
-    expect(held).toEqual([5, 8, 9]);
+    expect(approved.map((h) => h.n)).toEqual([5, 8, 9]);
     const saved = await saves(stack.sim);
     expect(saved).toHaveLength(1);
     expect(saved[0]).toMatchObject({ order: '4711', fields: { reqDelivDate: '30.04.2026' } });
@@ -161,9 +124,9 @@ describe('screen rules, end to end', () => {
       screen_rules: RULES,
       reason: REASON,
     });
-    const { run, held } = await runApprovingEveryWrite(stack, 'sap-orders');
+    const { run, held: approved } = await runApprovingEveryWrite(stack, 'sap-orders');
     expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
-    expect(held).toEqual([2, 3]);
+    expect(approved.map((h) => h.n)).toEqual([2, 3]);
     expect(run.steps[2].why).toBe('key Enter commits');
   });
 
@@ -244,10 +207,10 @@ describe('screen rules, end to end', () => {
         },
       },
     );
-    const { run, held } = await runApprovingEveryWrite(stack, 'sap-blind');
+    const { run, held: approved } = await runApprovingEveryWrite(stack, 'sap-blind');
     expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
     // The empty fields, the typing and the first Enter: no rule applies without an outline.
-    expect(held).toEqual([1, 2, 3, 4, 5]);
+    expect(approved.map((h) => h.n)).toEqual([1, 2, 3, 4, 5]);
     expect(run.steps[2].why).toBe('key Enter commits');
     expect(run.steps[5]).toMatchObject({
       classification: 'read',

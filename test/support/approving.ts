@@ -1,0 +1,42 @@
+import { isEnded, type SimHost, type Stack } from './stack';
+
+export interface Approved {
+  run: any;
+  /** The steps a person had to approve, in order. */
+  held: Array<{ n: number; action: unknown; why: string }>;
+}
+
+/**
+ * Starts a run of `agent` and carries it to its end, approving (as another person) and resuming
+ * every write it holds, through the real API.
+ */
+export async function runApprovingEveryWrite(stack: Stack, agent: string): Promise<Approved> {
+  const started = await stack.start('change order 4711', agent);
+  const held: Approved['held'] = [];
+  let last: string | null = null;
+  for (;;) {
+    const run = await stack.waitFor(
+      started.id,
+      (r) => isEnded(r) || (r.status === 'awaiting_approval' && r.pending_approval?.id !== last),
+      60_000,
+    );
+    if (isEnded(run)) return { run, held };
+    const approval = run.pending_approval;
+    held.push({ n: approval.step, action: approval.action, why: approval.why });
+    last = approval.id;
+    const approved = await stack.api.request('POST', `/api/approvals/${approval.id}/approve`, {
+      token: stack.tokens.approver,
+      json: {},
+    });
+    if (approved.status !== 200) throw new Error(`approve: ${approved.status} ${approved.text}`);
+    const resumed = await stack.api.request('POST', `/api/computer-use/runs/${started.id}/resume`, {
+      token: stack.tokens.operator,
+    });
+    if (resumed.status !== 200) throw new Error(`resume: ${resumed.status} ${resumed.text}`);
+  }
+}
+
+/** What a sim saved: one event per save, with the order's fields. */
+export async function saves(sim: SimHost) {
+  return (await sim.events()).filter((e) => e.type === 'saved');
+}
