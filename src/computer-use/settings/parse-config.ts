@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { type ClassConstructor, plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { invalid } from '../../common/domain-error';
+import { isPlainObject } from '../../common/is-plain-object';
 import { loadRules, readScreenRules, RulesError } from '../actions';
 import {
   AGENT_DEFAULTS,
@@ -334,8 +335,4 @@ function describe(errors: ValidationError[], prefix: string, problems: string[])
     }
     if (error.children?.length) describe(error.children, path, problems);
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
