@@ -20,13 +20,12 @@ import {
 import {
   AGENT_FIELDS,
   AgentDto,
-  MODEL_PLANNER_FIELDS,
-  ModelPlannerDto,
   RECT_FIELDS,
   RectDto,
   SCREEN_TLS_FIELDS,
   ScreenTlsDto,
 } from './dto/computer-use-config.dto';
+import { MODEL_PLANNER_FIELDS, ModelPlannerDto } from './dto/model-planner.dto';
 import { findSecrets } from './secret-fields';
 import { destinationOrigin } from '../../secrets/origin';
 
