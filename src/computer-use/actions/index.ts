@@ -23,9 +23,9 @@ export {
   SCREEN_RULE_LIMITS,
   type CommandFieldScreenRule,
   type ScreenRule,
-  type ScreenTitle,
   type TitleScreenRule,
-} from './screen-rules';
+} from './screen-rules-read';
+export { type ScreenTitle } from './screen-rules';
 export { nestedQuantifier, patternProblem } from './patterns';
 export { findNearMiss, withinOneEdit } from './near-miss';
 export { judgeOcrReading, ocrText, type OcrLabel } from './ocr-label';

@@ -14,7 +14,7 @@ import {
 import defaults from '../../../config/classification.json';
 import { type CommitWordIndex, indexCommitWords, words } from './commit-words';
 import { type NearTargets, nearTargets } from './near-miss';
-import { NO_SCREEN_RULES, readScreenRules, type ScreenRules } from './screen-rules';
+import { NO_SCREEN_RULES, readScreenRules, type ScreenRules } from './screen-rules-read';
 import { indexSecretFieldWords, type SecretFieldWords } from './secret-fields';
 
 export interface Rules {
@@ -51,7 +51,7 @@ export interface Rules {
 export interface AgentRules {
   commit_words?: string[] | null;
   unlabelled_clicks?: 'read' | 'write' | null;
-  /** Checked here (screen-rules.ts); the settings module reports each problem with its path. */
+  /** Checked here (screen-rules-read.ts); the settings module reports each problem by its path. */
   screen_rules?: unknown;
 }
 

@@ -66,7 +66,7 @@ export interface AgentConfig {
   commit_words: string[];
   unlabelled_clicks: 'read' | 'write';
   ignore_regions: Rect[];
-  /** DESIGN §5: keys canonical, transaction codes in upper case (see actions/screen-rules.ts). */
+  /** DESIGN §5: keys canonical, transaction codes in upper case (actions/screen-rules-read.ts). */
   screen_rules: ScreenRule[];
 }
 

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { type ClassConstructor, plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { invalid } from '../../common/domain-error';
+import { isPlainObject } from '../../common/is-plain-object';
 import { loadRules, readScreenRules, RulesError } from '../actions';
 import {
   AGENT_DEFAULTS,
@@ -19,13 +20,12 @@ import {
 import {
   AGENT_FIELDS,
   AgentDto,
-  MODEL_PLANNER_FIELDS,
-  ModelPlannerDto,
   RECT_FIELDS,
   RectDto,
   SCREEN_TLS_FIELDS,
   ScreenTlsDto,
 } from './dto/computer-use-config.dto';
+import { MODEL_PLANNER_FIELDS, ModelPlannerDto } from './dto/model-planner.dto';
 import { findSecrets } from './secret-fields';
 import { destinationOrigin } from '../../secrets/origin';
 
@@ -334,8 +334,4 @@ function describe(errors: ValidationError[], prefix: string, problems: string[])
     }
     if (error.children?.length) describe(error.children, path, problems);
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

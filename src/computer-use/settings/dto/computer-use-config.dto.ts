@@ -5,7 +5,6 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
-  IsNumber,
   IsOptional,
   IsString,
   IsUrl,
@@ -13,37 +12,17 @@ import {
   Max,
   MaxLength,
   Min,
-  MinLength,
 } from 'class-validator';
-import {
-  AGENT_DEFAULTS,
-  ENV_NAME_PATTERN,
-  FINGERPRINT_PATTERN,
-  LIMITS,
-  MODEL_PLANNER_DEFAULTS,
-  MODEL_PROVIDERS,
-  type ModelProvider,
-} from '../agent-config';
+import { AGENT_DEFAULTS, ENV_NAME_PATTERN, FINGERPRINT_PATTERN, LIMITS } from '../agent-config';
+import { ENV_NAME_MESSAGE, HTTPS_URL } from './field-checks';
+import { ModelPlannerDto } from './model-planner.dto';
+import { CommandFieldScreenRuleDto, TitleScreenRuleDto } from './screen-rule.dto';
 
 /**
  * The body of `PUT /api/admin/computer-use` as classes: class-validator checks each agent with
  * them (see parse-config.ts, which also reports the path of every refusal) and OpenAPI shows them.
  * Nothing is coerced: `"max_steps": "20"` is refused.
  */
-
-const ENV_NAME_MESSAGE = (field: string) =>
-  `${field} must name an environment variable (A-Z, 0-9 and _, not starting with a digit, at most 128), not hold a value`;
-
-const HTTPS_URL = {
-  protocols: ['https'],
-  require_protocol: true,
-  require_tld: false,
-  allow_underscores: true,
-  disallow_auth: true,
-  max_allowed_length: LIMITS.url,
-};
-
-const HTTP_URL = { ...HTTPS_URL, protocols: ['http', 'https'] };
 
 export class RectDto {
   @ApiProperty({ minimum: 0 })
@@ -91,131 +70,6 @@ export class ScreenTlsDto {
   @Matches(/^\/[^\0]*$/, { message: 'ca_file must be an absolute path' })
   @MaxLength(LIMITS.ca_file)
   ca_file?: string;
-}
-
-export class ModelPlannerDto {
-  @ApiProperty({ enum: MODEL_PROVIDERS })
-  @IsIn(MODEL_PROVIDERS)
-  provider: ModelProvider;
-
-  @ApiProperty({ example: 'claude-sonnet-4-5' })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(LIMITS.model)
-  model: string;
-
-  @ApiProperty({
-    description: 'the environment variable holding the key',
-    example: 'ANTHROPIC_API_KEY',
-  })
-  @IsString()
-  @Matches(ENV_NAME_PATTERN, { message: ENV_NAME_MESSAGE('api_key_env') })
-  api_key_env: string;
-
-  @ApiPropertyOptional({ description: 'required for openai-compatible; http or https' })
-  @IsOptional()
-  @IsString()
-  @IsUrl(HTTP_URL, {
-    message: 'base_url must be an http:// or https:// URL without credentials in it',
-  })
-  base_url?: string;
-
-  @ApiPropertyOptional({ minimum: 1 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(LIMITS.tokens)
-  max_tokens_per_run?: number;
-
-  @ApiPropertyOptional({ minimum: 1 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(LIMITS.tokens)
-  max_tokens_per_day?: number;
-
-  @ApiPropertyOptional({ minimum: 0 })
-  @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0)
-  @Max(LIMITS.usd)
-  max_cost_usd_per_run?: number;
-
-  @ApiPropertyOptional({ minimum: 0, description: 'USD per million input tokens' })
-  @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0)
-  @Max(LIMITS.usd)
-  price_per_mtok_in?: number;
-
-  @ApiPropertyOptional({ minimum: 0, description: 'USD per million output tokens' })
-  @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0)
-  @Max(LIMITS.usd)
-  price_per_mtok_out?: number;
-
-  @ApiPropertyOptional({ default: MODEL_PLANNER_DEFAULTS.history_screens })
-  @IsOptional()
-  @IsInt()
-  @Min(LIMITS.history_screens.min)
-  @Max(LIMITS.history_screens.max)
-  history_screens?: number;
-
-  @ApiPropertyOptional({ default: MODEL_PLANNER_DEFAULTS.timeout_seconds })
-  @IsOptional()
-  @IsInt()
-  @Min(LIMITS.timeout_seconds.min)
-  @Max(LIMITS.timeout_seconds.max)
-  timeout_seconds?: number;
-}
-
-export class CommandFieldDto {
-  @ApiProperty({
-    type: [String],
-    example: ['VA02', 'VA03'],
-    description:
-      'transaction codes (letters, digits and _, optionally after a /NAMESPACE/); compared without case',
-  })
-  transactions: string[];
-}
-
-/** A screen rule of the first shape (DESIGN §5); checked by the action rules (screen-rules.ts). */
-export class TitleScreenRuleDto {
-  @ApiProperty({
-    example: '^Change Sales Order: Initial Screen$',
-    description:
-      "a regular expression (JavaScript, u flag) over the screen's title: the outline's title element, or OCR of the title bar on a host without an outline",
-  })
-  title: string;
-
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: { type: 'string', enum: ['read', 'write'] },
-    example: { Enter: 'read' },
-    description:
-      'navigation or commit keys (normalised like every key) and what they are on screens whose title matches',
-  })
-  keys?: Record<string, 'read' | 'write'>;
-
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: { type: 'string', enum: ['read', 'write'] },
-    example: { '^Display$': 'read' },
-    description:
-      "regular expressions over a clicked element's label, and what such a click is on screens whose title matches",
-  })
-  labels?: Record<string, 'read' | 'write'>;
-}
-
-/** A screen rule of the second shape (DESIGN §5). */
-export class CommandFieldScreenRuleDto {
-  @ApiProperty({
-    type: CommandFieldDto,
-    description:
-      'typing one of these codes (VA02, /nVA02 or /oVA02) into the field the outline names the command field, and the Enter right after it, are reads',
-  })
-  command_field: CommandFieldDto;
 }
 
 @ApiExtraModels(ModelPlannerDto, TitleScreenRuleDto, CommandFieldScreenRuleDto)
@@ -343,7 +197,7 @@ export class AgentDto {
   @ArrayMaxSize(LIMITS.ignore_regions)
   ignore_regions?: RectDto[];
 
-  /** Checked by the action rules (screen-rules.ts), so an error names the rule by its index. */
+  /** Checked by the action rules (screen-rules-read.ts), so an error names the rule by its index. */
   @ApiPropertyOptional({
     type: 'array',
     items: {
@@ -398,19 +252,6 @@ export const AGENT_FIELDS: readonly string[] = [
   'unlabelled_clicks',
   'ignore_regions',
   'screen_rules',
-];
-export const MODEL_PLANNER_FIELDS: readonly string[] = [
-  'provider',
-  'model',
-  'api_key_env',
-  'base_url',
-  'max_tokens_per_run',
-  'max_tokens_per_day',
-  'max_cost_usd_per_run',
-  'price_per_mtok_in',
-  'price_per_mtok_out',
-  'history_screens',
-  'timeout_seconds',
 ];
 export const SCREEN_TLS_FIELDS: readonly string[] = ['fingerprint_sha256', 'ca_file'];
 export const RECT_FIELDS: readonly string[] = ['x', 'y', 'width', 'height'];

@@ -1,0 +1,173 @@
+/**
+ * Checking an agent's screen rules (DESIGN §5): both shapes accepted and normalised, and every
+ * refusal, naming the rule by its index.
+ */
+import { loadRules, RulesError } from './rules';
+import { readScreenRules } from './screen-rules-read';
+
+const COMMAND_FIELD = { command_field: { transactions: ['VA02', 'VA03'] } };
+
+describe('checking screen rules', () => {
+  const keyRules = loadRules();
+  const problems = (raw: unknown) => readScreenRules(raw, keyRules).problems;
+
+  it('accepts both shapes and normalises them', () => {
+    const read = readScreenRules(
+      [
+        { command_field: { transactions: ['va02', 'VA03', 'VA02', '/sapapo/res01'] } },
+        { title: '^X$', keys: { return: 'read', Enter: 'write', 'ctrl-s': 'read' } },
+        { title: '^Y$', labels: { '^Display$': 'read' } },
+      ],
+      keyRules,
+    );
+    expect(read.problems).toEqual([]);
+    expect(read.list).toEqual([
+      { command_field: { transactions: ['VA02', 'VA03', '/SAPAPO/RES01'] } },
+      // Two spellings of one key: write wins.
+      { title: '^X$', keys: { Enter: 'write', 'Ctrl+S': 'read' } },
+      { title: '^Y$', labels: { '^Display$': 'read' } },
+    ]);
+    expect(readScreenRules(null, keyRules).list).toEqual([]);
+    expect(readScreenRules([], keyRules).problems).toEqual([]);
+  });
+
+  it.each<[string, unknown, string[]]>([
+    [
+      'not a list',
+      { title: 'x' },
+      [
+        'screen_rules must be a list: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} or {"command_field": {"transactions": ["VA02"]}}',
+      ],
+    ],
+    [
+      'a bad regular expression names the rule',
+      [COMMAND_FIELD, { title: '^(Change', keys: { Enter: 'read' } }],
+      ['screen_rules[1].title is not a valid regular expression: Unterminated group'],
+    ],
+    [
+      'a bad label pattern names its label',
+      [{ title: '^X$', labels: { '[a-': 'read' } }],
+      [
+        'screen_rules[0].labels["[a-"] is not a valid regular expression: Unterminated character class',
+      ],
+    ],
+    [
+      'a pattern that can take exponential time',
+      [{ title: '^(a+)+$', keys: { Enter: 'read' } }],
+      [
+        'screen_rules[0].title can take exponential time: a repeated group with a repeating quantifier inside, as in (a+)+; write it without the nesting',
+      ],
+    ],
+    [
+      'a title that is not a string',
+      [{ title: 42, keys: { Enter: 'read' } }],
+      ['screen_rules[0].title must be a regular expression of 1 to 200 characters'],
+    ],
+    [
+      'a title too long',
+      [{ title: 'x'.repeat(201), keys: { Enter: 'read' } }],
+      ['screen_rules[0].title must be a regular expression of 1 to 200 characters'],
+    ],
+    [
+      'neither keys nor labels',
+      [{ title: '^X$' }],
+      [
+        'screen_rules[0] needs keys or labels: what counts as a read or a write on screens whose title matches',
+      ],
+    ],
+    [
+      'empty keys and labels',
+      [{ title: '^X$', keys: {}, labels: {} }],
+      [
+        'screen_rules[0] needs keys or labels: what counts as a read or a write on screens whose title matches',
+      ],
+    ],
+    [
+      'a kind other than read or write',
+      [{ title: '^X$', keys: { Enter: 'navigation' }, labels: { '^A$': true } }],
+      [
+        'screen_rules[0].keys["Enter"] must be "read" or "write"',
+        'screen_rules[0].labels["^A$"] must be "read" or "write"',
+      ],
+    ],
+    [
+      'a key Warden does not know',
+      [{ title: '^X$', keys: { Hyperspace: 'read' } }],
+      ['screen_rules[0].keys["Hyperspace"]: "Hyperspace" is not a key Warden knows'],
+    ],
+    [
+      'a key Warden refuses on every screen',
+      [{ title: '^X$', keys: { 'alt+f4': 'read' } }],
+      [
+        'screen_rules[0].keys["alt+f4"]: key Alt+F4 is neither a navigation nor a commit key, and Warden refuses it on every screen',
+      ],
+    ],
+    [
+      'keys that are not an object',
+      [{ title: '^X$', keys: ['Enter'] }],
+      ['screen_rules[0].keys must be an object: {"Enter": "read"}'],
+    ],
+    [
+      'both shapes in one rule',
+      [{ title: '^X$', keys: { Enter: 'read' }, command_field: { transactions: ['VA02'] } }],
+      [
+        'screen_rules[0]: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} or {"command_field": {"transactions": ["VA02"]}}',
+      ],
+    ],
+    [
+      'neither shape',
+      [{ keys: { Enter: 'read' } }, null, 'VA02'],
+      [0, 1, 2].map(
+        (i) =>
+          `screen_rules[${i}]: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} or {"command_field": {"transactions": ["VA02"]}}`,
+      ),
+    ],
+    [
+      'an unknown field',
+      [{ title: '^X$', keys: { Enter: 'read' }, when: 'always' }],
+      ['screen_rules[0].when is not a field of this screen rule (title, keys, labels)'],
+    ],
+    [
+      'transactions missing or empty',
+      [{ command_field: {} }, { command_field: { transactions: [] } }, { command_field: 'VA02' }],
+      [
+        'screen_rules[0].command_field.transactions must be a list of 1 to 100 transaction codes',
+        'screen_rules[1].command_field.transactions must be a list of 1 to 100 transaction codes',
+        'screen_rules[2].command_field must be {"transactions": ["VA02", …]}',
+      ],
+    ],
+    [
+      'a transaction code that is not one',
+      [{ command_field: { transactions: ['VA02', '/nVA02', 'VA 02', 7, 'X'.repeat(41)] } }],
+      [1, 2, 3, 4].map(
+        (j) =>
+          `screen_rules[0].command_field.transactions[${j}] ${j === 3 ? '7' : JSON.stringify(['', '/nVA02', 'VA 02', '', 'X'.repeat(41)][j])} is not a transaction code (letters, digits and _, at most 40 characters, with an optional /NAMESPACE/ before them)`,
+      ),
+    ],
+    [
+      'an unknown field of command_field',
+      [{ command_field: { transactions: ['VA02'], prefix: '/n' } }],
+      ['screen_rules[0].command_field.prefix is not a field of this screen rule (transactions)'],
+    ],
+    [
+      'too many rules',
+      Array.from({ length: 51 }, () => COMMAND_FIELD),
+      ['screen_rules: at most 50 rules'],
+    ],
+  ])('refuses %s, naming every problem', (_name, raw, expected) => {
+    expect(problems(raw)).toEqual(expected);
+    expect(() => loadRules({ screen_rules: raw })).toThrow(RulesError);
+  });
+
+  it('reports each problem of an agent on its own', () => {
+    try {
+      loadRules({ commit_words: ['***'], screen_rules: [{ title: '(', keys: { Enter: 'read' } }] });
+      throw new Error('accepted');
+    } catch (error) {
+      expect((error as RulesError).problems).toEqual([
+        'commit_words: “***” must have letters or digits and at most 64 characters',
+        'screen_rules[0].title is not a valid regular expression: Unterminated group',
+      ]);
+    }
+  });
+});

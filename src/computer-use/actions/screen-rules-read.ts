@@ -1,0 +1,283 @@
+/**
+ * An agent's screen rules (DESIGN §5) as its configuration holds them, checked and compiled for
+ * screen-rules.ts, which applies them. Two shapes:
+ *
+ * - `{"title": "^Change Sales Order: Initial Screen$", "keys": {"Enter": "read"}, "labels":
+ *   {"^Display$": "read"}}`: on screens whose title matches, the named keys, and clicks on elements
+ *   whose label matches, are reads or writes as the rule says.
+ * - `{"command_field": {"transactions": ["VA02", "VA03"]}}`: typing `VA02`, `/nVA02` or `/oVA02`
+ *   into the command field, and the Enter right after it, are reads.
+ *
+ * Pure: no I/O, no clock.
+ */
+import { canonicalKey, type KeySpellings } from '@warden/protocol';
+import { isPlainObject } from '../../common/is-plain-object';
+import type { Kind } from './action.types';
+import { patternProblem } from './patterns';
+
+export interface TitleScreenRule {
+  title: string;
+  keys?: Record<string, Kind>;
+  labels?: Record<string, Kind>;
+}
+
+export interface CommandFieldScreenRule {
+  command_field: { transactions: string[] };
+}
+
+/** One screen rule as an agent's configuration holds it (DESIGN §5, §9). */
+export type ScreenRule = TitleScreenRule | CommandFieldScreenRule;
+
+export const SCREEN_RULE_LIMITS = {
+  /** Rules per agent. */
+  rules: 50,
+  /** Keys, and labels, per rule. */
+  entries: 50,
+  /** Characters of a regular expression. */
+  pattern: 200,
+  transactions: 100,
+  /** Characters of a transaction code, its namespace included. */
+  transaction: 40,
+  /**
+   * A title or label longer than this (code points) is not matched: no rule applies to it. Keeps
+   * every match short, whatever the screen shows.
+   */
+  text: 200,
+} as const;
+
+/** `VA02`, `SE38`, `/SAPAPO/RES01`: letters, digits and `_`, with an optional `/NAMESPACE/`. */
+const TRANSACTION = /^(?:\/[A-Z0-9_]+\/)?[A-Z0-9_]+$/;
+
+interface LabelPattern {
+  pattern: RegExp;
+  kind: Kind;
+}
+
+interface CompiledTitleRule {
+  /** 1-based, as the why names it. */
+  n: number;
+  title: RegExp;
+  keys: ReadonlyMap<string, Kind>;
+  labels: readonly LabelPattern[];
+}
+
+export interface CompiledCommandFieldRule {
+  n: number;
+  transactions: ReadonlySet<string>;
+}
+
+/** An agent's screen rules, checked and compiled. */
+export interface ScreenRules {
+  readonly titled: readonly CompiledTitleRule[];
+  readonly commandField: readonly CompiledCommandFieldRule[];
+}
+
+export const NO_SCREEN_RULES: ScreenRules = Object.freeze({ titled: [], commandField: [] });
+
+/** What the key names of a rule are checked against: the spellings and the allowed keys. */
+export interface KeyRules {
+  keySpellings: KeySpellings;
+  navigationKeys: ReadonlySet<string>;
+  commitKeys: ReadonlySet<string>;
+}
+
+export interface ReadScreenRules {
+  /** The rules, normalised: keys canonical, transaction codes in upper case. */
+  list: ScreenRule[];
+  compiled: ScreenRules;
+  /** Every problem, each starting with its path (`screen_rules[1].title is not …`). */
+  problems: string[];
+}
+
+const SHAPES =
+  'a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} or {"command_field": {"transactions": ["VA02"]}}';
+const TITLE_FIELDS = ['title', 'keys', 'labels'];
+const COMMAND_FIELD_FIELDS = ['command_field'];
+
+const show = (s: string) => JSON.stringify(s.length > 80 ? `${s.slice(0, 79)}…` : s);
+
+/**
+ * Checks an agent's `screen_rules` and compiles them; null or absent is none. Never throws: what
+ * is wrong comes back in `problems`, and only valid rules are compiled.
+ */
+export function readScreenRules(raw: unknown, keyRules: KeyRules): ReadScreenRules {
+  const out: ReadScreenRules = { list: [], compiled: NO_SCREEN_RULES, problems: [] };
+  if (raw === undefined || raw === null) return out;
+  if (!Array.isArray(raw)) {
+    out.problems.push(`screen_rules must be a list: ${SHAPES}`);
+    return out;
+  }
+  if (raw.length > SCREEN_RULE_LIMITS.rules) {
+    out.problems.push(`screen_rules: at most ${SCREEN_RULE_LIMITS.rules} rules`);
+    return out;
+  }
+  const titled: CompiledTitleRule[] = [];
+  const commandField: CompiledCommandFieldRule[] = [];
+  raw.forEach((item: unknown, i) => {
+    const path = `screen_rules[${i}]`;
+    const problems: string[] = [];
+    if (!isPlainObject(item) || 'title' in item === 'command_field' in item) {
+      out.problems.push(`${path}: ${SHAPES}`);
+      return;
+    }
+    if ('title' in item) {
+      const rule = readTitleRule(item, path, i + 1, keyRules, problems);
+      if (rule) {
+        out.list.push(rule.rule);
+        titled.push(rule.compiled);
+      }
+    } else {
+      const rule = readCommandFieldRule(item, path, i + 1, problems);
+      if (rule) {
+        out.list.push(rule.rule);
+        commandField.push(rule.compiled);
+      }
+    }
+    out.problems.push(...problems);
+  });
+  if (out.problems.length === 0) out.compiled = Object.freeze({ titled, commandField });
+  return out;
+}
+
+function unknownFields(
+  item: Record<string, unknown>,
+  fields: string[],
+  path: string,
+  problems: string[],
+): void {
+  for (const key of Object.keys(item)) {
+    if (!fields.includes(key)) {
+      problems.push(
+        `${path}.${key.slice(0, 80)} is not a field of this screen rule (${fields.join(', ')})`,
+      );
+    }
+  }
+}
+
+function readPattern(v: unknown, path: string, problems: string[]): RegExp | null {
+  const max = SCREEN_RULE_LIMITS.pattern;
+  if (typeof v !== 'string' || v.length === 0 || v.length > max) {
+    problems.push(`${path} must be a regular expression of 1 to ${max} characters`);
+    return null;
+  }
+  const problem = patternProblem(v);
+  if (problem) {
+    problems.push(`${path} ${problem}`);
+    return null;
+  }
+  return new RegExp(v, 'u');
+}
+
+function readKind(v: unknown, path: string, problems: string[]): Kind | null {
+  if (v === 'read' || v === 'write') return v;
+  problems.push(`${path} must be "read" or "write"`);
+  return null;
+}
+
+/** A map of `keys` or `labels`: an object of at most `entries` entries. */
+function entriesOf(v: unknown, path: string, example: string, problems: string[]) {
+  if (v === undefined) return [];
+  if (!isPlainObject(v)) {
+    problems.push(`${path} must be an object: ${example}`);
+    return [];
+  }
+  const entries = Object.entries(v);
+  if (entries.length > SCREEN_RULE_LIMITS.entries) {
+    problems.push(`${path}: at most ${SCREEN_RULE_LIMITS.entries} entries`);
+    return [];
+  }
+  return entries;
+}
+
+function readTitleRule(
+  item: Record<string, unknown>,
+  path: string,
+  n: number,
+  keyRules: KeyRules,
+  problems: string[],
+): { rule: TitleScreenRule; compiled: CompiledTitleRule } | null {
+  const before = problems.length;
+  unknownFields(item, TITLE_FIELDS, path, problems);
+  const title = readPattern(item.title, `${path}.title`, problems);
+
+  const keys = new Map<string, Kind>();
+  const keyEntries = entriesOf(item.keys, `${path}.keys`, '{"Enter": "read"}', problems);
+  for (const [name, value] of keyEntries) {
+    const here = `${path}.keys[${show(name)}]`;
+    const kind = readKind(value, here, problems);
+    const key = name.length <= 64 ? canonicalKey(name, keyRules.keySpellings) : null;
+    if (key === null) {
+      problems.push(`${here}: ${show(name)} is not a key Warden knows`);
+    } else if (!keyRules.navigationKeys.has(key) && !keyRules.commitKeys.has(key)) {
+      problems.push(
+        `${here}: key ${key} is neither a navigation nor a commit key, and Warden refuses it on every screen`,
+      );
+    } else if (kind) {
+      // Two spellings of one key: a write wins.
+      keys.set(key, keys.get(key) === 'write' ? 'write' : kind);
+    }
+  }
+
+  const labels: LabelPattern[] = [];
+  const labelMap: Record<string, Kind> = {};
+  const labelEntries = entriesOf(item.labels, `${path}.labels`, '{"^Display$": "read"}', problems);
+  for (const [source, value] of labelEntries) {
+    const here = `${path}.labels[${show(source)}]`;
+    const pattern = readPattern(source, here, problems);
+    const kind = readKind(value, here, problems);
+    if (pattern && kind) {
+      labels.push({ pattern, kind });
+      labelMap[source] = kind;
+    }
+  }
+
+  if (keyEntries.length === 0 && labelEntries.length === 0 && problems.length === before) {
+    problems.push(
+      `${path} needs keys or labels: what counts as a read or a write on screens whose title matches`,
+    );
+  }
+  if (problems.length > before || !title) return null;
+  const rule: TitleScreenRule = { title: title.source };
+  if (keyEntries.length > 0) rule.keys = Object.fromEntries(keys);
+  if (labelEntries.length > 0) rule.labels = labelMap;
+  return { rule, compiled: { n, title, keys, labels } };
+}
+
+function readCommandFieldRule(
+  item: Record<string, unknown>,
+  path: string,
+  n: number,
+  problems: string[],
+): { rule: CommandFieldScreenRule; compiled: CompiledCommandFieldRule } | null {
+  const before = problems.length;
+  unknownFields(item, COMMAND_FIELD_FIELDS, path, problems);
+  const field = item.command_field;
+  const here = `${path}.command_field`;
+  const { transactions: max, transaction: longest } = SCREEN_RULE_LIMITS;
+  if (!isPlainObject(field)) {
+    problems.push(`${here} must be {"transactions": ["VA02", …]}`);
+    return null;
+  }
+  unknownFields(field, ['transactions'], here, problems);
+  const list = field.transactions;
+  if (!Array.isArray(list) || list.length === 0 || list.length > max) {
+    problems.push(`${here}.transactions must be a list of 1 to ${max} transaction codes`);
+    return null;
+  }
+  const codes: string[] = [];
+  list.forEach((code: unknown, j) => {
+    const upper = typeof code === 'string' ? code.toUpperCase() : '';
+    if (typeof code !== 'string' || code.length > longest || !TRANSACTION.test(upper)) {
+      problems.push(
+        `${here}.transactions[${j}] ${typeof code === 'string' ? show(code) : String(code)} is not a transaction code (letters, digits and _, at most ${longest} characters, with an optional /NAMESPACE/ before them)`,
+      );
+    } else if (!codes.includes(upper)) {
+      codes.push(upper);
+    }
+  });
+  if (problems.length > before) return null;
+  return {
+    rule: { command_field: { transactions: codes } },
+    compiled: { n, transactions: new Set(codes) },
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * How the DTOs check an environment variable's name and a URL: shared by the agent
+ * (computer-use-config.dto.ts) and its model planner (model-planner.dto.ts).
+ */
+import { LIMITS } from '../agent-config';
+
+export const ENV_NAME_MESSAGE = (field: string) =>
+  `${field} must name an environment variable (A-Z, 0-9 and _, not starting with a digit, at most 128), not hold a value`;
+
+export const HTTPS_URL = {
+  protocols: ['https'],
+  require_protocol: true,
+  require_tld: false,
+  allow_underscores: true,
+  disallow_auth: true,
+  max_allowed_length: LIMITS.url,
+};
+
+export const HTTP_URL = { ...HTTPS_URL, protocols: ['http', 'https'] };

@@ -1,0 +1,54 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/**
+ * An agent's `screen_rules` (DESIGN §5), for OpenAPI only: the action rules check them
+ * (actions/screen-rules-read.ts), so an error names the rule by its index.
+ */
+
+export class CommandFieldDto {
+  @ApiProperty({
+    type: [String],
+    example: ['VA02', 'VA03'],
+    description:
+      'transaction codes (letters, digits and _, optionally after a /NAMESPACE/); compared without case',
+  })
+  transactions: string[];
+}
+
+/** A screen rule of the first shape (DESIGN §5). */
+export class TitleScreenRuleDto {
+  @ApiProperty({
+    example: '^Change Sales Order: Initial Screen$',
+    description:
+      "a regular expression (JavaScript, u flag) over the screen's title: the outline's title element, or OCR of the title bar on a host without an outline",
+  })
+  title: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string', enum: ['read', 'write'] },
+    example: { Enter: 'read' },
+    description:
+      'navigation or commit keys (normalised like every key) and what they are on screens whose title matches',
+  })
+  keys?: Record<string, 'read' | 'write'>;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string', enum: ['read', 'write'] },
+    example: { '^Display$': 'read' },
+    description:
+      "regular expressions over a clicked element's label, and what such a click is on screens whose title matches",
+  })
+  labels?: Record<string, 'read' | 'write'>;
+}
+
+/** A screen rule of the second shape (DESIGN §5). */
+export class CommandFieldScreenRuleDto {
+  @ApiProperty({
+    type: CommandFieldDto,
+    description:
+      'typing one of these codes (VA02, /nVA02 or /oVA02) into the field the outline names the command field, and the Enter right after it, are reads',
+  })
+  command_field: CommandFieldDto;
+}
