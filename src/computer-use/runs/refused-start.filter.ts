@@ -4,6 +4,7 @@ import { AuditService } from '../../audit/audit.service';
 import type { Caller } from '../../auth/caller';
 import { MissingPermissionException } from '../../auth/missing-permission.exception';
 import { AllExceptionsFilter } from '../../common/all-exceptions.filter';
+import { runRefused } from './run-admission.service';
 
 /**
  * A run start refused for want of a permission is a refused run like the others (DESIGN §10,
@@ -42,16 +43,11 @@ export function refusedEvent(caller: Caller, refusal: MissingPermissionException
     string,
     unknown
   >;
-  return {
-    tenant: caller.tenant,
-    type: 'computer_use.refused',
-    actor: caller.subject,
-    details: {
-      ...(typeof agent === 'string' ? { agent: agent.slice(0, 63) } : {}),
-      ...(typeof goal === 'string' ? { goal: goal.slice(0, 2000) } : {}),
-      why: refusal.message,
-      reason: 'no_permission',
-      missing_permission: refusal.anyOf,
-    },
-  };
+  return runRefused(caller, {
+    ...(typeof agent === 'string' ? { agent: agent.slice(0, 63) } : {}),
+    ...(typeof goal === 'string' ? { goal: goal.slice(0, 2000) } : {}),
+    why: refusal.message,
+    reason: 'no_permission',
+    missing_permission: refusal.anyOf,
+  });
 }

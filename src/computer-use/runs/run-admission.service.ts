@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuditService } from '../../audit/audit.service';
+import { type AuditEntry, AuditService } from '../../audit/audit.service';
 import type { Caller } from '../../auth/caller';
 import { conflict, DomainError, notFound } from '../../common/domain-error';
 import { SecretGrants } from '../../secrets/secret-grants.service';
@@ -7,6 +7,14 @@ import { PlannersService } from '../planning/planners.service';
 import type { AgentConfig } from '../settings/agent-config';
 import { SettingsService } from '../settings/settings.service';
 import type { StartRunDto } from './dto/start-run.dto';
+
+/** The `computer_use.refused` event of a run that may not start (DESIGN §10), in the caller's tenant. */
+export function runRefused(
+  caller: Caller,
+  details: { agent?: string; goal?: string; why: string } & Record<string, unknown>,
+): AuditEntry {
+  return { tenant: caller.tenant, type: 'computer_use.refused', actor: caller.subject, details };
+}
 
 /** What a run starts with: the config version and the agent's config in it. */
 export interface Admitted {
@@ -34,12 +42,9 @@ export class RunAdmission {
       error: DomainError,
       details: Record<string, unknown> = {},
     ): Promise<never> => {
-      await this.audit.record({
-        tenant: caller.tenant,
-        type: 'computer_use.refused',
-        actor: caller.subject,
-        details: { agent: body.agent, goal: body.goal, why: error.message, ...details },
-      });
+      await this.audit.record(
+        runRefused(caller, { agent: body.agent, goal: body.goal, why: error.message, ...details }),
+      );
       throw error;
     };
     const current = await this.settings.current(caller.tenant);
