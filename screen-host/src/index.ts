@@ -7,4 +7,4 @@ export type { ScreenBackend, OutlineElement, Rect, Screenshot } from './backends
 export type { ScreenAction } from './actions';
 export { checkAction } from './actions';
 export { parseKey } from '@warden/protocol';
-export type { SimEvent } from './backends/sim/sim-app';
+export type { SimEvent } from './backends/sim/sim-events';

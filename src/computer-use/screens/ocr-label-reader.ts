@@ -19,11 +19,15 @@ import {
   type OcrLanguage,
   type TesseractWord,
 } from './tesseract-worker';
-import { findFieldLabelLine, findTextLine, type RgbaImage, type TextLine } from './text-line';
+import { findFieldLabelLine } from './field-label-line';
+import type { RgbaImage } from './glyph-components';
+import { findTextLine, type TextLine } from './text-line';
 import { renderTextLine } from './text-line-render';
 import { findTitleLine } from './title-line';
 
-export { findFieldLabelLine, findTextLine, type RgbaImage, type TextLine } from './text-line';
+export { findFieldLabelLine } from './field-label-line';
+export type { RgbaImage } from './glyph-components';
+export { findTextLine, type TextLine } from './text-line';
 export { renderTextLine } from './text-line-render';
 export { DEFAULT_LANGUAGES, type OcrLanguage } from './tesseract-worker';
 

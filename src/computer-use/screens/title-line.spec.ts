@@ -9,7 +9,7 @@ import { screenTitle } from '../../../screen-host/src/backends/sim/sim-layout';
 import { renderSim } from '../../../screen-host/src/backends/sim/sim-render';
 import { loadRules, screenTitle as titleForRules } from '../actions';
 import { OcrLabelReader } from './ocr-label-reader';
-import type { RgbaImage } from './text-line';
+import type { RgbaImage } from './glyph-components';
 import { findTitleLine } from './title-line';
 
 jest.setTimeout(120_000);

@@ -13,7 +13,8 @@
  * applies. A dialog over the screen is not seen: the title bar still reads the screen's title
  * (docs/rules.md says what that means for screen rules without an outline).
  */
-import { findTextLine, type Reach, type RgbaImage, type TextLine } from './text-line';
+import type { Reach, RgbaImage } from './glyph-components';
+import { findTextLine, type TextLine } from './text-line';
 
 /** Where the title bar is looked for: the left margin, the top of the screen (1× pixels). */
 const TITLE_X = 24;
