@@ -11,6 +11,7 @@ import { TenantPause1796088325955 } from './1796088325955-TenantPause';
 import { StepFailures1796089815632 } from './1796089815632-StepFailures';
 import { RunVolatileMask1796090424405 } from './1796090424405-RunVolatileMask';
 import { SecretGrants1796180000000 } from './1796180000000-SecretGrants';
+import { CommitPointApproval1796270000000 } from './1796270000000-CommitPointApproval';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -26,4 +27,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   StepFailures1796089815632,
   RunVolatileMask1796090424405,
   SecretGrants1796180000000,
+  CommitPointApproval1796270000000,
 ];

@@ -71,6 +71,14 @@ const CASES: Case[] = [
     to: ['Sichern'],
   },
   {
+    control: 'approve_at',
+    before: {},
+    after: { approve_at: 'commit' },
+    says: 'setting approve_at to "commit"',
+    from: 'every_write',
+    to: 'commit',
+  },
+  {
     control: 'ignore_regions',
     before: {},
     after: { ignore_regions: [SCREEN] },

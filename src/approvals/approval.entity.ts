@@ -7,7 +7,7 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
-import type { Action } from '../computer-use/actions';
+import type { Action, Change } from '../computer-use/actions';
 import type { ProviderSafetyCheck } from '../computer-use/planning/planner';
 import { Tenant } from '../tenants/tenant.entity';
 
@@ -98,4 +98,11 @@ export class Approval {
   /** Provider safety checks that made this a held write (shown to the approver). */
   @Column({ name: 'safety_checks', type: 'jsonb', nullable: true })
   safetyChecks: ProviderSafetyCheck[] | null;
+
+  /**
+   * A held commit's change list (DESIGN §6, commit-point approval): every staged edit since the
+   * run's last commit, read back on the held screen. Null when nothing was staged.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  changes: Change[] | null;
 }

@@ -1,4 +1,4 @@
-import type { Action, Rect } from '../computer-use/actions';
+import type { Action, Change, Rect } from '../computer-use/actions';
 import { maskRects } from '../computer-use/screens/frame-ignore';
 import { VolatileMask } from '../computer-use/screens/volatile-mask';
 import type { ProviderSafetyCheck } from '../computer-use/planning/planner';
@@ -32,6 +32,8 @@ export interface ApprovalView {
   spent_by: string | null;
   spent_at: string | null;
   safety_checks: ProviderSafetyCheck[] | null;
+  /** For a held commit under commit-point approval: what it stores (DESIGN §6); else null. */
+  changes: Change[] | null;
 }
 
 export function approvalView(a: Approval): ApprovalView {
@@ -58,6 +60,7 @@ export function approvalView(a: Approval): ApprovalView {
     spent_by: a.spentBy,
     spent_at: a.spentAt?.toISOString() ?? null,
     safety_checks: a.safetyChecks,
+    changes: a.changes ?? null,
   };
 }
 

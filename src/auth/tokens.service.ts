@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { sha256Hex } from '../common/sha256';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { DataSource, IsNull } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { invalid, notFound } from '../common/domain-error';
@@ -13,9 +14,7 @@ import { isPermission, Permission, PERMISSIONS } from './permission';
 export const TOKEN_PREFIX = 'wdn_';
 export const TOKEN_PATTERN = /wdn_[A-Za-z0-9_-]{43}/g;
 
-export function sha256Hex(value: string | Buffer): string {
-  return createHash('sha256').update(value).digest('hex');
-}
+export { sha256Hex };
 
 export interface TokenInfo {
   id: string;

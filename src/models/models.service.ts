@@ -226,7 +226,7 @@ export class ModelsService {
       };
     }
     if (checks.length > 0) return none;
-    if (last.outcome === 'sent') {
+    if (last.outcome === 'sent' || last.outcome === 'staged') {
       return { continuation: c, outcome: { text: 'Done.', error: false }, acknowledge: [] };
     }
     if (last.outcome === 'refused') {

@@ -84,6 +84,8 @@ function describeOutcome(h: StepHistory, note?: string): string {
       return 'held for a person’s approval';
     case 'sent_after_approval':
       return 'approved by a person and sent';
+    case 'staged':
+      return 'sent (typing is staged: a person approves it with the next commit)';
     case 'refused':
       return `refused by Warden, nothing was sent: ${note ?? h.why ?? h.error ?? 'no reason given'}`;
     case 'rejected':

@@ -3,7 +3,7 @@ import { isEnded, type SimHost, type Stack } from './stack';
 export interface Approved {
   run: any;
   /** The steps a person had to approve, in order. */
-  held: Array<{ n: number; action: unknown; why: string }>;
+  held: Array<{ n: number; action: unknown; why: string; changes: any[] | null }>;
 }
 
 /**
@@ -22,7 +22,12 @@ export async function runApprovingEveryWrite(stack: Stack, agent: string): Promi
     );
     if (isEnded(run)) return { run, held };
     const approval = run.pending_approval;
-    held.push({ n: approval.step, action: approval.action, why: approval.why });
+    held.push({
+      n: approval.step,
+      action: approval.action,
+      why: approval.why,
+      changes: approval.changes ?? null,
+    });
     last = approval.id;
     const approved = await stack.api.request('POST', `/api/approvals/${approval.id}/approve`, {
       token: stack.tokens.approver,

@@ -17,7 +17,26 @@ export { labelAt, outlineLabelAt, outlineTitle } from './label-at';
 export { loadRules, roleKey, RulesError, type Rules, type AgentRules } from './rules';
 export { findCommitWord, fold, words } from './commit-words';
 export { completesCardNumber, containsCardNumber, luhn, maskCardNumbers } from './card-number';
-export { previousAction, typedSinceFocus, SAME_LINE_PX, type EarlierStep } from './typed-field';
+export {
+  changeList,
+  describeChange,
+  sameStagedField,
+  stageEdit,
+  type Change,
+  type NotStaged,
+  type ReadBackCheck,
+  type StagedEdit,
+  type StagedField,
+  type StagingStep,
+} from './staging';
+export {
+  lastClickPoint,
+  PERFORMED,
+  previousAction,
+  typedSinceFocus,
+  SAME_LINE_PX,
+  type EarlierStep,
+} from './typed-field';
 export {
   readScreenRules,
   SCREEN_RULE_LIMITS,

@@ -14,6 +14,7 @@ import {
   type ScreenRules,
 } from './screen-rules-read';
 import { codePointLength, quote } from './text';
+import { PERFORMED } from './typed-field';
 
 /** The screen's title, as the screen rules match it. */
 export interface ScreenTitle {
@@ -49,8 +50,6 @@ interface Match {
   what: string;
 }
 
-/** The outcomes of a step whose action reached the screen (as typed-field.ts). */
-const PERFORMED: ReadonlySet<string> = new Set(['sent', 'sent_after_approval']);
 /** What a transaction code typed into the command field may be made of (ASCII only). */
 const TYPED_CODE = /^[A-Za-z0-9_/]+$/;
 

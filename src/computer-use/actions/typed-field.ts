@@ -31,7 +31,7 @@ export type { EarlierStep } from './action.types';
 export const SAME_LINE_PX = 16;
 
 /** The outcomes of a step whose action reached the screen. */
-export const PERFORMED: ReadonlySet<string> = new Set(['sent', 'sent_after_approval']);
+export const PERFORMED: ReadonlySet<string> = new Set(['sent', 'sent_after_approval', 'staged']);
 /** The outcomes of a step whose action certainly did not. */
 const NOT_SENT: ReadonlySet<string> = new Set(['refused', 'rejected', 'stale', 'screen_changed']);
 /** Keys that take the focus out of a field, or the screen away from it. */
@@ -115,6 +115,23 @@ export function typedSinceFocus(
 export function previousAction(history: readonly EarlierStep[]): EarlierStep | null {
   for (let i = history.length - 1; i >= 0; i--) {
     if (!NOT_SENT.has(history[i].outcome ?? '')) return history[i];
+  }
+  return null;
+}
+
+/**
+ * Where the run last clicked, if the focus cannot have moved since (no key was performed after it:
+ * a Tab or an Enter may have moved it). `history` is oldest first.
+ */
+export function lastClickPoint(history: readonly EarlierStep[]): { x: number; y: number } | null {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const action = history[i].action as { action?: string; x?: number; y?: number } | null;
+    if (!PERFORMED.has(history[i].outcome ?? '')) continue;
+    if (action?.action === 'click' || action?.action === 'double_click') {
+      return { x: action.x ?? -1, y: action.y ?? -1 };
+    }
+    // A staged Backspace stays in its field; any other key may have moved the focus.
+    if (action?.action === 'key' && history[i].outcome !== 'staged') return null;
   }
   return null;
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { sha256Hex } from '../../common/sha256';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Approval } from '../../approvals/approval.entity';
@@ -35,7 +36,7 @@ export class SendRecording {
     approval?: Approval,
   ): Promise<Action | null> {
     const { run } = ctx;
-    const outcome: StepOutcome = approval ? 'sent_after_approval' : 'sent';
+    const outcome: StepOutcome = approval ? 'sent_after_approval' : step.staged ? 'staged' : 'sent';
     const done = { outcome, endedAt: new Date() };
     if (!isWrite(step, approval)) {
       // A read has no audit event: one statement records it.
@@ -59,7 +60,7 @@ export class SendRecording {
             approval_id: approval?.id ?? null,
             approved_by: approval?.decidedBy ?? null,
             resumed_by: approval?.spentBy ?? null,
-            without_approval: approval ? undefined : 'require_write_approval is off for this agent',
+            ...(approval ? {} : withoutApproval(step)),
           },
         },
         manager,
@@ -118,4 +119,16 @@ export class SendRecording {
     }
     return null;
   }
+}
+
+/** Why a write went without approval, as its audit event says (DESIGN §6, §10). */
+function withoutApproval(step: Step): Record<string, unknown> {
+  if (!step.staged) return { without_approval: 'require_write_approval is off for this agent' };
+  const { field, before } = step.staged;
+  return {
+    staged: true,
+    without_approval: 'staged until the commit (approve_at: "commit"); the commit is held',
+    field: field.label,
+    before_sha256: before === null ? null : sha256Hex(before),
+  };
 }

@@ -1,7 +1,7 @@
 import type { Verdict } from '../actions';
 import type { SendGate } from '../runs/send-gate';
 import {
-  holdFor,
+  decideWrite,
   keptState,
   refusedToSend,
   stateFor,
@@ -87,6 +87,7 @@ describe('refusing to send', () => {
     pauseReason: null,
     approvalSpent: true,
     writesNeedApproval: true,
+    stagesTyping: false,
     secretGranted: true,
   };
 
@@ -126,15 +127,52 @@ describe('holding an action for a person', () => {
   const check = { id: 'sc1', code: 'malicious_instructions', message: null };
 
   it('holds a write unless the agent needs no approval, and sends a read', () => {
-    expect(holdFor(write, [], true)).toEqual({ why: write.why, classification: 'write' });
-    expect(holdFor(write, [], false)).toBeNull();
-    expect(holdFor(read, [], true)).toBeNull();
+    expect(decideWrite(write, [], true)).toEqual({
+      go: 'hold',
+      why: write.why,
+      classification: 'write',
+    });
+    expect(decideWrite(write, [], false)).toEqual({ go: 'send' });
+    expect(decideWrite(read, [], true)).toEqual({ go: 'send' });
+  });
+
+  it('stages an edit under commit-point approval, and says why an edit is held or what a commit commits', () => {
+    const typing: Verdict = {
+      classification: 'write',
+      action: { action: 'type', text: 'x' },
+      why: 'typing',
+    };
+    const staged = { staged: { field: {} }, notStaged: null, changes: null };
+    expect(decideWrite(typing, [], true, staged)).toEqual({
+      go: 'stage',
+      why: 'typing; staged until the next commit, which is held',
+    });
+    // Safety checks win over staging; an agent without approval sends.
+    expect(decideWrite(typing, [check], true, staged)).toMatchObject({ go: 'hold' });
+    expect(decideWrite(typing, [], false, staged)).toEqual({ go: 'send' });
+    const held = decideWrite(typing, [], true, {
+      staged: null,
+      notStaged: 'the text holds a newline: a person decides',
+      changes: null,
+    });
+    expect(held).toMatchObject({
+      go: 'hold',
+      why: 'typing; not staged: the text holds a newline: a person decides',
+    });
+    const commit = decideWrite(write, [], true, {
+      staged: null,
+      notStaged: null,
+      changes: [{}, {}],
+    });
+    expect(commit).toMatchObject({ go: 'hold', why: `${write.why}; it commits 2 staged changes` });
   });
 
   it('holds anything a provider raised safety checks on, even a read, even without approval', () => {
-    const held = holdFor(read, [check], false);
-    expect(held?.classification).toBe('write');
-    expect(held?.why).toMatch(/malicious_instructions.*the rules say: a label without a verb/);
+    const held = decideWrite(read, [check], false);
+    expect(held).toMatchObject({ go: 'hold', classification: 'write' });
+    expect((held as { why: string }).why).toMatch(
+      /malicious_instructions.*the rules say: a label without a verb/,
+    );
   });
 });
 

@@ -108,27 +108,50 @@ export function stopBeforeStep(
   return null;
 }
 
+/** What commit-point approval (DESIGN §6) made of a write, as `decideWrite` reads it. */
+export interface CommitFacts {
+  /** The write is an edit to stage. */
+  staged: unknown;
+  /** Why an edit was not staged. */
+  notStaged: string | null;
+  /** The staged changes a held write would commit. */
+  changes: readonly unknown[] | null;
+}
+
+/** Whether a screen action goes now, goes staged, or waits for a person, and why. */
+export type WriteDecision =
+  | { go: 'send' }
+  | { go: 'stage'; why: string }
+  | { go: 'hold'; why: string; classification: 'write' };
+
 /**
  * Whether a screen action waits for a person, and why: safety checks a model provider raised hold
  * it whatever the rules say (recorded as a write); a write holds unless the agent's writes need no
- * approval. Null: it is sent.
+ * approval, or it is an edit commit-point approval stages (sent without a person, recorded).
  */
-export function holdFor(
+export function decideWrite(
   verdict: Verdict,
   safetyChecks: readonly ProviderSafetyCheck[],
   requireWriteApproval: boolean,
-): { why: string; classification: 'write' } | null {
+  commit: CommitFacts = { staged: null, notStaged: null, changes: null },
+): WriteDecision {
   if (safetyChecks.length > 0 && verdict.action && SCREEN_ACTIONS.has(verdict.action.action)) {
     const codes = safetyChecks.map((c) => c.code ?? c.id).join(', ');
     return {
+      go: 'hold',
       why: `the model provider raised safety checks (${codes}), so a person decides; the rules say: ${verdict.why}`,
       classification: 'write',
     };
   }
-  if (verdict.classification === 'write' && requireWriteApproval) {
-    return { why: verdict.why, classification: 'write' };
+  if (verdict.classification !== 'write' || !requireWriteApproval) return { go: 'send' };
+  if (commit.staged) {
+    return { go: 'stage', why: `${verdict.why}; staged until the next commit, which is held` };
   }
-  return null;
+  let why = verdict.why;
+  if (commit.notStaged) why += `; not staged: ${commit.notStaged}`;
+  const n = commit.changes?.length ?? 0;
+  if (n > 0) why += `; it commits ${n} staged change${n === 1 ? '' : 's'}`;
+  return { go: 'hold', why, classification: 'write' };
 }
 
 /**

@@ -8,7 +8,13 @@ import { Governance, SettingsService } from '../settings/settings.service';
 import { RunEnds } from './run-ends';
 import { ENGINE_ACTOR } from './run-ending.service';
 import type { StepContext } from './step-context';
-import { holdFor, SCREEN_ACTIONS, stepJob, stopBeforeStep, type Switches } from './step-decisions';
+import {
+  decideWrite,
+  SCREEN_ACTIONS,
+  stepJob,
+  stopBeforeStep,
+  type Switches,
+} from './step-decisions';
 import { StepHolding } from './step-holding.service';
 import { StepLease } from './step-lease.service';
 import { StepPlanning } from './step-planning.service';
@@ -110,33 +116,33 @@ export class StepEngine {
       throw new RunEnds('fail', action.reason, { outcome: 'ended', fields });
     }
     if (action.action === 'wait') return this.wait(ctx, step, action.seconds, fields);
-    const held = holdFor(verdict, judged.safetyChecks, ctx.agent.require_write_approval);
-    if (held) {
-      return this.holding.hold(ctx, step, {
-        action,
-        why: held.why,
-        screen: judged.screen,
-        fields: { ...fields, classification: held.classification, why: held.why },
-        safetyChecks: judged.safetyChecks,
-      });
-    }
-    const sent = await this.sending.send(ctx, step, action, {
-      from: 'planning',
-      fields,
-      judged: judged.screen,
-      mask: runMask(ctx),
-    });
-    if (sent && 'hold' in sent) {
-      // Checked again with the send: the agent's writes need a person after all.
-      const why = `${verdict.why}; the agent's writes need approval again`;
-      return this.holding.hold(ctx, step, {
+    const decided = decideWrite(
+      verdict,
+      judged.safetyChecks,
+      ctx.agent.require_write_approval,
+      judged,
+    );
+    const hold = (why: string) =>
+      this.holding.hold(ctx, step, {
         action,
         why,
         screen: judged.screen,
         fields: { ...fields, classification: 'write', why },
         safetyChecks: judged.safetyChecks,
+        changes: judged.changes,
       });
-    }
+    if (decided.go === 'hold') return hold(decided.why);
+    const staged = decided.go === 'stage' ? judged.staged : null;
+    const sent = await this.sending.send(ctx, step, action, {
+      from: 'planning',
+      fields: staged ? { ...fields, why: (decided as { why: string }).why, staged } : fields,
+      judged: judged.screen,
+      mask: runMask(ctx),
+      staged: staged !== null,
+    });
+    // Checked again with the send: the agent's writes need a person after all.
+    if (sent && 'hold' in sent)
+      return hold(`${verdict.why}; the agent's writes need approval again`);
     return this.goOn(ctx, step, sent);
   }
 

@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import { ApprovalsRepository } from '../../approvals/approvals.repository';
 import { AuditService } from '../../audit/audit.service';
 import { StepQueue } from '../../queue/step-queue';
-import type { Action } from '../actions';
+import { sha256Hex } from '../../common/sha256';
+import type { Action, Change } from '../actions';
 import type { ObservedScreen, ProviderSafetyCheck } from '../planning/planner';
 import { RunLifecycle } from '../runs/run-lifecycle.service';
 import type { Step } from '../runs/step.entity';
@@ -21,6 +22,8 @@ export interface HeldWrite {
   /** The step's decision as it is recorded. */
   fields: StepFields;
   safetyChecks: ProviderSafetyCheck[];
+  /** A held commit's change list under commit-point approval; null: none. */
+  changes: Change[] | null;
 }
 
 /**
@@ -42,7 +45,7 @@ export class StepHolding {
 
   async hold(ctx: StepContext, step: Step, held: HeldWrite): Promise<void> {
     const { run, agent } = ctx;
-    const { action, why, screen, fields, safetyChecks } = held;
+    const { action, why, screen, fields, safetyChecks, changes } = held;
     const mask = await this.sampling.learnMask(ctx);
     const expiresAt = new Date(Date.now() + agent.approval_timeout_seconds * 1000);
     const approval = await this.dataSource.transaction(async (manager) => {
@@ -73,6 +76,7 @@ export class StepHolding {
         requestedByToken: run.createdByToken,
         expiresAt,
         safetyChecks: safetyChecks.length > 0 ? safetyChecks : null,
+        changes,
       });
       const waiting = await this.lifecycle.transition(
         manager,
@@ -99,6 +103,7 @@ export class StepHolding {
             volatile_pixels: saved.volatilePixels,
             expires_at: expiresAt.toISOString(),
             ...(safetyChecks.length > 0 ? { safety_checks: safetyChecks } : {}),
+            ...(changes ? { changes: changes.map(auditedChange) } : {}),
           },
         },
         manager,
@@ -107,4 +112,20 @@ export class StepHolding {
     });
     if (approval) await this.queue.expire(approval.id, approval.expiresAt);
   }
+}
+
+/**
+ * A change as the audit trail keeps it: the field and the SHA-256 of each value, never the values,
+ * which can be personal data (the step records hold them, for those allowed to see them).
+ */
+function auditedChange(c: Change): Record<string, unknown> {
+  const hash = (v: string | null) => (v === null ? null : sha256Hex(v));
+  return {
+    field: c.field,
+    step: c.step,
+    before_sha256: hash(c.before),
+    after_sha256: hash(c.after),
+    read_back_sha256: hash(c.read_back),
+    read_back_check: c.read_back_check,
+  };
 }

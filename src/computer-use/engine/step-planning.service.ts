@@ -5,14 +5,19 @@ import { AuditService } from '../../audit/audit.service';
 import { BudgetExhaustedError } from '../../models/model-errors';
 import {
   type Action,
+  type Change,
+  changeList,
   checkAction,
   focusedFieldPoint,
   labelAt,
+  lastClickPoint,
   maskCardNumbers,
   needsFieldOcr,
   needsOcr,
   needsTitle,
   previousAction,
+  stageEdit,
+  type StagedEdit,
   typedSinceFocus,
   type OcrReading,
   type ScreenContext,
@@ -44,7 +49,7 @@ import { runMask } from './step-sending.service';
 const UNUSABLE_SCREEN_ATTEMPTS = 3;
 
 /** What the planner answered for a step, judged by Warden's rules (DESIGN §5). */
-export interface Judged {
+export interface Judged extends CommitPoint {
   verdict: Verdict;
   /** The screen the action was chosen on. */
   screen: ObservedScreen;
@@ -52,6 +57,16 @@ export interface Judged {
   fields: StepFields;
   /** Checks a model provider raised on the action: a person decides, whatever the rules say. */
   safetyChecks: ProviderSafetyCheck[];
+}
+
+/** What commit-point approval makes of a write (DESIGN §6); all null for every other step. */
+export interface CommitPoint {
+  /** The write is an edit to stage: sent without a person, recorded. */
+  staged: StagedEdit | null;
+  /** Why an edit is not staged (it is held as always), for its why. */
+  notStaged: string | null;
+  /** For a write that is held: what the run staged since its last commit. */
+  changes: Change[] | null;
 }
 
 /**
@@ -106,10 +121,11 @@ export class StepPlanning {
     if (result.screen && result.screen.sha256 !== screen.sha256) screen = result.screen;
     // Kept on the run together with this step's decision, never before it.
     ctx.plannerState = keptState(ctx.agent.planner, result.state);
-    const verdict = await this.judge(ctx, result.action, screen, history);
+    const { verdict, context } = await this.judge(ctx, result.action, screen, history);
     return {
       verdict,
       screen,
+      ...this.commitPoint(ctx, verdict, context, screen, history),
       fields: {
         ...screenFields(screen),
         action: verdict.action ?? verdict.recorded ?? safeJson(result.action),
@@ -250,7 +266,7 @@ export class StepPlanning {
     answer: unknown,
     screen: ObservedScreen,
     history: StepHistory[],
-  ): Promise<Verdict> {
+  ): Promise<{ verdict: Verdict; context: ScreenContext }> {
     const context: ScreenContext = {
       width: screen.width,
       height: screen.height,
@@ -261,20 +277,52 @@ export class StepPlanning {
     };
     const verdict = checkAction(answer, context, ctx.rules);
     const action = verdict.action;
-    if (!action) return verdict;
+    if (!action) return { verdict, context };
     if (needsTitle(action, context, ctx.rules)) context.titleBar = await this.readTitleBar(screen);
     if (needsOcr(action, context, ctx.rules)) {
       const { x, y } = action as Action & { x: number; y: number };
-      return checkAction(answer, context, ctx.rules, await this.readLabel(screen, x, y));
+      const ocr = await this.readLabel(screen, x, y);
+      return { verdict: checkAction(answer, context, ctx.rules, ocr), context };
     }
     const field = needsFieldOcr(action, context)
       ? (focusedFieldPoint(context) ?? lastClickPoint(history))
       : null;
     if (!field) {
-      return context.titleBar === undefined ? verdict : checkAction(answer, context, ctx.rules);
+      const again =
+        context.titleBar === undefined ? verdict : checkAction(answer, context, ctx.rules);
+      return { verdict: again, context };
     }
-    const focusLabel = await this.readLabel(screen, field.x, field.y, 'beside a field');
-    return checkAction(answer, { ...context, focusLabel }, ctx.rules);
+    context.focusLabel = await this.readLabel(screen, field.x, field.y, 'beside a field');
+    return { verdict: checkAction(answer, context, ctx.rules), context };
+  }
+
+  /**
+   * Commit-point approval (DESIGN §6): under `approve_at: "commit"`, a write that is an edit in a
+   * field is staged when everything about it is known (staging.ts); any other write carries the
+   * change list of what the run staged since its last commit, read back on this screen.
+   */
+  private commitPoint(
+    ctx: StepContext,
+    verdict: Verdict,
+    context: ScreenContext,
+    screen: ObservedScreen,
+    history: StepHistory[],
+  ): CommitPoint {
+    const none: CommitPoint = { staged: null, notStaged: null, changes: null };
+    if (ctx.agent.approve_at !== 'commit' || verdict.classification !== 'write') return none;
+    const action = verdict.action as Action;
+    const edit = stageEdit(action, context, ctx.rules, lastClickPoint(history));
+    if ('edit' in edit) return { ...none, staged: edit.edit };
+    const changes = changeList(
+      history.map((h) => ({ ...h, staged: h.staged ?? null })),
+      screen.outline,
+    );
+    const editing = action.action === 'type' || action.action === 'key';
+    return {
+      staged: null,
+      notStaged: editing ? edit.notStaged : null,
+      changes: changes.length > 0 ? changes : null,
+    };
   }
 
   /**
@@ -329,19 +377,6 @@ export function lastClickFocus(history: StepHistory[], screen: ObservedScreen) {
   if (!screen.outline) return null;
   const at = lastClickPoint(history);
   return at && labelAt(screen.outline, at.x, at.y);
-}
-
-/** Where the run last clicked, if the focus cannot have moved since (no key was sent after it). */
-export function lastClickPoint(history: StepHistory[]): { x: number; y: number } | null {
-  for (let i = history.length - 1; i >= 0; i--) {
-    const action = history[i].action as { action?: string; x?: number; y?: number } | null;
-    if (history[i].outcome !== 'sent' && history[i].outcome !== 'sent_after_approval') continue;
-    if (action?.action === 'click' || action?.action === 'double_click') {
-      return { x: action.x ?? -1, y: action.y ?? -1 };
-    }
-    if (action?.action === 'key') return null; // a key (Tab, Enter) may have moved the focus
-  }
-  return null;
 }
 
 /** A refused answer as it may be recorded: bounded, and with any card number masked. */

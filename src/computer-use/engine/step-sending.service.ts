@@ -61,6 +61,8 @@ export class StepSending {
       mask: VolatileMask | null;
       approval?: Approval;
       fields?: StepFields;
+      /** A staged edit (commit-point approval): sent only while the agent stages typing. */
+      staged?: boolean;
     },
   ): Promise<SendResult> {
     const classification = options.fields?.classification ?? step.classification;
@@ -70,6 +72,7 @@ export class StepSending {
       plannerState: ctx.plannerState,
       approved: options.approval !== undefined,
       unapprovedWrite,
+      staged: options.staged,
       secret: ctx.secret,
     });
     if (!moved) {
@@ -151,6 +154,17 @@ export class StepSending {
       return null;
     }
     this.refuseIfSwitchedOff(ctx, gate);
+    if (!approval && write && gate.writesNeedApproval && !(step.staged && gate.stagesTyping)) {
+      // The agent's writes need a person again (its config changed since the step was decided).
+      const why =
+        "the agent's writes need approval again; the host had not acted, nothing was sent";
+      await this.steps.move(step, 'sending', 'done', {
+        outcome: 'refused',
+        error: why,
+        endedAt: new Date(),
+      });
+      return { changed: why };
+    }
     if (!judged)
       return this.screenChanged(step, 'the step has no screenshot to compare with', approval);
     return this.actOnFrame(ctx, step, action, judged, mask, approval ?? undefined);

@@ -1,4 +1,4 @@
-import type { OutlineElement } from '../actions';
+import type { OutlineElement, StagedEdit } from '../actions';
 
 /** What the engine shows a planner: one screen, seen at one moment. */
 export interface ObservedScreen {
@@ -28,6 +28,8 @@ export interface StepHistory {
   outcome: string | null;
   error: string | null;
   screen_sha256: string | null;
+  /** A staged edit (DESIGN §6, commit-point approval); null otherwise. */
+  staged?: StagedEdit | null;
 }
 
 export interface PlanningContext {

@@ -1,6 +1,7 @@
 import type { Approval } from '../../approvals/approval.entity';
 import { approvalView, ApprovalView } from '../../approvals/approval.view';
 import type { Run } from './run.entity';
+import type { StagedEdit } from '../actions';
 import type { ModelUsage } from '../planning/planner';
 import type { RecordedAction, Step, StepTimingEntry } from './step.entity';
 
@@ -16,6 +17,8 @@ export interface StepView {
   why: string | null;
   outcome: string | null;
   error?: string;
+  /** A staged edit under commit-point approval (DESIGN §6): the field, its value before, the text. */
+  staged?: StagedEdit;
   model?: ModelUsage;
   /** Per job of the step: total, screen host, planner, pauses and Warden's overhead, in ms. */
   timings?: StepTimingEntry[];
@@ -81,6 +84,7 @@ export function stepView(step: Step): StepView {
     why: step.why,
     outcome: step.outcome,
     ...(step.error ? { error: step.error } : {}),
+    ...(step.staged ? { staged: step.staged } : {}),
     ...(step.model ? { model: step.model } : {}),
     ...(step.timings ? { timings: step.timings } : {}),
     started_at: step.startedAt.toISOString(),

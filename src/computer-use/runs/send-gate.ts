@@ -22,6 +22,8 @@ export interface SendGate {
   approvalSpent: boolean;
   /** The agent's config in force holds its writes for a person. */
   writesNeedApproval: boolean;
+  /** The agent's config in force stages typing until the commit (`approve_at: "commit"`). */
+  stagesTyping: boolean;
   /** The secret the step's requests carry is still granted for their destination (DESIGN §7). */
   secretGranted: boolean;
 }
@@ -42,6 +44,7 @@ export interface GateRow {
   pause_reason: string | null;
   approval_spent: boolean;
   writes_need_approval: boolean;
+  stages_typing: boolean;
   secret_granted: boolean;
 }
 
@@ -73,6 +76,7 @@ export function toGate(row: GateRow): SendGate {
     pauseReason: row.pause_reason,
     approvalSpent: row.approval_spent,
     writesNeedApproval: row.writes_need_approval,
+    stagesTyping: row.stages_typing,
     secretGranted: row.secret_granted,
   };
 }

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import type { Action } from '../actions';
+import type { Action, StagedEdit } from '../actions';
 import type { ModelUsage } from '../planning/planner';
 import { Run } from './run.entity';
 import type { StepPhase } from './step-phase';
@@ -10,6 +10,7 @@ export type StepOutcome =
   | 'sent'
   | 'held'
   | 'sent_after_approval'
+  | 'staged'
   | 'stale'
   | 'rejected'
   | 'refused'
@@ -84,6 +85,13 @@ export class Step {
 
   @Column({ type: 'jsonb', nullable: true })
   model: ModelUsage | null;
+
+  /**
+   * A staged edit (DESIGN §6, commit-point approval): the field, its value before, the text typed.
+   * Null for every other step.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  staged: StagedEdit | null;
 
   /** Where each job's time went (host, planner, pauses, Warden's own overhead), in ms. */
   @Column({ type: 'jsonb', nullable: true })

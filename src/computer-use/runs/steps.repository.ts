@@ -212,6 +212,8 @@ export class StepsRepository {
       approved: boolean;
       /** A write sent without approval: only while the agent's config in force lets it. */
       unapprovedWrite: boolean;
+      /** That write is a staged edit: it may go while the agent's config in force stages typing. */
+      staged?: boolean;
       secret: SentSecret;
     },
   ): Promise<{ moved: boolean; gate: SendGate | null }> {
@@ -239,7 +241,8 @@ export class StepsRepository {
          open AS (
            SELECT run_status = 'running' AND enabled AND agent_configured AND NOT kill_engaged
                   AND NOT paused AND approval_spent AND secret_granted
-                  AND NOT (${options.unapprovedWrite} AND writes_need_approval) AS ok FROM gate),
+                  AND NOT (${options.unapprovedWrite} AND writes_need_approval
+                           AND NOT (${options.staged === true} AND stages_typing)) AS ok FROM gate),
          moved AS (
            UPDATE steps SET ${sets.join(', ')} WHERE id = $1 AND phase = $2 RETURNING phase)${kept}
          SELECT (SELECT phase FROM moved) AS phase, gate.* FROM gate`,
@@ -308,7 +311,7 @@ export class StepsRepository {
   /** The run's steps before `n`, as a planner is told about them. */
   history(runId: string, n: number): Promise<StepHistory[]> {
     return this.dataSource.query(
-      `SELECT n, action, classification, why, outcome, error, screen_sha256
+      `SELECT n, action, classification, why, outcome, error, screen_sha256, staged
          FROM steps WHERE run_id = $1 AND n < $2 ORDER BY n`,
       [runId, n],
     );

@@ -4,7 +4,8 @@
  * different bytes are decoded, and then size and RGBA decide (a re-encoding is not a change).
  */
 import { frameSha256, startFrameHash } from '@warden/protocol';
-import { createHash, type Hash } from 'node:crypto';
+import { sha256Hex } from '../../common/sha256';
+import type { Hash } from 'node:crypto';
 import type { Rect } from '../actions/action.types';
 import { decodePng, visitPngRows, type Decoded } from './png-decoder';
 import { ScreenError } from './screen-error';
@@ -38,9 +39,7 @@ export function pngPixelFacts(png: Buffer): { width: number; height: number; pix
   return { width, height, pixelSha256: digest };
 }
 
-export function sha256Hex(data: Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
-}
+export { sha256Hex };
 
 /** A Uint32 view of the pixels (one element per pixel); copies only if the buffer is unaligned. */
 function pixelWords(image: Decoded): Uint32Array {

@@ -68,7 +68,15 @@ export interface AgentConfig {
   ignore_regions: Rect[];
   /** DESIGN §5: keys canonical, transaction codes in upper case (actions/screen-rules-read.ts). */
   screen_rules: ScreenRule[];
+  /**
+   * Where writes wait for a person (DESIGN §6): every write, or only commits, with typing staged
+   * and listed on the commit's approval (`"commit"`, a weakening).
+   */
+  approve_at: ApproveAt;
 }
+
+export const APPROVE_AT = ['every_write', 'commit'] as const;
+export type ApproveAt = (typeof APPROVE_AT)[number];
 
 export interface ComputerUseConfig {
   enabled: boolean;
@@ -92,6 +100,7 @@ export const AGENT_DEFAULTS: Readonly<Omit<AgentConfig, 'screen_url' | 'screen_t
     unlabelled_clicks: 'write',
     ignore_regions: [],
     screen_rules: [],
+    approve_at: 'every_write',
   });
 
 export const MODEL_PLANNER_DEFAULTS: Readonly<

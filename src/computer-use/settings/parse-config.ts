@@ -171,6 +171,7 @@ export function parseAgent(raw: unknown, path: string, problems: string[]): Agen
     ignore_regions: ignoreRegions,
     // Checked above; stored normalised (canonical keys, transaction codes in upper case).
     screen_rules: readScreenRules(known.screen_rules, loadRules()).list,
+    approve_at: dto.approve_at ?? AGENT_DEFAULTS.approve_at,
   };
 }
 

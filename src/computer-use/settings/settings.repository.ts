@@ -35,6 +35,7 @@ const TENANT_LOCK = `hashtextextended('computer_use_config:' || $1, 0)`;
 export const GOVERNANCE_COLUMNS = `
   COALESCE(v.enabled, false) AS enabled, COALESCE(v.agent_configured, false) AS agent_configured,
   COALESCE(v.writes_need_approval, true) AS writes_need_approval,
+  COALESCE(v.stages_typing, false) AS stages_typing,
   COALESCE(k.engaged, false) AS kill_engaged, k.reason AS kill_reason,
   COALESCE(p.paused, false) AS paused, p.reason AS pause_reason`;
 
@@ -43,7 +44,8 @@ export const GOVERNANCE_JOINS = `
   LEFT JOIN LATERAL (
     SELECT (c.config->>'enabled')::boolean AS enabled, (c.config->'agents') ? r.agent AS agent_configured,
            (c.config->'agents'->r.agent->>'require_write_approval')::boolean IS DISTINCT FROM false
-             AS writes_need_approval
+             AS writes_need_approval,
+           c.config->'agents'->r.agent->>'approve_at' = 'commit' AS stages_typing
       FROM computer_use_configs c WHERE c.tenant = r.tenant ORDER BY c.version DESC LIMIT 1) v ON true
   LEFT JOIN computer_use_kill_switches k ON k.tenant = r.tenant AND k.agent = r.agent
   LEFT JOIN computer_use_pauses p ON p.tenant = r.tenant`;

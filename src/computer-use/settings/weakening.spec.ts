@@ -319,6 +319,32 @@ const CASES: Case[] = [
     expected: [],
   },
 
+  // approve_at
+  {
+    case: 'approve_at set to "commit"',
+    before: agent(),
+    after: agent({ approve_at: 'commit' }),
+    expected: [['approve_at', 'every_write', 'commit']],
+  },
+  {
+    case: 'a new agent that approves at the commit',
+    before: null,
+    after: agent({ approve_at: 'commit' }),
+    expected: [['approve_at', 'every_write', 'commit']],
+  },
+  {
+    case: 'approve_at back to every write',
+    before: agent({ approve_at: 'commit' }),
+    after: agent(),
+    expected: [],
+  },
+  {
+    case: 'approve_at kept at "commit"',
+    before: agent({ approve_at: 'commit' }),
+    after: agent({ approve_at: 'commit' }),
+    expected: [],
+  },
+
   // screen_rules
   {
     case: 'a command_field rule added',

@@ -27,6 +27,7 @@ export type WeakeningControl =
   | 'commit_words'
   | 'ignore_regions'
   | 'screen_rules'
+  | 'approve_at'
   | 'screen_url'
   | 'planner';
 
@@ -49,7 +50,7 @@ interface Rule {
   why: string;
 }
 
-/** The table of DESIGN §6, one row per control. `approve_at` gets its row with that field. */
+/** The table of DESIGN §6, one row per control. */
 const RULES: readonly Rule[] = [
   {
     control: 'require_write_approval',
@@ -102,6 +103,13 @@ const RULES: readonly Rule[] = [
     change: 'a screen rule that makes something a read',
     when: 'a screen rule that makes something a read is added or changed',
     why: 'what the rule declares a read may be sent without a person',
+  },
+  {
+    control: 'approve_at',
+    weakens: (a, b) => a.approve_at !== 'commit' && b.approve_at === 'commit',
+    change: 'setting approve_at to "commit"',
+    when: 'approve_at is "commit"',
+    why: "this agent's typing reaches the screen without a person, who decides only at the commit",
   },
   {
     control: 'screen_url',

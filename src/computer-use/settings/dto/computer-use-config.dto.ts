@@ -13,7 +13,14 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
-import { AGENT_DEFAULTS, ENV_NAME_PATTERN, FINGERPRINT_PATTERN, LIMITS } from '../agent-config';
+import {
+  AGENT_DEFAULTS,
+  APPROVE_AT,
+  type ApproveAt,
+  ENV_NAME_PATTERN,
+  FINGERPRINT_PATTERN,
+  LIMITS,
+} from '../agent-config';
 import { ENV_NAME_MESSAGE, HTTPS_URL } from './field-checks';
 import { ModelPlannerDto } from './model-planner.dto';
 import { CommandFieldScreenRuleDto, TitleScreenRuleDto } from './screen-rule.dto';
@@ -212,6 +219,16 @@ export class AgentDto {
   })
   @IsOptional()
   screen_rules?: Array<TitleScreenRuleDto | CommandFieldScreenRuleDto>;
+
+  @ApiPropertyOptional({
+    enum: APPROVE_AT,
+    default: 'every_write',
+    description:
+      'where writes wait for a person: every write, or only commits ("commit": typing is staged and listed on the commit\'s approval, docs/approver-guide.md); "commit" is a weakening: needs governance.weaken and a reason',
+  })
+  @IsOptional()
+  @IsIn(APPROVE_AT)
+  approve_at?: ApproveAt;
 }
 
 @ApiExtraModels(AgentDto)
@@ -252,6 +269,7 @@ export const AGENT_FIELDS: readonly string[] = [
   'unlabelled_clicks',
   'ignore_regions',
   'screen_rules',
+  'approve_at',
 ];
 export const SCREEN_TLS_FIELDS: readonly string[] = ['fingerprint_sha256', 'ca_file'];
 export const RECT_FIELDS: readonly string[] = ['x', 'y', 'width', 'height'];

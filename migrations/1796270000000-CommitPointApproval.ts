@@ -1,0 +1,19 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Commit-point approval (DESIGN §6): a step's staged edit (the field, its value before, the text
+ * typed) and a held commit's change list.
+ */
+export class CommitPointApproval1796270000000 implements MigrationInterface {
+  name = 'CommitPointApproval1796270000000';
+
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "steps" ADD "staged" jsonb`);
+    await queryRunner.query(`ALTER TABLE "approvals" ADD "changes" jsonb`);
+  }
+
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "approvals" DROP COLUMN "changes"`);
+    await queryRunner.query(`ALTER TABLE "steps" DROP COLUMN "staged"`);
+  }
+}

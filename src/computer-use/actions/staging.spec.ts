@@ -1,0 +1,279 @@
+import type { OutlineElement, ScreenContext } from './action.types';
+import { loadRules } from './rules';
+import {
+  changeList,
+  describeChange,
+  stageEdit,
+  type StagedEdit,
+  type StagedField,
+  type StagingStep,
+} from './staging';
+
+const rules = loadRules();
+const date: OutlineElement = {
+  id: 'date',
+  role: 'textbox',
+  name: 'Req. Deliv. Date',
+  rect: { x: 200, y: 120, width: 100, height: 20 },
+  value: '15.03.2026',
+  focused: true,
+};
+const command: OutlineElement = {
+  id: 'okcode',
+  role: 'textbox',
+  name: 'Command field',
+  rect: { x: 10, y: 40, width: 120, height: 20 },
+  value: '',
+  focused: true,
+};
+const save: OutlineElement = {
+  id: 'save',
+  role: 'button',
+  name: 'Save',
+  rect: { x: 10, y: 10, width: 40, height: 20 },
+};
+
+function screen(
+  outline: OutlineElement[] | null,
+  extra: Partial<ScreenContext> = {},
+): ScreenContext {
+  return { width: 1024, height: 768, outline, ...extra };
+}
+
+const type = (text: string) => ({ action: 'type', text }) as const;
+
+describe('staging an edit', () => {
+  it('stages typing into the focused text field, with its label, id, rect and value before', () => {
+    const staged = stageEdit(type('30.04.2026'), screen([save, date]), rules, null);
+    expect(staged).toEqual({
+      edit: {
+        field: { label: 'Req. Deliv. Date', id: 'date', rect: date.rect, at: null },
+        before: '15.03.2026',
+        text: '30.04.2026',
+      },
+    });
+  });
+
+  it('stages a Backspace in the field as an edit', () => {
+    const staged = stageEdit({ action: 'key', key: 'Backspace' }, screen([date]), rules, null);
+    expect(staged).toMatchObject({ edit: { text: null, key: 'Backspace', before: '15.03.2026' } });
+  });
+
+  it.each([
+    ['a newline', '30.04.2026\n', /newline/],
+    ['a tab', '30.04\t2026', /newline, tab/],
+    ['a carriage return', '30.04.2026\r', /control character/],
+    ['a line separator', 'a\u2028b', /control character/],
+  ])('never stages text holding %s', (_, text, why) => {
+    const staged = stageEdit(type(text), screen([date]), rules, null);
+    expect(staged).toEqual({ notStaged: expect.stringMatching(why) as unknown });
+  });
+
+  it('never stages a commit key or a click', () => {
+    expect(stageEdit({ action: 'key', key: 'Enter' }, screen([date]), rules, null)).toHaveProperty(
+      'notStaged',
+    );
+    expect(
+      stageEdit({ action: 'click', x: 20, y: 20 }, screen([save]), rules, null),
+    ).toHaveProperty('notStaged');
+  });
+
+  it('never stages typing into the command field (by the names config gives it, any case)', () => {
+    for (const name of ['Command field', 'command FIELD', 'Befehlsfeld']) {
+      const staged = stageEdit(type('/nVA02'), screen([{ ...command, name }]), rules, null);
+      expect(staged).toEqual({ notStaged: expect.stringMatching(/command field/) as unknown });
+    }
+  });
+
+  it('fails closed where nothing locates one named text field that has the focus', () => {
+    const unfocused = { ...date, focused: undefined };
+    const cases: Array<[string, ScreenContext]> = [
+      ['no focus marked', screen([unfocused])],
+      ['the focus on a button', screen([{ ...save, focused: true }])],
+      ['a password field', screen([{ ...date, password: true, value: undefined }])],
+      ['an unnamed field', screen([{ ...date, name: '  ' }])],
+      // The field last clicked is not the one the host marks: a dialog opened since the click.
+      ['two fields', screen([date], { focus: { ...command, focused: undefined } })],
+      // The host marks nothing and only the caller's belief says where the focus is.
+      ['only a belief', screen([unfocused], { focus: unfocused })],
+    ];
+    for (const [what, context] of cases) {
+      const staged = stageEdit(type('x'), context, rules, null);
+      expect({ what, staged }).toEqual({
+        what,
+        staged: { notStaged: expect.any(String) as unknown },
+      });
+    }
+  });
+
+  it('keeps what it cannot read as unknown: a field the host gives no value has before null', () => {
+    const staged = stageEdit(type('4711'), screen([{ ...date, value: undefined }]), rules, null);
+    expect(staged).toMatchObject({ edit: { before: null } });
+  });
+
+  describe('without an outline', () => {
+    const label = { words: [{ text: 'Order', confidence: 93 }] };
+
+    it('stages typing where the run last clicked and OCR read a label beside it', () => {
+      const staged = stageEdit(type('4711'), screen(null, { focusLabel: label }), rules, {
+        x: 300,
+        y: 200,
+      });
+      expect(staged).toEqual({
+        edit: {
+          field: { label: 'Order', id: null, rect: null, at: { x: 300, y: 200 } },
+          before: null,
+          text: '4711',
+        },
+      });
+    });
+
+    it('holds it where no click locates the field, or OCR read no label', () => {
+      const at = { x: 300, y: 200 };
+      expect(
+        stageEdit(type('4711'), screen(null, { focusLabel: label }), rules, null),
+      ).toHaveProperty('notStaged');
+      for (const focusLabel of [
+        { unreadable: 'timed_out' as const },
+        { words: [{ text: 'Or', confidence: 95 }] }, // fewer than three letters
+        { words: [{ text: 'Order', confidence: 20 }] }, // unsure
+        null,
+      ]) {
+        expect(stageEdit(type('4711'), screen(null, { focusLabel }), rules, at)).toHaveProperty(
+          'notStaged',
+        );
+      }
+    });
+  });
+});
+
+describe('the change list', () => {
+  const field = (id: string | null, label: string, at: StagedField['at'] = null): StagedField => ({
+    label,
+    id,
+    rect: id ? { x: 1, y: 2, width: 3, height: 4 } : null,
+    at,
+  });
+  const staged = (
+    n: number,
+    f: StagedField,
+    before: string | null,
+    text: string | null,
+  ): StagingStep => {
+    const edit: StagedEdit = { field: f, before, text };
+    if (text === null) edit.key = 'Backspace';
+    return { n, classification: 'write', outcome: 'staged', staged: edit };
+  };
+  const read = (n: number): StagingStep => ({
+    n,
+    classification: 'read',
+    outcome: 'sent',
+    staged: null,
+  });
+  const commit = (n: number, outcome = 'sent_after_approval'): StagingStep => ({
+    n,
+    classification: 'write',
+    outcome,
+    staged: null,
+  });
+  const dateField = field('date', 'Req. Deliv. Date');
+  const orderField = field('order', 'Order');
+  const onScreen = (id: string, value: string | undefined): OutlineElement => ({
+    id,
+    role: 'textbox',
+    name: id,
+    rect: { x: 10, y: 20, width: 30, height: 40 },
+    value,
+  });
+
+  it('lists each field once, in the order first edited, read back on the held screen', () => {
+    const history = [
+      staged(1, orderField, '', '4711'),
+      read(2),
+      staged(3, dateField, '15.03.2026', '30.04.2026'),
+    ];
+    const changes = changeList(history, [
+      onScreen('order', '4711'),
+      onScreen('date', '30.04.2026'),
+    ]);
+    expect(changes).toEqual([
+      {
+        field: 'Order',
+        before: '',
+        after: '4711',
+        read_back: '4711',
+        read_back_check: 'same',
+        step: 1,
+        rect: { x: 10, y: 20, width: 30, height: 40 },
+      },
+      {
+        field: 'Req. Deliv. Date',
+        before: '15.03.2026',
+        after: '30.04.2026',
+        read_back: '30.04.2026',
+        read_back_check: 'same',
+        step: 3,
+        rect: { x: 10, y: 20, width: 30, height: 40 },
+      },
+    ]);
+    expect(describeChange(changes[1])).toBe('Req. Deliv. Date: “15.03.2026” → “30.04.2026”');
+  });
+
+  it('a second edit of a field keeps its first before and replaces its after; a click elsewhere does not clear it', () => {
+    const click: StagingStep = { n: 2, classification: 'read', outcome: 'sent', staged: null };
+    const history = [
+      staged(1, dateField, '15.03.2026', '31.04.2026'),
+      click,
+      staged(3, dateField, '31.04.2026', '30.04.2026'),
+      staged(4, dateField, '30.04.2026', null),
+    ];
+    const [line] = changeList(history, [onScreen('date', '30.04.202')]);
+    expect(line).toMatchObject({ before: '15.03.2026', after: '30.04.202', step: 4 });
+    expect(line.read_back_check).toBe('same');
+  });
+
+  it('starts after the last commit: a write that reached the screen unstaged', () => {
+    const history = [
+      staged(1, orderField, '', '4711'),
+      commit(2, 'sent'),
+      staged(3, dateField, 'a', 'b'),
+    ];
+    expect(changeList(history, null).map((c) => c.field)).toEqual(['Req. Deliv. Date']);
+    // A write that did not reach the screen is no commit.
+    const refused = [staged(1, orderField, '', '4711'), commit(2, 'screen_changed')];
+    expect(changeList(refused, null).map((c) => c.field)).toEqual(['Order']);
+  });
+
+  it('flags a read-back that differs from what was typed, and one nothing could read', () => {
+    const history = [
+      staged(1, dateField, '15.03.2026', '300426'),
+      staged(2, orderField, '', '4711'),
+    ];
+    const changes = changeList(history, [
+      onScreen('date', '30.04.2026'),
+      onScreen('order', undefined),
+    ]);
+    expect(changes.map((c) => c.read_back_check)).toEqual(['differs', 'unread']);
+    expect(describeChange(changes[0])).toBe(
+      'Req. Deliv. Date: “15.03.2026” → “30.04.2026” (typed “300426”)',
+    );
+    expect(describeChange(changes[1])).toBe('Order: “” → “4711” (not read back)');
+    // A field no longer on the held screen keeps the rect it had, and is not read back.
+    expect(changeList(history, [])[0]).toMatchObject({ read_back: null, rect: dateField.rect });
+  });
+
+  it('tells fields apart without an outline by the line of the click that focused them', () => {
+    const upper = field(null, 'Order', { x: 300, y: 200 });
+    const sameLine = field(null, 'Order', { x: 320, y: 210 });
+    const below = field(null, 'Sold-to', { x: 300, y: 240 });
+    const history = [
+      staged(1, upper, null, '1'),
+      staged(2, sameLine, null, '2'),
+      staged(3, below, null, '3'),
+    ];
+    expect(changeList(history, null).map((c) => [c.field, c.after, c.read_back_check])).toEqual([
+      ['Order', '2', 'unread'],
+      ['Sold-to', '3', 'unread'],
+    ]);
+  });
+});

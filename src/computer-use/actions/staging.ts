@@ -1,0 +1,238 @@
+/**
+ * Commit-point approval (DESIGN §6, `approve_at: "commit"`): which edits are staged (sent without
+ * a person, recorded), and the change list a held commit carries. Pure: the screen as the step saw
+ * it and the run's earlier steps in, the decision out.
+ *
+ * An edit is staged only when everything about it is known, failing closed otherwise (a person
+ * decides, as for any write):
+ * - it is typing whose text holds no newline, tab or other control character, or a Backspace;
+ * - the field it goes into is located: with an outline, the host marks the focus, every focused
+ *   element the caller knows of (the host's marks and the field last clicked) is the same text
+ *   field, not a password field and not the command field, and it has a name; without an outline,
+ *   the run last clicked a point and OCR read a label beside it there.
+ */
+import type { Action, OcrReading, OutlineElement, Rect, ScreenContext } from './action.types';
+import { focusedFields, isTextField } from './label-at';
+import { judgeOcrReading } from './ocr-label';
+import type { Rules } from './rules';
+import { clean, quote } from './text';
+import { SAME_LINE_PX } from './typed-field';
+
+/** The field a staged edit went into, as the change list names it. */
+export interface StagedField {
+  /** Its label: the outline element's name, or what OCR read beside the field. */
+  label: string;
+  /** The outline element's id; null where the host serves no outline. */
+  id: string | null;
+  /** Where it was on the screen the edit was judged on (the outline's rect); null: unknown. */
+  rect: Rect | null;
+  /** Where the run clicked to focus it, where the host serves no outline; else null. */
+  at: { x: number; y: number } | null;
+}
+
+/** One staged edit, as its step records it (`steps.staged`). */
+export interface StagedEdit {
+  field: StagedField;
+  /** The field's value before the edit (the outline's `value`); null when nothing read it. */
+  before: string | null;
+  /** The text typed; null for a Backspace. */
+  text: string | null;
+  /** The key of an edit by key (Backspace); absent for typing. */
+  key?: 'Backspace';
+}
+
+/** How a field's value read back at the commit compares with what was typed. */
+export type ReadBackCheck = 'same' | 'differs' | 'unread';
+
+/** One line of a held commit's change list (DESIGN §6): a field and what the commit stores in it. */
+export interface Change {
+  field: string;
+  before: string | null;
+  /** What the run typed last into the field; null when only Backspace edited it. */
+  after: string | null;
+  /** The field's value on the screen of the held commit; null when nothing could read it. */
+  read_back: string | null;
+  read_back_check: ReadBackCheck;
+  /** The last step that edited the field. */
+  step: number;
+  /** Where the field is on the held screen (or was, when it is no longer there); null: unknown. */
+  rect: Rect | null;
+}
+
+/** A step of the run as the change list reads it. */
+export interface StagingStep {
+  n: number;
+  classification: string | null;
+  outcome: string | null;
+  staged: StagedEdit | null;
+}
+
+/** Why an edit was not staged: the write is held for a person, as always. */
+export interface NotStaged {
+  notStaged: string;
+}
+
+/** Control characters: text holding one is never staged (a newline or tab commits or moves). */
+const CONTROL = /[\p{Cc}\u2028\u2029]/u;
+/** Outcomes of an action that reached the screen, a commit among them when it was a write. */
+const COMMITTED: ReadonlySet<string> = new Set(['sent', 'sent_after_approval']);
+
+/**
+ * Whether `action` is staged on this screen, and as what. `at` is where the run last clicked
+ * while the focus cannot have moved since (for a screen without an outline); `screen.focusLabel`
+ * what OCR read beside it.
+ */
+export function stageEdit(
+  action: Action,
+  screen: ScreenContext,
+  rules: Rules,
+  at: { x: number; y: number } | null,
+): { edit: StagedEdit } | NotStaged {
+  let text: string | null = null;
+  if (action.action === 'type') {
+    if (CONTROL.test(action.text)) {
+      return notStaged('the text holds a newline, tab or other control character');
+    }
+    text = action.text;
+  } else if (!(action.action === 'key' && action.key === 'Backspace')) {
+    return notStaged('only typing and Backspace inside a field are staged');
+  }
+  const located = Array.isArray(screen.outline)
+    ? outlineField(screen, rules)
+    : ocrField(screen.focusLabel, at, rules);
+  if ('notStaged' in located) return located;
+  const edit: StagedEdit = { field: located.field, before: located.before, text };
+  if (text === null) edit.key = 'Backspace';
+  return { edit };
+}
+
+function notStaged(why: string): NotStaged {
+  return { notStaged: `${why}: a person decides` };
+}
+
+function outlineField(
+  screen: ScreenContext,
+  rules: Rules,
+): { field: StagedField; before: string | null } | NotStaged {
+  const outline = screen.outline as OutlineElement[];
+  if (!outline.some((e) => e?.focused === true)) {
+    return notStaged('the screen host marks no field as focused, so nothing locates the field');
+  }
+  const focused = focusedFields(screen);
+  const element = focused[0];
+  if (focused.some((e) => e !== element && e?.id !== element.id)) {
+    return notStaged('the field that has the focus is not certain');
+  }
+  if (!isTextField(element, rules)) return notStaged('the focus is not in a text field');
+  if (element.password === true) return notStaged('the focus is in a password field');
+  const label = typeof element.name === 'string' ? clean(element.name, Infinity) : '';
+  if (label === '') return notStaged('the focused field has no name');
+  if (rules.commandFieldNames.has(label.toLowerCase())) {
+    return notStaged('typing into the command field is never staged');
+  }
+  const before = typeof element.value === 'string' ? element.value : null;
+  return { field: { label, id: String(element.id), rect: rectOf(element), at: null }, before };
+}
+
+function ocrField(
+  reading: OcrReading | null | undefined,
+  at: { x: number; y: number } | null,
+  rules: Rules,
+): { field: StagedField; before: string | null } | NotStaged {
+  if (!at) return notStaged('nothing locates the field that has the focus');
+  const read = judgeOcrReading(reading, rules);
+  if (read.unreadable !== null || read.text === null) {
+    return notStaged(`nothing could read the field's label (${read.unreadable ?? 'no text'})`);
+  }
+  const label = clean(read.text, Infinity);
+  if (rules.commandFieldNames.has(label.toLowerCase())) {
+    return notStaged('typing into the command field is never staged');
+  }
+  return { field: { label, id: null, rect: null, at }, before: null };
+}
+
+function rectOf(e: OutlineElement): Rect | null {
+  const r = e.rect;
+  if (!r || ![r.x, r.y, r.width, r.height].every(Number.isFinite)) return null;
+  return { x: r.x, y: r.y, width: r.width, height: r.height };
+}
+
+/** Whether two staged edits went into the same field: the same outline id, or the same line. */
+export function sameStagedField(a: StagedField, b: StagedField): boolean {
+  if (a.id !== null || b.id !== null) return a.id === b.id;
+  if (!a.at || !b.at) return false;
+  return Math.abs(a.at.y - b.at.y) <= SAME_LINE_PX;
+}
+
+/**
+ * The change list of a commit held at step `history.length + 1`: every staged edit since the
+ * run's last commit (a write that reached the screen without being staged), one line per field,
+ * in the order the fields were first edited. A second edit of a field keeps its first `before`
+ * and replaces its `after` (Backspace takes a character off it); a click elsewhere changes
+ * nothing. `outline` is the held screen's: the field's value there is its read-back.
+ */
+export function changeList(
+  history: readonly StagingStep[],
+  outline: readonly OutlineElement[] | null,
+): Change[] {
+  const since: StagingStep[] = [];
+  for (let i = history.length - 1; i >= 0; i--) {
+    const s = history[i];
+    if (s.outcome === 'staged' && s.staged) since.unshift(s);
+    else if (COMMITTED.has(s.outcome ?? '') && s.classification === 'write') break;
+  }
+  const lines: Array<{
+    field: StagedField;
+    before: string | null;
+    after: string | null;
+    step: number;
+  }> = [];
+  for (const { n, staged } of since) {
+    const edit = staged as StagedEdit;
+    let line = lines.find((l) => sameStagedField(l.field, edit.field));
+    if (!line) {
+      line = { field: edit.field, before: edit.before, after: null, step: n };
+      lines.push(line);
+    }
+    line.step = n;
+    line.after =
+      edit.text !== null
+        ? edit.text
+        : line.after === null
+          ? null
+          : [...line.after].slice(0, -1).join('');
+  }
+  return lines.map((l) => {
+    const element =
+      l.field.id === null ? null : (outline?.find((e) => e?.id === l.field.id) ?? null);
+    const readBack = element && typeof element.value === 'string' ? element.value : null;
+    return {
+      field: l.field.label,
+      before: l.before,
+      after: l.after,
+      read_back: readBack,
+      read_back_check: readBackCheck(l.after, readBack),
+      step: l.step,
+      rect: (element && rectOf(element)) ?? l.field.rect,
+    };
+  });
+}
+
+function readBackCheck(after: string | null, readBack: string | null): ReadBackCheck {
+  if (readBack === null) return 'unread';
+  if (after === null) return 'same'; // only Backspace: the read-back is what the field holds
+  return readBack.trim() === after.trim() ? 'same' : 'differs';
+}
+
+/** A change in words: `Req. Deliv. Date: 15.03.2026 → 30.04.2026`. */
+export function describeChange(c: Change): string {
+  const shown = (v: string | null) => (v === null ? '(not read)' : quote(v, 80));
+  const after = c.read_back ?? c.after;
+  const flag =
+    c.read_back_check === 'differs'
+      ? ` (typed ${shown(c.after)})`
+      : c.read_back_check === 'unread'
+        ? ' (not read back)'
+        : '';
+  return `${c.field}: ${shown(c.before)} → ${shown(after)}${flag}`;
+}

@@ -1,0 +1,278 @@
+import { createHash } from 'node:crypto';
+import { VA02_EXAMPLE_SCRIPT } from '../src/computer-use/planning/va02-example';
+import { runApprovingEveryWrite, saves } from './support/approving';
+import { isEnded, startStack, type Stack } from './support/stack';
+
+/**
+ * Commit-point approval (DESIGN §6, issue 14) end to end: real API, worker, PostgreSQL, Redis and
+ * the HTTPS sim screen host with its outline. Under `approve_at: "commit"` with the two screen rules
+ * of issue 14, the VA02 change asks a person once, at Save, and that approval lists what the save
+ * stores. Typing that cannot be staged is held as always; a rejected commit stores nothing; a held
+ * commit whose screen changed before the resume is not sent.
+ */
+
+jest.setTimeout(180_000);
+
+const RULES = [
+  { command_field: { transactions: ['VA02', 'VA03'] } },
+  { title: '^Change Sales Order: Initial Screen$', keys: { Enter: 'read' } },
+];
+const COMMIT = {
+  approve_at: 'commit',
+  screen_rules: RULES,
+  reason: 'VA02 typing is stored only by Save; the approver decides there',
+};
+
+const el = (role: string, name: string) => ({
+  action: { action: 'click', element: { role, name } },
+});
+const type = (text: string) => ({ action: { action: 'type', text } });
+const key = (k: string) => ({ action: { action: 'key', key: k } });
+const done = (summary: string) => ({ action: { action: 'done', summary } });
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The VA02 script up to the Save click, with `date` typed into Req. Deliv. Date. */
+function va02(date: string, after: unknown[] = []) {
+  const steps = VA02_EXAMPLE_SCRIPT.steps;
+  const upToDate = steps.slice(0, 7);
+  return {
+    patience: 10,
+    steps: [...upToDate, type(date), ...after],
+  };
+}
+
+describe('commit-point approval, end to end', () => {
+  let stack: Stack;
+  let auditor: string;
+
+  beforeAll(async () => {
+    stack = await startStack();
+    auditor = (await stack.api.token('acme', 'aud', ['audit.read'])).token;
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  beforeEach(async () => {
+    await stack.sim.reset();
+  });
+
+  const audit = async (runId: string, type: string) => {
+    const r = await stack.api.request('GET', `/api/audit?run_id=${runId}&type=${type}&limit=100`, {
+      token: auditor,
+    });
+    expect(r.status).toBe(200);
+    return r.body.items as Array<{ step: number; details: Record<string, any> }>;
+  };
+
+  it('is refused without governance.weaken, and nothing changes', async () => {
+    const r = await stack.api.request('PUT', '/api/admin/computer-use', {
+      token: stack.tokens.admin,
+      json: {
+        enabled: true,
+        agents: {
+          'sap-orders': {
+            screen_url: stack.sim.url,
+            screen_token_env: stack.sim.tokenEnv,
+            approve_at: 'commit',
+            reason: 'fewer approvals',
+          },
+        },
+      },
+    });
+    expect(r.status).toBe(403);
+    expect(r.body.message).toContain('setting approve_at to "commit" (agent sap-orders)');
+  });
+
+  it('asks once, at Save, with the change list of everything typed since the run began', async () => {
+    await stack.configure({ planner: await stack.planner(VA02_EXAMPLE_SCRIPT), ...COMMIT });
+    const { run, held } = await runApprovingEveryWrite(stack, 'sap-orders');
+    expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
+    expect(held.map((h) => h.n)).toEqual([9]);
+    expect(held[0].why).toBe(
+      'click on “Save” (from the screen outline); it commits 2 staged changes',
+    );
+    const overview = run.steps[8];
+    expect(held[0].changes).toEqual([
+      {
+        field: 'Order',
+        before: '',
+        after: '4711',
+        // The order field is not on the overview the Save is held on.
+        read_back: null,
+        read_back_check: 'unread',
+        step: 5,
+        rect: expect.any(Object),
+      },
+      {
+        field: 'Req. Deliv. Date',
+        before: expect.stringMatching(/^\d\d\.\d\d\.\d{4}$/),
+        after: '30.04.2026',
+        read_back: '30.04.2026',
+        read_back_check: 'same',
+        step: 8,
+        rect: expect.objectContaining({ width: expect.any(Number) }),
+      },
+    ]);
+    expect(held[0].changes![1].before).not.toBe('30.04.2026');
+    expect(overview).toMatchObject({ n: 9, outcome: 'sent_after_approval' });
+    for (const n of [5, 8]) {
+      expect(run.steps[n - 1]).toMatchObject({
+        classification: 'write',
+        outcome: 'staged',
+        why: 'typing into a field is a write; staged until the next commit, which is held',
+      });
+    }
+
+    // Every write that reached the screen is in the audit trail; the held commit records the
+    // fields and the SHA-256 of each value, never the values.
+    const writes = await audit(run.id, 'computer_use.write');
+    expect(writes.map((w) => [w.step, w.details.staged ?? false])).toEqual([
+      [5, true],
+      [8, true],
+      [9, false],
+    ]);
+    expect(writes[1].details).toMatchObject({ field: 'Req. Deliv. Date', staged: true });
+    const [heldEvent] = await audit(run.id, 'computer_use.write.held');
+    const date = held[0].changes![1];
+    expect(heldEvent.details.changes[1]).toEqual({
+      field: 'Req. Deliv. Date',
+      step: 8,
+      before_sha256: sha256(date.before),
+      after_sha256: sha256('30.04.2026'),
+      read_back_sha256: sha256('30.04.2026'),
+      read_back_check: 'same',
+    });
+    expect(JSON.stringify(heldEvent.details)).not.toContain('30.04.2026');
+
+    const saved = await saves(stack.sim);
+    expect(saved).toHaveLength(1);
+    expect(saved[0]).toMatchObject({ order: '4711', fields: { reqDelivDate: '30.04.2026' } });
+  });
+
+  it('a rejected commit stores nothing: the run stops and the sim saw no save', async () => {
+    await stack.configure({ planner: await stack.planner(VA02_EXAMPLE_SCRIPT), ...COMMIT });
+    const started = await stack.start('change order 4711');
+    const run = await stack.waitFor(
+      started.id,
+      (r) => r.status === 'awaiting_approval' || isEnded(r),
+    );
+    expect(run.pending_approval).toMatchObject({ step: 9, changes: expect.any(Array) });
+    const rejected = await stack.api.request(
+      'POST',
+      `/api/approvals/${run.pending_approval.id}/reject`,
+      { token: stack.tokens.approver, json: { comment: 'wrong date' } },
+    );
+    expect(rejected.status).toBe(200);
+    const ended = await stack.waitFor(started.id, isEnded);
+    expect(ended).toMatchObject({ status: 'stopped', end_reason: 'rejected' });
+    // The typing reached the screen; the save never happened.
+    const typed = (await stack.sim.events()).filter(
+      (e) => e.type === 'action' && e.action.action === 'type',
+    );
+    expect(typed.map((e) => e.action.text)).toEqual(['/nVA02', '4711', '30.04.2026']);
+    expect(await saves(stack.sim)).toEqual([]);
+  });
+
+  it('holds typed text holding a newline: it would commit', async () => {
+    await stack.configure({
+      planner: await stack.planner(va02('30.04.2026\n', [done('typed')])),
+      ...COMMIT,
+    });
+    const started = await stack.start('change order 4711');
+    const run = await stack.waitFor(
+      started.id,
+      (r) => r.status === 'awaiting_approval' || isEnded(r),
+    );
+    expect(run.status).toBe('awaiting_approval');
+    expect(run.pending_approval).toMatchObject({
+      step: 8,
+      action: { action: 'type', text: '30.04.2026\n' },
+      why: 'typing into a field is a write; not staged: the text holds a newline, tab or other control character: a person decides; it commits 1 staged change',
+    });
+    expect(run.pending_approval.changes).toEqual([expect.objectContaining({ field: 'Order' })]);
+    await stack.api.request('POST', `/api/approvals/${run.pending_approval.id}/reject`, {
+      token: stack.tokens.approver,
+      json: {},
+    });
+    expect(await saves(stack.sim)).toEqual([]);
+  });
+
+  it('still refuses typing into the password field', async () => {
+    await stack.configure({
+      planner: await stack.planner({
+        patience: 10,
+        steps: [
+          el('textbox', 'Command field'),
+          type('/nPWD'),
+          key('Enter'),
+          {
+            when: { element: { role: 'textbox', name: 'Current Password' } },
+            ...el('textbox', 'Current Password'),
+          },
+          type('geheim123'),
+          done('gave up'),
+        ],
+      }),
+      ...COMMIT,
+      screen_rules: [{ command_field: { transactions: ['PWD'] } }],
+    });
+    const { run, held } = await runApprovingEveryWrite(stack, 'sap-orders');
+    expect(run).toMatchObject({ status: 'completed', invalid_actions: 1 });
+    expect(held).toEqual([]);
+    expect(run.steps[4]).toMatchObject({ classification: 'invalid', outcome: 'refused' });
+    const typed = (await stack.sim.events()).filter(
+      (e) => e.type === 'action' && e.action.action === 'type',
+    );
+    expect(typed.map((e) => e.action.text)).toEqual(['/nPWD']);
+  });
+
+  it('holds the typing after all when the agent stops staging while the planner thinks', async () => {
+    const slow = { when: { text: '^GO$' }, patience: 60, ...type('30.04.2026') };
+    const script = va02('unused');
+    script.steps[7] = slow;
+    await stack.configure({ planner: await stack.planner(script), ...COMMIT });
+    const started = await stack.start('change order 4711');
+    await stack.waitFor(started.id, (r) => r.step_count === 8 || isEnded(r));
+    await new Promise((r) => setTimeout(r, 300)); // the planner is looking for GO
+    const { approve_at: _, ...everyWrite } = COMMIT;
+    await stack.configure({ planner: await stack.planner(script), ...everyWrite });
+    await stack.sim.poke('GO');
+    const held = await stack.waitFor(
+      started.id,
+      (r) => r.status === 'awaiting_approval' || isEnded(r),
+    );
+    expect(held.pending_approval).toMatchObject({
+      step: 8,
+      action: { action: 'type', text: '30.04.2026' },
+      why: expect.stringMatching(/need approval again/),
+    });
+    const typed = (await stack.sim.events()).filter(
+      (e) => e.type === 'action' && e.action.action === 'type',
+    );
+    expect(typed.map((e) => e.action.text)).toEqual(['/nVA02', '4711']);
+    await stack.api.request('POST', `/api/computer-use/runs/${started.id}/cancel`, {
+      token: stack.tokens.operator,
+    });
+  });
+
+  it('a held commit whose screen changed before the resume ends stale_screen, unsaved', async () => {
+    await stack.configure({ planner: await stack.planner(VA02_EXAMPLE_SCRIPT), ...COMMIT });
+    const started = await stack.start('change order 4711');
+    const run = await stack.waitFor(
+      started.id,
+      (r) => r.status === 'awaiting_approval' || isEnded(r),
+    );
+    expect(run.pending_approval.step).toBe(9);
+    // The screen changes while the person decides: a message in the status bar.
+    expect(
+      (await stack.sim.call('POST', '/sim/poke', { message: 'Order 4711 was changed by MEIER' }))
+        .status,
+    ).toBe(200);
+    const ended = await stack.approveAndResume(started.id);
+    const final = isEnded(ended) ? ended : await stack.waitFor(started.id, isEnded);
+    expect(final).toMatchObject({ status: 'stopped', end_reason: 'stale_screen' });
+    expect(await saves(stack.sim)).toEqual([]);
+  });
+});
