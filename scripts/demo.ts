@@ -5,6 +5,8 @@
  * the CLI, and one governed run that changes order 4711 in VA02: every held write is shown, refused
  * to the person who started the run (four-eyes), approved by another and resumed, until the run
  * ends. Then the record: steps, audit trail, the chain's verification, and what the screen host did.
+ * Last, the same change with commit-point approval (approve_at "commit" and two screen rules): one
+ * approval, at Save, with the change list; the approvals of both runs side by side.
  * Everything the demo starts, it stops, also on Ctrl-C and on errors. The demo database stays.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -15,11 +17,20 @@ import { Client } from 'pg';
 import type { ApprovalView } from '../src/approvals/approval.view';
 import type { AuditEventView, VerifyResult } from '../src/audit/audit.service';
 import type { RunView } from '../src/computer-use/runs/run.view';
-import { ApiError, apiClient, clearQueues, ensure, SimEvent, simEvents } from './demo/clients';
+import {
+  ApiError,
+  apiClient,
+  clearQueues,
+  ensure,
+  nextStop as nextRunStop,
+  SimEvent,
+  simEvents,
+} from './demo/clients';
 import { modelEndpoint } from '../src/models/provider-urls';
+import { commitPointRun, printComparison } from './demo/commit-point';
 import { agentPlanner, DEMO_GOAL, type DemoPlanner, pickPlanner } from './demo/planner';
 import { bad, describeAction, heading, line, ok, shortSha, table } from './demo/print';
-import { ENTRIES, freePort, ProcessGroup, sleep, waitUntil } from './lib/processes';
+import { ENTRIES, freePort, ProcessGroup, waitUntil } from './lib/processes';
 
 const TENANT = 'acme';
 const AGENT = 'sap-orders';
@@ -27,6 +38,8 @@ const AGENT = 'sap-orders';
 const SCREEN_TOKEN_ENV = 'WARDEN_DEMO_SCREEN_TOKEN';
 const PEOPLE = {
   admin: { subject: 'ada', permissions: ['computer_use.admin'] },
+  // Loosening governance (approve_at "commit", screen rules) needs governance.weaken as well.
+  weakener: { subject: 'wes', permissions: ['computer_use.admin', 'governance.weaken'] },
   // olga may approve, too: what stops her approving her own run's writes is four-eyes alone.
   operator: { subject: 'olga', permissions: ['agents.operate', 'agents.approve'] },
   approver: { subject: 'bob', permissions: ['agents.approve'] },
@@ -135,26 +148,22 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
 
   // The agent: the sim host, its pinned certificate, and the planner.
   const call = apiClient(base);
+  const agentConfig = {
+    screen_url: hostUrl,
+    screen_token_env: SCREEN_TOKEN_ENV,
+    screen_tls: { fingerprint_sha256: fingerprint },
+    system: 'SAP GUI (sim)',
+    max_steps: 20,
+    max_seconds: 300,
+    planner: await agentPlanner(planner, call, tokens.admin),
+  };
   const configured = ensure(
     'PUT /api/admin/computer-use',
     await call<{ agents: Record<string, Record<string, unknown>> } | ApiError>(
       'PUT',
       '/api/admin/computer-use',
       tokens.admin,
-      {
-        enabled: true,
-        agents: {
-          [AGENT]: {
-            screen_url: hostUrl,
-            screen_token_env: SCREEN_TOKEN_ENV,
-            screen_tls: { fingerprint_sha256: fingerprint },
-            system: 'SAP GUI (sim)',
-            max_steps: 20,
-            max_seconds: 300,
-            planner: await agentPlanner(planner, call, tokens.admin),
-          },
-        },
-      },
+      { enabled: true, agents: { [AGENT]: agentConfig } },
     ),
     200,
   );
@@ -179,17 +188,7 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
   line(`  "${DEMO_GOAL}"`);
   line(`run ${started.id}`);
   const runPath = `/api/computer-use/runs/${started.id}`;
-  /** The run once it waits for another approval than `after`, or has ended. */
-  const nextStop = async (after?: string): Promise<RunView> => {
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      const run = ensure('GET the run', await call<RunView>('GET', runPath, tokens.operator), 200);
-      if (isEnded(run)) return run;
-      if (run.status === 'awaiting_approval' && run.pending_approval?.id !== after) return run;
-      await sleep(50);
-    }
-    throw new Error('the run did not move for 60 s');
-  };
+  const nextStop = (after?: string) => nextRunStop(call, runPath, tokens.operator, after);
 
   // Reads go through at once; the demo mentions them as it comes upon them.
   let shown = 0;
@@ -299,7 +298,21 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
       : `expected exactly one save of order 4711, saw ${saves.length} saves`,
   );
 
-  heading('6. Stopping');
+  heading('6. The same change, approved at the commit');
+  const commit = await commitPointRun({
+    call,
+    tokens,
+    agent: AGENT,
+    agentConfig,
+    goal: DEMO_GOAL,
+    sim: { url: hostUrl, certPath: sim.certPath, token: screenToken },
+  });
+  console.log('');
+  line('What a person had to decide for the one business change:');
+  printComparison({ approvals: held, saves: saves.length }, commit);
+  const fewer = commit.completed && commit.saves === 1 && commit.approvals < held;
+
+  heading('7. Stopping');
   const stopped = await processes.stopAll();
   await clearQueues(settings.redisUrl, settings.queuePrefix);
   ok(`stopped ${stopped.slice(0, -1).join(', ')} and ${stopped[stopped.length - 1]}`);
@@ -315,7 +328,7 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
   line(
     `done in ${secs(began, end)}: setting up ${secs(began, setUp)}, the run ${secs(setUp, ran)}, the rest ${secs(ran, end)}`,
   );
-  return completed && oneSave && verify.ok;
+  return completed && oneSave && verify.ok && fewer;
 }
 
 /** Drops and creates the demo database, migrates it with the CLI; answers how many migrations ran. */
@@ -463,10 +476,6 @@ function countTypes(events: Array<{ type: string }>): string {
   const counts = new Map<string, number>();
   for (const e of events) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
   return [...counts].map(([type, n]) => (n > 1 ? `${type} ×${n}` : type)).join(', ');
-}
-
-function isEnded(run: { status: string }): boolean {
-  return ['completed', 'failed', 'stopped'].includes(run.status);
 }
 
 function describeEvent(e: SimEvent): string {

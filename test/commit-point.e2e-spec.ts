@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { VA02_EXAMPLE_SCRIPT } from '../src/computer-use/planning/va02-example';
 import { runApprovingEveryWrite, saves } from './support/approving';
-import { isEnded, startStack, type Stack } from './support/stack';
+import { isEnded, startSimHost, startStack, type SimHost, type Stack } from './support/stack';
 
 /**
  * Commit-point approval (DESIGN §6, issue 14) end to end: real API, worker, PostgreSQL, Redis and
@@ -43,19 +43,24 @@ function va02(date: string, after: unknown[] = []) {
 
 describe('commit-point approval, end to end', () => {
   let stack: Stack;
+  let blind: SimHost;
   let auditor: string;
 
   beforeAll(async () => {
     stack = await startStack();
+    blind = await startSimHost({ elements: false });
+    await stack.grant(blind.tokenEnv, blind.url);
     auditor = (await stack.api.token('acme', 'aud', ['audit.read'])).token;
   });
 
   afterAll(async () => {
     await stack?.close();
+    await blind?.close();
   });
 
   beforeEach(async () => {
     await stack.sim.reset();
+    await blind.reset();
   });
 
   const audit = async (runId: string, type: string) => {
@@ -274,5 +279,65 @@ describe('commit-point approval, end to end', () => {
     const final = isEnded(ended) ? ended : await stack.waitFor(started.id, isEnded);
     expect(final).toMatchObject({ status: 'stopped', end_reason: 'stale_screen' });
     expect(await saves(stack.sim)).toEqual([]);
+  });
+
+  it('without an outline: typing beside a label OCR reads is staged, the change list says what it could not read', async () => {
+    const at = (x: number, y: number) => ({ action: { action: 'click', x, y } });
+    const script = {
+      steps: [
+        at(140, 66), // the command field
+        type('/nVA02'),
+        key('Enter'),
+        at(255, 183), // Order
+        type('4711'),
+        key('Enter'),
+        at(255, 305), // Req. Deliv. Date
+        type('30.04.2026'),
+        at(266, 66), // the Save icon
+        done('order 4711: Req. Deliv. Date is now 30.04.2026'),
+      ],
+    };
+    await stack.configure(
+      { planner: await stack.planner(VA02_EXAMPLE_SCRIPT), ...COMMIT },
+      {
+        'sap-blind': {
+          screen_url: blind.url,
+          screen_token_env: blind.tokenEnv,
+          screen_tls: { fingerprint_sha256: blind.fingerprint },
+          system: 'SAP GUI (sim, no outline)',
+          max_steps: 40,
+          planner: await stack.planner(script),
+          ...COMMIT,
+        },
+      },
+    );
+    const { run, held } = await runApprovingEveryWrite(stack, 'sap-blind');
+    expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
+    // Clicks into fields nothing could read a label for are held (they might commit), and so is
+    // the transaction code: nothing locates the command field without an outline.
+    expect(held.map((h) => h.n)).toEqual([1, 2, 3, 4, 7, 9]);
+    expect(run.steps.filter((s: any) => s.outcome === 'staged').map((s: any) => s.n)).toEqual([
+      5, 8,
+    ]);
+    expect(run.steps[4].staged).toEqual({
+      field: { label: 'Order', id: null, rect: null, at: { x: 255, y: 183 } },
+      before: null,
+      text: '4711',
+    });
+    // The approved click into the date field was a possible commit: its approval listed the order.
+    expect(held[4].changes).toEqual([expect.objectContaining({ field: 'Order', after: '4711' })]);
+    expect(held[5].changes).toEqual([
+      {
+        field: expect.stringMatching(/^Re[qg]\. Deliv\. Date$/),
+        before: null,
+        after: '30.04.2026',
+        read_back: null,
+        read_back_check: 'unread',
+        step: 8,
+        rect: null,
+      },
+    ]);
+    const saved = (await blind.events()).filter((e) => e.type === 'saved');
+    expect(saved).toHaveLength(1);
   });
 });

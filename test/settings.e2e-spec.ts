@@ -25,6 +25,7 @@ const SAP_ORDERS = {
   unlabelled_clicks: 'write',
   ignore_regions: [],
   screen_rules: [],
+  approve_at: 'every_write',
 };
 
 const AGENT = {
@@ -340,6 +341,11 @@ describe('computer-use admin config', () => {
       'agents.a.unlabelled_clicks must be one of the following values: read, write',
     ],
     [
+      'approve_at at the end',
+      withAgent({ approve_at: 'end' }),
+      'agents.a.approve_at must be one of the following values: every_write, commit',
+    ],
+    [
       'a negative ignore region',
       withAgent({ ignore_regions: [{ x: -1, y: 0, width: 10, height: 10 }] }),
       'agents.a.ignore_regions.0.x must not be less than 0',
@@ -569,6 +575,7 @@ describe('computer-use admin config', () => {
               labels: { '^Change Password$': 'write', '^Display$': 'read' },
             },
           ],
+          approve_at: 'commit',
           reason: 'a one-person team; the status line changes by itself; VA02 navigation',
         },
         scripted: {

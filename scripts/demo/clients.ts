@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { Redis } from 'ioredis';
+import type { RunView } from '../../src/computer-use/runs/run.view';
 
 /** An answer of the API: its status and its JSON body (typed by the caller, checked by status). */
 export interface Answer<T> {
@@ -59,27 +60,60 @@ export interface SimEvent {
 }
 
 /** The sim's test route, called as Warden calls the host: HTTPS trusting only its own certificate. */
-export function simEvents(url: string, certPath: string, token: string): Promise<SimEvent[]> {
+export async function simEvents(url: string, certPath: string, token: string): Promise<SimEvent[]> {
+  return (
+    JSON.parse(await simCall(url, certPath, token, 'GET', '/sim/events')) as {
+      events: SimEvent[];
+    }
+  ).events;
+}
+
+/** A call to one of the sim's test routes (docs/screen-host.md): its body, or an error. */
+export function simCall(
+  url: string,
+  certPath: string,
+  token: string,
+  method: 'GET' | 'POST',
+  path: string,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = request(
-      new URL('/sim/events', url),
-      { ca: readFileSync(certPath), headers: { authorization: `Bearer ${token}` } },
+      new URL(path, url),
+      { method, ca: readFileSync(certPath), headers: { authorization: `Bearer ${token}` } },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('error', reject);
         res.on('end', () => {
-          if (res.statusCode !== 200) reject(new Error(`GET /sim/events: ${res.statusCode}`));
-          else
-            resolve(
-              (JSON.parse(Buffer.concat(chunks).toString()) as { events: SimEvent[] }).events,
-            );
+          if (res.statusCode !== 200) reject(new Error(`${method} ${path}: ${res.statusCode}`));
+          else resolve(Buffer.concat(chunks).toString());
         });
       },
     );
     req.on('error', reject);
     req.end();
   });
+}
+
+/** The run once it waits for another approval than `after`, or has ended (60 s at most). */
+export async function nextStop(
+  call: Call,
+  runPath: string,
+  token: string,
+  after?: string,
+): Promise<RunView> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const run = ensure('GET the run', await call<RunView>('GET', runPath, token), 200);
+    if (isEnded(run)) return run;
+    if (run.status === 'awaiting_approval' && run.pending_approval?.id !== after) return run;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the run did not move for 60 s');
+}
+
+export function isEnded(run: { status: string }): boolean {
+  return ['completed', 'failed', 'stopped'].includes(run.status);
 }
 
 /**

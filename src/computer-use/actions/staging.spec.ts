@@ -69,6 +69,14 @@ describe('staging an edit', () => {
     expect(staged).toEqual({ notStaged: expect.stringMatching(why) as unknown });
   });
 
+  it('never stages a transaction code, wherever the focus seems to be', () => {
+    for (const code of ['/nVA02', '/oFB50', ' /NVA03']) {
+      expect(stageEdit(type(code), screen([date]), rules, null)).toEqual({
+        notStaged: expect.stringMatching(/transaction code/) as unknown,
+      });
+    }
+  });
+
   it('never stages a commit key or a click', () => {
     expect(stageEdit({ action: 'key', key: 'Enter' }, screen([date]), rules, null)).toHaveProperty(
       'notStaged',

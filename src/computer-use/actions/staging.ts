@@ -5,7 +5,8 @@
  *
  * An edit is staged only when everything about it is known, failing closed otherwise (a person
  * decides, as for any write):
- * - it is typing whose text holds no newline, tab or other control character, or a Backspace;
+ * - it is typing whose text holds no newline, tab or other control character and is no transaction
+ *   code (`/nVA02`), or a Backspace;
  * - the field it goes into is located: with an outline, the host marks the focus, every focused
  *   element the caller knows of (the host's marks and the field last clicked) is the same text
  *   field, not a password field and not the command field, and it has a name; without an outline,
@@ -74,6 +75,8 @@ export interface NotStaged {
 
 /** Control characters: text holding one is never staged (a newline or tab commits or moves). */
 const CONTROL = /[\p{Cc}\u2028\u2029]/u;
+/** SAP's `/nVA02`, `/oVA02`: typed into the command field wherever the focus seems to be. */
+const TRANSACTION_CODE = /^\s*\/[no]/i;
 /** Outcomes of an action that reached the screen, a commit among them when it was a write. */
 const COMMITTED: ReadonlySet<string> = new Set(['sent', 'sent_after_approval']);
 
@@ -92,6 +95,9 @@ export function stageEdit(
   if (action.action === 'type') {
     if (CONTROL.test(action.text)) {
       return notStaged('the text holds a newline, tab or other control character');
+    }
+    if (TRANSACTION_CODE.test(action.text)) {
+      return notStaged('a transaction code (/n…, /o…) goes into the command field, never staged');
     }
     text = action.text;
   } else if (!(action.action === 'key' && action.key === 'Backspace')) {

@@ -317,7 +317,8 @@ export class StepPlanning {
       history.map((h) => ({ ...h, staged: h.staged ?? null })),
       screen.outline,
     );
-    const editing = action.action === 'type' || action.action === 'key';
+    const editing =
+      action.action === 'type' || (action.action === 'key' && action.key === 'Backspace');
     return {
       staged: null,
       notStaged: editing ? edit.notStaged : null,

@@ -1,0 +1,125 @@
+import { type Change, describeChange } from '../../src/computer-use/actions';
+import type { RunView } from '../../src/computer-use/runs/run.view';
+import { type ApiError, type Call, ensure, nextStop, simCall, simEvents } from './clients';
+import { bad, describeAction, line, ok, table } from './print';
+
+/**
+ * The demo's second run (issue 14, DESIGN §6 "Commit-point approval"): the same VA02 change with
+ * `approve_at: "commit"` and the two screen rules, so that a person decides once, at Save, with
+ * the change list in front of them. The sim is reset first, so that the run changes the same order.
+ */
+
+/** The two screen rules of docs/rules.md: VA02's transaction code and initial screen navigate. */
+export const VA02_SCREEN_RULES = [
+  { command_field: { transactions: ['VA02', 'VA03'] } },
+  { title: '^Change Sales Order: Initial Screen$', keys: { Enter: 'read' } },
+];
+
+export interface CommitPointDemo {
+  call: Call;
+  tokens: { weakener: string; operator: string; approver: string };
+  agent: string;
+  /** The agent's config as the first run had it. */
+  agentConfig: Record<string, unknown>;
+  goal: string;
+  sim: { url: string; certPath: string; token: string };
+}
+
+export interface CommitPointResult {
+  completed: boolean;
+  approvals: number;
+  saves: number;
+}
+
+export async function commitPointRun(demo: CommitPointDemo): Promise<CommitPointResult> {
+  const { call, tokens, agent } = demo;
+  await simCall(demo.sim.url, demo.sim.certPath, demo.sim.token, 'POST', '/sim/reset');
+  line('the sim is reset: order 4711 has its old date again');
+  const reason = 'VA02 typing is stored only by Save; the approver decides there, once';
+  ensure(
+    'PUT /api/admin/computer-use (approve_at "commit")',
+    await call<unknown>('PUT', '/api/admin/computer-use', tokens.weakener, {
+      enabled: true,
+      agents: {
+        [agent]: {
+          ...demo.agentConfig,
+          approve_at: 'commit',
+          screen_rules: VA02_SCREEN_RULES,
+          reason,
+        },
+      },
+    }),
+    200,
+  );
+  ok('wes (computer_use.admin + governance.weaken) sets approve_at "commit" and two screen rules:');
+  for (const rule of VA02_SCREEN_RULES) line(`  ${JSON.stringify(rule)}`);
+  line(`  reason: "${reason}" (audited as governance.weaken)`);
+
+  const started = ensure(
+    'POST /api/computer-use/runs',
+    await call<RunView | ApiError>('POST', '/api/computer-use/runs', tokens.operator, {
+      agent,
+      goal: demo.goal,
+    }),
+    201,
+  );
+  const runPath = `/api/computer-use/runs/${started.id}`;
+  let run = await nextStop(call, runPath, tokens.operator);
+  let approvals = 0;
+  while (run.status === 'awaiting_approval' && run.pending_approval) {
+    const approval = run.pending_approval;
+    approvals++;
+    showSteps(run, approval.step);
+    line(`Held write, step ${approval.step}: ${describeAction(approval.action, { where: false })}`);
+    line(`  why held    ${approval.why}`);
+    showChanges(approval.changes);
+    ensure(
+      `bob approving step ${approval.step}`,
+      await call<unknown>('POST', `/api/approvals/${approval.id}/approve`, tokens.approver, {
+        comment: 'the change list is right',
+      }),
+      200,
+    );
+    ensure('olga resuming', await call<unknown>('POST', `${runPath}/resume`, tokens.operator), 200);
+    line('  bob approves it, olga resumes');
+    run = await nextStop(call, runPath, tokens.operator, approval.id);
+  }
+  const completed = run.status === 'completed';
+  (completed ? ok : bad)(
+    `run ${run.status} (${run.end_reason ?? ''}) after ${run.step_count} steps, ${approvals} held write${approvals === 1 ? '' : 's'} approved`,
+  );
+  const events = await simEvents(demo.sim.url, demo.sim.certPath, demo.sim.token);
+  const saves = events.filter((e) => e.type === 'saved' && e.order === '4711').length;
+  (saves === 1 ? ok : bad)(`${saves} save${saves === 1 ? '' : 's'} of order 4711 on the sim`);
+  return { completed, approvals, saves };
+}
+
+/** The steps before the held one: reads sent, typing staged. */
+function showSteps(run: RunView, upTo: number): void {
+  for (const s of run.steps ?? []) {
+    if (s.n >= upTo) break;
+    const what = describeAction(s.action, { where: false });
+    if (s.outcome === 'staged') line(`Step ${s.n}: ${what} — staged, no person yet`);
+    else if (s.outcome === 'sent') line(`Step ${s.n}: ${what} — a read, sent at once`);
+  }
+}
+
+function showChanges(changes: Change[] | null): void {
+  if (!changes) return;
+  line(`  it commits  ${changes.length} change${changes.length === 1 ? '' : 's'}:`);
+  for (const c of changes) line(`    ${describeChange(c)}`);
+}
+
+/** The two runs side by side: what a person had to decide. */
+export function printComparison(
+  everyWrite: { approvals: number; saves: number },
+  commit: CommitPointResult,
+): void {
+  table(
+    ['', 'every_write', 'commit + 2 screen rules'],
+    [
+      ['approvals a person gave', everyWrite.approvals, commit.approvals],
+      ['saves of order 4711', everyWrite.saves, commit.saves],
+    ],
+  );
+}
