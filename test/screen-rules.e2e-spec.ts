@@ -222,4 +222,60 @@ describe('screen rules, end to end', () => {
     );
     expect(entered).toHaveLength(2);
   });
+
+  it('without an outline: no title rule applies while a dialog is open over the screen', async () => {
+    await stack.configure(
+      { planner: await stack.planner(VA02_EXAMPLE_SCRIPT), reason: REASON },
+      {
+        'sap-blind': {
+          screen_url: blind.url,
+          screen_token_env: blind.tokenEnv,
+          screen_tls: { fingerprint_sha256: blind.fingerprint },
+          system: 'SAP GUI (sim, no outline)',
+          max_steps: 40,
+          planner: await stack.planner({
+            steps: [
+              click(AT.commandField),
+              type('/nVA02'),
+              key('Enter'),
+              { action: { action: 'wait', seconds: 3 } },
+              key('Enter'),
+              done('confirmed'),
+            ],
+          }),
+          screen_rules: RULES,
+          reason: REASON,
+        },
+      },
+    );
+    const started = await stack.start('open VA02', 'sap-blind');
+    for (let i = 0; i < 3; i++) await stack.approveAndResume(started.id);
+    await stack.waitFor(started.id, (r) => r.step_count >= 4 || isEnded(r));
+    // The title bar still says “Change Sales Order: Initial Screen”; the dialog has the focus.
+    const opened = await blind.call('POST', '/sim/popup', {
+      title: 'Leave transaction?',
+      message: 'Unsaved data will be lost.',
+      buttons: ['Yes', 'No'],
+    });
+    expect(opened.status).toBe(200);
+    const run = await stack.waitFor(
+      started.id,
+      (r) => r.status === 'awaiting_approval' || isEnded(r),
+      60_000,
+    );
+    expect(run.steps[4]).toMatchObject({
+      action: { action: 'key', key: 'Enter' },
+      classification: 'write',
+      outcome: 'held',
+      why: 'key Enter commits',
+    });
+    await stack.api.request('POST', `/api/approvals/${run.pending_approval.id}/reject`, {
+      token: stack.tokens.approver,
+      json: {},
+    });
+    const keys = (await blind.events()).filter(
+      (e) => e.type === 'action' && e.action.action === 'key',
+    );
+    expect(keys).toHaveLength(1);
+  });
 });

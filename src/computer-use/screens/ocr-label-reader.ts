@@ -23,6 +23,7 @@ import { findFieldLabelLine } from './field-label-line';
 import type { RgbaImage } from './glyph-components';
 import { findTextLine, type TextLine } from './text-line';
 import { renderTextLine } from './text-line-render';
+import { dialogCaptionBelow } from './dialog-caption';
 import { findTitleLine } from './title-line';
 
 export { findFieldLabelLine } from './field-label-line';
@@ -190,7 +191,8 @@ export class OcrLabelReader {
   /**
    * The screen's title as shown in its title bar (DESIGN §5, screen rules on a host without an
    * outline): the line `findTitleLine` takes for it. Null when no such line is found (or
-   * tesseract read no word in it).
+   * tesseract read no word in it), and when a dialog is open over the screen (`dialogCaptionBelow`):
+   * the title bar then names the screen behind the dialog, which has the focus.
    */
   async readTitleBar(png: Buffer, space?: CoordinateSpace): Promise<OcrLabel | null> {
     return this.readTitleBarPixels(decodeScreenshot(png), space);
@@ -199,7 +201,7 @@ export class OcrLabelReader {
   /** `readTitleBar` for a screenshot already decoded to RGBA. */
   async readTitleBarPixels(image: RgbaImage, space?: CoordinateSpace): Promise<OcrLabel | null> {
     return this.readLine(image, 0, 0, space, (decoded, _x, _y, scale) =>
-      findTitleLine(decoded, scale),
+      dialogCaptionBelow(decoded, scale) ? null : findTitleLine(decoded, scale),
     );
   }
 

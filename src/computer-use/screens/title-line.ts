@@ -10,8 +10,8 @@
  *
  * A screen laid out otherwise may give another line, or none: its text then has to match the
  * rule's title, which an anchored pattern (`^…$`) makes unlikely; nothing read means no title rule
- * applies. A dialog over the screen is not seen: the title bar still reads the screen's title
- * (docs/rules.md says what that means for screen rules without an outline).
+ * applies. A dialog over the screen is not seen here: the title bar still reads the screen's title,
+ * so the reader looks for one first (dialog-caption.ts) and reads no title while one is open.
  */
 import type { Reach, RgbaImage } from './glyph-components';
 import { findTextLine, type TextLine } from './text-line';
