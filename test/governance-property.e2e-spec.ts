@@ -8,7 +8,9 @@ import { startSimHost, SimHost, startStack, Stack } from './support/stack';
  * host's own record of what reached its screen is checked against Warden's:
  * - every write the host performed was a step Warden sent with a spent approval for that exact
  *   step, approved by someone other than the run's starter where four-eyes holds, or a step sent by
- *   an agent whose writes needed no approval, audited so; or a send whose outcome Warden recorded
+ *   an agent whose writes needed no approval, audited so; or typing staged (never a transaction
+ *   code) while the agent approved at the commit, audited so; or a transaction code sent as a read
+ *   while a screen rule declaring it navigation was in force; or a send whose outcome Warden recorded
  *   as unknown (the host failed half-way);
  * - no write was performed twice;
  * - every run ended, with a reason.
@@ -35,6 +37,8 @@ function generator(seed: number): () => number {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How the agent's writes wait for a person: each, none, or at the commit (DESIGN §6). */
+type Mode = 'every' | 'weakened' | 'commit';
 const COMMAND = { role: 'textbox', name: 'Command field' };
 const ENDED = ['completed', 'failed', 'stopped'];
 
@@ -49,13 +53,22 @@ interface Tally {
   ends: Record<string, number>;
   events: Record<string, number>;
   writesPerformed: number;
+  /** Steps sent staged (approve_at "commit"). */
+  staged: number;
   violations: string[];
 }
 
 describe('the governance invariant, tried at random', () => {
   let stack: Stack;
   const lanes: Lane[] = [];
-  const tally: Tally = { cases: 0, ends: {}, events: {}, writesPerformed: 0, violations: [] };
+  const tally: Tally = {
+    cases: 0,
+    ends: {},
+    events: {},
+    writesPerformed: 0,
+    staged: 0,
+    violations: [],
+  };
 
   beforeAll(async () => {
     console.log(`governance property: seed ${SEED}, ${CASES} cases (WARDEN_PROPERTY_SEED=${SEED})`);
@@ -91,12 +104,17 @@ describe('the governance invariant, tried at random', () => {
   const call = (method: string, path: string, token: string, json?: unknown) =>
     stack.api.request(method, path, { token, json });
 
-  /** The lane's agent `p` on its sim host, with a script and a weakening or not. */
-  async function configure(lane: Lane, planner: string, weakened: boolean, fourEyes: boolean) {
+  /**
+   * The lane's agent `p` on its sim host, with a script and its writes' approval: for every write
+   * (`every`), none (`weakened`), or at the commit with typing staged (`commit`).
+   */
+  async function configure(lane: Lane, planner: string, mode: Mode, fourEyes: boolean) {
+    const weakened = mode === 'weakened';
+    const reasoned = mode !== 'every' || !fourEyes;
     const r = await call(
       'PUT',
       '/api/admin/computer-use',
-      weakened || !fourEyes ? lane.tokens.weakener : lane.tokens.admin,
+      reasoned ? lane.tokens.weakener : lane.tokens.admin,
       {
         enabled: true,
         agents: {
@@ -109,7 +127,13 @@ describe('the governance invariant, tried at random', () => {
             planner,
             require_write_approval: !weakened,
             four_eyes: fourEyes,
-            ...(weakened || !fourEyes ? { reason: 'property test' } : {}),
+            ...(mode === 'commit'
+              ? {
+                  approve_at: 'commit',
+                  screen_rules: [{ command_field: { transactions: ['VA02'] } }],
+                }
+              : {}),
+            ...(reasoned ? { reason: 'property test' } : {}),
           },
         },
       },
@@ -130,7 +154,18 @@ describe('the governance invariant, tried at random', () => {
 
     // The writes of this case type texts of its own, so the host's record names their steps.
     const texts = [`c${n}a`, `c${n}b`];
-    const script = pick([
+    const m = random();
+    const mode: Mode = m < 0.2 ? 'weakened' : m < 0.45 ? 'commit' : 'every';
+    // Typing into the order field, staged under approve_at "commit", then Enter: a commit.
+    const va02 = [
+      { action: { action: 'click', element: COMMAND } },
+      { action: { action: 'type', text: '/nVA02' } },
+      { action: { action: 'key', key: 'Enter' } },
+      { action: { action: 'click', element: { role: 'textbox', name: 'Order' } } },
+      { action: { action: 'type', text: texts[0] } },
+      { action: { action: 'key', key: 'Enter' } },
+    ];
+    const scripts = [
       [
         { action: { action: 'click', element: COMMAND } },
         { action: { action: 'type', text: texts[0] } },
@@ -145,7 +180,9 @@ describe('the governance invariant, tried at random', () => {
         { action: { action: 'type', text: texts[0] } },
         { action: { action: 'wait', seconds: 0.2 } },
       ],
-    ]);
+      va02,
+    ];
+    const script = mode === 'commit' && random() < 0.7 ? va02 : pick(scripts);
     const planner = (
       await call('POST', '/api/planners/scripted', tokens.admin, {
         name: `case ${n}`,
@@ -155,9 +192,8 @@ describe('the governance invariant, tried at random', () => {
         },
       })
     ).body.planner.id as string;
-    const weakened = random() < 0.25;
     const fourEyes = random() < 0.8;
-    await configure(lane, planner, weakened, fourEyes);
+    await configure(lane, planner, mode, fourEyes);
     const started = await call('POST', '/api/computer-use/runs', tokens.operator, {
       agent: 'p',
       goal: `case ${n}`,
@@ -248,7 +284,12 @@ describe('the governance invariant, tried at random', () => {
           return;
         case 'weaken':
         case 'strengthen':
-          await configure(lane, planner, event === 'weaken', fourEyes);
+          await configure(
+            lane,
+            planner,
+            event === 'strengthen' ? 'every' : random() < 0.5 ? 'weakened' : 'commit',
+            fourEyes,
+          );
           return;
         case 'cancel':
           await call('POST', `/api/computer-use/runs/${runId}/cancel`, tokens.operator);
@@ -283,10 +324,18 @@ describe('the governance invariant, tried at random', () => {
       .filter((e) => e.type === 'action' && e.action?.action === 'type')
       .map((e) => e.action.text as string);
     tally.writesPerformed += typed.length;
+    tally.staged += (
+      await stack.api.db.sql<{ n: number }>(
+        `SELECT n FROM steps WHERE run_id = $1 AND outcome = 'staged'`,
+        [runId],
+      )
+    ).length;
     const steps = await stack.api.db.sql<{
       n: number;
       id: string;
       action: { action?: string; text?: string } | null;
+      classification: string | null;
+      why: string | null;
       outcome: string | null;
       error: string | null;
       approval_status: string | null;
@@ -294,7 +343,7 @@ describe('the governance invariant, tried at random', () => {
       started_at: Date;
       ended_at: Date | null;
     }>(
-      `SELECT s.n, s.id, s.action, s.outcome, s.error, s.started_at, s.ended_at,
+      `SELECT s.n, s.id, s.action, s.classification, s.why, s.outcome, s.error, s.started_at, s.ended_at,
               a.status AS approval_status, a.decided_by
          FROM steps s LEFT JOIN approvals a ON a.step_id = s.id
         WHERE s.run_id = $1 ORDER BY s.n`,
@@ -302,15 +351,26 @@ describe('the governance invariant, tried at random', () => {
     );
     // The admin's own record: which config was in force when. A write sent without approval is
     // allowed only if a config that needed none was in force at some moment of its step.
-    const versions = await stack.api.db.sql<{ needs: string | null; at: Date }>(
-      `SELECT config->'agents'->'p'->>'require_write_approval' AS needs, created_at AS at
+    const versions = await stack.api.db.sql<{
+      needs: string | null;
+      approve_at: string | null;
+      rules: unknown;
+      at: Date;
+    }>(
+      `SELECT config->'agents'->'p'->>'require_write_approval' AS needs,
+              config->'agents'->'p'->>'approve_at' AS approve_at,
+              config->'agents'->'p'->'screen_rules' AS rules, created_at AS at
          FROM computer_use_configs WHERE tenant = $1 ORDER BY version`,
       [lane.tenant],
     );
-    const weakenedDuring = (from: Date, to: Date) =>
+    const inForceDuring = (
+      holds: (v: (typeof versions)[number]) => boolean,
+      from: Date,
+      to: Date,
+    ) =>
       versions.some(
         (v, i) =>
-          v.needs === 'false' &&
+          holds(v) &&
           v.at.getTime() <= to.getTime() &&
           (versions[i + 1] === undefined || versions[i + 1].at.getTime() >= from.getTime()),
       );
@@ -334,18 +394,41 @@ describe('the governance invariant, tried at random', () => {
             (!fourEyes || s.decided_by !== 'olga')
           );
         }
+        if (s.outcome === 'sent' && s.classification === 'read') {
+          // A transaction code the agent's command_field rule declares navigation, in force then.
+          return (
+            text === '/nVA02' &&
+            /navigation by screen rule/.test(s.why ?? '') &&
+            inForceDuring(
+              (v) => JSON.stringify(v.rules ?? []).includes('VA02'),
+              s.started_at,
+              s.ended_at ?? new Date(),
+            )
+          );
+        }
         if (s.outcome === 'sent') {
           return (
             write !== undefined &&
             Boolean(write.details.without_approval) &&
-            weakenedDuring(s.started_at, s.ended_at ?? new Date())
+            inForceDuring((v) => v.needs === 'false', s.started_at, s.ended_at ?? new Date())
+          );
+        }
+        if (s.outcome === 'staged') {
+          // Staged only under approve_at "commit" in force, never a transaction code.
+          return (
+            write !== undefined &&
+            write.details.staged === true &&
+            !text.startsWith('/') &&
+            inForceDuring((v) => v.approve_at === 'commit', s.started_at, s.ended_at ?? new Date())
           );
         }
         // The host failed after acting: Warden could not know, and says so.
         return s.outcome === null && /unknown/.test(s.error ?? '') && run.status === 'failed';
       });
       if (!allowed) {
-        const configs = versions.map((v) => `${v.at.toISOString()} needs approval: ${v.needs}`);
+        const configs = versions.map(
+          (v) => `${v.at.toISOString()} needs approval: ${v.needs}, approve_at: ${v.approve_at}`,
+        );
         fail(
           `the write "${text}" reached the screen without an approval spent on its step: ${JSON.stringify({ candidates, configs })}`,
         );
@@ -364,6 +447,8 @@ describe('the governance invariant, tried at random', () => {
       );
       expect(tally.violations).toEqual([]);
       expect(tally.cases).toBe(CASES);
+      // The staging path was taken, or the cases did not try it (a handful of cases can miss it).
+      if (CASES >= 100) expect(tally.staged).toBeGreaterThan(0);
     },
     30 * 60_000,
   );
