@@ -1,14 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { BrowserContext, chromium, Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { Page } from 'playwright-core';
+import { ConsoleBrowser, ImageElement, startBrowser } from './support/browser';
 import {
   anthropicComputer,
   anthropicTool,
   FakeProvider,
   startFakeProvider,
 } from './support/fake-provider';
-import { ROOT } from '../scripts/lib/processes';
 import { isEnded, startStack, Stack } from './support/stack';
 
 /**
@@ -20,10 +18,6 @@ import { isEnded, startStack, Stack } from './support/stack';
 // The browser's names, used only in callbacks that run inside the page: this file is compiled
 // without the DOM types.
 declare const document: any, sessionStorage: any, localStorage: any;
-type ImageElement = { decode(): Promise<void> };
-
-const CHROMIUM = process.env.WARDEN_TEST_CHROMIUM ?? '/usr/bin/chromium';
-const ARTIFACTS = path.join(ROOT, 'artifacts', 'console');
 
 const COMMAND = { role: 'textbox', name: 'Command field' };
 /** One held write: a click on the toolbar's Save button (a committing verb), then done. */
@@ -52,16 +46,13 @@ const LINES_TEXT = 'Ship to:\nWeber GmbH, ramp 3, gate 7\n70173 Stuttgart';
 
 describe('the console', () => {
   let stack: Stack;
-  let context: BrowserContext;
-  let userDataDir: string;
+  let browser: ConsoleBrowser;
   let saveClick: string;
   let typeCommand: string;
   let fake: FakeProvider;
   const keyEnv = `WARDEN_TEST_MODEL_KEY_${process.pid}`;
-  const problems: string[] = [];
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     // A model planner's key variable, for the transcript test: the worker reads it at start.
     process.env[keyEnv] = `sk-ant-test-${'k'.repeat(32)}`;
     fake = await startFakeProvider();
@@ -69,28 +60,11 @@ describe('the console', () => {
     await stack.grant(keyEnv, fake.url);
     saveClick = await stack.planner(SAVE_CLICK);
     typeCommand = await stack.planner(TYPE_COMMAND);
-    userDataDir = mkdtempSync(path.join(tmpdir(), 'warden-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-      viewport: { width: 1280, height: 800 },
-      acceptDownloads: true,
-    });
+    browser = await startBrowser(stack.api.url);
   });
 
   afterAll(async () => {
-    await context?.close();
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+    await browser?.close();
     await stack?.close();
     await fake?.close();
     delete process.env[keyEnv];
@@ -114,32 +88,10 @@ describe('the console', () => {
     }
   });
 
-  /** A new tab (its own sessionStorage, so its own sign-in); page errors fail the suite. */
-  async function tab(): Promise<Page> {
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('response', (response) => {
-      if (response.status() === 404) problems.push(`404: ${response.url()}`);
-    });
-    page.on('console', (message) => {
-      // Refusals the tests ask for (a bad token, four-eyes) are logged by the browser as failed loads.
-      const expected = /^Failed to load resource: the server responded with a status of 40[13]/;
-      if (message.type() === 'error' && !expected.test(message.text())) {
-        problems.push(`console error: ${message.text()}`);
-      }
-    });
-    return page;
-  }
-
-  async function signIn(page: Page, token: string, subject: string): Promise<void> {
-    await page.goto(`${stack.api.url}/console`);
-    await page.getByLabel('API token').fill(token);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.locator('.who-subject', { hasText: subject }).waitFor();
-  }
-
-  const shot = (page: Page, name: string) =>
-    page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+  const tab = () => browser.tab();
+  const signIn = (page: Page, token: string, subject: string) =>
+    browser.signIn(page, token, subject);
+  const shot = (page: Page, name: string) => browser.shot(page, name);
 
   async function heldRun(planner = saveClick): Promise<{ id: string; approval: any }> {
     await stack.configure({ planner });
@@ -733,6 +685,6 @@ describe('the console', () => {
   });
 
   it('had no script errors and no CSP violations on any page', () => {
-    expect(problems).toEqual([]);
+    expect(browser.problems).toEqual([]);
   });
 });

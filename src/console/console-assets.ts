@@ -24,6 +24,7 @@ export const CONSOLE_FILES: Readonly<Record<string, string>> = {
   'dom.js': 'text/javascript; charset=utf-8',
   'words.js': 'text/javascript; charset=utf-8',
   'screens.js': 'text/javascript; charset=utf-8',
+  'changes.js': 'text/javascript; charset=utf-8',
   'signin.js': 'text/javascript; charset=utf-8',
   'inbox.js': 'text/javascript; charset=utf-8',
   'approval.js': 'text/javascript; charset=utf-8',

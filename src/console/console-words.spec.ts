@@ -4,6 +4,8 @@
  * the same in a real browser.
  */
 import fc from 'fast-check';
+import { describeChange, type Change } from '../computer-use/actions';
+import type { StepOutcome } from '../computer-use/runs/step.entity';
 // @ts-expect-error: the browser's own module; its JSDoc types are checked by public/tsconfig.json
 import * as browserWords from './public/words.js';
 
@@ -11,13 +13,28 @@ type Mark = { mark: string; name: string; char: string; newline: boolean };
 /** The functions of words.js this test uses, with the types its JSDoc gives them. */
 interface Words {
   actionInWords(action: Record<string, unknown>, why?: string | null): string;
+  changeInWords(change: Change): string;
+  changesHeading(action: Record<string, unknown>, why: string | null, n: number): string;
   charName(char: string): string;
+  outcomeInWords(outcome: string | null): string;
+  stepOutcomeInWords(step: { outcome: string | null; staged?: unknown }): string;
   exactJson(value: unknown): string;
   marked(text: string): string;
   shown(text: string, max?: number): string;
   typedPieces(text: string): Array<string | Mark>;
 }
-const { actionInWords, charName, exactJson, marked, shown, typedPieces } = browserWords as Words;
+const {
+  actionInWords,
+  changeInWords,
+  changesHeading,
+  charName,
+  exactJson,
+  marked,
+  outcomeInWords,
+  shown,
+  stepOutcomeInWords,
+  typedPieces,
+} = browserWords as Words;
 const marks = (text: string) => typedPieces(text).filter((p): p is Mark => typeof p !== 'string');
 
 describe('typed text in the console', () => {
@@ -119,5 +136,76 @@ describe('typed text in the console', () => {
     ).toHaveLength(12);
     expect(marks('\u200b\u200c\u200d\u2060\ufeff')).toHaveLength(5);
     expect(marks('Aa0 ß€')).toEqual([]);
+  });
+});
+
+describe('outcomes and change lists in the console', () => {
+  /** Every outcome a step can have, in the console's words: the compiler keeps this list whole. */
+  const OUTCOMES: Record<StepOutcome, string> = {
+    sent: 'sent',
+    held: 'held for approval',
+    sent_after_approval: 'sent after approval',
+    staged: 'staged until the commit',
+    stale: 'not sent: the screen had changed',
+    rejected: 'rejected: not sent',
+    refused: 'refused as invalid: not sent',
+    ended: 'ended the run',
+    screen_changed: 'not sent: the screen changed before it could act; planned again',
+  };
+
+  it.each(Object.entries(OUTCOMES))('says the outcome %s as “%s”', (outcome, words) => {
+    expect(outcomeInWords(outcome)).toBe(words);
+  });
+
+  it('says a staged step is staged until the commit, and into which field', () => {
+    const staged = { field: { label: 'Req. Deliv. Date', id: 'f1', rect: null, at: null } };
+    expect(stepOutcomeInWords({ outcome: 'staged', staged })).toBe(
+      'staged into “Req. Deliv. Date” until the commit',
+    );
+    expect(stepOutcomeInWords({ outcome: 'held' })).toBe('held for approval');
+  });
+
+  it('heads a change list with the commit and how many changes it stores', () => {
+    const why = 'click on “Save” (from the screen outline); it commits 2 staged changes';
+    expect(changesHeading({ action: 'click', x: 1, y: 2 }, why, 2)).toBe(
+      'This Save stores 2 changes',
+    );
+    expect(changesHeading({ action: 'key', key: 'Enter' }, 'key «Enter» commits', 1)).toBe(
+      'This Enter stores 1 change',
+    );
+    expect(changesHeading({ action: 'type', text: 'x\n' }, 'typing', 1)).toBe(
+      'This write commits 1 staged change',
+    );
+  });
+
+  const change = (c: Partial<Change>): Change => ({
+    field: 'Req. Deliv. Date',
+    before: '15.03.2026',
+    after: '30.04.2026',
+    read_back: '30.04.2026',
+    read_back_check: 'same',
+    step: 8,
+    rect: null,
+    ...c,
+  });
+
+  it.each([
+    ['read back as typed', change({})],
+    ['read back otherwise', change({ after: '300426', read_back_check: 'differs' })],
+    [
+      'not read back',
+      change({ field: 'Order', before: '', read_back: null, read_back_check: 'unread' }),
+    ],
+    ['before not read', change({ before: null })],
+    ['only Backspace', change({ after: null, read_back: '30.04.202' })],
+  ])('says a change (%s) as the protocol does', (_, c) => {
+    expect(changeInWords(c)).toBe(describeChange(c));
+  });
+
+  it('says a change in full, its invisible characters marked, where the protocol shortens', () => {
+    const long = `${'x'.repeat(100)}\u00a0`;
+    expect(changeInWords(change({ after: long, read_back: long }))).toBe(
+      `Req. Deliv. Date: “15.03.2026” → “${'x'.repeat(100)}⟨U+00A0 NO-BREAK SPACE⟩”`,
+    );
   });
 });

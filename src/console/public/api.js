@@ -16,8 +16,24 @@
  *   requested_by: string, created_at: string, expires_at: string, decided_by: string | null,
  *   decided_at: string | null, comment: string | null, spent_by: string | null,
  *   spent_at: string | null,
- *   safety_checks?: Array<{id: string, code: string | null, message: string | null}> | null
+ *   safety_checks?: Array<{id: string, code: string | null, message: string | null}> | null,
+ *   changes?: Change[] | null
  * }} Approval
+ * @typedef {{x: number, y: number, width: number, height: number}} Rect
+ * @typedef {{
+ *   field: string, before: string | null, after: string | null, read_back: string | null,
+ *   read_back_check: 'same'|'differs'|'unread', step: number, rect: Rect | null
+ * }} Change
+ *   One line of a held commit's change list (commit-point approval): a field, its value before
+ *   (null: nothing read it), what the run typed last (null: only Backspace), the value read back on
+ *   the held screen (null: not read), the last step that edited it, and where it is (the action's
+ *   coordinates; where it was, when it is not on the held screen).
+ * @typedef {{
+ *   field: {label: string, id: string | null, rect: Rect | null, at: {x: number, y: number} | null},
+ *   before: string | null, text: string | null, key?: 'Backspace'
+ * }} StagedEdit
+ *   A staged edit (outcome `staged`): the field, its value before, the text typed (null for a
+ *   Backspace).
  * @typedef {{
  *   provider?: string, model?: string, input_tokens?: number | null,
  *   output_tokens?: number | null, latency_ms?: number
@@ -26,7 +42,7 @@
  *   n: number, screen_sha256: string | null, screen_pixel_sha256: string | null,
  *   width: number | null, height: number | null, action: Action | null,
  *   classification: 'read'|'write'|'invalid'|null, why: string | null, outcome: string | null,
- *   error?: string, model?: ModelUsage, timings?: Array<Record<string, unknown>>,
+ *   error?: string, staged?: StagedEdit, model?: ModelUsage, timings?: Array<Record<string, unknown>>,
  *   started_at: string, ended_at: string | null
  * }} Step
  * @typedef {{

@@ -4,6 +4,7 @@
  * earlier steps, and the decision. After approval, an operator resumes the run from here.
  */
 import { ApiError, api } from './api.js';
+import { changeList } from './changes.js';
 import { actionTitle, every, facts, h } from './dom.js';
 import { closeUp, marksInWords, screenView, typingFocus } from './screens.js';
 import {
@@ -13,8 +14,8 @@ import {
   duration,
   exactJson,
   expiry,
-  outcomeInWords,
   statusInWords,
+  stepOutcomeInWords,
 } from './words.js';
 
 /** @typedef {import('./api.js').Approval} Approval */
@@ -130,6 +131,7 @@ export async function renderApproval(main, ctx) {
       size: 'full',
       alt: `The screen the planner saw at step ${approval.step}, with the action drawn on it`,
       volatile: approval.volatile_regions,
+      changes: approval.changes,
     }),
     h(
       'figcaption',
@@ -322,7 +324,7 @@ export async function renderApproval(main, ctx) {
     h(
       'div',
       { class: 'approval-layout' },
-      heldScreen,
+      h('div', {}, changeList(approval, { level: 'h2', explain: true }), heldScreen),
       h(
         'aside',
         { class: 'decision', 'aria-label': 'Decision' },
@@ -459,7 +461,7 @@ function earlierSteps(approval, steps) {
         h('strong', {}, `${st.n}`),
         ' ',
         ...actionTitle(st.action, st.why),
-        ` · ${st.classification ?? '?'} · ${outcomeInWords(st.outcome)}`,
+        ` · ${st.classification ?? '?'} · ${stepOutcomeInWords(st)}`,
       ),
     );
     button.addEventListener('click', () => {
@@ -487,7 +489,7 @@ function earlierSteps(approval, steps) {
             'figcaption',
             {},
             h('strong', {}, `Step ${st.n}: `, ...actionTitle(st.action, st.why), '. '),
-            `${st.classification ?? ''}${st.why ? ` (${st.why})` : ''}, ${outcomeInWords(st.outcome)}. `,
+            `${st.classification ?? ''}${st.why ? ` (${st.why})` : ''}, ${stepOutcomeInWords(st)}. `,
             marksInWords(st.action, st.why, st.width ?? 1280, st.height ?? 800, focus),
           ),
         ),

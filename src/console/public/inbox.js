@@ -4,6 +4,7 @@
  * Rows are kept and updated in place, so keyboard focus and reading position survive a refresh.
  */
 import { api } from './api.js';
+import { changeList } from './changes.js';
 import { actionTitle, every, facts, h } from './dom.js';
 import { screenView, typingFocus } from './screens.js';
 import { actionInWords, ago, expiry } from './words.js';
@@ -61,6 +62,7 @@ function inboxItem(approval, ctx) {
           ...actionTitle(approval.action, approval.why),
         ),
       ),
+      changeList(approval, { level: 'h3', explain: false }),
       facts([
         ['Agent', approval.agent],
         ['Goal', goal],

@@ -4,9 +4,18 @@
  * or write and why, what happened, and the model's usage. Polled while the run moves.
  */
 import { api } from './api.js';
+import { fieldValue } from './changes.js';
 import { actionTitle, every, facts, h } from './dom.js';
 import { marksInWords, screenView, typingFocus } from './screens.js';
-import { clock, duration, isEnded, modelInWords, outcomeInWords, statusInWords } from './words.js';
+import {
+  clock,
+  duration,
+  isEnded,
+  modelInWords,
+  outcomeInWords,
+  statusInWords,
+  stepOutcomeInWords,
+} from './words.js';
 
 /** @typedef {import('./api.js').Run} Run */
 /** @typedef {import('./api.js').Step} Step */
@@ -172,9 +181,10 @@ function stepItem(run, step, canReadTranscripts) {
           h(
             'span',
             { class: `outcome outcome-${step.outcome ?? 'open'}` },
-            outcomeInWords(step.outcome),
+            stepOutcomeInWords(step),
           ),
         ],
+        ['Field before', step.staged ? fieldValue(step.staged.before) : null],
         ['Error', step.error ?? null],
         [
           'Approval',

@@ -7,6 +7,7 @@
  * action's x, y lands on the same pixel at any displayed size, and on HiDPI PNGs too.
  */
 import { apiBlob } from './api.js';
+import { drawChanges } from './changes.js';
 import { h, s } from './dom.js';
 import { actionInWords, characters, clickLabel, marked } from './words.js';
 
@@ -394,8 +395,9 @@ function drawVolatile(overlay, volatile, width, height) {
  *   runId: string, n: number, width: number | null, height: number | null,
  *   action: Action | null, why: string | null, focus?: Focus | null,
  *   size: 'full' | 'thumb', alt: string,
- *   volatile?: {frame: {width: number, height: number}, rects: Rect[]} | null
- * }} o
+ *   volatile?: {frame: {width: number, height: number}, rects: Rect[]} | null,
+ *   changes?: import('./api.js').Change[] | null
+ * }} o `changes`: a held commit's change list, its fields outlined (changes.js)
  * @returns {HTMLElement}
  */
 export function screenView(o) {
@@ -415,6 +417,7 @@ export function screenView(o) {
   const r = markRadius(width, height, o.size);
   const a = o.action;
   if (volatile) drawVolatile(overlay, volatile, width, height);
+  if (o.changes) drawChanges(overlay, o.changes);
   drawMarks(overlay, a, o.focus, r);
   if (a?.action === 'type' && o.focus) {
     const focus = o.focus;

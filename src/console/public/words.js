@@ -5,6 +5,8 @@
  */
 
 /** @typedef {import('./api.js').Action} Action */
+/** @typedef {import('./api.js').Change} Change */
+/** @typedef {import('./api.js').Step} Step */
 
 /** @param {unknown} value */
 const str = (value) => (typeof value === 'string' ? value : '');
@@ -267,6 +269,7 @@ const OUTCOMES = {
   sent: 'sent',
   held: 'held for approval',
   sent_after_approval: 'sent after approval',
+  staged: 'staged until the commit',
   stale: 'not sent: the screen had changed',
   rejected: 'rejected: not sent',
   refused: 'refused as invalid: not sent',
@@ -278,6 +281,51 @@ const OUTCOMES = {
 export function outcomeInWords(outcome) {
   if (!outcome) return 'in progress';
   return OUTCOMES[outcome] ?? outcome;
+}
+
+/**
+ * A step's outcome in words; a staged edit names its field: `staged into “Order” until the commit`.
+ * @param {Pick<Step, 'outcome' | 'staged'>} step
+ */
+export function stepOutcomeInWords(step) {
+  if (step.outcome === 'staged' && step.staged) {
+    return `staged into ${quoted(step.staged.field.label)} until the commit`;
+  }
+  return outcomeInWords(step.outcome);
+}
+
+/**
+ * The heading of a held commit's change list (commit-point approval): `This Save stores 2
+ * changes`, `This Enter stores 1 change`; a held typing that commits staged changes says so.
+ * @param {Action} action
+ * @param {string | null} why
+ * @param {number} n
+ */
+export function changesHeading(action, why, n) {
+  const changes = `${n} ${n === 1 ? 'change' : 'changes'}`;
+  const label =
+    action.action === 'click' || action.action === 'double_click' ? clickLabel(action, why) : '';
+  if (label) return `This ${shown(label, 40)} stores ${changes}`;
+  if (action.action === 'key') return `This ${str(action.key)} stores ${changes}`;
+  return `This write commits ${n} staged ${n === 1 ? 'change' : 'changes'}`;
+}
+
+/**
+ * A line of a change list in words, as the API's audit and protocol say it
+ * (`Req. Deliv. Date: “15.03.2026” → “30.04.2026”`, ` (typed “300426”)` when the field reads back
+ * otherwise, ` (not read back)`), but with every value in full and its invisible characters marked.
+ * @param {Change} change
+ */
+export function changeInWords(change) {
+  /** @param {string | null} v */
+  const value = (v) => (v === null ? '(not read)' : `“${marked(v)}”`);
+  const flag =
+    change.read_back_check === 'differs'
+      ? ` (typed ${value(change.after)})`
+      : change.read_back_check === 'unread'
+        ? ' (not read back)'
+        : '';
+  return `${change.field}: ${value(change.before)} → ${value(change.read_back ?? change.after)}${flag}`;
 }
 
 /** @type {Record<string, string>} */

@@ -1,0 +1,212 @@
+import { Page } from 'playwright-core';
+import { VA02_EXAMPLE_SCRIPT } from '../src/computer-use/planning/va02-example';
+import { runApprovingEveryWrite, saves } from './support/approving';
+import { ConsoleBrowser, ImageElement, startBrowser } from './support/browser';
+import { isEnded, startStack, type Stack } from './support/stack';
+
+/**
+ * Commit-point approval in the console (issue 14): the VA02 change under `approve_at: "commit"`
+ * with the two screen rules asks a person once, at Save, and the approver sees what that Save
+ * stores as a table above the screenshot (in the inbox too), the changed field outlined on it.
+ * The same change with the default `every_write` asks three times. Real API, worker, PostgreSQL,
+ * Redis, the HTTPS sim screen host and Debian's chromium; pages are saved under artifacts/console/.
+ */
+
+jest.setTimeout(180_000);
+
+// The browser's names, used only in callbacks that run inside the page: this file is compiled
+// without the DOM types.
+declare const document: any;
+
+const RULES = [
+  { command_field: { transactions: ['VA02', 'VA03'] } },
+  { title: '^Change Sales Order: Initial Screen$', keys: { Enter: 'read' } },
+];
+const REASON = 'VA02 typing is stored only by Save; the approver decides there';
+const EVERY_WRITE = { screen_rules: RULES, reason: REASON };
+const COMMIT = { approve_at: 'commit', ...EVERY_WRITE };
+
+/** The steps a person approved: their writes were sent after approval. */
+const approvedSteps = (run: any) =>
+  run.steps.filter((s: any) => s.outcome === 'sent_after_approval').map((s: any) => s.n);
+
+/** A change list's rows as the page shows them: field, before, after (with its flag), check. */
+const rowsOf = (page: Page, scope: string) =>
+  page.locator(`${scope} .change-list tbody tr`).evaluateAll((rows) =>
+    rows.map((r: any) => ({
+      field: r.querySelector('th').textContent,
+      before: r.querySelector('td').textContent,
+      after: r.querySelector('td.change-after').textContent,
+      flag: r.querySelector('.change-flag')?.textContent ?? null,
+      check: r.getAttribute('data-check'),
+    })),
+  );
+
+describe('the console under commit-point approval', () => {
+  let stack: Stack;
+  let browser: ConsoleBrowser;
+  let va02: string;
+
+  beforeAll(async () => {
+    stack = await startStack();
+    va02 = await stack.planner(VA02_EXAMPLE_SCRIPT);
+    browser = await startBrowser(stack.api.url);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  beforeEach(async () => {
+    await stack.sim.reset();
+  });
+
+  /** The screen host's own outline of its current screen: where a text field really is. */
+  async function hostField(name: string) {
+    const answer = await stack.sim.call('GET', '/elements');
+    const elements = JSON.parse(answer.body.toString()) as Array<{
+      role: string;
+      name: string;
+      rect: any;
+    }>;
+    return elements.find((e) => e.role === 'textbox' && e.name === name)!;
+  }
+
+  it('every_write, with the two screen rules: three approvals (Order, date, Save)', async () => {
+    await stack.configure({ planner: va02, ...EVERY_WRITE });
+    const { run, held } = await runApprovingEveryWrite(stack, 'sap-orders');
+    expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
+    expect(held.map((h) => h.n)).toEqual([5, 8, 9]);
+    expect(approvedSteps(run)).toEqual([5, 8, 9]);
+    expect(held.every((h) => h.changes === null)).toBe(true);
+    expect(await saves(stack.sim)).toHaveLength(1);
+  });
+
+  it('approve_at commit: one approval, at Save, with the change list above the screenshot', async () => {
+    await stack.configure({ planner: va02, ...COMMIT });
+    const bob = await browser.tab();
+    await browser.signIn(bob, stack.tokens.approver, 'bob');
+    await bob.getByText('Nothing is waiting for approval.').waitFor();
+
+    const started = await stack.start('change order 4711');
+    const held = await stack.waitFor(
+      started.id,
+      (r) => r.status === 'awaiting_approval' || isEnded(r),
+    );
+    const approval = held.pending_approval;
+    expect(approval).toMatchObject({ step: 9, action: { action: 'click' } });
+    expect(approval.changes).toHaveLength(2);
+    const before = approval.changes[1].before as string;
+    expect(before).toMatch(/^\d\d\.\d\d\.\d{4}$/);
+
+    // The inbox: the table under the waiting action's title.
+    const item = bob.locator(`[data-approval-id="${approval.id}"]`);
+    await item.locator('.change-list').waitFor();
+    await expect(item.locator('.change-list h3').textContent()).resolves.toBe(
+      'This Save stores 2 changes',
+    );
+    const expectedRows = [
+      {
+        field: 'Order',
+        before: '(empty)',
+        after: '4711 not read back',
+        flag: 'not read back',
+        check: 'unread',
+      },
+      { field: 'Req. Deliv. Date', before, after: '30.04.2026', flag: null, check: 'same' },
+    ];
+    await expect(rowsOf(bob, `[data-approval-id="${approval.id}"]`)).resolves.toEqual(expectedRows);
+    await item.locator('img.screen-img').evaluate((img: ImageElement) => img.decode());
+    await browser.shot(bob, 'commit-inbox');
+
+    // The approval page: the table above the screenshot, the changed field outlined on it.
+    await item.getByRole('link', { name: /^Click “Save” at/ }).click();
+    await bob.getByRole('heading', { level: 1, name: /^Click “Save” at/ }).waitFor();
+    const list = bob.locator('.change-list');
+    await expect(list.getByRole('heading', { level: 2 }).textContent()).resolves.toBe(
+      'This Save stores 2 changes',
+    );
+    await expect(rowsOf(bob, '.approval-layout')).resolves.toEqual(expectedRows);
+    const above = await bob.evaluate(() => {
+      const table = document.querySelector('.change-list').getBoundingClientRect();
+      const screen = document.querySelector('.held-screen').getBoundingClientRect();
+      return table.bottom <= screen.top;
+    });
+    expect(above).toBe(true);
+    await expect(list.locator('.help').textContent()).resolves.toMatch(
+      /rejecting stores nothing and stops the run\. .*outlined in green on it: “Req\. Deliv\. Date”\. Not read back: “Order”/,
+    );
+
+    const img = bob.locator('.held-screen img.screen-img');
+    await img.evaluate((el: ImageElement) => el.decode());
+    const outlines = bob.locator('.held-screen .change-outline');
+    expect(await outlines.count()).toBe(1);
+    const date = outlines.first();
+    await expect(date.getAttribute('data-field')).resolves.toBe('Req. Deliv. Date');
+    // Where the host says the field is (the held screen is still on it), drawn on the picture
+    // 4 points outside it; the bounding box holds the 3-pixel stroke too.
+    const field = (await hostField('Req. Deliv. Date')).rect;
+    await expect(date.getAttribute('data-x')).resolves.toBe(String(field.x));
+    await expect(date.getAttribute('data-width')).resolves.toBe(String(field.width));
+    const box = (await img.boundingBox())!;
+    const drawn = (await date.locator('rect.line').boundingBox())!;
+    const scale = box.width / 1280;
+    const centre = (x: number, y: number) => ({ x: box.x + x * scale, y: box.y + y * scale });
+    const expected = centre(field.x + field.width / 2, field.y + field.height / 2);
+    expect(Math.abs(drawn.x + drawn.width / 2 - expected.x)).toBeLessThan(1.5);
+    expect(Math.abs(drawn.y + drawn.height / 2 - expected.y)).toBeLessThan(1.5);
+    expect(drawn.width).toBeGreaterThan((field.width + 8) * scale);
+    expect(drawn.width).toBeLessThan((field.width + 8) * scale + 4);
+    // The Save click keeps its own red ring.
+    expect(await bob.locator('.held-screen .marker-click').count()).toBe(1);
+    // The earlier steps say what was staged, and where.
+    const strip = bob.locator('.strip-item');
+    await expect(strip.nth(4).textContent()).resolves.toContain(
+      'write · staged into “Order” until the commit',
+    );
+    await expect(strip.nth(7).textContent()).resolves.toContain(
+      'write · staged into “Req. Deliv. Date” until the commit',
+    );
+    await browser.shot(bob, 'commit-approval');
+
+    // Approve on the page; olga (who started the run) resumes it from the same page.
+    await bob.getByRole('button', { name: 'Approve' }).click();
+    await bob.getByText('You approved this write.').waitFor();
+    const olga = await browser.tab();
+    await browser.signIn(olga, stack.tokens.both, 'olga');
+    await olga.goto(`${stack.api.url}/console/approvals/${approval.id}`);
+    await olga.getByRole('button', { name: 'Resume the run: send this write' }).click();
+    await olga.getByText(/^Sent: step 9 \(Click “Save” at \d+, \d+\) was carried out/).waitFor();
+
+    const run = await stack.waitFor(started.id, isEnded);
+    expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
+    expect(approvedSteps(run)).toEqual([9]);
+    expect(run.steps.filter((s: any) => s.outcome === 'staged').map((s: any) => s.n)).toEqual([
+      5, 8,
+    ]);
+    const saved = await saves(stack.sim);
+    expect(saved).toHaveLength(1);
+    expect(saved[0]).toMatchObject({ order: '4711', fields: { reqDelivDate: '30.04.2026' } });
+
+    // The run page: a staged step says so, with its field and what the field held before.
+    const auditor = await browser.tab();
+    await browser.signIn(auditor, stack.tokens.auditor, 'aud');
+    await auditor.goto(`${stack.api.url}/console/runs/${started.id}`);
+    const step8 = auditor.locator('li.step[data-step="8"]');
+    await expect(step8.locator('.outcome').textContent()).resolves.toBe(
+      'staged into “Req. Deliv. Date” until the commit',
+    );
+    await expect(step8.locator('.facts').textContent()).resolves.toContain(`Field before${before}`);
+    await step8.locator('img.screen-img').evaluate((el: ImageElement) => el.decode());
+    await step8.evaluate((el) => el.scrollIntoView());
+    await browser.shot(auditor, 'commit-run');
+    await bob.close();
+    await olga.close();
+    await auditor.close();
+  });
+
+  it('had no script errors and no CSP violations on any page', () => {
+    expect(browser.problems).toEqual([]);
+  });
+});
