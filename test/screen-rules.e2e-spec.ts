@@ -278,4 +278,40 @@ describe('screen rules, end to end', () => {
     );
     expect(keys).toHaveLength(1);
   });
+
+  it('holds a read after all when the rule that made it one is removed while the planner thinks', async () => {
+    const script = {
+      steps: [
+        click(AT.commandField),
+        type('/nVA02'),
+        key('Enter'),
+        { when: { text: '^GO$' }, patience: 60, ...key('Enter') },
+        done('entered'),
+      ],
+    };
+    const planner = await stack.planner(script);
+    await stack.configure({ planner, screen_rules: RULES, reason: REASON });
+    const started = await stack.start('open VA02');
+    await stack.waitFor(started.id, (r) => r.step_count === 4 || isEnded(r));
+    await new Promise((r) => setTimeout(r, 300)); // the planner is looking for GO
+    await stack.configure({ planner }); // the rules are gone
+    await stack.sim.poke('GO');
+    const run = await stack.waitFor(
+      started.id,
+      (r) => r.status === 'awaiting_approval' || isEnded(r),
+      60_000,
+    );
+    expect(run.pending_approval).toMatchObject({
+      step: 4,
+      action: { action: 'key', key: 'Enter' },
+      why: `Enter on “${INITIAL}” is navigation by screen rule 2; the weakening that made it a read (unlabelled_clicks or a screen rule) is no longer in force as it was`,
+    });
+    const keys = (await stack.sim.events()).filter(
+      (e) => e.type === 'action' && e.action.action === 'key',
+    );
+    expect(keys).toHaveLength(1);
+    await stack.api.request('POST', `/api/computer-use/runs/${started.id}/cancel`, {
+      token: stack.tokens.operator,
+    });
+  });
 });

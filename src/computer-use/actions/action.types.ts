@@ -98,7 +98,15 @@ export interface Classification {
   kind: Kind;
   /** One sentence a person understands, naming where the label came from. */
   why: string;
+  /**
+   * The weakening that made a read of what would otherwise be a write (DESIGN §6): the send checks
+   * it is still in force. Absent: the default rules made it a read, or it is a write.
+   */
+  loosenedBy?: Loosening;
 }
+
+/** A weakening that makes a read: `unlabelled_clicks: "read"`, or screen rule `n` (1-based). */
+export type Loosening = { unlabelledClicks: 'read' } | { screenRule: number };
 
 /** The labels found for a click, in DESIGN order; null or empty means "nothing read". */
 export interface Labels {

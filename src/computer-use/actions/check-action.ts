@@ -2,7 +2,7 @@
  * The whole question for one step, in one call: may the planner's answer be sent to this screen,
  * and is it a read or a write? parse → validate → labels → classify → the agent's screen rules.
  */
-import type { Action, Labels, OcrReading, ScreenContext } from './action.types';
+import type { Action, Labels, Loosening, OcrReading, ScreenContext } from './action.types';
 import { maskCardNumbers } from './card-number';
 import { classify } from './classify';
 import { findCommitWord } from './commit-words';
@@ -28,6 +28,8 @@ export interface Verdict {
   action: Action | null;
   /** Why it is a read or a write, or why it was refused. */
   why: string;
+  /** The weakening that made this a read, which must still be in force when it is sent. */
+  loosenedBy?: Loosening;
   /**
    * A refused `type` action as it may be recorded: card digits masked, also those that complete a
    * number split over earlier actions (which the answer's own masking cannot see). Absent otherwise.
@@ -128,13 +130,15 @@ export function checkAction(
     }
   }
   const base = classify(action, labels, rules);
-  const { kind, why } = applyScreenRules(
+  const { kind, why, loosenedBy } = applyScreenRules(
     action,
     base,
     screenFacts(action, labels, screen, rules),
     rules.screenRules,
   );
-  return { classification: kind, action, why };
+  return loosenedBy
+    ? { classification: kind, action, why, loosenedBy }
+    : { classification: kind, action, why };
 }
 
 /** What the screen rules look at, found once the action is valid. */

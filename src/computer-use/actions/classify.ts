@@ -104,6 +104,7 @@ function classifyClick(action: ClickAction, labels: Labels, rules: Rules): Class
     return {
       kind: 'read',
       why: `${nothing}; this agent sends such clicks (unlabelled_clicks: "read")`,
+      loosenedBy: { unlabelledClicks: 'read' },
     };
   }
   if (rules.unlabelledClicks === 'read') {

@@ -159,5 +159,9 @@ export function applyScreenRules(
       why: `${base.why}; screen rule ${read.n} does not make a read of a click whose planner's target names a committing verb`,
     };
   }
-  return { kind: 'read', why: `${read.what} is navigation by screen rule ${read.n}` };
+  const why = `${read.what} is navigation by screen rule ${read.n}`;
+  // A read the default rules made already needs no rule in force to stay one (but keeps whatever
+  // weakening made it a read).
+  const loosenedBy = base.kind === 'read' ? base.loosenedBy : { screenRule: read.n };
+  return loosenedBy ? { kind: 'read', why, loosenedBy } : { kind: 'read', why };
 }

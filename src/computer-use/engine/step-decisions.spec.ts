@@ -3,6 +3,7 @@ import type { SendGate } from '../runs/send-gate';
 import {
   decideWrite,
   keptState,
+  looseningOf,
   refusedToSend,
   stateFor,
   stepJob,
@@ -89,6 +90,7 @@ describe('refusing to send', () => {
     writesNeedApproval: true,
     stagesTyping: false,
     secretGranted: true,
+    looseningInForce: true,
   };
 
   it('lets an action go when every check holds, and leaves a run that is no longer running alone', () => {
@@ -173,6 +175,19 @@ describe('holding an action for a person', () => {
     expect((held as { why: string }).why).toMatch(
       /malicious_instructions.*the rules say: a label without a verb/,
     );
+  });
+});
+
+describe('the weakening a read rests on', () => {
+  const agent = {
+    unlabelled_clicks: 'read',
+    screen_rules: [{ command_field: { transactions: ['VA02'] } }],
+  };
+
+  it('is the config field as it was: unlabelled_clicks, or the whole list of screen rules', () => {
+    expect(looseningOf({ unlabelledClicks: 'read' }, agent)).toEqual({ unlabelled_clicks: 'read' });
+    expect(looseningOf({ screenRule: 1 }, agent)).toEqual({ screen_rules: agent.screen_rules });
+    expect(looseningOf(undefined, agent)).toBeNull();
   });
 });
 

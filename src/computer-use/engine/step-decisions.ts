@@ -2,7 +2,7 @@
  * The engine's pure decisions, apart from the I/O that feeds them (STYLE: a long process is a
  * pipeline of small parts, its decisions plain functions beside them).
  */
-import type { Verdict } from '../actions';
+import type { Loosening, Verdict } from '../actions';
 import type { ProviderSafetyCheck } from '../planning/planner';
 import type { EndReason } from '../runs/run-status';
 import { isUnfinished, type StepPhase } from '../runs/step-phase';
@@ -57,6 +57,21 @@ export function refusedToSend(
     return { reason: 'approval_expired', summary: 'the approval of this write is no longer spent' };
   }
   return null;
+}
+
+/**
+ * The agent config fields a read rests on when a weakening made it one (DESIGN §6), as the step
+ * records them and the send checks them: `unlabelled_clicks`, or the whole `screen_rules` list (a
+ * rule changed in any way, or a write rule added beside it, may judge the action otherwise). Null:
+ * no weakening made it a read.
+ */
+export function looseningOf(
+  loosenedBy: Loosening | undefined,
+  agent: { unlabelled_clicks: string; screen_rules: readonly unknown[] },
+): Record<string, unknown> | null {
+  if (!loosenedBy) return null;
+  if ('unlabelledClicks' in loosenedBy) return { unlabelled_clicks: agent.unlabelled_clicks };
+  return { screen_rules: agent.screen_rules };
 }
 
 /** Screen actions: what reaches the host's POST /action. */

@@ -10,6 +10,7 @@ import { ENGINE_ACTOR } from './run-ending.service';
 import type { StepContext } from './step-context';
 import {
   decideWrite,
+  looseningOf,
   SCREEN_ACTIONS,
   stepJob,
   stopBeforeStep,
@@ -133,16 +134,20 @@ export class StepEngine {
       });
     if (decided.go === 'hold') return hold(decided.why);
     const staged = decided.go === 'stage' ? judged.staged : null;
+    const loosenedBy = looseningOf(verdict.loosenedBy, ctx.agent);
     const sent = await this.sending.send(ctx, step, action, {
       from: 'planning',
-      fields: staged ? { ...fields, why: (decided as { why: string }).why, staged } : fields,
+      fields: {
+        ...fields,
+        ...(staged ? { why: (decided as { why: string }).why, staged } : {}),
+        ...(loosenedBy ? { loosenedBy } : {}),
+      },
       judged: judged.screen,
       mask: runMask(ctx),
       staged: staged !== null,
     });
-    // Checked again with the send: the agent's writes need a person after all.
-    if (sent && 'hold' in sent)
-      return hold(`${verdict.why}; the agent's writes need approval again`);
+    // Checked again with the send: a person decides after all (the config in force changed).
+    if (sent && 'hold' in sent) return hold(`${verdict.why}; ${sent.hold}`);
     return this.goOn(ctx, step, sent);
   }
 

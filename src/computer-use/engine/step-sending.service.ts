@@ -16,17 +16,22 @@ import { SendRecording } from './send-recording.service';
 import type { StepContext } from './step-context';
 import { refusedToSend } from './step-decisions';
 
+/** Why a read that a weakening made one is held after all. */
+const LOOSENING_GONE =
+  'the weakening that made it a read (unlabelled_clicks or a screen rule) is no longer in force as it was';
+
 /** Reads (and unapproved writes) met by a changed screen this many times in a row stop the run. */
 export const MAX_SCREEN_CHANGES = 3;
 
 /**
  * What a send came to: the action reached the host (`sent`; the caller settles the screen and goes
  * on), the screen changed before the host acted (`changed`; nothing was sent, the next step plans
- * on the new screen), a write that was to go without approval needs one after all (`hold`: the
- * agent's config in force changed since the step read it; nothing was sent, the caller holds it),
+ * on the new screen), an action that was to go without approval needs one after all (`hold`, and
+ * why: the agent's config in force changed since the step read it, its writes need a person again
+ * or the weakening that made it a read is gone; nothing was sent, the caller holds it),
  * or nothing more to do here (null).
  */
-export type SendResult = { sent: Action } | { changed: string } | { hold: true } | null;
+export type SendResult = { sent: Action } | { changed: string } | { hold: string } | null;
 
 /**
  * Sending an action with the step's Idempotency-Key (DESIGN §5, §6, §11). The step says `sending`
@@ -67,20 +72,22 @@ export class StepSending {
   ): Promise<SendResult> {
     const classification = options.fields?.classification ?? step.classification;
     const unapprovedWrite = options.approval === undefined && classification === 'write';
+    const loosening = options.fields?.loosenedBy ?? null;
     const { moved, gate } = await this.steps.markSending(step, options.from, {
       fields: options.fields,
       plannerState: ctx.plannerState,
       approved: options.approval !== undefined,
       unapprovedWrite,
       staged: options.staged,
+      loosening,
       secret: ctx.secret,
     });
     if (!moved) {
       if (gate) this.refuseIfSwitchedOff(ctx, gate);
-      // The agent's writes need a person again (its config changed since the step read it).
-      if (gate?.runStatus === 'running' && unapprovedWrite && gate.writesNeedApproval) {
-        return { hold: true };
-      }
+      const held = gate?.runStatus === 'running' && gate.writesNeedApproval;
+      // The agent's config changed since the step read it: a person decides after all.
+      if (held && unapprovedWrite) return { hold: "the agent's writes need approval again" };
+      if (held && !gate.looseningInForce) return { hold: LOOSENING_GONE };
       return null; // cancelled or taken over meanwhile: nothing was sent
     }
     return this.actOnFrame(ctx, step, action, options.judged, options.mask, options.approval);

@@ -26,6 +26,11 @@ export interface SendGate {
   stagesTyping: boolean;
   /** The secret the step's requests carry is still granted for their destination (DESIGN §7). */
   secretGranted: boolean;
+  /**
+   * The weakening that made the step's action a read (`steps.loosened_by`) is in the agent's
+   * config in force as it was (true when none did).
+   */
+  looseningInForce: boolean;
 }
 
 /** The secret a step's host requests carry: checked with the send (DESIGN §4, §7). */
@@ -46,21 +51,29 @@ export interface GateRow {
   writes_need_approval: boolean;
   stages_typing: boolean;
   secret_granted: boolean;
+  loosening_in_force: boolean;
 }
 
-/** The send gate (DESIGN §4) of the step, run and secret given as parameters, as one row. */
+/**
+ * The send gate (DESIGN §4) of the step, run and secret given as parameters, as one row.
+ * `looseningParam` is the step's loosening (jsonb, or null): every field it names must hold the same
+ * value in the agent's config in force.
+ */
 export function gateSql(
   approved: boolean,
   stepParam: string,
   runParam: string,
   envParam: string,
   originParam: string,
+  looseningParam: string,
 ): string {
   const spent = approved
     ? `EXISTS (SELECT 1 FROM approvals a WHERE a.step_id = ${stepParam} AND a.status = 'spent')`
     : 'true';
   return `SELECT r.status AS run_status, ${GOVERNANCE_COLUMNS}, ${spent} AS approval_spent,
-                 ${grantedSql(envParam, originParam)} AS secret_granted
+                 ${grantedSql(envParam, originParam)} AS secret_granted,
+                 NOT EXISTS (SELECT 1 FROM jsonb_each(COALESCE(${looseningParam}::jsonb, '{}'::jsonb)) e
+                              WHERE v.agent_config->e.key IS DISTINCT FROM e.value) AS loosening_in_force
             FROM runs r ${GOVERNANCE_JOINS}
            WHERE r.id = ${runParam}`;
 }
@@ -78,5 +91,6 @@ export function toGate(row: GateRow): SendGate {
     writesNeedApproval: row.writes_need_approval,
     stagesTyping: row.stages_typing,
     secretGranted: row.secret_granted,
+    looseningInForce: row.loosening_in_force,
   };
 }

@@ -6,6 +6,9 @@ import type { StepPhase } from './step-phase';
 
 export type { StepPhase } from './step-phase';
 
+/** The agent config fields a read rests on (`Step.loosenedBy`). */
+export type Loosening = Record<string, unknown>;
+
 export type StepOutcome =
   | 'sent'
   | 'held'
@@ -92,6 +95,14 @@ export class Step {
    */
   @Column({ type: 'jsonb', nullable: true })
   staged: StagedEdit | null;
+
+  /**
+   * What made the action a read although the default rules make it a write: the agent's config
+   * fields it rests on, as they were (`{unlabelled_clicks: "read"}`, `{screen_rules: […]}`). The
+   * send requires the config in force to hold them still (DESIGN §6). Null for every other step.
+   */
+  @Column({ name: 'loosened_by', type: 'jsonb', nullable: true })
+  loosenedBy: Loosening | null;
 
   /** Where each job's time went (host, planner, pauses, Warden's own overhead), in ms. */
   @Column({ type: 'jsonb', nullable: true })

@@ -7,7 +7,7 @@ import { SettingsRepository } from '../settings/settings.repository';
 import type { RunStatus } from './run-status';
 import { gateSql, type GateRow, type SendGate, type SentSecret, toGate } from './send-gate';
 import { canMoveStep, StepPhase } from './step-phase';
-import { Step, StepTimingEntry } from './step.entity';
+import { type Loosening, Step, StepTimingEntry } from './step.entity';
 
 /** Columns of a step that move with its phase. */
 export type StepFields = Partial<Omit<Step, 'run' | 'id' | 'runId' | 'tenant' | 'n' | 'phase'>>;
@@ -214,6 +214,11 @@ export class StepsRepository {
       unapprovedWrite: boolean;
       /** That write is a staged edit: it may go while the agent's config in force stages typing. */
       staged?: boolean;
+      /**
+       * The weakening that made the action a read (`Step.loosenedBy`): it may go unapproved only
+       * while the agent's config in force holds it as it was.
+       */
+      loosening?: Loosening | null;
       secret: SentSecret;
     },
   ): Promise<{ moved: boolean; gate: SendGate | null }> {
@@ -226,6 +231,7 @@ export class StepsRepository {
         step.runId,
         options.secret.envName,
         options.secret.origin,
+        options.loosening ? JSON.stringify(options.loosening) : null,
       ];
       const sets = setClauses(this.dataSource, Step, options.fields ?? {}, params);
       sets.push(`phase = CASE WHEN (SELECT ok FROM open) THEN 'sending' ELSE phase END`);
@@ -237,12 +243,13 @@ export class StepsRepository {
           WHERE id = $3 AND status = 'running'
             AND EXISTS (SELECT 1 FROM moved WHERE phase = 'sending'))`;
       const rows: Array<GateRow & { phase: StepPhase | null }> = await manager.query(
-        `WITH gate AS (${gateSql(options.approved, '$1', '$3', '$4', '$5')}),
+        `WITH gate AS (${gateSql(options.approved, '$1', '$3', '$4', '$5', '$6')}),
          open AS (
            SELECT run_status = 'running' AND enabled AND agent_configured AND NOT kill_engaged
                   AND NOT paused AND approval_spent AND secret_granted
                   AND NOT (${options.unapprovedWrite} AND writes_need_approval
-                           AND NOT (${options.staged === true} AND stages_typing)) AS ok FROM gate),
+                           AND NOT (${options.staged === true} AND stages_typing))
+                  AND (loosening_in_force OR NOT writes_need_approval) AS ok FROM gate),
          moved AS (
            UPDATE steps SET ${sets.join(', ')} WHERE id = $1 AND phase = $2 RETURNING phase)${kept}
          SELECT (SELECT phase FROM moved) AS phase, gate.* FROM gate`,
@@ -262,10 +269,12 @@ export class StepsRepository {
   async sendGate(step: Step, approved: boolean, secret: SentSecret): Promise<SendGate | null> {
     return this.dataSource.transaction(async (manager) => {
       await this.settings.lockTenantShared(manager, step.tenant);
-      const rows: GateRow[] = await manager.query(gateSql(approved, '$4', '$1', '$2', '$3'), [
+      const sql = gateSql(approved, '$5', '$1', '$2', '$3', '$4');
+      const rows: GateRow[] = await manager.query(sql, [
         step.runId,
         secret.envName,
         secret.origin,
+        step.loosenedBy ? JSON.stringify(step.loosenedBy) : null,
         ...(approved ? [step.id] : []),
       ]);
       return rows[0] ? toGate(rows[0]) : null;

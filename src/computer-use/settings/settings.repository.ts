@@ -45,7 +45,8 @@ export const GOVERNANCE_JOINS = `
     SELECT (c.config->>'enabled')::boolean AS enabled, (c.config->'agents') ? r.agent AS agent_configured,
            (c.config->'agents'->r.agent->>'require_write_approval')::boolean IS DISTINCT FROM false
              AS writes_need_approval,
-           c.config->'agents'->r.agent->>'approve_at' = 'commit' AS stages_typing
+           c.config->'agents'->r.agent->>'approve_at' = 'commit' AS stages_typing,
+           c.config->'agents'->r.agent AS agent_config
       FROM computer_use_configs c WHERE c.tenant = r.tenant ORDER BY c.version DESC LIMIT 1) v ON true
   LEFT JOIN computer_use_kill_switches k ON k.tenant = r.tenant AND k.agent = r.agent
   LEFT JOIN computer_use_pauses p ON p.tenant = r.tenant`;
