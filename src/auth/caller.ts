@@ -2,8 +2,14 @@ import type { Permission } from './permission';
 
 /** Who is calling: resolved from the bearer token on every request. */
 export interface Caller {
+  /** The credential's id: the API token's (four-eyes compares it with the run's starter's). */
   tokenId: string;
   tenant: string;
   subject: string;
   permissions: ReadonlySet<Permission>;
+  /**
+   * The identity provider's groups the caller is a member of (DESIGN §6, approver groups); empty
+   * for an API token, which stands for its subject alone.
+   */
+  groups: ReadonlySet<string>;
 }
