@@ -226,7 +226,20 @@ describe('commit-point approval, end to end', () => {
     const { run, held } = await runApprovingEveryWrite(stack, 'sap-orders');
     expect(run).toMatchObject({ status: 'completed', invalid_actions: 1 });
     expect(held).toEqual([]);
-    expect(run.steps[4]).toMatchObject({ classification: 'invalid', outcome: 'refused' });
+    // Refused, and what was meant for the password field is not stored anywhere.
+    expect(run.steps[4]).toMatchObject({
+      classification: 'invalid',
+      outcome: 'refused',
+      action: { action: 'type', text: '•••••••••' },
+    });
+    const refused = await audit(run.id, 'computer_use.action.refused');
+    expect(refused).toHaveLength(1);
+    expect(JSON.stringify(refused)).not.toContain('geheim123');
+    const stored = await stack.api.db.sql<{ n: number }>(
+      `SELECT n FROM steps WHERE run_id = $1 AND action::text LIKE '%geheim123%'`,
+      [run.id],
+    );
+    expect(stored).toEqual([]);
     const typed = (await stack.sim.events()).filter(
       (e) => e.type === 'action' && e.action.action === 'type',
     );

@@ -128,4 +128,11 @@ export interface Labels {
   outlineServed?: boolean;
 }
 
-export type ActionResult = { ok: true; action: Action } | { ok: false; reason: string };
+export type ActionResult =
+  | { ok: true; action: Action }
+  | {
+      ok: false;
+      reason: string;
+      /** The text was meant for a password or code field: it is not recorded, not even refused. */
+      withholdText?: true;
+    };

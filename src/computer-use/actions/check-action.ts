@@ -21,6 +21,9 @@ import { applyScreenRules, type ScreenFacts, type ScreenTitle } from './screen-r
 import { clean } from './text';
 import { validate } from './validate';
 
+/** What a refused text meant for a password field is recorded as, one per character. */
+const WITHHELD = '•';
+
 export interface Verdict {
   /** As a step records it (DESIGN §9). */
   classification: 'read' | 'write' | 'invalid';
@@ -32,7 +35,8 @@ export interface Verdict {
   loosenedBy?: Loosening;
   /**
    * A refused `type` action as it may be recorded: card digits masked, also those that complete a
-   * number split over earlier actions (which the answer's own masking cannot see). Absent otherwise.
+   * number split over earlier actions (which the answer's own masking cannot see), and text meant
+   * for a password or code field replaced by as many dots (at most 64). Absent otherwise.
    */
   recorded?: Action;
 }
@@ -116,7 +120,13 @@ export function checkAction(
     const a = parsed.action;
     if (a.action === 'type') {
       const before = Array.isArray(screen.typed) ? screen.typed : [];
-      refused.recorded = { action: 'type', text: maskCardNumbers(a.text, before) };
+      refused.recorded = {
+        action: 'type',
+        // What was meant for a password or code field is never stored: as many dots as it had.
+        text: valid.withholdText
+          ? WITHHELD.repeat(Math.min([...a.text].length, 64))
+          : maskCardNumbers(a.text, before),
+      };
     }
     return refused;
   }

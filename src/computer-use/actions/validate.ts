@@ -109,12 +109,15 @@ function check(action: Action, screen: ScreenContext, rules: Rules): ActionResul
       if (field) {
         const name =
           typeof field.name === 'string' && field.name.trim() ? ` ${quote(field.name)}` : '';
-        return fail(
-          `the focused field${name} is a password field; Warden never types into password fields`,
-        );
+        return {
+          ...fail(
+            `the focused field${name} is a password field; Warden never types into password fields`,
+          ),
+          withholdText: true,
+        };
       }
       const secret = secretFieldLabel(screen, rules);
-      if (secret) return fail(secret);
+      if (secret) return { ...fail(secret), withholdText: true };
       return { ok: true, action: a };
     }
     case 'key': {
