@@ -36,6 +36,9 @@ const esmOnly = [
   '@borewit',
   'content-disposition',
   'cookie',
+  'openid-client',
+  'oauth4webapi',
+  'jose',
 ];
 const base = {
   transform: { '^.+\\.ts$': swcTs, '^.+\\.m?js$': swcJs },

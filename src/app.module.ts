@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { AuditApiModule } from './audit/audit-api.module';
 import { AuthModule } from './auth/auth.module';
+import { OidcModule } from './auth/oidc/oidc.module';
 import { PlanningApiModule } from './computer-use/planning/planning-api.module';
 import { RunsModule } from './computer-use/runs/runs.module';
 import { SettingsApiModule } from './computer-use/settings/settings-api.module';
@@ -21,6 +22,7 @@ export class AppModule {
       imports: [
         CoreModule.forRoot(config),
         AuthModule,
+        OidcModule,
         HealthModule,
         MetricsModule,
         AuditApiModule,

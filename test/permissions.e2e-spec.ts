@@ -28,7 +28,10 @@ const COLUMNS: Column[] = [
 
 //                                            none unk  rev  empty admin oper appr audit weak other
 const MATRIX: Array<[string, string, number[]]> = [
-  ['GET', '/api/me', [401, 401, 401, 403, 200, 200, 200, 200, 200, 200]],
+  // Anyone signed in, even with no permission (a person whose groups map to nothing learns so).
+  ['GET', '/api/me', [401, 401, 401, 200, 200, 200, 200, 200, 200, 200]],
+  ['GET', '/api/admin/access', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
+  ['PUT', '/api/admin/access', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
   ['GET', '/api/audit', [401, 401, 401, 403, 403, 403, 403, 200, 403, 200]],
   ['GET', '/api/audit/verify', [401, 401, 401, 403, 403, 403, 403, 200, 403, 200]],
   ['GET', '/api/admin/computer-use', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],

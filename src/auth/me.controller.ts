@@ -1,22 +1,31 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import type { AuthRequest } from './permissions.guard';
 import type { Caller } from './caller';
 import { CurrentCaller } from './current-caller.decorator';
-import { PERMISSIONS } from './permission';
-import { Permissions } from './permissions.decorator';
+import { SignedIn } from './permissions.decorator';
 
 @ApiTags('auth')
 @Controller('api/me')
 export class MeController {
-  /** Who the token belongs to: the console shows it and shows only what the permissions allow. */
+  /**
+   * Who is calling: the console shows it and shows only what the permissions allow. A console
+   * session also gets its CSRF token here (only the console's own script can read this answer),
+   * to send as X-Warden-CSRF with every change, and the person's groups.
+   */
   @Get()
-  @Permissions(...PERMISSIONS)
-  me(@CurrentCaller() caller: Caller) {
-    return {
+  @SignedIn()
+  me(@CurrentCaller() caller: Caller, @Req() request: AuthRequest) {
+    const me = {
       tenant: caller.tenant,
       subject: caller.subject,
       token_id: caller.tokenId,
       permissions: [...caller.permissions],
+    };
+    if (!request.wardenSession) return me;
+    return {
+      ...me,
+      session: { csrf_token: request.wardenSession.csrfToken, groups: [...caller.groups] },
     };
   }
 }

@@ -9,7 +9,7 @@ import type { Permission } from './permission';
 
 export const ACCESS_KEY = 'warden:access';
 
-export type RouteAccess = { public: true } | { anyOf: readonly Permission[] };
+export type RouteAccess = { public: true } | { signedIn: true } | { anyOf: readonly Permission[] };
 
 /**
  * Who may call a route: a caller holding any one of the permissions. The global PermissionsGuard
@@ -26,6 +26,19 @@ export function Permissions(
     ApiExtension('x-permissions', anyOf),
     ApiUnauthorizedResponse({ description: 'missing, unknown or revoked token' }),
     ApiForbiddenResponse({ description: `needs one of: ${anyOf.join(', ')}` }),
+  );
+}
+
+/**
+ * Any authenticated caller, whatever their permissions: who am I, sign out. A person whose groups
+ * map to nothing must still learn so, and be able to leave.
+ */
+export function SignedIn(): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    SetMetadata(ACCESS_KEY, { signedIn: true } satisfies RouteAccess),
+    ApiBearerAuth(),
+    ApiExtension('x-permissions', []),
+    ApiUnauthorizedResponse({ description: 'missing, unknown or revoked token or session' }),
   );
 }
 

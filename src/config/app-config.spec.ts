@@ -57,3 +57,41 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).TEST_CRASH_AT).toBeUndefined();
   });
 });
+
+describe('loadConfig: sign-in with OpenID Connect', () => {
+  const oidc = {
+    OIDC_ISSUER_URL: 'https://idp.example.com/realms/acme',
+    OIDC_CLIENT_ID: 'warden',
+    PUBLIC_URL: 'https://warden.example.com',
+  };
+
+  it('is off by default, with 30 min idle and 12 h absolute sessions', () => {
+    const config = loadConfig({});
+    expect(config.OIDC_ISSUER_URL).toBeUndefined();
+    expect(config).toMatchObject({
+      OIDC_TENANT_CLAIM: 'tenant',
+      OIDC_GROUPS_CLAIM: 'groups',
+      SESSION_IDLE_SECONDS: 1800,
+      SESSION_MAX_SECONDS: 43200,
+    });
+  });
+
+  it('accepts an issuer with client id and PUBLIC_URL, and a loopback http PUBLIC_URL', () => {
+    expect(loadConfig(oidc).PUBLIC_URL).toBe('https://warden.example.com');
+    expect(loadConfig({ ...oidc, PUBLIC_URL: 'http://127.0.0.1:3000' }).PUBLIC_URL).toBe(
+      'http://127.0.0.1:3000',
+    );
+  });
+
+  it.each([
+    [{ ...oidc, OIDC_CLIENT_ID: undefined }, 'OIDC_CLIENT_ID is required'],
+    [{ ...oidc, PUBLIC_URL: undefined }, 'PUBLIC_URL must be'],
+    [{ ...oidc, PUBLIC_URL: 'http://warden.example.com' }, 'http only on loopback'],
+    [{ ...oidc, PUBLIC_URL: 'https://warden.example.com/console' }, 'no path'],
+    [{ ...oidc, OIDC_CLIENT_SECRET_ENV: 'my secret' }, 'OIDC_CLIENT_SECRET_ENV must name'],
+    [{ ...oidc, SESSION_IDLE_SECONDS: '0' }, 'SESSION_IDLE_SECONDS must be'],
+  ])('refuses %j', (env, message) => {
+    const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined));
+    expect(() => loadConfig(given as Record<string, string>)).toThrow(message);
+  });
+});

@@ -155,6 +155,77 @@ export class AppConfig {
   @IsOptional()
   @Matches(/^\/\S*$/, { message: 'CA_DIR must be an absolute path' })
   CA_DIR?: string = undefined;
+
+  /**
+   * Sign-in through the company's identity provider (OpenID Connect, docs/admin-oidc.md). Unset:
+   * the console signs in with API tokens only. Set: OIDC_CLIENT_ID and PUBLIC_URL are required.
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/?#]+[^\s?#]*$/, {
+    message: "OIDC_ISSUER_URL must be the issuer's http(s):// URL (no query)",
+  })
+  OIDC_ISSUER_URL?: string = undefined;
+
+  @ValidateIf((c: AppConfig) => c.OIDC_ISSUER_URL !== undefined)
+  @Matches(/^\S{1,200}$/, {
+    message: 'OIDC_CLIENT_ID is required when OIDC_ISSUER_URL is set',
+  })
+  OIDC_CLIENT_ID?: string = undefined;
+
+  /** The variable holding the client secret; unset: a public client (PKCE only). */
+  @IsOptional()
+  @Matches(ENV_NAME_PATTERN, {
+    message:
+      'OIDC_CLIENT_SECRET_ENV must name the environment variable that holds the client secret (A-Z, 0-9, _)',
+  })
+  OIDC_CLIENT_SECRET_ENV?: string = undefined;
+
+  /**
+   * The console's external origin (`https://warden.example.com`): the redirect URI is
+   * `${PUBLIC_URL}/auth/callback`, and a cookie request's Origin must be this. Plain http only on
+   * loopback (then the session cookie cannot carry the `__Host-` prefix, which needs Secure).
+   */
+  @ValidateIf((c: AppConfig) => c.OIDC_ISSUER_URL !== undefined || c.PUBLIC_URL !== undefined)
+  @Matches(/^(https:\/\/[^\s/?#@]+|http:\/\/(127(\.\d{1,3}){3}|localhost|\[::1\])(:\d{1,5})?)$/, {
+    message:
+      "PUBLIC_URL must be the console's origin (https://host[:port], no path; http only on loopback), required when OIDC_ISSUER_URL is set",
+  })
+  PUBLIC_URL?: string = undefined;
+
+  /** The ID token (or userinfo) claim naming a person's tenant. */
+  @Matches(/^[A-Za-z0-9_:/.-]{1,200}$/, { message: 'OIDC_TENANT_CLAIM must be a claim name' })
+  OIDC_TENANT_CLAIM = 'tenant';
+
+  /** One tenant for every person of the identity provider (then OIDC_TENANT_CLAIM is not read). */
+  @IsOptional()
+  @Matches(/^[a-z0-9][a-z0-9-]{0,62}$/, {
+    message: 'OIDC_TENANT must be a tenant name (a-z, 0-9, -)',
+  })
+  OIDC_TENANT?: string = undefined;
+
+  /** The claim listing a person's groups (a list of names, or one name). */
+  @Matches(/^[A-Za-z0-9_:/.-]{1,200}$/, { message: 'OIDC_GROUPS_CLAIM must be a claim name' })
+  OIDC_GROUPS_CLAIM = 'groups';
+
+  /** The scopes asked for at sign-in. */
+  @Matches(/^openid( [\x21\x23-\x5b\x5d-\x7e]+)*$/, {
+    message: 'OIDC_SCOPES must start with openid and be separated by single spaces',
+  })
+  OIDC_SCOPES = 'openid profile email';
+
+  /** A console session ends after this long without a request. */
+  @Type(() => Number)
+  @IsInt({ message: 'SESSION_IDLE_SECONDS must be an integer from 1 to 86400' })
+  @Min(1, { message: 'SESSION_IDLE_SECONDS must be an integer from 1 to 86400' })
+  @Max(86400, { message: 'SESSION_IDLE_SECONDS must be an integer from 1 to 86400' })
+  SESSION_IDLE_SECONDS: number = 1800;
+
+  /** … and this long after sign-in, whatever happens. */
+  @Type(() => Number)
+  @IsInt({ message: 'SESSION_MAX_SECONDS must be an integer from 1 to 604800' })
+  @Min(1, { message: 'SESSION_MAX_SECONDS must be an integer from 1 to 604800' })
+  @Max(604800, { message: 'SESSION_MAX_SECONDS must be an integer from 1 to 604800' })
+  SESSION_MAX_SECONDS: number = 43200;
 }
 
 export class ConfigError extends Error {}

@@ -61,7 +61,8 @@ export async function startApi(
   const config = testConfig(db.url, env);
   const root = AppModule.forRoot(config);
   const app = await createApp(config, wrap ? wrap(root) : root);
-  await app.listen(0, '127.0.0.1');
+  // A test that must know its origin before start (PUBLIC_URL) picks the port.
+  await app.listen(Number(env?.PORT ?? 0), '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
   return {

@@ -1,11 +1,18 @@
 // @ts-check
 /**
- * The API as the console calls it: every call carries the tab's token in the Authorization
- * header (never in a URL), and every error is an ApiError with the API's own message.
+ * The API as the console calls it: with the tab's token in the Authorization header (never in a
+ * URL), or, for a person signed in through the company's identity provider, with the session
+ * cookie and, on every change, the session's CSRF token in X-Warden-CSRF (never both: the API
+ * refuses a request with a token and the cookie). Every error is an ApiError with the API's own
+ * message.
  */
 
 /**
- * @typedef {{tenant: string, subject: string, token_id: string, permissions: string[]}} Me
+ * @typedef {{
+ *   tenant: string, subject: string, token_id: string, permissions: string[],
+ *   session?: {csrf_token: string, groups: string[]}
+ * }} Me
+ *   `session`: signed in through the identity provider (a cookie session), not with a token.
  * @typedef {Record<string, unknown> & {action?: unknown}} Action
  * @typedef {{
  *   id: string, kind: string, status: 'pending'|'approved'|'rejected'|'expired'|'spent',
@@ -88,6 +95,23 @@ export function clearToken() {
   sessionStorage.removeItem(TOKEN_KEY);
 }
 
+/** @type {string | null} the console session's CSRF token, from GET /api/me */
+let csrfToken = null;
+
+/**
+ * Remembers who is signed in by cookie session: their changes carry its CSRF token.
+ * @param {Me | null} me
+ */
+export function setSession(me) {
+  csrfToken = me?.session?.csrf_token ?? null;
+}
+
+/** Ends the console session at Warden (the cookie is worth nothing afterwards). */
+export async function signOutSession() {
+  await call('/auth/logout', { method: 'POST' });
+  csrfToken = null;
+}
+
 export class ApiError extends Error {
   /**
    * @param {number} status 0 when the API did not answer at all
@@ -113,17 +137,23 @@ async function call(path, options) {
   /** @type {Record<string, string>} */
   const headers = { Accept: options.accept ?? 'application/json' };
   const token = options.token ?? getToken();
+  const method = options.method ?? 'GET';
   if (token) headers.Authorization = `Bearer ${token}`;
+  else if (csrfToken && method !== 'GET') headers['X-Warden-CSRF'] = csrfToken;
   if (options.json !== undefined) headers['Content-Type'] = 'application/json';
   let response;
   try {
     response = await fetch(path, {
-      method: options.method ?? 'GET',
+      method,
       headers,
       body: options.json === undefined ? undefined : JSON.stringify(options.json),
       signal: options.signal,
       cache: 'no-store',
-      credentials: 'omit',
+      // A token call never sends the cookie; a session call sends nothing else.
+      credentials: token ? 'omit' : 'same-origin',
+      // The page's no-referrer policy would make a POST's Origin `null`; the API checks Origin
+      // against its own on every change made with the cookie.
+      referrerPolicy: 'same-origin',
     });
   } catch (error) {
     if (options.signal?.aborted) throw error;

@@ -4,7 +4,15 @@
  * Pages are paths under /console (the API serves the same HTML for each); links are real links,
  * followed here without reloading.
  */
-import { ApiError, api, clearToken, getToken, UNAUTHENTICATED } from './api.js';
+import {
+  ApiError,
+  api,
+  clearToken,
+  getToken,
+  setSession,
+  signOutSession,
+  UNAUTHENTICATED,
+} from './api.js';
 import { h } from './dom.js';
 import { renderAdmin } from './admin.js';
 import { renderApproval } from './approval.js';
@@ -12,7 +20,7 @@ import { renderAudit } from './audit.js';
 import { renderInbox } from './inbox.js';
 import { renderRun } from './run.js';
 import { renderRuns } from './runs.js';
-import { renderSignIn } from './signin.js';
+import { renderSignIn, signInErrorInWords } from './signin.js';
 import { permissionInWords } from './words.js';
 
 /**
@@ -144,7 +152,12 @@ function renderShell() {
 
 /** @param {string} message */
 function signOut(message) {
+  if (me?.session) {
+    // Ends the session at Warden; the sign-in page shows at once either way.
+    signOutSession().catch(() => undefined);
+  }
   clearToken();
+  setSession(null);
   me = null;
   current?.abort();
   renderShell();
@@ -170,13 +183,18 @@ async function route() {
   current?.abort();
   const controller = new AbortController();
   current = controller;
-  if (!getToken()) return showSignIn();
   if (!me) {
     try {
+      // Without a token, the company sign-in's session cookie, if there is one.
       me = await api('/api/me', { signal: controller.signal });
+      setSession(me);
     } catch (error) {
       if (controller.signal.aborted) return;
-      if (error instanceof ApiError && error.status === 401) return; // the listener signs out
+      if (error instanceof ApiError && error.status === 401) {
+        const search = new URLSearchParams(location.search);
+        if (!getToken()) showSignIn(signInErrorInWords(search.get('signin_error')));
+        return; // with a token, the listener signs out
+      }
       main.replaceChildren(
         h(
           'p',
@@ -197,7 +215,10 @@ async function route() {
   }
   const caller = me;
   if (!caller) return;
+  if (location.search.includes('signin_error')) history.replaceState(null, '', location.pathname);
   renderShell();
+  /** Whose permissions: the token's, or the person's (their groups' in this tenant). */
+  const holder = caller.session ? 'your account' : 'this token';
   const match = ROUTES.map((r) => ({ r, m: r.pattern.exec(path) })).find((x) => x.m);
   main.replaceChildren();
   /** @param {string} text */
@@ -211,17 +232,21 @@ async function route() {
         {},
         homePath()
           ? h('a', { href: homePath() ?? '/console' }, 'Go to the first page you may use')
-          : 'This token has none of the permissions the console uses.',
+          : caller.session
+            ? `Your account has none of the permissions the console uses: none of your groups (${caller.session.groups.join(', ') || 'none'}) is mapped to one in tenant ${caller.tenant}. Ask your Warden administrator.`
+            : 'This token has none of the permissions the console uses.',
       ),
     );
   } else if (!allowed(match.r.needs)) {
     title(match.r.title);
     main.append(
-      h('h1', { tabindex: '-1' }, `${match.r.title}: not for this token`),
+      h('h1', { tabindex: '-1' }, `${match.r.title}: not for ${holder}`),
       h(
         'p',
         {},
-        `This page needs the permission ${match.r.needs.join(' or ')}, which ${caller.subject}’s token does not have.`,
+        caller.session
+          ? `This page needs the permission ${match.r.needs.join(' or ')}, which your account does not have: none of your groups is mapped to it.`
+          : `This page needs the permission ${match.r.needs.join(' or ')}, which ${caller.subject}’s token does not have.`,
       ),
     );
   } else {
@@ -275,7 +300,8 @@ document.addEventListener('click', (event) => {
 
 window.addEventListener('popstate', () => void route());
 window.addEventListener(UNAUTHENTICATED, () => {
-  if (me || getToken()) signOut('The API no longer accepts this token. Sign in again.');
+  if (me?.session) signOut('Your session has ended. Sign in again.');
+  else if (me || getToken()) signOut('The API no longer accepts this token. Sign in again.');
 });
 
 void route();

@@ -2,9 +2,24 @@
 import { ApiError, api, setToken } from './api.js';
 import { h } from './dom.js';
 
+/** Why a sign-in through the identity provider came back without a session (`?signin_error=`). */
+const SIGNIN_ERRORS = /** @type {Record<string, string>} */ ({
+  expired: 'The sign-in took too long or was started in another browser. Try again.',
+  account:
+    'Your company account cannot use Warden: it names no Warden tenant. Ask your administrator.',
+  failed: 'The sign-in with your company account did not work. Try again.',
+});
+
+/** @param {string | null} code */
+export function signInErrorInWords(code) {
+  return code ? (SIGNIN_ERRORS[code] ?? SIGNIN_ERRORS.failed) : undefined;
+}
+
 /**
- * Sign in with an API token. The token is checked with GET /api/me and kept in this tab's
- * sessionStorage only: closing the tab signs out.
+ * Sign in with the company account (when the deployment has an identity provider: a link to
+ * /auth/login, which comes back with a session cookie), or with an API token, for automation and
+ * development. The token is checked with GET /api/me and kept in this tab's sessionStorage only:
+ * closing the tab signs out.
  * @param {HTMLElement} main
  * @param {{message?: string, signedIn: (me: import('./api.js').Me) => void}} options
  */
@@ -58,6 +73,7 @@ export function renderSignIn(main, options) {
       },
     );
   });
+  const company = h('div', { class: 'signin-company' });
   main.replaceChildren(
     h(
       'section',
@@ -69,8 +85,32 @@ export function renderSignIn(main, options) {
         {},
         'Approvers decide on held writes here, from the screen the write would hit. Operators follow and resume runs; auditors read runs and the audit log.',
       ),
+      company,
       form,
     ),
   );
   input.focus();
+  // The company sign-in, when the deployment has one: a plain link (the page allows no forms).
+  api('/auth/status').then(
+    (/** @type {{oidc: boolean}} */ status) => {
+      if (!status.oidc) return;
+      const back = /^\/console(\/[A-Za-z0-9/-]*)?$/.test(location.pathname)
+        ? location.pathname
+        : '/console';
+      company.append(
+        h(
+          'a',
+          {
+            class: 'button primary signin-sso',
+            href: `/auth/login?return_to=${encodeURIComponent(back)}`,
+          },
+          'Sign in with your company account',
+        ),
+        h('p', { class: 'help' }, 'Or, for automation and development, with an API token:'),
+      );
+    },
+    () => {
+      // Without the status the token form still works.
+    },
+  );
 }

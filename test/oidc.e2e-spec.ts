@@ -1,0 +1,150 @@
+import { Page } from 'playwright-core';
+import { freePort } from '../scripts/lib/processes';
+import { ConsoleBrowser, startBrowser } from './support/browser';
+import { startOidcProvider, TestProvider } from './support/oidc-provider';
+import { startStack, Stack } from './support/stack';
+
+/**
+ * Signing in to the console with the company account, in chromium, through a real OpenID provider
+ * (oidc-provider in its own process, its own login page): an approver sees and decides the inbox,
+ * a person whose groups map to nothing is told so, and sign-out ends the session at Warden.
+ */
+describe('the console with the company sign-in', () => {
+  let provider: TestProvider;
+  let stack: Stack;
+  let browser: ConsoleBrowser;
+  const secretEnv = `WARDEN_TEST_OIDC_SECRET_${process.pid}`;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    provider = await startOidcProvider([url], {
+      bea: {
+        name: 'Bea Approver',
+        email: 'bea@acme.example',
+        tenant: 'acme',
+        groups: ['warden-approvers', 'staff'],
+      },
+      carl: { name: 'Carl Sales', email: 'carl@acme.example', tenant: 'acme', groups: ['sales'] },
+    });
+    process.env[secretEnv] = provider.clientSecret;
+    stack = await startStack({
+      env: {
+        PORT: String(port),
+        PUBLIC_URL: url,
+        OIDC_ISSUER_URL: provider.issuer,
+        OIDC_CLIENT_ID: provider.clientId,
+        OIDC_CLIENT_SECRET_ENV: secretEnv,
+      },
+    });
+    const mapped = await stack.api.request('PUT', '/api/admin/access', {
+      token: stack.tokens.admin,
+      json: { groups: { 'warden-approvers': ['agents.approve'] } },
+    });
+    expect(mapped.status).toBe(200);
+    browser = await startBrowser(stack.api.url);
+    // The provider's development login page asks Google for a font and its origin for a favicon:
+    // answered here, so the browser reaches nothing but loopback and logs no failed load.
+    await browser.context.route('https://fonts.googleapis.com/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/css', body: '' }),
+    );
+    await browser.context.route(`${provider.issuer}/favicon.ico`, (route) =>
+      route.fulfill({ status: 204, body: '' }),
+    );
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+    await provider?.close();
+    delete process.env[secretEnv];
+  });
+
+  /** Through the provider's own login page (any password), back to the console. */
+  async function signIn(page: Page, login: string): Promise<void> {
+    await page.goto(`${stack.api.url}/console`);
+    await page.getByRole('link', { name: 'Sign in with your company account' }).click();
+    await page.locator('input[name="login"]').fill(login);
+    await page.locator('input[name="password"]').fill('any password');
+    await page.getByRole('button', { name: 'Sign-in' }).click();
+    await page.locator('.who-subject', { hasText: login }).waitFor();
+  }
+
+  const sessionCookie = async () =>
+    (await browser.context.cookies(stack.api.url)).find((c) => c.name === 'warden_session');
+
+  it('signs an approver in, shows the inbox, approves, and signs out at Warden', async () => {
+    const planner = await stack.planner({
+      steps: [
+        { action: { action: 'click', element: { role: 'button', name: 'Save' } } },
+        { action: { action: 'done', summary: 'saved' } },
+      ],
+    });
+    await stack.configure({ planner });
+    const run = await stack.start('change order 4711');
+    const held = await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval');
+
+    const page = await browser.tab();
+    await page.goto(`${stack.api.url}/console`);
+    await page.getByRole('link', { name: 'Sign in with your company account' }).waitFor();
+    await browser.shot(page, 'signin-company');
+    await signIn(page, 'bea');
+    expect(new URL(page.url()).pathname).toBe('/console/approvals');
+    await expect(page.locator('#who').textContent()).resolves.toMatch(
+      /bea in tenant acme.*May approve held writes/,
+    );
+    // Nothing of the session is in reach of the page's scripts but through the API.
+    const cookie = await sessionCookie();
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    await page.getByRole('link', { name: /^Click “Save”/ }).click();
+    await browser.shot(page, 'approval-company-account');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByText('You approved this write.').waitFor();
+    const approval = await stack.api.request('GET', `/api/approvals/${held.pending_approval.id}`, {
+      token: stack.tokens.approver,
+    });
+    expect(approval.body).toMatchObject({ status: 'approved', decided_by: 'bea' });
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to the Warden console' }).waitFor();
+    await expect(page.getByRole('status').first().textContent()).resolves.toBe('You signed out.');
+    // The old cookie is worth nothing at Warden now.
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 401; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (
+        await stack.api.request('GET', '/api/me', {
+          headers: { cookie: `warden_session=${cookie!.value}` },
+        })
+      ).status;
+    }
+    expect(status).toBe(401);
+    const ended = await stack.api.db.sql(`SELECT revoked_at FROM sessions WHERE subject = 'bea'`);
+    expect(ended).toEqual([{ revoked_at: expect.any(Date) }]);
+    await page.close();
+    // The provider's own session would sign bea in again without its login page.
+    await browser.context.clearCookies();
+  });
+
+  it('tells a person whose groups map to nothing, and the API refuses them approvals', async () => {
+    const page = await browser.tab();
+    await signIn(page, 'carl');
+    await expect(page.locator('main').textContent()).resolves.toMatch(
+      /Your account has none of the permissions the console uses: none of your groups \(sales\)/,
+    );
+    await page.goto(`${stack.api.url}/console/approvals`);
+    await page.getByRole('heading', { name: 'Approvals: not for your account' }).waitFor();
+    await browser.shot(page, 'approvals-not-for-account');
+    const cookie = await sessionCookie();
+    const approvals = await stack.api.request('GET', '/api/approvals', {
+      headers: { cookie: `warden_session=${cookie!.value}` },
+    });
+    expect(approvals.status).toBe(403);
+    await page.close();
+    await browser.context.clearCookies();
+  });
+
+  it('had no script errors, CSP violations or missing files', () => {
+    expect(browser.problems).toEqual([]);
+  });
+});
