@@ -332,6 +332,37 @@ describe('notifications', () => {
     expect(later.attempts).toBeGreaterThanOrEqual(2);
   });
 
+  it('re-queues a pending delivery whose job Redis lost (the reconciler)', async () => {
+    // A delivery PostgreSQL says is pending, untouched for ten minutes, with no job in Redis.
+    const message = { event: 'held', tenant: 'acme', agent: 'sap-orders', run_id: null };
+    const [row] = await stack.api.db.sql<{ id: string }>(
+      `INSERT INTO deliveries (tenant, agent, event, channel_kind, channel, message, status, updated_at)
+       VALUES ('acme', 'sap-orders', 'held', 'webhook', $1, $2, 'pending', now() - interval '10 minutes')
+       RETURNING id`,
+      [
+        JSON.stringify({
+          kind: 'webhook',
+          url: `${receiver.url}/hook/lost`,
+          secret_env: secretEnv,
+        }),
+        JSON.stringify({ ...message, facts: [], details: {} }),
+      ],
+    );
+    const deadline = Date.now() + 10_000;
+    let status = 'pending';
+    while (status === 'pending' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      [{ status }] = await stack.api.db.sql<{ status: string }>(
+        'SELECT status FROM deliveries WHERE id = $1',
+        [row.id],
+      );
+    }
+    expect(status).toBe('delivered');
+    const [lost] = receiver.on('/hook/lost');
+    expect(lost.verdict).toEqual({ ok: true });
+    expect(JSON.parse(lost.body).delivery_id).toBe(row.id);
+  });
+
   it('lists deliveries for computer_use.admin only, in pages, newest first', async () => {
     const all = await deliveries('?limit=200');
     expect(all.items.length).toBeGreaterThan(5);

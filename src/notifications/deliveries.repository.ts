@@ -70,6 +70,20 @@ export class DeliveriesRepository {
     return rows.length > 0;
   }
 
+  /**
+   * Pending deliveries no try has touched for `idleMs`: their job may be lost with Redis, so the
+   * reconciler queues them again (the job id is the delivery's, so one still queued stays one).
+   */
+  async idlePending(idleMs: number, limit: number): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT id FROM deliveries
+        WHERE status = 'pending' AND updated_at < now() - make_interval(secs => $1::double precision / 1000)
+        ORDER BY updated_at LIMIT $2`,
+      [idleMs, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
   /** The tenant's deliveries, newest first, a page after `cursor`. */
   async page(
     tenant: string,
