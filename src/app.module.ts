@@ -12,6 +12,7 @@ import { CoreModule } from './core.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { ModelsApiModule } from './models/models-api.module';
+import { DeliveriesApiModule } from './notifications/deliveries-api.module';
 
 /** The API: every controller, on the core. The worker (worker.module.ts) loads none of these. */
 @Module({})
@@ -32,6 +33,7 @@ export class AppModule {
         RunsModule,
         ApprovalsModule,
         ConsoleModule,
+        DeliveriesApiModule,
       ],
     };
   }

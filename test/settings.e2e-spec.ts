@@ -26,6 +26,8 @@ const SAP_ORDERS = {
   ignore_regions: [],
   screen_rules: [],
   approve_at: 'every_write',
+  notify: [],
+  notify_include_screen: false,
 };
 
 const AGENT = {
@@ -576,6 +578,13 @@ describe('computer-use admin config', () => {
             },
           ],
           approve_at: 'commit',
+          notify: [
+            { kind: 'webhook', url: 'https://hooks.example.com/warden', secret_env: 'HOOK_SECRET' },
+            { kind: 'slack', url_env: 'SLACK_URL' },
+            { kind: 'teams', url_env: 'TEAMS_URL' },
+            { kind: 'email', to: ['sap-approvers@example.com'] },
+          ],
+          notify_include_screen: true,
           reason: 'a one-person team; the status line changes by itself; VA02 navigation',
         },
         scripted: {

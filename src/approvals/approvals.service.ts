@@ -8,6 +8,8 @@ import { Run } from '../computer-use/runs/run.entity';
 import { RunLifecycle } from '../computer-use/runs/run-lifecycle.service';
 import { RunsRepository } from '../computer-use/runs/runs.repository';
 import { StepsRepository } from '../computer-use/runs/steps.repository';
+import { Notifications } from '../notifications/notifications.service';
+import { approvalFacts, runFacts } from '../notifications/notify-facts';
 import { Approval } from './approval.entity';
 import { approvalView, ApprovalView } from './approval.view';
 import { ApprovalsRepository } from './approvals.repository';
@@ -26,6 +28,7 @@ export class ApprovalsService {
     private readonly steps: StepsRepository,
     private readonly audit: AuditService,
     private readonly lifecycle: RunLifecycle,
+    private readonly notifications: Notifications,
   ) {}
 
   /** The tenant's waiting actions, oldest first (newest last). */
@@ -48,7 +51,7 @@ export class ApprovalsService {
    * that started it, cannot approve its writes.
    */
   async approve(caller: Caller, id: string, comment?: string): Promise<ApprovalView> {
-    return this.dataSource.transaction(async (manager) => {
+    const { approval, run } = await this.dataSource.transaction(async (manager) => {
       const { approval, run } = await this.pending(manager, caller, id);
       if (
         run.agentConfig.four_eyes !== false &&
@@ -59,8 +62,10 @@ export class ApprovalsService {
         );
       }
       await this.decide(manager, caller, approval, 'approved', comment);
-      return approvalView(approval);
+      return { approval, run };
     });
+    await this.announceDecision(caller, approval, run, comment);
+    return approvalView(approval);
   }
 
   /** Rejects a held write: nothing is sent and the run stops `rejected`. */
@@ -91,7 +96,7 @@ export class ApprovalsService {
         },
         manager,
       );
-      await this.lifecycle.end(
+      const ended = await this.lifecycle.end(
         run.id,
         'rejected',
         `${caller.subject} rejected the write of step ${approval.step}`,
@@ -101,10 +106,29 @@ export class ApprovalsService {
           manager,
         },
       );
-      return { view: approvalView(approval), leaseKey: run.leaseKey };
+      return { approval, run, ended };
     });
-    await this.lifecycle.promote(result.leaseKey);
-    return result.view;
+    await this.announceDecision(caller, result.approval, result.run, comment);
+    if (result.ended) await this.lifecycle.afterEnd(result.ended);
+    else await this.lifecycle.promote(result.run.leaseKey);
+    return approvalView(result.approval);
+  }
+
+  /** The agent's channels hear of the decision, once it is committed. */
+  private async announceDecision(
+    caller: Caller,
+    approval: Approval,
+    run: Run,
+    comment: string | undefined,
+  ): Promise<void> {
+    await this.notifications.announce(run.tenant, run.agent, {
+      kind: 'decided',
+      run: runFacts(run),
+      approval: approvalFacts(approval),
+      decision: approval.status === 'rejected' ? 'rejected' : 'approved',
+      by: caller.subject,
+      comment: comment ?? null,
+    });
   }
 
   private async pending(

@@ -226,6 +226,54 @@ export class AppConfig {
   @Min(1, { message: 'SESSION_MAX_SECONDS must be an integer from 1 to 604800' })
   @Max(604800, { message: 'SESSION_MAX_SECONDS must be an integer from 1 to 604800' })
   SESSION_MAX_SECONDS: number = 43200;
+
+  /** The mail server for `email` notifications: smtp://host:port or smtps://host:port, with a user if it needs one. */
+  @IsOptional()
+  @Matches(/^smtps?:\/\/([^\s:@/]+@)?[^\s:@/]+(:\d+)?\/?$/, {
+    message:
+      'SMTP_URL must be smtp://[user@]host[:port] or smtps://…, without a password (name it with SMTP_PASSWORD_ENV)',
+  })
+  SMTP_URL?: string = undefined;
+
+  @ValidateIf((c: AppConfig) => c.SMTP_URL !== undefined || c.SMTP_FROM !== undefined)
+  @Matches(/^[^\r\n]{3,320}$/, {
+    message: 'SMTP_FROM (the sender, like "Warden <warden@example.com>") is required with SMTP_URL',
+  })
+  SMTP_FROM?: string = undefined;
+
+  /** The variable holding the SMTP password (read when a mail is sent, never granted to a tenant). */
+  @IsOptional()
+  @Matches(ENV_NAME_PATTERN, {
+    message:
+      'SMTP_PASSWORD_ENV must name the environment variable that holds the password (A-Z, 0-9, _)',
+  })
+  SMTP_PASSWORD_ENV?: string = undefined;
+
+  /** Extra CA certificates (PEM) notifications trust besides the system's, for in-house webhooks. */
+  @IsOptional()
+  @Matches(/^\/\S*$/, { message: 'NOTIFY_CA_FILE must be an absolute path' })
+  NOTIFY_CA_FILE?: string = undefined;
+
+  /** The longest one notification delivery (an HTTP POST or an SMTP conversation) may take. */
+  @Type(() => Number)
+  @IsInt({ message: 'NOTIFY_TIMEOUT_MS must be an integer from 100 to 60000' })
+  @Min(100, { message: 'NOTIFY_TIMEOUT_MS must be an integer from 100 to 60000' })
+  @Max(60000, { message: 'NOTIFY_TIMEOUT_MS must be an integer from 100 to 60000' })
+  NOTIFY_TIMEOUT_MS: number = 10000;
+
+  /** A failed delivery is tried again after this, doubling each time. */
+  @Type(() => Number)
+  @IsInt({ message: 'NOTIFY_BACKOFF_MS must be an integer from 10 to 600000' })
+  @Min(10, { message: 'NOTIFY_BACKOFF_MS must be an integer from 10 to 600000' })
+  @Max(600000, { message: 'NOTIFY_BACKOFF_MS must be an integer from 10 to 600000' })
+  NOTIFY_BACKOFF_MS: number = 5000;
+
+  /** Tries per delivery, the first included. */
+  @Type(() => Number)
+  @IsInt({ message: 'NOTIFY_ATTEMPTS must be an integer from 1 to 20' })
+  @Min(1, { message: 'NOTIFY_ATTEMPTS must be an integer from 1 to 20' })
+  @Max(20, { message: 'NOTIFY_ATTEMPTS must be an integer from 1 to 20' })
+  NOTIFY_ATTEMPTS: number = 8;
 }
 
 export class ConfigError extends Error {}

@@ -15,6 +15,7 @@ import { Screen } from '../computer-use/screens/screen.entity';
 import { ModelCall } from '../models/model-call.entity';
 import { ModelUsageDay } from '../models/model-usage-day.entity';
 import { SecretGrant } from '../secrets/secret-grant.entity';
+import { Delivery } from '../notifications/delivery.entity';
 
 export const ENTITIES = [
   Tenant,
@@ -31,6 +32,7 @@ export const ENTITIES = [
   ModelCall,
   ModelUsageDay,
   SecretGrant,
+  Delivery,
 ];
 
 /** The one set of database options, shared by the API, the worker, the CLI and TypeORM's CLI. */

@@ -1,11 +1,12 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
+import { NOTIFY_QUEUE, NotifyQueue } from './notify-queue';
 import { JOB_DEFAULTS, STEP_QUEUE, StepQueue } from './step-queue';
 
 /**
- * BullMQ's connection and the step queue: the API puts work on it (a run started, a write
- * resumed), the worker takes work from it. Redis holds nothing PostgreSQL cannot rebuild.
+ * BullMQ's connection, the step queue and the notification queue: the API puts work on them (a run
+ * started, a write resumed, a decision announced), the worker takes work from them. Redis holds nothing PostgreSQL cannot rebuild.
  */
 @Module({
   imports: [
@@ -17,9 +18,9 @@ import { JOB_DEFAULTS, STEP_QUEUE, StepQueue } from './step-queue';
         defaultJobOptions: JOB_DEFAULTS,
       }),
     }),
-    BullModule.registerQueue({ name: STEP_QUEUE }),
+    BullModule.registerQueue({ name: STEP_QUEUE }, { name: NOTIFY_QUEUE }),
   ],
-  providers: [StepQueue],
-  exports: [StepQueue],
+  providers: [StepQueue, NotifyQueue],
+  exports: [StepQueue, NotifyQueue],
 })
 export class QueueModule {}

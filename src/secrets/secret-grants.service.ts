@@ -78,6 +78,16 @@ export function valueForRedaction(name: string): string | undefined {
   return value !== undefined && value.length >= 4 ? value : undefined;
 }
 
+/**
+ * A secret of the deployment's own (the SMTP password named by SMTP_PASSWORD_ENV): the operator's
+ * setting names it for Warden's own use, so it needs no grant and can never be granted.
+ */
+export function deploymentSecret(name: string | undefined): string | undefined {
+  if (!name || !ENV_NAME.test(name)) return undefined;
+  const value = process.env[name];
+  return value === '' ? undefined : value;
+}
+
 /** The OS user running the CLI: the audit actor of an operator's grant (DESIGN §7). */
 export function operatorName(): string {
   try {
@@ -118,6 +128,28 @@ export class SecretGrants {
   async release(use: SecretUse): Promise<ReleasedSecret> {
     const origin = await this.check(use);
     return new ReleasedSecret(RELEASE, use.envName, origin, process.env[use.envName]!);
+  }
+
+  /**
+   * A secret that is itself the destination (a Slack or Teams incoming-webhook URL): released for
+   * its own origin when a live grant names it. Messages never quote the value.
+   */
+  async releaseDestination(use: Omit<SecretUse, 'destination'>): Promise<ReleasedSecret> {
+    const value = ENV_NAME.test(use.envName) ? process.env[use.envName] : undefined;
+    if (value === undefined || value === '') {
+      throw new SecretRefused(
+        'unset',
+        `${use.what} variable ${use.envName} is not set on the Warden host`,
+      );
+    }
+    const destination = destinationOrigin(value);
+    if ('problem' in destination) {
+      throw new SecretRefused(
+        'destination',
+        `${use.what} in ${use.envName} is not a URL Warden may post to (https://, or http:// on loopback, no user or password)`,
+      );
+    }
+    return this.release({ ...use, destination: value });
   }
 
   async grant(tenant: string, envName: string, to: string, actor: string): Promise<GrantView> {

@@ -51,7 +51,7 @@ export class ApprovalExpiry {
         { step: approval.step, manager },
       );
     });
-    if (ended) await this.lifecycle.promote(ended.leaseKey);
+    if (ended) await this.lifecycle.afterEnd(ended);
   }
 }
 

@@ -1,4 +1,5 @@
 import { Module, OnApplicationShutdown } from '@nestjs/common';
+import { NotificationsWorkerModule } from '../../notifications/notifications-worker.module';
 import { SecretsModule } from '../../secrets/secrets.module';
 import { PlanningModule } from '../planning/planning.module';
 import { RunStateModule } from '../runs/run-state.module';
@@ -28,7 +29,14 @@ class OcrLifetime implements OnApplicationShutdown {
 
 /** The worker's part: the step processor, the engine and its stages, the reconciler. */
 @Module({
-  imports: [RunStateModule, ScreensModule, SettingsModule, PlanningModule, SecretsModule],
+  imports: [
+    RunStateModule,
+    ScreensModule,
+    SettingsModule,
+    PlanningModule,
+    SecretsModule,
+    NotificationsWorkerModule,
+  ],
   providers: [
     StepEngine,
     StepLease,

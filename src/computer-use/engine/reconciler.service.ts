@@ -1,6 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ApprovalsRepository } from '../../approvals/approvals.repository';
 import { AppConfig } from '../../config/app-config';
+import { DeliveriesRepository } from '../../notifications/deliveries.repository';
+import { NotifyQueue } from '../../queue/notify-queue';
 import { StepQueue } from '../../queue/step-queue';
 import { RunLifecycle } from '../runs/run-lifecycle.service';
 import { RunsRepository } from '../runs/runs.repository';
@@ -8,7 +10,8 @@ import { RunsRepository } from '../runs/runs.repository';
 /**
  * PostgreSQL is the truth and Redis may lose everything (DESIGN §2). Every few seconds, and at
  * start, the reconciler re-adds the job of every run whose state says it should be moving, starts
- * queued runs whose screen host is free, and re-arms approval expiries. Job ids deduplicate, so
+ * queued runs whose screen host is free, re-arms approval expiries and re-queues notification
+ * deliveries no try has touched for a while. Job ids deduplicate, so
  * a job that still exists is not added twice.
  */
 @Injectable()
@@ -23,6 +26,8 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly approvals: ApprovalsRepository,
     private readonly lifecycle: RunLifecycle,
     private readonly queue: StepQueue,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly notify: NotifyQueue,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -58,6 +63,11 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
     // Approvals still open: their expiry job (delayed until due).
     for (const approval of await this.approvals.open()) {
       await this.queue.expire(approval.id, approval.expires_at);
+    }
+    // Deliveries still pending long after their last try (a job that is still queued stays one).
+    const idleMs = this.config.NOTIFY_TIMEOUT_MS + this.config.NOTIFY_BACKOFF_MS * 2 ** 6;
+    for (const id of await this.deliveries.idlePending(Math.max(idleMs, 60_000), 200)) {
+      await this.notify.deliver(id);
     }
   }
 }

@@ -12,7 +12,8 @@ export const ENGINE_ACTOR = 'warden';
 
 /**
  * Ends a run where one of its steps said so (RunEnds): the step's last state, its own audit event
- * and the run's end in one transaction; then the screen host goes to the next queued run.
+ * and the run's end in one transaction; then the screen host goes to the next queued run and the
+ * agent's channels hear of the end.
  */
 @Injectable()
 export class RunEnding {
@@ -52,6 +53,6 @@ export class RunEnding {
         manager,
       });
     });
-    if (ended) await this.lifecycle.promote(ended.leaseKey);
+    if (ended) await this.lifecycle.afterEnd(ended);
   }
 }

@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApprovalsRepository } from '../../approvals/approvals.repository';
 import { AuditService } from '../../audit/audit.service';
+import { Notifications } from '../../notifications/notifications.service';
+import { approvalFacts, runFacts } from '../../notifications/notify-facts';
 import { StepQueue } from '../../queue/step-queue';
 import { sha256Hex } from '../../common/sha256';
 import type { Action, Change } from '../actions';
@@ -29,7 +31,7 @@ export interface HeldWrite {
 /**
  * Holding a write (DESIGN §6): the screen's volatile pixels are learnt, then the step says `held`,
  * its approval is created, the run waits and the audit trail says so, in one transaction; the
- * approval's expiry is queued.
+ * approval's expiry is queued and the agent's channels are told (once committed, queued only).
  */
 @Injectable()
 export class StepHolding {
@@ -41,6 +43,7 @@ export class StepHolding {
     private readonly lifecycle: RunLifecycle,
     private readonly audit: AuditService,
     private readonly queue: StepQueue,
+    private readonly notifications: Notifications,
   ) {}
 
   async hold(ctx: StepContext, step: Step, held: HeldWrite): Promise<void> {
@@ -110,7 +113,13 @@ export class StepHolding {
       );
       return saved;
     });
-    if (approval) await this.queue.expire(approval.id, approval.expiresAt);
+    if (!approval) return;
+    await this.queue.expire(approval.id, approval.expiresAt);
+    await this.notifications.announce(run.tenant, run.agent, {
+      kind: 'held',
+      run: runFacts(run),
+      approval: approvalFacts(approval),
+    });
   }
 }
 

@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApprovalsRepository } from '../../approvals/approvals.repository';
 import { AuditService } from '../../audit/audit.service';
+import { Notifications } from '../../notifications/notifications.service';
+import { runEnded } from '../../notifications/notify-facts';
 import { StepQueue } from '../../queue/step-queue';
 import { Run } from './run.entity';
 import { ACTIVE, canMove, EndReason, endStatusOf, RunStatus } from './run-status';
@@ -23,6 +25,7 @@ export class RunLifecycle {
     private readonly approvals: ApprovalsRepository,
     private readonly audit: AuditService,
     private readonly queue: StepQueue,
+    private readonly notifications: Notifications,
   ) {}
 
   async transition(
@@ -42,6 +45,7 @@ export class RunLifecycle {
   /**
    * Ends a run with its reason: status, time, the audit event, a waiting approval and its step
    * closed, and the screen host handed to the next queued run. Returns null when the run had already ended.
+   * With a caller's `manager`, the caller calls `afterEnd` once its transaction committed.
    */
   async end(
     runId: string,
@@ -84,8 +88,17 @@ export class RunLifecycle {
       ? await work(options.manager)
       : await this.dataSource.transaction(work);
     // The next queued run can only start once this transaction committed the end.
-    if (run && !options.manager) await this.promote(run.leaseKey);
+    if (run && !options.manager) await this.afterEnd(run);
     return run;
+  }
+
+  /**
+   * What follows a run's end once it is committed: the next queued run for its screen host starts,
+   * and the agent's channels hear of the end (they only get it queued: nothing waits on them).
+   */
+  async afterEnd(run: Run): Promise<void> {
+    await this.promote(run.leaseKey);
+    await this.notifications.announce(run.tenant, run.agent, runEnded(run));
   }
 
   /** Starts the oldest queued run waiting for this screen host, if the host is free. */

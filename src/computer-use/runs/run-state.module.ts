@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ApprovalsRepository } from '../../approvals/approvals.repository';
+import { NotificationsModule } from '../../notifications/notifications.module';
 import { QueueModule } from '../../queue/queue.module';
 import { SettingsModule } from '../settings/settings.module';
 import { RunLifecycle } from './run-lifecycle.service';
@@ -11,8 +12,15 @@ import { StepsRepository } from './steps.repository';
  * that moves them: what the API and the worker share. No controllers, so the worker loads none.
  */
 @Module({
-  imports: [QueueModule, SettingsModule],
+  imports: [QueueModule, SettingsModule, NotificationsModule],
   providers: [RunLifecycle, RunsRepository, StepsRepository, ApprovalsRepository],
-  exports: [RunLifecycle, RunsRepository, StepsRepository, ApprovalsRepository, QueueModule],
+  exports: [
+    RunLifecycle,
+    RunsRepository,
+    StepsRepository,
+    ApprovalsRepository,
+    QueueModule,
+    NotificationsModule,
+  ],
 })
 export class RunStateModule {}

@@ -73,7 +73,25 @@ export interface AgentConfig {
    * and listed on the commit's approval (`"commit"`, a weakening).
    */
   approve_at: ApproveAt;
+  /** Where Warden tells people about held writes, decisions and run ends (DESIGN §6, docs/notifications.md). */
+  notify: NotifyChannel[];
+  /** Whether messages may carry typed text and the screen's link; off: "typed text (N characters)". */
+  notify_include_screen: boolean;
 }
+
+export const NOTIFY_KINDS = ['webhook', 'slack', 'teams', 'email'] as const;
+export type NotifyKind = (typeof NOTIFY_KINDS)[number];
+
+/**
+ * One channel of an agent's notifications. Secrets are named by variable: a webhook's signing
+ * secret (`secret_env`), and a Slack or Teams incoming-webhook URL as a whole (`url_env`), since
+ * whoever holds that URL may post. Each may go only to an origin the operator granted (DESIGN §7).
+ */
+export type NotifyChannel =
+  | { kind: 'webhook'; url: string; secret_env: string }
+  | { kind: 'slack'; url_env: string }
+  | { kind: 'teams'; url_env: string }
+  | { kind: 'email'; to: string[] };
 
 export const APPROVE_AT = ['every_write', 'commit'] as const;
 export type ApproveAt = (typeof APPROVE_AT)[number];
@@ -101,6 +119,8 @@ export const AGENT_DEFAULTS: Readonly<Omit<AgentConfig, 'screen_url' | 'screen_t
     ignore_regions: [],
     screen_rules: [],
     approve_at: 'every_write',
+    notify: [],
+    notify_include_screen: false,
   });
 
 export const MODEL_PLANNER_DEFAULTS: Readonly<
@@ -134,6 +154,9 @@ export const LIMITS = {
   timeout_seconds: { min: 1, max: 600 },
   tokens: 1_000_000_000,
   usd: 1_000_000,
+  notify: 10,
+  notify_to: 20,
+  email: 254,
 } as const;
 
 /** Agent names: the same alphabet as tenants, so they fit in URLs and audit details as they are. */
@@ -159,6 +182,7 @@ export function withDefaults(config: ComputerUseConfig): ComputerUseConfig {
       commit_words: agent.commit_words ?? [],
       ignore_regions: agent.ignore_regions ?? [],
       screen_rules: agent.screen_rules ?? [],
+      notify: agent.notify ?? [],
       planner,
     };
   }

@@ -23,6 +23,7 @@ import {
 } from '../agent-config';
 import { ENV_NAME_MESSAGE, HTTPS_URL } from './field-checks';
 import { ModelPlannerDto } from './model-planner.dto';
+import { NotifyChannelDto } from './notify-channel.dto';
 import { CommandFieldScreenRuleDto, TitleScreenRuleDto } from './screen-rule.dto';
 
 /**
@@ -229,6 +230,24 @@ export class AgentDto {
   @IsOptional()
   @IsIn(APPROVE_AT)
   approve_at?: ApproveAt;
+
+  /** Each channel is checked by parse-notify.ts, so an error names its index and its kind's fields. */
+  @ApiPropertyOptional({
+    type: [NotifyChannelDto],
+    default: [],
+    description:
+      'where Warden tells people that a write is held, decided, escalated or reminded, and that a run ended (docs/notifications.md); at most 10',
+  })
+  @IsOptional()
+  notify?: NotifyChannelDto[];
+
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'false: messages say "typed text (N characters)" and carry no screenshot link; true: typed text in full and a link to the held screen',
+  })
+  @IsOptional()
+  notify_include_screen?: boolean;
 }
 
 @ApiExtraModels(AgentDto)
@@ -270,6 +289,8 @@ export const AGENT_FIELDS: readonly string[] = [
   'ignore_regions',
   'screen_rules',
   'approve_at',
+  'notify',
+  'notify_include_screen',
 ];
 export const SCREEN_TLS_FIELDS: readonly string[] = ['fingerprint_sha256', 'ca_file'];
 export const RECT_FIELDS: readonly string[] = ['x', 'y', 'width', 'height'];

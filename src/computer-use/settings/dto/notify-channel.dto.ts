@@ -1,0 +1,38 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { NOTIFY_KINDS, type NotifyKind } from '../agent-config';
+
+/**
+ * One channel of `notify` as OpenAPI shows it. The checks are parse-notify.ts's, which names the
+ * channel's index and the fields its kind takes in every refusal.
+ */
+export class NotifyChannelDto {
+  @ApiProperty({ enum: NOTIFY_KINDS })
+  kind: NotifyKind;
+
+  @ApiPropertyOptional({
+    description:
+      'webhook: where to POST (https://, or http:// on loopback); its origin must be granted for secret_env',
+    example: 'https://hooks.example.com/warden',
+  })
+  url?: string;
+
+  @ApiPropertyOptional({
+    description: 'webhook: the variable holding the HMAC-SHA256 signing secret',
+    example: 'ACME_WARDEN_WEBHOOK_SECRET',
+  })
+  secret_env?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'slack, teams: the variable holding the incoming webhook (or Teams workflow) URL; its origin must be granted for the variable',
+    example: 'ACME_SLACK_WEBHOOK_URL',
+  })
+  url_env?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'email: 1-20 recipients; the SMTP server and sender are the deployment’s',
+    example: ['sap-approvers@example.com'],
+  })
+  to?: string[];
+}

@@ -1,0 +1,23 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Caller } from '../auth/caller';
+import { CurrentCaller } from '../auth/current-caller.decorator';
+import { Permissions } from '../auth/permissions.decorator';
+import { DeliveriesService } from './deliveries.service';
+import { ListDeliveriesDto } from './dto/list-deliveries.dto';
+
+@ApiTags('computer-use admin')
+@Controller('api/admin/deliveries')
+export class DeliveriesController {
+  constructor(private readonly deliveries: DeliveriesService) {}
+
+  /**
+   * Notification deliveries of the tenant, newest first: `{items: [{id, agent, run_id, event,
+   * channel: {kind, to}, status, attempts, last_error, …}], next_cursor}` (docs/notifications.md).
+   */
+  @Get()
+  @Permissions('computer_use.admin')
+  list(@CurrentCaller() caller: Caller, @Query() query: ListDeliveriesDto) {
+    return this.deliveries.list(caller, query);
+  }
+}
