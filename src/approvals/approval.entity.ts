@@ -9,6 +9,7 @@ import {
 } from 'typeorm';
 import type { Action, Change } from '../computer-use/actions';
 import type { ProviderSafetyCheck } from '../computer-use/planning/planner';
+import type { RailRecord } from '../computer-use/rail/screen-rail';
 import { Tenant } from '../tenants/tenant.entity';
 
 export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'spent';
@@ -105,4 +106,8 @@ export class Approval {
    */
   @Column({ type: 'jsonb', nullable: true })
   changes: Change[] | null;
+
+  /** The injection rail's flag on the held screen, when it held the action (issue 16 §2). */
+  @Column({ type: 'jsonb', nullable: true })
+  rail: RailRecord | null;
 }

@@ -2,6 +2,7 @@ import type { Action, Change, Rect } from '../computer-use/actions';
 import { maskRects } from '../computer-use/screens/frame-ignore';
 import { VolatileMask } from '../computer-use/screens/volatile-mask';
 import type { ProviderSafetyCheck } from '../computer-use/planning/planner';
+import type { RailRecord } from '../computer-use/rail/screen-rail';
 import type { Approval } from './approval.entity';
 
 /** A waiting action as the API shows it (DESIGN §9). */
@@ -34,6 +35,11 @@ export interface ApprovalView {
   safety_checks: ProviderSafetyCheck[] | null;
   /** For a held commit under commit-point approval: what it stores (DESIGN §6); else null. */
   changes: Change[] | null;
+  /**
+   * The injection rail's flag when it held the action: `{verdict, rule, text_sha256, source, rect}`
+   * (the approver sees the flagged text on the screen at `rect`); else null.
+   */
+  rail: RailRecord | null;
 }
 
 export function approvalView(a: Approval): ApprovalView {
@@ -61,6 +67,7 @@ export function approvalView(a: Approval): ApprovalView {
     spent_at: a.spentAt?.toISOString() ?? null,
     safety_checks: a.safetyChecks,
     changes: a.changes ?? null,
+    rail: a.rail ?? null,
   };
 }
 

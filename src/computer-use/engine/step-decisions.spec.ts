@@ -169,6 +169,29 @@ describe('holding an action for a person', () => {
     expect(commit).toMatchObject({ go: 'hold', why: `${write.why}; it commits 2 staged changes` });
   });
 
+  it('holds any screen action on a screen the injection rail flagged, even a read, even without approval', () => {
+    const commit = { staged: null, notStaged: null, changes: null };
+    const flagged = {
+      ...commit,
+      rail: { verdict: 'suspect' as const },
+      railWhy: 'text for the AI',
+    };
+    expect(decideWrite(read, [], false, flagged)).toEqual({
+      go: 'hold',
+      why: 'text for the AI; the rules say: a label without a verb',
+      classification: 'write',
+    });
+    expect(decideWrite(read, [], true, { ...commit, rail: { verdict: 'clean' } })).toEqual({
+      go: 'send',
+    });
+    const done: Verdict = {
+      classification: 'read',
+      action: { action: 'done', summary: 's' },
+      why: 'done',
+    };
+    expect(decideWrite(done, [], true, flagged)).toEqual({ go: 'send' });
+  });
+
   it('holds anything a provider raised safety checks on, even a read, even without approval', () => {
     const held = decideWrite(read, [check], false);
     expect(held).toMatchObject({ go: 'hold', classification: 'write' });

@@ -131,6 +131,10 @@ export interface CommitFacts {
   notStaged: string | null;
   /** The staged changes a held write would commit. */
   changes: readonly unknown[] | null;
+  /** The injection rail's verdict on the step's screen, for a model's step (issue 16 §2). */
+  rail?: { verdict: 'clean' | 'suspect' | 'injected' } | null;
+  /** Why the rail holds it, for the why. */
+  railWhy?: string;
 }
 
 /** Whether a screen action goes now, goes staged, or waits for a person, and why. */
@@ -155,6 +159,16 @@ export function decideWrite(
     return {
       go: 'hold',
       why: `the model provider raised safety checks (${codes}), so a person decides; the rules say: ${verdict.why}`,
+      classification: 'write',
+    };
+  }
+  // Text on the screen that looks like instructions to the model: whatever the action, a person
+  // decides (fail closed), even for an agent whose writes need no approval.
+  const screenAction = verdict.action !== null && SCREEN_ACTIONS.has(verdict.action.action);
+  if (screenAction && commit.rail && commit.rail.verdict !== 'clean') {
+    return {
+      go: 'hold',
+      why: `${commit.railWhy ?? 'the injection rail flagged this screen'}; the rules say: ${verdict.why}`,
       classification: 'write',
     };
   }

@@ -5,6 +5,7 @@ import { RunNow, RunsRepository } from '../runs/runs.repository';
 import type { Step } from '../runs/step.entity';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
 import { Governance, SettingsService } from '../settings/settings.service';
+import { railWhy } from '../rail/screen-rail';
 import { RunEnds } from './run-ends';
 import { ENGINE_ACTOR } from './run-ending.service';
 import type { StepContext } from './step-context';
@@ -117,12 +118,11 @@ export class StepEngine {
       throw new RunEnds('fail', action.reason, { outcome: 'ended', fields });
     }
     if (action.action === 'wait') return this.wait(ctx, step, action.seconds, fields);
-    const decided = decideWrite(
-      verdict,
-      judged.safetyChecks,
-      ctx.agent.require_write_approval,
-      judged,
-    );
+    const rail = judged.rail;
+    const decided = decideWrite(verdict, judged.safetyChecks, ctx.agent.require_write_approval, {
+      ...judged,
+      railWhy: rail ? railWhy(rail) : undefined,
+    });
     const hold = (why: string) =>
       this.holding.hold(ctx, step, {
         action,
@@ -131,6 +131,7 @@ export class StepEngine {
         fields: { ...fields, classification: 'write', why },
         safetyChecks: judged.safetyChecks,
         changes: judged.changes,
+        rail,
       });
     if (decided.go === 'hold') return hold(decided.why);
     const staged = decided.go === 'stage' ? judged.staged : null;
@@ -141,6 +142,7 @@ export class StepEngine {
         ...fields,
         ...(staged ? { why: (decided as { why: string }).why, staged } : {}),
         ...(loosenedBy ? { loosenedBy } : {}),
+        ...(rail ? { rail } : {}),
       },
       judged: judged.screen,
       mask: runMask(ctx),

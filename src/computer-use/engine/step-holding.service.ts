@@ -8,6 +8,7 @@ import { approvalFacts, runFacts } from '../../notifications/notify-facts';
 import { StepQueue } from '../../queue/step-queue';
 import { sha256Hex } from '../../common/sha256';
 import type { Action, Change } from '../actions';
+import type { RailRecord } from '../rail/screen-rail';
 import type { ObservedScreen, ProviderSafetyCheck } from '../planning/planner';
 import { RunLifecycle } from '../runs/run-lifecycle.service';
 import type { Step } from '../runs/step.entity';
@@ -26,6 +27,8 @@ export interface HeldWrite {
   safetyChecks: ProviderSafetyCheck[];
   /** A held commit's change list under commit-point approval; null: none. */
   changes: Change[] | null;
+  /** The injection rail's record of the step's screen (a model's step); null: not looked at. */
+  rail?: RailRecord | null;
 }
 
 /**
@@ -49,6 +52,7 @@ export class StepHolding {
   async hold(ctx: StepContext, step: Step, held: HeldWrite): Promise<void> {
     const { run, agent } = ctx;
     const { action, why, screen, fields, safetyChecks, changes } = held;
+    const rail = held.rail ?? null;
     const mask = await this.sampling.learnMask(ctx);
     const expiresAt = new Date(Date.now() + agent.approval_timeout_seconds * 1000);
     const approval = await this.dataSource.transaction(async (manager) => {
@@ -56,7 +60,7 @@ export class StepHolding {
         step,
         'planning',
         'held',
-        { ...fields, outcome: 'held' },
+        { ...fields, outcome: 'held', ...(rail ? { rail } : {}) },
         ctx.plannerState,
         manager,
       );
@@ -80,6 +84,7 @@ export class StepHolding {
         expiresAt,
         safetyChecks: safetyChecks.length > 0 ? safetyChecks : null,
         changes,
+        rail: rail && rail.verdict !== 'clean' ? rail : null,
       });
       const waiting = await this.lifecycle.transition(
         manager,
@@ -107,6 +112,9 @@ export class StepHolding {
             expires_at: expiresAt.toISOString(),
             ...(safetyChecks.length > 0 ? { safety_checks: safetyChecks } : {}),
             ...(changes ? { changes: changes.map(auditedChange) } : {}),
+            ...(rail && rail.verdict !== 'clean'
+              ? { rail: { verdict: rail.verdict, rule: rail.rule, text_sha256: rail.text_sha256 } }
+              : {}),
           },
         },
         manager,

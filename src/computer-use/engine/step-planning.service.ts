@@ -5,8 +5,6 @@ import { AuditService } from '../../audit/audit.service';
 import { BudgetExhaustedError } from '../../models/model-errors';
 import {
   type Action,
-  type Change,
-  changeList,
   checkAction,
   focusedFieldPoint,
   labelAt,
@@ -16,8 +14,6 @@ import {
   needsOcr,
   needsTitle,
   previousAction,
-  stageEdit,
-  type StagedEdit,
   typedSinceFocus,
   type OcrReading,
   type ScreenContext,
@@ -38,6 +34,8 @@ import { ScreenError } from '../screens/screen-error';
 import { ScreenHostError } from '../screens/screen-host.client';
 import { ScreensService } from '../screens/screens.service';
 import { SecretRefused } from '../../secrets/secret-grants.service';
+import { plannedByModel, railOf, type RailRecord } from '../rail/screen-rail';
+import { type CommitPoint, commitPoint } from './commit-point';
 import { hostFailure, RunEnds, secretRefused } from './run-ends';
 import { keptState, stateFor } from './step-decisions';
 import { ENGINE_ACTOR } from './run-ending.service';
@@ -50,6 +48,8 @@ const UNUSABLE_SCREEN_ATTEMPTS = 3;
 
 /** What the planner answered for a step, judged by Warden's rules (DESIGN §5). */
 export interface Judged extends CommitPoint {
+  /** The injection rail's record for a model's step; null for a scripted planner. */
+  rail: RailRecord | null;
   verdict: Verdict;
   /** The screen the action was chosen on. */
   screen: ObservedScreen;
@@ -57,16 +57,6 @@ export interface Judged extends CommitPoint {
   fields: StepFields;
   /** Checks a model provider raised on the action: a person decides, whatever the rules say. */
   safetyChecks: ProviderSafetyCheck[];
-}
-
-/** What commit-point approval makes of a write (DESIGN §6); all null for every other step. */
-export interface CommitPoint {
-  /** The write is an edit to stage: sent without a person, recorded. */
-  staged: StagedEdit | null;
-  /** Why an edit is not staged (it is held as always), for its why. */
-  notStaged: string | null;
-  /** For a write that is held: what the run staged since its last commit. */
-  changes: Change[] | null;
 }
 
 /**
@@ -121,11 +111,14 @@ export class StepPlanning {
     if (result.screen && result.screen.sha256 !== screen.sha256) screen = result.screen;
     // Kept on the run together with this step's decision, never before it.
     ctx.plannerState = keptState(ctx.agent.planner, result.state);
-    const { verdict, context } = await this.judge(ctx, result.action, screen, history);
+    const { verdict, context, clickLabel } = await this.judge(ctx, result.action, screen, history);
+    // The injection rail, for a model's step: what Warden read on this screen (issue 16 §2).
+    const rail = plannedByModel(agent.planner) ? railOf(context, [clickLabel]) : null;
     return {
       verdict,
       screen,
-      ...this.commitPoint(ctx, verdict, context, screen, history),
+      rail,
+      ...commitPoint(ctx.agent.approve_at, ctx.rules, verdict, context, screen.outline, history),
       fields: {
         ...screenFields(screen),
         action: verdict.action ?? verdict.recorded ?? safeJson(result.action),
@@ -266,7 +259,7 @@ export class StepPlanning {
     answer: unknown,
     screen: ObservedScreen,
     history: StepHistory[],
-  ): Promise<{ verdict: Verdict; context: ScreenContext }> {
+  ): Promise<{ verdict: Verdict; context: ScreenContext; clickLabel?: OcrReading }> {
     const context: ScreenContext = {
       width: screen.width,
       height: screen.height,
@@ -282,7 +275,7 @@ export class StepPlanning {
     if (needsOcr(action, context, ctx.rules)) {
       const { x, y } = action as Action & { x: number; y: number };
       const ocr = await this.readLabel(screen, x, y);
-      return { verdict: checkAction(answer, context, ctx.rules, ocr), context };
+      return { verdict: checkAction(answer, context, ctx.rules, ocr), context, clickLabel: ocr };
     }
     const field = needsFieldOcr(action, context)
       ? (focusedFieldPoint(context) ?? lastClickPoint(history))
@@ -294,36 +287,6 @@ export class StepPlanning {
     }
     context.focusLabel = await this.readLabel(screen, field.x, field.y, 'beside a field');
     return { verdict: checkAction(answer, context, ctx.rules), context };
-  }
-
-  /**
-   * Commit-point approval (DESIGN §6): under `approve_at: "commit"`, a write that is an edit in a
-   * field is staged when everything about it is known (staging.ts); any other write carries the
-   * change list of what the run staged since its last commit, read back on this screen.
-   */
-  private commitPoint(
-    ctx: StepContext,
-    verdict: Verdict,
-    context: ScreenContext,
-    screen: ObservedScreen,
-    history: StepHistory[],
-  ): CommitPoint {
-    const none: CommitPoint = { staged: null, notStaged: null, changes: null };
-    if (ctx.agent.approve_at !== 'commit' || verdict.classification !== 'write') return none;
-    const action = verdict.action as Action;
-    const edit = stageEdit(action, context, ctx.rules, lastClickPoint(history));
-    if ('edit' in edit) return { ...none, staged: edit.edit };
-    const changes = changeList(
-      history.map((h) => ({ ...h, staged: h.staged ?? null })),
-      screen.outline,
-    );
-    const editing =
-      action.action === 'type' || (action.action === 'key' && action.key === 'Backspace');
-    return {
-      staged: null,
-      notStaged: editing ? edit.notStaged : null,
-      changes: changes.length > 0 ? changes : null,
-    };
   }
 
   /**

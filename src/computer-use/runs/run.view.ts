@@ -3,6 +3,7 @@ import { approvalView, ApprovalView } from '../../approvals/approval.view';
 import type { Run } from './run.entity';
 import type { StagedEdit } from '../actions';
 import type { ModelUsage } from '../planning/planner';
+import type { RailRecord } from '../rail/screen-rail';
 import type { RecordedAction, Step, StepTimingEntry } from './step.entity';
 
 /** A step as the API shows it (DESIGN §9). */
@@ -19,6 +20,8 @@ export interface StepView {
   error?: string;
   /** A staged edit under commit-point approval (DESIGN §6): the field, its value before, the text. */
   staged?: StagedEdit;
+  /** The injection rail's verdict on the step's screen (a model's step): no text, its SHA-256. */
+  rail?: RailRecord;
   model?: ModelUsage;
   /** Per job of the step: total, screen host, planner, pauses and Warden's overhead, in ms. */
   timings?: StepTimingEntry[];
@@ -85,6 +88,7 @@ export function stepView(step: Step): StepView {
     outcome: step.outcome,
     ...(step.error ? { error: step.error } : {}),
     ...(step.staged ? { staged: step.staged } : {}),
+    ...(step.rail ? { rail: step.rail } : {}),
     ...(step.model ? { model: step.model } : {}),
     ...(step.timings ? { timings: step.timings } : {}),
     started_at: step.startedAt.toISOString(),

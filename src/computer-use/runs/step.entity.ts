@@ -1,6 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import type { Action, StagedEdit } from '../actions';
 import type { ModelUsage } from '../planning/planner';
+import type { RailRecord } from '../rail/screen-rail';
 import { Run } from './run.entity';
 import type { StepPhase } from './step-phase';
 
@@ -103,6 +104,13 @@ export class Step {
    */
   @Column({ name: 'loosened_by', type: 'jsonb', nullable: true })
   loosenedBy: Loosening | null;
+
+  /**
+   * The injection rail's verdict on the step's screen, for a model's step (issue 16 §2): the
+   * verdict, the rule and the SHA-256 of the flagged text, never the text. Null: not looked at.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  rail: RailRecord | null;
 
   /** Where each job's time went (host, planner, pauses, Warden's own overhead), in ms. */
   @Column({ type: 'jsonb', nullable: true })

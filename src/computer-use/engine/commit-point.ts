@@ -1,0 +1,56 @@
+/**
+ * Commit-point approval (DESIGN §6) for one judged step, as the engine asks it: under
+ * `approve_at: "commit"`, a write that is an edit in a field is staged when everything about it is
+ * known (actions/staging.ts); any other write carries the change list of what the run staged since
+ * its last commit, read back on this screen. Pure.
+ */
+import {
+  type Action,
+  type Change,
+  changeList,
+  lastClickPoint,
+  type OutlineElement,
+  type Rules,
+  type ScreenContext,
+  stageEdit,
+  type StagedEdit,
+  type Verdict,
+} from '../actions';
+import type { StepHistory } from '../planning/planner';
+import type { ApproveAt } from '../settings/agent-config';
+
+/** What commit-point approval makes of a write (DESIGN §6); all null for every other step. */
+export interface CommitPoint {
+  /** The write is an edit to stage: sent without a person, recorded. */
+  staged: StagedEdit | null;
+  /** Why an edit is not staged (it is held as always), for its why. */
+  notStaged: string | null;
+  /** For a write that is held: what the run staged since its last commit. */
+  changes: Change[] | null;
+}
+
+export function commitPoint(
+  approveAt: ApproveAt,
+  rules: Rules,
+  verdict: Verdict,
+  context: ScreenContext,
+  outline: OutlineElement[] | null,
+  history: readonly StepHistory[],
+): CommitPoint {
+  const none: CommitPoint = { staged: null, notStaged: null, changes: null };
+  if (approveAt !== 'commit' || verdict.classification !== 'write') return none;
+  const action = verdict.action as Action;
+  const edit = stageEdit(action, context, rules, lastClickPoint(history));
+  if ('edit' in edit) return { ...none, staged: edit.edit };
+  const changes = changeList(
+    history.map((h) => ({ ...h, staged: h.staged ?? null })),
+    outline,
+  );
+  const editing =
+    action.action === 'type' || (action.action === 'key' && action.key === 'Backspace');
+  return {
+    staged: null,
+    notStaged: editing ? edit.notStaged : null,
+    changes: changes.length > 0 ? changes : null,
+  };
+}
