@@ -26,6 +26,10 @@ const SAP_ORDERS = {
   ignore_regions: [],
   screen_rules: [],
   approve_at: 'every_write',
+  approvers: [],
+  remind_after_seconds: null,
+  escalate_after_seconds: null,
+  escalate_to: [],
 };
 
 const AGENT = {
@@ -576,6 +580,10 @@ describe('computer-use admin config', () => {
             },
           ],
           approve_at: 'commit',
+          approvers: ['sap-leads', 'carol'],
+          remind_after_seconds: 30,
+          escalate_after_seconds: 60,
+          escalate_to: ['finance-heads'],
           reason: 'a one-person team; the status line changes by itself; VA02 navigation',
         },
         scripted: {

@@ -73,6 +73,17 @@ export interface AgentConfig {
    * and listed on the commit's approval (`"commit"`, a weakening).
    */
   approve_at: ApproveAt;
+  /**
+   * Who may decide this agent's writes (DESIGN §6, approver groups): identity-provider groups or
+   * token subjects; `[]`: anyone with `agents.approve` in the tenant.
+   */
+  approvers: string[];
+  /** After how long a pending write is recalled (`approval.reminded`); null: never. */
+  remind_after_seconds: number | null;
+  /** After how long a pending write is handed to `escalate_to` as well; null: never. */
+  escalate_after_seconds: number | null;
+  /** Who may decide as well once the write is escalated; non-empty exactly when it escalates. */
+  escalate_to: string[];
 }
 
 export const APPROVE_AT = ['every_write', 'commit'] as const;
@@ -101,6 +112,10 @@ export const AGENT_DEFAULTS: Readonly<Omit<AgentConfig, 'screen_url' | 'screen_t
     ignore_regions: [],
     screen_rules: [],
     approve_at: 'every_write',
+    approvers: [],
+    remind_after_seconds: null,
+    escalate_after_seconds: null,
+    escalate_to: [],
   });
 
 export const MODEL_PLANNER_DEFAULTS: Readonly<
@@ -122,6 +137,14 @@ export const LIMITS = {
   max_steps: { min: 1, max: 40 },
   max_seconds: { min: 10, max: 3600 },
   approval_timeout_seconds: { min: 5, max: 604_800 },
+  /**
+   * Reminder and escalation delays: from 1 s so that tests can wait for them (a deployment uses
+   * minutes); each must come before the approval's timeout, which is at most a week.
+   */
+  approval_timer_seconds: { min: 1, max: 604_800 },
+  /** Entries of `approvers` and `escalate_to`: how many, and how long each. */
+  approvers: 50,
+  approver_name: 200,
   stall_after: { min: 1, max: 40 },
   ignore_regions: 50,
   coordinate: 100_000,
@@ -159,6 +182,8 @@ export function withDefaults(config: ComputerUseConfig): ComputerUseConfig {
       commit_words: agent.commit_words ?? [],
       ignore_regions: agent.ignore_regions ?? [],
       screen_rules: agent.screen_rules ?? [],
+      approvers: agent.approvers ?? [],
+      escalate_to: agent.escalate_to ?? [],
       planner,
     };
   }

@@ -26,6 +26,7 @@ import {
   ScreenTlsDto,
 } from './dto/computer-use-config.dto';
 import { MODEL_PLANNER_FIELDS, ModelPlannerDto } from './dto/model-planner.dto';
+import { parseApproverFields } from './approver-fields';
 import { findSecrets } from './secret-fields';
 import { destinationOrigin } from '../../secrets/origin';
 
@@ -130,6 +131,7 @@ export function parseAgent(raw: unknown, path: string, problems: string[]): Agen
   const screenTls = parseScreenTls(known.screen_tls, `${path}.screen_tls`, problems);
   const planner = parsePlanner(known.planner, `${path}.planner`, problems);
   const ignoreRegions = parseRegions(known.ignore_regions, `${path}.ignore_regions`, problems);
+  const deciders = parseApproverFields(known, path, known.approval_timeout_seconds, problems);
 
   const unlabelled = known.unlabelled_clicks;
   try {
@@ -172,6 +174,7 @@ export function parseAgent(raw: unknown, path: string, problems: string[]): Agen
     // Checked above; stored normalised (canonical keys, transaction codes in upper case).
     screen_rules: readScreenRules(known.screen_rules, loadRules()).list,
     approve_at: dto.approve_at ?? AGENT_DEFAULTS.approve_at,
+    ...deciders!,
   };
 }
 
