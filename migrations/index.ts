@@ -12,6 +12,7 @@ import { StepFailures1796089815632 } from './1796089815632-StepFailures';
 import { RunVolatileMask1796090424405 } from './1796090424405-RunVolatileMask';
 import { SecretGrants1796180000000 } from './1796180000000-SecretGrants';
 import { CommitPointApproval1796270000000 } from './1796270000000-CommitPointApproval';
+import { ApproverGroups1796271500000 } from './1796271500000-ApproverGroups';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -28,4 +29,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   RunVolatileMask1796090424405,
   SecretGrants1796180000000,
   CommitPointApproval1796270000000,
+  ApproverGroups1796271500000,
 ];

@@ -8,7 +8,7 @@ import { RunsRepository } from '../runs/runs.repository';
 /**
  * PostgreSQL is the truth and Redis may lose everything (DESIGN §2). Every few seconds, and at
  * start, the reconciler re-adds the job of every run whose state says it should be moving, starts
- * queued runs whose screen host is free, and re-arms approval expiries. Job ids deduplicate, so
+ * queued runs whose screen host is free, and re-arms approval expiries, reminders and escalations. Job ids deduplicate, so
  * a job that still exists is not added twice.
  */
 @Injectable()
@@ -58,6 +58,11 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
     // Approvals still open: their expiry job (delayed until due).
     for (const approval of await this.approvals.open()) {
       await this.queue.expire(approval.id, approval.expires_at);
+    }
+    // Pending approvals: their reminder and escalation, where still to come.
+    for (const timer of await this.approvals.timersDue()) {
+      if (timer.remind_at) await this.queue.remind(timer.id, timer.remind_at);
+      if (timer.escalate_at) await this.queue.escalate(timer.id, timer.escalate_at);
     }
   }
 }
