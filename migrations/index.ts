@@ -12,6 +12,7 @@ import { StepFailures1796089815632 } from './1796089815632-StepFailures';
 import { RunVolatileMask1796090424405 } from './1796090424405-RunVolatileMask';
 import { SecretGrants1796180000000 } from './1796180000000-SecretGrants';
 import { CommitPointApproval1796270000000 } from './1796270000000-CommitPointApproval';
+import { ApproverGroups1796271500000 } from './1796271500000-ApproverGroups';
 import { Deliveries1796273150000 } from './1796273150000-Deliveries';
 import { ConsoleSessions1796350000000 } from './1796350000000-ConsoleSessions';
 import { InjectionRail1796360000000 } from './1796360000000-InjectionRail';
@@ -31,6 +32,7 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   RunVolatileMask1796090424405,
   SecretGrants1796180000000,
   CommitPointApproval1796270000000,
+  ApproverGroups1796271500000,
   Deliveries1796273150000,
   ConsoleSessions1796350000000,
   InjectionRail1796360000000,

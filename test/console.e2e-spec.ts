@@ -197,7 +197,9 @@ describe('the console', () => {
     expect(text).toMatch(/Step1/);
     expect(text).toContain('click on “Save” (from the screen outline)');
     expect(text).toMatch(/Waiting\d+ s ago/);
-    expect(text).toMatch(/Expiresin (59 min|1 h)$/);
+    expect(text).toMatch(/Expiresin (59 min|1 h)May decide now/);
+    // An agent that names no approvers: anyone with agents.approve decides (approver groups).
+    expect(text).toMatch(/May decide nowanyone with agents\.approveEscalationnot escalated$/);
     await item.locator('img.screen-img').evaluate((img: ImageElement) => img.decode());
     await shot(page, 'inbox');
 

@@ -28,6 +28,10 @@ const SAP_ORDERS = {
   approve_at: 'every_write',
   notify: [],
   notify_include_screen: false,
+  approvers: [],
+  remind_after_seconds: null,
+  escalate_after_seconds: null,
+  escalate_to: [],
 };
 
 const AGENT = {
@@ -585,6 +589,10 @@ describe('computer-use admin config', () => {
             { kind: 'email', to: ['sap-approvers@example.com'] },
           ],
           notify_include_screen: true,
+          approvers: ['sap-leads', 'carol'],
+          remind_after_seconds: 30,
+          escalate_after_seconds: 60,
+          escalate_to: ['finance-heads'],
           reason: 'a one-person team; the status line changes by itself; VA02 navigation',
         },
         scripted: {

@@ -79,6 +79,22 @@ const CASES: Case[] = [
     to: 'commit',
   },
   {
+    control: 'approvers',
+    before: { approvers: ['sap-leads'] },
+    after: { approvers: [] },
+    says: 'widening approvers (adding an entry, or emptying the list: anyone with agents.approve)',
+    from: ['sap-leads'],
+    to: [],
+  },
+  {
+    control: 'escalate_to',
+    before: { approvers: ['sap-leads'] },
+    after: { approvers: ['sap-leads'], escalate_after_seconds: 600, escalate_to: ['heads'] },
+    says: 'escalating to someone not among approvers or escalate_to before',
+    from: [],
+    to: ['heads'],
+  },
+  {
     control: 'ignore_regions',
     before: {},
     after: { ignore_regions: [SCREEN] },

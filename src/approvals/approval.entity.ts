@@ -110,4 +110,28 @@ export class Approval {
   /** The injection rail's flag on the held screen, when it held the action (issue 16 §2). */
   @Column({ type: 'jsonb', nullable: true })
   rail: RailRecord | null;
+  /**
+   * Who may decide it now (DESIGN §6, approver groups): groups or token subjects, the agent's
+   * `approvers` when it was held, with `escalate_to` added once escalated; null: anyone with
+   * `agents.approve` in the tenant.
+   */
+  @Column({ type: 'text', array: true, nullable: true })
+  deciders: string[] | null;
+
+  /** Whom an escalation adds to `deciders`; null: it never escalates. */
+  @Column({ name: 'escalate_to', type: 'text', array: true, nullable: true })
+  escalateTo: string[] | null;
+
+  /** When the reminder is due (null: none); `remindedAt` once it happened. */
+  @Column({ name: 'remind_at', type: 'timestamptz', nullable: true })
+  remindAt: Date | null;
+
+  @Column({ name: 'escalate_at', type: 'timestamptz', nullable: true })
+  escalateAt: Date | null;
+
+  @Column({ name: 'reminded_at', type: 'timestamptz', nullable: true })
+  remindedAt: Date | null;
+
+  @Column({ name: 'escalated_at', type: 'timestamptz', nullable: true })
+  escalatedAt: Date | null;
 }

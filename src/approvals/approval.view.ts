@@ -40,6 +40,15 @@ export interface ApprovalView {
    * (the approver sees the flagged text on the screen at `rect`); else null.
    */
   rail: RailRecord | null;
+  /**
+   * Who may decide it now (DESIGN §6, approver groups): groups or token subjects, the agent's
+   * approvers plus escalate_to once escalated; null: anyone with agents.approve in the tenant.
+   */
+  may_decide_now: string[] | null;
+  /** When it is (or was) due to be handed to escalate_to; null: it does not escalate. */
+  escalates_at: string | null;
+  escalated_at: string | null;
+  reminded_at: string | null;
 }
 
 export function approvalView(a: Approval): ApprovalView {
@@ -68,6 +77,10 @@ export function approvalView(a: Approval): ApprovalView {
     safety_checks: a.safetyChecks,
     changes: a.changes ?? null,
     rail: a.rail ?? null,
+    may_decide_now: a.deciders ?? null,
+    escalates_at: a.escalateAt?.toISOString() ?? null,
+    escalated_at: a.escalatedAt?.toISOString() ?? null,
+    reminded_at: a.remindedAt?.toISOString() ?? null,
   };
 }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { decodeCursor, encodeCursor } from '../common/cursor';
 import { cursorTime, entityFromRow } from '../database/sql';
 import { Approval, ApprovalStatus } from './approval.entity';
@@ -59,14 +59,19 @@ export class ApprovalsRepository {
       .findOneBy(status ? { stepId, status } : { stepId });
   }
 
-  /** The tenant's approvals in one status, oldest first, a page after `cursor`. */
+  /**
+   * The tenant's approvals in one status, oldest first, a page after `cursor`: only those that
+   * anyone may decide or that name one of `names` (a caller's subject and groups) among their
+   * deciders.
+   */
   async page(
     tenant: string,
     status: ApprovalStatus,
+    names: readonly string[],
     limit: number,
     cursor?: string,
   ): Promise<ApprovalPage> {
-    const params: unknown[] = [tenant, status, limit + 1];
+    const params: unknown[] = [tenant, status, limit + 1, names];
     let after = '';
     if (cursor) {
       const [at, id] = decodeCursor<[string, string]>(cursor, 'tu');
@@ -74,7 +79,8 @@ export class ApprovalsRepository {
     }
     const rows: Array<Record<string, unknown>> = await this.dataSource.query(
       `SELECT *, ${cursorTime('created_at')} AS cursor_at FROM approvals
-        WHERE tenant = $1 AND status = $2 ${after}
+        WHERE tenant = $1 AND status = $2 AND (deciders IS NULL OR deciders && $4::text[])
+          ${after}
         ORDER BY created_at, id LIMIT $3`,
       params,
     );
@@ -122,6 +128,50 @@ export class ApprovalsRepository {
       Approval,
       { runId, status: In(['pending', 'approved']) },
       { status: 'expired', decidedAt: new Date(), comment },
+    );
+  }
+
+  /**
+   * Records the reminder of a pending approval, once: false when it was already reminded or is no
+   * longer pending.
+   */
+  async remind(manager: EntityManager, id: string, at: Date): Promise<boolean> {
+    const result = await manager.update(
+      Approval,
+      { id, status: 'pending', remindedAt: IsNull() },
+      { remindedAt: at },
+    );
+    return Boolean(result.affected);
+  }
+
+  /**
+   * Records the escalation of a pending approval, once, with who may decide it from now on: false
+   * when it was already escalated or is no longer pending.
+   */
+  async escalate(
+    manager: EntityManager,
+    id: string,
+    deciders: string[] | null,
+    at: Date,
+  ): Promise<boolean> {
+    const result = await manager.update(
+      Approval,
+      { id, status: 'pending', escalatedAt: IsNull() },
+      { deciders, escalatedAt: at },
+    );
+    return Boolean(result.affected);
+  }
+
+  /** Pending approvals with a reminder or escalation still to come, for the reconciler. */
+  timersDue(): Promise<Array<{ id: string; remind_at: Date | null; escalate_at: Date | null }>> {
+    return this.dataSource.query(
+      `SELECT id,
+              CASE WHEN reminded_at IS NULL THEN remind_at END AS remind_at,
+              CASE WHEN escalated_at IS NULL THEN escalate_at END AS escalate_at
+         FROM approvals
+        WHERE status = 'pending'
+          AND ((remind_at IS NOT NULL AND reminded_at IS NULL)
+            OR (escalate_at IS NOT NULL AND escalated_at IS NULL))`,
     );
   }
 

@@ -12,6 +12,7 @@ import { Notifications } from '../notifications/notifications.service';
 import { approvalFacts, runFacts } from '../notifications/notify-facts';
 import { Approval } from './approval.entity';
 import { approvalView, ApprovalView } from './approval.view';
+import { mayDecide, namesOf, notADecider } from './deciders';
 import { ApprovalsRepository } from './approvals.repository';
 import type { ListApprovalsDto } from './dto/list-approvals.dto';
 
@@ -31,12 +32,19 @@ export class ApprovalsService {
     private readonly notifications: Notifications,
   ) {}
 
-  /** The tenant's waiting actions, oldest first (newest last). */
+  /** The tenant's waiting actions the caller may decide, oldest first (newest last). */
   async list(
     caller: Caller,
     query: ListApprovalsDto,
   ): Promise<{ items: ApprovalView[]; next_cursor: string | null }> {
-    const page = await this.approvals.page(caller.tenant, query.status, query.limit, query.cursor);
+    // The inbox shows each person only what they may decide (DESIGN §6, approver groups).
+    const page = await this.approvals.page(
+      caller.tenant,
+      query.status,
+      namesOf(caller),
+      query.limit,
+      query.cursor,
+    );
     return { items: page.items.map(approvalView), next_cursor: page.next_cursor };
   }
 
@@ -47,7 +55,8 @@ export class ApprovalsService {
   }
 
   /**
-   * Approves a held write. Four-eyes (on by default): the person who started the run, or the token
+   * Approves a held write. Only its deciders may (DESIGN §6, approver groups; `pending`), and
+   * four-eyes (on by default) still holds for them: the person who started the run, or the token
    * that started it, cannot approve its writes.
    */
   async approve(caller: Caller, id: string, comment?: string): Promise<ApprovalView> {
@@ -138,6 +147,13 @@ export class ApprovalsService {
   ): Promise<{ approval: Approval; run: Run }> {
     const approval = await this.approvals.lockInTenant(manager, caller.tenant, id);
     if (!approval) throw notFound(`no approval ${id}`);
+    if (!mayDecide(caller, approval.deciders)) {
+      const escalation =
+        approval.escalateTo && approval.escalateAt && !approval.escalatedAt
+          ? { to: approval.escalateTo, at: approval.escalateAt }
+          : null;
+      throw forbidden(notADecider(caller, approval.agent, approval.deciders!, escalation));
+    }
     if (approval.status !== 'pending')
       throw conflict(`approval ${id} is already ${approval.status}`);
     if (approval.expiresAt.getTime() <= Date.now()) {

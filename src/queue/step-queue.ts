@@ -11,6 +11,10 @@ export const JOB = {
   approved: 'approved',
   /** An approval's time is up. */
   expire: 'expire',
+  /** A pending approval's reminder is due (DESIGN §6). */
+  remind: 'remind',
+  /** A pending approval is due to be handed to its agent's escalate_to (DESIGN §6). */
+  escalate: 'escalate',
 } as const;
 
 export interface StepJob {
@@ -18,6 +22,7 @@ export interface StepJob {
   n: number;
 }
 
+/** The data of an expire, remind or escalate job. */
 export interface ExpireJob {
   approvalId: string;
 }
@@ -60,6 +65,22 @@ export class StepQueue {
   async expire(approvalId: string, at: Date): Promise<void> {
     await this.queue.add(JOB.expire, { approvalId } satisfies ExpireJob, {
       jobId: `expire.${approvalId}`,
+      delay: Math.max(0, at.getTime() - Date.now()),
+    });
+  }
+
+  /** The approval's reminder, delayed until `at`; like `expire`, one job per approval. */
+  async remind(approvalId: string, at: Date): Promise<void> {
+    await this.queue.add(JOB.remind, { approvalId } satisfies ExpireJob, {
+      jobId: `remind.${approvalId}`,
+      delay: Math.max(0, at.getTime() - Date.now()),
+    });
+  }
+
+  /** The approval's escalation, delayed until `at`. */
+  async escalate(approvalId: string, at: Date): Promise<void> {
+    await this.queue.add(JOB.escalate, { approvalId } satisfies ExpireJob, {
+      jobId: `escalate.${approvalId}`,
       delay: Math.max(0, at.getTime() - Date.now()),
     });
   }

@@ -7,6 +7,8 @@ import { OcrLabelReader } from '../screens/ocr-label-reader';
 import { ScreensModule } from '../screens/screens.module';
 import { SettingsModule } from '../settings/settings.module';
 import { ApprovalExpiry } from './approval-expiry.service';
+import { ApprovalNotices } from './approval-notices.service';
+import { ApprovalTimers } from './approval-timers.service';
 import { FrameGuard } from './frame-guard.service';
 import { Reconciler } from './reconciler.service';
 import { RunEnding } from './run-ending.service';
@@ -49,6 +51,8 @@ class OcrLifetime implements OnApplicationShutdown {
     ScreenSampling,
     StepSettling,
     ApprovalExpiry,
+    ApprovalTimers,
+    ApprovalNotices,
     StepProcessor,
     Reconciler,
     { provide: OcrLabelReader, useFactory: () => new OcrLabelReader() },

@@ -10,8 +10,8 @@ import { RunsRepository } from '../runs/runs.repository';
 /**
  * PostgreSQL is the truth and Redis may lose everything (DESIGN §2). Every few seconds, and at
  * start, the reconciler re-adds the job of every run whose state says it should be moving, starts
- * queued runs whose screen host is free, re-arms approval expiries and re-queues notification
- * deliveries no try has touched for a while. Job ids deduplicate, so
+ * queued runs whose screen host is free, re-arms approval expiries, reminders and escalations,
+ * and re-queues notification deliveries no try has touched for a while. Job ids deduplicate, so
  * a job that still exists is not added twice.
  */
 @Injectable()
@@ -68,6 +68,11 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
     const idleMs = this.config.NOTIFY_TIMEOUT_MS + this.config.NOTIFY_BACKOFF_MS * 2 ** 6;
     for (const id of await this.deliveries.idlePending(Math.max(idleMs, 60_000), 200)) {
       await this.notify.deliver(id);
+    }
+    // Pending approvals: their reminder and escalation, where still to come.
+    for (const timer of await this.approvals.timersDue()) {
+      if (timer.remind_at) await this.queue.remind(timer.id, timer.remind_at);
+      if (timer.escalate_at) await this.queue.escalate(timer.id, timer.escalate_at);
     }
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApprovalsRepository } from '../../approvals/approvals.repository';
+import { decidersAtHold } from '../../approvals/deciders';
 import { AuditService } from '../../audit/audit.service';
 import { Notifications } from '../../notifications/notifications.service';
 import { approvalFacts, runFacts } from '../../notifications/notify-facts';
@@ -33,8 +34,9 @@ export interface HeldWrite {
 
 /**
  * Holding a write (DESIGN §6): the screen's volatile pixels are learnt, then the step says `held`,
- * its approval is created, the run waits and the audit trail says so, in one transaction; the
- * approval's expiry is queued and the agent's channels are told (once committed, queued only).
+ * its approval is created (with who may decide it, DESIGN §6 approver groups), the run waits and
+ * the audit trail says so, in one transaction; the approval's expiry, reminder and escalation are
+ * queued and the agent's channels are told (once committed, queued only).
  */
 @Injectable()
 export class StepHolding {
@@ -54,7 +56,12 @@ export class StepHolding {
     const { action, why, screen, fields, safetyChecks, changes } = held;
     const rail = held.rail ?? null;
     const mask = await this.sampling.learnMask(ctx);
-    const expiresAt = new Date(Date.now() + agent.approval_timeout_seconds * 1000);
+    const now = Date.now();
+    const expiresAt = new Date(now + agent.approval_timeout_seconds * 1000);
+    const after = (seconds: number | null) =>
+      seconds === null ? null : new Date(now + seconds * 1000);
+    const remindAt = after(agent.remind_after_seconds);
+    const escalateAt = agent.escalate_to.length > 0 ? after(agent.escalate_after_seconds) : null;
     const approval = await this.dataSource.transaction(async (manager) => {
       const moved = await this.steps.decide(
         step,
@@ -85,6 +92,10 @@ export class StepHolding {
         safetyChecks: safetyChecks.length > 0 ? safetyChecks : null,
         changes,
         rail: rail && rail.verdict !== 'clean' ? rail : null,
+        deciders: decidersAtHold(agent.approvers),
+        escalateTo: escalateAt ? [...agent.escalate_to] : null,
+        remindAt,
+        escalateAt,
       });
       const waiting = await this.lifecycle.transition(
         manager,
@@ -110,6 +121,7 @@ export class StepHolding {
             screen_pixel_sha256: fields.screenPixelSha256,
             volatile_pixels: saved.volatilePixels,
             expires_at: expiresAt.toISOString(),
+            may_decide_now: saved.deciders,
             ...(safetyChecks.length > 0 ? { safety_checks: safetyChecks } : {}),
             ...(changes ? { changes: changes.map(auditedChange) } : {}),
             ...(rail && rail.verdict !== 'clean'
@@ -123,6 +135,8 @@ export class StepHolding {
     });
     if (!approval) return;
     await this.queue.expire(approval.id, approval.expiresAt);
+    if (approval.remindAt) await this.queue.remind(approval.id, approval.remindAt);
+    if (approval.escalateAt) await this.queue.escalate(approval.id, approval.escalateAt);
     await this.notifications.announce(run.tenant, run.agent, {
       kind: 'held',
       run: runFacts(run),

@@ -4,9 +4,13 @@ import type { Job } from 'bullmq';
 import { AppConfig } from '../../config/app-config';
 import { ExpireJob, JOB, STEP_QUEUE, StepJob } from '../../queue/step-queue';
 import { ApprovalExpiry } from './approval-expiry.service';
+import { ApprovalTimers } from './approval-timers.service';
 import { StepEngine } from './step-engine.service';
 
-/** Hands each job to the step engine (or an expiry to ApprovalExpiry); they hold every rule. */
+/**
+ * Hands each job to the step engine (an expiry to ApprovalExpiry, a reminder or escalation to
+ * ApprovalTimers); they hold every rule.
+ */
 @Processor(STEP_QUEUE)
 export class StepProcessor extends WorkerHost implements OnApplicationBootstrap {
   private readonly logger = new Logger(StepProcessor.name);
@@ -14,6 +18,7 @@ export class StepProcessor extends WorkerHost implements OnApplicationBootstrap 
   constructor(
     private readonly engine: StepEngine,
     private readonly expiry: ApprovalExpiry,
+    private readonly timers: ApprovalTimers,
     private readonly config: AppConfig,
   ) {
     super();
@@ -49,6 +54,10 @@ export class StepProcessor extends WorkerHost implements OnApplicationBootstrap 
       }
       case JOB.expire:
         return this.expiry.expire((job.data as ExpireJob).approvalId);
+      case JOB.remind:
+        return this.timers.remind((job.data as ExpireJob).approvalId);
+      case JOB.escalate:
+        return this.timers.escalate((job.data as ExpireJob).approvalId);
     }
   }
 }

@@ -77,6 +77,17 @@ export interface AgentConfig {
   notify: NotifyChannel[];
   /** Whether messages may carry typed text and the screen's link; off: "typed text (N characters)". */
   notify_include_screen: boolean;
+  /**
+   * Who may decide this agent's writes (DESIGN §6, approver groups): identity-provider groups or
+   * token subjects; `[]`: anyone with `agents.approve` in the tenant.
+   */
+  approvers: string[];
+  /** After how long a pending write is recalled (`approval.reminded`); null: never. */
+  remind_after_seconds: number | null;
+  /** After how long a pending write is handed to `escalate_to` as well; null: never. */
+  escalate_after_seconds: number | null;
+  /** Who may decide as well once the write is escalated; non-empty exactly when it escalates. */
+  escalate_to: string[];
 }
 
 export const NOTIFY_KINDS = ['webhook', 'slack', 'teams', 'email'] as const;
@@ -121,6 +132,10 @@ export const AGENT_DEFAULTS: Readonly<Omit<AgentConfig, 'screen_url' | 'screen_t
     approve_at: 'every_write',
     notify: [],
     notify_include_screen: false,
+    approvers: [],
+    remind_after_seconds: null,
+    escalate_after_seconds: null,
+    escalate_to: [],
   });
 
 export const MODEL_PLANNER_DEFAULTS: Readonly<
@@ -142,6 +157,14 @@ export const LIMITS = {
   max_steps: { min: 1, max: 40 },
   max_seconds: { min: 10, max: 3600 },
   approval_timeout_seconds: { min: 5, max: 604_800 },
+  /**
+   * Reminder and escalation delays: from 1 s so that tests can wait for them (a deployment uses
+   * minutes); each must come before the approval's timeout, which is at most a week.
+   */
+  approval_timer_seconds: { min: 1, max: 604_800 },
+  /** Entries of `approvers` and `escalate_to`: how many, and how long each. */
+  approvers: 50,
+  approver_name: 200,
   stall_after: { min: 1, max: 40 },
   ignore_regions: 50,
   coordinate: 100_000,
@@ -183,6 +206,8 @@ export function withDefaults(config: ComputerUseConfig): ComputerUseConfig {
       ignore_regions: agent.ignore_regions ?? [],
       screen_rules: agent.screen_rules ?? [],
       notify: agent.notify ?? [],
+      approvers: agent.approvers ?? [],
+      escalate_to: agent.escalate_to ?? [],
       planner,
     };
   }

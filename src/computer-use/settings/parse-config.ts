@@ -27,6 +27,7 @@ import {
 } from './dto/computer-use-config.dto';
 import { MODEL_PLANNER_FIELDS, ModelPlannerDto } from './dto/model-planner.dto';
 import { parseIncludeScreen, parseNotify } from './parse-notify';
+import { parseApproverFields } from './approver-fields';
 import { findSecrets } from './secret-fields';
 import { destinationOrigin } from '../../secrets/origin';
 
@@ -137,6 +138,7 @@ export function parseAgent(raw: unknown, path: string, problems: string[]): Agen
     `${path}.notify_include_screen`,
     problems,
   );
+  const deciders = parseApproverFields(known, path, known.approval_timeout_seconds, problems);
 
   const unlabelled = known.unlabelled_clicks;
   try {
@@ -181,6 +183,7 @@ export function parseAgent(raw: unknown, path: string, problems: string[]): Agen
     approve_at: dto.approve_at ?? AGENT_DEFAULTS.approve_at,
     notify,
     notify_include_screen: includeScreen,
+    ...deciders!,
   };
 }
 

@@ -429,6 +429,76 @@ const CASES: Case[] = [
     expected: [],
   },
 
+  // approvers
+  {
+    case: 'approvers emptied: anyone with agents.approve',
+    before: agent({ approvers: ['sap-leads'] }),
+    after: agent({ approvers: [] }),
+    expected: [['approvers', ['sap-leads'], []]],
+  },
+  {
+    case: 'an approver added',
+    before: agent({ approvers: ['sap-leads'] }),
+    after: agent({ approvers: ['sap-leads', 'carol'] }),
+    expected: [['approvers', ['sap-leads'], ['sap-leads', 'carol']]],
+  },
+  {
+    case: 'an approver swapped for another',
+    before: agent({ approvers: ['sap-leads'] }),
+    after: agent({ approvers: ['finance'] }),
+    expected: [['approvers', ['sap-leads'], ['finance']]],
+  },
+  {
+    case: 'approvers narrowed',
+    before: agent({ approvers: ['sap-leads', 'carol'] }),
+    after: agent({ approvers: ['carol'] }),
+    expected: [],
+  },
+  {
+    case: 'approvers named where anyone could decide',
+    before: agent(),
+    after: agent({ approvers: ['sap-leads'] }),
+    expected: [],
+  },
+  {
+    case: 'a new agent with approvers',
+    before: null,
+    after: agent({ approvers: ['sap-leads'] }),
+    expected: [],
+  },
+
+  // escalate_to
+  {
+    case: 'an escalation to someone new',
+    before: agent({ approvers: ['sap-leads'] }),
+    after: agent({ approvers: ['sap-leads'], escalate_after_seconds: 60, escalate_to: ['heads'] }),
+    expected: [['escalate_to', [], ['heads']]],
+  },
+  {
+    case: 'an escalation to an approver already there',
+    before: agent({ approvers: ['sap-leads', 'heads'] }),
+    after: agent({ approvers: ['sap-leads'], escalate_after_seconds: 60, escalate_to: ['heads'] }),
+    expected: [],
+  },
+  {
+    case: 'escalate_to kept, its delay shortened',
+    before: agent({ approvers: ['a'], escalate_after_seconds: 600, escalate_to: ['heads'] }),
+    after: agent({ approvers: ['a'], escalate_after_seconds: 60, escalate_to: ['heads'] }),
+    expected: [],
+  },
+  {
+    case: 'an escalation while anyone may decide',
+    before: agent(),
+    after: agent({ escalate_after_seconds: 60, escalate_to: ['heads'] }),
+    expected: [],
+  },
+  {
+    case: 'a new agent with approvers and an escalation',
+    before: null,
+    after: agent({ approvers: ['a'], escalate_after_seconds: 60, escalate_to: ['heads'] }),
+    expected: [],
+  },
+
   // screen_url
   {
     case: 'a new screen_url for an agent whose writes need no approval',

@@ -28,6 +28,8 @@ export type WeakeningControl =
   | 'ignore_regions'
   | 'screen_rules'
   | 'approve_at'
+  | 'approvers'
+  | 'escalate_to'
   | 'screen_url'
   | 'planner';
 
@@ -110,6 +112,28 @@ const RULES: readonly Rule[] = [
     change: 'setting approve_at to "commit"',
     when: 'approve_at is "commit"',
     why: "this agent's typing reaches the screen without a person, who decides only at the commit",
+  },
+  {
+    control: 'approvers',
+    // [] is anyone with agents.approve: emptying a list widens it most.
+    weakens: (a, b) =>
+      a.approvers.length > 0 &&
+      (b.approvers.length === 0 || b.approvers.some((name) => !a.approvers.includes(name))),
+    change:
+      'widening approvers (adding an entry, or emptying the list: anyone with agents.approve)',
+    when: 'approvers is widened',
+    why: "more people may decide this agent's writes",
+  },
+  {
+    control: 'escalate_to',
+    // While anyone may decide, an escalation hands the write to no one new.
+    weakens: (a, b) =>
+      a.approvers.length > 0 &&
+      b.approvers.length > 0 &&
+      b.escalate_to.some((name) => !a.approvers.includes(name) && !a.escalate_to.includes(name)),
+    change: 'escalating to someone not among approvers or escalate_to before',
+    when: 'escalate_to names someone new',
+    why: "more people may decide this agent's writes once they are escalated",
   },
   {
     control: 'screen_url',

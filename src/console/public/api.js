@@ -24,7 +24,9 @@
  *   decided_at: string | null, comment: string | null, spent_by: string | null,
  *   spent_at: string | null,
  *   safety_checks?: Array<{id: string, code: string | null, message: string | null}> | null,
- *   changes?: Change[] | null
+ *   changes?: Change[] | null,
+ *   may_decide_now?: string[] | null, escalates_at?: string | null,
+ *   escalated_at?: string | null, reminded_at?: string | null
  * }} Approval
  * @typedef {{x: number, y: number, width: number, height: number}} Rect
  * @typedef {{

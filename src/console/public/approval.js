@@ -5,6 +5,7 @@
  */
 import { ApiError, api } from './api.js';
 import { changeList } from './changes.js';
+import { decidersFacts } from './deciders.js';
 import { actionTitle, every, facts, h } from './dom.js';
 import { closeUp, marksInWords, screenView, typingFocus } from './screens.js';
 import {
@@ -141,6 +142,7 @@ export async function renderApproval(main, ctx) {
   );
 
   const stand = h('p', { class: standingClass(approval, run), id: 'standing' });
+  const deciders = decidersFacts();
   const said = h('p', { class: 'said', role: 'status' });
   const alert = h('p', { class: 'error', role: 'alert' });
   const panel = h('div', { class: 'decision-panel' });
@@ -242,6 +244,7 @@ export async function renderApproval(main, ctx) {
     const now = Date.now();
     stand.className = standingClass(approval, run);
     stand.textContent = standing(approval, run, canOperate, now);
+    deciders.update(approval, now);
     runStatus.textContent = run ? statusInWords(run) : 'not known';
     note.hidden = approval.status !== 'pending';
     own.hidden = approval.status !== 'pending' || ctx.me.subject !== approval.requested_by;
@@ -329,6 +332,7 @@ export async function renderApproval(main, ctx) {
         'aside',
         { class: 'decision', 'aria-label': 'Decision' },
         stand,
+        facts(deciders.rows),
         closeUp({
           runId: approval.run_id,
           n: approval.step,

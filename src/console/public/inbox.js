@@ -1,10 +1,12 @@
 // @ts-check
 /**
- * The approvals inbox: every waiting action of the tenant, oldest first, polled every second.
+ * The approvals inbox: every waiting action of the tenant that the signed-in person may decide,
+ * oldest first, polled every second.
  * Rows are kept and updated in place, so keyboard focus and reading position survive a refresh.
  */
 import { api } from './api.js';
 import { changeList } from './changes.js';
+import { decidersFacts } from './deciders.js';
 import { actionTitle, every, facts, h } from './dom.js';
 import { screenView, typingFocus } from './screens.js';
 import { actionInWords, ago, expiry } from './words.js';
@@ -45,6 +47,7 @@ function inboxItem(approval, ctx) {
   const age = h('span');
   const expires = h('span');
   const thumb = h('div', { class: 'inbox-thumb' });
+  const deciders = decidersFacts();
   const runLink = ctx.can('agents.operate') || ctx.can('audit.read');
   const li = h(
     'li',
@@ -79,6 +82,7 @@ function inboxItem(approval, ctx) {
         ['Run started by', approval.requested_by],
         ['Waiting', age],
         ['Expires', expires],
+        ...deciders.rows,
       ]),
     ),
   );
@@ -104,8 +108,12 @@ function inboxItem(approval, ctx) {
       goal.textContent = `(not available: ${error instanceof Error ? error.message : String(error)})`;
     },
   );
-  /** @param {number} now */
-  const update = (now) => {
+  /**
+   * @param {number} now
+   * @param {Approval} latest the approval as the last poll saw it (an escalation adds deciders)
+   */
+  const update = (now, latest) => {
+    deciders.update(latest, now);
     age.textContent = ago(approval.created_at, now);
     expires.textContent = expiry(approval.expires_at, now);
     li.classList.toggle('expiring', Date.parse(approval.expires_at) - now < SOON_MS);
@@ -124,7 +132,7 @@ export function renderInbox(main, ctx) {
     h(
       'p',
       { class: 'lead' },
-      `Held writes of every agent in tenant ${ctx.me.tenant}, oldest first. The list updates by itself every second. Open one to see the screen it would hit and decide.`,
+      `Held writes in tenant ${ctx.me.tenant} that you may decide, oldest first (an agent may name who decides its writes). The list updates by itself every second. Open one to see the screen it would hit and decide.`,
     ),
     status,
     problem,
@@ -168,7 +176,7 @@ export function renderInbox(main, ctx) {
       /** @type {ChildNode | null} */
       const wanted = previous ? previous.nextSibling : list.firstChild;
       if (row.li !== wanted) list.insertBefore(row.li, wanted);
-      row.update(now);
+      row.update(now, approval);
       previous = row.li;
     }
     const count = page.items.length;

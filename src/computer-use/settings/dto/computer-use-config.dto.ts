@@ -248,6 +248,46 @@ export class AgentDto {
   })
   @IsOptional()
   notify_include_screen?: boolean;
+  /** This and the three below are checked in approver-fields.ts, so an error names its index. */
+  @ApiPropertyOptional({
+    type: [String],
+    default: [],
+    maxItems: LIMITS.approvers,
+    description:
+      "identity-provider groups or token subjects whose members may approve or reject this agent's writes; [] (the default): anyone with agents.approve in the tenant. Widening it (adding an entry, or emptying it) is a weakening: needs governance.weaken and a reason",
+  })
+  @IsOptional()
+  approvers?: string[];
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: LIMITS.approval_timer_seconds.min,
+    description:
+      'a pending write is recalled (audited approval.reminded) this many seconds after it was held; less than approval_timeout_seconds; null (the default): never',
+  })
+  @IsOptional()
+  remind_after_seconds?: number | null;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: LIMITS.approval_timer_seconds.min,
+    description:
+      'a pending write is handed to escalate_to as well this many seconds after it was held (audited approval.escalated); greater than remind_after_seconds, less than approval_timeout_seconds; null (the default): never',
+  })
+  @IsOptional()
+  escalate_after_seconds?: number | null;
+
+  @ApiPropertyOptional({
+    type: [String],
+    default: [],
+    maxItems: LIMITS.approvers,
+    description:
+      'groups or token subjects who may decide as well once a write is escalated; required (non-empty) with escalate_after_seconds. A new entry while approvers is not empty is a weakening: needs governance.weaken and a reason',
+  })
+  @IsOptional()
+  escalate_to?: string[];
 }
 
 @ApiExtraModels(AgentDto)
@@ -291,6 +331,10 @@ export const AGENT_FIELDS: readonly string[] = [
   'approve_at',
   'notify',
   'notify_include_screen',
+  'approvers',
+  'remind_after_seconds',
+  'escalate_after_seconds',
+  'escalate_to',
 ];
 export const SCREEN_TLS_FIELDS: readonly string[] = ['fingerprint_sha256', 'ca_file'];
 export const RECT_FIELDS: readonly string[] = ['x', 'y', 'width', 'height'];

@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import { ApprovalsRepository } from '../../approvals/approvals.repository';
+import { Notifications } from '../../notifications/notifications.service';
+import { approvalFacts, runFacts } from '../../notifications/notify-facts';
+import { RunsRepository } from '../runs/runs.repository';
+
+/** What happened to a pending approval, after the transaction that recorded it committed. */
+export interface ApprovalNotice {
+  tenant: string;
+  approvalId: string;
+  agent: string;
+  runId: string;
+  step: number;
+  /** How long after it was held. */
+  afterSeconds: number;
+  /** Who may decide it now (null: anyone with agents.approve). */
+  deciders: string[] | null;
+}
+
+/**
+ * The one place a reminder or an escalation reaches people (DESIGN §6, notifications): the agent's
+ * channels are told, through the notifications queue (`Notifications.announce` never throws and
+ * only queues). Called once per approval and kind, after the commit.
+ */
+@Injectable()
+export class ApprovalNotices {
+  constructor(
+    private readonly approvals: ApprovalsRepository,
+    private readonly runs: RunsRepository,
+    private readonly notifications: Notifications,
+  ) {}
+
+  async reminded(notice: ApprovalNotice): Promise<void> {
+    const facts = await this.facts(notice);
+    if (!facts) return;
+    await this.notifications.announce(notice.tenant, notice.agent, {
+      kind: 'reminder',
+      ...facts,
+      waiting_seconds: notice.afterSeconds,
+    });
+  }
+
+  async escalated(notice: ApprovalNotice & { to: string[] }): Promise<void> {
+    const facts = await this.facts(notice);
+    if (!facts) return;
+    await this.notifications.announce(notice.tenant, notice.agent, {
+      kind: 'escalated',
+      ...facts,
+      to: notice.to,
+    });
+  }
+
+  private async facts(notice: ApprovalNotice) {
+    const [approval, run] = await Promise.all([
+      this.approvals.findById(notice.approvalId),
+      this.runs.findForJob(notice.runId),
+    ]);
+    if (!approval || !run) return null;
+    return { run: runFacts(run), approval: approvalFacts(approval) };
+  }
+}
