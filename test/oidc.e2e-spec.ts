@@ -1,7 +1,7 @@
 import { Page } from 'playwright-core';
 import { freePort } from '../scripts/lib/processes';
 import { ConsoleBrowser, startBrowser } from './support/browser';
-import { startOidcProvider, TestProvider } from './support/oidc-provider';
+import { signInThroughProvider, startOidcProvider, TestProvider } from './support/oidc-provider';
 import { startStack, Stack } from './support/stack';
 
 /**
@@ -61,14 +61,8 @@ describe('the console with the company sign-in', () => {
   });
 
   /** Through the provider's own login page (any password), back to the console. */
-  async function signIn(page: Page, login: string): Promise<void> {
-    await page.goto(`${stack.api.url}/console`);
-    await page.getByRole('link', { name: 'Sign in with your company account' }).click();
-    await page.locator('input[name="login"]').fill(login);
-    await page.locator('input[name="password"]').fill('any password');
-    await page.getByRole('button', { name: 'Sign-in' }).click();
-    await page.locator('.who-subject', { hasText: login }).waitFor();
-  }
+  const signIn = (page: Page, login: string) =>
+    signInThroughProvider(page, `${stack.api.url}/console`, login);
 
   const sessionCookie = async () =>
     (await browser.context.cookies(stack.api.url)).find((c) => c.name === 'warden_session');

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Page } from 'playwright-core';
 import { ROOT, sleep, startEntry, stop, Started, tail } from '../../scripts/lib/processes';
 
 export interface TestUser {
@@ -56,4 +57,18 @@ export async function startOidcProvider(
     .find((l) => l.includes('"issuer"'))!;
   const { issuer } = JSON.parse(line) as { issuer: string };
   return { issuer, clientId, clientSecret, close: () => stop(started.child) };
+}
+
+/** Signs `login` in to the console at `consoleUrl` through the provider's own login page (any password). */
+export async function signInThroughProvider(
+  page: Page,
+  consoleUrl: string,
+  login: string,
+): Promise<void> {
+  await page.goto(consoleUrl);
+  await page.getByRole('link', { name: 'Sign in with your company account' }).click();
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill('any password');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  await page.locator('.who-subject', { hasText: login }).waitFor();
 }
