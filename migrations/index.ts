@@ -14,6 +14,7 @@ import { SecretGrants1796180000000 } from './1796180000000-SecretGrants';
 import { CommitPointApproval1796270000000 } from './1796270000000-CommitPointApproval';
 import { Deliveries1796273150000 } from './1796273150000-Deliveries';
 import { ConsoleSessions1796350000000 } from './1796350000000-ConsoleSessions';
+import { AuditSinks1796360000000 } from './1796360000000-AuditSinks';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -32,4 +33,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   CommitPointApproval1796270000000,
   Deliveries1796273150000,
   ConsoleSessions1796350000000,
+  AuditSinks1796360000000,
 ];
