@@ -4,9 +4,6 @@ import { MetricsService } from '../metrics/metrics.service';
 import { AuditSinksRepository, type SinkState } from './audit-sinks.repository';
 import { sinkStatus } from './sink-status';
 
-/** A scrape reads the sinks' state once, for both gauges. */
-const FRESH_MS = 1000;
-
 /**
  * `warden_audit_sink_lag_events{tenant,sink}` and `warden_audit_sink_lag_seconds{tenant,sink}`,
  * read from PostgreSQL at each scrape: the cursor there is the truth, whichever worker ships.
@@ -14,7 +11,8 @@ const FRESH_MS = 1000;
 @Injectable()
 export class AuditSinkMetrics implements OnModuleInit {
   private readonly logger = new Logger(AuditSinkMetrics.name);
-  private snapshot?: { at: number; states: Promise<SinkState[]> };
+  /** The read in flight: a scrape collects both gauges at once and reads the sinks once. */
+  private reading?: Promise<SinkState[]>;
 
   constructor(
     private readonly metrics: MetricsService,
@@ -52,11 +50,9 @@ export class AuditSinkMetrics implements OnModuleInit {
   }
 
   private async states(): Promise<SinkState[]> {
-    if (!this.snapshot || Date.now() - this.snapshot.at > FRESH_MS) {
-      this.snapshot = { at: Date.now(), states: this.sinks.states() };
-    }
+    this.reading ??= this.sinks.states().finally(() => (this.reading = undefined));
     try {
-      return await this.snapshot.states;
+      return await this.reading;
     } catch (error) {
       this.logger.warn({ err: error }, 'audit sink lag: cannot read the sinks');
       return [];
