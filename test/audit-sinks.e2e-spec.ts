@@ -271,4 +271,19 @@ describe('audit sinks', () => {
     expect(seqs(syslogEvents())).toEqual(upTo(n));
     expect(hec.events.every((e) => e.event.tenant === 'acme')).toBe(true);
   });
+  it('ships each sink from one worker at a time: two workers, batches of 200, no duplicate', async () => {
+    const second = await createWorker(api.config);
+    await second.init();
+    try {
+      await record(450);
+      const n = await head();
+      await waitFor('caught up', async () =>
+        (await sinks()).body.sinks.every((s: any) => s.status.lag_events === 0),
+      );
+      expect(seqs(syslogEvents())).toEqual(upTo(n));
+      expect(seqs(hec.events.map((e) => e.event))).toEqual(upTo(n));
+    } finally {
+      await second.close();
+    }
+  });
 });
