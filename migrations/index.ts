@@ -15,7 +15,8 @@ import { CommitPointApproval1796270000000 } from './1796270000000-CommitPointApp
 import { ApproverGroups1796271500000 } from './1796271500000-ApproverGroups';
 import { Deliveries1796273150000 } from './1796273150000-Deliveries';
 import { ConsoleSessions1796350000000 } from './1796350000000-ConsoleSessions';
-import { InjectionRail1796360000000 } from './1796360000000-InjectionRail';
+import { AuditSinks1796360000000 } from './1796360000000-AuditSinks';
+import { InjectionRail1796370000000 } from './1796370000000-InjectionRail';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -35,5 +36,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ApproverGroups1796271500000,
   Deliveries1796273150000,
   ConsoleSessions1796350000000,
-  InjectionRail1796360000000,
+  AuditSinks1796360000000,
+  InjectionRail1796370000000,
 ];

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { AuditApiModule } from './audit/audit-api.module';
+import { AuditSinksApiModule } from './audit-sinks/audit-sinks-api.module';
 import { AuthModule } from './auth/auth.module';
 import { OidcModule } from './auth/oidc/oidc.module';
 import { PlanningApiModule } from './computer-use/planning/planning-api.module';
@@ -34,6 +35,7 @@ export class AppModule {
         ApprovalsModule,
         ConsoleModule,
         DeliveriesApiModule,
+        AuditSinksApiModule,
       ],
     };
   }

@@ -1,15 +1,19 @@
 import { DynamicModule, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
+import { AuditSinksWorkerModule } from './audit-sinks/audit-sinks-worker.module';
 import { CoreModule } from './core.module';
 import { EngineModule } from './computer-use/engine/engine.module';
 import type { AppConfig } from './config/app-config';
 
-/** The worker: BullMQ step processors and the reconciler, no HTTP server (DESIGN §2). */
+/** The worker: BullMQ step processors, the reconciler and the audit shipper, no HTTP server (DESIGN §2). */
 @Module({})
 export class WorkerModule {
   static forRoot(config?: AppConfig): DynamicModule {
-    return { module: WorkerModule, imports: [CoreModule.forRoot(config), EngineModule] };
+    return {
+      module: WorkerModule,
+      imports: [CoreModule.forRoot(config), EngineModule, AuditSinksWorkerModule],
+    };
   }
 }
 

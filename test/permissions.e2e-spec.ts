@@ -53,6 +53,9 @@ const MATRIX: Array<[string, string, number[]]> = [
   ['GET', '/api/admin/pause', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
   ['GET', '/api/admin/deliveries', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
   ['PUT', '/api/admin/pause', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
+  // Audit sinks: no body is a 400 past the guard.
+  ['GET', '/api/admin/audit-sinks', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
+  ['PUT', '/api/admin/audit-sinks', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
   // Planners: no body is a 400 past the guard; `{id}` is no planner of the tenant, a 404.
   ['POST', '/api/planners/scripted', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
   ['GET', '/api/planners', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],

@@ -111,6 +111,11 @@ export class AuditService {
     }
   }
 
+  /** At most `limit` events after `afterSeq`, in chain order (what an audit sink is sent next). */
+  async after(tenant: string, afterSeq: number, limit: number): Promise<AuditEventView[]> {
+    return (await this.events.find(tenant, { afterSeq }, limit)).map(toView);
+  }
+
   /** Walks the tenant's whole chain and recomputes every hash and link. */
   async verify(tenant: string): Promise<VerifyResult> {
     let prevSha = GENESIS_SHA256;

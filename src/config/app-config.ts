@@ -274,6 +274,27 @@ export class AppConfig {
   @Min(1, { message: 'NOTIFY_ATTEMPTS must be an integer from 1 to 20' })
   @Max(20, { message: 'NOTIFY_ATTEMPTS must be an integer from 1 to 20' })
   NOTIFY_ATTEMPTS: number = 8;
+
+  /** How often each worker looks for audit events to ship to a tenant's sinks; the first retry's wait. */
+  @Type(() => Number)
+  @IsInt({ message: 'AUDIT_SINK_INTERVAL_MS must be an integer from 50 to 600000' })
+  @Min(50, { message: 'AUDIT_SINK_INTERVAL_MS must be an integer from 50 to 600000' })
+  @Max(600000, { message: 'AUDIT_SINK_INTERVAL_MS must be an integer from 50 to 600000' })
+  AUDIT_SINK_INTERVAL_MS: number = 1000;
+
+  /** A sink that fails is tried again after AUDIT_SINK_INTERVAL_MS, doubling up to this, forever. */
+  @Type(() => Number)
+  @IsInt({ message: 'AUDIT_SINK_BACKOFF_MAX_MS must be an integer from 100 to 3600000' })
+  @Min(100, { message: 'AUDIT_SINK_BACKOFF_MAX_MS must be an integer from 100 to 3600000' })
+  @Max(3600000, { message: 'AUDIT_SINK_BACKOFF_MAX_MS must be an integer from 100 to 3600000' })
+  AUDIT_SINK_BACKOFF_MAX_MS: number = 60000;
+
+  /** The longest one batch to a sink (connect, send, acknowledge) may take. */
+  @Type(() => Number)
+  @IsInt({ message: 'AUDIT_SINK_TIMEOUT_MS must be an integer from 100 to 120000' })
+  @Min(100, { message: 'AUDIT_SINK_TIMEOUT_MS must be an integer from 100 to 120000' })
+  @Max(120000, { message: 'AUDIT_SINK_TIMEOUT_MS must be an integer from 100 to 120000' })
+  AUDIT_SINK_TIMEOUT_MS: number = 10000;
 }
 
 export class ConfigError extends Error {}

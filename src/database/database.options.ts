@@ -16,6 +16,7 @@ import { ModelCall } from '../models/model-call.entity';
 import { ModelUsageDay } from '../models/model-usage-day.entity';
 import { SecretGrant } from '../secrets/secret-grant.entity';
 import { Delivery } from '../notifications/delivery.entity';
+import { AuditSink } from '../audit-sinks/audit-sink.entity';
 
 export const ENTITIES = [
   Tenant,
@@ -33,6 +34,7 @@ export const ENTITIES = [
   ModelUsageDay,
   SecretGrant,
   Delivery,
+  AuditSink,
 ];
 
 /** The one set of database options, shared by the API, the worker, the CLI and TypeORM's CLI. */

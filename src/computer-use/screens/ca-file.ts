@@ -1,6 +1,7 @@
 /**
- * `screen_tls.ca_file` is read only under the deployment's CA_DIR (DESIGN §7): a tenant admin
- * names a CA file, the deployment operator decides which files there are.
+ * A CA file a tenant admin names (`screen_tls.ca_file`, an audit sink's `ca_file`) is read only
+ * under the deployment's CA_DIR (DESIGN §7): a tenant admin names a CA file, the deployment
+ * operator decides which files there are.
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
@@ -12,12 +13,16 @@ function inside(dir: string, file: string): boolean {
 }
 
 /** Why the path may not be used as a CA file (by its name alone), or null. */
-export function caFileProblem(caDir: string | undefined, file: string): string | null {
+export function caFileProblem(
+  caDir: string | undefined,
+  file: string,
+  field = 'screen_tls.ca_file',
+): string | null {
   if (!caDir) {
-    return 'screen_tls.ca_file needs the deployment to set CA_DIR (the directory CA files are read from); use fingerprint_sha256, or ask the deployment operator';
+    return `${field} needs the deployment to set CA_DIR (the directory CA files are read from); ${field === 'screen_tls.ca_file' ? 'use fingerprint_sha256, or ' : ''}ask the deployment operator`;
   }
   if (!isAbsolute(file) || !inside(resolve(caDir), resolve(file))) {
-    return `screen_tls.ca_file must be a file under the deployment's CA_DIR (${caDir})`;
+    return `${field} must be a file under the deployment's CA_DIR (${caDir})`;
   }
   return null;
 }
@@ -26,26 +31,30 @@ export function caFileProblem(caDir: string | undefined, file: string): string |
  * The CA file's bytes, read only when it is, after following every link, still under CA_DIR.
  * Throws an Error with the reason otherwise.
  */
-export function readCaFile(caDir: string | undefined, file: string): Buffer {
-  const problem = caFileProblem(caDir, file);
+export function readCaFile(
+  caDir: string | undefined,
+  file: string,
+  field = 'screen_tls.ca_file',
+): Buffer {
+  const problem = caFileProblem(caDir, file, field);
   if (problem) throw new Error(problem);
   let real: string;
   try {
     real = realpathSync(file);
   } catch (error) {
     throw new Error(
-      `screen_tls.ca_file ${JSON.stringify(file)} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      `${field} ${JSON.stringify(file)} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
       { cause: error },
     );
   }
   if (!inside(realpathSync(caDir!), real)) {
-    throw new Error(`screen_tls.ca_file ${JSON.stringify(file)} leads outside CA_DIR`);
+    throw new Error(`${field} ${JSON.stringify(file)} leads outside CA_DIR`);
   }
   try {
     return readFileSync(real);
   } catch (error) {
     throw new Error(
-      `screen_tls.ca_file ${JSON.stringify(file)} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      `${field} ${JSON.stringify(file)} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
       { cause: error },
     );
   }

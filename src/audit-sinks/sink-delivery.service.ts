@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { hostname } from 'node:os';
+import type { AuditEventView } from '../audit/audit.service';
+import { AppConfig } from '../config/app-config';
+import { readCaFile } from '../computer-use/screens/ca-file';
+import { SecretGrants, SecretRefused } from '../secrets/secret-grants.service';
+import { hecBody } from './hec-payload';
+import { sendHec } from './hec-sender';
+import { hecEndpoint, type SinkConfig } from './sink-config';
+import { SinkError } from './sink-error';
+import { octetFrame, syslogMessage } from './syslog-frame';
+import { sendSyslog } from './syslog-sender';
+
+/**
+ * Sends one batch of a tenant's events to one sink and returns when the sink acknowledged it;
+ * throws a SinkError otherwise. The HEC token is released through SecretGrants for the
+ * collector's origin (DESIGN §7); a CA file is read under CA_DIR at each batch, so a replaced file
+ * takes effect without a restart.
+ */
+@Injectable()
+export class SinkDelivery {
+  private readonly host = hostname();
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly grants: SecretGrants,
+  ) {}
+
+  async send(tenant: string, sink: SinkConfig, events: AuditEventView[]): Promise<void> {
+    const ca = sink.ca_file ? this.ca(sink.ca_file) : undefined;
+    const timeoutMs = this.config.AUDIT_SINK_TIMEOUT_MS;
+    switch (sink.kind) {
+      case 'syslog': {
+        const frames = events.map((e) => octetFrame(syslogMessage(e, this.host))).join('');
+        return sendSyslog({ host: sink.host, port: sink.port, ca, timeoutMs }, frames);
+      }
+      case 'splunk_hec': {
+        const endpoint = hecEndpoint(sink.url);
+        const token = await this.grants
+          .release({
+            tenant,
+            envName: sink.token_env,
+            destination: endpoint,
+            what: 'the Splunk HEC token',
+          })
+          .catch((error: unknown) => {
+            if (error instanceof SecretRefused) {
+              throw new SinkError(`${error.reason}: ${error.message}`);
+            }
+            throw error;
+          });
+        if (!token.mayGoTo(endpoint)) throw new SinkError('not_granted');
+        const body = hecBody(events, { host: this.host, source: sink.source, index: sink.index });
+        return sendHec({ endpoint, token: token.value, ca, timeoutMs }, body);
+      }
+    }
+  }
+
+  private ca(file: string): Buffer {
+    try {
+      return readCaFile(this.config.CA_DIR, file, 'ca_file');
+    } catch (error) {
+      throw new SinkError((error as Error).message);
+    }
+  }
+}

@@ -1,0 +1,211 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import { type AddressInfo, connect } from 'node:net';
+import { join } from 'node:path';
+
+/** A CA of the test's own and a certificate for 127.0.0.1 and localhost it signed, made by openssl. */
+export interface TestPki {
+  caPath: string;
+  certPath: string;
+  keyPath: string;
+}
+
+export function makePki(dir: string): TestPki {
+  const file = (name: string) => join(dir, name);
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
+  openssl(
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    file('ca.key'),
+    '-out',
+    file('ca.pem'),
+    '-days',
+    '2',
+    '-subj',
+    '/CN=Warden test SIEM CA',
+  );
+  openssl(
+    'req',
+    ...ec,
+    '-keyout',
+    file('key.pem'),
+    '-out',
+    file('server.csr'),
+    '-subj',
+    '/CN=localhost',
+  );
+  writeFileSync(
+    file('ext.cnf'),
+    'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n',
+  );
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    file('server.csr'),
+    '-CA',
+    file('ca.pem'),
+    '-CAkey',
+    file('ca.key'),
+    '-CAcreateserial',
+    '-out',
+    file('cert.pem'),
+    '-days',
+    '2',
+    '-extfile',
+    file('ext.cnf'),
+  );
+  return { caPath: file('ca.pem'), certPath: file('cert.pem'), keyPath: file('key.pem') };
+}
+
+export interface Rsyslog {
+  port: number;
+  /** What rsyslog wrote: one received message a line, as it arrived (`%rawmsg%`). */
+  lines(): string[];
+  stop(): Promise<void>;
+  /** Starts it again on the same port. */
+  start(): Promise<void>;
+}
+
+/**
+ * Debian's rsyslogd with a config of the test's own: imtcp with TLS (the ossl driver, anonymous
+ * clients), every message written raw to a file. Started on a free port the first time (imtcp's
+ * listenPortFileName), then on that same port after a stop.
+ */
+export async function startRsyslog(dir: string, pki: TestPki): Promise<Rsyslog> {
+  const out = join(dir, 'received.log');
+  const portFile = join(dir, 'port');
+  const pidFile = join(dir, 'rsyslogd.pid');
+  let port = 0;
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    writeFileSync(
+      join(dir, 'rsyslog.conf'),
+      [
+        `global(workDirectory="${dir}" DefaultNetstreamDriver="ossl" DefaultNetstreamDriverCAFile="${pki.caPath}" DefaultNetstreamDriverCertFile="${pki.certPath}" DefaultNetstreamDriverKeyFile="${pki.keyPath}")`,
+        `module(load="imtcp" StreamDriver.Name="ossl" StreamDriver.Mode="1" StreamDriver.AuthMode="anon")`,
+        `template(name="raw" type="string" string="%rawmsg%\\n")`,
+        `ruleset(name="siem") { action(type="omfile" file="${out}" template="raw") }`,
+        `input(type="imtcp" port="${port}" listenPortFileName="${portFile}" ruleset="siem")`,
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(portFile, '');
+    child = spawn('rsyslogd', ['-n', '-f', join(dir, 'rsyslog.conf'), '-i', pidFile], {
+      stdio: 'ignore',
+    });
+    // The port file is written for port 0 only; a restart on a known port waits for it to answer.
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const written = readFileSync(portFile, 'utf8').trim();
+      if (port === 0 && written !== '' && Number(written) > 0) {
+        port = Number(written);
+        return;
+      }
+      if (port !== 0 && (await answers(port))) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('rsyslogd did not start listening in 10 s');
+  };
+  await start();
+  return {
+    get port() {
+      return port;
+    },
+    lines: () => (existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean) : []),
+    start,
+    stop: async () => {
+      const running = child;
+      child = undefined;
+      if (!running || running.exitCode !== null) return;
+      await new Promise<void>((resolve) => {
+        running.once('exit', () => resolve());
+        running.kill('SIGTERM');
+      });
+    },
+  };
+}
+
+function answers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+export interface HecReceiver {
+  url: string;
+  /** The events of every accepted POST, in arrival order. */
+  events: Array<Record<string, any>>;
+  /** Requests refused, with why. */
+  refused: string[];
+  /** While down, every POST is answered 503. */
+  down: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * An HTTPS receiver shaped like Splunk's HTTP Event Collector: POST /services/collector/event
+ * with `Authorization: Splunk <token>`, a body of HEC event objects one after another; answers
+ * `{"text":"Success","code":0}` or refuses (401 for a wrong token, 400 for a wrong shape).
+ */
+export async function startHec(pki: TestPki, token: string): Promise<HecReceiver> {
+  const receiver: HecReceiver = {
+    url: '',
+    events: [],
+    refused: [],
+    down: false,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const answer = (res: any, status: number, body: object) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const server: Server = createServer(
+    { cert: readFileSync(pki.certPath), key: readFileSync(pki.keyPath) },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        if (receiver.down) return answer(res, 503, { text: 'Server is busy', code: 9 });
+        if (req.method !== 'POST' || req.url !== '/services/collector/event') {
+          receiver.refused.push(`${req.method} ${req.url}`);
+          return answer(res, 404, { text: 'not found', code: 404 });
+        }
+        if (req.headers.authorization !== `Splunk ${token}`) {
+          receiver.refused.push('authorization');
+          return answer(res, 401, { text: 'Invalid token', code: 4 });
+        }
+        const body = Buffer.concat(chunks).toString('utf8');
+        const batch: Array<Record<string, any>> = [];
+        for (const line of body.split('\n')) {
+          const item = JSON.parse(line) as Record<string, any>;
+          const shaped =
+            typeof item.time === 'number' &&
+            typeof item.host === 'string' &&
+            typeof item.source === 'string' &&
+            item.sourcetype === '_json' &&
+            typeof item.event === 'object';
+          if (!shaped) {
+            receiver.refused.push('shape');
+            return answer(res, 400, { text: 'Invalid data format', code: 6 });
+          }
+          batch.push(item);
+        }
+        receiver.events.push(...batch);
+        answer(res, 200, { text: 'Success', code: 0 });
+      });
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return receiver;
+}
