@@ -3,6 +3,7 @@ import { ApprovalsModule } from './approvals/approvals.module';
 import { AuditApiModule } from './audit/audit-api.module';
 import { AuthModule } from './auth/auth.module';
 import { OidcModule } from './auth/oidc/oidc.module';
+import { InventoryModule } from './computer-use/inventory/inventory.module';
 import { PlanningApiModule } from './computer-use/planning/planning-api.module';
 import { RunsModule } from './computer-use/runs/runs.module';
 import { SettingsApiModule } from './computer-use/settings/settings-api.module';
@@ -34,6 +35,7 @@ export class AppModule {
         ApprovalsModule,
         ConsoleModule,
         DeliveriesApiModule,
+        InventoryModule,
       ],
     };
   }
