@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { anthropicTool, type FakeProvider, startFakeProvider } from './support/fake-provider';
+import {
+  anthropicComputer,
+  anthropicTool,
+  type FakeProvider,
+  startFakeProvider,
+} from './support/fake-provider';
 import { sample } from './support/prometheus-text';
 import { isEnded, startStack, Stack } from './support/stack';
 
@@ -113,6 +118,25 @@ describe('inventory and operations metrics, end to end', () => {
     expect(await runOf('sap-gives-up')).toMatchObject({ status: 'failed', end_reason: 'fail' });
     fake.script([anthropicTool('done', { summary: 'all done' })]);
     expect(await runOf('sap-model')).toMatchObject({ status: 'completed', end_reason: 'done' });
+    // The screen changes while the model thinks: the host refuses the click (screen_changed).
+    const elements = JSON.parse(
+      (await stack.sim.call('GET', '/elements')).body.toString(),
+    ) as Array<{
+      name: string;
+      rect: { x: number; y: number; width: number; height: number };
+    }>;
+    const rect = elements.find((e) => e.name === 'Command field')!.rect;
+    const click = [rect.x + Math.floor(rect.width / 2), rect.y + Math.floor(rect.height / 2)];
+    fake.script([
+      async () => {
+        await stack.sim.poke('a message appears');
+        return anthropicComputer({ action: 'left_click', coordinate: click });
+      },
+      anthropicTool('done', { summary: 'looked again' }),
+    ]);
+    const changed = await runOf('sap-model');
+    expect(changed).toMatchObject({ status: 'completed', end_reason: 'done' });
+    expect(changed.steps[0]).toMatchObject({ classification: 'read', outcome: 'screen_changed' });
   });
 
   it('lists every agent of the config with its host, planner, approval mode and numbers', async () => {
@@ -203,7 +227,7 @@ describe('inventory and operations metrics, end to end', () => {
     expect(ended('sap-orders', 'done')).toBe(1);
     expect(ended('sap-orders', 'rejected')).toBe(1);
     expect(ended('sap-gives-up', 'fail')).toBe(1);
-    expect(ended('sap-model', 'done')).toBe(1);
+    expect(ended('sap-model', 'done')).toBe(2);
 
     const steps = (agent: string, classification: string, outcome: string) =>
       sample(text, 'warden_steps_total', at(agent, { classification, outcome }));
@@ -212,6 +236,8 @@ describe('inventory and operations metrics, end to end', () => {
     expect(steps('sap-orders', 'read', 'sent')).toBe(2);
     expect(steps('sap-quick', 'read', 'ended')).toBe(2);
     expect(text).toContain('# TYPE warden_screen_changed_total counter');
+    expect(sample(text, 'warden_screen_changed_total', at('sap-model'))).toBe(1);
+    expect(steps('sap-model', 'read', 'screen_changed')).toBe(1);
     expect(sample(text, 'warden_screen_changed_total', at('sap-orders'))).toBeUndefined();
 
     // Held → decided: both decisions of sap-orders; decided → sent: the one approved write.
@@ -229,11 +255,11 @@ describe('inventory and operations metrics, end to end', () => {
       sample(text, 'warden_decided_to_sent_seconds_bucket', at('sap-orders', { le: '14400' })),
     ).toBe(1);
 
-    // One answered call of 1000 input and 100 output tokens at $3 / $15 per million.
-    expect(sample(text, 'warden_model_calls_total', at('sap-model'))).toBe(1);
-    expect(sample(text, 'warden_model_input_tokens_total', at('sap-model'))).toBe(1000);
-    expect(sample(text, 'warden_model_output_tokens_total', at('sap-model'))).toBe(100);
-    expect(sample(text, 'warden_model_cost_usd_total', at('sap-model'))).toBeCloseTo(0.0045, 9);
+    // Three answered calls of 1000 input and 100 output tokens each, at $3 / $15 per million.
+    expect(sample(text, 'warden_model_calls_total', at('sap-model'))).toBe(3);
+    expect(sample(text, 'warden_model_input_tokens_total', at('sap-model'))).toBe(3000);
+    expect(sample(text, 'warden_model_output_tokens_total', at('sap-model'))).toBe(300);
+    expect(sample(text, 'warden_model_cost_usd_total', at('sap-model'))).toBeCloseTo(0.0135, 9);
     expect(sample(text, 'warden_model_calls_total', at('sap-quick'))).toBeUndefined();
     // No run ids in any label.
     for (const id of Object.values(runs).flat()) expect(text).not.toContain(id);
