@@ -4,6 +4,7 @@ import { AuditApiModule } from './audit/audit-api.module';
 import { AuditSinksApiModule } from './audit-sinks/audit-sinks-api.module';
 import { AuthModule } from './auth/auth.module';
 import { OidcModule } from './auth/oidc/oidc.module';
+import { InventoryModule } from './computer-use/inventory/inventory.module';
 import { PlanningApiModule } from './computer-use/planning/planning-api.module';
 import { RunsModule } from './computer-use/runs/runs.module';
 import { SettingsApiModule } from './computer-use/settings/settings-api.module';
@@ -36,6 +37,7 @@ export class AppModule {
         ConsoleModule,
         DeliveriesApiModule,
         AuditSinksApiModule,
+        InventoryModule,
       ],
     };
   }

@@ -657,9 +657,15 @@ describe('the console', () => {
     const page = await tab();
     await signIn(page, stack.tokens.admin, 'ada');
     expect(await page.getByRole('navigation', { name: 'Console pages' }).textContent()).toBe(
-      'Pause',
+      'Admin',
     );
-    await page.getByRole('link', { name: 'Pause' }).click();
+    await page.getByRole('link', { name: 'Admin' }).click();
+    // The agents of the config in force, one row each, with what they run on.
+    const agent = page.locator('#inventory tr[data-agent="sap-orders"]');
+    await agent.waitFor();
+    await expect(agent.locator('th').textContent()).resolves.toBe('sap-orders');
+    await expect(agent.textContent()).resolves.toContain(stack.sim.url);
+    await expect(agent.textContent()).resolves.toContain('every write');
     // The switch's words come with the state, loaded after the page.
     await page.getByRole('button', { name: 'Pause every agent' }).waitFor();
     await expect(page.locator('#pause-state').textContent()).resolves.toMatch(/^Not paused/);

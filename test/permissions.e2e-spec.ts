@@ -52,6 +52,7 @@ const MATRIX: Array<[string, string, number[]]> = [
   // The tenant's pause: no body is a 400 past the guard.
   ['GET', '/api/admin/pause', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
   ['GET', '/api/admin/deliveries', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
+  ['GET', '/api/admin/inventory', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
   ['PUT', '/api/admin/pause', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
   // Audit sinks: no body is a 400 past the guard.
   ['GET', '/api/admin/audit-sinks', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],

@@ -33,6 +33,7 @@ export const CONSOLE_FILES: Readonly<Record<string, string>> = {
   'run.js': 'text/javascript; charset=utf-8',
   'audit.js': 'text/javascript; charset=utf-8',
   'admin.js': 'text/javascript; charset=utf-8',
+  'inventory.js': 'text/javascript; charset=utf-8',
 };
 
 export const CONSOLE_DIR = join(__dirname, 'public');

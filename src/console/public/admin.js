@@ -1,11 +1,12 @@
 // @ts-check
 /**
- * For admins: the tenant's pause (DESIGN §4), one switch for every agent. Pausing stops runs going
+ * For admins: the tenant's agents (inventory.js), and its pause (DESIGN §4), one switch for every agent. Pausing stops runs going
  * before their next step or send (they end `killed`) and keeps queued runs waiting; it needs a
  * reason, which the audit trail keeps.
  */
 import { api } from './api.js';
 import { facts, h } from './dom.js';
+import { inventoryTable } from './inventory.js';
 import { clock } from './words.js';
 
 /** @typedef {{paused: boolean, reason: string | null, updated_by: string | null, updated_at: string | null}} Pause */
@@ -27,7 +28,9 @@ export async function renderAdmin(main, ctx) {
     h('p', {}, button),
   );
   main.append(
-    h('h1', {}, 'Pause'),
+    h('h1', {}, 'Admin'),
+    inventoryTable(ctx.signal),
+    h('h2', {}, 'Pause'),
     h(
       'p',
       { class: 'lead' },

@@ -71,7 +71,7 @@ const ROUTES = [
     pattern: /^\/console\/admin\/?$/,
     page: renderAdmin,
     needs: ['computer_use.admin'],
-    title: 'Pause',
+    title: 'Admin',
   },
 ];
 
@@ -79,7 +79,7 @@ const NAV = [
   { href: '/console/approvals', label: 'Approvals', needs: ['agents.approve'] },
   { href: '/console/runs', label: 'Runs', needs: ['agents.operate', 'audit.read'] },
   { href: '/console/audit', label: 'Audit', needs: ['audit.read'] },
-  { href: '/console/admin', label: 'Pause', needs: ['computer_use.admin'] },
+  { href: '/console/admin', label: 'Admin', needs: ['computer_use.admin'] },
 ];
 
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));
