@@ -14,6 +14,7 @@ import {
   startRsyslog,
   type TestPki,
 } from './support/siem-receivers';
+import { SCRAPE_TOKEN } from './support/api';
 
 /**
  * Audit streaming (DESIGN §10) to real receivers: Debian's rsyslogd over TLS and an HEC-shaped
@@ -172,7 +173,7 @@ describe('audit sinks', () => {
     const status = (await sinks()).body.sinks[0].status;
     expect(status.last_error).toMatch(/^(ECONNREFUSED|ECONNRESET|closed|timeout)$/);
     expect(status.lag_seconds).toBeGreaterThan(0);
-    const metrics = (await api.request('GET', '/metrics')).text;
+    const metrics = (await api.request('GET', '/metrics', { token: SCRAPE_TOKEN })).text;
     expect(metrics).toContain('warden_audit_sink_lag_events{tenant="acme",sink="rsyslog"} 30');
     expect(metrics).toMatch(
       /warden_audit_sink_lag_seconds\{tenant="acme",sink="rsyslog"\} [0-9.]+/,
@@ -186,7 +187,7 @@ describe('audit sinks', () => {
     );
     expect(seqs(syslogEvents())).toEqual(upTo(n));
     expect((await sinks()).body.sinks[0].status.last_error).toBeNull();
-    expect((await api.request('GET', '/metrics')).text).toContain(
+    expect((await api.request('GET', '/metrics', { token: SCRAPE_TOKEN })).text).toContain(
       'warden_audit_sink_lag_events{tenant="acme",sink="rsyslog"} 0',
     );
   });

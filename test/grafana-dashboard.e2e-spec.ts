@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ROOT } from '../scripts/lib/processes';
 import { startApi, TestApi } from './support/api';
 import { declaredNames } from './support/prometheus-text';
+import { SCRAPE_TOKEN } from './support/api';
 
 /**
  * docs/grafana-dashboard.json is a Grafana 10+ dashboard whose every query reads only metrics
@@ -69,7 +70,7 @@ describe('the Grafana dashboard', () => {
   });
 
   it('reads only metrics Warden exposes, and every query reads one', async () => {
-    const scrape = await api.request('GET', '/metrics');
+    const scrape = await api.request('GET', '/metrics', { token: SCRAPE_TOKEN });
     expect(scrape.status).toBe(200);
     const exposed = declaredNames(scrape.text);
     const used = new Set<string>();

@@ -7,6 +7,7 @@ import {
 } from './support/fake-provider';
 import { sample } from './support/prometheus-text';
 import { isEnded, startStack, Stack } from './support/stack';
+import { SCRAPE_TOKEN } from './support/api';
 
 /**
  * The operations inventory and metrics, end to end: runs on the sim screen host by scripted
@@ -210,7 +211,7 @@ describe('inventory and operations metrics, end to end', () => {
   });
 
   it('exposes runs, steps, approval latency and model usage in /metrics', async () => {
-    const m = await stack.api.request('GET', '/metrics');
+    const m = await stack.api.request('GET', '/metrics', { token: SCRAPE_TOKEN });
     expect(m.status).toBe(200);
     const text = m.text;
     const at = (agent: string, extra: Record<string, string> = {}) => ({
@@ -265,8 +266,18 @@ describe('inventory and operations metrics, end to end', () => {
     for (const id of Object.values(runs).flat()) expect(text).not.toContain(id);
   });
 
+  it("serves the series labelled by tenant only to the deployment's scraper", async () => {
+    for (const token of [undefined, stack.tokens.admin, `${SCRAPE_TOKEN}x`]) {
+      const open = await stack.api.request('GET', '/metrics', token ? { token } : {});
+      expect(open.status).toBe(200);
+      expect(open.text).toContain('warden_http_requests_total');
+      expect(open.text).not.toContain('tenant="acme"');
+      expect(open.text).not.toContain('warden_runs_ended_total');
+    }
+  });
+
   it('answers the same totals on the next scrape (totals, not increments)', async () => {
-    const again = (await stack.api.request('GET', '/metrics')).text;
+    const again = (await stack.api.request('GET', '/metrics', { token: SCRAPE_TOKEN })).text;
     expect(
       sample(again, 'warden_runs_ended_total', {
         tenant: 'acme',

@@ -25,7 +25,7 @@ export class AuditSinkMetrics implements OnModuleInit {
       name: 'warden_audit_sink_lag_events',
       help: "Audit events of the sink's tenant not yet acknowledged by the sink",
       labelNames: ['tenant', 'sink'] as const,
-      registers: [this.metrics.registry],
+      registers: [this.metrics.tenantRegistry],
       async collect() {
         this.reset();
         const now = new Date();
@@ -38,7 +38,7 @@ export class AuditSinkMetrics implements OnModuleInit {
       name: 'warden_audit_sink_lag_seconds',
       help: 'Seconds since the oldest audit event the sink has not acknowledged was recorded',
       labelNames: ['tenant', 'sink'] as const,
-      registers: [this.metrics.registry],
+      registers: [this.metrics.tenantRegistry],
       async collect() {
         this.reset();
         const now = new Date();

@@ -151,6 +151,17 @@ export class AppConfig {
   })
   DEFAULT_MODEL_BASE_URL?: string = undefined;
 
+  /**
+   * The variable holding the token Prometheus sends (`Authorization: Bearer …`) to get the series
+   * labelled by tenant at GET /metrics; unset: only the process's own metrics are served.
+   */
+  @IsOptional()
+  @Matches(ENV_NAME_PATTERN, {
+    message:
+      'METRICS_TOKEN_ENV must name the environment variable that holds the scrape token (A-Z, 0-9, _)',
+  })
+  METRICS_TOKEN_ENV?: string = undefined;
+
   /** The directory `screen_tls.ca_file` is read from; a CA file outside it is refused (DESIGN §7). */
   @IsOptional()
   @Matches(/^\/\S*$/, { message: 'CA_DIR must be an absolute path' })

@@ -1,10 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
-/** Prometheus metrics of this process; one registry per app so tests can run several apps. */
+/**
+ * Prometheus metrics of this process; registries per app so tests can run several apps. `registry`
+ * holds what names no tenant (HTTP, the process) and is served to anyone; `tenantRegistry` the
+ * series labelled by tenant (operations, audit sinks), served only to the deployment's scraper
+ * (METRICS_TOKEN_ENV): tenant and agent names and costs are no one else's business.
+ */
 @Injectable()
 export class MetricsService {
   readonly registry = new Registry();
+  readonly tenantRegistry = new Registry();
 
   private readonly requests = new Counter({
     name: 'warden_http_requests_total',

@@ -33,7 +33,7 @@ export class OperationsMetrics implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const registry = this.metrics.registry;
+    const registry = this.metrics.tenantRegistry;
     const onError = (error: unknown) =>
       this.logger.warn(
         `metrics: a read from PostgreSQL failed, the last totals stay: ${String(error)}`,

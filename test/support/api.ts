@@ -41,8 +41,17 @@ export interface RequestOptions {
 }
 
 /** Per-file configuration: its own database and its own queue prefix. */
+/**
+ * The deployment's Prometheus scrape token in tests (METRICS_TOKEN_ENV): GET /metrics with it
+ * also answers the series labelled by tenant.
+ */
+const SCRAPE_TOKEN_ENV = 'WARDEN_TEST_SCRAPE_TOKEN';
+process.env[SCRAPE_TOKEN_ENV] ??= `scrape-${randomBytes(16).toString('hex')}`;
+export const SCRAPE_TOKEN: string = process.env[SCRAPE_TOKEN_ENV];
+
 export function testConfig(databaseUrl: string, env: Record<string, string> = {}): AppConfig {
   return loadConfig({
+    METRICS_TOKEN_ENV: SCRAPE_TOKEN_ENV,
     ...env,
     DATABASE_URL: databaseUrl,
     REDIS_URL: TEST_REDIS_URL,
