@@ -1,8 +1,7 @@
 import { Page } from 'playwright-core';
-import { freePort } from '../scripts/lib/processes';
-import { ConsoleBrowser, startBrowser } from './support/browser';
-import { signInThroughProvider, startOidcProvider, TestProvider } from './support/oidc-provider';
-import { startStack, Stack } from './support/stack';
+import type { ConsoleBrowser } from './support/browser';
+import { type SignInStack, signInThroughProvider, startSignInStack } from './support/oidc-provider';
+import type { Stack } from './support/stack';
 
 /**
  * Signing in to the console with the company account, in chromium, through a real OpenID provider
@@ -10,58 +9,32 @@ import { startStack, Stack } from './support/stack';
  * a person whose groups map to nothing is told so, and sign-out ends the session at Warden.
  */
 describe('the console with the company sign-in', () => {
-  let provider: TestProvider;
+  let signIn: SignInStack;
   let stack: Stack;
   let browser: ConsoleBrowser;
-  const secretEnv = `WARDEN_TEST_OIDC_SECRET_${process.pid}`;
 
   beforeAll(async () => {
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    provider = await startOidcProvider([url], {
-      bea: {
-        name: 'Bea Approver',
-        email: 'bea@acme.example',
-        tenant: 'acme',
-        groups: ['warden-approvers', 'staff'],
+    signIn = await startSignInStack(
+      {
+        bea: {
+          name: 'Bea Approver',
+          email: 'bea@acme.example',
+          tenant: 'acme',
+          groups: ['warden-approvers', 'staff'],
+        },
+        carl: { name: 'Carl Sales', email: 'carl@acme.example', tenant: 'acme', groups: ['sales'] },
       },
-      carl: { name: 'Carl Sales', email: 'carl@acme.example', tenant: 'acme', groups: ['sales'] },
-    });
-    process.env[secretEnv] = provider.clientSecret;
-    stack = await startStack({
-      env: {
-        PORT: String(port),
-        PUBLIC_URL: url,
-        OIDC_ISSUER_URL: provider.issuer,
-        OIDC_CLIENT_ID: provider.clientId,
-        OIDC_CLIENT_SECRET_ENV: secretEnv,
-      },
-    });
-    const mapped = await stack.api.request('PUT', '/api/admin/access', {
-      token: stack.tokens.admin,
-      json: { groups: { 'warden-approvers': ['agents.approve'] } },
-    });
-    expect(mapped.status).toBe(200);
-    browser = await startBrowser(stack.api.url);
-    // The provider's development login page asks Google for a font and its origin for a favicon:
-    // answered here, so the browser reaches nothing but loopback and logs no failed load.
-    await browser.context.route('https://fonts.googleapis.com/**', (route) =>
-      route.fulfill({ status: 200, contentType: 'text/css', body: '' }),
+      { 'warden-approvers': ['agents.approve'] },
     );
-    await browser.context.route(`${provider.issuer}/favicon.ico`, (route) =>
-      route.fulfill({ status: 204, body: '' }),
-    );
+    ({ stack, browser } = signIn);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await provider?.close();
-    delete process.env[secretEnv];
+    await signIn?.close();
   });
 
   /** Through the provider's own login page (any password), back to the console. */
-  const signIn = (page: Page, login: string) =>
+  const signInAs = (page: Page, login: string) =>
     signInThroughProvider(page, `${stack.api.url}/console`, login);
 
   const sessionCookie = async () =>
@@ -82,7 +55,7 @@ describe('the console with the company sign-in', () => {
     await page.goto(`${stack.api.url}/console`);
     await page.getByRole('link', { name: 'Sign in with your company account' }).waitFor();
     await browser.shot(page, 'signin-company');
-    await signIn(page, 'bea');
+    await signInAs(page, 'bea');
     expect(new URL(page.url()).pathname).toBe('/console/approvals');
     await expect(page.locator('#who').textContent()).resolves.toMatch(
       /bea in tenant acme.*May approve held writes/,
@@ -122,7 +95,7 @@ describe('the console with the company sign-in', () => {
 
   it('tells a person whose groups map to nothing, and the API refuses them approvals', async () => {
     const page = await browser.tab();
-    await signIn(page, 'carl');
+    await signInAs(page, 'carl');
     await expect(page.locator('main').textContent()).resolves.toMatch(
       /Your account has none of the permissions the console uses: none of your groups \(sales\)/,
     );

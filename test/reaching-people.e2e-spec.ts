@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { freePort } from '../scripts/lib/processes';
-import { ConsoleBrowser, startBrowser } from './support/browser';
-import { signInThroughProvider, startOidcProvider, TestProvider } from './support/oidc-provider';
+import type { ConsoleBrowser } from './support/browser';
+import { type SignInStack, signInThroughProvider, startSignInStack } from './support/oidc-provider';
 import { type Receiver, startReceiver } from './support/receivers';
-import { startStack, Stack } from './support/stack';
+import type { Stack } from './support/stack';
 
 /**
  * Issue 15, "Done when", in one story: a write held by an agent whose approvers are one IdP group
@@ -16,65 +15,41 @@ import { startStack, Stack } from './support/stack';
 jest.setTimeout(180_000);
 
 describe('reaching people: sign-in, approver groups and a webhook, together', () => {
-  let provider: TestProvider;
+  let signIn: SignInStack;
   let stack: Stack;
   let browser: ConsoleBrowser;
   let receiver: Receiver;
-  const oidcSecretEnv = `WARDEN_TEST_OIDC_SECRET_${process.pid}`;
   const hookSecretEnv = `WARDEN_TEST_HOOK_SECRET_${randomBytes(3).toString('hex').toUpperCase()}`;
   const hookSecret = randomBytes(16).toString('hex');
 
   beforeAll(async () => {
     receiver = await startReceiver(() => hookSecret);
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    provider = await startOidcProvider([url], {
-      bea: {
-        name: 'Bea Lead',
-        email: 'bea@acme.example',
-        tenant: 'acme',
-        groups: ['warden-approvers', 'sap-leads'],
-      },
-      dora: {
-        name: 'Dora Approver',
-        email: 'dora@acme.example',
-        tenant: 'acme',
-        groups: ['warden-approvers'],
-      },
-    });
-    process.env[oidcSecretEnv] = provider.clientSecret;
     process.env[hookSecretEnv] = hookSecret;
-    stack = await startStack({
-      env: {
-        PORT: String(port),
-        PUBLIC_URL: url,
-        OIDC_ISSUER_URL: provider.issuer,
-        OIDC_CLIENT_ID: provider.clientId,
-        OIDC_CLIENT_SECRET_ENV: oidcSecretEnv,
-        NOTIFY_CA_FILE: receiver.certPath,
+    signIn = await startSignInStack(
+      {
+        bea: {
+          name: 'Bea Lead',
+          email: 'bea@acme.example',
+          tenant: 'acme',
+          groups: ['warden-approvers', 'sap-leads'],
+        },
+        dora: {
+          name: 'Dora Approver',
+          email: 'dora@acme.example',
+          tenant: 'acme',
+          groups: ['warden-approvers'],
+        },
       },
-    });
+      { 'warden-approvers': ['agents.approve'] },
+      { NOTIFY_CA_FILE: receiver.certPath },
+    );
+    ({ stack, browser } = signIn);
     await stack.grant(hookSecretEnv, receiver.url);
-    const mapped = await stack.api.request('PUT', '/api/admin/access', {
-      token: stack.tokens.admin,
-      json: { groups: { 'warden-approvers': ['agents.approve'] } },
-    });
-    expect(mapped.status).toBe(200);
-    browser = await startBrowser(stack.api.url);
-    await browser.context.route('https://fonts.googleapis.com/**', (route) =>
-      route.fulfill({ status: 200, contentType: 'text/css', body: '' }),
-    );
-    await browser.context.route(`${provider.issuer}/favicon.ico`, (route) =>
-      route.fulfill({ status: 204, body: '' }),
-    );
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await stack?.close();
-    await provider?.close();
+    await signIn?.close();
     await receiver?.close();
-    delete process.env[oidcSecretEnv];
     delete process.env[hookSecretEnv];
   });
 

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
+import { freePort } from '../../scripts/lib/processes';
+import { type ConsoleBrowser, startBrowser } from './browser';
+import { type Stack, startStack } from './stack';
 import { ROOT, sleep, startEntry, stop, Started, tail } from '../../scripts/lib/processes';
 
 export interface TestUser {
@@ -71,4 +74,63 @@ export async function signInThroughProvider(
   await page.locator('input[name="password"]').fill('any password');
   await page.getByRole('button', { name: 'Sign-in' }).click();
   await page.locator('.who-subject', { hasText: login }).waitFor();
+}
+
+/** A stack signing people in through a real OpenID provider, with chromium to sign in with. */
+export interface SignInStack {
+  provider: TestProvider;
+  stack: Stack;
+  browser: ConsoleBrowser;
+  close(): Promise<void>;
+}
+
+/**
+ * The provider with these users, the stack (API, worker, sim) configured for it on a known port,
+ * `groups` mapped to permissions in tenant acme, and chromium, which reaches nothing but loopback:
+ * the provider's development login page asks Google for a font and its origin for a favicon,
+ * answered here.
+ */
+export async function startSignInStack(
+  users: Record<string, TestUser>,
+  groups: Record<string, string[]>,
+  env: Record<string, string> = {},
+): Promise<SignInStack> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const provider = await startOidcProvider([url], users);
+  const secretEnv = `WARDEN_TEST_OIDC_SECRET_${randomBytes(4).toString('hex').toUpperCase()}`;
+  process.env[secretEnv] = provider.clientSecret;
+  const stack = await startStack({
+    env: {
+      PORT: String(port),
+      PUBLIC_URL: url,
+      OIDC_ISSUER_URL: provider.issuer,
+      OIDC_CLIENT_ID: provider.clientId,
+      OIDC_CLIENT_SECRET_ENV: secretEnv,
+      ...env,
+    },
+  });
+  const mapped = await stack.api.request('PUT', '/api/admin/access', {
+    token: stack.tokens.admin,
+    json: { groups },
+  });
+  if (mapped.status !== 200) throw new Error(`access: ${mapped.status} ${mapped.text}`);
+  const browser = await startBrowser(stack.api.url);
+  await browser.context.route('https://fonts.googleapis.com/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/css', body: '' }),
+  );
+  await browser.context.route(`${provider.issuer}/favicon.ico`, (route) =>
+    route.fulfill({ status: 204, body: '' }),
+  );
+  return {
+    provider,
+    stack,
+    browser,
+    close: async () => {
+      await browser.close();
+      await stack.close();
+      await provider.close();
+      delete process.env[secretEnv];
+    },
+  };
 }

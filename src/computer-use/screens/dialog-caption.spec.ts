@@ -2,37 +2,14 @@
  * A dialog over the screen, seen from the pixels alone (screen rules on a host without an outline,
  * DESIGN §5): on every screen of the sim, in both languages, with and without a popup.
  */
-import { checkAction as checkHostAction } from '../../../screen-host/src/actions';
-import { SimApp } from '../../../screen-host/src/backends/sim/sim-app';
 import type { SimLang } from '../../../screen-host/src/backends/sim/sim-labels';
-import { renderSim } from '../../../screen-host/src/backends/sim/sim-render';
+import { go, simAfter as simApp } from '../../../test/support/sim-pixels';
 import { dialogCaptionBelow } from './dialog-caption';
 import type { RgbaImage } from './glyph-components';
 
-const SIZE = { width: 1280, height: 800 };
-
-function simAfter(lang: SimLang, actions: unknown[], popup = false): RgbaImage {
-  const app = new SimApp(lang);
-  for (const body of actions) {
-    const checked = checkHostAction(body, SIZE);
-    if (!checked.ok) throw new Error(checked.reason);
-    app.perform(checked.action);
-  }
-  if (popup) {
-    app.openPopup({
-      title: 'Save changes?',
-      message: 'Data will be lost.',
-      buttons: ['Yes', 'No'],
-    });
-  }
-  const data = renderSim(app, false).data();
-  return { ...SIZE, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
-}
-
-const go = (tx: string) => [
-  { action: 'type', text: `/n${tx}` },
-  { action: 'key', key: 'Enter' },
-];
+const POPUP = { title: 'Save changes?', message: 'Data will be lost.', buttons: ['Yes', 'No'] };
+const simAfter = (lang: SimLang, actions: unknown[], popup = false): RgbaImage =>
+  simApp(lang, actions, popup ? POPUP : undefined).image;
 
 const SCREENS: Array<[string, unknown[]]> = [
   ['SAP Easy Access', []],

@@ -2,39 +2,13 @@
  * The title bar read from the pixels of the sim's screens (screen rules on a host without an
  * outline, DESIGN §5): the line `findTitleLine` takes, read by tesseract, is the screen's title.
  */
-import { checkAction as checkHostAction } from '../../../screen-host/src/actions';
-import { SimApp } from '../../../screen-host/src/backends/sim/sim-app';
-import type { SimLang } from '../../../screen-host/src/backends/sim/sim-labels';
 import { screenTitle } from '../../../screen-host/src/backends/sim/sim-layout';
-import { renderSim } from '../../../screen-host/src/backends/sim/sim-render';
+import { go, SIM_SIZE as SIZE, simAfter } from '../../../test/support/sim-pixels';
 import { loadRules, screenTitle as titleForRules } from '../actions';
 import { OcrLabelReader } from './ocr-label-reader';
-import type { RgbaImage } from './glyph-components';
 import { findTitleLine } from './title-line';
 
 jest.setTimeout(120_000);
-
-const SIZE = { width: 1280, height: 800 };
-
-/** The sim after these actions, and its screen's pixels. */
-function simAfter(lang: SimLang, actions: unknown[]): { app: SimApp; image: RgbaImage } {
-  const app = new SimApp(lang);
-  for (const body of actions) {
-    const checked = checkHostAction(body, SIZE);
-    if (!checked.ok) throw new Error(checked.reason);
-    app.perform(checked.action);
-  }
-  const data = renderSim(app, false).data();
-  return {
-    app,
-    image: { ...SIZE, data: new Uint8Array(data.buffer, data.byteOffset, data.length) },
-  };
-}
-
-const go = (tx: string) => [
-  { action: 'type', text: `/n${tx}` },
-  { action: 'key', key: 'Enter' },
-];
 
 const SCREENS: Array<[string, unknown[]]> = [
   ['SAP Easy Access', []],
@@ -77,10 +51,11 @@ describe('the title bar of the sim, read by OCR', () => {
   });
 
   it('reads no title while a dialog is open over the screen: the title bar names the screen behind', async () => {
-    const { app } = simAfter('en', go('VA02'));
-    app.openPopup({ title: 'Exit editing', message: 'Data will be lost.', buttons: ['Yes', 'No'] });
-    const data = renderSim(app, false).data();
-    const image = { ...SIZE, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+    const { image } = simAfter('en', go('VA02'), {
+      title: 'Exit editing',
+      message: 'Data will be lost.',
+      buttons: ['Yes', 'No'],
+    });
     // The line is there, as it is behind every dialog; the reader does not take it.
     expect(findTitleLine(image)).not.toBeNull();
     expect(await reader.readTitleBarPixels(image)).toBeNull();
