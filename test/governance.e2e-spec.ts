@@ -39,11 +39,11 @@ describe('governance of held writes', () => {
   const typed = async () =>
     (await stack.sim.events()).filter((e) => e.type === 'action' && e.action?.action === 'type');
 
-  async function heldRun(): Promise<{ id: string; approvalId: string }> {
+  async function heldRun(): Promise<{ id: string; approvalId: string; step: number }> {
     const run = await stack.start();
     const held = await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval' || isEnded(r));
     expect(held.status).toBe('awaiting_approval');
-    return { id: run.id, approvalId: held.pending_approval.id };
+    return { id: run.id, approvalId: held.pending_approval.id, step: held.pending_approval.step };
   }
 
   const approve = (approvalId: string) =>
@@ -118,7 +118,11 @@ describe('governance of held writes', () => {
     await approve(first.approvalId);
     await new Promise((r) => setTimeout(r, 400)); // let the caret move
     const sent = await resume(first.id);
-    expect(sent.body.steps[1]).toMatchObject({ outcome: 'sent_after_approval' });
+    // The held write is step 2, or later when the caret blinked under a read before it (the read
+    // met a changed screen and was planned again): found by the approval's step, not by index.
+    const steps = sent.body.steps as Array<{ n: number; classification: string; outcome: string }>;
+    expect(steps.find((s) => s.n === first.step)).toMatchObject({ outcome: 'sent_after_approval' });
+    expect(steps.filter((s) => s.classification === 'write').map((s) => s.n)).toEqual([first.step]);
     expect(await typed()).toHaveLength(1);
 
     await stack.sim.reset();
