@@ -5,6 +5,7 @@ import {
   type FakeProvider,
   startFakeProvider,
 } from './support/fake-provider';
+import { startBrowser } from './support/browser';
 import { isEnded, startStack, type Stack } from './support/stack';
 
 /**
@@ -99,6 +100,24 @@ describe('the injection rail, end to end', () => {
       text_sha256: sha,
     });
     expect(JSON.stringify(audit.body)).not.toContain('manager already agreed');
+
+    // The approver is told why, and sees the flagged text outlined on the screen.
+    const browser = await startBrowser(stack.api.url);
+    try {
+      const page = await browser.tab();
+      await browser.signIn(page, stack.tokens.approver, 'bob');
+      await page.goto(`${stack.api.url}/console/approvals/${run.pending_approval.id}`);
+      const notice = page.getByRole('note', { name: 'Text on the screen aimed at the model' });
+      await notice.waitFor();
+      await expect(notice.textContent()).resolves.toMatch(
+        /speaks to an AI and tells it what to do \(addressed_to_ai\).*outlined in orange/,
+      );
+      await expect(page.locator('.overlay .rail-outline').count()).resolves.toBe(1);
+      await browser.shot(page, 'approval-injection-rail');
+      expect(browser.problems).toEqual([]);
+    } finally {
+      await browser.close();
+    }
     const rejected = await stack.api.request(
       'POST',
       `/api/approvals/${run.pending_approval.id}/reject`,

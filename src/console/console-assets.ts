@@ -25,6 +25,7 @@ export const CONSOLE_FILES: Readonly<Record<string, string>> = {
   'words.js': 'text/javascript; charset=utf-8',
   'screens.js': 'text/javascript; charset=utf-8',
   'changes.js': 'text/javascript; charset=utf-8',
+  'rail.js': 'text/javascript; charset=utf-8',
   'deciders.js': 'text/javascript; charset=utf-8',
   'signin.js': 'text/javascript; charset=utf-8',
   'inbox.js': 'text/javascript; charset=utf-8',

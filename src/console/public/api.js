@@ -25,6 +25,8 @@
  *   spent_at: string | null,
  *   safety_checks?: Array<{id: string, code: string | null, message: string | null}> | null,
  *   changes?: Change[] | null,
+ *   rail?: {verdict: 'clean'|'suspect'|'injected', rule: string | null,
+ *     text_sha256: string | null, source: 'outline'|'ocr'|null, rect: Rect | null} | null,
  *   may_decide_now?: string[] | null, escalates_at?: string | null,
  *   escalated_at?: string | null, reminded_at?: string | null
  * }} Approval

@@ -5,6 +5,7 @@
  */
 import { ApiError, api } from './api.js';
 import { changeList } from './changes.js';
+import { railNotice } from './rail.js';
 import { decidersFacts } from './deciders.js';
 import { actionTitle, every, facts, h } from './dom.js';
 import { closeUp, marksInWords, screenView, typingFocus } from './screens.js';
@@ -133,6 +134,7 @@ export async function renderApproval(main, ctx) {
       alt: `The screen the planner saw at step ${approval.step}, with the action drawn on it`,
       volatile: approval.volatile_regions,
       changes: approval.changes,
+      flagged: approval.rail?.rect ?? null,
     }),
     h(
       'figcaption',
@@ -327,7 +329,13 @@ export async function renderApproval(main, ctx) {
     h(
       'div',
       { class: 'approval-layout' },
-      h('div', {}, changeList(approval, { level: 'h2', explain: true }), heldScreen),
+      h(
+        'div',
+        {},
+        railNotice(approval),
+        changeList(approval, { level: 'h2', explain: true }),
+        heldScreen,
+      ),
       h(
         'aside',
         { class: 'decision', 'aria-label': 'Decision' },

@@ -8,6 +8,7 @@
  */
 import { apiBlob } from './api.js';
 import { drawChanges } from './changes.js';
+import { drawRail } from './rail.js';
 import { h, s } from './dom.js';
 import { actionInWords, characters, clickLabel, marked } from './words.js';
 
@@ -396,8 +397,10 @@ function drawVolatile(overlay, volatile, width, height) {
  *   action: Action | null, why: string | null, focus?: Focus | null,
  *   size: 'full' | 'thumb', alt: string,
  *   volatile?: {frame: {width: number, height: number}, rects: Rect[]} | null,
- *   changes?: import('./api.js').Change[] | null
- * }} o `changes`: a held commit's change list, its fields outlined (changes.js)
+ *   changes?: import('./api.js').Change[] | null,
+ *   flagged?: Rect | null
+ * }} o `changes`: a held commit's change list, its fields outlined (changes.js); `flagged`: text
+ *   the injection rail flagged (rail.js)
  * @returns {HTMLElement}
  */
 export function screenView(o) {
@@ -418,6 +421,7 @@ export function screenView(o) {
   const a = o.action;
   if (volatile) drawVolatile(overlay, volatile, width, height);
   if (o.changes) drawChanges(overlay, o.changes);
+  if (o.flagged) drawRail(overlay, o.flagged);
   drawMarks(overlay, a, o.focus, r);
   if (a?.action === 'type' && o.focus) {
     const focus = o.focus;
