@@ -149,4 +149,26 @@ describe('the injection rail, end to end', () => {
     expect(ended.status).toBe('completed');
     expect(ended.steps[0].rail).toBeUndefined();
   });
+
+  it('stops the run instead, for an agent set to on_injection "stop"', async () => {
+    await stack.configure({
+      planner: {
+        provider: 'anthropic',
+        model: 'anthropic-test-model',
+        api_key_env: keyEnv,
+        base_url: fake.url,
+        price_per_mtok_in: 3,
+        price_per_mtok_out: 15,
+      },
+      on_injection: 'stop',
+    });
+    await stack.sim.poke(INJECTED);
+    fake.script([anthropicComputer({ action: 'left_click', coordinate: [field.x, field.y] })]);
+    const started = await stack.start('open VA02');
+    const ended = await stack.waitFor(started.id, isEnded);
+    expect(ended).toMatchObject({ status: 'stopped', end_reason: 'injection' });
+    expect(ended.summary).toMatch(/addressed_to_ai, injected.*on_injection: "stop"/);
+    expect(ended.steps[0]).toMatchObject({ outcome: 'refused', rail: { verdict: 'injected' } });
+    expect((await stack.sim.events()).filter((e) => e.type === 'action')).toEqual([]);
+  });
 });

@@ -26,6 +26,7 @@ const SAP_ORDERS = {
   ignore_regions: [],
   screen_rules: [],
   approve_at: 'every_write',
+  on_injection: 'hold',
   notify: [],
   notify_include_screen: false,
   approvers: [],

@@ -119,6 +119,14 @@ export class StepEngine {
     }
     if (action.action === 'wait') return this.wait(ctx, step, action.seconds, fields);
     const rail = judged.rail;
+    if (rail?.verdict === 'injected' && ctx.agent.on_injection === 'stop') {
+      // The agent stops on instructions to the model; nothing is sent, the step says why.
+      const why = `${railWhy(rail).replace(/, so a person decides$/, '')}; the agent stops on those (on_injection: "stop")`;
+      throw new RunEnds('injection', why, {
+        outcome: 'refused',
+        fields: { ...fields, rail, error: why },
+      });
+    }
     const decided = decideWrite(verdict, judged.safetyChecks, ctx.agent.require_write_approval, {
       ...judged,
       railWhy: rail ? railWhy(rail) : undefined,

@@ -28,6 +28,7 @@ export const END_REASONS = {
     'budget_exhausted',
     'stalled',
     'not_granted',
+    'injection',
   ],
 } as const;
 

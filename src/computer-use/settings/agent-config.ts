@@ -73,6 +73,11 @@ export interface AgentConfig {
    * and listed on the commit's approval (`"commit"`, a weakening).
    */
   approve_at: ApproveAt;
+  /**
+   * What the injection rail does when a model's screen holds instructions to it (`injected`):
+   * hold the action for a person (the default), or stop the run (`injection`).
+   */
+  on_injection: OnInjection;
   /** Where Warden tells people about held writes, decisions and run ends (DESIGN §6, docs/notifications.md). */
   notify: NotifyChannel[];
   /** Whether messages may carry typed text and the screen's link; off: "typed text (N characters)". */
@@ -105,6 +110,8 @@ export type NotifyChannel =
   | { kind: 'email'; to: string[] };
 
 export const APPROVE_AT = ['every_write', 'commit'] as const;
+export const ON_INJECTION = ['hold', 'stop'] as const;
+export type OnInjection = (typeof ON_INJECTION)[number];
 export type ApproveAt = (typeof APPROVE_AT)[number];
 
 export interface ComputerUseConfig {
@@ -130,6 +137,7 @@ export const AGENT_DEFAULTS: Readonly<Omit<AgentConfig, 'screen_url' | 'screen_t
     ignore_regions: [],
     screen_rules: [],
     approve_at: 'every_write',
+    on_injection: 'hold',
     notify: [],
     notify_include_screen: false,
     approvers: [],

@@ -181,6 +181,7 @@ export function parseAgent(raw: unknown, path: string, problems: string[]): Agen
     // Checked above; stored normalised (canonical keys, transaction codes in upper case).
     screen_rules: readScreenRules(known.screen_rules, loadRules()).list,
     approve_at: dto.approve_at ?? AGENT_DEFAULTS.approve_at,
+    on_injection: dto.on_injection ?? AGENT_DEFAULTS.on_injection,
     notify,
     notify_include_screen: includeScreen,
     ...deciders!,

@@ -356,6 +356,7 @@ const END_REASONS = {
   budget_exhausted: 'its model budget ran out',
   stalled: 'the screen stopped changing',
   not_granted: 'its screen host token or model key is no longer granted for where it goes',
+  injection: 'the screen held instructions to the model, and the agent stops on those',
 };
 
 /** @param {{status: string, end_reason: string | null}} run */

@@ -17,6 +17,8 @@ import {
   AGENT_DEFAULTS,
   APPROVE_AT,
   type ApproveAt,
+  ON_INJECTION,
+  type OnInjection,
   ENV_NAME_PATTERN,
   FINGERPRINT_PATTERN,
   LIMITS,
@@ -231,6 +233,16 @@ export class AgentDto {
   @IsIn(APPROVE_AT)
   approve_at?: ApproveAt;
 
+  @ApiPropertyOptional({
+    enum: ON_INJECTION,
+    default: 'hold',
+    description:
+      "when text on a model's screen looks like instructions to it (the injection rail, verdict injected): hold the action for a person, or stop the run (end reason injection)",
+  })
+  @IsOptional()
+  @IsIn(ON_INJECTION)
+  on_injection?: OnInjection;
+
   /** Each channel is checked by parse-notify.ts, so an error names its index and its kind's fields. */
   @ApiPropertyOptional({
     type: [NotifyChannelDto],
@@ -329,6 +341,7 @@ export const AGENT_FIELDS: readonly string[] = [
   'ignore_regions',
   'screen_rules',
   'approve_at',
+  'on_injection',
   'notify',
   'notify_include_screen',
   'approvers',
