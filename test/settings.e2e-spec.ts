@@ -583,6 +583,7 @@ describe('computer-use admin config', () => {
             },
           ],
           approve_at: 'commit',
+          on_injection: 'stop',
           notify: [
             { kind: 'webhook', url: 'https://hooks.example.com/warden', secret_env: 'HOOK_SECRET' },
             { kind: 'slack', url_env: 'SLACK_URL' },
