@@ -3,6 +3,8 @@ import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { CoreModule } from './core.module';
+import { RetentionModule } from './computer-use/retention/retention.module';
+import { RetentionService } from './computer-use/retention/retention.service';
 import { TokensService } from './auth/tokens.service';
 import { loadConfig } from './config/app-config';
 import { operatorName, SecretGrants } from './secrets/secret-grants.service';
@@ -19,6 +21,8 @@ const USAGE = `usage: npm run cli -- <command>
         on the tenant's behalf; Warden's own variables are refused
   secrets list [--tenant <tenant>]
   secrets revoke --tenant <tenant> --env <VARIABLE> --to <https://host:port>
+  screens purge                 drop now the PNG bytes of screens past their tenant's retention
+        (what the workers' daily job does; runs on a held run are kept)
   migrate                       apply pending database migrations`;
 
 @Module({})
@@ -46,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
   const app = await NestFactory.createApplicationContext(
     {
       module: CliModule,
-      imports: [CoreModule.forRoot(loadConfig()), TenantsModule, SecretsModule],
+      imports: [CoreModule.forRoot(loadConfig()), TenantsModule, SecretsModule, RetentionModule],
       providers: [TokensService],
     },
     { logger: ['error'] },
@@ -60,6 +64,15 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (group === 'secrets') return await secrets(app.get(SecretGrants), command, values);
+    if (group === 'screens' && command === 'purge') {
+      const result = await app.get(RetentionService).purge();
+      console.log(
+        result.ran
+          ? `purged ${result.purged} screens in ${result.batches} batches`
+          : 'another purge is running (a worker holds the lock); nothing done',
+      );
+      return 0;
+    }
     const tokens = app.get(TokensService);
     if (group === 'token' && command === 'create') {
       if (!values.tenant || !values.subject || !values.permissions) {

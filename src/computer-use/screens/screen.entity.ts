@@ -18,8 +18,9 @@ export class Screen {
   @PrimaryColumn({ type: 'char', length: 64 })
   sha256: string;
 
-  @Column({ type: 'bytea' })
-  png: Buffer;
+  /** Null once retention dropped the bytes (`purged_at`); the row and its hashes stay. */
+  @Column({ type: 'bytea', nullable: true })
+  png: Buffer | null;
 
   @Column({ type: 'integer' })
   width: number;
@@ -33,4 +34,12 @@ export class Screen {
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
+
+  /** When a step last stored or saw this screen (to the hour): retention counts from here. */
+  @Column({ name: 'last_used_at', type: 'timestamptz', default: () => 'now()' })
+  lastUsedAt: Date;
+
+  /** When retention dropped the PNG bytes; null while they are kept. */
+  @Column({ name: 'purged_at', type: 'timestamptz', nullable: true })
+  purgedAt: Date | null;
 }

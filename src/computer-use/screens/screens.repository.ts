@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { updatedRows } from '../../database/sql';
 
 /** What the store keeps of a screen besides its PNG bytes. */
 export interface PixelFacts {
@@ -16,12 +17,26 @@ export interface PixelFacts {
 export class ScreensRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async has(tenant: string, sha256: string, manager?: EntityManager): Promise<boolean> {
+  /**
+   * Whether the tenant has the screen's bytes now, and marks it used (at most once an hour, so a
+   * screen shot again and again is not written again and again). False: no row, or retention
+   * dropped its bytes (then `insert` puts them back).
+   */
+  async touch(tenant: string, sha256: string, manager?: EntityManager): Promise<boolean> {
     const rows: unknown[] = await (manager ?? this.dataSource.manager).query(
-      'SELECT 1 FROM screens WHERE tenant = $1 AND sha256 = $2',
+      `SELECT 1 FROM screens WHERE tenant = $1 AND sha256 = $2 AND purged_at IS NULL
+         AND last_used_at > now() - interval '1 hour'`,
       [tenant, sha256],
     );
-    return rows.length > 0;
+    if (rows.length > 0) return true;
+    const touched = updatedRows<unknown>(
+      await (manager ?? this.dataSource.manager).query(
+        `UPDATE screens SET last_used_at = now()
+          WHERE tenant = $1 AND sha256 = $2 AND purged_at IS NULL RETURNING 1`,
+        [tenant, sha256],
+      ),
+    );
+    return touched.length > 0;
   }
 
   async facts(tenant: string, sha256: string, manager?: EntityManager): Promise<PixelFacts | null> {
@@ -35,15 +50,25 @@ export class ScreensRepository {
     return { pixelSha256: rows[0].pixel_sha256, width: rows[0].width, height: rows[0].height };
   }
 
-  async png(tenant: string, sha256: string, manager?: EntityManager): Promise<Buffer | null> {
-    const rows: Array<{ png: Buffer }> = await (manager ?? this.dataSource.manager).query(
-      'SELECT png FROM screens WHERE tenant = $1 AND sha256 = $2',
-      [tenant, sha256],
-    );
-    return rows[0]?.png ?? null;
+  /** The stored bytes; `purgedAt` set (and no bytes) once retention dropped them. */
+  async png(
+    tenant: string,
+    sha256: string,
+    manager?: EntityManager,
+  ): Promise<{ png: Buffer | null; purgedAt: Date | null } | null> {
+    const rows: Array<{ png: Buffer | null; purged_at: Date | null }> = await (
+      manager ?? this.dataSource.manager
+    ).query('SELECT png, purged_at FROM screens WHERE tenant = $1 AND sha256 = $2', [
+      tenant,
+      sha256,
+    ]);
+    return rows[0] ? { png: rows[0].png, purgedAt: rows[0].purged_at } : null;
   }
 
-  /** Stores the screen unless the tenant has it already (then nothing changes). */
+  /**
+   * Stores the screen unless the tenant has its bytes already (then nothing changes); bytes that
+   * retention dropped are put back.
+   */
   async insert(
     tenant: string,
     sha256: string,
@@ -54,7 +79,9 @@ export class ScreensRepository {
     await (manager ?? this.dataSource.manager).query(
       `INSERT INTO screens (tenant, sha256, png, width, height, pixel_sha256)
        VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (tenant, sha256) DO NOTHING`,
+       ON CONFLICT (tenant, sha256) DO UPDATE
+         SET png = EXCLUDED.png, purged_at = NULL, last_used_at = now()
+         WHERE screens.purged_at IS NOT NULL`,
       [tenant, sha256, png, facts.width, facts.height, facts.pixelSha256],
     );
   }

@@ -65,7 +65,7 @@ export class ScreensService {
     const sha256 = screenshot.pngSha256 ?? sha256Hex(screenshot.png);
     const known = this.facts.get(sha256);
     if (known) {
-      if (!(await this.screens.has(tenant, sha256, manager))) {
+      if (!(await this.screens.touch(tenant, sha256, manager))) {
         await this.screens.insert(tenant, sha256, screenshot.png, known, manager);
       }
       return { sha256, ...known };
@@ -73,6 +73,9 @@ export class ScreensService {
     const stored = await this.screens.facts(tenant, sha256, manager);
     if (stored) {
       this.facts.set(sha256, stored);
+      if (!(await this.screens.touch(tenant, sha256, manager))) {
+        await this.screens.insert(tenant, sha256, screenshot.png, stored, manager);
+      }
       return { sha256, ...stored };
     }
     const facts = pngPixelFacts(screenshot.png);
@@ -81,9 +84,25 @@ export class ScreensService {
     return { sha256, ...facts };
   }
 
-  /** The exact PNG bytes, or null when this tenant has no such screen. */
+  /**
+   * The exact PNG bytes, or null when this tenant has no such screen or retention dropped its
+   * bytes (`read` tells the two apart).
+   */
   async get(tenant: string, sha256: string, manager?: EntityManager): Promise<Buffer | null> {
+    const found = await this.read(tenant, sha256, manager);
+    return found && 'png' in found ? found.png : null;
+  }
+
+  /** The PNG bytes, or when retention dropped them; null when this tenant has no such screen. */
+  async read(
+    tenant: string,
+    sha256: string,
+    manager?: EntityManager,
+  ): Promise<{ png: Buffer } | { purgedAt: Date } | null> {
     if (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256)) return null;
-    return this.screens.png(tenant, sha256, manager);
+    const row = await this.screens.png(tenant, sha256, manager);
+    if (!row) return null;
+    if (row.png) return { png: row.png };
+    return { purgedAt: row.purgedAt ?? new Date(0) };
   }
 }
