@@ -18,9 +18,19 @@ export class Screen {
   @PrimaryColumn({ type: 'char', length: 64 })
   sha256: string;
 
-  /** Null once retention dropped the bytes (`purged_at`); the row and its hashes stay. */
+  /**
+   * The PNG, or with `key_id` its AES-256-GCM ciphertext and tag (screen-crypto.ts). Null once
+   * retention dropped the bytes (`purged_at`); the row and its hashes stay.
+   */
   @Column({ type: 'bytea', nullable: true })
   png: Buffer | null;
+
+  /** The screen key the bytes are encrypted under; null: plaintext PNG. */
+  @Column({ name: 'key_id', type: 'text', nullable: true })
+  keyId: string | null;
+
+  @Column({ type: 'bytea', nullable: true })
+  nonce: Buffer | null;
 
   @Column({ type: 'integer' })
   width: number;

@@ -12,6 +12,19 @@ export interface PixelFacts {
   height: number;
 }
 
+/** A screen's bytes as stored: the PNG (`keyId` null) or its ciphertext under `keyId`. */
+export interface StoredBytes {
+  data: Buffer;
+  keyId: string | null;
+  nonce: Buffer | null;
+}
+
+/** A screen to re-encrypt. */
+export interface RekeyRow extends StoredBytes {
+  tenant: string;
+  sha256: string;
+}
+
 /** The screens table: each tenant's PNGs, once per SHA-256 of the bytes. */
 @Injectable()
 export class ScreensRepository {
@@ -55,14 +68,22 @@ export class ScreensRepository {
     tenant: string,
     sha256: string,
     manager?: EntityManager,
-  ): Promise<{ png: Buffer | null; purgedAt: Date | null } | null> {
-    const rows: Array<{ png: Buffer | null; purged_at: Date | null }> = await (
-      manager ?? this.dataSource.manager
-    ).query('SELECT png, purged_at FROM screens WHERE tenant = $1 AND sha256 = $2', [
-      tenant,
-      sha256,
-    ]);
-    return rows[0] ? { png: rows[0].png, purgedAt: rows[0].purged_at } : null;
+  ): Promise<{ bytes: StoredBytes | null; purgedAt: Date | null } | null> {
+    const rows: Array<{
+      png: Buffer | null;
+      key_id: string | null;
+      nonce: Buffer | null;
+      purged_at: Date | null;
+    }> = await (manager ?? this.dataSource.manager).query(
+      'SELECT png, key_id, nonce, purged_at FROM screens WHERE tenant = $1 AND sha256 = $2',
+      [tenant, sha256],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      bytes: row.png ? { data: row.png, keyId: row.key_id, nonce: row.nonce } : null,
+      purgedAt: row.purged_at,
+    };
   }
 
   /**
@@ -72,17 +93,76 @@ export class ScreensRepository {
   async insert(
     tenant: string,
     sha256: string,
-    png: Buffer,
+    bytes: StoredBytes,
     facts: PixelFacts,
     manager?: EntityManager,
   ): Promise<void> {
     await (manager ?? this.dataSource.manager).query(
-      `INSERT INTO screens (tenant, sha256, png, width, height, pixel_sha256)
-       VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO screens (tenant, sha256, png, key_id, nonce, width, height, pixel_sha256)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (tenant, sha256) DO UPDATE
-         SET png = EXCLUDED.png, purged_at = NULL, last_used_at = now()
+         SET png = EXCLUDED.png, key_id = EXCLUDED.key_id, nonce = EXCLUDED.nonce,
+             purged_at = NULL, last_used_at = now()
          WHERE screens.purged_at IS NOT NULL`,
-      [tenant, sha256, png, facts.width, facts.height, facts.pixelSha256],
+      [
+        tenant,
+        sha256,
+        bytes.data,
+        bytes.keyId,
+        bytes.nonce,
+        facts.width,
+        facts.height,
+        facts.pixelSha256,
+      ],
     );
+  }
+
+  /**
+   * At most `limit` kept screens (of any tenant) not under `keyId` (plaintext ones included),
+   * locked for the caller's transaction; rows another rekey holds are skipped.
+   */
+  async notUnder(manager: EntityManager, keyId: string, limit: number): Promise<RekeyRow[]> {
+    const rows: Array<{
+      tenant: string;
+      sha256: string;
+      png: Buffer;
+      key_id: string | null;
+      nonce: Buffer | null;
+    }> = await manager.query(
+      `SELECT tenant, sha256, png, key_id, nonce FROM screens
+        WHERE png IS NOT NULL AND key_id IS DISTINCT FROM $1
+        ORDER BY tenant, sha256
+        LIMIT $2
+        FOR UPDATE SKIP LOCKED`,
+      [keyId, limit],
+    );
+    return rows.map((r) => ({
+      tenant: r.tenant,
+      sha256: r.sha256.trim(),
+      data: r.png,
+      keyId: r.key_id,
+      nonce: r.nonce,
+    }));
+  }
+
+  async rewrite(
+    manager: EntityManager,
+    tenant: string,
+    sha256: string,
+    bytes: StoredBytes,
+  ): Promise<void> {
+    await manager.query(
+      'UPDATE screens SET png = $3, key_id = $4, nonce = $5 WHERE tenant = $1 AND sha256 = $2',
+      [tenant, sha256, bytes.data, bytes.keyId, bytes.nonce],
+    );
+  }
+
+  /** Kept screens per key id (`null`: plaintext). */
+  async countByKey(): Promise<Array<{ key_id: string | null; screens: number }>> {
+    const rows: Array<{ key_id: string | null; screens: string }> = await this.dataSource.query(
+      `SELECT key_id, count(*) AS screens FROM screens WHERE png IS NOT NULL
+        GROUP BY key_id ORDER BY key_id NULLS FIRST`,
+    );
+    return rows.map((r) => ({ key_id: r.key_id, screens: Number(r.screens) }));
   }
 }
