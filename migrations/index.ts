@@ -17,6 +17,8 @@ import { Deliveries1796273150000 } from './1796273150000-Deliveries';
 import { ConsoleSessions1796350000000 } from './1796350000000-ConsoleSessions';
 import { AuditSinks1796360000000 } from './1796360000000-AuditSinks';
 import { InjectionRail1796370000000 } from './1796370000000-InjectionRail';
+import { ScreenRetention1796380000000 } from './1796380000000-ScreenRetention';
+import { ScreenEncryption1796390000000 } from './1796390000000-ScreenEncryption';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -38,4 +40,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ConsoleSessions1796350000000,
   AuditSinks1796360000000,
   InjectionRail1796370000000,
+  ScreenRetention1796380000000,
+  ScreenEncryption1796390000000,
 ];

@@ -6,6 +6,7 @@ import { AuthModule } from './auth/auth.module';
 import { OidcModule } from './auth/oidc/oidc.module';
 import { InventoryModule } from './computer-use/inventory/inventory.module';
 import { PlanningApiModule } from './computer-use/planning/planning-api.module';
+import { RetentionApiModule } from './computer-use/retention/retention-api.module';
 import { RunsModule } from './computer-use/runs/runs.module';
 import { SettingsApiModule } from './computer-use/settings/settings-api.module';
 import type { AppConfig } from './config/app-config';
@@ -38,6 +39,7 @@ export class AppModule {
         DeliveriesApiModule,
         AuditSinksApiModule,
         InventoryModule,
+        RetentionApiModule,
       ],
     };
   }

@@ -3,6 +3,10 @@ import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { CoreModule } from './core.module';
+import { RetentionModule } from './computer-use/retention/retention.module';
+import { RetentionService } from './computer-use/retention/retention.service';
+import { ScreenRekey } from './computer-use/screens/screen-rekey.service';
+import { ScreensModule } from './computer-use/screens/screens.module';
 import { TokensService } from './auth/tokens.service';
 import { loadConfig } from './config/app-config';
 import { operatorName, SecretGrants } from './secrets/secret-grants.service';
@@ -19,6 +23,10 @@ const USAGE = `usage: npm run cli -- <command>
         on the tenant's behalf; Warden's own variables are refused
   secrets list [--tenant <tenant>]
   secrets revoke --tenant <tenant> --env <VARIABLE> --to <https://host:port>
+  screens purge                 drop now the PNG bytes of screens past their tenant's retention
+        (what the workers' daily job does; runs on a held run are kept)
+  screens rekey                 re-encrypt every kept screen under the current screen key
+        (SCREEN_KEYS_ENV; plaintext screens too); resumable, in batches
   migrate                       apply pending database migrations`;
 
 @Module({})
@@ -46,7 +54,13 @@ async function main(argv: string[]): Promise<number> {
   const app = await NestFactory.createApplicationContext(
     {
       module: CliModule,
-      imports: [CoreModule.forRoot(loadConfig()), TenantsModule, SecretsModule],
+      imports: [
+        CoreModule.forRoot(loadConfig()),
+        TenantsModule,
+        SecretsModule,
+        RetentionModule,
+        ScreensModule,
+      ],
       providers: [TokensService],
     },
     { logger: ['error'] },
@@ -60,6 +74,25 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (group === 'secrets') return await secrets(app.get(SecretGrants), command, values);
+    if (group === 'screens' && command === 'purge') {
+      const result = await app.get(RetentionService).purge();
+      console.log(
+        result.ran
+          ? `purged ${result.purged} screens in ${result.batches} batches`
+          : 'another purge is running (a worker holds the lock); nothing done',
+      );
+      return 0;
+    }
+    if (group === 'screens' && command === 'rekey') {
+      const result = await app.get(ScreenRekey).rekey();
+      console.log(
+        `re-encrypted ${result.rekeyed} screens under key ${result.key_id} in ${result.batches} batches`,
+      );
+      for (const { key_id, screens } of result.by_key) {
+        console.log(`  ${key_id ?? '(plaintext)'}: ${screens} screens`);
+      }
+      return 0;
+    }
     const tokens = app.get(TokensService);
     if (group === 'token' && command === 'create') {
       if (!values.tenant || !values.subject || !values.permissions) {

@@ -4,15 +4,21 @@ import { Logger } from 'nestjs-pino';
 import { AuditSinksWorkerModule } from './audit-sinks/audit-sinks-worker.module';
 import { CoreModule } from './core.module';
 import { EngineModule } from './computer-use/engine/engine.module';
+import { RetentionWorkerModule } from './computer-use/retention/retention-worker.module';
 import type { AppConfig } from './config/app-config';
 
-/** The worker: BullMQ step processors, the reconciler and the audit shipper, no HTTP server (DESIGN §2). */
+/** The worker: BullMQ step processors, the reconciler, the audit shipper and the screen purge, no HTTP server (DESIGN §2). */
 @Module({})
 export class WorkerModule {
   static forRoot(config?: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [CoreModule.forRoot(config), EngineModule, AuditSinksWorkerModule],
+      imports: [
+        CoreModule.forRoot(config),
+        EngineModule,
+        AuditSinksWorkerModule,
+        RetentionWorkerModule,
+      ],
     };
   }
 }

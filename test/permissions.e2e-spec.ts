@@ -53,6 +53,8 @@ const MATRIX: Array<[string, string, number[]]> = [
   ['GET', '/api/admin/pause', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
   ['GET', '/api/admin/deliveries', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
   ['GET', '/api/admin/inventory', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
+  ['GET', '/api/admin/retention', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
+  ['PUT', '/api/admin/retention', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
   ['PUT', '/api/admin/pause', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
   // Audit sinks: no body is a 400 past the guard.
   ['GET', '/api/admin/audit-sinks', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
@@ -77,6 +79,11 @@ const MATRIX: Array<[string, string, number[]]> = [
     'GET',
     '/api/computer-use/runs/{id}/steps/{n}/transcript',
     [401, 401, 401, 403, 403, 404, 403, 404, 403, 404],
+  ],
+  [
+    'PUT',
+    '/api/computer-use/runs/{id}/legal-hold',
+    [401, 401, 401, 403, 400, 403, 403, 403, 403, 400],
   ],
   [
     'POST',

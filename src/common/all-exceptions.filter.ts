@@ -17,6 +17,7 @@ const STATUS_OF: Record<DomainErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  gone: 410,
   unavailable: 503,
 };
 

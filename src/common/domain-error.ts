@@ -8,6 +8,7 @@ export type DomainErrorCode =
   | 'forbidden' // 403
   | 'not_found' // 404: also used for another tenant's resources
   | 'conflict' // 409: the state changed under the caller (an approval already spent)
+  | 'gone' // 410: it existed and was deleted on purpose (a screen past its retention)
   | 'unavailable'; // 503: a dependency is down
 
 export class DomainError extends Error {
@@ -24,3 +25,4 @@ export const invalid = (message: string) => new DomainError('invalid', message);
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const forbidden = (message: string) => new DomainError('forbidden', message);
 export const conflict = (message: string) => new DomainError('conflict', message);
+export const gone = (message: string) => new DomainError('gone', message);

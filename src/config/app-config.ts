@@ -162,6 +162,18 @@ export class AppConfig {
   })
   METRICS_TOKEN_ENV?: string = undefined;
 
+  /**
+   * The variable holding the screen keys, `keyid:base64key[,keyid:base64key…]` (32-byte AES-256
+   * keys, the first is current): screens are stored encrypted (docs/security.md). Unset: screens
+   * are stored as plaintext PNG, as before (not recommended).
+   */
+  @IsOptional()
+  @Matches(ENV_NAME_PATTERN, {
+    message:
+      'SCREEN_KEYS_ENV must name the environment variable that holds the screen keys (A-Z, 0-9, _)',
+  })
+  SCREEN_KEYS_ENV?: string = undefined;
+
   /** The directory `screen_tls.ca_file` is read from; a CA file outside it is refused (DESIGN §7). */
   @IsOptional()
   @Matches(/^\/\S*$/, { message: 'CA_DIR must be an absolute path' })

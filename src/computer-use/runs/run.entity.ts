@@ -113,6 +113,19 @@ export class Run {
   @Column({ name: 'pending_approval', type: 'uuid', nullable: true })
   pendingApproval: string | null;
 
+  /** A legal hold keeps the run's screens past the tenant's retention (docs/operations.md). */
+  @Column({ name: 'legal_hold', type: 'boolean', default: false })
+  legalHold: boolean;
+
+  @Column({ name: 'legal_hold_reason', type: 'text', nullable: true })
+  legalHoldReason: string | null;
+
+  @Column({ name: 'legal_hold_by', type: 'text', nullable: true })
+  legalHoldBy: string | null;
+
+  @Column({ name: 'legal_hold_at', type: 'timestamptz', nullable: true })
+  legalHoldAt: Date | null;
+
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
 }

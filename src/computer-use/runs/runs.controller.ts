@@ -11,7 +11,7 @@ import {
   Res,
   UseFilters,
 } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiGoneResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { Caller } from '../../auth/caller';
 import { CurrentCaller } from '../../auth/current-caller.decorator';
@@ -49,11 +49,12 @@ export class RunsController {
     return this.runs.get(caller, id);
   }
 
-  /** The exact PNG the step saw; `ETag` is its SHA-256. */
+  /** The exact PNG the step saw; `ETag` is its SHA-256; 410 once retention deleted it. */
   @Get(':id/steps/:n/screen')
   @Permissions('agents.operate', 'agents.approve', 'audit.read')
   @ApiProduces('image/png')
   @ApiOkResponse({ description: 'the PNG bytes' })
+  @ApiGoneResponse({ description: "deleted under the tenant's screen retention" })
   async screen(
     @CurrentCaller() caller: Caller,
     @Param('id', ParseUUIDPipe) id: string,

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { ApprovalsRepository } from '../../approvals/approvals.repository';
 import { AuditService } from '../../audit/audit.service';
 import type { Caller } from '../../auth/caller';
-import { conflict, notFound } from '../../common/domain-error';
+import { conflict, gone, notFound } from '../../common/domain-error';
 import { StepQueue } from '../../queue/step-queue';
 import { ScreensService } from '../screens/screens.service';
 import type { ListRunsDto } from './dto/list-runs.dto';
@@ -108,9 +108,14 @@ export class RunsService {
     await this.find(caller.tenant, id);
     const step = await this.steps.find(id, n);
     if (!step?.screenSha256) throw notFound(`run ${id} has no screen for step ${n}`);
-    const png = await this.screens.get(caller.tenant, step.screenSha256);
-    if (!png) throw notFound(`run ${id} has no screen for step ${n}`);
-    return { png, sha256: step.screenSha256 };
+    const found = await this.screens.read(caller.tenant, step.screenSha256);
+    if (!found) throw notFound(`run ${id} has no screen for step ${n}`);
+    if ('purgedAt' in found) {
+      throw gone(
+        `the screen of step ${n} of run ${id} was deleted on ${found.purgedAt.toISOString()} under the tenant's screen retention; its SHA-256 ${step.screenSha256} stays in the step and the audit log`,
+      );
+    }
+    return { png: found.png, sha256: step.screenSha256 };
   }
 
   async cancel(caller: Caller, id: string): Promise<RunView> {

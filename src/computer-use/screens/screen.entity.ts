@@ -18,8 +18,19 @@ export class Screen {
   @PrimaryColumn({ type: 'char', length: 64 })
   sha256: string;
 
-  @Column({ type: 'bytea' })
-  png: Buffer;
+  /**
+   * The PNG, or with `key_id` its AES-256-GCM ciphertext and tag (screen-crypto.ts). Null once
+   * retention dropped the bytes (`purged_at`); the row and its hashes stay.
+   */
+  @Column({ type: 'bytea', nullable: true })
+  png: Buffer | null;
+
+  /** The screen key the bytes are encrypted under; null: plaintext PNG. */
+  @Column({ name: 'key_id', type: 'text', nullable: true })
+  keyId: string | null;
+
+  @Column({ type: 'bytea', nullable: true })
+  nonce: Buffer | null;
 
   @Column({ type: 'integer' })
   width: number;
@@ -33,4 +44,12 @@ export class Screen {
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
+
+  /** When a step last stored or saw this screen (to the hour): retention counts from here. */
+  @Column({ name: 'last_used_at', type: 'timestamptz', default: () => 'now()' })
+  lastUsedAt: Date;
+
+  /** When retention dropped the PNG bytes; null while they are kept. */
+  @Column({ name: 'purged_at', type: 'timestamptz', nullable: true })
+  purgedAt: Date | null;
 }

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { SecretsModule } from '../../secrets/secrets.module';
 import { DoctorService } from './doctor.service';
 import { ScreenHostClient } from './screen-host.client';
+import { ScreenKeys } from './screen-keys';
+import { ScreenRekey } from './screen-rekey.service';
 import { ScreensRepository } from './screens.repository';
 import { ScreensService } from './screens.service';
 
@@ -11,7 +13,14 @@ import { ScreensService } from './screens.service';
  */
 @Module({
   imports: [SecretsModule],
-  providers: [ScreenHostClient, ScreensService, ScreensRepository, DoctorService],
-  exports: [ScreenHostClient, ScreensService, DoctorService],
+  providers: [
+    ScreenHostClient,
+    ScreensService,
+    ScreensRepository,
+    DoctorService,
+    ScreenKeys,
+    ScreenRekey,
+  ],
+  exports: [ScreenHostClient, ScreensService, DoctorService, ScreenRekey],
 })
 export class ScreensModule {}

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { pngPixelFacts, sha256Hex } from './pixels';
+import { openScreen, sealScreen } from './screen-crypto';
+import { ScreenKeys } from './screen-keys';
 import type { Screenshot } from './screen-host.client';
-import { PixelFacts, ScreensRepository } from './screens.repository';
+import { PixelFacts, ScreensRepository, StoredBytes } from './screens.repository';
 
 export interface StoredScreen {
   /** SHA-256 of the PNG bytes: the screen's address. */
@@ -51,7 +53,10 @@ class Lru<K, V> {
 export class ScreensService {
   private readonly facts = new Lru<string, PixelFacts>(512);
 
-  constructor(private readonly screens: ScreensRepository) {}
+  constructor(
+    private readonly screens: ScreensRepository,
+    private readonly keys: ScreenKeys,
+  ) {}
 
   /**
    * Stores the screenshot unless this tenant has it already. Pass a transaction's manager to make
@@ -65,25 +70,79 @@ export class ScreensService {
     const sha256 = screenshot.pngSha256 ?? sha256Hex(screenshot.png);
     const known = this.facts.get(sha256);
     if (known) {
-      if (!(await this.screens.has(tenant, sha256, manager))) {
-        await this.screens.insert(tenant, sha256, screenshot.png, known, manager);
+      if (!(await this.screens.touch(tenant, sha256, manager))) {
+        await this.screens.insert(
+          tenant,
+          sha256,
+          this.seal(tenant, sha256, screenshot.png),
+          known,
+          manager,
+        );
       }
       return { sha256, ...known };
     }
     const stored = await this.screens.facts(tenant, sha256, manager);
     if (stored) {
       this.facts.set(sha256, stored);
+      if (!(await this.screens.touch(tenant, sha256, manager))) {
+        await this.screens.insert(
+          tenant,
+          sha256,
+          this.seal(tenant, sha256, screenshot.png),
+          stored,
+          manager,
+        );
+      }
       return { sha256, ...stored };
     }
     const facts = pngPixelFacts(screenshot.png);
     this.facts.set(sha256, facts);
-    await this.screens.insert(tenant, sha256, screenshot.png, facts, manager);
+    await this.screens.insert(
+      tenant,
+      sha256,
+      this.seal(tenant, sha256, screenshot.png),
+      facts,
+      manager,
+    );
     return { sha256, ...facts };
   }
 
-  /** The exact PNG bytes, or null when this tenant has no such screen. */
+  /**
+   * The exact PNG bytes, or null when this tenant has no such screen or retention dropped its
+   * bytes (`read` tells the two apart).
+   */
   async get(tenant: string, sha256: string, manager?: EntityManager): Promise<Buffer | null> {
+    const found = await this.read(tenant, sha256, manager);
+    return found && 'png' in found ? found.png : null;
+  }
+
+  /** The PNG bytes, or when retention dropped them; null when this tenant has no such screen. */
+  async read(
+    tenant: string,
+    sha256: string,
+    manager?: EntityManager,
+  ): Promise<{ png: Buffer } | { purgedAt: Date } | null> {
     if (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256)) return null;
-    return this.screens.png(tenant, sha256, manager);
+    const row = await this.screens.png(tenant, sha256, manager);
+    if (!row) return null;
+    if (row.bytes) return { png: this.open(tenant, sha256, row.bytes) };
+    return { purgedAt: row.purgedAt ?? new Date(0) };
+  }
+
+  /** The bytes to store: the PNG under the current screen key, or the PNG itself without keys. */
+  seal(tenant: string, sha256: string, png: Buffer): StoredBytes {
+    const keyring = this.keys.keyring();
+    if (!keyring) return { data: png, keyId: null, nonce: null };
+    return sealScreen(keyring, tenant, sha256, png);
+  }
+
+  /** The PNG of stored bytes; a ScreenCryptoError (fail closed) when they do not decrypt. */
+  open(tenant: string, sha256: string, bytes: StoredBytes): Buffer {
+    if (bytes.keyId === null) return bytes.data;
+    return openScreen(this.keys.keyring(), tenant, sha256, {
+      keyId: bytes.keyId,
+      nonce: bytes.nonce ?? Buffer.alloc(0),
+      data: bytes.data,
+    });
   }
 }

@@ -1,0 +1,24 @@
+import { Body, Controller, Param, ParseUUIDPipe, Put } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Caller } from '../../auth/caller';
+import { CurrentCaller } from '../../auth/current-caller.decorator';
+import { Permissions } from '../../auth/permissions.decorator';
+import { LegalHoldDto } from './dto/legal-hold.dto';
+import { RetentionService } from './retention.service';
+
+@ApiTags('runs')
+@Controller('api/computer-use/runs')
+export class LegalHoldController {
+  constructor(private readonly retention: RetentionService) {}
+
+  /** Keeps the run's screens past the tenant's retention (held) or lets retention take them. */
+  @Put(':id/legal-hold')
+  @Permissions('computer_use.admin')
+  put(
+    @CurrentCaller() caller: Caller,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body() body: LegalHoldDto,
+  ) {
+    return this.retention.setLegalHold(caller, id, body.held, body.reason);
+  }
+}

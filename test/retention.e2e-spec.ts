@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { RetentionService } from '../src/computer-use/retention/retention.service';
+import { ScreensService } from '../src/computer-use/screens/screens.service';
+import { startApi, TestApi } from './support/api';
+import { render } from './support/rendered-screen';
+
+/**
+ * Screen retention (issue 17 §2) against the real API and PostgreSQL: screens not used for longer
+ * than the tenant's retention lose their PNG bytes (410 Gone), those of a run under legal hold and
+ * recent ones stay, and the audit chain still verifies. Rows are back-dated in SQL.
+ */
+describe('screen retention and legal hold', () => {
+  let api: TestApi;
+  let admin: string;
+  let auditor: string;
+  let screens: ScreensService;
+  let retention: RetentionService;
+
+  beforeAll(async () => {
+    api = await startApi();
+    ({ token: admin } = await api.token('acme', 'ada', ['computer_use.admin']));
+    ({ token: auditor } = await api.token('acme', 'aud', ['audit.read']));
+    screens = api.app.get(ScreensService);
+    retention = api.app.get(RetentionService);
+  });
+
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  /** A run of `acme` whose step n saw the n-th screen given, each a distinct PNG. */
+  async function runWith(pngs: Buffer[], startedAt = new Date()): Promise<string> {
+    const id = randomUUID();
+    await api.db.sql(
+      `INSERT INTO runs (id, tenant, agent, goal, status, created_by, created_by_token,
+                         config_version, agent_config, lease_key, max_steps, max_seconds)
+       VALUES ($1, 'acme', 'sap-orders', 'retention', 'completed', 'pat', $2, 1, '{}', 'x', 20, 300)`,
+      [id, randomUUID()],
+    );
+    for (const [i, png] of pngs.entries()) {
+      const stored = await screens.store('acme', { png });
+      await api.db.sql(
+        `INSERT INTO steps (run_id, tenant, n, phase, screen_sha256, started_at)
+         VALUES ($1, 'acme', $2, 'done', $3, $4)`,
+        [id, i + 1, stored.sha256, startedAt],
+      );
+    }
+    return id;
+  }
+
+  let size = 40;
+  const png = () => render(size++, 30, []).png;
+  /** Every screen (or those of one run) last used `days` ago. */
+  const backdate = (days: number, run?: string) =>
+    api.db.sql(
+      `UPDATE screens SET last_used_at = now() - make_interval(days => $1)
+        WHERE $2::uuid IS NULL
+           OR sha256 IN (SELECT screen_sha256 FROM steps WHERE run_id = $2::uuid)`,
+      [days, run ?? null],
+    );
+  const screenOf = (run: string, n: number, token = auditor) =>
+    api.request('GET', `/api/computer-use/runs/${run}/steps/${n}/screen`, { token });
+
+  it('is 180 days by default; less than 180 or more than 3650 is refused; a change is audited', async () => {
+    const initial = await api.request('GET', '/api/admin/retention', { token: admin });
+    expect(initial.body).toEqual({
+      retention_days: 180,
+      default: true,
+      updated_by: null,
+      updated_at: null,
+    });
+    const short = await api.request('PUT', '/api/admin/retention', {
+      token: admin,
+      json: { retention_days: 90 },
+    });
+    expect(short.status).toBe(400);
+    expect(short.body.message).toMatch(/^retention_days must be at least 180: .*EU AI Act/);
+    const long = await api.request('PUT', '/api/admin/retention', {
+      token: admin,
+      json: { retention_days: 3651 },
+    });
+    expect(long.status).toBe(400);
+    const set = await api.request('PUT', '/api/admin/retention', {
+      token: admin,
+      json: { retention_days: 200 },
+    });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ retention_days: 200, default: false, updated_by: 'ada' });
+    const [event] = await api.db.sql<{ details: Record<string, unknown> }>(
+      `SELECT details FROM audit_events WHERE type = 'screens.retention_changed'`,
+    );
+    expect(event.details).toMatchObject({ retention_days: 200, previous: 180 });
+  });
+
+  it("drops old screens' bytes in batches but keeps held runs' and recent ones; verify passes", async () => {
+    const old = await runWith([png(), png(), png()]);
+    const held = await runWith([png()]);
+    const noReason = await api.request('PUT', `/api/computer-use/runs/${held}/legal-hold`, {
+      token: admin,
+      json: { held: true },
+    });
+    expect(noReason.status).toBe(400);
+    const hold = await api.request('PUT', `/api/computer-use/runs/${held}/legal-hold`, {
+      token: admin,
+      json: { held: true, reason: 'case 2026-17' },
+    });
+    expect(hold.status).toBe(200);
+    expect(hold.body).toMatchObject({ run_id: held, held: true, reason: 'case 2026-17' });
+    const missing = await api.request('PUT', `/api/computer-use/runs/${randomUUID()}/legal-hold`, {
+      token: admin,
+      json: { held: true, reason: 'x' },
+    });
+    expect(missing.status).toBe(404);
+    await backdate(201);
+    // Used again today: another step saw the same bytes (the store marks it used).
+    const reusedPng = png();
+    const reused = await runWith([reusedPng]);
+    await backdate(201);
+    await screens.store('acme', { png: reusedPng });
+    const recent = await runWith([png()]);
+    // The day before the old screens turn 200 days unused nothing goes.
+    expect(
+      await retention.purge({ now: new Date(Date.now() - 2 * 86_400_000), batch: 2 }),
+    ).toMatchObject({ purged: 0 });
+
+    const result = await retention.purge({ batch: 2 });
+    expect(result).toEqual({ purged: 3, batches: 2, ran: true });
+
+    for (const n of [1, 2, 3]) {
+      const gone = await screenOf(old, n);
+      expect(gone.status).toBe(410);
+      expect(gone.body.message).toMatch(
+        new RegExp(
+          `^the screen of step ${n} of run ${old} was deleted on .* retention; its SHA-256 [0-9a-f]{64} stays`,
+        ),
+      );
+    }
+    for (const run of [held, reused, recent]) {
+      const kept = await screenOf(run, 1);
+      expect(kept.status).toBe(200);
+      expect(kept.headers.get('content-type')).toBe('image/png');
+    }
+    // The step keeps its hash; the audit log names each dropped screen and still verifies.
+    const [step] = await api.db.sql<{ screen_sha256: string }>(
+      `SELECT screen_sha256 FROM steps WHERE run_id = $1 AND n = 1`,
+      [old],
+    );
+    const purged = await api.db.sql<{ actor: string; details: { sha256: string[] } }>(
+      `SELECT actor, details FROM audit_events WHERE type = 'screens.purged' ORDER BY seq`,
+    );
+    expect(purged.map((e) => e.actor)).toEqual(['system:retention', 'system:retention']);
+    expect(purged.flatMap((e) => e.details.sha256)).toContain(step.screen_sha256);
+    const verify = await api.request('GET', '/api/audit/verify', { token: auditor });
+    expect(verify.body).toMatchObject({ ok: true });
+
+    // Lifting the hold lets the next purge take the held run's screen.
+    const lift = await api.request('PUT', `/api/computer-use/runs/${held}/legal-hold`, {
+      token: admin,
+      json: { held: false },
+    });
+    expect(lift.body).toMatchObject({ held: false, reason: null });
+    expect(await retention.purge()).toMatchObject({ purged: 1 });
+    expect((await screenOf(held, 1)).status).toBe(410);
+    const events = await api.db.sql<{ type: string }>(
+      `SELECT type FROM audit_events WHERE run_id = $1 ORDER BY seq`,
+      [held],
+    );
+    expect(events.map((e) => e.type)).toEqual(['screens.legal_hold', 'screens.legal_hold']);
+    expect((await api.request('GET', '/api/audit/verify', { token: auditor })).body.ok).toBe(true);
+  });
+
+  it('puts the bytes back when a step sees a dropped screen again', async () => {
+    const again = png();
+    const run = await runWith([again]);
+    await backdate(400, run);
+    expect(await retention.purge()).toMatchObject({ purged: 1 });
+    expect((await screenOf(run, 1)).status).toBe(410);
+    await screens.store('acme', { png: again });
+    expect((await screenOf(run, 1)).status).toBe(200);
+    const { sha256 } = await screens.store('acme', { png: again });
+    expect(await screens.get('acme', sha256)).toEqual(again);
+  });
+
+  it('lets one purge run at a time: another holding the lock makes it skip', async () => {
+    const runner = api.app.get(DataSource).createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    try {
+      await runner.query(
+        `SELECT pg_advisory_xact_lock(hashtextextended('warden:screen-purge', 0))`,
+      );
+      expect(await retention.purge()).toEqual({ purged: 0, batches: 0, ran: false });
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+    expect(await retention.purge()).toMatchObject({ ran: true });
+  });
+});
