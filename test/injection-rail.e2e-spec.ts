@@ -7,6 +7,7 @@ import {
 } from './support/fake-provider';
 import { startBrowser } from './support/browser';
 import { isEnded, startStack, type Stack } from './support/stack';
+import { SCRAPE_TOKEN } from './support/api';
 
 /**
  * The injection rail (issue 16 §2) end to end: a model planner (Anthropic's wire format from a
@@ -170,5 +171,16 @@ describe('the injection rail, end to end', () => {
     expect(ended.summary).toMatch(/addressed_to_ai, injected.*on_injection: "stop"/);
     expect(ended.steps[0]).toMatchObject({ outcome: 'refused', rail: { verdict: 'injected' } });
     expect((await stack.sim.events()).filter((e) => e.type === 'action')).toEqual([]);
+    // Every verdict of this file's runs, by agent, in the deployment's metrics.
+    const scrape = (await stack.api.request('GET', '/metrics', { token: SCRAPE_TOKEN })).text;
+    const verdicts = (verdict: string) =>
+      Number(
+        new RegExp(
+          `^warden_rail_verdicts_total\\{tenant="acme",agent="sap-orders",verdict="${verdict}"\\} (\\d+)$`,
+          'm',
+        ).exec(scrape)?.[1],
+      );
+    expect(verdicts('injected')).toBe(2);
+    expect(verdicts('clean')).toBe(2);
   });
 });

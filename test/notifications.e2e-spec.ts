@@ -6,6 +6,7 @@ import {
   startReceiver,
 } from './support/receivers';
 import { isEnded, startStack, Stack } from './support/stack';
+import { SCRAPE_TOKEN } from './support/api';
 
 /**
  * Notifications (DESIGN §6, docs/notifications.md) against real receivers on loopback: an HTTPS
@@ -330,6 +331,14 @@ describe('notifications', () => {
     const later = (await deliveriesOf(run.id)).find((d) => d.event === 'held');
     expect(later).toMatchObject({ status: 'pending', last_error: 'timeout' });
     expect(later.attempts).toBeGreaterThanOrEqual(2);
+    // The lag shows in the deployment's metrics.
+    const scrape = (await stack.api.request('GET', '/metrics', { token: SCRAPE_TOKEN })).text;
+    expect(
+      Number(/^warden_notification_deliveries_pending\{tenant="acme"\} (\d+)$/m.exec(scrape)?.[1]),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      Number(/^warden_notification_lag_seconds\{tenant="acme"\} ([\d.]+)$/m.exec(scrape)?.[1]),
+    ).toBeGreaterThanOrEqual(2);
   });
 
   it('re-queues a pending delivery whose job Redis lost (the reconciler)', async () => {

@@ -59,6 +59,35 @@ export class OperationsMetricsRepository {
     }));
   }
 
+  /** Steps of model planners the injection rail judged, by verdict (issue 16 §2). */
+  async railVerdicts(): Promise<Array<StoredValue<AgentLabels | 'verdict'>>> {
+    const rows: Array<{ tenant: string; agent: string; verdict: string; steps: string }> =
+      await this.dataSource.query(
+        `SELECT s.tenant, r.agent, s.rail->>'verdict' AS verdict, count(*) AS steps
+           FROM steps s JOIN runs r ON r.id = s.run_id
+          WHERE s.rail IS NOT NULL
+          GROUP BY s.tenant, r.agent, s.rail->>'verdict'`,
+      );
+    return rows.map((r) => ({
+      labels: { tenant: r.tenant, agent: r.agent, verdict: r.verdict },
+      value: Number(r.steps),
+    }));
+  }
+
+  /**
+   * Notification deliveries not yet settled (pending), and the age in seconds of the oldest, by
+   * tenant: the channels' lag (DESIGN §6).
+   */
+  async pendingDeliveries(): Promise<Array<{ tenant: string; pending: number; oldest: number }>> {
+    const rows: Array<{ tenant: string; pending: string; oldest: number }> =
+      await this.dataSource.query(
+        `SELECT tenant, count(*) AS pending,
+                extract(epoch FROM now() - min(created_at))::float8 AS oldest
+           FROM deliveries WHERE status = 'pending' GROUP BY tenant`,
+      );
+    return rows.map((r) => ({ tenant: r.tenant, pending: Number(r.pending), oldest: r.oldest }));
+  }
+
   /**
    * Settled steps (phase `done`) by classification and outcome. A step counts once it is settled,
    * so a held write is counted by what became of it and the totals never go down; `none` stands

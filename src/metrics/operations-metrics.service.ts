@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { Counter } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import { MetricsService } from './metrics.service';
 import {
   type ModelUsageRow,
@@ -86,6 +86,43 @@ export class OperationsMetrics implements OnModuleInit {
       'Steps whose action the screen host refused because the screen had changed (outcome screen_changed)',
       agent,
       async () => screenChanged(await steps()),
+    );
+
+    counter(
+      'warden_rail_verdicts_total',
+      "Steps of model planners by the injection rail's verdict on their screen (clean, suspect, injected)",
+      [...agent, 'verdict'] as const,
+      () => this.stored.railVerdicts(),
+    );
+
+    const pending = sharedRead(() => this.stored.pendingDeliveries());
+    const pendingGauge = (name: string, help: string, field: 'pending' | 'oldest') =>
+      new Gauge<'tenant'>({
+        name,
+        help,
+        labelNames: ['tenant'] as const,
+        registers: [registry],
+        async collect() {
+          let rows: Array<{ tenant: string; pending: number; oldest: number }>;
+          try {
+            rows = await pending();
+          } catch (error) {
+            onError(error);
+            return;
+          }
+          this.reset();
+          for (const r of rows) this.set({ tenant: r.tenant }, r[field]);
+        },
+      });
+    pendingGauge(
+      'warden_notification_deliveries_pending',
+      'Notification deliveries queued and not yet delivered or given up, by tenant',
+      'pending',
+    );
+    pendingGauge(
+      'warden_notification_lag_seconds',
+      'Age in seconds of the oldest notification delivery still pending, by tenant',
+      'oldest',
     );
 
     const usage = sharedRead(() => this.stored.modelUsage());

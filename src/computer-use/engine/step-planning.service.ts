@@ -125,6 +125,8 @@ export class StepPlanning {
         classification: verdict.classification,
         why: verdict.why,
         model: result.model ?? null,
+        // Recorded with every decision of a model's step, whatever the action.
+        ...(rail ? { rail } : {}),
       },
       safetyChecks: result.safetyChecks ?? [],
     };
