@@ -121,10 +121,10 @@ export class StepEngine {
     const rail = judged.rail;
     if (rail?.verdict === 'injected' && ctx.agent.on_injection === 'stop') {
       // The agent stops on instructions to the model; nothing is sent, the step says why.
-      const why = `${railWhy(rail).replace(/, so a person decides$/, '')}; the agent stops on those (on_injection: "stop")`;
+      const why = railWhy(rail, 'and the agent stops on those (on_injection: "stop")');
       throw new RunEnds('injection', why, {
         outcome: 'refused',
-        fields: { ...fields, rail, error: why },
+        fields: { ...fields, error: why },
       });
     }
     const decided = decideWrite(verdict, judged.safetyChecks, ctx.agent.require_write_approval, {
@@ -142,16 +142,12 @@ export class StepEngine {
         rail,
       });
     if (decided.go === 'hold') return hold(decided.why);
-    const staged = decided.go === 'stage' ? judged.staged : null;
+    // The step's fields carry the rail's record already (step-planning); a staged edit its own why.
+    const staged = decided.go === 'stage' ? { why: decided.why, staged: judged.staged } : null;
     const loosenedBy = looseningOf(verdict.loosenedBy, ctx.agent);
     const sent = await this.sending.send(ctx, step, action, {
       from: 'planning',
-      fields: {
-        ...fields,
-        ...(staged ? { why: (decided as { why: string }).why, staged } : {}),
-        ...(loosenedBy ? { loosenedBy } : {}),
-        ...(rail ? { rail } : {}),
-      },
+      fields: { ...fields, ...(staged ?? {}), ...(loosenedBy ? { loosenedBy } : {}) },
       judged: judged.screen,
       mask: runMask(ctx),
       staged: staged !== null,

@@ -67,7 +67,7 @@ export class StepHolding {
         step,
         'planning',
         'held',
-        { ...fields, outcome: 'held', ...(rail ? { rail } : {}) },
+        { ...fields, outcome: 'held' },
         ctx.plannerState,
         manager,
       );

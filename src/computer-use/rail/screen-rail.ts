@@ -89,11 +89,11 @@ export function railOf(
   };
 }
 
-/** Why a step the rail flagged is held, as its why says. */
-export function railWhy(rail: RailRecord): string {
+/** What the rail found on a step's screen, and what follows (`so a person decides`), for its why. */
+export function railWhy(rail: RailRecord, then = 'so a person decides'): string {
   const what =
     rail.rule === 'rail_error'
       ? 'the injection rail failed on this screen'
       : `the screen holds text that looks like instructions to the model (${rail.rule ?? 'unknown'}, ${rail.verdict})`;
-  return `${what}, so a person decides`;
+  return `${what}, ${then}`;
 }
