@@ -24,6 +24,7 @@ const SAP_ORDERS = {
   commit_words: [],
   unlabelled_clicks: 'write',
   ignore_regions: [],
+  redact_regions: [],
   screen_rules: [],
   approve_at: 'every_write',
   on_injection: 'hold',
@@ -574,6 +575,7 @@ describe('computer-use admin config', () => {
           commit_words: ['Verbuchen', 'Bestätigen'],
           unlabelled_clicks: 'write',
           ignore_regions: [{ x: 0, y: 740, width: 1024, height: 28 }],
+          redact_regions: [{ x: 600, y: 100, width: 200, height: 40 }],
           screen_rules: [
             { command_field: { transactions: ['va02', 'VA03'] } },
             {

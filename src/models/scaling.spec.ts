@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { PNG } from 'pngjs';
 import { checkAction, loadRules } from '../computer-use/actions';
 import { decodePng } from '../computer-use/screens/png-decoder';
-import { downscale, downscalePng, encodeRgbPng, spans } from './downscale';
+import { encodeRgbPng } from '../computer-use/screens/png-encoder';
+import { downscale, downscalePng, spans } from './downscale';
 import { axisToScreen, insideModel, scaleFor, toModel, toScreen } from './scaling';
 
 const SCREENS = [

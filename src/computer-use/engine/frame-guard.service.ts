@@ -3,6 +3,7 @@ import { FRAME_PRECONDITION_CAPABILITY } from '@warden/protocol';
 import { frameIgnore } from '../screens/frame-ignore';
 import { compareScreens, VolatileMask } from '../screens/pixels';
 import { readPngHeader } from '../screens/png-decoder';
+import { hiddenChange } from '../screens/redaction';
 import {
   type FrameExpectation,
   type ScreenHost,
@@ -21,6 +22,8 @@ export interface JudgedScreen {
   frameSha256?: string | null;
   /** Warden's own pixel SHA-256 of the PNG: the same definition as the frame hash (DESIGN §7). */
   pixelSha256?: string | null;
+  /** SHA-256 of the real pixels under the agent's `redact_regions`, when it redacts. */
+  hiddenSha256?: string | null;
   /** The host's coordinate space (`X-Screen-Width/Height`), which `ignore_regions` are in. */
   width: number;
   height: number;
@@ -81,6 +84,9 @@ export class FrameGuard {
       if (error instanceof ScreenHostError) throw hostFailure(error);
       throw error;
     }
+    // The redacted PNGs cannot show a change under the regions: their hash can.
+    const hidden = hiddenChange(judged.hiddenSha256, fresh);
+    if (hidden) return { kind: 'changed', why: hidden };
     const result = compareScreens(judged.png, fresh.png, {
       mask,
       ignoreRegions: ctx.agent.ignore_regions,

@@ -13,6 +13,7 @@ import { SecretGrants, SecretRefused } from '../../secrets/secret-grants.service
 import { failedTooOften, RunEnds, secretRefused, unusableScreen } from './run-ends';
 import { RunEnding } from './run-ending.service';
 import type { StepContext } from './step-context';
+import { redactingHost } from '../screens/redaction';
 import { timedHost, timingEntry, type StepTiming } from './step-timing';
 
 /** Unexpected errors on one step (each a failed job attempt) before its run ends. */
@@ -128,7 +129,11 @@ export class StepLease implements OnModuleDestroy {
     return {
       run,
       agent,
-      host: timedHost(this.client.forTarget(agent, token), timing),
+      // Redaction is Warden's own work: outside the host's timing.
+      host: redactingHost(
+        timedHost(this.client.forTarget(agent, token), timing),
+        agent.redact_regions,
+      ),
       secret: { envName: token.envName, origin: token.origin },
       rules: this.rulesFor(agent),
       timing,

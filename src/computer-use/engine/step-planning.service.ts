@@ -151,6 +151,7 @@ export class StepPlanning {
           height: shot.height,
           png: shot.png,
           frameSha256: shot.frameSha256,
+          hiddenSha256: shot.hiddenSha256,
           outline,
         };
       } catch (error) {
@@ -333,6 +334,8 @@ export function screenFields(screen: ObservedScreen): StepFields {
   return {
     screenSha256: screen.sha256,
     screenPixelSha256: screen.pixelSha256,
+    frameSha256: screen.frameSha256 ?? null,
+    hiddenSha256: screen.hiddenSha256 ?? null,
     width: screen.width,
     height: screen.height,
   };

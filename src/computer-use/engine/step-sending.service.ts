@@ -9,6 +9,7 @@ import type { SendGate } from '../runs/send-gate';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
 import { compareScreens, VolatileMask } from '../screens/pixels';
 import { ScreenHostError, type Screenshot } from '../screens/screen-host.client';
+import { hiddenChange } from '../screens/redaction';
 import { ScreensService } from '../screens/screens.service';
 import { FrameGuard, type JudgedScreen } from './frame-guard.service';
 import { hostFailure, RunEnds, staleEnd } from './run-ends';
@@ -106,7 +107,7 @@ export class StepSending {
       throw new Error(`step ${step.id} is approved but has no approval`);
     }
     const mask = heldMask(approval);
-    const { stale, fresh } = await this.staleness(ctx, approval, mask, shot);
+    const { stale, fresh } = await this.staleness(ctx, step, approval, mask, shot);
     if (stale) throw staleEnd(stale, approval);
     // Sent onto the frame just compared with the approved one.
     return this.send(ctx, step, approval.action, {
@@ -146,7 +147,7 @@ export class StepSending {
     const judged = await this.judgedScreenOf(ctx, step);
     const mask = approval ? heldMask(approval) : runMask(ctx);
     if (approval) {
-      const { stale } = await this.staleness(ctx, approval, mask);
+      const { stale } = await this.staleness(ctx, step, approval, mask);
       if (stale) throw staleEnd(stale, approval);
     }
     // Sent again: the same checks as the first time, right before the effect.
@@ -268,12 +269,16 @@ export class StepSending {
   /** Whether the screen is no longer the one the approver saw (and why), with the fresh screenshot. */
   private async staleness(
     ctx: StepContext,
+    step: Step,
     approval: Approval,
     mask: VolatileMask | null,
     shot: Promise<Screenshot | RunEnds> = this.freshScreenshot(ctx),
   ): Promise<{ stale: string | null; fresh: Screenshot }> {
     const fresh = await shot;
     if (fresh instanceof RunEnds) throw fresh;
+    // The redacted screenshots cannot show a change under the regions: their hash can.
+    const hidden = hiddenChange(step.hiddenSha256, fresh);
+    if (hidden) return { stale: hidden, fresh };
     // Equal PNG bytes (the same SHA-256) are the same pixels: no need to load the held PNG.
     if (fresh.pngSha256 === approval.screenSha256) return { stale: null, fresh };
     const held = await this.screens.get(ctx.run.tenant, approval.screenSha256);
@@ -292,7 +297,14 @@ export class StepSending {
       ? await this.screens.get(ctx.run.tenant, step.screenSha256)
       : null;
     if (!png || step.width === null || step.height === null) return null;
-    return { png, pixelSha256: step.screenPixelSha256, width: step.width, height: step.height };
+    return {
+      png,
+      frameSha256: step.frameSha256,
+      pixelSha256: step.screenPixelSha256,
+      hiddenSha256: step.hiddenSha256,
+      width: step.width,
+      height: step.height,
+    };
   }
 
   /**

@@ -15,6 +15,8 @@ export interface ObservedScreen {
    * the host sends none. For the engine, which sends it back with the action judged on it.
    */
   frameSha256?: string | null;
+  /** SHA-256 of the real pixels under the agent's `redact_regions`; absent without redaction. */
+  hiddenSha256?: string;
   /** The outline at that moment, or null when the host has none. */
   outline: OutlineElement[] | null;
 }

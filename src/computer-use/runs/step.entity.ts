@@ -66,6 +66,17 @@ export class Step {
   @Column({ name: 'screen_pixel_sha256', type: 'char', length: 64, nullable: true })
   screenPixelSha256: string | null;
 
+  /**
+   * The host's frame hash of the screen (`X-Frame-SHA256`; computed by Warden for a redacting
+   * agent's host that sends none): what the host compares when the action is sent after a hold.
+   */
+  @Column({ name: 'frame_sha256', type: 'char', length: 64, nullable: true })
+  frameSha256: string | null;
+
+  /** SHA-256 of the real pixels under the agent's `redact_regions` (screens/redaction.ts). */
+  @Column({ name: 'hidden_sha256', type: 'char', length: 64, nullable: true })
+  hiddenSha256: string | null;
+
   @Column({ type: 'integer', nullable: true })
   width: number | null;
 

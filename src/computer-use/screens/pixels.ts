@@ -150,7 +150,7 @@ export interface ScreenComparison {
 /** A PNG (compared byte-wise first) or already decoded pixels. */
 export type ScreenImage = Buffer | Decoded;
 
-interface PixelRect {
+export interface PixelRect {
   x0: number;
   y0: number;
   x1: number;

@@ -29,6 +29,11 @@ export interface Screenshot {
    * none (a host without the frame precondition).
    */
   frameSha256: string | null;
+  /**
+   * SHA-256 of the real pixels under the agent's `redact_regions`, which this screenshot shows
+   * blacked out (redaction.ts); absent when the agent redacts nothing.
+   */
+  hiddenSha256?: string;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { Lru } from '../../common/lru';
 import { pngPixelFacts, sha256Hex } from './pixels';
 import { openScreen, sealScreen } from './screen-crypto';
 import { ScreenKeys } from './screen-keys';
@@ -20,28 +21,6 @@ export interface StoredScreen {
 export type ScreenToStore = Pick<Screenshot, 'png'> & Partial<Pick<Screenshot, 'pngSha256'>>;
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
-
-/** A small least-recently-used map. */
-class Lru<K, V> {
-  private readonly map = new Map<K, V>();
-
-  constructor(private readonly capacity: number) {}
-
-  get(key: K): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
-  }
-
-  set(key: K, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
-  }
-}
 
 /**
  * The content-addressed screen store (DESIGN §2, §9): each tenant's screenshots in PostgreSQL, once

@@ -66,6 +66,11 @@ export interface AgentConfig {
   commit_words: string[];
   unlabelled_clicks: 'read' | 'write';
   ignore_regions: Rect[];
+  /**
+   * Rectangles (in the host's coordinate space) blacked out in every screenshot Warden keeps or
+   * shows, the model's included; never in what the host acts on (screens/redaction.ts).
+   */
+  redact_regions: Rect[];
   /** DESIGN §5: keys canonical, transaction codes in upper case (actions/screen-rules-read.ts). */
   screen_rules: ScreenRule[];
   /**
@@ -135,6 +140,7 @@ export const AGENT_DEFAULTS: Readonly<Omit<AgentConfig, 'screen_url' | 'screen_t
     commit_words: [],
     unlabelled_clicks: 'write',
     ignore_regions: [],
+    redact_regions: [],
     screen_rules: [],
     approve_at: 'every_write',
     on_injection: 'hold',
@@ -175,6 +181,7 @@ export const LIMITS = {
   approver_name: 200,
   stall_after: { min: 1, max: 40 },
   ignore_regions: 50,
+  redact_regions: 50,
   coordinate: 100_000,
   system: 200,
   reason: 1000,
@@ -212,6 +219,7 @@ export function withDefaults(config: ComputerUseConfig): ComputerUseConfig {
       ...agent,
       commit_words: agent.commit_words ?? [],
       ignore_regions: agent.ignore_regions ?? [],
+      redact_regions: agent.redact_regions ?? [],
       screen_rules: agent.screen_rules ?? [],
       notify: agent.notify ?? [],
       approvers: agent.approvers ?? [],

@@ -132,6 +132,7 @@ export function parseAgent(raw: unknown, path: string, problems: string[]): Agen
   const screenTls = parseScreenTls(known.screen_tls, `${path}.screen_tls`, problems);
   const planner = parsePlanner(known.planner, `${path}.planner`, problems);
   const ignoreRegions = parseRegions(known.ignore_regions, `${path}.ignore_regions`, problems);
+  const redactRegions = parseRegions(known.redact_regions, `${path}.redact_regions`, problems);
   const notify = parseNotify(known.notify, `${path}.notify`, problems);
   const includeScreen = parseIncludeScreen(
     known.notify_include_screen,
@@ -178,6 +179,7 @@ export function parseAgent(raw: unknown, path: string, problems: string[]): Agen
     commit_words: [...((known.commit_words as string[] | null | undefined) ?? [])],
     unlabelled_clicks: dto.unlabelled_clicks ?? AGENT_DEFAULTS.unlabelled_clicks,
     ignore_regions: ignoreRegions,
+    redact_regions: redactRegions,
     // Checked above; stored normalised (canonical keys, transaction codes in upper case).
     screen_rules: readScreenRules(known.screen_rules, loadRules()).list,
     approve_at: dto.approve_at ?? AGENT_DEFAULTS.approve_at,
@@ -253,7 +255,7 @@ function parsePlanner(raw: unknown, path: string, problems: string[]): PlannerCo
 }
 
 function parseRegions(raw: unknown, path: string, problems: string[]): Rect[] {
-  // Its type and count are the agent DTO's to refuse.
+  // Its type and count (ignore_regions and redact_regions have one bound) are the DTO's to refuse.
   if (!Array.isArray(raw) || raw.length > LIMITS.ignore_regions) return [];
   const regions: Rect[] = [];
   raw.forEach((item, i) => {

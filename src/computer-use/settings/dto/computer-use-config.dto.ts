@@ -207,6 +207,17 @@ export class AgentDto {
   @ArrayMaxSize(LIMITS.ignore_regions)
   ignore_regions?: RectDto[];
 
+  /** Checked like ignore_regions. */
+  @ApiPropertyOptional({
+    type: [RectDto],
+    description:
+      "blacked out in every screenshot Warden stores or shows (the model's included), never in what the host acts on",
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(LIMITS.redact_regions)
+  redact_regions?: RectDto[];
+
   /** Checked by the action rules (screen-rules-read.ts), so an error names the rule by its index. */
   @ApiPropertyOptional({
     type: 'array',
@@ -339,6 +350,7 @@ export const AGENT_FIELDS: readonly string[] = [
   'commit_words',
   'unlabelled_clicks',
   'ignore_regions',
+  'redact_regions',
   'screen_rules',
   'approve_at',
   'on_injection',

@@ -1,0 +1,128 @@
+/**
+ * An agent's `redact_regions` (issue 17 §2): rectangles blacked out in every screenshot Warden
+ * keeps or shows (the store, the model, OCR, the console, notifications), never in what the host
+ * acts on. The real frame stays the host's to compare (`X-Frame-SHA256`); what was under the
+ * rectangles is kept only as a hash, so that Warden's own comparison still sees a change there.
+ */
+import { createHash } from 'node:crypto';
+import type { OutlineElement, Rect } from '../actions/action.types';
+import { Lru } from '../../common/lru';
+import { decodePng, pixelRects, pixelSha256, type PixelRect } from './pixels';
+import { encodeRgbPng } from './png-encoder';
+import type { ScreenHost, Screenshot } from './screen-host.types';
+
+/** A screenshot with the agent's regions blacked out. */
+export type RedactedScreenshot = Screenshot & { frameSha256: string; hiddenSha256: string };
+
+/**
+ * The host as the engine sees it for an agent with `redact_regions`: every screenshot redacted,
+ * every outline without the values under the regions; actions go to the host as they are. The
+ * host itself when the agent redacts nothing.
+ */
+export function redactingHost(host: ScreenHost, regions: Rect[]): ScreenHost {
+  if (regions.length === 0) return host;
+  const key = JSON.stringify(regions);
+  return {
+    url: host.url,
+    screenshot: async (options) => redactedOnce(await host.screenshot(options), regions, key),
+    elements: async () => redactOutline(await host.elements(), regions),
+    act: (action, key, frame) => host.act(action, key, frame),
+    lookupAction: (key) => host.lookupAction(key),
+    health: () => host.health(),
+    probe: () => host.probe(),
+  };
+}
+
+/**
+ * Redacted screenshots by the SHA-256 of the host's PNG and the regions: a settled screen is shot
+ * again and again, and its redaction (a decode and an encode, about 50 ms on 1280×800) is the same.
+ */
+const redacted = new Lru<string, RedactedScreenshot>(32);
+
+function redactedOnce(shot: Screenshot, regions: Rect[], regionsKey: string): RedactedScreenshot {
+  const key = `${shot.pngSha256}:${shot.width}x${shot.height}:${shot.frameSha256}:${regionsKey}`;
+  const known = redacted.get(key);
+  if (known) return known;
+  const fresh = redactScreenshot(shot, regions);
+  redacted.set(key, fresh);
+  return fresh;
+}
+
+/**
+ * The screenshot with `regions` (in the host's coordinate space, like actions) blacked out: a new
+ * PNG and its SHA-256, the frame hash of the real pixels (the host's, or computed here for a host
+ * that sends none) and the hash of what the regions hid. A PNG that does not decode is refused
+ * with a ScreenError, as the store would refuse it.
+ */
+export function redactScreenshot(shot: Screenshot, regions: Rect[]): RedactedScreenshot {
+  const image = decodePng(shot.png);
+  const frameSha256 = shot.frameSha256 ?? pixelSha256(image);
+  const rects = pixelRects(regions, image, { width: shot.width, height: shot.height });
+  const hidden = createHash('sha256');
+  const rgba = Buffer.from(image.rgba.buffer, image.rgba.byteOffset, image.rgba.length);
+  for (const r of rects) {
+    for (let y = r.y0; y < r.y1; y++) {
+      hidden.update(rgba.subarray((y * image.width + r.x0) * 4, (y * image.width + r.x1) * 4));
+    }
+  }
+  blackOut(rgba, image.width, rects);
+  const png = encodeRgbPng(image);
+  return {
+    ...shot,
+    png,
+    pngSha256: createHash('sha256').update(png).digest('hex'),
+    frameSha256,
+    hiddenSha256: hidden.digest('hex'),
+  };
+}
+
+function blackOut(rgba: Buffer, width: number, rects: PixelRect[]): void {
+  for (const r of rects) {
+    for (let y = r.y0; y < r.y1; y++) {
+      const row = rgba.subarray((y * width + r.x0) * 4, (y * width + r.x1) * 4);
+      row.fill(0);
+      for (let a = 3; a < row.length; a += 4) row[a] = 255;
+    }
+  }
+}
+
+/**
+ * The outline with the value of every element that overlaps a region left out: what a redacted
+ * field holds is not read (by the rail, or into a commit's change list) any more than it is shown.
+ */
+export function redactOutline(
+  outline: OutlineElement[] | null,
+  regions: Rect[],
+): OutlineElement[] | null {
+  if (!outline) return outline;
+  return outline.map((element) =>
+    element.value !== undefined && regions.some((r) => overlaps(element.rect, r))
+      ? withoutValue(element)
+      : element,
+  );
+}
+
+function withoutValue(element: OutlineElement): OutlineElement {
+  const { value: _value, ...rest } = element;
+  return rest;
+}
+
+function overlaps(a: Rect, b: Rect): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+/**
+ * Why the screen counts as changed under the redacted regions (the real pixels there differ, or
+ * the regions themselves were changed, added or removed), or null. Warden's own comparison of
+ * redacted screenshots cannot see these pixels; this hash can.
+ */
+export function hiddenChange(
+  judged: string | null | undefined,
+  fresh: Pick<Screenshot, 'hiddenSha256'>,
+): string | null {
+  if ((judged ?? null) === (fresh.hiddenSha256 ?? null)) return null;
+  if (!judged || !fresh.hiddenSha256) {
+    return "the agent's redact_regions changed since the screen was judged";
+  }
+  return 'the screen changed under a redacted region';
+}
