@@ -46,6 +46,12 @@ describe('screenshotOf: X-Frame-SHA256', () => {
     expect(screenshotOf(target, shot(), 'GET /screenshot').frameSha256).toBeNull();
   });
 
+  it("is the PNG's pixel hash as well (the protocol's definition), so the store need not decode", () => {
+    const sha = 'a1'.repeat(32);
+    expect(screenshotOf(target, shot(sha), 'GET /screenshot').pixelSha256).toBe(sha);
+    expect(screenshotOf(target, shot(), 'GET /screenshot')).not.toHaveProperty('pixelSha256');
+  });
+
   it.each([
     ['upper case', 'A1'.repeat(32)],
     ['too short', 'a1'.repeat(31)],

@@ -102,6 +102,7 @@ export function screenshotOf(t: Target, answer: Answer, what: string): Screensho
   if (png.length < 45 || !png.subarray(png.length - 12).equals(IEND)) {
     throw bad(`a PNG that is cut off (${size(png.length)}, no IEND end marker)`);
   }
+  const frameSha256 = frameShaOf(answer.headers['x-frame-sha256'], bad);
   return {
     png,
     pngSha256: createHash('sha256').update(png).digest('hex'),
@@ -109,7 +110,8 @@ export function screenshotOf(t: Target, answer: Answer, what: string): Screensho
     height,
     pngWidth: header.width,
     pngHeight: header.height,
-    frameSha256: frameShaOf(answer.headers['x-frame-sha256'], bad),
+    frameSha256,
+    ...(frameSha256 ? { pixelSha256: frameSha256 } : {}),
   };
 }
 

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { crc32, deflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
-import { decodePng, MAX_DECODED_BYTES, readPngHeader, visitPngRows } from './png-decoder';
+import {
+  checkPngData,
+  decodePng,
+  MAX_DECODED_BYTES,
+  readPngHeader,
+  visitPngRows,
+} from './png-decoder';
 import { ScreenError } from './screen-error';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -403,5 +409,71 @@ describe('visitPngRows', () => {
     const cut = grey.subarray(0, grey.length - 5);
     expect(() => visitPngRows(cut, () => undefined)).toThrow(ScreenError);
     expect(() => decodePng(cut)).toThrow(ScreenError);
+  });
+});
+
+describe('checkPngData', () => {
+  const throws = (f: () => unknown) => {
+    try {
+      f();
+      return false;
+    } catch (error) {
+      if (!(error instanceof ScreenError)) throw error;
+      return true;
+    }
+  };
+
+  it('answers the header of a PNG that decodes', () => {
+    const png = encode(7, 5, Buffer.alloc(7 * 5 * 4, 99), { colorType: 6 });
+    expect(checkPngData(png)).toMatchObject({ width: 7, height: 5 });
+  });
+
+  it('refuses damaged pixel data under a correct CRC, which only inflating shows', () => {
+    const raw = Buffer.alloc(64 * (64 * 3 + 1));
+    for (let i = 0; i < raw.length; i++) raw[i] = i % (64 * 3 + 1) === 0 ? 1 : (i * 7) & 0xff;
+    const good = craft({ width: 64, height: 64, colorType: 2, bitDepth: 8, raw });
+    expect(() => checkPngData(good)).not.toThrow();
+    const idat = deflateSync(raw);
+    for (let i = 40; i < 56; i++) idat[i] ^= 0x5a;
+    const ihdr = good.subarray(8, 33);
+    const damaged = Buffer.concat([
+      SIGNATURE,
+      ihdr,
+      chunk('IDAT', idat),
+      chunk('IEND', Buffer.alloc(0)),
+    ]);
+    expect(() => decodePng(damaged)).toThrow(ScreenError);
+    expect(() => checkPngData(damaged)).toThrow(/damaged/);
+  });
+
+  it('refuses exactly what decodePng refuses, on the fast path (fuzzing)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(2, 6),
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.uint8Array({ maxLength: 400 }),
+        (colorType, width, height, raw) => {
+          const png = craft({ width, height, colorType, bitDepth: 8, raw: Buffer.from(raw) });
+          expect(throws(() => checkPngData(png))).toBe(throws(() => decodePng(png)));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+    const good = encode(6, 4, Buffer.alloc(96, 200), { colorType: 6 });
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({ at: fc.nat(good.length - 1), value: fc.integer({ min: 0, max: 255 }) }),
+          { maxLength: 6 },
+        ),
+        (edits) => {
+          const png = Buffer.from(good);
+          for (const { at, value } of edits) png[at] = value;
+          expect(throws(() => checkPngData(png))).toBe(throws(() => decodePng(png)));
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });

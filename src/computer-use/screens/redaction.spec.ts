@@ -77,6 +77,12 @@ describe('redactScreenshot', () => {
     expect(computed.frameSha256).not.toBe(pixelSha256(decodePng(computed.png)));
   });
 
+  it("knows the stored PNG's pixel hash without decoding it again, translucent pixels included", () => {
+    const image = withPixel(patterned(), 30, 20, [9, 9, 9, 128]);
+    const redacted = redactScreenshot(shotOf(image), [REGION]);
+    expect(redacted.pixelSha256).toBe(pixelSha256(decodePng(redacted.png)));
+  });
+
   it('hashes what the region hid: a change there shows in the hash, not in the PNG', () => {
     const image = patterned();
     const before = redactScreenshot(shotOf(image), [REGION]);

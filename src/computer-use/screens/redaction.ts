@@ -12,7 +12,11 @@ import { encodeRgbPng } from './png-encoder';
 import type { ScreenHost, Screenshot } from './screen-host.types';
 
 /** A screenshot with the agent's regions blacked out. */
-export type RedactedScreenshot = Screenshot & { frameSha256: string; hiddenSha256: string };
+export type RedactedScreenshot = Screenshot & {
+  frameSha256: string;
+  pixelSha256: string;
+  hiddenSha256: string;
+};
 
 /**
  * The host as the engine sees it for an agent with `redact_regions`: every screenshot redacted,
@@ -66,12 +70,15 @@ export function redactScreenshot(shot: Screenshot, regions: Rect[]): RedactedScr
     }
   }
   blackOut(rgba, image.width, rects);
+  // The stored PNG is RGB: its pixels decode opaque, and their hash is taken so.
+  for (let a = 3; a < rgba.length; a += 4) rgba[a] = 255;
   const png = encodeRgbPng(image);
   return {
     ...shot,
     png,
     pngSha256: createHash('sha256').update(png).digest('hex'),
     frameSha256,
+    pixelSha256: pixelSha256(image),
     hiddenSha256: hidden.digest('hex'),
   };
 }

@@ -30,6 +30,12 @@ export interface Screenshot {
    */
   frameSha256: string | null;
   /**
+   * The pixel SHA-256 of `png` (DESIGN §6) when it is known without a decode: the host's frame
+   * hash, which the protocol defines over the very pixels of its PNG (the doctor checks that it
+   * is), or the hash of a redacted screenshot's pixels, computed as it was redacted.
+   */
+  pixelSha256?: string;
+  /**
    * SHA-256 of the real pixels under the agent's `redact_regions`, which this screenshot shows
    * blacked out (redaction.ts); absent when the agent redacts nothing.
    */
