@@ -2,6 +2,7 @@
  * npm run eval — how well agents do their tasks under Warden, and what governance cost them.
  *
  *   npm run eval -- --suite sim [--planner scripted,recorded] [--repeat N] [--task a,b] [--smoke]
+ *     [--results DIR]   (default evals/results)
  *
  * Stands up Warden as the bench does (a throwaway database and Redis prefix, the API and the
  * worker as processes, sim screen hosts over HTTPS), runs every task of the suite with every
@@ -25,6 +26,7 @@ async function main(): Promise<number> {
       smoke: { type: 'boolean', default: false },
       policy: { type: 'string', default: 'task' },
       'no-approval': { type: 'boolean', default: false },
+      results: { type: 'string' },
     },
   });
   const planners = values.planner.split(',').map((p) => p.trim()) as PlannerKind[];
@@ -46,6 +48,7 @@ async function main(): Promise<number> {
     smoke: values.smoke,
     policy: values.policy as PolicyMode,
     noApproval: values['no-approval'],
+    resultsRoot: values.results,
     log,
   });
   log(`results in ${dir}`);

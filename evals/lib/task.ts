@@ -123,7 +123,7 @@ export function loadTask(suiteDir: string, suite: string, name: string): Task {
     title: typeof t.title === 'string' ? t.title : name,
     goal: t.goal as string,
     agent: isObject(t.agent) ? t.agent : {},
-    start: (isObject(t.start) ? t.start : {}),
+    start: isObject(t.start) ? t.start : {},
     policy: t.policy as TaskPolicy,
     check: t.check as TaskCheck,
     smoke: t.smoke === true,
