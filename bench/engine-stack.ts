@@ -288,13 +288,15 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
       apiToken('wes', 'computer_use.admin,governance.weaken'),
       apiToken('olga', 'agents.operate'),
       apiToken('bob', 'agents.approve'),
-      cli(
-        [
-          ...['secrets', 'grant', '--tenant', name, '--env', TOKEN_ENV],
-          ...hosts.flatMap((h) => ['--to', new URL(h.url).origin]),
-        ],
-        'grant',
-      ),
+      hosts.length === 0
+        ? ''
+        : cli(
+            [
+              ...['secrets', 'grant', '--tenant', name, '--env', TOKEN_ENV],
+              ...hosts.flatMap((h) => ['--to', new URL(h.url).origin]),
+            ],
+            'grant',
+          ),
       ...(options.grants ?? []).map((g, i) =>
         cli(
           ['secrets', 'grant', '--tenant', name, '--env', g.env, '--to', new URL(g.to).origin],

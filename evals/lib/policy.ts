@@ -23,6 +23,12 @@ function matches(m: ApprovalMatcher, held: HeldAction): boolean {
   if (m.text !== undefined && a.text !== m.text) return false;
   if (m.key !== undefined && a.key !== m.key) return false;
   if (m.why !== undefined && !new RegExp(m.why, 'u').test(held.why)) return false;
+  if (m.within !== undefined) {
+    const { x, y } = a as { x?: unknown; y?: unknown };
+    const r = m.within;
+    if (typeof x !== 'number' || typeof y !== 'number') return false;
+    if (x < r.x || y < r.y || x >= r.x + r.width || y >= r.y + r.height) return false;
+  }
   return true;
 }
 

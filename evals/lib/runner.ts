@@ -19,16 +19,10 @@ import {
   type FakeReply,
 } from '../../test/support/fake-provider';
 import { EvalSim } from './eval-sim';
+import { simHost, startX11Host, type EvalHost } from './hosts';
 import { decide, type PolicyMode } from './policy';
 import { markdown, summarize, type Summary, type TaskResult } from './summary';
-import {
-  checkTask,
-  tally,
-  type ApprovalDecision,
-  type ModelCall,
-  type RunRecord,
-  type SimEventRecord,
-} from './tally';
+import { checkTask, tally, type ApprovalDecision, type ModelCall, type RunRecord } from './tally';
 import { loadSuite, type RecordedAnswer, type Task } from './task';
 
 export const EVALS_ROOT = join(__dirname, '..');
@@ -47,14 +41,19 @@ const RUN_TIMEOUT_MS = 180_000;
 
 export interface EvalStack {
   bench: BenchStack;
-  host: BenchHost & { sim: EvalSim };
+  host: EvalHost;
   fake: FakeProvider;
   /** Real providers whose key is set in this environment. */
   realKeys: Set<'anthropic' | 'openai'>;
   close(): Promise<void>;
 }
 
-export async function startEvalStack(log: (line: string) => void): Promise<EvalStack> {
+/** Warden, the fake provider and the suite's screen: `sim` (default) or `x11`. */
+export async function startEvalStack(
+  log: (line: string) => void,
+  suite = 'sim',
+): Promise<EvalStack> {
+  const x11 = suite === 'x11' ? await startX11Host(log) : null;
   const fake = await startFakeProvider();
   const env: Record<string, string> = { [RECORDED_KEY_ENV]: randomBytes(24).toString('hex') };
   const grants = [{ env: RECORDED_KEY_ENV, to: fake.url }];
@@ -68,10 +67,14 @@ export async function startEvalStack(log: (line: string) => void): Promise<EvalS
     env[real.env] = key;
     grants.push({ env: real.env, to: real.origin });
   }
+  if (x11) {
+    env[x11.tokenEnv] = x11.token;
+    grants.push({ env: x11.tokenEnv, to: x11.url });
+  }
   try {
     const bench = await startBenchStack({
       name: 'eval',
-      hosts: 1,
+      hosts: x11 ? 0 : 1,
       workers: 1,
       workerConcurrency: 4,
       nodeFlags: [],
@@ -81,18 +84,21 @@ export async function startEvalStack(log: (line: string) => void): Promise<EvalS
       grants,
       makeSim: () => new EvalSim('en'),
     });
+    const sim = bench.hosts[0] as (BenchHost & { sim: EvalSim }) | undefined;
     return {
       bench,
-      host: bench.hosts[0] as BenchHost & { sim: EvalSim },
+      host: x11 ?? simHost(sim!, bench.tokenEnv),
       fake,
       realKeys,
       close: async () => {
         await bench.close();
         await fake.close();
+        await x11?.close();
       },
     };
   } catch (error) {
     await fake.close();
+    await x11?.close();
     throw error;
   }
 }
@@ -196,7 +202,7 @@ async function runOnce(
   };
   try {
     stack.fake.reset();
-    host.sim.begin(`${task.name}-${kind}-${repeat}`, task.start);
+    await host.begin(task, `${task.name}-${kind}-${repeat}`);
     const planner = await plannerFor(stack, task, kind);
     const weakened = options.noApproval === true || typeof task.agent.reason === 'string';
     ensure(
@@ -210,9 +216,9 @@ async function runOnce(
           agents: {
             [AGENT]: {
               screen_url: host.url,
-              screen_token_env: bench.tokenEnv,
+              screen_token_env: host.tokenEnv,
               screen_tls: { fingerprint_sha256: host.fingerprint },
-              system: 'SAP GUI (sim)',
+              system: host.kind === 'sim' ? 'SAP GUI (sim)' : 'Tk form (x11)',
               max_steps: 30,
               max_seconds: 300,
               ...task.agent,
@@ -290,7 +296,7 @@ async function runOnce(
       await sleep(100);
     }
     base.seconds = Math.round((Date.now() - started) / 100) / 10;
-    const events = host.sim.app.eventLog() as unknown as SimEventRecord[];
+    const events = await host.events();
     const calls: ModelCall[] = [];
     const transcripts: unknown[] = [];
     for (const step of record.steps as Array<{ n: number; screen_sha256: string | null }>) {
@@ -324,7 +330,7 @@ async function runOnce(
       }
     }
     const runRecord = record as RunRecord;
-    const governance = tally(runRecord, events, decisions, calls);
+    const governance = tally(runRecord, host.unapproved(runRecord, events), decisions, calls);
     const checked = checkTask(task.check, runRecord, events);
     Object.assign(base, {
       status: record.status,
@@ -414,7 +420,7 @@ export async function runSuite(options: SuiteOptions): Promise<{ summary: Summar
   const stamp = stampOf(new Date());
   const dir = join(options.resultsRoot ?? join(EVALS_ROOT, 'results'), options.suite, stamp);
   mkdirSync(dir, { recursive: true });
-  const stack = await startEvalStack(options.log);
+  const stack = await startEvalStack(options.log, options.suite);
   const skipped: Summary['skipped'] = [];
   const planners = options.planners.filter((kind) => {
     if ((kind === 'anthropic' || kind === 'openai') && !stack.realKeys.has(kind)) {

@@ -16,6 +16,8 @@ export interface ApprovalMatcher {
   key?: string;
   /** A regular expression (`u`) over the approval's why (names the label a click lands on). */
   why?: string;
+  /** A click inside this rectangle (where the approver sees it land: a field with no label). */
+  within?: { x: number; y: number; width: number; height: number };
 }
 
 export interface TaskPolicy {
