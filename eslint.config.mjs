@@ -44,7 +44,7 @@ export default tseslint.config(
     rules: { 'no-undef': 'off' },
   },
   {
-    files: ['**/*.spec.ts', 'test/**/*.ts', 'screen-host/test/**/*.ts', 'bench/**/*.ts'],
+    files: ['**/*.spec.ts', 'test/**/*.ts', 'screen-host/test/**/*.ts', 'bench/**/*.ts', 'evals/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',

@@ -61,6 +61,7 @@ module.exports = {
         '<rootDir>/src/**/*.spec.ts',
         '<rootDir>/packages/protocol/src/**/*.spec.ts',
         '<rootDir>/screen-host/src/**/*.spec.ts',
+        '<rootDir>/evals/**/*.spec.ts',
       ],
     },
     {

@@ -68,7 +68,7 @@ export class BenchSim extends SimBackend {
   readonly performedAt: number[] = [];
   /** Named in every PNG this host serves; set before each scenario (prepare). */
   private tag = '';
-  /** The screenshot of the current state, until an action, a reset or a poke changes it. */
+  /** The screenshot of the current state, until an action, a reset, a poke or a popup changes it. */
   private shot: Promise<Screenshot> | null = null;
 
   prepare(tag: string): void {
@@ -108,6 +108,11 @@ export class BenchSim extends SimBackend {
     this.shot = null;
     super.poke(message);
   }
+
+  override popup(popup: Parameters<SimBackend['popup']>[0]): void {
+    this.shot = null;
+    super.popup(popup);
+  }
 }
 
 export interface BenchHost {
@@ -128,7 +133,7 @@ export interface BenchStack {
   apiUrl: string;
   tokenEnv: string;
   hosts: BenchHost[];
-  tokens: { admin: string; operator: string; approver: string };
+  tokens: { admin: string; weakener: string; operator: string; approver: string };
   workers: number;
   /** Process ids of the API and the worker processes (for their CPU time). */
   pids: { api: number; workers: number[] };
@@ -147,6 +152,14 @@ export interface StackOptions {
   /** Keep the database and the process logs instead of removing them at the end (Redis keys go). */
   keepDir: boolean;
   log: (line: string) => void;
+  /** Names the database, the queue prefix and the tenant (default `bench`; the eval says `eval`). */
+  name?: string;
+  /** More environment for the API and the worker (a model key the agents name, say). */
+  env?: Record<string, string>;
+  /** More grants of the deployment operator: `env` may go to `to`'s origin. */
+  grants?: Array<{ env: string; to: string }>;
+  /** The sim each host runs (default a plain BenchSim in English). */
+  makeSim?: () => BenchSim;
 }
 
 async function adminQuery(text: string): Promise<void> {
@@ -181,10 +194,11 @@ async function http(base: string, method: string, path: string, token: string, j
 }
 
 export async function startBenchStack(options: StackOptions): Promise<BenchStack> {
+  const name = options.name ?? 'bench';
   const suffix = randomBytes(4).toString('hex');
-  const databaseName = `warden_bench_${suffix}`;
-  const queuePrefix = `warden_bench_${suffix}`;
-  const dir = mkdtempSync(join(tmpdir(), 'warden-bench-'));
+  const databaseName = `warden_${name}_${suffix}`;
+  const queuePrefix = `warden_${name}_${suffix}`;
+  const dir = mkdtempSync(join(tmpdir(), `warden-${name}-`));
   const cleanups: Array<() => Promise<void>> = [];
   const close = async () => {
     for (const cleanup of cleanups.reverse()) {
@@ -222,7 +236,7 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
     for (let i = 0; i < options.hosts; i++) {
       const certDir = join(dir, `host-${i}`);
       const cert = await createCertificate(certDir);
-      const sim = new BenchSim('en');
+      const sim = options.makeSim?.() ?? new BenchSim('en');
       const host = await startScreenHost({
         backend: sim,
         token,
@@ -243,6 +257,7 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
       LOG_LEVEL: 'info',
       HOST: '127.0.0.1',
       WORKER_CONCURRENCY: String(options.workerConcurrency),
+      ...options.env,
       [TOKEN_ENV]: token,
     };
 
@@ -260,7 +275,7 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
     const apiToken = async (subject: string, permissions: string) => {
       const last = await cli(
         [
-          ...['token', 'create', '--tenant', 'bench'],
+          ...['token', 'create', '--tenant', name],
           ...['--subject', subject, '--permissions', permissions],
         ],
         subject,
@@ -268,16 +283,25 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
       if (!last.startsWith('wdn_')) throw new Error(`token create for ${subject} printed no token`);
       return last;
     };
-    const [admin, operator, approver] = await Promise.all([
+    const [admin, weakener, operator, approver] = await Promise.all([
       apiToken('ada', 'computer_use.admin'),
+      apiToken('wes', 'computer_use.admin,governance.weaken'),
       apiToken('olga', 'agents.operate'),
       apiToken('bob', 'agents.approve'),
-      cli(
-        [
-          ...['secrets', 'grant', '--tenant', 'bench', '--env', TOKEN_ENV],
-          ...hosts.flatMap((h) => ['--to', new URL(h.url).origin]),
-        ],
-        'grant',
+      hosts.length === 0
+        ? ''
+        : cli(
+            [
+              ...['secrets', 'grant', '--tenant', name, '--env', TOKEN_ENV],
+              ...hosts.flatMap((h) => ['--to', new URL(h.url).origin]),
+            ],
+            'grant',
+          ),
+      ...(options.grants ?? []).map((g, i) =>
+        cli(
+          ['secrets', 'grant', '--tenant', name, '--env', g.env, '--to', new URL(g.to).origin],
+          `grant-${i}`,
+        ),
       ),
     ]);
 
@@ -322,7 +346,7 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
       apiUrl,
       tokenEnv: TOKEN_ENV,
       hosts,
-      tokens: { admin, operator, approver },
+      tokens: { admin, weakener, operator, approver },
       workers: workers.length,
       pids: { api: api.child.pid!, workers: workers.map((w) => w.child.pid!) },
       sql: async (text, params) => (await db.query(text, params)).rows,

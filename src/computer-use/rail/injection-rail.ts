@@ -74,8 +74,10 @@ const RULES: readonly Rule[] = [
   {
     name: 'exfiltration',
     verdict: 'injected',
+    // "Repeat" asks for something back only with an object ("repeat the password"): a label
+    // "Repeat Password" is the field where a person types a new one again (the sim's PWD screen).
     patterns: [
-      /\b(reveal|disclose|print|output|send|e-?mail|share|leak|repeat|tell me|show me|give me)\b.{0,40}\b(passwords?|api[ -]?keys?|(access |auth |api |host |bearer )?tokens?|credentials|secrets?|system prompt|your instructions)\b/,
+      /\b(reveal|disclose|print|output|send|e-?mail|share|leak|repeat(?= (back|the|your|all|any|every|me|us)\b)|tell me|show me|give me)\b.{0,40}\b(passwords?|api[ -]?keys?|(access |auth |api |host |bearer )?tokens?|credentials|secrets?|system prompt|your instructions)\b/,
       /\b(verrate|gib|sende|schicke|zeige|nenne|teile)\b.{0,40}\b(passwort\w*|kennwort\w*|token\w*|zugangsdaten|api-?schlussel|systemprompt|deine anweisungen)\b/,
       /\b(revele[rz]?|donne[rz]?|envoie[rz]?|montre[rz]?|communique[rz]?|partage[rz]?)\b.{0,40}\b(mots? de passe|jetons?|identifiants|cles? api|prompt systeme|tes instructions|vos instructions)\b/,
       /\b(revela|dame|envia|muestra|comparte|dime)\b.{0,40}\b(contrasenas?|tokens?|credenciales|claves? api|prompt del sistema|tus instrucciones)\b/,

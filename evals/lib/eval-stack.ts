@@ -1,0 +1,158 @@
+/**
+ * What the eval stands up and takes down: the bench's stack (a throwaway database through the
+ * real migrations, a Redis prefix of its own, the API and the worker as processes, tokens and
+ * grants made by the CLI), the suite's screen host (hosts.ts), and a fake model provider over real
+ * HTTP for the recorded planner; and the agent's planner for each kind.
+ */
+import { randomBytes } from 'node:crypto';
+import { startBenchStack, type BenchHost, type BenchStack } from '../../bench/engine-stack';
+import { demoPlanner } from '../../src/models/demo-planner';
+import {
+  anthropicMessage,
+  startFakeProvider,
+  type FakeProvider,
+  type FakeReply,
+} from '../../test/support/fake-provider';
+import { EvalSim } from './eval-sim';
+import { simHost, startX11Host, type EvalHost } from './hosts';
+import type { RecordedAnswer, Task } from './task';
+
+export const PLANNERS = ['scripted', 'recorded', 'anthropic', 'openai'] as const;
+export type PlannerKind = (typeof PLANNERS)[number];
+
+/** The variable holding the recorded model's key (random per eval; the fake provider takes any). */
+const RECORDED_KEY_ENV = 'WARDEN_EVAL_MODEL_KEY';
+/** What the real providers' keys are called, and where they may go. */
+export const REAL: Record<'anthropic' | 'openai', { env: string; origin: string }> = {
+  anthropic: { env: 'ANTHROPIC_API_KEY', origin: 'https://api.anthropic.com' },
+  openai: { env: 'OPENAI_API_KEY', origin: 'https://api.openai.com' },
+};
+
+export interface EvalStack {
+  bench: BenchStack;
+  host: EvalHost;
+  fake: FakeProvider;
+  /** Real providers whose key is set in this environment. */
+  realKeys: Set<'anthropic' | 'openai'>;
+  close(): Promise<void>;
+}
+
+/** Warden, the fake provider and the suite's screen: `sim` (default) or `x11`. */
+export async function startEvalStack(
+  log: (line: string) => void,
+  suite = 'sim',
+): Promise<EvalStack> {
+  const x11 = suite === 'x11' ? await startX11Host(log) : null;
+  const fake = await startFakeProvider();
+  const env: Record<string, string> = { [RECORDED_KEY_ENV]: randomBytes(24).toString('hex') };
+  const grants = [{ env: RECORDED_KEY_ENV, to: fake.url }];
+  const realKeys = new Set<'anthropic' | 'openai'>();
+  for (const [kind, real] of Object.entries(REAL) as Array<
+    ['anthropic' | 'openai', typeof REAL.anthropic]
+  >) {
+    const key = process.env[real.env];
+    if (!key) continue;
+    realKeys.add(kind);
+    env[real.env] = key;
+    grants.push({ env: real.env, to: real.origin });
+  }
+  if (x11) {
+    env[x11.tokenEnv] = x11.token;
+    grants.push({ env: x11.tokenEnv, to: x11.url });
+  }
+  try {
+    const bench = await startBenchStack({
+      name: 'eval',
+      hosts: x11 ? 0 : 1,
+      workers: 1,
+      workerConcurrency: 4,
+      nodeFlags: [],
+      keepDir: false,
+      log,
+      env,
+      grants,
+      makeSim: () => new EvalSim('en'),
+    });
+    const sim = bench.hosts[0] as (BenchHost & { sim: EvalSim }) | undefined;
+    return {
+      bench,
+      host: x11 ?? simHost(sim!, bench.tokenEnv),
+      fake,
+      realKeys,
+      close: async () => {
+        await bench.close();
+        await fake.close();
+        await x11?.close();
+      },
+    };
+  } catch (error) {
+    await fake.close();
+    await x11?.close();
+    throw error;
+  }
+}
+
+export function ensure<T = any>(
+  what: string,
+  answer: { status: number; body: any },
+  status = 200,
+): T {
+  if (answer.status !== status) {
+    throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 500)}`);
+  }
+  return answer.body as T;
+}
+
+/** The recorded answer as Anthropic's Messages API sends it. */
+function reply(answer: RecordedAnswer): FakeReply {
+  const content: unknown[] = [];
+  if (answer.text) content.push({ type: 'text', text: answer.text });
+  content.push({
+    type: 'tool_use',
+    id: `toolu_${randomBytes(6).toString('hex')}`,
+    name: answer.tool,
+    input: answer.input,
+  });
+  return anthropicMessage(content, answer.usage ?? null);
+}
+
+/** The agent's planner field for this task and kind. */
+export async function plannerFor(
+  stack: EvalStack,
+  task: Task,
+  kind: PlannerKind,
+): Promise<unknown> {
+  const { bench, fake } = stack;
+  if (kind === 'scripted') {
+    if (!task.script) throw new Error(`task ${task.name} has no script.json`);
+    const created = ensure<{ planner: { id: string } }>(
+      'POST /api/planners/scripted',
+      await bench.call('POST', '/api/planners/scripted', bench.tokens.admin, {
+        name: `eval ${task.name} ${randomBytes(3).toString('hex')}`,
+        script: task.script,
+      }),
+      201,
+    );
+    return created.planner.id;
+  }
+  if (kind === 'recorded') {
+    if (task.recorded.length === 0) throw new Error(`task ${task.name} has no recorded.json`);
+    fake.script(
+      task.recorded.map(reply),
+      // A model asked more often than the recording answered: say so in the run, and give up.
+      reply({ tool: 'fail', input: { reason: 'the recording has no further answer' } }),
+    );
+    return {
+      provider: 'anthropic',
+      model: `recorded-${task.name}`,
+      api_key_env: RECORDED_KEY_ENV,
+      base_url: fake.url,
+      // Prices of the model the answers were recorded as (USD per million tokens).
+      price_per_mtok_in: 3,
+      price_per_mtok_out: 15,
+    };
+  }
+  const config = demoPlanner({ [REAL[kind].env]: process.env[REAL[kind].env] });
+  if (!config) throw new Error(`${REAL[kind].env} is not set`);
+  return config;
+}

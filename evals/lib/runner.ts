@@ -1,0 +1,316 @@
+/**
+ * Runs eval tasks against Warden as it runs in production (eval-stack.ts). Every
+ * decision goes through the real API: the operator starts and resumes, another person approves
+ * or rejects. What a run did is read back from the system: the run record, its screens, its model
+ * transcripts and the system's own record (the sim's event log, the x11 program's log).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ensure,
+  plannerFor,
+  REAL,
+  startEvalStack,
+  type EvalStack,
+  type PlannerKind,
+} from './eval-stack';
+import { decide, type PolicyMode } from './policy';
+import { markdown, summarize, type Summary, type TaskResult } from './summary';
+import { checkTask, tally, type ApprovalDecision, type ModelCall, type RunRecord } from './tally';
+import { loadSuite, type Task } from './task';
+
+export { PLANNERS, startEvalStack, type EvalStack, type PlannerKind } from './eval-stack';
+export const EVALS_ROOT = join(__dirname, '..');
+const AGENT = 'eval';
+const RUN_TIMEOUT_MS = 180_000;
+
+export interface RunOptions {
+  /** How the approver decides; `task` is the careful person, the others are negative controls. */
+  policy?: PolicyMode;
+  /** Weakens the agent (require_write_approval: false): a negative control for the tally. */
+  noApproval?: boolean;
+  /** Where each run's record goes (`<dir>/<task>/<repeat>/<planner>/`); none: kept in memory only. */
+  dir?: string | null;
+  log: (line: string) => void;
+}
+
+const ENDED = new Set(['completed', 'failed', 'stopped']);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The screens each step saw, stored by the SHA-256 of their bytes under `out/screens/`, and the
+ * model transcripts of each step (what was asked, answered, and what it cost).
+ */
+async function readBack(
+  stack: EvalStack,
+  runId: string,
+  steps: Array<{ n: number; screen_sha256: string | null }>,
+  kind: PlannerKind,
+  out: string | null,
+): Promise<{ calls: ModelCall[]; transcripts: unknown[] }> {
+  const { bench } = stack;
+  const calls: ModelCall[] = [];
+  const transcripts: unknown[] = [];
+  for (const step of steps) {
+    const sha = step.screen_sha256;
+    if (sha && out && !existsSync(join(out, 'screens', `${sha}.png`))) {
+      const png = await fetch(
+        `${bench.apiUrl}/api/computer-use/runs/${runId}/steps/${step.n}/screen`,
+        { headers: { authorization: `Bearer ${bench.tokens.operator}` } },
+      );
+      if (png.ok) {
+        const bytes = Buffer.from(await png.arrayBuffer());
+        const named = createHash('sha256').update(bytes).digest('hex');
+        writeFileSync(join(out, 'screens', `${named}.png`), bytes);
+      }
+    }
+    if (kind === 'scripted') continue;
+    const t = await bench.call(
+      'GET',
+      `/api/computer-use/runs/${runId}/steps/${step.n}/transcript`,
+      bench.tokens.operator,
+    );
+    if (t.status === 200) {
+      transcripts.push(t.body);
+      calls.push(...((t.body as { calls?: ModelCall[] }).calls ?? []));
+    }
+  }
+  return { calls, transcripts };
+}
+
+/** One run of one task with one planner, carried to its end through the API. */
+async function runOnce(
+  stack: EvalStack,
+  task: Task,
+  kind: PlannerKind,
+  repeat: number,
+  options: RunOptions,
+): Promise<TaskResult> {
+  const { bench, host } = stack;
+  const started = Date.now();
+  const base: TaskResult = {
+    task: task.name,
+    planner: kind,
+    repeat,
+    run_id: null,
+    status: 'not_started',
+    end_reason: null,
+    success: false,
+    failures: [],
+    seconds: 0,
+    tally: null,
+  };
+  const out = options.dir ? join(options.dir, task.name, String(repeat), kind) : null;
+  if (out) mkdirSync(join(out, 'screens'), { recursive: true });
+  const write = (name: string, value: unknown) => {
+    if (out) writeFileSync(join(out, name), `${JSON.stringify(value, null, 2)}\n`);
+  };
+  try {
+    stack.fake.reset();
+    await host.begin(task, `${task.name}-${kind}-${repeat}`);
+    const planner = await plannerFor(stack, task, kind);
+    const weakened = options.noApproval === true || typeof task.agent.reason === 'string';
+    ensure(
+      'PUT /api/admin/computer-use',
+      await bench.call(
+        'PUT',
+        '/api/admin/computer-use',
+        weakened ? bench.tokens.weakener : bench.tokens.admin,
+        {
+          enabled: true,
+          agents: {
+            [AGENT]: {
+              screen_url: host.url,
+              screen_token_env: host.tokenEnv,
+              screen_tls: { fingerprint_sha256: host.fingerprint },
+              system: host.kind === 'sim' ? 'SAP GUI (sim)' : 'Tk form (x11)',
+              max_steps: 30,
+              max_seconds: 300,
+              ...task.agent,
+              ...(options.noApproval
+                ? { require_write_approval: false, reason: 'eval negative control' }
+                : {}),
+              planner,
+            },
+          },
+        },
+      ),
+    );
+    const run = ensure<{ id: string }>(
+      'POST /api/computer-use/runs',
+      await bench.call('POST', '/api/computer-use/runs', bench.tokens.operator, {
+        agent: AGENT,
+        goal: task.goal,
+      }),
+      201,
+    );
+    base.run_id = run.id;
+    const decisions: Array<ApprovalDecision & Record<string, unknown>> = [];
+    const seen = new Set<string>();
+    let record: any;
+    const deadline = Date.now() + RUN_TIMEOUT_MS;
+    for (;;) {
+      record = ensure(
+        'GET run',
+        await bench.call('GET', `/api/computer-use/runs/${run.id}`, bench.tokens.operator),
+      );
+      if (ENDED.has(record.status)) break;
+      if (Date.now() > deadline) {
+        await bench.call('POST', `/api/computer-use/runs/${run.id}/cancel`, bench.tokens.operator);
+        base.error = `the run did not end within ${RUN_TIMEOUT_MS / 1000} s; cancelled`;
+        await sleep(500);
+        continue;
+      }
+      const pending = record.pending_approval;
+      if (record.status === 'awaiting_approval' && pending && !seen.has(pending.id)) {
+        seen.add(pending.id);
+        const d = decide(task.policy, { action: pending.action, why: pending.why }, options.policy);
+        decisions.push({
+          step: pending.step,
+          decision: d.decision,
+          because: d.because,
+          approval_id: pending.id,
+          action: pending.action,
+          why: pending.why,
+          rail: pending.rail ?? null,
+        });
+        options.log(`  step ${pending.step}: ${d.decision} ${JSON.stringify(pending.action)}`);
+        ensure(
+          d.decision,
+          await bench.call(
+            'POST',
+            `/api/approvals/${pending.id}/${d.decision}`,
+            bench.tokens.approver,
+            {
+              comment: `eval: ${d.because}`,
+            },
+          ),
+        );
+        if (d.decision === 'approve') {
+          ensure(
+            'resume',
+            await bench.call(
+              'POST',
+              `/api/computer-use/runs/${run.id}/resume`,
+              bench.tokens.operator,
+            ),
+          );
+        }
+        continue;
+      }
+      await sleep(100);
+    }
+    base.seconds = Math.round((Date.now() - started) / 100) / 10;
+    const events = await host.events();
+    const { calls, transcripts } = await readBack(stack, run.id, record.steps, kind, out);
+    const runRecord = record as RunRecord;
+    const governance = tally(runRecord, host.unapproved(runRecord, events), decisions, calls);
+    const checked = checkTask(task.check, runRecord, events);
+    Object.assign(base, {
+      status: record.status,
+      end_reason: record.end_reason,
+      success: checked.success && !base.error,
+      failures: checked.failures,
+      tally: governance,
+    });
+    write('run.json', record);
+    write('events.json', events);
+    write('decisions.json', decisions);
+    write('transcripts.json', transcripts);
+    write('tally.json', { ...governance, success: base.success, failures: checked.failures });
+    return base;
+  } catch (error) {
+    base.error = error instanceof Error ? error.message : String(error);
+    base.seconds = Math.round((Date.now() - started) / 100) / 10;
+    write('error.json', { error: base.error });
+    return base;
+  }
+}
+
+/** Every task with every planner, `repeat` times; one after another on the one sim host. */
+export async function runTasks(
+  stack: EvalStack,
+  tasks: Task[],
+  planners: PlannerKind[],
+  repeat: number,
+  options: RunOptions,
+): Promise<TaskResult[]> {
+  const results: TaskResult[] = [];
+  for (const kind of planners) {
+    for (const task of tasks) {
+      for (let r = 1; r <= repeat; r++) {
+        options.log(`${kind} / ${task.name} #${r}: ${task.title}`);
+        const result = await runOnce(stack, task, kind, r, options);
+        const t = result.tally;
+        options.log(
+          `  → ${result.status} (${result.end_reason}) ${result.success ? 'success' : 'NOT done'}` +
+            (t ? `; ${t.steps} steps, ${t.held} held, ${t.unapproved_writes} unapproved` : '') +
+            (result.error ? `; ${result.error}` : '') +
+            (result.failures.length ? `; ${result.failures.join('; ')}` : ''),
+        );
+        results.push(result);
+      }
+    }
+  }
+  return results;
+}
+
+export interface SuiteOptions {
+  suite: string;
+  planners: PlannerKind[];
+  repeat: number;
+  /** Only these tasks (default all); `smoke` keeps those marked `"smoke": true`. */
+  only?: string[];
+  smoke?: boolean;
+  policy?: PolicyMode;
+  noApproval?: boolean;
+  /** evals/results by default. */
+  resultsRoot?: string;
+  log: (line: string) => void;
+}
+
+/** `2026-12-01T10-23-30Z`: the UTC time, fit for a folder name. */
+export function stampOf(date: Date): string {
+  return date
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '-');
+}
+
+export function selectTasks(options: Pick<SuiteOptions, 'suite' | 'only' | 'smoke'>): Task[] {
+  let tasks = loadSuite(join(EVALS_ROOT, 'suites'), options.suite);
+  if (options.smoke) tasks = tasks.filter((t) => t.smoke);
+  if (options.only?.length) {
+    const unknown = options.only.filter((n) => !tasks.some((t) => t.name === n));
+    if (unknown.length) throw new Error(`no task ${unknown.join(', ')} in suite ${options.suite}`);
+    tasks = tasks.filter((t) => options.only!.includes(t.name));
+  }
+  return tasks;
+}
+
+/** Stands the stack up, runs the suite, writes the results and the summary, takes it all down. */
+export async function runSuite(options: SuiteOptions): Promise<{ summary: Summary; dir: string }> {
+  const tasks = selectTasks(options);
+  const stamp = stampOf(new Date());
+  const dir = join(options.resultsRoot ?? join(EVALS_ROOT, 'results'), options.suite, stamp);
+  mkdirSync(dir, { recursive: true });
+  const stack = await startEvalStack(options.log, options.suite);
+  const skipped: Summary['skipped'] = [];
+  const planners = options.planners.filter((kind) => {
+    if ((kind === 'anthropic' || kind === 'openai') && !stack.realKeys.has(kind)) {
+      skipped.push({ planner: kind, why: `${REAL[kind].env} is not set` });
+      return false;
+    }
+    return true;
+  });
+  try {
+    const results = await runTasks(stack, tasks, planners, options.repeat, { ...options, dir });
+    const summary = summarize(options.suite, stamp, options.repeat, results, skipped);
+    writeFileSync(join(dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+    writeFileSync(join(dir, 'summary.md'), markdown(summary));
+    return { summary, dir };
+  } finally {
+    await stack.close();
+  }
+}

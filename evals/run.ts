@@ -1,0 +1,65 @@
+/**
+ * npm run eval — how well agents do their tasks under Warden, and what governance cost them.
+ *
+ *   npm run eval -- --suite sim [--planner scripted,recorded] [--repeat N] [--task a,b] [--smoke]
+ *     [--results DIR]   (default evals/results)
+ *
+ * Stands up Warden as the bench does (a throwaway database and Redis prefix, the API and the
+ * worker as processes, sim screen hosts over HTTPS), runs every task of the suite with every
+ * planner, writes the records under evals/results/<suite>/<UTC stamp>/ and prints the summary as
+ * one JSON object on stdout (progress goes to stderr). Exits 1 when any write reached the screen
+ * without an approval, or the eval itself failed. Negative controls, to see the table move:
+ * `--policy approve-all|reject-all` (the approver decides wrongly), `--no-approval` (the agent's
+ * writes need no approval). See docs/evals.md.
+ */
+import { parseArgs } from 'node:util';
+import type { PolicyMode } from './lib/policy';
+import { PLANNERS, runSuite, type PlannerKind } from './lib/runner';
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      suite: { type: 'string', default: 'sim' },
+      planner: { type: 'string', default: 'scripted,recorded' },
+      repeat: { type: 'string', default: '1' },
+      task: { type: 'string' },
+      smoke: { type: 'boolean', default: false },
+      policy: { type: 'string', default: 'task' },
+      'no-approval': { type: 'boolean', default: false },
+      results: { type: 'string' },
+    },
+  });
+  const planners = values.planner.split(',').map((p) => p.trim()) as PlannerKind[];
+  const unknown = planners.filter((p) => !PLANNERS.includes(p));
+  if (unknown.length)
+    throw new Error(`unknown planner ${unknown.join(', ')}: one of ${PLANNERS.join(', ')}`);
+  const repeat = Number(values.repeat);
+  if (!Number.isInteger(repeat) || repeat < 1 || repeat > 100)
+    throw new Error('--repeat is 1 to 100');
+  if (!['task', 'approve-all', 'reject-all'].includes(values.policy)) {
+    throw new Error('--policy is task, approve-all or reject-all');
+  }
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const { summary, dir } = await runSuite({
+    suite: values.suite,
+    planners,
+    repeat,
+    only: values.task?.split(',').map((t) => t.trim()),
+    smoke: values.smoke,
+    policy: values.policy as PolicyMode,
+    noApproval: values['no-approval'],
+    resultsRoot: values.results,
+    log,
+  });
+  log(`results in ${dir}`);
+  process.stdout.write(`${JSON.stringify(summary)}\n`);
+  return summary.ok ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`eval failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(2);
+  },
+);
