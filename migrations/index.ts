@@ -19,6 +19,7 @@ import { AuditSinks1796360000000 } from './1796360000000-AuditSinks';
 import { InjectionRail1796370000000 } from './1796370000000-InjectionRail';
 import { ScreenRetention1796380000000 } from './1796380000000-ScreenRetention';
 import { ScreenEncryption1796390000000 } from './1796390000000-ScreenEncryption';
+import { CachedTokens1796400000000 } from './1796400000000-CachedTokens';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -42,4 +43,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   InjectionRail1796370000000,
   ScreenRetention1796380000000,
   ScreenEncryption1796390000000,
+  CachedTokens1796400000000,
 ];

@@ -641,6 +641,8 @@ describe('computer-use admin config', () => {
       max_cost_usd_per_run: null,
       price_per_mtok_in: null,
       price_per_mtok_out: null,
+      price_per_mtok_cache_read: null,
+      price_per_mtok_cache_write: null,
       history_screens: 3,
       timeout_seconds: 60,
     });

@@ -1,6 +1,6 @@
 import { loadRules } from '../computer-use/actions';
 import { loadConfig } from '../config/app-config';
-import { budgetProblem, costOf, NO_USAGE } from './budget';
+import { addUsage, budgetProblem, cachePrices, costOf, NO_USAGE } from './budget';
 import { defaultModel } from './default-model';
 import { demoPlanner } from './demo-planner';
 import { describeSdkError, retryAfterMs } from './model-errors';
@@ -37,11 +37,68 @@ describe('budget', () => {
   });
 
   it('prices a call only when its usage and both prices are known', () => {
-    const prices = { price_per_mtok_in: 3, price_per_mtok_out: 15 };
+    const prices = {
+      provider: 'anthropic' as const,
+      price_per_mtok_in: 3,
+      price_per_mtok_out: 15,
+      price_per_mtok_cache_read: null,
+      price_per_mtok_cache_write: null,
+    };
     expect(costOf({ input_tokens: 1_000_000, output_tokens: 100_000 }, prices)).toBeCloseTo(4.5);
     expect(costOf({ input_tokens: null, output_tokens: 1 }, prices)).toBeNull();
     expect(
       costOf({ input_tokens: 1, output_tokens: 1 }, { ...prices, price_per_mtok_out: null }),
+    ).toBeNull();
+  });
+
+  it('prices cached input at the cache prices: Anthropic’s multiples unless configured', () => {
+    const anthropic = {
+      provider: 'anthropic' as const,
+      price_per_mtok_in: 3,
+      price_per_mtok_out: 15,
+      price_per_mtok_cache_read: null,
+      price_per_mtok_cache_write: null,
+    };
+    // 1M input: 600k read (0.30 $/M), 100k written (3.75 $/M), 300k uncached (3 $/M).
+    const usage = {
+      input_tokens: 1_000_000,
+      output_tokens: 0,
+      cache_read_tokens: 600_000,
+      cache_write_tokens: 100_000,
+    };
+    expect(cachePrices(anthropic)).toEqual({ read: expect.closeTo(0.3), write: 3.75 });
+    expect(costOf(usage, anthropic)).toBeCloseTo(0.18 + 0.375 + 0.9);
+    expect(costOf(usage, { ...anthropic, price_per_mtok_cache_read: 0.5 })).toBeCloseTo(
+      0.3 + 0.375 + 0.9,
+    );
+    // No cache figures: all input at the input price, as before.
+    expect(costOf({ input_tokens: 1_000_000, output_tokens: 0 }, anthropic)).toBeCloseTo(3);
+    // More cached than input is no usage Warden can price.
+    expect(costOf({ ...usage, cache_read_tokens: 2_000_000 }, anthropic)).toBeNull();
+
+    const openai = { ...anthropic, provider: 'openai' as const };
+    // OpenAI's cached price is the model's own: unknown unless configured, and then so is the cost.
+    expect(costOf(usage, openai)).toBeNull();
+    expect(
+      costOf({ ...usage, cache_write_tokens: 0 }, { ...openai, price_per_mtok_cache_read: 0.75 }),
+    ).toBeCloseTo(0.45 + 1.2);
+    expect(costOf({ ...usage, cache_read_tokens: 0, cache_write_tokens: 0 }, openai)).toBeCloseTo(
+      3,
+    );
+  });
+
+  it('adds a step’s usages, cache figures included, unknown if either is', () => {
+    expect(
+      addUsage(
+        { input_tokens: 10, output_tokens: 1, cache_read_tokens: 4 },
+        { input_tokens: 20, output_tokens: 2, cache_read_tokens: 8, cache_write_tokens: 3 },
+      ),
+    ).toEqual({ input_tokens: 30, output_tokens: 3, cache_read_tokens: 12, cache_write_tokens: 3 });
+    expect(
+      addUsage(
+        { input_tokens: 10, output_tokens: 1, cache_read_tokens: null },
+        { input_tokens: 1, output_tokens: 1 },
+      ).cache_read_tokens,
     ).toBeNull();
   });
 });

@@ -129,10 +129,14 @@ export const anthropicProvider: Provider = {
     };
     const answer = (move: Move, continuation: ProviderAnswer['continuation'] = null) => ({
       move,
+      // Anthropic's input_tokens are only those after the last cache breakpoint: Warden's input is
+      // all three, of which the cache read and written are told apart for their prices.
       usage: {
         input_tokens:
           input === null ? null : input + (tokens(cacheWrite) ?? 0) + (tokens(cacheRead) ?? 0),
         output_tokens: tokens(usage?.output_tokens),
+        cache_read_tokens: input === null ? null : (tokens(cacheRead) ?? 0),
+        cache_write_tokens: input === null ? null : (tokens(cacheWrite) ?? 0),
       },
       continuation,
       safetyChecks: [],

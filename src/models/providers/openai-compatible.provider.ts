@@ -98,10 +98,14 @@ export const openaiCompatibleProvider: Provider = {
     const message = isRecord(choice.message) ? choice.message : {};
     const usage = isRecord(r.usage) ? r.usage : null;
     const said = typeof message.content === 'string' ? message.content : '';
+    const input = tokens(usage?.prompt_tokens);
+    const details = isRecord(usage?.prompt_tokens_details) ? usage.prompt_tokens_details : null;
     const base = {
       usage: {
-        input_tokens: tokens(usage?.prompt_tokens),
+        input_tokens: input,
         output_tokens: tokens(usage?.completion_tokens),
+        // Servers with prefix caching (OpenAI, vLLM) say how much of the prompt was cached.
+        cache_read_tokens: input === null ? null : (tokens(details?.cached_tokens) ?? 0),
       },
       continuation: null,
       safetyChecks: [],

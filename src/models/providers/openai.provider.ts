@@ -144,10 +144,14 @@ export const openaiProvider: Provider = {
       ),
       usage,
     };
+    const input = tokens(usage?.input_tokens);
+    const details = isRecord(usage?.input_tokens_details) ? usage.input_tokens_details : null;
     const base = {
       usage: {
-        input_tokens: tokens(usage?.input_tokens),
+        input_tokens: input,
         output_tokens: tokens(usage?.output_tokens),
+        // Part of input_tokens, billed at the model's cached input price.
+        cache_read_tokens: input === null ? null : (tokens(details?.cached_tokens) ?? 0),
       },
       record,
     };
