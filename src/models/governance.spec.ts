@@ -4,7 +4,7 @@ import { addUsage, budgetProblem, cachePrices, costOf, NO_USAGE } from './budget
 import { defaultModel } from './default-model';
 import { demoPlanner } from './demo-planner';
 import { describeSdkError, retryAfterMs } from './model-errors';
-import { describeStep, instructions, intro } from './prompt';
+import { ask, describeStep, instructions, intro, shownScreens, stepLines } from './prompt';
 import { RetriesFailed, withRetries } from './retry';
 import { scaleFor } from './scaling';
 import { findSecret, redactor } from './secrets';
@@ -215,8 +215,8 @@ describe('the prompt', () => {
   });
 
   it('tells the steps so far in the model’s coordinates, with why a step was refused', () => {
-    const text = intro(input);
-    expect(text).toContain('Task: Change order 4711');
+    expect(intro(input)).toBe('Task: Change order 4711\nSystem: SAP GUI');
+    const text = stepLines(input).join('\n');
     expect(text).toContain('1. click at (1365, 767) (a read): sent');
     expect(text).toContain('refused by Warden, nothing was sent: the point (1400, 5) is outside');
     expect(
@@ -225,6 +225,36 @@ describe('the prompt', () => {
         scale,
       ),
     ).toMatch(/approved by a person and sent/);
+    expect(ask(input, false)).toMatch(/^This is step 3; the steps so far are above\./);
+    expect(ask({ ...input, history: [] }, false)).toMatch(/no steps yet/);
+    expect(ask(input, true)).toMatch(/You asked to look again/);
+  });
+
+  it('shows earlier screens dropped history_screens at a time, never more, never one twice', () => {
+    const steps = (shas: Array<string | null>) => shas.map((s) => ({ screen_sha256: s }));
+    const shown = (count: number, m: number) =>
+      [...shownScreens(steps(Array.from({ length: m }, (_, i) => `s${i}`)), count)].sort(
+        (a, b) => a - b,
+      );
+    expect(shown(3, 0)).toEqual([]);
+    expect(shown(3, 1)).toEqual([0]);
+    expect(shown(3, 2)).toEqual([0, 1]);
+    expect(shown(3, 3)).toEqual([0, 1, 2]);
+    expect(shown(3, 4)).toEqual([3]);
+    expect(shown(3, 6)).toEqual([3, 4, 5]);
+    expect(shown(1, 5)).toEqual([4]);
+    expect(shown(0, 5)).toEqual([]);
+    for (let count = 1; count <= 10; count++) {
+      for (let m = 1; m <= 40; m++) {
+        const s = shown(count, m);
+        expect(s.length).toBeGreaterThanOrEqual(1);
+        expect(s.length).toBeLessThanOrEqual(count);
+        expect(s[s.length - 1]).toBe(m - 1);
+      }
+    }
+    // The same screen twice in a row, or no screen: shown once, or not at all.
+    expect([...shownScreens(steps(['a', 'a', null]), 3)]).toEqual([0]);
+    expect([...shownScreens(steps(['a', 'a', 'a', 'a', 'a']), 3)]).toEqual([3]);
   });
 });
 

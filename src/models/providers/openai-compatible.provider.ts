@@ -67,10 +67,18 @@ export const openaiCompatibleProvider: Provider = {
   name: 'openai-compatible',
 
   request(turn: Turn): Record<string, unknown> {
+    // The timeline only grows at its end: servers with prefix caching (vLLM) reuse the rest.
     const content: unknown[] = [{ type: 'text', text: turn.intro }];
-    for (const h of [...turn.history, turn.current]) {
-      content.push({ type: 'text', text: h.label }, imagePart(h.png));
+    for (const entry of turn.timeline) {
+      if (entry.screen) {
+        content.push({ type: 'text', text: entry.screen.label }, imagePart(entry.screen.png));
+      }
+      content.push({ type: 'text', text: entry.line });
     }
+    content.push({ type: 'text', text: turn.current.label }, imagePart(turn.current.png), {
+      type: 'text',
+      text: turn.ask,
+    });
     return {
       model: turn.model,
       messages: [
