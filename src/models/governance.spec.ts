@@ -1,6 +1,8 @@
 import { loadRules } from '../computer-use/actions';
 import { loadConfig } from '../config/app-config';
+import { MODEL_PLANNER_DEFAULTS } from '../computer-use/settings/agent-config';
 import { addUsage, budgetProblem, cachePrices, costOf, NO_USAGE } from './budget';
+import { priceProblem } from './usable';
 import { defaultModel } from './default-model';
 import { demoPlanner } from './demo-planner';
 import { describeSdkError, retryAfterMs } from './model-errors';
@@ -85,6 +87,25 @@ describe('budget', () => {
     expect(costOf({ ...usage, cache_read_tokens: 0, cache_write_tokens: 0 }, openai)).toBeCloseTo(
       3,
     );
+  });
+
+  it('refuses a cost cap whose cost could turn unknown: no prices, or OpenAI without its cached price', () => {
+    const config = {
+      ...MODEL_PLANNER_DEFAULTS,
+      provider: 'anthropic' as const,
+      model: 'm',
+      api_key_env: 'K',
+      max_cost_usd_per_run: 1,
+      price_per_mtok_in: 3,
+      price_per_mtok_out: 15,
+    };
+    expect(priceProblem(config)).toBeNull();
+    expect(priceProblem({ ...config, price_per_mtok_in: null })).toMatch(/needs price_per_mtok_in/);
+    expect(priceProblem({ ...config, provider: 'openai' })).toMatch(/price_per_mtok_cache_read/);
+    expect(
+      priceProblem({ ...config, provider: 'openai', price_per_mtok_cache_read: 0.75 }),
+    ).toBeNull();
+    expect(priceProblem({ ...config, provider: 'openai', max_cost_usd_per_run: null })).toBeNull();
   });
 
   it('adds a step’s usages, cache figures included, unknown if either is', () => {
