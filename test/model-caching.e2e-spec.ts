@@ -104,6 +104,17 @@ describe('prompt caching over a 20-step run', () => {
         { token: stack.tokens.auditor },
       );
       expect(t.status).toBe(200);
+      // The step's own record sums its calls.
+      expect(done.steps[n - 1].model).toMatchObject({
+        cache_read_tokens: t.body.calls.reduce(
+          (sum: number, c: any) => sum + c.cache_read_tokens,
+          0,
+        ),
+        cache_write_tokens: t.body.calls.reduce(
+          (sum: number, c: any) => sum + c.cache_write_tokens,
+          0,
+        ),
+      });
       for (const call of t.body.calls) {
         const usage = call.answer.usage;
         checkCall(provider, call, extra);

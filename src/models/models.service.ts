@@ -189,6 +189,8 @@ export class ModelsService {
         model: config.model,
         input_tokens: usage.input_tokens,
         output_tokens: usage.output_tokens,
+        cache_read_tokens: usage.input_tokens === null ? null : (usage.cache_read_tokens ?? 0),
+        cache_write_tokens: usage.input_tokens === null ? null : (usage.cache_write_tokens ?? 0),
         latency_ms: Math.round(latency),
         cost_usd: cost,
         calls,
