@@ -16,7 +16,8 @@ import { isEnded, startStack, Stack } from './support/stack';
  * provider, which counts tokens and reports cache reads as the real APIs do
  * (test/support/fake-tokens.ts), on the real sim screen host with the default `history_screens`.
  * The share of input tokens read from cache and the cost per step come from the transcripts.
- * `MODEL_CACHING_REPORT=1` prints the figures quoted in docs/models.md.
+ * `MODEL_CACHING_REPORT=1` prints the figures quoted in docs/models.md;
+ * `MODEL_CACHING_HISTORY_SCREENS=n` measures another `history_screens` than the default.
  */
 
 const STEPS = 20;
@@ -68,6 +69,9 @@ describe('prompt caching over a 20-step run', () => {
         api_key_env: keyEnv,
         base_url: provider === 'anthropic' ? fake.url : `${fake.url}/v1`,
         ...PRICES,
+        ...(process.env.MODEL_CACHING_HISTORY_SCREENS
+          ? { history_screens: Number(process.env.MODEL_CACHING_HISTORY_SCREENS) }
+          : {}),
         ...extra,
       },
     });

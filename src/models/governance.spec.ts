@@ -6,7 +6,15 @@ import { priceProblem } from './usable';
 import { defaultModel } from './default-model';
 import { demoPlanner } from './demo-planner';
 import { describeSdkError, retryAfterMs } from './model-errors';
-import { ask, describeStep, instructions, intro, shownScreens, stepLines } from './prompt';
+import {
+  ask,
+  describeStep,
+  instructions,
+  intro,
+  cacheBreakpoints,
+  shownScreens,
+  stepLines,
+} from './prompt';
 import { RetriesFailed, withRetries } from './retry';
 import { scaleFor } from './scaling';
 import { findSecret, redactor } from './secrets';
@@ -276,6 +284,53 @@ describe('the prompt', () => {
     // The same screen twice in a row, or no screen: shown once, or not at all.
     expect([...shownScreens(steps(['a', 'a', null]), 3)]).toEqual([0]);
     expect([...shownScreens(steps(['a', 'a', 'a', 'a', 'a']), 3)]).toEqual([3]);
+  });
+
+  it('marks the current screen where the next step reads it, the timeline where this one does', () => {
+    // history_screens 3: the steps with 3, 6, 9 … earlier come before a drop.
+    const marks = (count: number, key: 'timeline' | 'current') =>
+      Array.from({ length: 10 }, (_, m) => cacheBreakpoints(m, count)[key]);
+    expect(marks(3, 'current')).toEqual([
+      true,
+      true,
+      true,
+      false,
+      true,
+      true,
+      false,
+      true,
+      true,
+      false,
+    ]);
+    expect(marks(3, 'timeline')).toEqual([
+      false,
+      true,
+      true,
+      true,
+      false,
+      true,
+      true,
+      false,
+      true,
+      true,
+    ]);
+    expect(marks(1, 'current')).toEqual([true, ...Array(9).fill(false)]);
+    expect(marks(1, 'timeline')).toEqual([false, true, ...Array(8).fill(false)]);
+    expect(cacheBreakpoints(5, 0)).toEqual({ timeline: true, current: false });
+    for (let count = 1; count <= 10; count++) {
+      for (let m = 0; m <= 40; m++) {
+        // Marked exactly when every screen shown now is still shown at the next step, and read
+        // exactly where the step before marked its own.
+        const shas = Array.from({ length: m + 1 }, (_, i) => ({ screen_sha256: `s${i}` }));
+        const now = shownScreens(shas.slice(0, m), count);
+        const next = shownScreens(shas, count);
+        const kept = [...now].every((i) => next.has(i)) && next.has(m);
+        expect(cacheBreakpoints(m, count).current).toBe(kept);
+        expect(cacheBreakpoints(m, count).timeline).toBe(
+          m >= 1 && cacheBreakpoints(m - 1, count).current,
+        );
+      }
+    }
   });
 });
 

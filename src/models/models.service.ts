@@ -17,7 +17,15 @@ import { addUsage, budgetProblem, costOf, type Usage } from './budget';
 import { ModelImages } from './model-images';
 import { type ModelPlannerState, readState, trimNotes } from './planner-state';
 import { BudgetExhaustedError, describeFailure, ModelCallError } from './model-errors';
-import { ask, instructions, intro, type PromptInput, screenLabel, stepLines } from './prompt';
+import {
+  ask,
+  instructions,
+  intro,
+  cacheBreakpoints,
+  type PromptInput,
+  screenLabel,
+  stepLines,
+} from './prompt';
 import type { Continuation, Move, Provider, ProviderAnswer, SafetyCheck, Turn } from './provider';
 import { anthropicProvider } from './providers/anthropic.provider';
 import { openaiCompatibleProvider } from './providers/openai-compatible.provider';
@@ -148,6 +156,7 @@ export class ModelsService {
           label: screenLabel(ctx.step),
         },
         ask: ask(prompt, looks > 0),
+        cache: cacheBreakpoints(ctx.history.length, config.history_screens),
         display: scale.model,
         continuation,
         outcome: outcome ? { ...outcome, text: redact(outcome.text) } : null,

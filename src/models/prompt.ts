@@ -78,6 +78,24 @@ export function ask(input: PromptInput, lookedAgain: boolean): string {
   return `This is step ${input.step}; the steps so far are above. ${which}. Answer with the action for step ${input.step}.`;
 }
 
+/**
+ * Where a request marks its prompt-cache breakpoints beyond the tools and system prompt, with
+ * `steps` earlier steps and `history_screens` `count` (`shownScreens`). The next step's request
+ * starts with this one's up to its current screen, unless it drops the screens shown now; where it
+ * does, the current screen is not marked (Anthropic bills a write at 1.25 × the input price, and
+ * this one would never be read). The end of the timeline is marked where the step before wrote
+ * its current screen, which is this timeline's last screen: that is what this request reads.
+ * Without earlier screens the timeline is only lines, kept from one step to the next. Pure.
+ */
+export function cacheBreakpoints(
+  steps: number,
+  count: number,
+): { timeline: boolean; current: boolean } {
+  if (count <= 0) return { timeline: true, current: false };
+  const dropsAfter = (m: number) => m >= 1 && m % count === 0;
+  return { timeline: steps >= 1 && !dropsAfter(steps - 1), current: !dropsAfter(steps) };
+}
+
 /** How a step's screenshot is introduced, in the history and as the current screen alike. */
 export function screenLabel(n: number): string {
   return `The screen at step ${n}:`;

@@ -54,6 +54,8 @@ export interface Turn {
   current: ModelImage;
   /** Said after the current screen: which step this is, and that the model looked again. */
   ask: string;
+  /** Whether to mark a prompt-cache breakpoint at the timeline's end and the current screen. */
+  cache: { timeline: boolean; current: boolean };
   /** The size of every image: the display the model answers in. */
   display: Size;
   /** The model's previous answer, when this request continues it (OpenAI). */

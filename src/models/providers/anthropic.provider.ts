@@ -63,6 +63,7 @@ export const anthropicProvider: Provider = {
    * the current screen, and what is asked. Breakpoints on the tools, the system prompt, the end of
    * the timeline and the current screen: the next step's request starts with everything up to the
    * current screen (it is then step n's screenshot in the timeline), so it reads that from cache.
+   * The last two only where they are read (`cacheBreakpoints`): a write costs 1.25 × the input.
    */
   request(turn: Turn): Record<string, unknown> {
     const content: Array<Record<string, unknown>> = [text(turn.intro)];
@@ -70,10 +71,12 @@ export const anthropicProvider: Provider = {
       if (entry.screen) content.push(text(entry.screen.label), image(entry.screen.png));
       content.push(text(entry.line));
     }
-    content[content.length - 1] = { ...content[content.length - 1], cache_control: CACHED };
+    if (turn.cache.timeline) {
+      content[content.length - 1] = { ...content[content.length - 1], cache_control: CACHED };
+    }
     content.push(text(turn.current.label), {
       ...image(turn.current.png),
-      cache_control: CACHED,
+      ...(turn.cache.current ? { cache_control: CACHED } : {}),
     });
     content.push(text(turn.ask));
     return {

@@ -1,5 +1,5 @@
 import type { Turn } from '../provider';
-import { shownScreens } from '../prompt';
+import { cacheBreakpoints, shownScreens } from '../prompt';
 import { ANTHROPIC_MAX_BREAKPOINTS, anthropicMove, anthropicProvider } from './anthropic.provider';
 import { computerMove, openaiProvider } from './openai.provider';
 import { openaiCompatibleProvider } from './openai-compatible.provider';
@@ -19,6 +19,7 @@ function turn(extra: Partial<Turn> = {}): Turn {
     ],
     current: { png: png('now'), sha256: 'b'.repeat(64), label: 'The screen at step 2:' },
     ask: 'This is step 2.',
+    cache: { timeline: true, current: true },
     display: { width: 1366, height: 768 },
     continuation: null,
     outcome: null,
@@ -41,6 +42,7 @@ function step(n: number): Turn {
     })),
     current: { png: png(`s${n}`), sha256: `sha-${n}`, label: `The screen at step ${n}:` },
     ask: `This is step ${n}.`,
+    cache: cacheBreakpoints(n - 1, 3),
   });
 }
 
@@ -166,6 +168,15 @@ describe('anthropic', () => {
     expect(
       breakpoints(anthropicProvider.request(turn({ timeline: many(30, false) }))),
     ).toHaveLength(4);
+    // What the next step will not read is not written (a write costs 1.25 × input).
+    const dropping = turn({ cache: { timeline: false, current: false } });
+    expect(breakpoints(anthropicProvider.request(dropping))).toEqual(['tools.2', 'system.0']);
+    const noScreens = turn({ cache: { timeline: true, current: false } });
+    expect(breakpoints(anthropicProvider.request(noScreens))).toEqual([
+      'tools.2',
+      'system.0',
+      'messages.0.content.3',
+    ]);
   });
 
   it('sends step n+1 a request that starts with step n’s up to its current screen', () => {
