@@ -20,6 +20,7 @@ import { InjectionRail1796370000000 } from './1796370000000-InjectionRail';
 import { ScreenRetention1796380000000 } from './1796380000000-ScreenRetention';
 import { ScreenEncryption1796390000000 } from './1796390000000-ScreenEncryption';
 import { ScreenRedaction1796395000000 } from './1796395000000-ScreenRedaction';
+import { CachedTokens1796400000000 } from './1796400000000-CachedTokens';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -44,4 +45,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ScreenRetention1796380000000,
   ScreenEncryption1796390000000,
   ScreenRedaction1796395000000,
+  CachedTokens1796400000000,
 ];

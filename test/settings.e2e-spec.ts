@@ -569,6 +569,8 @@ describe('computer-use admin config', () => {
             max_cost_usd_per_run: 0.5,
             price_per_mtok_in: 3,
             price_per_mtok_out: 15,
+            price_per_mtok_cache_read: 1.5,
+            price_per_mtok_cache_write: 0,
             history_screens: 1,
             timeout_seconds: 30,
           },
@@ -643,6 +645,8 @@ describe('computer-use admin config', () => {
       max_cost_usd_per_run: null,
       price_per_mtok_in: null,
       price_per_mtok_out: null,
+      price_per_mtok_cache_read: null,
+      price_per_mtok_cache_write: null,
       history_screens: 3,
       timeout_seconds: 60,
     });

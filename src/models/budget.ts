@@ -7,8 +7,45 @@ import type { ModelPlannerConfig } from '../computer-use/settings/agent-config';
  */
 
 export interface Usage {
+  /** Every input token, whether the provider read it from its prompt cache or not. */
   input_tokens: number | null;
   output_tokens: number | null;
+  /**
+   * Of `input_tokens`, those read from the provider's prompt cache; absent or 0 when it said
+   * nothing of a cache (billed at the full input price, so a cost is never understated).
+   */
+  cache_read_tokens?: number | null;
+  /** Of `input_tokens`, those written to the prompt cache (Anthropic bills them above the input price). */
+  cache_write_tokens?: number | null;
+}
+
+/** Anthropic's prompt-cache prices as multiples of the input price (5-minute cache). */
+export const ANTHROPIC_CACHE_READ = 0.1;
+export const ANTHROPIC_CACHE_WRITE = 1.25;
+
+export type Prices = Pick<
+  ModelPlannerConfig,
+  | 'provider'
+  | 'price_per_mtok_in'
+  | 'price_per_mtok_out'
+  | 'price_per_mtok_cache_read'
+  | 'price_per_mtok_cache_write'
+>;
+
+/**
+ * USD per million cached tokens read and written: as configured, else for Anthropic its fixed
+ * multiples of the input price; else unknown (OpenAI's cached rate differs by model).
+ */
+export function cachePrices(prices: Prices): { read: number | null; write: number | null } {
+  const derived = prices.provider === 'anthropic' && prices.price_per_mtok_in !== null;
+  return {
+    read:
+      prices.price_per_mtok_cache_read ??
+      (derived ? prices.price_per_mtok_in! * ANTHROPIC_CACHE_READ : null),
+    write:
+      prices.price_per_mtok_cache_write ??
+      (derived ? prices.price_per_mtok_in! * ANTHROPIC_CACHE_WRITE : null),
+  };
 }
 
 export interface UsageTotals {
@@ -38,15 +75,23 @@ export function usageKnown(usage: Usage): boolean {
   return usage.input_tokens !== null && usage.output_tokens !== null;
 }
 
-/** USD of one call, or null when its usage or a price is unknown. */
-export function costOf(
-  usage: Usage,
-  prices: Pick<ModelPlannerConfig, 'price_per_mtok_in' | 'price_per_mtok_out'>,
-): number | null {
+/**
+ * USD of one call, or null when its usage or a price it needs is unknown: input tokens not cached
+ * at the input price, cached ones at the cache prices (`cachePrices`), output at the output price.
+ */
+export function costOf(usage: Usage, prices: Prices): number | null {
   if (!usageKnown(usage)) return null;
   if (prices.price_per_mtok_in === null || prices.price_per_mtok_out === null) return null;
+  const read = usage.cache_read_tokens ?? 0;
+  const write = usage.cache_write_tokens ?? 0;
+  const uncached = usage.input_tokens! - read - write;
+  if (uncached < 0) return null;
+  const cache = cachePrices(prices);
+  if ((read > 0 && cache.read === null) || (write > 0 && cache.write === null)) return null;
   return (
-    (usage.input_tokens! * prices.price_per_mtok_in +
+    (uncached * prices.price_per_mtok_in +
+      (read > 0 ? read * cache.read! : 0) +
+      (write > 0 ? write * cache.write! : 0) +
       usage.output_tokens! * prices.price_per_mtok_out) /
     1_000_000
   );
@@ -54,13 +99,13 @@ export function costOf(
 
 /** Adds two usages of one step: unknown if either is. */
 export function addUsage(a: Usage, b: Usage): Usage {
+  const add = (x: number | null | undefined, y: number | null | undefined) =>
+    x === null || y === null ? null : (x ?? 0) + (y ?? 0);
   return {
-    input_tokens:
-      a.input_tokens === null || b.input_tokens === null ? null : a.input_tokens + b.input_tokens,
-    output_tokens:
-      a.output_tokens === null || b.output_tokens === null
-        ? null
-        : a.output_tokens + b.output_tokens,
+    input_tokens: add(a.input_tokens, b.input_tokens),
+    output_tokens: add(a.output_tokens, b.output_tokens),
+    cache_read_tokens: add(a.cache_read_tokens, b.cache_read_tokens),
+    cache_write_tokens: add(a.cache_write_tokens, b.cache_write_tokens),
   };
 }
 

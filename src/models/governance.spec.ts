@@ -1,10 +1,20 @@
 import { loadRules } from '../computer-use/actions';
 import { loadConfig } from '../config/app-config';
-import { budgetProblem, costOf, NO_USAGE } from './budget';
+import { MODEL_PLANNER_DEFAULTS } from '../computer-use/settings/agent-config';
+import { addUsage, budgetProblem, cachePrices, costOf, NO_USAGE } from './budget';
+import { priceProblem } from './usable';
 import { defaultModel } from './default-model';
 import { demoPlanner } from './demo-planner';
 import { describeSdkError, retryAfterMs } from './model-errors';
-import { describeStep, instructions, intro } from './prompt';
+import {
+  ask,
+  describeStep,
+  instructions,
+  intro,
+  cacheBreakpoints,
+  shownScreens,
+  stepLines,
+} from './prompt';
 import { RetriesFailed, withRetries } from './retry';
 import { scaleFor } from './scaling';
 import { findSecret, redactor } from './secrets';
@@ -37,11 +47,87 @@ describe('budget', () => {
   });
 
   it('prices a call only when its usage and both prices are known', () => {
-    const prices = { price_per_mtok_in: 3, price_per_mtok_out: 15 };
+    const prices = {
+      provider: 'anthropic' as const,
+      price_per_mtok_in: 3,
+      price_per_mtok_out: 15,
+      price_per_mtok_cache_read: null,
+      price_per_mtok_cache_write: null,
+    };
     expect(costOf({ input_tokens: 1_000_000, output_tokens: 100_000 }, prices)).toBeCloseTo(4.5);
     expect(costOf({ input_tokens: null, output_tokens: 1 }, prices)).toBeNull();
     expect(
       costOf({ input_tokens: 1, output_tokens: 1 }, { ...prices, price_per_mtok_out: null }),
+    ).toBeNull();
+  });
+
+  it('prices cached input at the cache prices: Anthropic’s multiples unless configured', () => {
+    const anthropic = {
+      provider: 'anthropic' as const,
+      price_per_mtok_in: 3,
+      price_per_mtok_out: 15,
+      price_per_mtok_cache_read: null,
+      price_per_mtok_cache_write: null,
+    };
+    // 1M input: 600k read (0.30 $/M), 100k written (3.75 $/M), 300k uncached (3 $/M).
+    const usage = {
+      input_tokens: 1_000_000,
+      output_tokens: 0,
+      cache_read_tokens: 600_000,
+      cache_write_tokens: 100_000,
+    };
+    expect(cachePrices(anthropic)).toEqual({ read: expect.closeTo(0.3), write: 3.75 });
+    expect(costOf(usage, anthropic)).toBeCloseTo(0.18 + 0.375 + 0.9);
+    expect(costOf(usage, { ...anthropic, price_per_mtok_cache_read: 0.5 })).toBeCloseTo(
+      0.3 + 0.375 + 0.9,
+    );
+    // No cache figures: all input at the input price, as before.
+    expect(costOf({ input_tokens: 1_000_000, output_tokens: 0 }, anthropic)).toBeCloseTo(3);
+    // More cached than input is no usage Warden can price.
+    expect(costOf({ ...usage, cache_read_tokens: 2_000_000 }, anthropic)).toBeNull();
+
+    const openai = { ...anthropic, provider: 'openai' as const };
+    // OpenAI's cached price is the model's own: unknown unless configured, and then so is the cost.
+    expect(costOf(usage, openai)).toBeNull();
+    expect(
+      costOf({ ...usage, cache_write_tokens: 0 }, { ...openai, price_per_mtok_cache_read: 0.75 }),
+    ).toBeCloseTo(0.45 + 1.2);
+    expect(costOf({ ...usage, cache_read_tokens: 0, cache_write_tokens: 0 }, openai)).toBeCloseTo(
+      3,
+    );
+  });
+
+  it('refuses a cost cap whose cost could turn unknown: no prices, or OpenAI without its cached price', () => {
+    const config = {
+      ...MODEL_PLANNER_DEFAULTS,
+      provider: 'anthropic' as const,
+      model: 'm',
+      api_key_env: 'K',
+      max_cost_usd_per_run: 1,
+      price_per_mtok_in: 3,
+      price_per_mtok_out: 15,
+    };
+    expect(priceProblem(config)).toBeNull();
+    expect(priceProblem({ ...config, price_per_mtok_in: null })).toMatch(/needs price_per_mtok_in/);
+    expect(priceProblem({ ...config, provider: 'openai' })).toMatch(/price_per_mtok_cache_read/);
+    expect(
+      priceProblem({ ...config, provider: 'openai', price_per_mtok_cache_read: 0.75 }),
+    ).toBeNull();
+    expect(priceProblem({ ...config, provider: 'openai', max_cost_usd_per_run: null })).toBeNull();
+  });
+
+  it('adds a step’s usages, cache figures included, unknown if either is', () => {
+    expect(
+      addUsage(
+        { input_tokens: 10, output_tokens: 1, cache_read_tokens: 4 },
+        { input_tokens: 20, output_tokens: 2, cache_read_tokens: 8, cache_write_tokens: 3 },
+      ),
+    ).toEqual({ input_tokens: 30, output_tokens: 3, cache_read_tokens: 12, cache_write_tokens: 3 });
+    expect(
+      addUsage(
+        { input_tokens: 10, output_tokens: 1, cache_read_tokens: null },
+        { input_tokens: 1, output_tokens: 1 },
+      ).cache_read_tokens,
     ).toBeNull();
   });
 });
@@ -158,8 +244,8 @@ describe('the prompt', () => {
   });
 
   it('tells the steps so far in the model’s coordinates, with why a step was refused', () => {
-    const text = intro(input);
-    expect(text).toContain('Task: Change order 4711');
+    expect(intro(input)).toBe('Task: Change order 4711\nSystem: SAP GUI');
+    const text = stepLines(input).join('\n');
     expect(text).toContain('1. click at (1365, 767) (a read): sent');
     expect(text).toContain('refused by Warden, nothing was sent: the point (1400, 5) is outside');
     expect(
@@ -168,6 +254,83 @@ describe('the prompt', () => {
         scale,
       ),
     ).toMatch(/approved by a person and sent/);
+    expect(ask(input, false)).toMatch(/^This is step 3; the steps so far are above\./);
+    expect(ask({ ...input, history: [] }, false)).toMatch(/no steps yet/);
+    expect(ask(input, true)).toMatch(/You asked to look again/);
+  });
+
+  it('shows earlier screens dropped history_screens at a time, never more, never one twice', () => {
+    const steps = (shas: Array<string | null>) => shas.map((s) => ({ screen_sha256: s }));
+    const shown = (count: number, m: number) =>
+      [...shownScreens(steps(Array.from({ length: m }, (_, i) => `s${i}`)), count)].sort(
+        (a, b) => a - b,
+      );
+    expect(shown(3, 0)).toEqual([]);
+    expect(shown(3, 1)).toEqual([0]);
+    expect(shown(3, 2)).toEqual([0, 1]);
+    expect(shown(3, 3)).toEqual([0, 1, 2]);
+    expect(shown(3, 4)).toEqual([3]);
+    expect(shown(3, 6)).toEqual([3, 4, 5]);
+    expect(shown(1, 5)).toEqual([4]);
+    expect(shown(0, 5)).toEqual([]);
+    for (let count = 1; count <= 10; count++) {
+      for (let m = 1; m <= 40; m++) {
+        const s = shown(count, m);
+        expect(s.length).toBeGreaterThanOrEqual(1);
+        expect(s.length).toBeLessThanOrEqual(count);
+        expect(s[s.length - 1]).toBe(m - 1);
+      }
+    }
+    // The same screen twice in a row, or no screen: shown once, or not at all.
+    expect([...shownScreens(steps(['a', 'a', null]), 3)]).toEqual([0]);
+    expect([...shownScreens(steps(['a', 'a', 'a', 'a', 'a']), 3)]).toEqual([3]);
+  });
+
+  it('marks the current screen where the next step reads it, the timeline where this one does', () => {
+    // history_screens 3: the steps with 3, 6, 9 … earlier come before a drop.
+    const marks = (count: number, key: 'timeline' | 'current') =>
+      Array.from({ length: 10 }, (_, m) => cacheBreakpoints(m, count)[key]);
+    expect(marks(3, 'current')).toEqual([
+      true,
+      true,
+      true,
+      false,
+      true,
+      true,
+      false,
+      true,
+      true,
+      false,
+    ]);
+    expect(marks(3, 'timeline')).toEqual([
+      false,
+      true,
+      true,
+      true,
+      false,
+      true,
+      true,
+      false,
+      true,
+      true,
+    ]);
+    expect(marks(1, 'current')).toEqual([true, ...Array(9).fill(false)]);
+    expect(marks(1, 'timeline')).toEqual([false, true, ...Array(8).fill(false)]);
+    expect(cacheBreakpoints(5, 0)).toEqual({ timeline: true, current: false });
+    for (let count = 1; count <= 10; count++) {
+      for (let m = 0; m <= 40; m++) {
+        // Marked exactly when every screen shown now is still shown at the next step, and read
+        // exactly where the step before marked its own.
+        const shas = Array.from({ length: m + 1 }, (_, i) => ({ screen_sha256: `s${i}` }));
+        const now = shownScreens(shas.slice(0, m), count);
+        const next = shownScreens(shas, count);
+        const kept = [...now].every((i) => next.has(i)) && next.has(m);
+        expect(cacheBreakpoints(m, count).current).toBe(kept);
+        expect(cacheBreakpoints(m, count).timeline).toBe(
+          m >= 1 && cacheBreakpoints(m - 1, count).current,
+        );
+      }
+    }
   });
 });
 

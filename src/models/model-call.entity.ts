@@ -74,6 +74,14 @@ export class ModelCall {
   @Column({ name: 'output_tokens', type: 'integer', nullable: true })
   outputTokens: number | null;
 
+  /** Of the input tokens, those read from the provider's prompt cache; null: not known. */
+  @Column({ name: 'cache_read_tokens', type: 'integer', nullable: true })
+  cacheReadTokens: number | null;
+
+  /** Of the input tokens, those written to the prompt cache (Anthropic); null: not known. */
+  @Column({ name: 'cache_write_tokens', type: 'integer', nullable: true })
+  cacheWriteTokens: number | null;
+
   /** null: unknown usage or no price configured. */
   @Column({ name: 'cost_usd', type: 'double precision', nullable: true })
   costUsd: number | null;

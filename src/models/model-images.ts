@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { ObservedScreen, PlanningContext } from '../computer-use/planning/planner';
+import type { PlanningContext } from '../computer-use/planning/planner';
 import { readPngHeader } from '../computer-use/screens/png-decoder';
 import { ScreensService } from '../computer-use/screens/screens.service';
 import { downscalePng } from './downscale';
+import { screenLabel, shownScreens } from './prompt';
 import type { ModelImage } from './provider';
 import type { Size } from './scaling';
 
@@ -11,7 +12,8 @@ const IMAGE_CACHE = 32;
 
 /**
  * The screenshots a model call shows: the current screen and up to `history_screens` earlier ones,
- * downscaled to the model's size and cached by SHA-256 (a step's screen is shown again at the next).
+ * downscaled to the model's size and cached by SHA-256 (a step's screen is shown again at the next,
+ * and must be the same bytes for the provider's prompt cache to hit).
  */
 @Injectable()
 export class ModelImages {
@@ -19,32 +21,26 @@ export class ModelImages {
 
   constructor(private readonly screens: ScreensService) {}
 
-  /** The last `count` distinct earlier screens (not the current one), oldest first. */
-  async history(
+  /**
+   * The earlier steps' screenshots the model is shown (`shownScreens`: at most `count`), by index
+   * into the history, downscaled to `size`. A screen no longer stored is left out.
+   */
+  async timeline(
     ctx: PlanningContext,
     count: number,
-    current: ObservedScreen,
     size: Size,
-  ): Promise<ModelImage[]> {
-    if (count <= 0) return [];
-    const picked: Array<{ sha256: string; n: number }> = [];
-    const seen = new Set([current.sha256]);
-    for (let i = ctx.history.length - 1; i >= 0 && picked.length < count; i--) {
-      const sha = ctx.history[i].screen_sha256;
-      if (!sha || seen.has(sha)) continue;
-      seen.add(sha);
-      picked.unshift({ sha256: sha, n: ctx.history[i].n });
-    }
-    const images: ModelImage[] = [];
-    for (const p of picked) {
-      const key = `${p.sha256}:${size.width}x${size.height}`;
+  ): Promise<Map<number, ModelImage>> {
+    const images = new Map<number, ModelImage>();
+    for (const i of shownScreens(ctx.history, count)) {
+      const { screen_sha256: sha, n } = ctx.history[i];
+      const key = `${sha}:${size.width}x${size.height}`;
       let png = this.cache.get(key);
       if (!png) {
-        const stored = await this.screens.get(ctx.tenant, p.sha256);
+        const stored = await this.screens.get(ctx.tenant, sha!);
         if (!stored) continue;
-        png = await this.scaled(p.sha256, stored, size);
+        png = await this.scaled(sha!, stored, size);
       }
-      images.push({ png, sha256: p.sha256, label: `The screen at step ${p.n}:` });
+      images.set(i, { png, sha256: sha!, label: screenLabel(n) });
     }
     return images;
   }

@@ -17,7 +17,15 @@ import { addUsage, budgetProblem, costOf, type Usage } from './budget';
 import { ModelImages } from './model-images';
 import { type ModelPlannerState, readState, trimNotes } from './planner-state';
 import { BudgetExhaustedError, describeFailure, ModelCallError } from './model-errors';
-import { instructions, intro, type PromptInput } from './prompt';
+import {
+  ask,
+  instructions,
+  intro,
+  cacheBreakpoints,
+  type PromptInput,
+  screenLabel,
+  stepLines,
+} from './prompt';
 import type { Continuation, Move, Provider, ProviderAnswer, SafetyCheck, Turn } from './provider';
 import { anthropicProvider } from './providers/anthropic.provider';
 import { openaiCompatibleProvider } from './providers/openai-compatible.provider';
@@ -117,7 +125,7 @@ export class ModelsService {
     const rules = loadRules();
 
     let screen = ctx.screen;
-    let { continuation, outcome, acknowledge } = this.continueFrom(previous, ctx.history, notes);
+    let { continuation, outcome, acknowledge } = this.continueFrom(previous, ctx.history);
     let usage: Usage = { input_tokens: 0, output_tokens: 0 };
     let cost: number | null = 0;
     let latency = 0;
@@ -135,16 +143,20 @@ export class ModelsService {
         rules,
         format: config.provider === 'openai-compatible' ? 'json' : 'tools',
       };
+      const shown = await this.images.timeline(ctx, config.history_screens, scale.model);
+      const lines = stepLines(prompt);
       const turn: Turn = {
         model: config.model,
         instructions: redact(instructions(prompt)),
         intro: redact(intro(prompt)),
-        history: await this.images.history(ctx, config.history_screens, screen, scale.model),
+        timeline: lines.map((line, i) => ({ screen: shown.get(i) ?? null, line: redact(line) })),
         current: {
           png: await this.images.scaled(screen.sha256, screen.png, scale.model),
           sha256: screen.sha256,
-          label: 'The current screen:',
+          label: screenLabel(ctx.step),
         },
+        ask: ask(prompt, looks > 0),
+        cache: cacheBreakpoints(ctx.history.length, config.history_screens),
         display: scale.model,
         continuation,
         outcome: outcome ? { ...outcome, text: redact(outcome.text) } : null,
@@ -162,8 +174,8 @@ export class ModelsService {
       if (move.kind === 'look') {
         if (looks < MAX_LOOKS) {
           screen = await ctx.look();
-          continuation = answer.continuation;
-          outcome = { text: 'Here is the screen now.', error: false };
+          continuation = null;
+          outcome = null;
           acknowledge = [];
           continue;
         }
@@ -177,7 +189,8 @@ export class ModelsService {
       const state: ModelPlannerState = {
         provider: config.provider,
         step: ctx.step,
-        continuation: answer.continuation,
+        // Kept only to acknowledge its safety checks, should a person approve the action.
+        continuation: answer.continuation?.safety_checks.length ? answer.continuation : null,
         notes: trimNotes(notes),
       };
       const model: ModelUsage & { cost_usd: number | null; calls: number } = {
@@ -185,6 +198,8 @@ export class ModelsService {
         model: config.model,
         input_tokens: usage.input_tokens,
         output_tokens: usage.output_tokens,
+        cache_read_tokens: usage.input_tokens === null ? null : (usage.cache_read_tokens ?? 0),
+        cache_write_tokens: usage.input_tokens === null ? null : (usage.cache_write_tokens ?? 0),
         latency_ms: Math.round(latency),
         cost_usd: cost,
         calls,
@@ -200,14 +215,15 @@ export class ModelsService {
   }
 
   /**
-   * Whether this step continues the model's previous answer (its tool call gets a result), and
-   * what to say about it. Safety checks are acknowledged only when a person approved the action
-   * and it was sent; a call with checks that was not approved is not continued at all.
+   * Whether this step continues the model's previous answer, and what to say about it. Only one
+   * kind is: an OpenAI call with safety checks a person approved, whose output must acknowledge
+   * them. Every other step is told what became of the last one in its line of the timeline, so
+   * that the request is the previous one's plus what happened since, and the provider's prompt
+   * cache hits (issue 18 §3). A call with checks that was not approved is never continued.
    */
   private continueFrom(
     state: ModelPlannerState | null,
     history: StepHistory[],
-    notes: Record<string, string>,
   ): {
     continuation: Continuation | null;
     outcome: { text: string; error: boolean } | null;
@@ -217,27 +233,12 @@ export class ModelsService {
     const last = history[history.length - 1];
     const c = state?.continuation;
     if (!c || !last || state.step !== last.n) return none;
-    const checks = c.provider === 'openai' ? c.safety_checks : [];
-    if (last.outcome === 'sent_after_approval') {
-      return {
-        continuation: c,
-        outcome: { text: 'A person approved the action and it was sent.', error: false },
-        acknowledge: checks,
-      };
-    }
-    if (checks.length > 0) return none;
-    if (last.outcome === 'sent' || last.outcome === 'staged') {
-      return { continuation: c, outcome: { text: 'Done.', error: false }, acknowledge: [] };
-    }
-    if (last.outcome === 'refused') {
-      const why = notes[String(last.n)] ?? last.why ?? 'no reason given';
-      return {
-        continuation: c,
-        outcome: { text: `Warden refused this action and sent nothing: ${why}.`, error: true },
-        acknowledge: [],
-      };
-    }
-    return none;
+    if (last.outcome !== 'sent_after_approval' || c.safety_checks.length === 0) return none;
+    return {
+      continuation: c,
+      outcome: { text: 'A person approved the action and it was sent.', error: false },
+      acknowledge: c.safety_checks,
+    };
   }
 
   /** The model's move as the engine takes it: an action in screen coordinates, or a refusal. */
@@ -292,7 +293,8 @@ export class ModelsService {
   ): Promise<ProviderAnswer & { latencyMs: number }> {
     const body = provider.request(turn);
     const images = new Map<string, { sha256: string } & Size>();
-    for (const image of [...turn.history, turn.current]) {
+    const shown = turn.timeline.flatMap((e) => (e.screen ? [e.screen] : []));
+    for (const image of [...shown, turn.current]) {
       const ref = { sha256: image.sha256, ...turn.display };
       images.set(image.png.toString('base64'), ref);
       images.set(`data:image/png;base64,${image.png.toString('base64')}`, ref);

@@ -20,8 +20,11 @@ export function readState(raw: unknown, provider: ModelProvider): ModelPlannerSt
   const s = raw as Partial<ModelPlannerState>;
   if (s.provider !== provider || !Number.isSafeInteger(s.step)) return null;
   const notes = typeof s.notes === 'object' && s.notes !== null ? s.notes : {};
+  // Only OpenAI's answers are continued (an Anthropic one stored before issue 18 is not).
   const continuation =
-    typeof s.continuation === 'object' && s.continuation?.provider === provider
+    provider === 'openai' &&
+    typeof s.continuation === 'object' &&
+    s.continuation?.provider === provider
       ? s.continuation
       : null;
   return { provider, step: s.step!, continuation, notes };

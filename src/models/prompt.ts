@@ -22,9 +22,6 @@ export interface PromptInput {
   format: AnswerFormat;
 }
 
-/** Steps described in full; older ones are summed up in a line. */
-const HISTORY_STEPS = 40;
-
 export function instructions(input: PromptInput): string {
   const { model } = input.scale;
   const navigation = [...input.rules.navigationKeys].join(', ');
@@ -51,21 +48,79 @@ export function instructions(input: PromptInput): string {
   ].join('\n');
 }
 
-/** The user's part: task, system, steps so far. */
+/**
+ * The head of the user's part: the task and the system, the same at every step of the run. With
+ * the instructions and the tools it is the prefix a provider's prompt cache keeps (issue 18 §3).
+ */
 export function intro(input: PromptInput): string {
   const lines = [`Task: ${input.goal}`];
   if (input.system) lines.push(`System: ${input.system}`);
-  lines.push('');
-  const shown = input.history.slice(-HISTORY_STEPS);
-  if (shown.length === 0) {
-    lines.push(`This is step ${input.step}; no steps yet.`);
-  } else {
-    lines.push(`This is step ${input.step}. The steps so far:`);
-    const skipped = input.history.length - shown.length;
-    if (skipped > 0) lines.push(`(${skipped} earlier steps not shown)`);
-    for (const h of shown) lines.push(describeStep(h, input.scale, input.notes[String(h.n)]));
-  }
   return lines.join('\n');
+}
+
+/**
+ * Each earlier step in a line, oldest first. A step's line is final once the next step is planned
+ * (its outcome is settled by then), so the lines only ever grow at the end: a stable prefix.
+ */
+export function stepLines(input: PromptInput): string[] {
+  return input.history.map((h) => describeStep(h, input.scale, input.notes[String(h.n)]));
+}
+
+/** What the model is asked after the current screen: the only text that changes in place. */
+export function ask(input: PromptInput, lookedAgain: boolean): string {
+  const which = `The screen at step ${input.step} above is the current screen`;
+  if (lookedAgain) {
+    return `This is step ${input.step}. You asked to look again: ${which}, as it is now. Answer with the action for step ${input.step}.`;
+  }
+  if (input.history.length === 0) {
+    return `This is step ${input.step}; no steps yet. ${which}. Answer with the action for step ${input.step}.`;
+  }
+  return `This is step ${input.step}; the steps so far are above. ${which}. Answer with the action for step ${input.step}.`;
+}
+
+/**
+ * Where a request marks its prompt-cache breakpoints beyond the tools and system prompt, with
+ * `steps` earlier steps and `history_screens` `count` (`shownScreens`). The next step's request
+ * starts with this one's up to its current screen, unless it drops the screens shown now; where it
+ * does, the current screen is not marked (Anthropic bills a write at 1.25 × the input price, and
+ * this one would never be read). The end of the timeline is marked where the step before wrote
+ * its current screen, which is this timeline's last screen: that is what this request reads.
+ * Without earlier screens the timeline is only lines, kept from one step to the next. Pure.
+ */
+export function cacheBreakpoints(
+  steps: number,
+  count: number,
+): { timeline: boolean; current: boolean } {
+  if (count <= 0) return { timeline: true, current: false };
+  const dropsAfter = (m: number) => m >= 1 && m % count === 0;
+  return { timeline: steps >= 1 && !dropsAfter(steps - 1), current: !dropsAfter(steps) };
+}
+
+/** How a step's screenshot is introduced, in the history and as the current screen alike. */
+export function screenLabel(n: number): string {
+  return `The screen at step ${n}:`;
+}
+
+/**
+ * Which earlier steps' screenshots are shown (indices into `history`). Never more than `count`;
+ * they are dropped `count` at a time rather than one a step, so that what was sent at one step is
+ * sent again unchanged at the next and the provider's prompt cache hits: the shown ones are the
+ * steps since the last multiple of `count` (1 to `count` of them). A screen the same as the step
+ * before's is not shown twice, and neither is a step without one. Pure.
+ */
+export function shownScreens(
+  history: ReadonlyArray<Pick<StepHistory, 'screen_sha256'>>,
+  count: number,
+): Set<number> {
+  const shown = new Set<number>();
+  const m = history.length;
+  if (count <= 0 || m === 0) return shown;
+  const first = m - 1 - ((m - 1) % count);
+  for (let i = first; i < m; i++) {
+    const sha = history[i].screen_sha256;
+    if (sha && (i === first || sha !== history[i - 1].screen_sha256)) shown.add(i);
+  }
+  return shown;
 }
 
 export function describeStep(h: StepHistory, scale: ScreenScale, note?: string): string {

@@ -15,37 +15,52 @@ export interface ModelImage {
 /** A provider safety check (OpenAI `pending_safety_checks`), shown to the approver. */
 export type SafetyCheck = ProviderSafetyCheck;
 
-/** What a planner keeps of the model's previous answer to continue the conversation from it. */
-export type Continuation =
-  | {
-      provider: 'anthropic';
-      /** The assistant turn as the model gave it (text and the one tool_use block). */
-      content: unknown[];
-      tool_use_id: string;
-    }
-  | {
-      provider: 'openai';
-      /** The response's output items (reasoning, message, the one call), to send back as they are. */
-      items: unknown[];
-      call_id: string;
-      call_type: 'computer_call' | 'function_call';
-      safety_checks: SafetyCheck[];
-    };
+/**
+ * What a planner keeps of the model's previous answer to continue the conversation from it
+ * (OpenAI: the call gets its output, safety checks their acknowledgement). Anthropic's requests
+ * carry no previous turn: each is the run's timeline, so that one step's request is the start of
+ * the next one's and the prompt cache hits (issue 18 §3).
+ */
+export type Continuation = {
+  provider: 'openai';
+  /** The response's output items (reasoning, message, the one call), to send back as they are. */
+  items: unknown[];
+  call_id: string;
+  call_type: 'computer_call' | 'function_call';
+  safety_checks: SafetyCheck[];
+};
 
-/** One request to a model: everything a provider needs to build its wire format. */
+/** An earlier step as the model is told it: its screenshot (when still shown) and what became of it. */
+export interface TimelineEntry {
+  /** Labelled `The screen at step n:`; null when no longer shown (see `shownScreens`). */
+  screen: ModelImage | null;
+  /** `n. click at (x, y) (a read): sent`. */
+  line: string;
+}
+
+/**
+ * One request to a model: everything a provider needs to build its wire format. Laid out so that
+ * only its end changes from one step to the next: instructions and tools, the intro, the timeline
+ * (which grows at its end), the current screen, then what is asked.
+ */
 export interface Turn {
   model: string;
   instructions: string;
-  /** The task, the system, the steps so far. */
+  /** The task and the system: the same at every step. */
   intro: string;
-  /** Earlier screens, oldest first (at most `history_screens`). */
-  history: ModelImage[];
+  /** The steps so far, oldest first. */
+  timeline: TimelineEntry[];
+  /** Labelled like a timeline entry's screen, since it becomes one at the next step. */
   current: ModelImage;
+  /** Said after the current screen: which step this is, and that the model looked again. */
+  ask: string;
+  /** Whether to mark a prompt-cache breakpoint at the timeline's end and the current screen. */
+  cache: { timeline: boolean; current: boolean };
   /** The size of every image: the display the model answers in. */
   display: Size;
-  /** The model's previous answer, when this request continues it. */
+  /** The model's previous answer, when this request continues it (OpenAI). */
   continuation: Continuation | null;
-  /** What became of the previous answer's call, said in its tool result. */
+  /** What became of the previous answer's call, said in its output (OpenAI). */
   outcome: { text: string; error: boolean } | null;
   /** Safety checks a person approved: acknowledged to the model in this request (OpenAI). */
   acknowledge: SafetyCheck[];

@@ -18,7 +18,14 @@ export interface ModelCallView {
   attempts: Array<Record<string, unknown>>;
   /** null: unknown (the provider did not say). */
   input_tokens: number | null;
+  /** Of `input_tokens`, read from the provider's prompt cache; null: unknown or not recorded. */
+  cache_read_tokens: number | null;
+  /** Of `input_tokens`, written to the prompt cache (Anthropic); null: unknown or not recorded. */
+  cache_write_tokens: number | null;
+  /** `input_tokens` neither read from nor written to the cache: billed at the input price. */
+  uncached_input_tokens: number | null;
   output_tokens: number | null;
+  /** With cached tokens at the cache prices. */
   cost_usd: number | null;
   latency_ms: number;
   created_at: string;
@@ -41,6 +48,12 @@ export function modelCallView(c: ModelCall): ModelCallView {
     error: c.error,
     attempts: c.attempts,
     input_tokens: c.inputTokens,
+    cache_read_tokens: c.cacheReadTokens,
+    cache_write_tokens: c.cacheWriteTokens,
+    uncached_input_tokens:
+      c.inputTokens === null || c.cacheReadTokens === null || c.cacheWriteTokens === null
+        ? null
+        : c.inputTokens - c.cacheReadTokens - c.cacheWriteTokens,
     output_tokens: c.outputTokens,
     cost_usd: c.costUsd,
     latency_ms: c.latencyMs,

@@ -73,6 +73,11 @@ export class UsageService {
         attempts: call.attempts,
         inputTokens: call.usage.input_tokens,
         outputTokens: call.usage.output_tokens,
+        // Unknown input: unknown cache figures too; known input without a cache figure: none cached.
+        cacheReadTokens:
+          call.usage.input_tokens === null ? null : (call.usage.cache_read_tokens ?? 0),
+        cacheWriteTokens:
+          call.usage.input_tokens === null ? null : (call.usage.cache_write_tokens ?? 0),
         costUsd: call.costUsd,
         latencyMs: Math.round(call.latencyMs),
       });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PNG } from 'pngjs';
+import { TokenCounter } from './fake-tokens';
 
 /**
  * A local model provider over real HTTP on 127.0.0.1, speaking enough of Anthropic's Messages API,
@@ -26,6 +27,11 @@ export interface FakeReply {
   status?: number;
   headers?: Record<string, string>;
   json?: unknown;
+  /**
+   * Usage counted from the request (test/support/fake-tokens.ts), with caching as the real API
+   * reports it, in place of any usage in `json`; the number is the answer's output tokens.
+   */
+  countedOutput?: number;
 }
 
 export type Responder = (request: FakeRequest, index: number) => FakeReply | Promise<FakeReply>;
@@ -34,6 +40,8 @@ export interface FakeProvider {
   /** The server's root, e.g. `http://127.0.0.1:41234`: Anthropic's base URL; OpenAI's is `${url}/v1`. */
   url: string;
   requests: FakeRequest[];
+  /** Counts tokens and remembers cached prefixes; forgotten by `script` and `reset`. */
+  tokens: TokenCounter;
   /** Answers with these, in order; after the last, with the fallback (or a 500 naming the overrun). */
   script(replies: Array<FakeReply | Responder>, fallback?: FakeReply | Responder): void;
   reset(): void;
@@ -61,6 +69,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
   let replies: Array<FakeReply | Responder> = [];
   let fallback: FakeReply | Responder | undefined;
   let answered = 0;
+  const tokens = new TokenCounter();
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -107,6 +116,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     } catch (error) {
       reply = { status: 500, json: { error: { type: 'test_responder', message: String(error) } } };
     }
+    if (reply.countedOutput !== undefined) reply = withCountedUsage(reply, request, tokens);
     res.writeHead(reply.status ?? 200, {
       'content-type': 'application/json',
       'request-id': `req_${randomBytes(6).toString('hex')}`,
@@ -126,13 +136,16 @@ export async function startFakeProvider(): Promise<FakeProvider> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    tokens,
     script: (r, f) => {
       replies = r;
       fallback = f;
       answered = 0;
       requests.length = 0;
+      tokens.forget();
     },
     reset: () => {
+      tokens.forget();
       replies = [];
       fallback = undefined;
       answered = 0;
@@ -146,11 +159,59 @@ export async function startFakeProvider(): Promise<FakeProvider> {
   };
 }
 
+/** The reply with usage counted from the request, as each wire format reports it. */
+function withCountedUsage(reply: FakeReply, request: FakeRequest, tokens: TokenCounter): FakeReply {
+  const output = reply.countedOutput!;
+  const json = { ...(reply.json as Record<string, unknown>) };
+  if (request.wire === 'anthropic') {
+    const counted = tokens.anthropic(request.body);
+    if (typeof counted === 'string') {
+      return {
+        status: 400,
+        json: { type: 'error', error: { type: 'invalid_request_error', message: counted } },
+      };
+    }
+    json.usage = { ...counted, output_tokens: output };
+  } else if (request.wire === 'openai') {
+    const counted = tokens.openai(request.body, 'openai');
+    json.usage = {
+      input_tokens: counted.input_tokens,
+      input_tokens_details: { cached_tokens: counted.cached_tokens },
+      output_tokens: output,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: counted.input_tokens + output,
+    };
+  } else {
+    const counted = tokens.openai(request.body, 'chat');
+    json.usage = {
+      prompt_tokens: counted.input_tokens,
+      prompt_tokens_details: { cached_tokens: counted.cached_tokens },
+      completion_tokens: output,
+      total_tokens: counted.input_tokens + output,
+    };
+  }
+  return { ...reply, json };
+}
+
 // ------------------------------------------------------------------ answers in each wire format
 
 export interface FakeUsage {
   input: number;
   output: number;
+}
+
+/** Counts the answer's usage from its request (see fake-tokens.ts); `output` tokens as given. */
+export interface CountedUsage {
+  counted: true;
+  output: number;
+}
+
+export function counted(output = 100): CountedUsage {
+  return { counted: true, output };
+}
+
+function isCounted(usage: unknown): usage is CountedUsage {
+  return typeof usage === 'object' && usage !== null && (usage as CountedUsage).counted === true;
 }
 
 const DEFAULT_USAGE: FakeUsage = { input: 1000, output: 100 };
@@ -161,9 +222,11 @@ const id = (prefix: string) => `${prefix}_${++ids}_${randomBytes(4).toString('he
 /** An Anthropic message; `usage: null` leaves usage out altogether. */
 export function anthropicMessage(
   content: unknown[],
-  usage: FakeUsage | null = DEFAULT_USAGE,
+  given: FakeUsage | CountedUsage | null = DEFAULT_USAGE,
 ): FakeReply {
+  const usage = isCounted(given) ? null : given;
   return {
+    ...(isCounted(given) ? { countedOutput: given.output } : {}),
     json: {
       id: id('msg'),
       type: 'message',
@@ -180,7 +243,7 @@ export function anthropicMessage(
 /** A computer tool call (`input` is the tool's input: {action: 'left_click', coordinate: [x, y]} …). */
 export function anthropicComputer(
   input: Record<string, unknown>,
-  usage?: FakeUsage | null,
+  usage?: FakeUsage | CountedUsage | null,
 ): FakeReply {
   return anthropicMessage(
     [
@@ -194,7 +257,7 @@ export function anthropicComputer(
 export function anthropicTool(
   name: string,
   input: Record<string, unknown>,
-  usage?: FakeUsage | null,
+  usage?: FakeUsage | CountedUsage | null,
 ): FakeReply {
   return anthropicMessage([{ type: 'tool_use', id: id('toolu'), name, input }], usage);
 }
@@ -202,9 +265,11 @@ export function anthropicTool(
 /** An OpenAI response with these output items. */
 export function openaiResponse(
   output: unknown[],
-  usage: FakeUsage | null = DEFAULT_USAGE,
+  given: FakeUsage | CountedUsage | null = DEFAULT_USAGE,
 ): FakeReply {
+  const usage = isCounted(given) ? null : given;
   return {
+    ...(isCounted(given) ? { countedOutput: given.output } : {}),
     json: {
       id: id('resp'),
       object: 'response',
@@ -231,7 +296,7 @@ export function openaiComputer(
   action: Record<string, unknown>,
   options: {
     safetyChecks?: Array<{ id: string; code: string; message: string }>;
-    usage?: FakeUsage | null;
+    usage?: FakeUsage | CountedUsage | null;
   } = {},
 ): FakeReply {
   return openaiResponse(
@@ -253,7 +318,7 @@ export function openaiComputer(
 export function openaiFunction(
   name: string,
   args: Record<string, unknown>,
-  usage?: FakeUsage | null,
+  usage?: FakeUsage | CountedUsage | null,
 ): FakeReply {
   return openaiResponse(
     [
@@ -273,9 +338,11 @@ export function openaiFunction(
 /** A chat completion whose message content is `content` (a JSON action, or anything). */
 export function chatCompletion(
   content: string,
-  usage: FakeUsage | null = DEFAULT_USAGE,
+  given: FakeUsage | CountedUsage | null = DEFAULT_USAGE,
 ): FakeReply {
+  const usage = isCounted(given) ? null : given;
   return {
+    ...(isCounted(given) ? { countedOutput: given.output } : {}),
     json: {
       id: id('chatcmpl'),
       object: 'chat.completion',

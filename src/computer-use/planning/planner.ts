@@ -70,6 +70,9 @@ export interface ModelUsage {
   cost_usd?: number | null;
   /** Calls made to the model for the step (a model may look again). */
   calls?: number;
+  /** Of `input_tokens`, read from and written to the provider's prompt cache (model planners). */
+  cache_read_tokens?: number | null;
+  cache_write_tokens?: number | null;
 }
 
 /** A check a model provider raised on an action (OpenAI `pending_safety_checks`). */

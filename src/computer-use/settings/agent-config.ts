@@ -22,6 +22,10 @@ export interface ModelPlannerConfig {
   price_per_mtok_in: number | null;
   /** USD per million output tokens. */
   price_per_mtok_out: number | null;
+  /** USD per million input tokens read from the provider's prompt cache (Anthropic: 0.1 × input when null). */
+  price_per_mtok_cache_read: number | null;
+  /** USD per million input tokens written to the prompt cache (Anthropic: 1.25 × input when null). */
+  price_per_mtok_cache_write: number | null;
   /** How many earlier screenshots of the run the model sees besides the current one. */
   history_screens: number;
   /** The longest one planning call may take. */
@@ -161,6 +165,8 @@ export const MODEL_PLANNER_DEFAULTS: Readonly<
   max_cost_usd_per_run: null,
   price_per_mtok_in: null,
   price_per_mtok_out: null,
+  price_per_mtok_cache_read: null,
+  price_per_mtok_cache_write: null,
   history_screens: 3,
   timeout_seconds: 60,
 });

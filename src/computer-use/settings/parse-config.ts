@@ -248,6 +248,10 @@ function parsePlanner(raw: unknown, path: string, problems: string[]): PlannerCo
     max_cost_usd_per_run: dto.max_cost_usd_per_run ?? MODEL_PLANNER_DEFAULTS.max_cost_usd_per_run,
     price_per_mtok_in: dto.price_per_mtok_in ?? MODEL_PLANNER_DEFAULTS.price_per_mtok_in,
     price_per_mtok_out: dto.price_per_mtok_out ?? MODEL_PLANNER_DEFAULTS.price_per_mtok_out,
+    price_per_mtok_cache_read:
+      dto.price_per_mtok_cache_read ?? MODEL_PLANNER_DEFAULTS.price_per_mtok_cache_read,
+    price_per_mtok_cache_write:
+      dto.price_per_mtok_cache_write ?? MODEL_PLANNER_DEFAULTS.price_per_mtok_cache_write,
     history_screens: dto.history_screens ?? MODEL_PLANNER_DEFAULTS.history_screens,
     timeout_seconds: dto.timeout_seconds ?? MODEL_PLANNER_DEFAULTS.timeout_seconds,
   };

@@ -50,37 +50,39 @@ function text(t: string) {
   return { type: 'text', text: t };
 }
 
+/** A prompt-cache breakpoint: the prefix up to and including this block is cached (5 minutes). */
+const CACHED = { type: 'ephemeral' } as const;
+/** The Messages API takes at most this many breakpoints in one request. */
+export const ANTHROPIC_MAX_BREAKPOINTS = 4;
+
 export const anthropicProvider: Provider = {
   name: 'anthropic',
 
+  /**
+   * One user message: the intro, each earlier step (its screenshot while shown, then its line),
+   * the current screen, and what is asked. Breakpoints on the tools, the system prompt, the end of
+   * the timeline and the current screen: the next step's request starts with everything up to the
+   * current screen (it is then step n's screenshot in the timeline), so it reads that from cache.
+   * The last two only where they are read (`cacheBreakpoints`): a write costs 1.25 × the input.
+   */
   request(turn: Turn): Record<string, unknown> {
-    const first: unknown[] = [text(turn.intro)];
-    for (const h of turn.history) first.push(text(h.label), image(h.png));
-    const messages: unknown[] = [{ role: 'user', content: first }];
-    const c = turn.continuation;
-    if (c?.provider === 'anthropic') {
-      messages.push({ role: 'assistant', content: c.content });
-      messages.push({
-        role: 'user',
-        content: [
-          {
-            type: 'tool_result',
-            tool_use_id: c.tool_use_id,
-            is_error: turn.outcome?.error ?? false,
-            content: [
-              text(`${turn.outcome?.text ?? 'Done.'} ${turn.current.label}`),
-              image(turn.current.png),
-            ],
-          },
-        ],
-      });
-    } else {
-      first.push(text(turn.current.label), image(turn.current.png));
+    const content: Array<Record<string, unknown>> = [text(turn.intro)];
+    for (const entry of turn.timeline) {
+      if (entry.screen) content.push(text(entry.screen.label), image(entry.screen.png));
+      content.push(text(entry.line));
     }
+    if (turn.cache.timeline) {
+      content[content.length - 1] = { ...content[content.length - 1], cache_control: CACHED };
+    }
+    content.push(text(turn.current.label), {
+      ...image(turn.current.png),
+      ...(turn.cache.current ? { cache_control: CACHED } : {}),
+    });
+    content.push(text(turn.ask));
     return {
       model: turn.model,
       max_tokens: turn.maxOutputTokens,
-      system: turn.instructions,
+      system: [{ type: 'text', text: turn.instructions, cache_control: CACHED }],
       tools: [
         {
           type: ANTHROPIC_COMPUTER_TOOL,
@@ -89,10 +91,10 @@ export const anthropicProvider: Provider = {
           display_height_px: turn.display.height,
         },
         DONE_TOOL,
-        FAIL_TOOL,
+        { ...FAIL_TOOL, cache_control: CACHED },
       ],
       betas: [ANTHROPIC_COMPUTER_BETA],
-      messages,
+      messages: [{ role: 'user', content }],
     };
   },
 
@@ -127,14 +129,18 @@ export const anthropicProvider: Provider = {
       content,
       usage,
     };
-    const answer = (move: Move, continuation: ProviderAnswer['continuation'] = null) => ({
+    const answer = (move: Move): ProviderAnswer => ({
       move,
+      // Anthropic's input_tokens are only those after the last cache breakpoint: Warden's input is
+      // all three, of which the cache read and written are told apart for their prices.
       usage: {
         input_tokens:
           input === null ? null : input + (tokens(cacheWrite) ?? 0) + (tokens(cacheRead) ?? 0),
         output_tokens: tokens(usage?.output_tokens),
+        cache_read_tokens: input === null ? null : (tokens(cacheRead) ?? 0),
+        cache_write_tokens: input === null ? null : (tokens(cacheWrite) ?? 0),
       },
-      continuation,
+      continuation: null,
       safetyChecks: [],
       record,
     });
@@ -154,12 +160,7 @@ export const anthropicProvider: Provider = {
       });
     }
     const call = calls[0];
-    const id = str(call.id);
-    const kept = content.filter((b) => b.type === 'text' || b.type === 'tool_use');
-    const continuation = id
-      ? { provider: 'anthropic' as const, content: kept, tool_use_id: id }
-      : null;
-    return answer(anthropicMove(str(call.name), call.input), continuation);
+    return answer(anthropicMove(str(call.name), call.input));
   },
 };
 

@@ -67,10 +67,18 @@ export const openaiCompatibleProvider: Provider = {
   name: 'openai-compatible',
 
   request(turn: Turn): Record<string, unknown> {
+    // The timeline only grows at its end: servers with prefix caching (vLLM) reuse the rest.
     const content: unknown[] = [{ type: 'text', text: turn.intro }];
-    for (const h of [...turn.history, turn.current]) {
-      content.push({ type: 'text', text: h.label }, imagePart(h.png));
+    for (const entry of turn.timeline) {
+      if (entry.screen) {
+        content.push({ type: 'text', text: entry.screen.label }, imagePart(entry.screen.png));
+      }
+      content.push({ type: 'text', text: entry.line });
     }
+    content.push({ type: 'text', text: turn.current.label }, imagePart(turn.current.png), {
+      type: 'text',
+      text: turn.ask,
+    });
     return {
       model: turn.model,
       messages: [
@@ -98,10 +106,14 @@ export const openaiCompatibleProvider: Provider = {
     const message = isRecord(choice.message) ? choice.message : {};
     const usage = isRecord(r.usage) ? r.usage : null;
     const said = typeof message.content === 'string' ? message.content : '';
+    const input = tokens(usage?.prompt_tokens);
+    const details = isRecord(usage?.prompt_tokens_details) ? usage.prompt_tokens_details : null;
     const base = {
       usage: {
-        input_tokens: tokens(usage?.prompt_tokens),
+        input_tokens: input,
         output_tokens: tokens(usage?.completion_tokens),
+        // Servers with prefix caching (OpenAI, vLLM) say how much of the prompt was cached.
+        cache_read_tokens: input === null ? null : (tokens(details?.cached_tokens) ?? 0),
       },
       continuation: null,
       safetyChecks: [],

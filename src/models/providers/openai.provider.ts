@@ -18,9 +18,11 @@ import { OPENAI_API } from '../provider-urls';
 
 /**
  * OpenAI's Responses API with the `computer_use_preview` tool, through `openai`. Each request is
- * whole (no `previous_response_id`): the task and history, then the previous answer's output items
- * and a `computer_call_output` with the current screenshot. Safety checks the model raised are
- * acknowledged (`acknowledged_safety_checks`) only in the request after a person approved the action.
+ * whole (no `previous_response_id`, docs/models.md says why): the task, the run's timeline and
+ * the current screenshot, in one message that only grows at its end from one step to the next, so
+ * that OpenAI's automatic prompt caching reads the rest from cache. Safety checks the model raised
+ * are acknowledged (`acknowledged_safety_checks`) in the request after a person approved the
+ * action, in the output of that call (its items sent back), and only there.
  */
 /** Screen-only systems are desktop applications; the model adapts its key names to it. */
 export const OPENAI_ENVIRONMENT = 'windows';
@@ -75,33 +77,30 @@ export const openaiProvider: Provider = {
 
   request(turn: Turn): Record<string, unknown> {
     const first: unknown[] = [inputText(turn.intro)];
-    for (const h of turn.history) first.push(inputText(h.label), inputImage(h.png));
+    for (const entry of turn.timeline) {
+      if (entry.screen) first.push(inputText(entry.screen.label), inputImage(entry.screen.png));
+      first.push(inputText(entry.line));
+    }
     const input: unknown[] = [{ role: 'user', content: first }];
     const c = turn.continuation;
-    if (c?.provider === 'openai' && c.call_type === 'computer_call') {
+    if (c?.call_type === 'computer_call' && turn.acknowledge.length > 0) {
+      // The call a person approved gets its output, which acknowledges its safety checks.
       input.push(...c.items, {
         type: 'computer_call_output',
         call_id: c.call_id,
         output: { type: 'computer_screenshot', image_url: dataUrl(turn.current.png) },
-        ...(turn.acknowledge.length > 0
-          ? { acknowledged_safety_checks: turn.acknowledge.map((s) => ({ ...s })) }
-          : {}),
-      });
-      if (turn.outcome?.error) {
-        input.push({ role: 'user', content: [inputText(turn.outcome.text)] });
-      }
-    } else if (c?.provider === 'openai' && c.call_type === 'function_call') {
-      input.push(...c.items, {
-        type: 'function_call_output',
-        call_id: c.call_id,
-        output: turn.outcome?.text ?? 'Done.',
+        acknowledged_safety_checks: turn.acknowledge.map((s) => ({ ...s })),
       });
       input.push({
         role: 'user',
-        content: [inputText(turn.current.label), inputImage(turn.current.png)],
+        content: [
+          ...(turn.outcome ? [inputText(turn.outcome.text)] : []),
+          inputText(`${turn.current.label} the screenshot above.`),
+          inputText(turn.ask),
+        ],
       });
     } else {
-      first.push(inputText(turn.current.label), inputImage(turn.current.png));
+      first.push(inputText(turn.current.label), inputImage(turn.current.png), inputText(turn.ask));
     }
     return {
       model: turn.model,
@@ -144,10 +143,14 @@ export const openaiProvider: Provider = {
       ),
       usage,
     };
+    const input = tokens(usage?.input_tokens);
+    const details = isRecord(usage?.input_tokens_details) ? usage.input_tokens_details : null;
     const base = {
       usage: {
-        input_tokens: tokens(usage?.input_tokens),
+        input_tokens: input,
         output_tokens: tokens(usage?.output_tokens),
+        // Part of input_tokens, billed at the model's cached input price.
+        cache_read_tokens: input === null ? null : (tokens(details?.cached_tokens) ?? 0),
       },
       record,
     };

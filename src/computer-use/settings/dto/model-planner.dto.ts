@@ -84,6 +84,28 @@ export class ModelPlannerDto {
   @Max(LIMITS.usd)
   price_per_mtok_out?: number;
 
+  @ApiPropertyOptional({
+    minimum: 0,
+    description:
+      'USD per million input tokens read from the prompt cache; Anthropic: 0.1 × price_per_mtok_in when left out, OpenAI: the model’s cached input price (unknown when left out)',
+  })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(LIMITS.usd)
+  price_per_mtok_cache_read?: number;
+
+  @ApiPropertyOptional({
+    minimum: 0,
+    description:
+      'USD per million input tokens written to the prompt cache (Anthropic); 1.25 × price_per_mtok_in when left out',
+  })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(LIMITS.usd)
+  price_per_mtok_cache_write?: number;
+
   @ApiPropertyOptional({ default: MODEL_PLANNER_DEFAULTS.history_screens })
   @IsOptional()
   @IsInt()
@@ -110,6 +132,8 @@ export const MODEL_PLANNER_FIELDS: readonly string[] = [
   'max_cost_usd_per_run',
   'price_per_mtok_in',
   'price_per_mtok_out',
+  'price_per_mtok_cache_read',
+  'price_per_mtok_cache_write',
   'history_screens',
   'timeout_seconds',
 ];
