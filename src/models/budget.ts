@@ -34,14 +34,17 @@ export type Prices = Pick<
 
 /**
  * USD per million cached tokens read and written: as configured, else for Anthropic its fixed
- * multiples of the input price; else unknown (OpenAI's cached rate differs by model).
+ * multiples of the input price. A read of another provider without a configured price is priced
+ * as uncached input: no provider bills a cache read above its input price, so the cost is an upper
+ * bound and a cost cap still holds (OpenAI's cached rate differs by model; configure it to see the
+ * lower cost). A cache write of another provider without a price is unknown.
  */
 export function cachePrices(prices: Prices): { read: number | null; write: number | null } {
   const derived = prices.provider === 'anthropic' && prices.price_per_mtok_in !== null;
   return {
     read:
       prices.price_per_mtok_cache_read ??
-      (derived ? prices.price_per_mtok_in! * ANTHROPIC_CACHE_READ : null),
+      (derived ? prices.price_per_mtok_in! * ANTHROPIC_CACHE_READ : prices.price_per_mtok_in),
     write:
       prices.price_per_mtok_cache_write ??
       (derived ? prices.price_per_mtok_in! * ANTHROPIC_CACHE_WRITE : null),

@@ -87,8 +87,10 @@ describe('budget', () => {
     expect(costOf({ ...usage, cache_read_tokens: 2_000_000 }, anthropic)).toBeNull();
 
     const openai = { ...anthropic, provider: 'openai' as const };
-    // OpenAI's cached price is the model's own: unknown unless configured, and then so is the cost.
+    // OpenAI's cached price is the model's own: unless configured, a read costs the input price (an
+    // upper bound, so a cost cap holds); a write it never reports stays unknown.
     expect(costOf(usage, openai)).toBeNull();
+    expect(costOf({ ...usage, cache_write_tokens: 0 }, openai)).toBeCloseTo(3);
     expect(
       costOf({ ...usage, cache_write_tokens: 0 }, { ...openai, price_per_mtok_cache_read: 0.75 }),
     ).toBeCloseTo(0.45 + 1.2);
@@ -97,7 +99,7 @@ describe('budget', () => {
     );
   });
 
-  it('refuses a cost cap whose cost could turn unknown: no prices, or OpenAI without its cached price', () => {
+  it('refuses a cost cap whose cost could turn unknown: no prices', () => {
     const config = {
       ...MODEL_PLANNER_DEFAULTS,
       provider: 'anthropic' as const,
@@ -109,10 +111,8 @@ describe('budget', () => {
     };
     expect(priceProblem(config)).toBeNull();
     expect(priceProblem({ ...config, price_per_mtok_in: null })).toMatch(/needs price_per_mtok_in/);
-    expect(priceProblem({ ...config, provider: 'openai' })).toMatch(/price_per_mtok_cache_read/);
-    expect(
-      priceProblem({ ...config, provider: 'openai', price_per_mtok_cache_read: 0.75 }),
-    ).toBeNull();
+    // Without its cached price, OpenAI's cache reads are priced as input: never understated.
+    expect(priceProblem({ ...config, provider: 'openai' })).toBeNull();
     expect(priceProblem({ ...config, provider: 'openai', max_cost_usd_per_run: null })).toBeNull();
   });
 

@@ -11,12 +11,5 @@ export function priceProblem(model: ModelPlannerConfig): string | null {
   ) {
     return 'max_cost_usd_per_run needs price_per_mtok_in and price_per_mtok_out: without prices the cost is unknown and the budget cannot be kept';
   }
-  if (
-    model.max_cost_usd_per_run !== null &&
-    model.provider === 'openai' &&
-    model.price_per_mtok_cache_read === null
-  ) {
-    return 'max_cost_usd_per_run with openai needs price_per_mtok_cache_read (the model’s cached input price): OpenAI caches prompts by itself, and a cached token’s cost is unknown without it';
-  }
   return null;
 }

@@ -87,7 +87,7 @@ export class ModelPlannerDto {
   @ApiPropertyOptional({
     minimum: 0,
     description:
-      'USD per million input tokens read from the prompt cache; Anthropic: 0.1 × price_per_mtok_in when left out, OpenAI: the model’s cached input price (unknown when left out)',
+      'USD per million input tokens read from the prompt cache; Anthropic: 0.1 × price_per_mtok_in when left out, OpenAI: the model’s cached input price (price_per_mtok_in when left out: an upper bound)',
   })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
