@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { Caller } from '../../auth/caller';
 import type { Run } from './run.entity';
 import { RunsService } from './runs.service';
@@ -51,6 +52,7 @@ const caller = { tenant: 'acme', subject: 'olga', tokenId: null } as unknown as 
 
 describe('starting a run, once it is committed', () => {
   it('answers the queued run, not an error, when it cannot be promoted now (the reconciler will)', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const { runs, run } = service({
       promote: () => Promise.reject(new Error('timeout exceeded when trying to connect')),
       find: () => Promise.resolve(run),
@@ -58,6 +60,11 @@ describe('starting a run, once it is committed', () => {
     await expect(runs.start(caller, { agent: 'sap-orders', goal: 'g' })).resolves.toEqual(
       expect.objectContaining({ id: run.id, status: 'queued' }),
     );
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({ run: run.id }),
+      'run started queued; the reconciler starts it',
+    );
+    warn.mockRestore();
   });
 
   it('answers the run as saved when reading it back fails', async () => {
