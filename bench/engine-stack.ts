@@ -1,9 +1,10 @@
 /**
- * What `npm run bench` stands up and takes down again: a throwaway PostgreSQL database migrated
- * through the real migrations, its own BullMQ prefix on the machine's Redis, the API and the
- * worker as real processes (`src/main.ts`, `src/worker.ts`), tokens made by the CLI, and sim
- * screen hosts over HTTPS with pinned certificates, in this process so that the bench can see
- * from the host's side when an action arrived.
+ * What `npm run bench` (and the scale-out e2e test) stands up and takes down again: a throwaway
+ * PostgreSQL database migrated through the real migrations, its own BullMQ prefix on a Redis, the
+ * API(s) and the worker(s) as real processes (`src/main.ts`, `src/worker.ts`), tokens made by the
+ * CLI, and sim screen hosts over HTTPS with pinned certificates, in this process so that the bench
+ * can see from the host's side when an action arrived. PostgreSQL and Redis are the machine's
+ * unless the caller names others (the scale-out test brings its own, to restart them).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { crc32 } from 'node:zlib';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { createCertificate, startScreenHost, type RunningScreenHost } from '../screen-host/src';
 import type { Screenshot } from '../screen-host/src';
@@ -26,6 +27,7 @@ import {
   startEntry,
   tail,
   waitUntil,
+  type Started,
 } from '../scripts/lib/processes';
 
 export { ROOT };
@@ -130,22 +132,44 @@ export interface HttpAnswer {
 export interface BenchStack {
   databaseName: string;
   queuePrefix: string;
+  /** The first API's URL (the bench's only one). */
   apiUrl: string;
+  /** Every API process's URL, in start order. */
+  apiUrls: string[];
   tokenEnv: string;
   hosts: BenchHost[];
-  tokens: { admin: string; weakener: string; operator: string; approver: string };
+  tokens: { admin: string; weakener: string; operator: string; approver: string; auditor: string };
   workers: number;
   /** Process ids of the API and the worker processes (for their CPU time). */
-  pids: { api: number; workers: number[] };
+  pids: { api: number; apis: number[]; workers: number[] };
+  /** The API and worker processes themselves (to see that none ended). */
+  processes: Started[];
   /** SQL on the bench database (one connection, for reading results). */
   sql<T = any>(text: string, params?: unknown[]): Promise<T[]>;
+  /** A call to the first API. */
   call(method: string, path: string, token: string, json?: unknown): Promise<HttpAnswer>;
+  /** A call to API process `api` (0-based). */
+  callAt(
+    api: number,
+    method: string,
+    path: string,
+    token: string,
+    json?: unknown,
+  ): Promise<HttpAnswer>;
   close(): Promise<void>;
 }
 
 export interface StackOptions {
   hosts: number;
   workers: number;
+  /** API processes (default 1). */
+  apis?: number;
+  /** A role that may create databases, on the PostgreSQL to use (default: the machine's). */
+  pgAdminUrl?: string;
+  /** The Redis to use (default: the machine's). */
+  redisUrl?: string;
+  /** More environment for the API and worker processes (RECONCILE_INTERVAL_MS, …). */
+  env?: Record<string, string>;
   workerConcurrency: number;
   /** Extra Node flags for the API and worker processes (e.g. --cpu-prof). */
   nodeFlags: string[];
@@ -162,8 +186,8 @@ export interface StackOptions {
   makeSim?: () => BenchSim;
 }
 
-async function adminQuery(text: string): Promise<void> {
-  const client = new Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
+async function adminQuery(adminUrl: string, text: string): Promise<void> {
+  const client = new Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
   await client.connect();
   try {
     await client.query(text);
@@ -172,8 +196,8 @@ async function adminQuery(text: string): Promise<void> {
   }
 }
 
-function databaseUrl(name: string): string {
-  const url = new URL(PG_ADMIN_URL);
+function databaseUrl(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
 }
@@ -195,6 +219,8 @@ async function http(base: string, method: string, path: string, token: string, j
 
 export async function startBenchStack(options: StackOptions): Promise<BenchStack> {
   const name = options.name ?? 'bench';
+  const pgAdminUrl = options.pgAdminUrl ?? PG_ADMIN_URL;
+  const redisUrl = options.redisUrl ?? REDIS_URL;
   const suffix = randomBytes(4).toString('hex');
   const databaseName = `warden_${name}_${suffix}`;
   const queuePrefix = `warden_${name}_${suffix}`;
@@ -207,12 +233,12 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
   };
   try {
     // PostgreSQL: a database of its own, through the real migrations, dropped at the end.
-    await adminQuery(`CREATE DATABASE "${databaseName}"`);
+    await adminQuery(pgAdminUrl, `CREATE DATABASE "${databaseName}"`);
     cleanups.push(async () => {
       if (options.keepDir) options.log(`database ${databaseName} kept`);
-      else await adminQuery(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+      else await adminQuery(pgAdminUrl, `DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
     });
-    const url = databaseUrl(databaseName);
+    const url = databaseUrl(pgAdminUrl, databaseName);
     const migrator = new DataSource(databaseOptions({ DATABASE_URL: url }));
     await migrator.initialize();
     try {
@@ -220,12 +246,13 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
     } finally {
       await migrator.destroy();
     }
-    const db = new Client({ connectionString: url });
-    await db.connect();
+    // A pool, not one client: a test that restarts PostgreSQL keeps reading through it.
+    const db = new Pool({ connectionString: url, max: 2 });
+    db.on('error', () => undefined); // an idle connection ended by a restart: the next query opens one
     cleanups.push(() => db.end());
 
     // Redis: everything under the bench's prefix is removed at the end.
-    cleanups.push(() => removeKeys(queuePrefix));
+    cleanups.push(() => removeKeys(redisUrl, queuePrefix));
 
     // Screen hosts: one per concurrent run, each with its own certificate, pinned.
     const token = randomBytes(32).toString('hex');
@@ -251,7 +278,7 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
 
     const env = {
       DATABASE_URL: url,
-      REDIS_URL,
+      REDIS_URL: redisUrl,
       QUEUE_PREFIX: queuePrefix,
       // As in production: info (request lines, warnings), written to files, not to this process.
       LOG_LEVEL: 'info',
@@ -283,11 +310,12 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
       if (!last.startsWith('wdn_')) throw new Error(`token create for ${subject} printed no token`);
       return last;
     };
-    const [admin, weakener, operator, approver] = await Promise.all([
+    const [admin, weakener, operator, approver, auditor] = await Promise.all([
       apiToken('ada', 'computer_use.admin'),
       apiToken('wes', 'computer_use.admin,governance.weaken'),
       apiToken('olga', 'agents.operate'),
       apiToken('bob', 'agents.approve'),
+      apiToken('aud', 'audit.read'),
       hosts.length === 0
         ? ''
         : cli(
@@ -315,26 +343,33 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
     cleanups.push(async () => {
       await processes.stopAll(15_000);
     });
-    const port = await freePort();
-    const api = processes.start(
-      ENTRIES.api,
-      [],
-      onlyPathAndHome({ ...env, PORT: String(port) }),
-      'api.log',
-    );
-    const apiUrl = `http://127.0.0.1:${port}`;
+    const apis: Started[] = [];
+    const apiUrls: string[] = [];
+    for (let i = 0; i < (options.apis ?? 1); i++) {
+      const port = await freePort();
+      const log = i === 0 ? 'api.log' : `api-${i}.log`;
+      apis.push(
+        processes.start(ENTRIES.api, [], onlyPathAndHome({ ...env, PORT: String(port) }), log),
+      );
+      apiUrls.push(`http://127.0.0.1:${port}`);
+    }
     const workers = Array.from({ length: options.workers }, (_, i) =>
       processes.start(ENTRIES.worker, [], onlyPathAndHome(env), `worker-${i}.log`),
     );
-    await waitUntil(api, 'answer on /health/ready', async () => {
-      return (await fetch(`${apiUrl}/health/ready`)).ok;
-    });
+    for (const [i, api] of apis.entries()) {
+      await waitUntil(api, 'answer on /health/ready', async () => {
+        return (await fetch(`${apiUrls[i]}/health/ready`)).ok;
+      });
+    }
     for (const worker of workers) {
       await waitUntil(worker, 'start', async () =>
         worker.output().includes('Warden worker started'),
       );
     }
-    options.log(`API (pid ${api.child.pid}) and ${workers.length} worker process(es) started`);
+    const apiPids = apis.map((a) => a.child.pid!);
+    options.log(
+      `API${apis.length > 1 ? 's' : ''} (pid ${apiPids.join(', ')}) and ${workers.length} worker process(es) started`,
+    );
 
     cleanups.push(async () => {
       if (!options.keepDir) rmSync(dir, { recursive: true, force: true });
@@ -343,14 +378,17 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
     return {
       databaseName,
       queuePrefix,
-      apiUrl,
+      apiUrl: apiUrls[0],
+      apiUrls,
       tokenEnv: TOKEN_ENV,
       hosts,
-      tokens: { admin, weakener, operator, approver },
+      tokens: { admin, weakener, operator, approver, auditor },
       workers: workers.length,
-      pids: { api: api.child.pid!, workers: workers.map((w) => w.child.pid!) },
+      pids: { api: apiPids[0], apis: apiPids, workers: workers.map((w) => w.child.pid!) },
+      processes: [...apis, ...workers],
       sql: async (text, params) => (await db.query(text, params)).rows,
-      call: (method, path, t, json) => http(apiUrl, method, path, t, json),
+      call: (method, path, t, json) => http(apiUrls[0], method, path, t, json),
+      callAt: (i, method, path, t, json) => http(apiUrls[i], method, path, t, json),
       close,
     };
   } catch (error) {
@@ -362,8 +400,8 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
 }
 
 /** Removes every Redis key under the bench's prefix (BullMQ's queue, jobs and events). */
-async function removeKeys(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+async function removeKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   try {
     let cursor = '0';
     do {

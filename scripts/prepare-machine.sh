@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Gets this machine ready for the tests or the demo, and does nothing when it already is:
 #
-#   scripts/prepare-machine.sh test   npm packages, the Debian packages the x11, console and
-#                                     audit-sink tests drive, PostgreSQL and Redis (`npm test` runs it
-#                                     first, pretest)
+#   scripts/prepare-machine.sh test   npm packages, the Debian packages the x11, console,
+#                                     audit-sink and scale-out tests drive, PostgreSQL and Redis
+#                                     (`npm test` runs it first, pretest)
 #   scripts/prepare-machine.sh demo   npm packages, PostgreSQL and Redis (scripts/demo.sh)
 #
 # npm packages: `npm ci` when node_modules lacks the pinned Node.js (never installed, or installed
@@ -25,8 +25,11 @@ case $purpose in
     redis_url=${WARDEN_TEST_REDIS_URL:-}
     # Xvfb, xauth and xdotool with a Tk program (python3-tk) for the x11 backend; x11-utils for
     # its tools; Debian's chromium for the console (unless WARDEN_TEST_CHROMIUM names another);
-    # rsyslog with its OpenSSL driver and openssl, the audit sinks' syslog receiver over TLS.
-    debian=(xvfb xauth xdotool x11-utils python3-tk rsyslog rsyslog-openssl openssl)
+    # rsyslog with its OpenSSL driver and openssl, the audit sinks' syslog receiver over TLS;
+    # PostgreSQL's server binaries and redis-server with redis-cli, which the scale-out test runs
+    # as its own instances (to restart them) next to the machine's.
+    debian=(xvfb xauth xdotool x11-utils python3-tk rsyslog rsyslog-openssl openssl
+      postgresql redis-server redis-tools)
     [ -n "${WARDEN_TEST_CHROMIUM:-}" ] || debian+=(chromium)
     ;;
   demo)
@@ -59,11 +62,11 @@ if [ ${#debian[@]} -gt 0 ] && command -v dpkg-query >/dev/null; then
     [ "$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null)" = installed ] || missing+=("$pkg")
   done
 elif [ ${#debian[@]} -gt 0 ]; then
-  echo "No dpkg here: not checking for ${debian[*]} (the x11, console and audit-sink tests need them)." >&2
+  echo "No dpkg here: not checking for ${debian[*]} (the x11, console, audit-sink and scale-out tests need them)." >&2
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null && [ "${WARDEN_PREPARE_NO_INSTALL:-}" != 1 ]; then
-    echo "Installing Debian packages the x11, console and audit-sink tests drive: ${missing[*]}…"
+    echo "Installing Debian packages the x11, console, audit-sink and scale-out tests drive: ${missing[*]}…"
     # Quiet unless it fails: then apt-get's own words, and the exit.
     log=$(mktemp)
     if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \

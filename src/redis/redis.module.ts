@@ -1,4 +1,4 @@
-import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { AppConfig } from '../config/app-config';
 
@@ -19,12 +19,20 @@ class RedisCloser implements OnApplicationShutdown {
     {
       provide: REDIS,
       inject: [AppConfig],
-      useFactory: (config: AppConfig) =>
-        new Redis(config.REDIS_URL, {
+      useFactory: (config: AppConfig) => {
+        const redis = new Redis(config.REDIS_URL, {
           maxRetriesPerRequest: 3,
           enableOfflineQueue: false,
           lazyConnect: false,
-        }),
+        });
+        // Without a listener ioredis writes "[ioredis] Unhandled error event" and a stack to
+        // stderr on every reconnect attempt while Redis is away; it reconnects either way.
+        const logger = new Logger('Redis');
+        redis.on('error', (error: Error) => {
+          logger.warn({ err: error }, 'the Redis connection reported an error');
+        });
+        return redis;
+      },
     },
     RedisCloser,
   ],

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApprovalsRepository } from '../../approvals/approvals.repository';
@@ -28,6 +28,8 @@ export function leaseKeyOf(screenUrl: string): string {
 
 @Injectable()
 export class RunsService {
+  private readonly logger = new Logger(RunsService.name);
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly runs: RunsRepository,
@@ -76,8 +78,15 @@ export class RunsService {
       );
       return saved;
     });
-    await this.lifecycle.promote(run.leaseKey);
-    return this.get(caller, run.id, false);
+    // The run is committed. From here a failure must not answer 500: the caller would retry and
+    // start a second run, which then waits forever behind the first on the same screen host. A
+    // run that cannot be promoted now stays queued, and the reconciler starts it when its host is
+    // free (seen under a burst of 100 starts, whose promotes timed out waiting for a pooled
+    // connection: test/scale-out.e2e-spec.ts).
+    await this.lifecycle.promote(run.leaseKey).catch((error: unknown) => {
+      this.logger.warn({ err: error, run: run.id }, 'run started queued; the reconciler starts it');
+    });
+    return this.get(caller, run.id, false).catch(() => runView(run));
   }
 
   async list(
