@@ -168,7 +168,7 @@ export interface StackOptions {
   pgAdminUrl?: string;
   /** The Redis to use (default: the machine's). */
   redisUrl?: string;
-  /** More environment for the API and worker processes (RECONCILE_INTERVAL_MS, …). */
+  /** More environment for the API and worker processes (RECONCILE_INTERVAL_MS, a model key, …). */
   env?: Record<string, string>;
   workerConcurrency: number;
   /** Extra Node flags for the API and worker processes (e.g. --cpu-prof). */
@@ -178,8 +178,6 @@ export interface StackOptions {
   log: (line: string) => void;
   /** Names the database, the queue prefix and the tenant (default `bench`; the eval says `eval`). */
   name?: string;
-  /** More environment for the API and the worker (a model key the agents name, say). */
-  env?: Record<string, string>;
   /** More grants of the deployment operator: `env` may go to `to`'s origin. */
   grants?: Array<{ env: string; to: string }>;
   /** The sim each host runs (default a plain BenchSim in English). */
