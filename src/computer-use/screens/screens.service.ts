@@ -77,7 +77,7 @@ export class ScreensService {
       }
       return { sha256, ...stored };
     }
-    const facts = factsOf(screenshot);
+    const facts = await factsOf(screenshot);
     this.facts.set(sha256, facts);
     await this.screens.insert(
       tenant,
@@ -134,9 +134,9 @@ export class ScreensService {
  * checked but not decoded (issue 18 §1: the read path makes no pixels), or, without a hash, from
  * decoding it (10 to 40 ms).
  */
-function factsOf(screenshot: ScreenToStore): PixelFacts {
+async function factsOf(screenshot: ScreenToStore): Promise<PixelFacts> {
   if (!screenshot.pixelSha256) return pngPixelFacts(screenshot.png);
   // Not decoded, but refused just the same when it could not be.
-  const { width, height } = checkPngData(screenshot.png);
+  const { width, height } = await checkPngData(screenshot.png);
   return { width, height, pixelSha256: screenshot.pixelSha256 };
 }
