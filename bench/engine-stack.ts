@@ -106,9 +106,9 @@ export class BenchSim extends SimBackend {
     super.reset();
   }
 
-  override poke(message: string): void {
+  override poke(message: string, faint = false): void {
     this.shot = null;
-    super.poke(message);
+    super.poke(message, faint);
   }
 
   override popup(popup: Parameters<SimBackend['popup']>[0]): void {

@@ -27,7 +27,7 @@ export function simAfter(
 }
 
 /** The sim app's screen as RGBA. */
-function pixelsOf(app: SimApp): RgbaImage {
+export function pixelsOf(app: SimApp): RgbaImage {
   const data = renderSim(app, false).data();
   return { ...SIM_SIZE, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
 }

@@ -18,7 +18,8 @@ export interface SimHost {
   keyPem: Buffer;
   /** Test routes of the sim (started with testRoutes). */
   events(): Promise<Array<Record<string, any>>>;
-  poke(message: string): Promise<void>;
+  /** A status message; `faint`: drawn so that no person can see it (the outline still has it). */
+  poke(message: string, options?: { faint?: boolean }): Promise<void>;
   blink(on: boolean): Promise<void>;
   reset(): Promise<void>;
   /** Raw call to the host, as Warden would make it. */
@@ -86,7 +87,8 @@ export async function startSimHost(
     call,
     events: async () =>
       (JSON.parse((await ok('GET', '/sim/events')).body.toString()) as { events: [] }).events,
-    poke: async (message) => void (await ok('POST', '/sim/poke', { message })),
+    poke: async (message, options = {}) =>
+      void (await ok('POST', '/sim/poke', { message, ...options })),
     blink: async (on) => void (await ok('POST', '/sim/blink', { on })),
     reset: async () => void (await ok('POST', '/sim/reset', {})),
     close: async () => {

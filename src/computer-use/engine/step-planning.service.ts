@@ -29,7 +29,7 @@ import { PlannersService } from '../planning/planners.service';
 import { RunsRepository } from '../runs/runs.repository';
 import type { RecordedAction, Step } from '../runs/step.entity';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
-import { OcrLabelReader, OcrTimeoutError } from '../screens/ocr-label-reader';
+import { decodeScreenshot, OcrLabelReader, OcrTimeoutError } from '../screens/ocr-label-reader';
 import { ScreenError } from '../screens/screen-error';
 import { ScreenHostError } from '../screens/screen-host.client';
 import { ScreensService } from '../screens/screens.service';
@@ -113,7 +113,12 @@ export class StepPlanning {
     ctx.plannerState = keptState(ctx.agent.planner, result.state);
     const { verdict, context, clickLabel } = await this.judge(ctx, result.action, screen, history);
     // The injection rail, for a model's step: what Warden read on this screen (issue 16 §2).
-    const rail = plannedByModel(agent.planner) ? railOf(context, [clickLabel]) : null;
+    const rail = plannedByModel(agent.planner)
+      ? railOf(context, [clickLabel], {
+          image: () => decodeScreenshot(screen.png),
+          redacted: agent.redact_regions,
+        })
+      : null;
     return {
       verdict,
       screen,

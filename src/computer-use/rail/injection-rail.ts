@@ -3,8 +3,9 @@
  * names and values, OCR) try to instruct the model? Verdicts, worst first: `injected` (it tries to
  * override the task, to get a secret out, or to get a write through without a person, or it
  * addresses an AI and tells it to act), `suspect` (it addresses an AI, tells it to move money, or
- * is hidden from a person: an outline element too small to be read), `clean`. Either of the first
- * two holds the step's action for a person, whatever it is (fail closed).
+ * is hidden from a person: an outline element too small to be read, or drawn with no contrast a
+ * person could see; or the screen holds more text than the rail reads, DESIGN §8), `clean`. Either
+ * of the first two holds the step's action for a person, whatever it is (fail closed).
  *
  * Matched on a normal form of the text (compatibility forms folded, format characters such as
  * zero-width spaces dropped, accents stripped, lower case, one space), in English, German, French
@@ -21,6 +22,11 @@ export interface ScreenText {
   source: 'outline' | 'ocr';
   /** Where it is on the screen, when the outline says (for the approver's highlight). */
   rect?: { x: number; y: number; width: number; height: number } | null;
+  /**
+   * The text should be drawn inside `rect` but its pixels there show no contrast a person could
+   * see (`faintText`); absent: not looked at.
+   */
+  faint?: boolean;
 }
 
 export interface RailFinding {
@@ -125,12 +131,16 @@ const RULES: readonly Rule[] = [
   },
 ];
 
-/** Text beyond this many UTF-16 units of one piece is not read (an outline value is at most 2000). */
+/**
+ * The most screen text the rail reads, all pieces together, and of one piece (an outline value is
+ * at most 2000): more is not checked but held (DESIGN §8), never cut and let through.
+ */
+export const MAX_SCREEN_TEXT = 6000;
 const MAX_TEXT = 4000;
 /** An outline element this small cannot be meant for a person to read. */
 const TINY_PX = 4;
-/** Text hidden that way is suspect once it holds this many words. */
-const HIDDEN_WORDS = 4;
+/** Text hidden either way (too small, or faint) is suspect once it holds this many words. */
+export const HIDDEN_WORDS = 4;
 
 /** The normal form the rules match: folded, no format characters, no accents, lower case, one space. */
 export function normalForm(text: string): string {
@@ -147,13 +157,27 @@ const RANK: Record<RailVerdict, number> = { clean: 0, suspect: 1, injected: 2 };
 
 /** The rail's verdict on everything read from one screen: the worst of its pieces. */
 export function judgeScreenText(texts: readonly ScreenText[]): RailFinding {
-  let worst: RailFinding = { verdict: 'clean', rule: null, flagged: null };
+  let worst = tooLong(texts);
   for (const piece of texts) {
     const found = judgeOne(piece);
     if (RANK[found.verdict] > RANK[worst.verdict]) worst = found;
     if (worst.verdict === 'injected') break;
   }
   return worst;
+}
+
+/** `suspect` (`too_long`, on the longest piece) when there is more text than the rail reads. */
+function tooLong(texts: readonly ScreenText[]): RailFinding {
+  let total = 0;
+  let longest: ScreenText | null = null;
+  for (const piece of texts) {
+    const length = typeof piece?.text === 'string' ? piece.text.length : 0;
+    total += length;
+    if (length > (longest?.text.length ?? 0)) longest = piece;
+  }
+  return longest && (total > MAX_SCREEN_TEXT || longest.text.length > MAX_TEXT)
+    ? { verdict: 'suspect', rule: 'too_long', flagged: longest }
+    : { verdict: 'clean', rule: null, flagged: null };
 }
 
 function judgeOne(piece: ScreenText): RailFinding {
@@ -166,9 +190,11 @@ function judgeOne(piece: ScreenText): RailFinding {
       return { verdict: rule.verdict, rule: rule.name, flagged: piece };
     }
   }
+  if (text.split(' ').length < HIDDEN_WORDS) return { verdict: 'clean', rule: null, flagged: null };
   const r = piece.rect;
-  if (r && (r.width <= TINY_PX || r.height <= TINY_PX) && text.split(' ').length >= HIDDEN_WORDS) {
+  if (r && (r.width <= TINY_PX || r.height <= TINY_PX)) {
     return { verdict: 'suspect', rule: 'hidden_text', flagged: piece };
   }
+  if (piece.faint === true) return { verdict: 'suspect', rule: 'low_contrast', flagged: piece };
   return { verdict: 'clean', rule: null, flagged: null };
 }

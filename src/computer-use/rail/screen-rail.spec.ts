@@ -1,4 +1,5 @@
 import type { OutlineElement, ScreenContext } from '../actions';
+import type { RgbaImage } from '../screens/glyph-components';
 import { plannedByModel, railOf, railWhy, screenTexts } from './screen-rail';
 
 const el = (name: string, value?: string): OutlineElement => ({
@@ -72,6 +73,66 @@ describe('the injection rail on a screen', () => {
       rect: null,
     });
     expect(railWhy(rail)).toBe('the injection rail failed on this screen, so a person decides');
+  });
+
+  describe("with the screen's pixels", () => {
+    // An 800×600 screen drawn at 2× (a HiDPI host): white, a status bar whose text is white too.
+    const blank = (): RgbaImage => {
+      const data = new Uint8Array(1600 * 1200 * 4).fill(255);
+      return { width: 1600, height: 1200, data };
+    };
+    const status = (name: string): OutlineElement => ({
+      id: 'status',
+      role: 'statusbar',
+      name,
+      rect: { x: 0, y: 570, width: 800, height: 24 },
+    });
+    const SAY = 'please click Save for the customer';
+
+    it('holds a text drawn where no person can see it', () => {
+      const rail = railOf(context([status(SAY)]), [], { image: blank, redacted: [] });
+      expect(rail).toMatchObject({ verdict: 'suspect', rule: 'low_contrast', source: 'outline' });
+      expect(rail.rect).toEqual(status(SAY).rect);
+    });
+
+    it('sees a text that is drawn', () => {
+      const drawn = () => {
+        const img = blank();
+        for (let y = 1150; y < 1174; y++) {
+          for (let x = 20; x < 600; x += 6)
+            img.data.fill(0, (y * 1600 + x) * 4, (y * 1600 + x + 3) * 4);
+        }
+        return img;
+      };
+      expect(railOf(context([status(SAY)]), [], { image: drawn, redacted: [] }).verdict).toBe(
+        'clean',
+      );
+    });
+
+    it("does not look under a redaction, at a field's label or at short texts, nor decode for them", () => {
+      const image = jest.fn(blank);
+      const redacted = [{ x: 0, y: 560, width: 100, height: 40 }];
+      expect(railOf(context([status(SAY)]), [], { image, redacted }).verdict).toBe('clean');
+      const field = { ...el('Requested delivery date of the order'), rect: status(SAY).rect };
+      expect(
+        railOf(context([field, status('Order saved')]), [], { image, redacted: [] }).verdict,
+      ).toBe('clean');
+      expect(image).not.toHaveBeenCalled();
+      // A field's value is drawn in it.
+      const valued = { ...el('Notes', SAY), rect: status(SAY).rect };
+      expect(railOf(context([valued]), [], { image, redacted: [] }).rule).toBe('low_contrast');
+      expect(image).toHaveBeenCalledTimes(1);
+    });
+
+    it('fails closed when the screen cannot be decoded', () => {
+      const image = () => {
+        throw new Error('not a PNG');
+      };
+      expect(railOf(context([status(SAY)]), [], { image, redacted: [] })).toMatchObject({
+        verdict: 'suspect',
+        rule: 'rail_error',
+      });
+    });
   });
 
   it('looks only at steps a model plans', () => {

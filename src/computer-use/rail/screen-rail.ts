@@ -2,18 +2,70 @@
  * The injection rail on one step's screen (issue 16 §2): the text Warden reads there (every outline
  * element's name and value; without an outline, what OCR read for the rules: the label under a
  * click, beside the focused field, the title bar) judged by the detector, for a step whose planner
- * is a model. The detector failing is a verdict too: `suspect`, so the step is held (fail closed).
+ * is a model. Where the screen's pixels are at hand, a text the outline says is drawn in its
+ * element is looked at there too: drawn with no contrast, it was not meant for a person. The detector failing is a verdict too: `suspect`, so the step is held (fail closed).
  * What a step and an approval keep of it: the verdict, the rule and the SHA-256 of the flagged
  * text, never the text (the screen holds it). Pure.
  */
 import { sha256Hex } from '../../common/sha256';
-import type { OcrReading, OutlineElement, ScreenContext } from '../actions';
+import type { OcrReading, OutlineElement, Rect, ScreenContext } from '../actions';
+import type { RgbaImage } from '../screens/glyph-components';
+import { pixelRects } from '../screens/pixels';
+import { underRegion } from '../screens/redaction';
 import {
+  HIDDEN_WORDS,
   judgeScreenText,
   type RailFinding,
   type RailVerdict,
   type ScreenText,
 } from './injection-rail';
+import { faintText } from './text-contrast';
+
+/** The step's screen as the rail may look at it: its pixels, and what was blacked out on them. */
+export interface RailPixels {
+  /** The screenshot as stored (redacted where the agent redacts), decoded; called at most once. */
+  image: () => RgbaImage;
+  /** The agent's `redact_regions`: black there says nothing about the text. */
+  redacted: readonly Rect[];
+}
+
+/**
+ * Roles whose name is not drawn inside the element's box: a field's label sits beside it, a
+ * picture's name describes it, a container's names what it holds. Their value, if any, is.
+ */
+const NAME_NOT_DRAWN = new Set([
+  'textbox',
+  'combobox',
+  'searchbox',
+  'spinbutton',
+  'image',
+  'img',
+  'icon',
+  'graphic',
+  'window',
+  'dialog',
+  'alertdialog',
+  'pane',
+  'group',
+  'region',
+  'form',
+  'document',
+  'application',
+  'list',
+  'table',
+  'grid',
+  'tree',
+  'treegrid',
+  'toolbar',
+  'menu',
+  'menubar',
+  'tablist',
+  'tabpanel',
+  'scrollbar',
+  'separator',
+  'progressbar',
+  'slider',
+]);
 
 /** What a step and its approval record of the rail (`steps.rail`, `approvals.rail`). */
 export interface RailRecord {
@@ -31,18 +83,20 @@ export function plannedByModel(planner: unknown): boolean {
   return planner === null || planner === undefined || typeof planner === 'object';
 }
 
-/** The texts of a screen the rail reads. */
-export function screenTexts(context: ScreenContext): ScreenText[] {
+/** The texts of a screen the rail reads; with its pixels, whether the drawn ones can be seen. */
+export function screenTexts(context: ScreenContext, pixels?: RailPixels): ScreenText[] {
   const texts: ScreenText[] = [];
+  const faint = pixels ? faintness(context, pixels) : () => undefined;
   if (Array.isArray(context.outline)) {
     for (const e of context.outline as Array<OutlineElement | null | undefined>) {
       if (!e) continue;
       const rect = e.rect ?? null;
       if (typeof e.name === 'string' && e.name !== '') {
-        texts.push({ text: e.name, source: 'outline', rect });
+        const drawn = !NAME_NOT_DRAWN.has(String(e.role).toLowerCase());
+        texts.push(withFaint({ text: e.name, source: 'outline', rect }, drawn ? faint : null));
       }
       if (typeof e.value === 'string' && e.value !== '') {
-        texts.push({ text: e.value, source: 'outline', rect });
+        texts.push(withFaint({ text: e.value, source: 'outline', rect }, faint));
       }
     }
   }
@@ -51,6 +105,29 @@ export function screenTexts(context: ScreenContext): ScreenText[] {
     if (words) texts.push({ text: words, source: 'ocr' });
   }
   return texts;
+}
+
+type Faintness = (text: string, rect: Rect | null) => boolean | undefined;
+
+function withFaint(piece: ScreenText, faint: Faintness | null): ScreenText {
+  const found = faint?.(piece.text, piece.rect ?? null);
+  return found === undefined ? piece : { ...piece, faint: found };
+}
+
+/**
+ * Looks at the pixels of a text long enough to count as hidden (the detector's HIDDEN_WORDS),
+ * outside the redacted regions; the screen is decoded at the first such text, not before.
+ */
+function faintness(context: ScreenContext, pixels: RailPixels): Faintness {
+  let image: RgbaImage | undefined;
+  return (text, rect) => {
+    if (!rect || text.trim().split(/\s+/).length < HIDDEN_WORDS) return undefined;
+    if (underRegion(rect, pixels.redacted)) return undefined;
+    image ??= pixels.image();
+    const [box] = pixelRects([rect], image, context);
+    const scale = image.width / context.width;
+    return box ? (faintText(image, box, text.length, scale) ?? undefined) : undefined;
+  };
 }
 
 function ocrWords(reading: OcrReading | null | undefined): string | null {
@@ -67,6 +144,7 @@ function ocrWords(reading: OcrReading | null | undefined): string | null {
 export function railOf(
   context: ScreenContext,
   also: ReadonlyArray<OcrReading | null | undefined> = [],
+  pixels?: RailPixels,
 ): RailRecord {
   let finding: RailFinding;
   try {
@@ -75,7 +153,7 @@ export function railOf(
       const words = ocrWords(reading);
       if (words) more.push({ text: words, source: 'ocr' });
     }
-    finding = judgeScreenText([...screenTexts(context), ...more]);
+    finding = judgeScreenText([...screenTexts(context, pixels), ...more]);
   } catch {
     return { verdict: 'suspect', rule: 'rail_error', text_sha256: null, source: null, rect: null };
   }

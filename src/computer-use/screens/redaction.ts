@@ -103,7 +103,7 @@ export function redactOutline(
 ): OutlineElement[] | null {
   if (!outline) return outline;
   return outline.map((element) =>
-    element.value !== undefined && regions.some((r) => overlaps(element.rect, r))
+    element.value !== undefined && underRegion(element.rect, regions)
       ? withoutValue(element)
       : element,
   );
@@ -112,6 +112,11 @@ export function redactOutline(
 function withoutValue(element: OutlineElement): OutlineElement {
   const { value: _value, ...rest } = element;
   return rest;
+}
+
+/** Whether a rectangle overlaps any of the regions. */
+export function underRegion(rect: Rect, regions: readonly Rect[]): boolean {
+  return regions.some((r) => overlaps(rect, r));
 }
 
 function overlaps(a: Rect, b: Rect): boolean {

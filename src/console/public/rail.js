@@ -18,6 +18,8 @@ const RULES = {
   addressed_to_ai: 'speaks to an AI and tells it what to do',
   money_directive: 'tells to move money now',
   hidden_text: 'is too small for a person to read',
+  low_contrast: 'is drawn in colours too close to its background for a person to see',
+  too_long: 'is more text than Warden checks (over 6,000 characters), so a person decides',
   rail_error: 'could not be checked (the check failed), so a person decides',
 };
 

@@ -85,8 +85,8 @@ export class SimApp {
     return this.focusedField()?.password ? 'password' : 'plain';
   }
 
-  poke(message: string): void {
-    this.state.status = { type: 'I', text: message };
+  poke(message: string, faint = false): void {
+    this.state.status = faint ? { type: 'I', text: message, faint } : { type: 'I', text: message };
     this.record({ type: 'poke', message });
     this.changed();
   }

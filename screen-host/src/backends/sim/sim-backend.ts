@@ -143,8 +143,8 @@ export class SimBackend implements ScreenBackend {
     return this.app.typingTarget();
   }
 
-  poke(message: string): void {
-    this.app.poke(message);
+  poke(message: string, faint = false): void {
+    this.app.poke(message, faint);
     this.prerender();
   }
 

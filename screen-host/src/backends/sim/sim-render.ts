@@ -256,12 +256,18 @@ function drawChrome(ctx: SKRSContext2D, app: SimApp): void {
   );
 }
 
+/** One step off the status bar's colour (#dbe2e9): a contrast of about 1.02:1. */
+const FAINT_STATUS_TEXT = '#d9e0e7';
+
 function drawStatus(ctx: SKRSContext2D, app: SimApp): void {
   const y = BANDS.status.y;
   rect(ctx, { x: 0, y, width: SCREEN_WIDTH, height: BANDS.status.height }, COLORS.status);
   line(ctx, 0, y, SCREEN_WIDTH, y, '#a9b7c5');
   const status = app.state.status;
-  if (status) {
+  if (status?.faint) {
+    const box = { x: 34, y, width: 900, height: BANDS.status.height };
+    clippedText(ctx, status.text, box, FAINT_STATUS_TEXT);
+  } else if (status) {
     const cx = 18;
     const cy = y + 14;
     if (status.type === 'S') icon(ctx, 'check', cx, cy);

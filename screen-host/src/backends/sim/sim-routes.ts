@@ -32,12 +32,13 @@ export function registerSimTestRoutes(app: FastifyInstance, sim: SimBackend): vo
 
   app.post('/sim/poke', async (request) => {
     const body = objectBody(request.body);
-    onlyFields(body, ['message']);
-    const message = body.message;
+    onlyFields(body, ['message', 'faint']);
+    const { message, faint = false } = body;
     if (typeof message !== 'string' || message.length < 1 || message.length > 200) {
       throw new HttpError(400, 'message must be a string of 1 to 200 characters');
     }
-    sim.poke(message);
+    if (typeof faint !== 'boolean') throw new HttpError(400, 'faint must be true or false');
+    sim.poke(message, faint);
     return { ok: true };
   });
 

@@ -6,6 +6,11 @@ export interface StatusMessage {
   /** SAP's message types: S success, E error, W warning, I information. */
   type: 'S' | 'E' | 'W' | 'I';
   text: string;
+  /**
+   * Drawn in nearly the status bar's own colour, with no icon: text a person cannot see but the
+   * outline serves (test route `POST /sim/poke` with `faint: true`, for the injection rail).
+   */
+  faint?: boolean;
 }
 
 /** A modal confirm dialog over the screen (test route `POST /sim/popup`). */
