@@ -63,7 +63,14 @@ describe('request bodies', () => {
       });
     });
 
-    it.each([['text/plain'], ['application/octet-stream'], ['application/vnd.api+json'], [null]])(
+    it.each([
+      ['text/plain'],
+      ['application/octet-stream'],
+      ['application/vnd.api+json'],
+      ['json'], // no media type at all: Fastify alone answers 415
+      ['text/plain;;'],
+      [null],
+    ])(
       'reads JSON sent as %s',
       async (type) => {
         const json = JSON.stringify({ paused: false });

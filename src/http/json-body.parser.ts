@@ -12,6 +12,14 @@ import { readJsonBody, SEND_JSON } from './json-body';
  * before the guard, the pipes or class-transformer see it, and Fastify's body limit applies.
  */
 export function useJsonBodies(fastify: FastifyInstance): void {
+  // A bearer request's body is read as JSON whatever its Content-Type says, also one that is no
+  // media type at all (`json`, `text/plain;;`), which Fastify would refuse with a 415 before any
+  // parser: such a request is parsed as the JSON it is taken to be.
+  fastify.addHook('onRequest', async (request) => {
+    if (request.headers['content-type'] !== undefined && hasBearerToken(request)) {
+      request.headers['content-type'] = 'application/json';
+    }
+  });
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
     done(null, readJsonBody(text as string, { lenient: hasBearerToken(request) }));
