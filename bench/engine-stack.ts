@@ -11,11 +11,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { crc32 } from 'node:zlib';
 import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { createCertificate, startScreenHost, type RunningScreenHost } from '../screen-host/src';
 import type { Screenshot } from '../screen-host/src';
+import { withTextChunk } from '../screen-host/src/backends/sim/png-text-chunk';
 import { SimBackend, type SimRender } from '../screen-host/src/backends/sim/sim-backend';
 import { databaseOptions } from '../src/database/database.options';
 import {
@@ -42,18 +42,6 @@ const TOKEN_ENV = 'WARDEN_BENCH_SCREEN_TOKEN';
  * Warden's work. At most 64 (4 MB of pixels each); a scenario shows far fewer states.
  */
 const renders = new Map<string, SimRender>();
-
-/** A PNG with a tEXt chunk after its header: other bytes (and SHA-256), the same pixels. */
-function tagged(png: Buffer, tag: string): Buffer {
-  const data = Buffer.from(`Comment\0${tag}`, 'latin1');
-  const chunk = Buffer.alloc(12 + data.length);
-  chunk.writeUInt32BE(data.length, 0);
-  chunk.write('tEXt', 4, 'latin1');
-  data.copy(chunk, 8);
-  chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + data.length)) >>> 0, 8 + data.length);
-  // Signature (8) and IHDR (25) first, as PNG wants.
-  return Buffer.concat([png.subarray(0, 33), chunk, png.subarray(33)]);
-}
 
 /**
  * The sim as the bench runs it. Two things differ from a plain sim, both for the bench's sake and
@@ -91,7 +79,9 @@ export class BenchSim extends SimBackend {
   }
 
   override screenshot(): Promise<Screenshot> {
-    this.shot ??= super.screenshot().then((shot) => ({ ...shot, png: tagged(shot.png, this.tag) }));
+    this.shot ??= super
+      .screenshot()
+      .then((shot) => ({ ...shot, png: withTextChunk(shot.png, this.tag) }));
     return this.shot;
   }
 

@@ -327,6 +327,28 @@ describe('runs that end by their limits', () => {
     expect(run.step_count).toBe(3);
   });
 
+  it('stops stalled on a host that encodes every screenshot into a file of its own', async () => {
+    await stack.sim.reencode(true);
+    try {
+      const run = await runScript(
+        {
+          steps: Array.from({ length: 8 }, () => ({
+            action: { action: 'scroll', x: 640, y: 400, direction: 'down', amount: 3 },
+          })),
+        },
+        { stall_after: 3 },
+      );
+      expect(run).toMatchObject({ status: 'stopped', end_reason: 'stalled' });
+      expect(run.step_count).toBe(3);
+      // Three files, one picture: the steps saw other bytes each time.
+      expect(new Set(run.steps.map((s: { screen_sha256: string }) => s.screen_sha256)).size).toBe(
+        3,
+      );
+    } finally {
+      await stack.sim.reencode(false);
+    }
+  });
+
   it('expires a held write nobody resumed', async () => {
     await stack.configure({ planner: await stack.planner(ONE_WRITE), approval_timeout_seconds: 5 });
     const started = await stack.start();

@@ -21,6 +21,8 @@ export interface SimHost {
   /** A status message; `faint`: drawn so that no person can see it (the outline still has it). */
   poke(message: string, options?: { faint?: boolean }): Promise<void>;
   blink(on: boolean): Promise<void>;
+  /** Every screenshot a PNG file of its own, the same pixels (a counter in a text chunk). */
+  reencode(on: boolean): Promise<void>;
   reset(): Promise<void>;
   /** Raw call to the host, as Warden would make it. */
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Buffer }>;
@@ -90,6 +92,7 @@ export async function startSimHost(
     poke: async (message, options = {}) =>
       void (await ok('POST', '/sim/poke', { message, ...options })),
     blink: async (on) => void (await ok('POST', '/sim/blink', { on })),
+    reencode: async (on) => void (await ok('POST', '/sim/reencode', { on })),
     reset: async () => void (await ok('POST', '/sim/reset', {})),
     close: async () => {
       await host.close();

@@ -2,15 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { RunNow, RunsRepository } from '../runs/runs.repository';
 import type { Step } from '../runs/step.entity';
+import { sameFrame } from '../screens/same-frame';
 import { ScreenHostError, type Screenshot } from '../screens/screen-host.client';
 import { hostFailure, RunEnds } from './run-ends';
 import type { StepContext } from './step-context';
 import { pause } from './step-timing';
 
 /**
- * After a screen action: waits until the screen is settled (two equal screenshots in a row,
- * bounded by SETTLE_MAX_MS) and counts screen actions after which nothing changed; `stall_after`
- * in a row stop the run `stalled` (DESIGN §4).
+ * After a screen action: waits until the screen is settled (two screenshots of the same frame in
+ * a row, bounded by SETTLE_MAX_MS) and counts screen actions after which the frame did not change;
+ * `stall_after` in a row stop the run `stalled` (DESIGN §4). Frames, not PNG files: a host that
+ * encodes the same pixels into other bytes each time still settles, and can stall.
  */
 @Injectable()
 export class StepSettling {
@@ -27,7 +29,7 @@ export class StepSettling {
     try {
       for (;;) {
         const shot = await ctx.host.screenshot();
-        if (previous && shot.pngSha256 === previous.pngSha256) {
+        if (previous && sameFrame(shot, previous)) {
           settled = shot;
           break;
         }
@@ -40,7 +42,10 @@ export class StepSettling {
       throw error;
     }
     const after = settled ?? previous;
-    const unchanged = after !== null && after.pngSha256 === step.screenSha256;
+    const unchanged =
+      after !== null &&
+      step.screenSha256 !== null &&
+      sameFrame(after, { pngSha256: step.screenSha256, frameSha256: step.frameSha256 });
     const now = await this.runs.recordScreenChange(ctx.run.id, unchanged);
     const streak = now?.unchanged_streak ?? 0;
     if (streak >= ctx.agent.stall_after) {

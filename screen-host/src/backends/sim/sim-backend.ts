@@ -2,6 +2,7 @@ import type { CheckedAction } from '../../actions';
 import { rawFrame, type RawFrame } from '../../frames';
 import { ScreenPngEncoder } from '../../png';
 import type { OutlineElement, ScreenBackend, Screenshot, TypingTarget } from '../backend';
+import { withTextChunk } from './png-text-chunk';
 import { SimApp } from './sim-app';
 import type { SimLang } from './sim-labels';
 import { SCREEN_HEIGHT, SCREEN_WIDTH } from './sim-layout';
@@ -43,6 +44,12 @@ export class SimBackend implements ScreenBackend {
   private readonly withPixels: CachedState[] = [];
   private caretVisible = true;
   private blinkTimer: NodeJS.Timeout | null = null;
+  /**
+   * While on, every screenshot is a PNG file of its own (a counter in a text chunk), the same
+   * pixels: as a host whose encoder writes a time into each file (test route `POST /sim/reencode`).
+   */
+  reencoding = false;
+  private served = 0;
   private readonly encoder = new ScreenPngEncoder();
 
   constructor(lang: SimLang = 'en') {
@@ -56,7 +63,8 @@ export class SimBackend implements ScreenBackend {
 
   async screenshot(): Promise<Screenshot> {
     const { png, frame } = this.current();
-    return { png, width: SCREEN_WIDTH, height: SCREEN_HEIGHT, frame };
+    const bytes = this.reencoding ? withTextChunk(png, `screenshot ${++this.served}`) : png;
+    return { png: bytes, width: SCREEN_WIDTH, height: SCREEN_HEIGHT, frame };
   }
 
   /**
@@ -157,6 +165,7 @@ export class SimBackend implements ScreenBackend {
   reset(): void {
     this.setBlink(false);
     this.failNext = null;
+    this.reencoding = false;
     this.app.reset();
     this.prerender();
   }

@@ -85,6 +85,14 @@ export function registerSimTestRoutes(app: FastifyInstance, sim: SimBackend): vo
     return { ok: true };
   });
 
+  app.post('/sim/reencode', async (request) => {
+    const body = objectBody(request.body);
+    onlyFields(body, ['on']);
+    if (typeof body.on !== 'boolean') throw new HttpError(400, 'on must be a boolean');
+    sim.reencoding = body.on;
+    return { ok: true, on: sim.reencoding };
+  });
+
   app.post('/sim/blink', async (request) => {
     const body = objectBody(request.body);
     onlyFields(body, ['on']);
