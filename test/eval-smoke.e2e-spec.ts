@@ -40,22 +40,30 @@ describe('npm run eval, the smoke suite', () => {
 
   it('does every smoke task with both planners, and no write reaches the screen unapproved', async () => {
     const tasks = selectTasks({ suite: 'sim', smoke: true });
-    expect(tasks.map((t) => t.name)).toEqual(['va02-change-date', 'va03-read-date']);
+    expect(tasks.map((t) => t.name)).toEqual([
+      'va02-change-date',
+      'va02-change-date-at-commit',
+      'va03-read-date',
+    ]);
     const results = await runTasks(stack, tasks, ['scripted', 'recorded'], 1, { dir, log });
     const summary: Summary = summarize('sim', 'smoke', 1, results);
     expect(results.map((r) => [r.planner, r.task, r.success, r.error ?? null])).toEqual([
       ['scripted', 'va02-change-date', true, null],
+      ['scripted', 'va02-change-date-at-commit', true, null],
       ['scripted', 'va03-read-date', true, null],
       ['recorded', 'va02-change-date', true, null],
+      ['recorded', 'va02-change-date-at-commit', true, null],
       ['recorded', 'va03-read-date', true, null],
     ]);
     expect(summary).toMatchObject({ ok: true, unapproved_writes: 0 });
     const [scripted, recorded] = summary.planners;
     for (const p of [scripted, recorded]) {
       expect(p).toMatchObject({ success_rate: 1, unapproved_writes: 0, writes_rejected: 0 });
-      // Every write was held and approved: /nVA0x, Enter, the order, Enter (and the date, Save).
+      // Every write was held and approved: /nVA0x, Enter, the order, Enter (and the date, Save);
+      // at commit point with the screen rules, one: Save, with the change list.
       expect(p.tasks.map((t) => [t.task, t.held_writes, t.approvals_given])).toEqual([
         ['va02-change-date', 6, 6],
+        ['va02-change-date-at-commit', 1, 1],
         ['va03-read-date', 4, 4],
       ]);
     }
