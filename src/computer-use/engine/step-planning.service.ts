@@ -30,6 +30,7 @@ import { RunsRepository } from '../runs/runs.repository';
 import type { RecordedAction, Step } from '../runs/step.entity';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
 import { decodeScreenshot, OcrLabelReader, OcrTimeoutError } from '../screens/ocr-label-reader';
+import type { ScreenTextLine } from '../screens/ocr-screen-text';
 import { ScreenError } from '../screens/screen-error';
 import { ScreenHostError } from '../screens/screen-host.client';
 import { ScreensService } from '../screens/screens.service';
@@ -106,17 +107,25 @@ export class StepPlanning {
     const history = historyFound.value;
     // The last action met a changed screen: learn what on it moves by itself before judging again.
     if (history.at(-1)?.outcome === 'screen_changed') await this.learnVolatile(ctx);
+    // The injection rail reads the whole screen where the host serves no outline (the model reads
+    // the screenshot itself): started now, it reads while the model thinks.
+    const byModel = plannedByModel(agent.planner);
+    let screenText = byModel ? this.readScreenText(screen) : undefined;
     const result = await this.plan(ctx, step, plannerFound.value, screen, history);
     // The planner looked again and decided on a newer screen: that one is the step's screen.
-    if (result.screen && result.screen.sha256 !== screen.sha256) screen = result.screen;
+    if (result.screen && result.screen.sha256 !== screen.sha256) {
+      screen = result.screen;
+      if (byModel) screenText = this.readScreenText(screen);
+    }
     // Kept on the run together with this step's decision, never before it.
     ctx.plannerState = keptState(ctx.agent.planner, result.state);
     const { verdict, context, clickLabel } = await this.judge(ctx, result.action, screen, history);
     // The injection rail, for a model's step: what Warden read on this screen (issue 16 §2).
-    const rail = plannedByModel(agent.planner)
-      ? railOf(context, [clickLabel], {
-          image: () => decodeScreenshot(screen.png),
-          redacted: agent.redact_regions,
+    const rail = byModel
+      ? railOf(context, {
+          also: [clickLabel],
+          pixels: { image: () => decodeScreenshot(screen.png), redacted: agent.redact_regions },
+          screenText: await screenText,
         })
       : null;
     return {
@@ -295,6 +304,19 @@ export class StepPlanning {
     }
     context.focusLabel = await this.readLabel(screen, field.x, field.y, 'beside a field');
     return { verdict: checkAction(answer, context, ctx.rules), context };
+  }
+
+  /**
+   * Every line OCR reads on a screen whose host serves no outline, for the injection rail;
+   * `failed` (the rail then fails closed) when it cannot; nothing where the outline has the text.
+   */
+  private readScreenText(screen: ObservedScreen): Promise<ScreenTextLine[] | 'failed' | undefined> {
+    if (screen.outline !== null) return Promise.resolve(undefined);
+    const space = { width: screen.width, height: screen.height };
+    return this.ocr.readScreenText(screen.png, space).catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'OCR could not read the screen: the rail holds the action');
+      return 'failed' as const;
+    });
   }
 
   /**

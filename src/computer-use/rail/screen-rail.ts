@@ -1,8 +1,8 @@
 /**
  * The injection rail on one step's screen (issue 16 §2): the text Warden reads there (every outline
- * element's name and value; without an outline, what OCR read for the rules: the label under a
- * click, beside the focused field, the title bar) judged by the detector, for a step whose planner
- * is a model. Where the screen's pixels are at hand, a text the outline says is drawn in its
+ * element's name and value; without an outline, every line OCR reads on the whole screen, and
+ * what it read for the rules: the label under a click, beside the focused field, the title bar)
+ * judged by the detector, for a step whose planner is a model. Where the screen's pixels are at hand, a text the outline says is drawn in its
  * element is looked at there too: drawn with no contrast, it was not meant for a person. The detector failing is a verdict too: `suspect`, so the step is held (fail closed).
  * What a step and an approval keep of it: the verdict, the rule and the SHA-256 of the flagged
  * text, never the text (the screen holds it). Pure.
@@ -137,21 +137,32 @@ function ocrWords(reading: OcrReading | null | undefined): string | null {
   return text.trim() === '' ? null : text;
 }
 
-/**
- * The rail's record for a screen, failing closed. `also` are OCR readings made besides the
- * context's (the label under a click).
- */
-export function railOf(
-  context: ScreenContext,
-  also: ReadonlyArray<OcrReading | null | undefined> = [],
-  pixels?: RailPixels,
-): RailRecord {
+/** What the rail reads on a screen besides its context. */
+export interface RailInputs {
+  /** OCR readings made besides the context's (the label under a click). */
+  also?: ReadonlyArray<OcrReading | null | undefined>;
+  /** The screen's pixels, for text drawn faint. */
+  pixels?: RailPixels;
+  /**
+   * The lines OCR read on the whole screen, where the host serves no outline (the model reads
+   * the screenshot itself); `failed` when that read failed or timed out: the rail fails closed.
+   */
+  screenText?: ReadonlyArray<{ text: string; rect: Rect }> | 'failed';
+}
+
+/** The rail's record for a screen, failing closed. */
+export function railOf(context: ScreenContext, inputs: RailInputs = {}): RailRecord {
   let finding: RailFinding;
   try {
+    const { also = [], pixels, screenText } = inputs;
+    if (screenText === 'failed') throw new Error('the screen could not be read');
     const more: ScreenText[] = [];
     for (const reading of also) {
       const words = ocrWords(reading);
       if (words) more.push({ text: words, source: 'ocr' });
+    }
+    for (const line of screenText ?? []) {
+      more.push({ text: line.text, source: 'ocr', rect: line.rect });
     }
     finding = judgeScreenText([...screenTexts(context, pixels), ...more]);
   } catch {

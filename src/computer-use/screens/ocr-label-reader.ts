@@ -8,16 +8,18 @@
  * (text-line-render.ts), and tesseract reads it as a single line (tesseract-worker.ts). Every
  * word it read comes back with its confidence; what they say (is it a label, does it name a
  * committing verb) is for the rules to decide (actions/ocr-label.ts), never the reader.
+ * For the injection rail on a host without an outline it also reads a whole screen's lines.
  */
-import type { Worker } from 'tesseract.js';
+import { PSM, type Worker } from 'tesseract.js';
 import { decodePng, hasPngSignature, MAX_SIDE } from './png-decoder';
 import { ScreenError } from './screen-error';
+import { linesInSpace, screenPgm, type ScreenTextLine } from './ocr-screen-text';
 import {
   DEFAULT_LANGUAGES,
+  linesOfTsv,
   spawnWorker,
   wordsOfTsv,
   type OcrLanguage,
-  type TesseractWord,
 } from './tesseract-worker';
 import { findFieldLabelLine } from './field-label-line';
 import type { RgbaImage } from './glyph-components';
@@ -58,6 +60,8 @@ export interface OcrLabelReaderOptions {
   minConfidence?: number;
   /** One read may take this long before the worker is restarted and the read fails. Default 5000. */
   timeoutMs?: number;
+  /** The same for a whole screen (`readScreenText`). Default 10000. */
+  screenTimeoutMs?: number;
   /**
    * Default deu+eng. Each language adds a fixed cost to every read (about 7 ms here), so an
    * agent whose screens are in one language may pass just that one.
@@ -77,6 +81,9 @@ export class OcrError extends Error {
 export class OcrTimeoutError extends OcrError {
   override readonly code = 'ocr_timed_out';
 }
+
+const SCREEN_MODE = { tessedit_pageseg_mode: PSM.SPARSE_TEXT };
+const LINE_MODE = { tessedit_pageseg_mode: PSM.SINGLE_LINE };
 
 /** Loading tesseract and both languages takes about a second; this much means it is stuck. */
 const START_TIMEOUT_MS = 60_000;
@@ -117,6 +124,7 @@ export function decodeScreenshot(png: Buffer): RgbaImage {
 export class OcrLabelReader {
   private readonly minConfidence: number;
   private readonly timeoutMs: number;
+  private readonly screenTimeoutMs: number;
   private readonly languages: readonly OcrLanguage[];
   private worker: Promise<Worker> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
@@ -126,6 +134,7 @@ export class OcrLabelReader {
   constructor(options: OcrLabelReaderOptions = {}) {
     this.minConfidence = options.minConfidence ?? 40;
     this.timeoutMs = options.timeoutMs ?? 5000;
+    this.screenTimeoutMs = options.screenTimeoutMs ?? 10_000;
     const languages = options.languages ?? DEFAULT_LANGUAGES;
     if (languages.length === 0 || languages.some((l) => !DEFAULT_LANGUAGES.includes(l))) {
       throw new OcrError(`OCR languages must be among ${DEFAULT_LANGUAGES.join(', ')}`);
@@ -228,8 +237,22 @@ export class OcrLabelReader {
     return pgm ? this.readRendered(pgm) : Promise.resolve(null);
   }
 
+  /**
+   * Every line of text on a whole screenshot, with its box in `space` (the coordinate space of
+   * actions, when it differs from the PNG's pixels): what the injection rail reads on a host that
+   * serves no outline (DESIGN §8). Tesseract's sparse-text mode, about 0.1 to 1 s for 1280×800;
+   * it waits in the same queue as the line reads. A broken PNG rejects with `OcrImageError`.
+   */
+  async readScreenText(png: Buffer, space?: CoordinateSpace): Promise<ScreenTextLine[]> {
+    if (this.closed) throw new OcrError('the OCR reader is closed');
+    const image = decodeScreenshot(png);
+    const size = { width: image.width, height: image.height };
+    const pgm = screenPgm(image);
+    return linesInSpace(linesOfTsv(await this.recognise(pgm, 'screen')), size, space);
+  }
+
   private async readRendered(pgm: Buffer): Promise<OcrLabel | null> {
-    const words = (await this.recognise(pgm))
+    const words = wordsOfTsv(await this.recognise(pgm, 'line'))
       .map((w) => ({ text: w.text.trim(), confidence: w.confidence }))
       .filter((w) => w.text !== '');
     if (words.length === 0) return null;
@@ -250,30 +273,32 @@ export class OcrLabelReader {
     await this.close();
   }
 
-  private recognise(pgm: Buffer): Promise<TesseractWord[]> {
-    const job = this.queue.then(() => this.runJob(pgm));
+  /** Tesseract's TSV for one image: a rendered line, or a whole screen. */
+  private recognise(pgm: Buffer, what: 'line' | 'screen'): Promise<unknown> {
+    const job = this.queue.then(() => this.runJob(pgm, what));
     this.queue = job.catch(() => undefined);
     return job;
   }
 
-  private async runJob(pgm: Buffer): Promise<TesseractWord[]> {
+  private async runJob(pgm: Buffer, what: 'line' | 'screen'): Promise<unknown> {
     if (this.closed) throw new OcrError('the OCR reader was closed');
     const worker = await this.startedWithin(START_TIMEOUT_MS);
+    const ms = what === 'screen' ? this.screenTimeoutMs : this.timeoutMs;
     let timer: NodeJS.Timeout | undefined;
     let abort: (e: Error) => void = () => undefined;
     const stop = new Promise<never>((_, reject) => {
       abort = reject;
-      timer = setTimeout(
-        () => reject(new OcrTimeoutError(`OCR took longer than ${this.timeoutMs} ms`)),
-        this.timeoutMs,
-      );
+      timer = setTimeout(() => reject(new OcrTimeoutError(`OCR took longer than ${ms} ms`)), ms);
     });
     this.pending.add(abort);
     try {
+      // The worker reads single lines; a whole screen in sparse-text mode, then back.
+      if (what === 'screen') await worker.setParameters(SCREEN_MODE);
       const reading = worker.recognize(pgm, {}, { tsv: true, text: false });
       reading.catch(() => undefined); // it may still fail after a timeout; nobody is waiting then
       const result = await Promise.race([reading, stop]);
-      return wordsOfTsv(result.data.tsv);
+      if (what === 'screen') await worker.setParameters(LINE_MODE);
+      return result.data.tsv;
     } catch (e) {
       // A worker that timed out or failed may be stuck: start a fresh one for the next read.
       await this.dropWorker();

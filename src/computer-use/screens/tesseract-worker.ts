@@ -40,6 +40,48 @@ export function wordsOfTsv(tsv: unknown): TesseractWord[] {
   return out;
 }
 
+/** One line of text tesseract read on a whole screen, with where it is (in the image's pixels). */
+export interface TesseractLine {
+  text: string;
+  /** The mean confidence of its words, 0–100. */
+  confidence: number;
+  rect: { x: number; y: number; width: number; height: number };
+}
+
+/**
+ * The lines of tesseract's TSV output: its words (level 5 rows) grouped by block, paragraph and
+ * line, in the order read, each with the box around its words.
+ */
+export function linesOfTsv(tsv: unknown): TesseractLine[] {
+  if (typeof tsv !== 'string') return [];
+  const lines = new Map<string, { words: string[]; conf: number[]; box: number[] }>();
+  for (const row of tsv.split('\n')) {
+    const cols = row.split('\t');
+    if (cols[0] !== '5' || cols.length < 12) continue;
+    const [left, top, width, height, confidence] = cols.slice(6, 11).map(Number);
+    const text = cols.slice(11).join(' ').trim();
+    if (text === '' || ![left, top, width, height, confidence].every(Number.isFinite)) continue;
+    const key = cols.slice(1, 5).join(':');
+    let line = lines.get(key);
+    if (!line) {
+      line = { words: [], conf: [], box: [left, top, left + width, top + height] };
+      lines.set(key, line);
+    }
+    line.words.push(text);
+    line.conf.push(confidence);
+    const b = line.box;
+    b[0] = Math.min(b[0], left);
+    b[1] = Math.min(b[1], top);
+    b[2] = Math.max(b[2], left + width);
+    b[3] = Math.max(b[3], top + height);
+  }
+  return [...lines.values()].map(({ words, conf, box }) => ({
+    text: words.join(' '),
+    confidence: Math.round(conf.reduce((s, c) => s + c, 0) / conf.length),
+    rect: { x: box[0], y: box[1], width: box[2] - box[0], height: box[3] - box[1] },
+  }));
+}
+
 /**
  * Starts a worker with no network: tesseract.js reads `<langPath>/<lang>.traineddata.gz` for
  * every language from one folder, and the two npm data packages are two folders, so a temporary
