@@ -123,6 +123,11 @@ interface ScenarioResult {
    * the bench database's PostgreSQL backends, and the whole machine (other work included).
    */
   cpu_ms_per_step: CpuPerStep;
+  /**
+   * held-*: CPU ms per resume, from the first resume sent to the last one answered (the resumes
+   * and whatever else ran meanwhile: in a burst, the next steps of the runs that already sent).
+   */
+  cpu_ms_per_resume?: CpuPerStep;
   /** Runs that did not go as the script says, with why. */
   anomalies: string[];
 }
@@ -478,6 +483,7 @@ async function held(
     else resumeToAction.push(performed - sent);
   };
   const resumable = ids.map((id, i) => ({ id, i })).filter(({ id }) => waiting.has(id));
+  const cpuResumes = await cpuSnapshot(stack);
   if (burst) {
     await Promise.all(resumable.map(({ i }) => resume(i)));
   } else {
@@ -486,6 +492,7 @@ async function held(
       await waitForRuns(stack, [id], ENDED);
     }
   }
+  const cpuResumed = await cpuSnapshot(stack);
   await waitForRuns(stack, ids, ENDED);
   const cpuAfter = await cpuSnapshot(stack);
   const after = loads();
@@ -518,6 +525,7 @@ async function held(
     resume_answer_ms: percentiles(resumeAnswer),
     load_average: { before, after },
     cpu_ms_per_step: cpuPerStep(cpuBefore, cpuAfter, steps.length),
+    cpu_ms_per_resume: cpuPerStep(cpuResumes, cpuResumed, resumable.length),
     anomalies: [...anomaliesOf(runs, steps, WRITE_SCRIPT.steps.length + 1), ...problems],
   };
 }
@@ -577,6 +585,13 @@ function report(results: ScenarioResult[]): void {
     const c = r.cpu_ms_per_step;
     console.log(
       `  ${r.scenario}: ${c.worker} / ${c.api} / ${c.bench} / ${c.postgres} / ${c.machine}`,
+    );
+  }
+  for (const r of results) {
+    const c = r.cpu_ms_per_resume;
+    if (!c) continue;
+    console.log(
+      `  ${r.scenario}, per resume (first sent to last answered): ${c.worker} / ${c.api} / ${c.bench} / ${c.postgres} / ${c.machine}`,
     );
   }
 }

@@ -13,7 +13,8 @@ export interface ApprovalPage {
 /**
  * The approvals table. An approval moves pending → approved | rejected | expired, and approved →
  * spent | expired, each change conditional on the status it was read in, so a decision, a spend
- * and an expiry can never both win.
+ * and an expiry can never both win. A resume spends it in the statement that resumes its run
+ * (RunsRepository.resumeHeld).
  */
 @Injectable()
 export class ApprovalsRepository {
@@ -108,16 +109,6 @@ export class ApprovalsRepository {
         decidedAt: decision.decidedAt,
         comment: decision.comment,
       },
-    );
-    return Boolean(result.affected);
-  }
-
-  /** Spends an approved approval, once; false when it was not (or no longer) approved. */
-  async spend(manager: EntityManager, id: string, spentBy: string): Promise<boolean> {
-    const result = await manager.update(
-      Approval,
-      { id, status: 'approved' },
-      { status: 'spent', spentBy, spentAt: new Date() },
     );
     return Boolean(result.affected);
   }

@@ -46,8 +46,13 @@ import { scrubSecrets, scrubText } from './scrub-secrets';
             }),
           },
           formatters: {
-            log: (object: Record<string, unknown>) =>
-              scrubSecrets(object) as Record<string, unknown>,
+            // pino-http's `res` is the raw response (its socket, the server: thousands of
+            // objects, about 3 ms of CPU per request to walk); the `res` serializer keeps only
+            // its status code, so it is left out of the walk.
+            log: ({ res, ...rest }: Record<string, unknown>) => {
+              const scrubbed = scrubSecrets(rest) as Record<string, unknown>;
+              return res === undefined ? scrubbed : { ...scrubbed, res };
+            },
           },
           hooks: {
             logMethod(args: unknown[], method: (...a: unknown[]) => void) {

@@ -8,7 +8,8 @@ import { runEnded } from '../../notifications/notify-facts';
 import { StepQueue } from '../../queue/step-queue';
 import { Run } from './run.entity';
 import { ACTIVE, canMove, EndReason, endStatusOf, RunStatus } from './run-status';
-import { RunPatch, RunsRepository } from './runs.repository';
+import { type Resumed, RunPatch, RunsRepository } from './runs.repository';
+import { canMoveStep } from './step-phase';
 import { StepsRepository } from './steps.repository';
 
 /**
@@ -40,6 +41,25 @@ export class RunLifecycle {
     if (allowed.length === 0) throw new Error(`no transition from ${froms.join('|')} to ${to}`);
     if (!(await this.runs.setStatus(manager, runId, allowed, to, patch))) return null;
     return this.runs.findById(runId, manager);
+  }
+
+  /**
+   * A resume, in the caller's transaction and in one statement: the approval spent, its step
+   * held → approved, the run awaiting_approval → running; each only if the one before changed.
+   * The caller rolls back unless all three did.
+   */
+  async resume(
+    manager: EntityManager,
+    runId: string,
+    approvalId: string,
+    spentBy: string,
+  ): Promise<Resumed> {
+    if (!canMove('awaiting_approval', 'running') || !canMoveStep('held', 'approved')) {
+      throw new Error(
+        'a resume moves a run awaiting_approval → running and its step held → approved',
+      );
+    }
+    return this.runs.resumeHeld(manager, runId, approvalId, spentBy, new Date());
   }
 
   /**

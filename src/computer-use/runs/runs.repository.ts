@@ -7,6 +7,7 @@ import { Run } from './run.entity';
 import type { RunStatus } from './run-status';
 import { GOVERNANCE_JOINS } from '../settings/settings.repository';
 import type { StepPhase } from './step-phase';
+import type { ApprovalStatus } from '../../approvals/approval.entity';
 
 /** A run as a job reads it: with the phase of its current step (null before step 1). */
 export type RunForJob = Run & { currentPhase: StepPhase | null };
@@ -44,6 +45,31 @@ const PATCH_COLUMN: Record<keyof RunPatch, string> = {
   stepCount: 'step_count',
   plannerState: 'planner_state',
 };
+
+/** A run as a resume reads it (its row locked), with the approval it waits for. */
+export interface HeldRun {
+  id: string;
+  status: RunStatus;
+  pendingApproval: string | null;
+  /** The approval named by `pending_approval`, as it was when the run's lock was taken. */
+  approval: {
+    id: string;
+    status: ApprovalStatus;
+    step: number;
+    stepId: string;
+    expiresAt: Date;
+  } | null;
+}
+
+/** What a resume's statement changed: each part only if the one before it did. */
+export interface Resumed {
+  /** The approval went approved → spent (of concurrent resumes, only one sees this). */
+  spent: boolean;
+  /** Its step went held → approved. */
+  stepApproved: boolean;
+  /** The run went awaiting_approval → running. */
+  running: boolean;
+}
 
 /** A running run as the reconciler sees it: its current step's phase and lease. */
 export interface MovingRun {
@@ -93,14 +119,80 @@ export class RunsRepository {
     return this.dataSource.getRepository(Run).findOneBy({ id, tenant });
   }
 
-  /** The run, locked for the rest of the caller's transaction (a resume). */
-  lockInTenant(manager: EntityManager, tenant: string, id: string): Promise<Run | null> {
-    return manager
-      .getRepository(Run)
-      .createQueryBuilder('r')
-      .setLock('pessimistic_write')
-      .where('r.id = :id AND r.tenant = :tenant', { id, tenant })
-      .getOne();
+  /**
+   * The run with the approval it waits for, the run's row locked for the rest of the caller's
+   * transaction (a resume): one statement, hand-written, as a burst of resumes shares the pool.
+   */
+  async lockHeld(manager: EntityManager, tenant: string, id: string): Promise<HeldRun | null> {
+    const rows: Array<{
+      id: string;
+      status: RunStatus;
+      pending_approval: string | null;
+      approval_id: string | null;
+      approval_status: ApprovalStatus | null;
+      step: number | null;
+      step_id: string | null;
+      expires_at: Date | null;
+    }> = await manager.query(
+      `SELECT r.id, r.status, r.pending_approval, a.id AS approval_id,
+              a.status AS approval_status, a.step, a.step_id, a.expires_at
+         FROM runs r LEFT JOIN approvals a ON a.id = r.pending_approval
+        WHERE r.id = $1 AND r.tenant = $2
+        FOR UPDATE OF r`,
+      [id, tenant],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const approval =
+      row.approval_id === null
+        ? null
+        : {
+            id: row.approval_id,
+            status: row.approval_status as ApprovalStatus,
+            step: row.step as number,
+            stepId: row.step_id as string,
+            expiresAt: row.expires_at as Date,
+          };
+    return { id: row.id, status: row.status, pendingApproval: row.pending_approval, approval };
+  }
+
+  /**
+   * A resume's change, in one statement (RunLifecycle.resume checks it against both state
+   * machines): the approval is spent (approved → spent, conditional on its status, so of
+   * concurrent resumes one wins), then its step moves held → approved and the run
+   * awaiting_approval → running, each only if the change before it was made. The caller rolls
+   * back unless all three were.
+   */
+  async resumeHeld(
+    manager: EntityManager,
+    runId: string,
+    approvalId: string,
+    spentBy: string,
+    spentAt: Date,
+  ): Promise<Resumed> {
+    const params: unknown[] = [runId, approvalId, spentBy, spentAt];
+    const sets = statusSets('running', { pendingApproval: null }, params);
+    const rows: Array<{ spent: boolean; step_approved: boolean; running: boolean }> =
+      await manager.query(
+        `WITH spent AS (
+           UPDATE approvals SET status = 'spent', spent_by = $3, spent_at = $4
+            WHERE id = $2 AND run_id = $1 AND status = 'approved'
+            RETURNING step_id),
+         approved AS (
+           UPDATE steps SET phase = 'approved'
+            WHERE id = (SELECT step_id FROM spent) AND phase = 'held'
+            RETURNING id),
+         running AS (
+           UPDATE runs SET ${sets.join(', ')}
+            WHERE id = $1 AND status = 'awaiting_approval' AND EXISTS (SELECT 1 FROM approved)
+            RETURNING id)
+         SELECT EXISTS (SELECT 1 FROM spent) AS spent,
+                EXISTS (SELECT 1 FROM approved) AS step_approved,
+                EXISTS (SELECT 1 FROM running) AS running`,
+        params,
+      );
+    const row = rows[0];
+    return { spent: row.spent, stepApproved: row.step_approved, running: row.running };
   }
 
   /** The run, locked for the rest of the caller's transaction (an expiry, in a resume's order). */
@@ -155,17 +247,8 @@ export class RunsRepository {
     to: RunStatus,
     patch: RunPatch,
   ): Promise<boolean> {
-    const params: unknown[] = [runId, from, to];
-    const sets = [
-      `status = $3`,
-      `updated_at = now()`,
-      `active_seconds = active_seconds + CASE WHEN active_since IS NULL THEN 0 ELSE EXTRACT(EPOCH FROM clock_timestamp() - active_since) END`,
-      to === 'running' ? `active_since = clock_timestamp()` : `active_since = NULL`,
-    ];
-    for (const [key, value] of Object.entries(patch)) {
-      params.push(key === 'plannerState' ? JSON.stringify(value ?? null) : value);
-      sets.push(`${PATCH_COLUMN[key as keyof RunPatch]} = $${params.length}`);
-    }
+    const params: unknown[] = [runId, from];
+    const sets = statusSets(to, patch, params);
     const updated = updatedRows<{ id: string }>(
       await manager.query(
         `UPDATE runs SET ${sets.join(', ')} WHERE id = $1 AND status = ANY($2) RETURNING id`,
@@ -267,4 +350,22 @@ export class RunsRepository {
     );
     return rows.map((r) => r.lease_key);
   }
+}
+
+/**
+ * The SET clauses of a status change to `to` with its patch, the values added to `params`: leaving
+ * `running` banks the active time; entering it starts the clock again.
+ */
+function statusSets(to: RunStatus, patch: RunPatch, params: unknown[]): string[] {
+  const sets = [
+    `status = $${params.push(to)}`,
+    `updated_at = now()`,
+    `active_seconds = active_seconds + CASE WHEN active_since IS NULL THEN 0 ELSE EXTRACT(EPOCH FROM clock_timestamp() - active_since) END`,
+    to === 'running' ? `active_since = clock_timestamp()` : `active_since = NULL`,
+  ];
+  for (const [key, value] of Object.entries(patch)) {
+    params.push(key === 'plannerState' ? JSON.stringify(value ?? null) : value);
+    sets.push(`${PATCH_COLUMN[key as keyof RunPatch]} = $${params.length}`);
+  }
+  return sets;
 }

@@ -145,13 +145,15 @@ export class RunsService {
    * action, or stops the run `stale_screen`; this waits for that outcome and answers the run.
    */
   async resume(caller: Caller, id: string): Promise<RunView> {
+    // Four round trips (begin, the locked read, one statement for the change, commit): in a burst
+    // of resumes each holds a pooled connection only that long (issue 18 §2).
     const spent = await this.dataSource.transaction(async (manager) => {
-      const run = await this.runs.lockInTenant(manager, caller.tenant, id);
+      const run = await this.runs.lockHeld(manager, caller.tenant, id);
       if (!run) throw notFound(`no run ${id}`);
       if (run.status !== 'awaiting_approval' || !run.pendingApproval) {
         throw conflict(`run ${id} is ${run.status}: there is no held write to resume`);
       }
-      const approval = await this.approvals.findById(run.pendingApproval, manager);
+      const approval = run.approval;
       if (!approval) throw conflict(`run ${id} has no held write to resume`);
       if (approval.status !== 'approved') {
         throw conflict(
@@ -165,20 +167,10 @@ export class RunsService {
           `the approval of step ${approval.step} expired at ${approval.expiresAt.toISOString()}`,
         );
       }
-      if (!(await this.approvals.spend(manager, approval.id, caller.subject))) {
-        throw conflict(`the approval of step ${approval.step} was already used`);
-      }
-      if (!(await this.steps.moveById(approval.stepId, 'held', 'approved', {}, manager))) {
-        throw conflict(`step ${approval.step} is no longer held`);
-      }
-      const running = await this.lifecycle.transition(
-        manager,
-        run.id,
-        'awaiting_approval',
-        'running',
-        { pendingApproval: null },
-      );
-      if (!running) throw conflict(`run ${id} changed while resuming`);
+      const resumed = await this.lifecycle.resume(manager, run.id, approval.id, caller.subject);
+      if (!resumed.spent) throw conflict(`the approval of step ${approval.step} was already used`);
+      if (!resumed.stepApproved) throw conflict(`step ${approval.step} is no longer held`);
+      if (!resumed.running) throw conflict(`run ${id} changed while resuming`);
       return { runId: run.id, n: approval.step, stepId: approval.stepId };
     });
     await this.queue.approved(spent.runId, spent.n);
