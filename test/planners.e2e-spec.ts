@@ -112,6 +112,11 @@ describe('scripted planners API', () => {
       /^steps\[0\]\.when\.text "\[": not a valid regular expression/,
     ],
     [
+      'a regular expression with a lookahead, which RE2 cannot run',
+      { steps: [{ when: { text: 'saved(?!!)' }, action: { action: 'done', summary: 'x' } }] },
+      /^steps\[0\]\.when\.text "saved\(\?!!\)": not a valid regular expression \(a lookahead/,
+    ],
+    [
       'a click with both a point and an element',
       {
         steps: [

@@ -467,9 +467,14 @@ describe('computer-use admin config', () => {
       'agents.a.screen_rules[0].labels["*Display"] is not a valid regular expression: Nothing to repeat',
     ],
     [
-      'a screen rule pattern that can take exponential time',
-      withAgent({ screen_rules: [{ title: '^(\\w+\\s?)+$', keys: { Enter: 'read' } }] }),
-      'agents.a.screen_rules[0].title can take exponential time',
+      'a screen rule pattern with a lookahead, which RE2 cannot run',
+      withAgent({ screen_rules: [{ title: '^Change(?! Sales)', keys: { Enter: 'read' } }] }),
+      'agents.a.screen_rules[0].title is not a valid regular expression: a lookahead ((?=…) or (?!…)) cannot be used: Warden matches patterns with RE2',
+    ],
+    [
+      'a screen rule label pattern with a backreference',
+      withAgent({ screen_rules: [{ title: '^X$', labels: { '(\\w)\\1': 'read' } }] }),
+      'agents.a.screen_rules[0].labels["(\\\\w)\\\\1"] is not a valid regular expression: a backreference (\\1) cannot be used',
     ],
     [
       'a screen rule naming a key Warden refuses',

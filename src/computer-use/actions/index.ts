@@ -45,7 +45,18 @@ export {
   type TitleScreenRule,
 } from './screen-rules-read';
 export { type ScreenTitle } from './screen-rules';
-export { nestedQuantifier, patternProblem } from './patterns';
+export {
+  compilePattern,
+  type CompiledPattern,
+  matchesOne,
+  newPatternBudget,
+  patternProblem,
+  SCREEN_RULE_PATTERNS_SIZE_MAX,
+  SCRIPT_PATTERNS_SIZE_MAX,
+  unusablePattern,
+  type PatternBudget,
+  type TenantPattern,
+} from './patterns';
 export { findNearMiss, withinOneEdit } from './near-miss';
 export { judgeOcrReading, ocrText, type OcrLabel } from './ocr-label';
 export { findSecretFieldWord } from './secret-fields';

@@ -14,7 +14,12 @@ import {
 import defaults from '../../../config/classification.json';
 import { type CommitWordIndex, indexCommitWords, words } from './commit-words';
 import { type NearTargets, nearTargets } from './near-miss';
-import { NO_SCREEN_RULES, readScreenRules, type ScreenRules } from './screen-rules-read';
+import {
+  NO_SCREEN_RULES,
+  type ReadMode,
+  readScreenRules,
+  type ScreenRules,
+} from './screen-rules-read';
 import { indexSecretFieldWords, type SecretFieldWords } from './secret-fields';
 
 export interface Rules {
@@ -223,7 +228,7 @@ function loadBase(): Base {
 }
 
 /** Checks what an agent adds, naming every problem; its screen rules come back compiled. */
-function checkAgent(agent: AgentRules, b: Base): ScreenRules {
+function checkAgent(agent: AgentRules, b: Base, mode: ReadMode): ScreenRules {
   const problems: string[] = [];
   const { commit_words: extra, unlabelled_clicks: unlabelled } = agent;
   if (extra != null) {
@@ -243,7 +248,7 @@ function checkAgent(agent: AgentRules, b: Base): ScreenRules {
   if (unlabelled != null && unlabelled !== 'read' && unlabelled !== 'write') {
     problems.push('unlabelled_clicks must be "read" or "write"');
   }
-  const screenRules = readScreenRules(agent.screen_rules, b);
+  const screenRules = readScreenRules(agent.screen_rules, b, mode);
   problems.push(...screenRules.problems);
   if (problems.length > 0) throw new RulesError(problems);
   return screenRules.compiled;
@@ -254,12 +259,14 @@ let defaultRules: Rules | null = null;
 /**
  * The rules for an agent: the defaults plus the agent's own words. Throws `RulesError` for an
  * invalid agent configuration (so the settings module can call it to check a config before
- * saving it). The result is frozen; build it once per run, not per step.
+ * saving it). `stored` is for a configuration saved earlier, when a step is judged: a screen rule
+ * pattern that cannot be run then matches nothing (`screenRules.unusable` names it) instead of
+ * throwing. The result is frozen; build it once per run, not per step.
  */
-export function loadRules(agent?: AgentRules): Rules {
+export function loadRules(agent?: AgentRules, mode: ReadMode = 'save'): Rules {
   if (!agent && defaultRules) return defaultRules;
   const b = loadBase();
-  const screenRules = agent ? checkAgent(agent, b) : NO_SCREEN_RULES;
+  const screenRules = agent ? checkAgent(agent, b, mode) : NO_SCREEN_RULES;
   const commitWords = Object.freeze([...b.commitWords, ...(agent?.commit_words ?? [])]);
   const rules: Rules = Object.freeze({
     commitWords,

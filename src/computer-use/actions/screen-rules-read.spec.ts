@@ -52,10 +52,31 @@ describe('checking screen rules', () => {
       ],
     ],
     [
-      'a pattern that can take exponential time',
-      [{ title: '^(a+)+$', keys: { Enter: 'read' } }],
+      'a lookahead, which RE2 cannot run',
+      [{ title: '^Change(?! Sales)', keys: { Enter: 'read' } }],
       [
-        'screen_rules[0].title can take exponential time: a repeated group with a repeating quantifier inside, as in (a+)+; write it without the nesting',
+        'screen_rules[0].title is not a valid regular expression: a lookahead ((?=…) or (?!…)) cannot be used: Warden matches patterns with RE2, in time linear in the text, and RE2 has no such thing',
+      ],
+    ],
+    [
+      'a backreference in a label pattern',
+      [{ title: '^X$', labels: { '^(\\w)\\1$': 'read' } }],
+      [
+        'screen_rules[0].labels["^(\\\\w)\\\\1$"] is not a valid regular expression: a backreference (\\1) cannot be used: Warden matches patterns with RE2, in time linear in the text, and RE2 has no such thing',
+      ],
+    ],
+    [
+      'a pattern too large to match cheaply',
+      [{ title: '.{1000}.{1000}', keys: { Enter: 'read' } }],
+      [
+        'screen_rules[0].title is too large to match cheaply: about 2002 steps per character of text, at most 2000; a repeat such as {50} copies what it repeats 50 times',
+      ],
+    ],
+    [
+      'patterns too large together',
+      Array.from({ length: 11 }, () => ({ title: '.{1000}.{900}', keys: { Enter: 'read' } })),
+      [
+        'screen_rules[10].title is too large to match cheaply: with the patterns before it, over 20000 steps per character of text, the most they may take together; a repeat such as {50} copies what it repeats 50 times',
       ],
     ],
     [
@@ -156,6 +177,36 @@ describe('checking screen rules', () => {
     ],
   ])('refuses %s, naming every problem', (_name, raw, expected) => {
     expect(problems(raw)).toEqual(expected);
+    expect(() => loadRules({ screen_rules: raw })).toThrow(RulesError);
+  });
+
+  it('accepts patterns that backtrack catastrophically in JavaScript: RE2 runs them in linear time', () => {
+    const labels = { '(a|aa)*c': 'write', '(\\w|\\d)*x': 'write', 'a*a*a*a*a*a*b': 'write' };
+    expect(problems([{ title: '^(a+)+$', labels }])).toEqual([]);
+  });
+
+  it('reads stored rules whose patterns cannot be run: they match nothing, and are named', () => {
+    const raw = [
+      { title: '^Change(?! Sales)', keys: { Enter: 'read' } },
+      { title: '^X$', labels: { '(a)\\1': 'read', '^Display$': 'read' } },
+    ];
+    const read = readScreenRules(raw, keyRules, 'stored');
+    expect(read.problems).toEqual([]);
+    const { titled, unusable } = read.compiled;
+    expect(unusable).toEqual([
+      expect.stringMatching(
+        /^screen_rules\[0\]\.title is not a valid regular expression: a lookahead/,
+      ),
+      expect.stringMatching(
+        /^screen_rules\[1\]\.labels\["\(a\)\\\\1"\] is not a valid regular expression: a backreference/,
+      ),
+    ]);
+    expect(titled[0].title.test('Change Order')).toBe(false);
+    expect(titled[1].labels.map((l) => l.pattern.test('aa'))).toEqual([false, false]);
+    expect(titled[1].labels[1].pattern.test('Display')).toBe(true);
+    // What is stored stays as it was written.
+    expect(read.list).toEqual(raw);
+    expect(loadRules({ screen_rules: raw }, 'stored').screenRules.unusable).toHaveLength(2);
     expect(() => loadRules({ screen_rules: raw })).toThrow(RulesError);
   });
 

@@ -13,7 +13,15 @@
 import { canonicalKey, type KeySpellings } from '@warden/protocol';
 import { isPlainObject } from '../../common/is-plain-object';
 import type { Kind } from './action.types';
-import { patternProblem } from './patterns';
+import {
+  compilePattern,
+  newPatternBudget,
+  type PatternBudget,
+  patternProblem,
+  SCREEN_RULE_PATTERNS_SIZE_MAX,
+  type TenantPattern,
+  unusablePattern,
+} from './patterns';
 
 export interface TitleScreenRule {
   title: string;
@@ -49,14 +57,14 @@ export const SCREEN_RULE_LIMITS = {
 const TRANSACTION = /^(?:\/[A-Z0-9_]+\/)?[A-Z0-9_]+$/;
 
 interface LabelPattern {
-  pattern: RegExp;
+  pattern: TenantPattern;
   kind: Kind;
 }
 
 interface CompiledTitleRule {
   /** 1-based, as the why names it. */
   n: number;
-  title: RegExp;
+  title: TenantPattern;
   keys: ReadonlyMap<string, Kind>;
   labels: readonly LabelPattern[];
 }
@@ -70,9 +78,25 @@ export interface CompiledCommandFieldRule {
 export interface ScreenRules {
   readonly titled: readonly CompiledTitleRule[];
   readonly commandField: readonly CompiledCommandFieldRule[];
+  /**
+   * Stored patterns that cannot be run (`stored` reading only), each as a problem would name it:
+   * they match nothing.
+   */
+  readonly unusable: readonly string[];
 }
 
-export const NO_SCREEN_RULES: ScreenRules = Object.freeze({ titled: [], commandField: [] });
+export const NO_SCREEN_RULES: ScreenRules = Object.freeze({
+  titled: [],
+  commandField: [],
+  unusable: [],
+});
+
+/**
+ * How rules are read: `save` refuses a pattern that cannot be run; `stored` (rules saved earlier,
+ * read when a step is judged) compiles it as a pattern that matches nothing, so the rule, or that
+ * label, does not apply, and names it in `unusable`.
+ */
+export type ReadMode = 'save' | 'stored';
 
 /** What the key names of a rule are checked against: the spellings and the allowed keys. */
 export interface KeyRules {
@@ -100,7 +124,11 @@ const show = (s: string) => JSON.stringify(s.length > 80 ? `${s.slice(0, 79)}…
  * Checks an agent's `screen_rules` and compiles them; null or absent is none. Never throws: what
  * is wrong comes back in `problems`, and only valid rules are compiled.
  */
-export function readScreenRules(raw: unknown, keyRules: KeyRules): ReadScreenRules {
+export function readScreenRules(
+  raw: unknown,
+  keyRules: KeyRules,
+  mode: ReadMode = 'save',
+): ReadScreenRules {
   const out: ReadScreenRules = { list: [], compiled: NO_SCREEN_RULES, problems: [] };
   if (raw === undefined || raw === null) return out;
   if (!Array.isArray(raw)) {
@@ -113,6 +141,11 @@ export function readScreenRules(raw: unknown, keyRules: KeyRules): ReadScreenRul
   }
   const titled: CompiledTitleRule[] = [];
   const commandField: CompiledCommandFieldRule[] = [];
+  const patterns: Patterns = {
+    mode,
+    budget: newPatternBudget(SCREEN_RULE_PATTERNS_SIZE_MAX),
+    unusable: [],
+  };
   raw.forEach((item: unknown, i) => {
     const path = `screen_rules[${i}]`;
     const problems: string[] = [];
@@ -121,7 +154,7 @@ export function readScreenRules(raw: unknown, keyRules: KeyRules): ReadScreenRul
       return;
     }
     if ('title' in item) {
-      const rule = readTitleRule(item, path, i + 1, keyRules, problems);
+      const rule = readTitleRule(item, path, i + 1, keyRules, patterns, problems);
       if (rule) {
         out.list.push(rule.rule);
         titled.push(rule.compiled);
@@ -135,7 +168,9 @@ export function readScreenRules(raw: unknown, keyRules: KeyRules): ReadScreenRul
     }
     out.problems.push(...problems);
   });
-  if (out.problems.length === 0) out.compiled = Object.freeze({ titled, commandField });
+  if (out.problems.length === 0) {
+    out.compiled = Object.freeze({ titled, commandField, unusable: patterns.unusable });
+  }
   return out;
 }
 
@@ -154,18 +189,33 @@ function unknownFields(
   }
 }
 
-function readPattern(v: unknown, path: string, problems: string[]): RegExp | null {
+/** What reading one agent's patterns shares: how, what they may cost together, what could not run. */
+interface Patterns {
+  mode: ReadMode;
+  budget: PatternBudget;
+  unusable: string[];
+}
+
+function readPattern(
+  v: unknown,
+  path: string,
+  patterns: Patterns,
+  problems: string[],
+): TenantPattern | null {
   const max = SCREEN_RULE_LIMITS.pattern;
   if (typeof v !== 'string' || v.length === 0 || v.length > max) {
     problems.push(`${path} must be a regular expression of 1 to ${max} characters`);
     return null;
   }
-  const problem = patternProblem(v);
-  if (problem) {
-    problems.push(`${path} ${problem}`);
+  const compiled = compilePattern(v, patterns.budget);
+  if (compiled.ok) return compiled.pattern;
+  const problem = `${path} ${patternProblem(compiled)}`;
+  if (patterns.mode === 'save') {
+    problems.push(problem);
     return null;
   }
-  return new RegExp(v, 'u');
+  patterns.unusable.push(problem);
+  return unusablePattern(v);
 }
 
 function readKind(v: unknown, path: string, problems: string[]): Kind | null {
@@ -194,11 +244,12 @@ function readTitleRule(
   path: string,
   n: number,
   keyRules: KeyRules,
+  patterns: Patterns,
   problems: string[],
 ): { rule: TitleScreenRule; compiled: CompiledTitleRule } | null {
   const before = problems.length;
   unknownFields(item, TITLE_FIELDS, path, problems);
-  const title = readPattern(item.title, `${path}.title`, problems);
+  const title = readPattern(item.title, `${path}.title`, patterns, problems);
 
   const keys = new Map<string, Kind>();
   const keyEntries = entriesOf(item.keys, `${path}.keys`, '{"Enter": "read"}', problems);
@@ -223,7 +274,7 @@ function readTitleRule(
   const labelEntries = entriesOf(item.labels, `${path}.labels`, '{"^Display$": "read"}', problems);
   for (const [source, value] of labelEntries) {
     const here = `${path}.labels[${show(source)}]`;
-    const pattern = readPattern(source, here, problems);
+    const pattern = readPattern(source, here, patterns, problems);
     const kind = readKind(value, here, problems);
     if (pattern && kind) {
       labels.push({ pattern, kind });

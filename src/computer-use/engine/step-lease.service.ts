@@ -135,13 +135,13 @@ export class StepLease implements OnModuleDestroy {
         agent.redact_regions,
       ),
       secret: { envName: token.envName, origin: token.origin },
-      rules: this.rulesFor(agent),
+      rules: this.rulesFor(agent, run),
       timing,
       signal: this.abort.signal,
     };
   }
 
-  private rulesFor(agent: AgentConfig): Rules {
+  private rulesFor(agent: AgentConfig, run: Run): Rules {
     const settings = {
       commit_words: agent.commit_words,
       unlabelled_clicks: agent.unlabelled_clicks,
@@ -150,7 +150,15 @@ export class StepLease implements OnModuleDestroy {
     const key = JSON.stringify(settings);
     let rules = this.rulesCache.get(key);
     if (!rules) {
-      rules = loadRules(settings);
+      // Rules saved before a check they would now fail (a pattern RE2 cannot run) still load: such
+      // a pattern matches nothing, and is named here once per worker and config.
+      rules = loadRules(settings, 'stored');
+      if (rules.screenRules.unusable.length > 0) {
+        this.logger.warn(
+          { tenant: run.tenant, run: run.id, problems: rules.screenRules.unusable },
+          'screen rule patterns that cannot be run match nothing',
+        );
+      }
       if (this.rulesCache.size >= 256) this.rulesCache.clear();
       this.rulesCache.set(key, rules);
     }

@@ -5,7 +5,7 @@
 import { ACTION_FIELDS } from '@warden/protocol';
 import fc from 'fast-check';
 import { ACTION_NAMES, checkShape } from '../actions';
-import { checkScript, nestedQuantifier } from './check-script';
+import { checkScript } from './check-script';
 import { SCRIPT_LIMITS } from './script.types';
 
 const ok = (action: unknown) => ({ action });
@@ -117,9 +117,19 @@ const INVALID: Array<[string, unknown, string]> = [
     'steps[3].when.text "(saved": not a valid regular expression (Unterminated group)',
   ],
   [
-    'when text with nested quantifiers',
-    one({ when: { text: '^(a+)+$' }, action: done }),
-    'steps[0].when.text "^(a+)+$": a repeated group with a repeating quantifier inside, as in (a+)+, can take exponential time; write it without the nesting',
+    'when text with a lookahead, which RE2 cannot run',
+    one({ when: { text: '^Order(?= saved)' }, action: done }),
+    'steps[0].when.text "^Order(?= saved)": not a valid regular expression (a lookahead ((?=…) or (?!…)) cannot be used: Warden matches patterns with RE2, in time linear in the text, and RE2 has no such thing)',
+  ],
+  [
+    'when text with a backreference, which RE2 cannot run',
+    one({ when: { text: '(\\d)\\1' }, action: done }),
+    'steps[0].when.text "(\\\\d)\\\\1": not a valid regular expression (a backreference (\\1) cannot be used: Warden matches patterns with RE2, in time linear in the text, and RE2 has no such thing)',
+  ],
+  [
+    'when text that makes too large a program',
+    one({ when: { text: '.{1000}.{1000}.{1000}' }, action: done }),
+    'steps[0].when.text ".{1000}.{1000}.{1000}": too large to match cheaply (about 3003 steps per character of text, at most 2000; a repeat such as {50} copies what it repeats 50 times)',
   ],
   [
     'when text too long',
@@ -490,23 +500,32 @@ describe('the action fields table agrees with the actions module', () => {
   });
 });
 
-describe('nestedQuantifier', () => {
-  it.each([
-    ['(a+)+', true],
-    ['(a*)*', true],
-    ['(x*y)*z', true],
-    ['(\\d+,?){2,}', true],
-    ['((ab)+c)+', true],
-    ['(?:a+){3}', true],
-    ['(a+)?', false],
-    ['(a+){1}', false],
-    ['(ab)+', false],
-    ['[(a+)]+', false],
-    ['\\(a+\\)+', false],
-    ['^Sales order \\d+ has been saved$', false],
-    ['(?<n>\\d+)-(\\w+)', false],
-  ])('%s → %s', (source, expected) => {
-    expect(nestedQuantifier(source)).toBe(expected);
+describe('checkScript and when.text patterns run by RE2', () => {
+  it.each(['^(a+)+$', '(a|aa)*c', '(\\w|\\d)*x', 'a*a*a*a*a*a*b', '(?<n>\\d+)-(\\w+)'])(
+    'accepts %s: RE2 matches it in linear time',
+    (source) => {
+      expect(checkScript(one({ when: { text: source }, action: done })).ok).toBe(true);
+    },
+  );
+
+  it('refuses a lookbehind', () => {
+    const result = checkScript(one({ when: { text: '(?<!not )saved' }, action: done }));
+    expect(result).toEqual({
+      ok: false,
+      error: expect.stringMatching(
+        /^steps\[0\]\.when\.text "\(\?<!not \)saved": not a valid regular expression \(a lookbehind/,
+      ),
+    });
+  });
+
+  it('refuses the patterns of one script together past their limit, naming the step', () => {
+    const step = { when: { text: '.{1000}.{900}' }, action: done };
+    const steps = Array.from({ length: 60 }, () => step);
+    const result = checkScript({ steps });
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error).toMatch(
+      /^steps\[52\]\.when\.text "\.\{1000\}\.\{900\}": too large to match cheaply \(with the patterns before it, over 100000 steps/,
+    );
   });
 });
 

@@ -1,8 +1,8 @@
 /**
  * Checks a script when it is created or updated (DESIGN §8): at most 200 steps and 64 KB of JSON,
  * every action passes the same rules as a model's answer (the actions module's `checkShape` and
- * `validate`), with `element` allowed in place of `x, y`; regular expressions compile; unknown
- * fields refused. The first error is returned, naming the step and the field:
+ * `validate`), with `element` allowed in place of `x, y`; regular expressions compile for RE2
+ * (actions/patterns.ts), together no larger than it allows; unknown fields refused. The first error is returned, naming the step and the field:
  * `steps[3].action.action "explode": one of click, double_click, …`. Pure; never throws.
  */
 import { ACTION_FIELDS } from '@warden/protocol';
@@ -11,9 +11,12 @@ import {
   type Action,
   type ActionName,
   checkShape,
+  compilePattern,
   loadRules,
-  nestedQuantifier,
+  newPatternBudget,
+  type PatternBudget,
   type Rules,
+  SCRIPT_PATTERNS_SIZE_MAX,
   validate,
 } from '../actions';
 import {
@@ -25,8 +28,6 @@ import {
   type ScriptCondition,
   type ScriptStep,
 } from './script.types';
-
-export { nestedQuantifier } from '../actions';
 
 /** Actions that aim at a point, and so may name an element instead. */
 const POINTED: ReadonlySet<string> = new Set(['click', 'double_click', 'scroll']);
@@ -138,26 +139,20 @@ function element(path: string, v: unknown): ElementRef {
   return out;
 }
 
-function regex(path: string, v: unknown): string {
+function regex(path: string, v: unknown, budget: PatternBudget): string {
   const max = SCRIPT_LIMITS.regexMax;
   const source = text(path, v, 1, max, `a regular expression of 1 to ${max} characters`);
-  try {
-    new RegExp(source, 'u');
-  } catch (error) {
-    const prefix = `Invalid regular expression: /${source}/u: `;
-    const message = error instanceof Error ? error.message : String(error);
-    const why = message.startsWith(prefix) ? message.slice(prefix.length) : message;
-    refuse(`${path} ${show(source)}: not a valid regular expression (${why})`);
-  }
-  if (nestedQuantifier(source)) {
-    refuse(
-      `${path} ${show(source)}: a repeated group with a repeating quantifier inside, as in (a+)+, can take exponential time; write it without the nesting`,
-    );
+  const compiled = compilePattern(source, budget);
+  if (!compiled.ok) {
+    const what = compiled.tooLarge
+      ? 'too large to match cheaply'
+      : 'not a valid regular expression';
+    refuse(`${path} ${show(source)}: ${what} (${compiled.why})`);
   }
   return source;
 }
 
-function condition(path: string, v: unknown): ScriptCondition {
+function condition(path: string, v: unknown, budget: PatternBudget): ScriptCondition {
   const what = 'one of {text}, {element} or {screen_sha256}';
   if (!isPlainObject(v)) refuse(`${path} ${show(v)}: ${what}`);
   onlyFields(v, path, CONDITION_FIELDS, `when has one of ${CONDITION_FIELDS.join(', ')}`);
@@ -168,7 +163,7 @@ function condition(path: string, v: unknown): ScriptCondition {
   }
   switch (present[0]) {
     case 'text':
-      return { text: regex(`${path}.text`, v.text) };
+      return { text: regex(`${path}.text`, v.text, budget) };
     case 'element':
       return { element: element(`${path}.element`, v.element) };
     default: {
@@ -253,12 +248,12 @@ function action(path: string, v: unknown, rules: Rules): ScriptAction {
   return { ...rest, element: target } as ScriptAction;
 }
 
-function step(path: string, v: unknown, rules: Rules): ScriptStep {
+function step(path: string, v: unknown, rules: Rules, budget: PatternBudget): ScriptStep {
   if (!isPlainObject(v)) refuse(`${path} ${show(v)}: a step {step?, when?, patience?, action}`);
   onlyFields(v, path, STEP_FIELDS, `a step has ${and(STEP_FIELDS)}`);
   const out: ScriptStep = {} as ScriptStep;
   if (has(v, 'step')) out.step = label(`${path}.step`, v.step);
-  if (has(v, 'when')) out.when = condition(`${path}.when`, v.when);
+  if (has(v, 'when')) out.when = condition(`${path}.when`, v.when, budget);
   if (has(v, 'patience')) out.patience = patience(`${path}.patience`, v.patience);
   if (!has(v, 'action')) refuse(`${path}.action: missing; every step has an action`);
   out.action = action(`${path}.action`, v.action, rules);
@@ -286,7 +281,10 @@ function script(value: unknown, rules: Rules): Script {
   if (steps.length > limit) refuse(`steps: ${steps.length} steps; at most ${limit}`);
   const out: Script = { steps: [] };
   if (has(value, 'patience')) out.patience = patience('patience', value.patience);
-  for (let i = 0; i < steps.length; i++) out.steps.push(step(`steps[${i}]`, steps[i], rules));
+  const budget = newPatternBudget(SCRIPT_PATTERNS_SIZE_MAX);
+  for (let i = 0; i < steps.length; i++) {
+    out.steps.push(step(`steps[${i}]`, steps[i], rules, budget));
+  }
   // Defaults filled in can make it longer; what is stored must pass this check again.
   const normal = jsonBytes(out);
   if (normal > max)

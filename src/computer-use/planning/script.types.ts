@@ -13,7 +13,10 @@ export interface ElementRef {
 
 /** What a step waits for before it acts. */
 export type ScriptCondition =
-  /** A regular expression (JavaScript, `u` flag) that matches the name of some outline element. */
+  /**
+   * A regular expression that matches the name of some outline element: JavaScript syntax (`u`
+   * flag), run by RE2 (actions/patterns.ts).
+   */
   | { text: string }
   /** An element with this role and name is in the outline. */
   | { element: ElementRef }

@@ -446,6 +446,49 @@ describe('ScriptedPlanner: when', () => {
     });
   });
 
+  it('matches patterns that backtrack catastrophically in JavaScript against a hostile screen', async () => {
+    const hostile = [
+      el('statusbar', 'a'.repeat(5000), 0, 772, 1280, 28),
+      el('label', '1'.repeat(5000), 0, 700),
+    ];
+    for (const text of ['(a|aa)*c', '(a+)+$', '(\\w|\\d)*x', 'a*a*a*a*a*a*b']) {
+      const planner = new ScriptedPlanner(
+        script({
+          steps: [{ when: { text }, patience: 0, action: { action: 'done', summary: 'ok' } }],
+        }),
+        fast,
+      );
+      const { action } = await planner.plan(harness(screen(hostile)).context);
+      expect(action).toEqual(
+        text === '(a+)+$'
+          ? { action: 'done', summary: 'ok' }
+          : { action: 'fail', reason: `steps[0] did not see text /${text}/ and has patience 0` },
+      );
+    }
+  });
+
+  it('fails the step, never acting, on a stored pattern RE2 cannot run', async () => {
+    // Saved before Warden matched with RE2: checkScript refuses it now, so the script is built by hand.
+    const stored: Script = {
+      steps: [
+        { action: { action: 'key', key: 'Tab' } },
+        { when: { text: 'Order(?! saved)' }, action: { action: 'key', key: 'Enter' } },
+      ],
+    };
+    const planner = new ScriptedPlanner(stored, fast);
+    const { context, looks } = harness(screen(ORDER), [], { next: 1 });
+    expect(await planner.plan(context)).toEqual({
+      action: {
+        action: 'fail',
+        reason: expect.stringMatching(
+          /^steps\[1\] cannot match when\.text "Order\(\?! saved\)": a lookahead \(\(\?=…\) or \(\?!…\)\) cannot be used: Warden matches patterns with RE2/,
+        ),
+      },
+      state: { next: 2 },
+    });
+    expect(looks()).toBe(0);
+  });
+
   it('waits for an element, then for the action element, on the same screen', async () => {
     const planner = new ScriptedPlanner(
       script({

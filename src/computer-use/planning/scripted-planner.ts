@@ -4,7 +4,13 @@
  * `element` to aim at) looks again every 0.5 s through `context.look()`, up to its patience, and
  * the screen it finally decides on goes back to the engine with the action.
  */
-import type { OutlineElement } from '../actions';
+import {
+  compilePattern,
+  type CompiledPattern,
+  matchesOne,
+  type OutlineElement,
+  type TenantPattern,
+} from '../actions';
 import type { ObservedScreen, Planner, PlanningContext, PlanResult } from './planner';
 import {
   type ElementRef,
@@ -56,8 +62,11 @@ export function centreOf(e: OutlineElement): { x: number; y: number } {
 }
 
 /** True when some outline element's name matches. Each name is tested on its own. */
-function textMatches(outline: readonly OutlineElement[], pattern: RegExp): boolean {
-  return outline.some((e) => typeof e?.name === 'string' && pattern.test(e.name));
+function textMatches(outline: readonly OutlineElement[], pattern: TenantPattern): boolean {
+  const names = function* () {
+    for (const e of outline) if (typeof e?.name === 'string') yield e.name;
+  };
+  return matchesOne(pattern, names());
 }
 
 function describeElement(ref: ElementRef): string {
@@ -124,8 +133,11 @@ type Decision =
 
 export class ScriptedPlanner implements Planner {
   private readonly pollMs: number;
-  /** Compiled once per planner; `checkScript` has already made sure they compile. */
-  private readonly patterns = new Map<string, RegExp>();
+  /**
+   * Compiled once per planner. `checkScript` made sure they compile when the script was saved;
+   * one saved before Warden matched with RE2 may not, and its step fails rather than act.
+   */
+  private readonly patterns = new Map<string, CompiledPattern>();
 
   constructor(
     readonly script: Script,
@@ -200,6 +212,15 @@ export class ScriptedPlanner implements Planner {
         why: "needs the screen host's element outline (GET /elements), and the host gave none",
       };
     }
+    if (step.when && 'text' in step.when) {
+      const compiled = this.pattern(step.when.text);
+      if (!compiled.ok) {
+        return {
+          kind: 'impossible',
+          why: `cannot match when.text ${JSON.stringify(step.when.text)}: ${compiled.why}`,
+        };
+      }
+    }
     if (step.when && !this.holds(step.when, screen, outline ?? [])) {
       return { kind: 'waiting', for: describeCondition(step.when) };
     }
@@ -207,15 +228,18 @@ export class ScriptedPlanner implements Planner {
   }
 
   private holds(when: ScriptCondition, screen: ObservedScreen, outline: OutlineElement[]): boolean {
-    if ('text' in when) return textMatches(outline, this.pattern(when.text));
+    if ('text' in when) {
+      const compiled = this.pattern(when.text);
+      return compiled.ok && textMatches(outline, compiled.pattern);
+    }
     if ('element' in when) return findElement(outline, when.element) !== null;
     return screen.sha256 === when.screen_sha256;
   }
 
-  private pattern(source: string): RegExp {
+  private pattern(source: string): CompiledPattern {
     let p = this.patterns.get(source);
     if (!p) {
-      p = new RegExp(source, 'u');
+      p = compilePattern(source);
       this.patterns.set(source, p);
     }
     return p;
