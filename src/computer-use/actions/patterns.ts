@@ -18,8 +18,10 @@ export interface TenantPattern {
   readonly source: string;
   /** About how many steps RE2 takes per character of text, at worst (see `Cost`). */
   readonly size: number;
-  /** Whether the pattern matches somewhere in `text`; false for a pattern that cannot be run. */
+  /** Whether the pattern matches somewhere in `text`. */
   test(text: string): boolean;
+  /** A stored pattern that cannot be run (`unusablePattern`): it matches all or nothing. */
+  readonly unusable?: true;
 }
 
 export type CompiledPattern =
@@ -406,10 +408,11 @@ export function patternProblem(compiled: CompiledPattern & { ok: false }): strin
 
 /**
  * A stored pattern that cannot be run now (saved before Warden matched with RE2): it matches
- * nothing, so a rule or step that needs it does not apply.
+ * every text or none, as its user decides what fails closed (a screen rule: its writes apply
+ * everywhere, its reads nowhere; a script's step: it never matches).
  */
-export function unusablePattern(source: string): TenantPattern {
-  return { source, size: 0, test: () => false };
+export function unusablePattern(source: string, matches = false): TenantPattern {
+  return { source, size: 0, test: () => matches, unusable: true };
 }
 
 /**

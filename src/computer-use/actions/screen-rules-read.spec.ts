@@ -185,10 +185,10 @@ describe('checking screen rules', () => {
     expect(problems([{ title: '^(a+)+$', labels }])).toEqual([]);
   });
 
-  it('reads stored rules whose patterns cannot be run: they match nothing, and are named', () => {
+  it('reads stored rules whose patterns cannot be run failing closed, and names them', () => {
     const raw = [
-      { title: '^Change(?! Sales)', keys: { Enter: 'read' } },
-      { title: '^X$', labels: { '(a)\\1': 'read', '^Display$': 'read' } },
+      { title: '^Change(?! Sales)', keys: { Enter: 'read', Tab: 'write' } },
+      { title: '^X$', labels: { '(a)\\1': 'read', '(b)\\1': 'write', '^Display$': 'read' } },
     ];
     const read = readScreenRules(raw, keyRules, 'stored');
     expect(read.problems).toEqual([]);
@@ -200,13 +200,23 @@ describe('checking screen rules', () => {
       expect.stringMatching(
         /^screen_rules\[1\]\.labels\["\(a\)\\\\1"\] is not a valid regular expression: a backreference/,
       ),
+      expect.stringMatching(
+        /^screen_rules\[1\]\.labels\["\(b\)\\\\1"\] is not a valid regular expression: a backreference/,
+      ),
     ]);
-    expect(titled[0].title.test('Change Order')).toBe(false);
-    expect(titled[1].labels.map((l) => l.pattern.test('aa'))).toEqual([false, false]);
-    expect(titled[1].labels[1].pattern.test('Display')).toBe(true);
+    // The title that cannot be run: its write (Tab) applies on every screen, its read nowhere.
+    expect(titled[0].title.test('Anything at all')).toBe(true);
+    expect([...titled[0].keys]).toEqual([['Tab', 'write']]);
+    // The label read that cannot be run is gone; the write names every label; the rest as written.
+    expect(titled[1].labels.map((l) => [l.kind, l.pattern.test('Display')])).toEqual([
+      ['write', true],
+      ['read', true],
+    ]);
+    expect(titled[1].labels[0].pattern.test('Save')).toBe(true);
+    expect(titled[1].labels[1].pattern.test('Save')).toBe(false);
     // What is stored stays as it was written.
     expect(read.list).toEqual(raw);
-    expect(loadRules({ screen_rules: raw }, 'stored').screenRules.unusable).toHaveLength(2);
+    expect(loadRules({ screen_rules: raw }, 'stored').screenRules.unusable).toHaveLength(3);
     expect(() => loadRules({ screen_rules: raw })).toThrow(RulesError);
   });
 

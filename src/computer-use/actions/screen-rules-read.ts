@@ -93,8 +93,10 @@ export const NO_SCREEN_RULES: ScreenRules = Object.freeze({
 
 /**
  * How rules are read: `save` refuses a pattern that cannot be run; `stored` (rules saved earlier,
- * read when a step is judged) compiles it as a pattern that matches nothing, so the rule, or that
- * label, does not apply, and names it in `unusable`.
+ * read when a step is judged) keeps the rule failing closed, names the pattern in `unusable`, and
+ * lets only the rule's writes apply: a title that cannot be run matches every screen for its
+ * writes and none for its reads; a label pattern that cannot be run, as a write, every label, as a
+ * read, none.
  */
 export type ReadMode = 'save' | 'stored';
 
@@ -277,8 +279,11 @@ function readTitleRule(
     const pattern = readPattern(source, here, patterns, problems);
     const kind = readKind(value, here, problems);
     if (pattern && kind) {
-      labels.push({ pattern, kind });
       labelMap[source] = kind;
+      // A stored label pattern that cannot be run fails closed: as a write it names every label,
+      // as a read none.
+      if (pattern.unusable && kind === 'read') continue;
+      labels.push({ pattern: pattern.unusable ? unusablePattern(source, true) : pattern, kind });
     }
   }
 
@@ -291,6 +296,20 @@ function readTitleRule(
   const rule: TitleScreenRule = { title: title.source };
   if (keyEntries.length > 0) rule.keys = Object.fromEntries(keys);
   if (labelEntries.length > 0) rule.labels = labelMap;
+  if (title.unusable) {
+    // A stored title that cannot be run fails closed: what the rule makes a write is a write on
+    // every screen, what it makes a read is read nowhere.
+    const writes = [...keys].filter(([, kind]) => kind === 'write');
+    return {
+      rule,
+      compiled: {
+        n,
+        title: unusablePattern(title.source, true),
+        keys: new Map(writes),
+        labels: labels.filter((l) => l.kind === 'write'),
+      },
+    };
+  }
   return { rule, compiled: { n, title, keys, labels } };
 }
 

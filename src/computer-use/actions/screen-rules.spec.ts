@@ -549,6 +549,38 @@ describe('screen rules (DESIGN §5), as a table', () => {
   });
 });
 
+describe('stored rules whose patterns RE2 cannot run', () => {
+  // Saved before Warden matched with RE2: refused if saved again, and failing closed meanwhile.
+  const stored = (labels: Record<string, string>) =>
+    loadRules(
+      {
+        screen_rules: [
+          { title: `^${INITIAL}(?!x)`, keys: { Enter: 'read', Tab: 'write' } },
+          { title: `^${INITIAL}$`, labels },
+        ],
+      },
+      'stored',
+    );
+  const classify = (rules: ReturnType<typeof loadRules>, answer: unknown, outline = OUTLINE) =>
+    checkAction(answer, { ...SCREEN, outline }, rules).classification;
+  const defaults = loadRules();
+
+  it('lets no read through: Enter stays a write, a Delete click is not made a read', () => {
+    const rules = stored({ '^(Del)ete\\1?$': 'read' });
+    expect(classify(rules, key('Enter'))).toBe('write');
+    expect(classify(rules, click('delete'))).toBe('write');
+  });
+
+  it('keeps their writes, on every screen: Tab is a write, and any labelled click', () => {
+    const rules = stored({ '(S)ave\\1?': 'write' });
+    expect(classify(defaults, key('Tab'))).toBe('read');
+    expect(classify(rules, key('Tab'))).toBe('write');
+    expect(classify(rules, key('Tab'), retitled('Another screen'))).toBe('write');
+    expect(classify(defaults, click('display'))).toBe('read');
+    expect(classify(rules, click('display'))).toBe('write');
+  });
+});
+
 describe('the title', () => {
   const rules = loadRules({ screen_rules: DEMO });
 

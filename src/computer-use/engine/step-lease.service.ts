@@ -150,13 +150,13 @@ export class StepLease implements OnModuleDestroy {
     const key = JSON.stringify(settings);
     let rules = this.rulesCache.get(key);
     if (!rules) {
-      // Rules saved before a check they would now fail (a pattern RE2 cannot run) still load: such
-      // a pattern matches nothing, and is named here once per worker and config.
+      // Rules saved before a check they would now fail (a pattern RE2 cannot run) still load,
+      // failing closed (their writes apply, their reads do not); named once per worker and config.
       rules = loadRules(settings, 'stored');
       if (rules.screenRules.unusable.length > 0) {
         this.logger.warn(
           { tenant: run.tenant, run: run.id, problems: rules.screenRules.unusable },
-          'screen rule patterns that cannot be run match nothing',
+          'screen rule patterns that cannot be run fail closed',
         );
       }
       if (this.rulesCache.size >= 256) this.rulesCache.clear();
