@@ -314,15 +314,15 @@ describe('runs that end by their limits', () => {
     expect(types.filter((t) => t === 'computer_use.action.refused')).toHaveLength(3);
   });
 
+  /** Eight scrolls on a screen that does not scroll: nothing changes. */
+  const SCROLLS = {
+    steps: Array.from({ length: 8 }, () => ({
+      action: { action: 'scroll', x: 640, y: 400, direction: 'down', amount: 3 },
+    })),
+  };
+
   it('stops stalled when screen actions change nothing', async () => {
-    const run = await runScript(
-      {
-        steps: Array.from({ length: 8 }, () => ({
-          action: { action: 'scroll', x: 640, y: 400, direction: 'down', amount: 3 },
-        })),
-      },
-      { stall_after: 3 },
-    );
+    const run = await runScript(SCROLLS, { stall_after: 3 });
     expect(run).toMatchObject({ status: 'stopped', end_reason: 'stalled' });
     expect(run.step_count).toBe(3);
   });
@@ -330,14 +330,7 @@ describe('runs that end by their limits', () => {
   it('stops stalled on a host that encodes every screenshot into a file of its own', async () => {
     await stack.sim.reencode(true);
     try {
-      const run = await runScript(
-        {
-          steps: Array.from({ length: 8 }, () => ({
-            action: { action: 'scroll', x: 640, y: 400, direction: 'down', amount: 3 },
-          })),
-        },
-        { stall_after: 3 },
-      );
+      const run = await runScript(SCROLLS, { stall_after: 3 });
       expect(run).toMatchObject({ status: 'stopped', end_reason: 'stalled' });
       expect(run.step_count).toBe(3);
       // Three files, one picture: the steps saw other bytes each time.

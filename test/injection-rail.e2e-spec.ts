@@ -52,6 +52,15 @@ describe('the injection rail, end to end', () => {
     await stack.configure({ planner: modelPlanner() });
   });
 
+  /** Bob rejects the held action. */
+  const reject = async (approvalId: string) => {
+    const rejected = await stack.api.request('POST', `/api/approvals/${approvalId}/reject`, {
+      token: stack.tokens.approver,
+      json: {},
+    });
+    expect(rejected.status).toBe(200);
+  };
+
   const modelPlanner = () => ({
     provider: 'anthropic',
     model: 'anthropic-test-model',
@@ -119,12 +128,7 @@ describe('the injection rail, end to end', () => {
     } finally {
       await browser.close();
     }
-    const rejected = await stack.api.request(
-      'POST',
-      `/api/approvals/${run.pending_approval.id}/reject`,
-      { token: stack.tokens.approver, json: {} },
-    );
-    expect(rejected.status).toBe(200);
+    await reject(run.pending_approval.id);
   });
 
   it('holds a read when the screen draws a text no person can see; the same text drawn is clean', async () => {
@@ -146,12 +150,7 @@ describe('the injection rail, end to end', () => {
       },
     });
     expect((await stack.sim.events()).filter((e) => e.type === 'action')).toEqual([]);
-    const rejected = await stack.api.request(
-      'POST',
-      `/api/approvals/${run.pending_approval.id}/reject`,
-      { token: stack.tokens.approver, json: {} },
-    );
-    expect(rejected.status).toBe(200);
+    await reject(run.pending_approval.id);
     await stack.waitFor(started.id, isEnded);
 
     await stack.sim.reset();
@@ -210,12 +209,7 @@ describe('the injection rail, end to end', () => {
       // OCR found it in the status bar, the screen's bottom band.
       expect(run.pending_approval.rail.rect.y).toBeGreaterThan(760);
       expect((await blind.events()).filter((e) => e.type === 'action')).toEqual([]);
-      const rejected = await stack.api.request(
-        'POST',
-        `/api/approvals/${run.pending_approval.id}/reject`,
-        { token: stack.tokens.approver, json: {} },
-      );
-      expect(rejected.status).toBe(200);
+      await reject(run.pending_approval.id);
       await stack.waitFor(started.id, isEnded);
 
       // The same screen without the instruction: the scroll goes out.
