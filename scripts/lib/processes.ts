@@ -292,14 +292,25 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
 }
 
-/** A loopback port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
+/**
+ * A loopback port nothing listens on right now, for a process started later on a port known
+ * beforehand. Taken below Linux's ephemeral range (32768–60999): a port from `listen(0)` is free
+ * only until the kernel hands it out again, to another `listen(0)` or as the local port of an
+ * outgoing connection of any process (in a CI run the API, started on such a port a moment later,
+ * failed with EADDRINUSE); the kernel hands out no port below that range by itself.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_768);
+    if (await canListen(port)) return port;
+  }
+  throw new Error('no free loopback port between 20000 and 32767 after 50 tries');
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolveFree) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
+    server.once('error', () => resolveFree(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolveFree(true)));
   });
 }
