@@ -261,14 +261,7 @@ describe('the injection rail, end to end', () => {
 
   it('stops the run instead, for an agent set to on_injection "stop"', async () => {
     await stack.configure({
-      planner: {
-        provider: 'anthropic',
-        model: 'anthropic-test-model',
-        api_key_env: keyEnv,
-        base_url: fake.url,
-        price_per_mtok_in: 3,
-        price_per_mtok_out: 15,
-      },
+      planner: modelPlanner(),
       on_injection: 'stop',
     });
     await stack.sim.poke(INJECTED);
