@@ -2,6 +2,7 @@ import { Queue } from 'bullmq';
 import { ApprovalTimers } from '../src/computer-use/engine/approval-timers.service';
 import { JOB, STEP_QUEUE } from '../src/queue/step-queue';
 import { isEnded, startStack, Stack } from './support/stack';
+import { until } from './support/until';
 
 /**
  * Approver groups, reminders and escalation (DESIGN §6): only the agent's approvers decide its
@@ -78,15 +79,6 @@ describe('approver groups, reminders and escalation', () => {
         token: stack.tokens.auditor,
       })
     ).body.items;
-  const until = async <T>(what: string, probe: () => Promise<T>, ms = 15_000): Promise<T> => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const value = await probe();
-      if (value) return value;
-      if (Date.now() > deadline) throw new Error(`${what} did not happen in ${ms} ms`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
   const typed = async () =>
     (await stack.sim.events()).filter((e) => e.type === 'action' && e.action?.action === 'type');
 

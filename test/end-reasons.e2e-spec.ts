@@ -1,4 +1,5 @@
 import { isEnded, startStack, Stack } from './support/stack';
+import { until } from './support/until';
 
 /**
  * Paths a review found untested end to end: four-eyes turned off, a run refused because computer
@@ -35,6 +36,21 @@ describe('end reasons and refusals, end to end', () => {
   const audit = async (runId: string) =>
     (await stack.api.request('GET', `/api/audit?run_id=${runId}`, { token: stack.tokens.auditor }))
       .body.items as Array<{ type: string; actor: string; details: Record<string, unknown> }>;
+
+  /** A run of ONE_WRITE whose write bob approved, not yet resumed. */
+  async function approvedWrite(): Promise<{ run: { id: string }; approvalId: string }> {
+    await stack.configure({ planner: await stack.planner(ONE_WRITE) });
+    const run = await stack.start();
+    const held = await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval' || isEnded(r));
+    expect(held.status).toBe('awaiting_approval');
+    const approvalId = held.pending_approval.id as string;
+    const approved = await stack.api.request('POST', `/api/approvals/${approvalId}/approve`, {
+      token: stack.tokens.approver,
+      json: {},
+    });
+    expect(approved.status).toBe(200);
+    return { run, approvalId };
+  }
 
   it('lets the starter approve their own run with four_eyes off, once', async () => {
     await stack.configure({
@@ -107,14 +123,7 @@ describe('end reasons and refusals, end to end', () => {
   });
 
   it('ends failed/outcome_unknown when the host fails half-way through an approved write', async () => {
-    await stack.configure({ planner: await stack.planner(ONE_WRITE) });
-    const run = await stack.start();
-    const held = await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval' || isEnded(r));
-    expect(held.status).toBe('awaiting_approval');
-    await stack.api.request('POST', `/api/approvals/${held.pending_approval.id}/approve`, {
-      token: stack.tokens.approver,
-      json: {},
-    });
+    const { run, approvalId } = await approvedWrite();
     // The host types, then answers 500: whether it acted only the screen can say.
     await stack.sim.call('POST', '/sim/fail-next', { when: 'after' });
     await stack.api.request('POST', `/api/computer-use/runs/${run.id}/resume`, {
@@ -125,10 +134,51 @@ describe('end reasons and refusals, end to end', () => {
     expect(ended.summary).toMatch(/check the screen/);
     expect(ended.steps[1].outcome).toBeNull();
     expect(ended.steps[1].error).toMatch(/whether it acted is unknown/);
-    // It did act, once, and Warden claims no send it cannot prove.
+    // It did act, once, and Warden claims no send it cannot prove: the write is audited as one
+    // whose outcome is unknown, with the approval it was sent on.
     expect(await typed()).toHaveLength(1);
-    const types = (await audit(run.id)).map((e) => e.type);
+    const events = await audit(run.id);
+    const types = events.map((e) => e.type);
     expect(types).not.toContain('computer_use.write');
+    expect(events.find((e) => e.type === 'computer_use.write.unknown')?.details).toMatchObject({
+      action: { action: 'type', text: '/nVA03' },
+      approval_id: approvalId,
+      approved_by: 'bob',
+      error: expect.stringMatching(/whether it acted is unknown/),
+    });
     expect(types.at(-1)).toBe('computer_use.end');
+  });
+
+  it('audits a write whose outcome is unknown even when the run was cancelled while it was on its way', async () => {
+    const { run, approvalId } = await approvedWrite();
+    // The host types, then hangs for 3 s and answers 500; the operator cancels meanwhile (the
+    // resume answers once its step is done, so it is awaited after the cancel).
+    await stack.sim.call('POST', '/sim/fail-next', { when: 'after', delay_ms: 3000 });
+    const resumed = stack.api.request('POST', `/api/computer-use/runs/${run.id}/resume`, {
+      token: stack.tokens.operator,
+    });
+    await until('the host typing', async () => (await typed()).length === 1);
+    const cancelled = await stack.api.request('POST', `/api/computer-use/runs/${run.id}/cancel`, {
+      token: stack.tokens.operator,
+    });
+    expect(cancelled.body).toMatchObject({ status: 'stopped', end_reason: 'cancelled' });
+    expect((await resumed).status).toBe(200);
+    // The worker still records what became of the write it had sent.
+    const settled = await stack.waitFor(run.id, (r) => r.steps[1]?.ended_at != null);
+    expect(settled).toMatchObject({ status: 'stopped', end_reason: 'cancelled' });
+    expect(settled.steps[1]).toMatchObject({
+      outcome: null,
+      error: expect.stringMatching(/whether it acted is unknown/),
+    });
+    const events = await audit(run.id);
+    expect(events.filter((e) => e.type === 'computer_use.write.unknown')).toEqual([
+      expect.objectContaining({
+        details: expect.objectContaining({
+          approval_id: approvalId,
+          action: { action: 'type', text: '/nVA03' },
+        }),
+      }),
+    ]);
+    expect(await typed()).toHaveLength(1);
   });
 });

@@ -52,16 +52,7 @@ export class SendRecording {
           actor: ENGINE_ACTOR,
           runId: run.id,
           step: step.n,
-          details: {
-            agent: run.agent,
-            action,
-            why: step.why,
-            idempotency_key: step.id,
-            approval_id: approval?.id ?? null,
-            approved_by: approval?.decidedBy ?? null,
-            resumed_by: approval?.spentBy ?? null,
-            ...(approval ? {} : withoutApproval(step)),
-          },
+          details: { agent: run.agent, ...writeDetails(step, action, approval) },
         },
         manager,
       );
@@ -98,11 +89,14 @@ export class SendRecording {
         fields: { error: `${message}; it says it did not act` },
       });
     }
-    const unknown = { outcome: null, fields: { error: `${message}; whether it acted is unknown` } };
+    const unknown = `${message}; whether it acted is unknown`;
     if (isWrite(step, approval)) {
-      throw new RunEnds('outcome_unknown', `${message}; check the screen before going on`, unknown);
+      throw writeOutcomeUnknown(step, action, approval, {
+        summary: `${message}; check the screen before going on`,
+        error: unknown,
+      });
     }
-    throw new RunEnds('screen_host_error', message, unknown);
+    throw new RunEnds('screen_host_error', message, { outcome: null, fields: { error: unknown } });
   }
 
   /** Did the host perform this step's key? true, false, or null when it cannot tell us. */
@@ -119,6 +113,43 @@ export class SendRecording {
     }
     return null;
   }
+}
+
+/**
+ * A write was asked of the host and nobody can say whether it acted: the run fails
+ * `outcome_unknown` for a person to check the screen, and `computer_use.write.unknown` records the
+ * write with its authority (the approval spent, or why none was needed) in the same transaction as
+ * the step's end. The event is written even where the run had already ended (a cancel while the
+ * write was on its way), so the audit trail never loses a write that may have reached the screen.
+ */
+export function writeOutcomeUnknown(
+  step: Step,
+  action: Action,
+  approval: Approval | null | undefined,
+  why: { summary: string; error: string },
+): RunEnds {
+  return new RunEnds(
+    'outcome_unknown',
+    why.summary,
+    { outcome: null, fields: { error: why.error } },
+    {
+      type: 'computer_use.write.unknown',
+      details: { ...writeDetails(step, action, approval ?? undefined), error: why.error },
+    },
+  );
+}
+
+/** What a write's audit event says of it: the action, why, its key and its authority. */
+function writeDetails(step: Step, action: Action, approval?: Approval): Record<string, unknown> {
+  return {
+    action,
+    why: step.why,
+    idempotency_key: step.id,
+    approval_id: approval?.id ?? null,
+    approved_by: approval?.decidedBy ?? null,
+    resumed_by: approval?.spentBy ?? null,
+    ...(approval ? {} : withoutApproval(step)),
+  };
 }
 
 /** Why a write went without approval, as its audit event says (DESIGN §6, §10). */

@@ -13,7 +13,7 @@ import { hiddenChange } from '../screens/redaction';
 import { ScreensService } from '../screens/screens.service';
 import { FrameGuard, type JudgedScreen } from './frame-guard.service';
 import { hostFailure, RunEnds, staleEnd } from './run-ends';
-import { SendRecording } from './send-recording.service';
+import { SendRecording, writeOutcomeUnknown } from './send-recording.service';
 import type { StepContext } from './step-context';
 import { refusedToSend } from './step-decisions';
 
@@ -131,17 +131,11 @@ export class StepSending {
     if (performed === true)
       return sentAs(await this.recording.sent(ctx, step, action, approval ?? undefined));
     if (performed === null && write) {
-      throw new RunEnds(
-        'outcome_unknown',
-        'whether the write was sent is unknown; check the screen',
-        {
-          outcome: null,
-          fields: {
-            error:
-              'a worker stopped while sending this write and the screen host cannot say whether it acted',
-          },
-        },
-      );
+      throw writeOutcomeUnknown(step, action, approval, {
+        summary: 'whether the write was sent is unknown; check the screen',
+        error:
+          'a worker stopped while sending this write and the screen host cannot say whether it acted',
+      });
     }
     // Not performed: the screen must still be the one the action was decided (or approved) on.
     const judged = await this.judgedScreenOf(ctx, step);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CheckedAction } from '../../actions';
 import { rawFrame, type RawFrame } from '../../frames';
 import { ScreenPngEncoder } from '../../png';
@@ -130,17 +131,23 @@ export class SimBackend implements ScreenBackend {
 
   /**
    * Test route `POST /sim/fail-next`: the next action fails, before it reaches the screen or after
-   * (a host that tried and failed half-way), as the host then answers 500.
+   * (a host that tried and failed half-way), as the host then answers 500, `delayMs` later.
    */
-  failNext: 'before' | 'after' | null = null;
+  failNext: { when: 'before' | 'after'; delayMs: number } | null = null;
 
   async perform(action: CheckedAction): Promise<void> {
     const fail = this.failNext;
     this.failNext = null;
-    if (fail === 'before') throw new Error('the sim was told to fail this action before acting');
+    if (fail?.when === 'before') {
+      await sleep(fail.delayMs);
+      throw new Error('the sim was told to fail this action before acting');
+    }
     this.app.perform(action);
     this.prerender();
-    if (fail === 'after') throw new Error('the sim was told to fail this action after acting');
+    if (fail?.when === 'after') {
+      await sleep(fail.delayMs);
+      throw new Error('the sim was told to fail this action after acting');
+    }
   }
 
   elements(): OutlineElement[] {

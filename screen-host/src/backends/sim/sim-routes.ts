@@ -74,14 +74,26 @@ export function registerSimTestRoutes(app: FastifyInstance, sim: SimBackend): vo
     return { ok: true };
   });
 
-  /** `{when: "before" | "after"}`: the next action fails (500), before or after it acted. */
+  /**
+   * `{when: "before" | "after", delay_ms?}`: the next action fails (500), before or after it
+   * acted, answering `delay_ms` (0 to 10000) later, as a host that hangs on its way to failing.
+   */
   app.post('/sim/fail-next', async (request) => {
     const body = objectBody(request.body);
-    onlyFields(body, ['when']);
-    if (body.when !== 'before' && body.when !== 'after') {
+    onlyFields(body, ['when', 'delay_ms']);
+    const { when, delay_ms: delayMs = 0 } = body;
+    if (when !== 'before' && when !== 'after') {
       throw new HttpError(400, 'when must be "before" or "after"');
     }
-    sim.failNext = body.when;
+    if (
+      typeof delayMs !== 'number' ||
+      !Number.isInteger(delayMs) ||
+      delayMs < 0 ||
+      delayMs > 10_000
+    ) {
+      throw new HttpError(400, 'delay_ms must be an integer from 0 to 10000');
+    }
+    sim.failNext = { when, delayMs };
     return { ok: true };
   });
 
