@@ -11,7 +11,7 @@ import { startSimHost, SimHost, startStack, Stack } from './support/stack';
  *   an agent whose writes needed no approval, audited so; or typing staged (never a transaction
  *   code) while the agent approved at the commit, audited so; or a transaction code sent as a read
  *   while a screen rule declaring it navigation was in force; or a send whose outcome Warden recorded
- *   as unknown (the host failed half-way);
+ *   as unknown (the host failed half-way) and audited with one of those authorities;
  * - no write was performed twice;
  * - every run ended, with a reason.
  * Bounded and seeded: the seed is printed, and WARDEN_PROPERTY_SEED=<seed> replays the same
@@ -320,6 +320,20 @@ describe('the governance invariant, tried at random', () => {
     tally.ends[run.end_reason ?? 'none'] = (tally.ends[run.end_reason ?? 'none'] ?? 0) + 1;
     if (!ENDED.includes(run.status) || !run.end_reason)
       fail(`ended without a reason: ${run.status}`);
+    // A cancel ends the run while a step may still be sending: its worker records what became of it.
+    const settled = Date.now() + 15_000;
+    for (;;) {
+      const [{ sending }] = await stack.api.db.sql<{ sending: number }>(
+        `SELECT count(*)::int AS sending FROM steps WHERE run_id = $1 AND phase = 'sending'`,
+        [runId],
+      );
+      if (sending === 0) break;
+      if (Date.now() > settled) {
+        fail('a step was still sending 15 s after its run ended');
+        break;
+      }
+      await sleep(50);
+    }
     const typed = (await lane.sim.events())
       .filter((e) => e.type === 'action' && e.action?.action === 'type')
       .map((e) => e.action.text as string);
@@ -338,13 +352,14 @@ describe('the governance invariant, tried at random', () => {
       why: string | null;
       outcome: string | null;
       error: string | null;
+      approval_id: string | null;
       approval_status: string | null;
       decided_by: string | null;
       started_at: Date;
       ended_at: Date | null;
     }>(
       `SELECT s.n, s.id, s.action, s.classification, s.why, s.outcome, s.error, s.started_at, s.ended_at,
-              a.status AS approval_status, a.decided_by
+              a.id AS approval_id, a.status AS approval_status, a.decided_by
          FROM steps s LEFT JOIN approvals a ON a.step_id = s.id
         WHERE s.run_id = $1 ORDER BY s.n`,
       [runId],
@@ -374,8 +389,13 @@ describe('the governance invariant, tried at random', () => {
           v.at.getTime() <= to.getTime() &&
           (versions[i + 1] === undefined || versions[i + 1].at.getTime() >= from.getTime()),
       );
-    const audited = await stack.api.db.sql<{ step: number; details: Record<string, unknown> }>(
-      `SELECT step, details FROM audit_events WHERE run_id = $1 AND type = 'computer_use.write'`,
+    const audited = await stack.api.db.sql<{
+      step: number;
+      type: string;
+      details: Record<string, unknown>;
+    }>(
+      `SELECT step, type, details FROM audit_events
+        WHERE run_id = $1 AND type IN ('computer_use.write', 'computer_use.write.unknown')`,
       [runId],
     );
     const seen = new Map<string, number>();
@@ -384,46 +404,49 @@ describe('the governance invariant, tried at random', () => {
       if (seen.get(text) === 2) fail(`the write "${text}" reached the screen twice`);
       const candidates = steps.filter((s) => s.action?.action === 'type' && s.action.text === text);
       const allowed = candidates.some((s) => {
-        const write = audited.find((a) => a.step === s.n);
-        if (s.outcome === 'sent_after_approval') {
-          return (
-            s.approval_status === 'spent' &&
-            write !== undefined &&
-            write.details.approval_id !== null &&
-            // Four-eyes: the starter (olga) never approves her own run's write.
-            (!fourEyes || s.decided_by !== 'olga')
-          );
-        }
-        if (s.outcome === 'sent' && s.classification === 'read') {
+        const during = (holds: (v: (typeof versions)[number]) => boolean) =>
+          inForceDuring(holds, s.started_at, s.ended_at ?? new Date());
+        /**
+         * What the step's audit event of `type` names as the write's authority, checked against
+         * the record: the approval spent on this very step (decided by someone other than the
+         * starter where four-eyes holds), staging while approve_at "commit" was in force (never a
+         * transaction code), or no approval needed while a config saying so was in force.
+         */
+        const authority = (type: string): 'approved' | 'staged' | 'unapproved' | null => {
+          const event = audited.find((a) => a.step === s.n && a.type === type);
+          if (!event) return null;
+          if (event.details.approval_id != null) {
+            const spent =
+              s.approval_status === 'spent' &&
+              event.details.approval_id === s.approval_id &&
+              // Four-eyes: the starter (olga) never approves her own run's write.
+              (!fourEyes || s.decided_by !== 'olga');
+            return spent ? 'approved' : null;
+          }
+          if (event.details.staged === true) {
+            const staging = !text.startsWith('/') && during((v) => v.approve_at === 'commit');
+            return staging ? 'staged' : null;
+          }
+          const unapproved =
+            Boolean(event.details.without_approval) && during((v) => v.needs === 'false');
+          return unapproved ? 'unapproved' : null;
+        };
+        // The host failed after acting: Warden could not know, says so, and audits the write.
+        const unknown = s.outcome === null && /unknown/.test(s.error ?? '');
+        if (s.classification === 'read' && (s.outcome === 'sent' || unknown)) {
           // A transaction code the agent's command_field rule declares navigation, in force then.
           return (
             text === '/nVA02' &&
             /navigation by screen rule/.test(s.why ?? '') &&
-            inForceDuring(
-              (v) => JSON.stringify(v.rules ?? []).includes('VA02'),
-              s.started_at,
-              s.ended_at ?? new Date(),
-            )
+            during((v) => JSON.stringify(v.rules ?? []).includes('VA02'))
           );
         }
-        if (s.outcome === 'sent') {
-          return (
-            write !== undefined &&
-            Boolean(write.details.without_approval) &&
-            inForceDuring((v) => v.needs === 'false', s.started_at, s.ended_at ?? new Date())
-          );
-        }
-        if (s.outcome === 'staged') {
-          // Staged only under approve_at "commit" in force, never a transaction code.
-          return (
-            write !== undefined &&
-            write.details.staged === true &&
-            !text.startsWith('/') &&
-            inForceDuring((v) => v.approve_at === 'commit', s.started_at, s.ended_at ?? new Date())
-          );
-        }
-        // The host failed after acting: Warden could not know, and says so.
-        return s.outcome === null && /unknown/.test(s.error ?? '') && run.status === 'failed';
+        if (unknown) return authority('computer_use.write.unknown') !== null;
+        if (s.outcome === 'sent_after_approval')
+          return authority('computer_use.write') === 'approved';
+        if (s.outcome === 'staged') return authority('computer_use.write') === 'staged';
+        if (s.outcome === 'sent') return authority('computer_use.write') === 'unapproved';
+        return false;
       });
       if (!allowed) {
         const configs = versions.map(
