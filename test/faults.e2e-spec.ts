@@ -1,5 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { crc32 } from 'node:zlib';
 import { frameSha256 } from '@warden/protocol';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -9,6 +8,7 @@ import { JOB, STEP_QUEUE } from '../src/queue/step-queue';
 import type { ScreenBackend } from '../screen-host/src';
 import { TEST_REDIS_URL } from './support/env';
 import { ENTRIES, spawnEntry, stop } from '../scripts/lib/processes';
+import { corruptIdat } from './support/damaged-png';
 import { isEnded, startSimHost, startStack, Stack } from './support/stack';
 
 /**
@@ -471,6 +471,52 @@ describe('screen hosts that misbehave, and steps that keep failing', () => {
     }
   });
 
+  it('stores a read on a screen whose data is damaged under correct CRCs, and holds no write on one', async () => {
+    const good = grey(640, 400, '#c8c8c8');
+    const damaged = corruptIdat(good);
+    const rgba = new Uint8Array(640 * 400 * 4).fill(200);
+    for (let i = 3; i < rgba.length; i += 4) rgba[i] = 255;
+    const frame = { width: 640, height: 400, rgba, sha256: frameSha256(640, 400, rgba) };
+    let shots = 0;
+    // The run's first screen is sound; every later one is damaged where only inflating shows.
+    const agent = await agentOn(
+      backend(async () => ({
+        png: shots++ === 0 ? good : damaged,
+        width: 640,
+        height: 400,
+        frame,
+      })),
+      {
+        steps: [
+          { action: { action: 'wait', seconds: 0.1 } },
+          { action: { action: 'wait', seconds: 0.1 } },
+          { action: { action: 'key', key: 'Enter' } },
+        ],
+      },
+    );
+    try {
+      const run = await stack.start();
+      const ended = await stack.waitFor(run.id, isEnded, 30_000);
+      expect(ended).toMatchObject({ status: 'failed', end_reason: 'screen_host_error' });
+      expect(ended.summary).toMatch(/screenshot Warden cannot use: the PNG is damaged/);
+      // The read went on the damaged screen, which is stored as the host sent it.
+      expect(ended.steps[1]).toMatchObject({ outcome: 'sent', classification: 'read' });
+      const shown = await fetch(`${stack.api.url}/api/computer-use/runs/${run.id}/steps/2/screen`, {
+        headers: { authorization: `Bearer ${stack.tokens.operator}` },
+      });
+      expect(shown.status).toBe(200);
+      expect(Buffer.from(await shown.arrayBuffer()).equals(damaged)).toBe(true);
+      // The write was not held on it: no approval, nothing for a person to decide blind.
+      expect(ended.steps[2].outcome).toBeNull();
+      const approvals = await stack.api.db.sql('SELECT id FROM approvals WHERE run_id = $1', [
+        run.id,
+      ]);
+      expect(approvals).toHaveLength(0);
+    } finally {
+      await agent.close();
+    }
+  });
+
   it('ends screen_host_error when the screen changes size while a write is held', async () => {
     let shots = 0;
     const small = grey(640, 400, '#c8c8c8');
@@ -586,23 +632,6 @@ function grey(width: number, height: number, colour: string): Buffer {
   g.fillStyle = colour;
   g.fillRect(0, 0, width, height);
   return canvas.toBuffer('image/png');
-}
-
-/** The PNG with bytes in the middle of its image data changed and the chunk's CRC made right again. */
-function corruptIdat(png: Buffer): Buffer {
-  const out = Buffer.from(png);
-  for (let at = 8; at < out.length;) {
-    const length = out.readUInt32BE(at);
-    if (out.toString('latin1', at + 4, at + 8) === 'IDAT') {
-      const data = at + 8;
-      for (let i = Math.floor(length / 3); i < Math.floor(length / 3) + 16; i++)
-        out[data + i] ^= 0x5a;
-      out.writeUInt32BE(crc32(out.subarray(at + 4, data + length)), data + length);
-      return out;
-    }
-    at += 12 + length;
-  }
-  throw new Error('no IDAT chunk');
 }
 
 /** A grey screen with a 200x200 block of noise that is new on every call: it never repeats. */

@@ -43,6 +43,7 @@ import { databaseOptions } from '../src/database/database.options';
 import { ReleasedSecret, SecretGrants, SecretRefused } from '../src/secrets/secret-grants.service';
 import { SecretsModule } from '../src/secrets/secrets.module';
 import { createTestDatabase, TestDatabase } from './support/database';
+import { corruptIdat } from './support/damaged-png';
 
 const TOKEN = randomBytes(24).toString('hex');
 const TOKEN_ENV = `WARDEN_SCREENS_E2E_TOKEN_${randomBytes(3).toString('hex').toUpperCase()}`;
@@ -1216,7 +1217,7 @@ describe('ScreensService: the content-addressed store', () => {
     const image = png(12, 12, 3);
     await expect(
       dataSource.transaction(async (manager) => {
-        await screens.store('acme', { png: image }, manager);
+        await screens.store('acme', { png: image }, { manager });
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
@@ -1225,6 +1226,34 @@ describe('ScreensService: the content-addressed store', () => {
     // Known to the process now, but still stored when asked again.
     await screens.store('acme', { png: image });
     await expect(screens.get('acme', sha)).resolves.toEqual(image);
+  });
+
+  it("checks a screen with its host's frame hash as far as asked: its structure, or its data too", async () => {
+    const image = png(64, 64, 41);
+    const damaged = corruptIdat(image);
+    const facts = { pixelSha256: pixelSha256(decodePng(image)) };
+    // Inflating (the default, and a run's first screen) refuses it and stores nothing.
+    await expect(screens.store('acme', { png: damaged, ...facts })).rejects.toThrow(
+      /compressed pixel data does not inflate|damaged/,
+    );
+    const sha = createHash('sha256').update(damaged).digest('hex');
+    expect(await db.sql(`SELECT 1 FROM screens WHERE sha256 = $1`, [sha])).toHaveLength(0);
+    // A read's screen has its structure checked: every chunk and CRC is sound, so it is stored.
+    await expect(
+      screens.store('acme', { png: damaged, ...facts }, { check: 'structure' }),
+    ).resolves.toMatchObject({ sha256: sha, width: 64, height: 64 });
+    await expect(screens.get('acme', sha)).resolves.toEqual(damaged);
+    // Where a person must see it (a held write), its data is inflated: refused, again and again.
+    await expect(screens.checkData({ sha256: sha, png: damaged })).rejects.toThrow(ScreenError);
+    await expect(screens.checkData({ sha256: sha, png: damaged })).rejects.toThrow(ScreenError);
+    // And asked to inflate the stored screen, store refuses it too.
+    await expect(screens.store('acme', { png: damaged, ...facts })).rejects.toThrow(ScreenError);
+    // A CRC that fails is refused whatever the check.
+    const flipped = Buffer.from(image);
+    flipped[50] ^= 1;
+    await expect(
+      screens.store('acme', { png: flipped, ...facts }, { check: 'structure' }),
+    ).rejects.toThrow(/fails its CRC check/);
   });
 
   it('refuses a PNG that does not decode and stores nothing; get refuses malformed hashes', async () => {

@@ -14,6 +14,7 @@ import type { ObservedScreen, ProviderSafetyCheck } from '../planning/planner';
 import { RunLifecycle } from '../runs/run-lifecycle.service';
 import type { Step } from '../runs/step.entity';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
+import { ScreensService } from '../screens/screens.service';
 import { ENGINE_ACTOR } from './run-ending.service';
 import { ScreenSampling } from './screen-sampling.service';
 import type { StepContext } from './step-context';
@@ -43,6 +44,7 @@ export class StepHolding {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly sampling: ScreenSampling,
+    private readonly screens: ScreensService,
     private readonly steps: StepsRepository,
     private readonly approvals: ApprovalsRepository,
     private readonly lifecycle: RunLifecycle,
@@ -55,6 +57,8 @@ export class StepHolding {
     const { run, agent } = ctx;
     const { action, why, screen, fields, safetyChecks, changes } = held;
     const rail = held.rail ?? null;
+    // The approver must be able to see the screen: a PNG whose data does not inflate ends the run.
+    await this.screens.checkData(screen);
     const mask = await this.sampling.learnMask(ctx);
     const now = Date.now();
     const expiresAt = new Date(now + agent.approval_timeout_seconds * 1000);

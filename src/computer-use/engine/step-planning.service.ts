@@ -33,7 +33,7 @@ import { decodeScreenshot, OcrLabelReader, OcrTimeoutError } from '../screens/oc
 import type { ScreenTextLine } from '../screens/ocr-screen-text';
 import { ScreenError } from '../screens/screen-error';
 import { ScreenHostError } from '../screens/screen-host.client';
-import { ScreensService } from '../screens/screens.service';
+import { type ScreenCheck, ScreensService } from '../screens/screens.service';
 import { SecretRefused } from '../../secrets/secret-grants.service';
 import { plannedByModel, railOf, type RailRecord } from '../rail/screen-rail';
 import { type CommitPoint, commitPoint } from './commit-point';
@@ -94,7 +94,7 @@ export class StepPlanning {
     ]);
     let screen: ObservedScreen;
     try {
-      screen = await this.observe(ctx);
+      screen = await this.observe(ctx, step.n === 1 ? 'data' : 'structure');
     } finally {
       await looked; // settled either way, so nothing is left to fail unobserved
     }
@@ -148,14 +148,17 @@ export class StepPlanning {
 
   /**
    * A fresh screenshot and outline, stored once per distinct SHA-256. A screenshot that passes the
-   * answer checks but does not decode is taken again, a bounded number of times; then the run ends.
+   * answer checks but fails `check` is taken again, a bounded number of times; then the run ends.
+   * A run's first screen has its compressed data inflated, so that a host whose encoder is broken
+   * stops the run before anything is sent; later screens have their structure checked, and their
+   * data inflated where Warden uses their pixels or a write is held on them.
    */
-  async observe(ctx: StepContext): Promise<ObservedScreen> {
+  async observe(ctx: StepContext, check: ScreenCheck = 'structure'): Promise<ObservedScreen> {
     for (let attempt = 1; ; attempt++) {
       try {
         const shot = await ctx.host.screenshot();
         const [stored, outline] = await Promise.all([
-          this.screens.store(ctx.run.tenant, shot),
+          this.screens.store(ctx.run.tenant, shot, { check }),
           ctx.host.elements(),
         ]);
         return {

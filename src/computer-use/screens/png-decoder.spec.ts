@@ -3,6 +3,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import {
   checkPngData,
+  checkPngStructure,
   decodePng,
   MAX_DECODED_BYTES,
   readPngHeader,
@@ -444,6 +445,20 @@ describe('checkPngData', () => {
     ]);
     expect(() => decodePng(damaged)).toThrow(ScreenError);
     await expect(checkPngData(damaged)).rejects.toThrow(/damaged/);
+    // The structure alone cannot show it: every chunk and CRC is sound.
+    expect(checkPngStructure(damaged)).toMatchObject({ width: 64, height: 64 });
+    // What the structure does show, it refuses as decodePng does.
+    const flipped = Buffer.from(damaged);
+    flipped[60] ^= 1; // inside the IDAT data
+    expect(() => checkPngStructure(flipped)).toThrow(
+      'the PNG is damaged: its "IDAT" chunk fails its CRC check',
+    );
+    expect(() => checkPngStructure(damaged.subarray(0, damaged.length - 12))).toThrow(/cut off/);
+    expect(() =>
+      checkPngStructure(
+        Buffer.concat([SIGNATURE, good.subarray(8, 33), chunk('IEND', Buffer.alloc(0))]),
+      ),
+    ).toThrow('the PNG has no pixel data (no IDAT chunk)');
   });
 
   it('refuses an unknown filter in any row, a chunk boundary of the check included', async () => {

@@ -423,6 +423,15 @@ export function decodePng(png: Buffer): Decoded {
   return isFast(chunks) ? decodeFast(chunks) : decodeWithPngjs(png, chunks);
 }
 
+/**
+ * Checks a PNG's structure without inflating anything: the signature, the header and its limits,
+ * every chunk's length and CRC, pixel data present, the end marker. What it cannot see is
+ * compressed data that is damaged under a correct CRC (a broken encoder): checkPngData sees that.
+ */
+export function checkPngStructure(png: Buffer): PngHeader {
+  return readChunks(png).header;
+}
+
 /** Inflated pixel data checked at a time by checkPngData, then dropped. */
 const CHECK_CHUNK = 256 * 1024;
 

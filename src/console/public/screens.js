@@ -436,6 +436,22 @@ export function screenView(o) {
         : typeBadge(typeof a.text === 'string' ? a.text : '', o.size === 'thumb' ? 8 : 40);
     frame.append(h('span', { class: 'screen-badge', 'aria-hidden': 'true' }, label));
   }
+  // A read's screen is stored as its host sent it (its data is not inflated on the read path):
+  // one whose PNG is damaged says so instead of showing a broken image.
+  img.addEventListener(
+    'error',
+    () => {
+      frame.classList.add('screen-missing');
+      frame.append(
+        h(
+          'span',
+          { class: 'screen-error' },
+          'This screenshot does not open: the screen host sent a damaged PNG',
+        ),
+      );
+    },
+    { once: true },
+  );
   screenUrl(o.runId, o.n).then(
     (url) => {
       img.src = url;
