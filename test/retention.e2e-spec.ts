@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { RetentionService } from '../src/computer-use/retention/retention.service';
+import { pixelSha256 } from '../src/computer-use/screens/pixels';
+import { decodePng } from '../src/computer-use/screens/png-decoder';
+import { ScreenKeys } from '../src/computer-use/screens/screen-keys';
+import { ScreensRepository } from '../src/computer-use/screens/screens.repository';
 import { ScreensService } from '../src/computer-use/screens/screens.service';
 import { startApi, TestApi } from './support/api';
 import { render } from './support/rendered-screen';
@@ -180,6 +184,43 @@ describe('screen retention and legal hold', () => {
     expect((await screenOf(run, 1)).status).toBe(200);
     const { sha256 } = await screens.store('acme', { png: again });
     expect(await screens.get('acme', sha256)).toEqual(again);
+  });
+
+  it("stores a read's screen in one statement that also marks it used and puts dropped bytes back", async () => {
+    // A process that has not seen the screen yet each time (a worker's read path: the structure
+    // checked, the host's frame hash as its pixel hash).
+    const fresh = () => new ScreensService(api.app.get(ScreensRepository), api.app.get(ScreenKeys));
+    const image = png();
+    const read = { png: image, pixelSha256: pixelSha256(decodePng(image)) };
+    const { sha256 } = await fresh().store('acme', read, { check: 'structure' });
+    const row = async () =>
+      (
+        await api.db.sql<{ used: Date; kept: boolean }>(
+          `SELECT last_used_at AS used, png IS NOT NULL AS kept FROM screens
+            WHERE tenant = 'acme' AND sha256 = $1`,
+          [sha256],
+        )
+      )[0];
+    const first = await row();
+    expect(first.kept).toBe(true);
+    // Seen again within the hour: nothing is written.
+    await fresh().store('acme', read, { check: 'structure' });
+    expect((await row()).used).toEqual(first.used);
+    // Seen again two days later: marked used now.
+    await api.db.sql(
+      `UPDATE screens SET last_used_at = now() - interval '2 days' WHERE sha256 = $1`,
+      [sha256],
+    );
+    await fresh().store('acme', read, { check: 'structure' });
+    expect(Date.now() - (await row()).used.getTime()).toBeLessThan(60_000);
+    // Dropped by retention, then seen again: the bytes are back.
+    const run = await runWith([image]);
+    await backdate(400, run);
+    expect(await retention.purge()).toMatchObject({ purged: 1 });
+    expect((await row()).kept).toBe(false);
+    await fresh().store('acme', read, { check: 'structure' });
+    expect((await screenOf(run, 1)).status).toBe(200);
+    await expect(screens.get('acme', sha256)).resolves.toEqual(image);
   });
 
   it('lets one purge run at a time: another holding the lock makes it skip', async () => {

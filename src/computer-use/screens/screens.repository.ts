@@ -118,6 +118,40 @@ export class ScreensRepository {
   }
 
   /**
+   * In one statement: stores the screen; or, where the tenant has it, marks it used as `touch`
+   * does (at most once an hour) and puts back bytes retention dropped. For a new screen whose
+   * facts cost nothing to find (no decode), so that nothing needs to be read first.
+   */
+  async put(
+    tenant: string,
+    sha256: string,
+    bytes: StoredBytes,
+    facts: PixelFacts,
+    manager?: EntityManager,
+  ): Promise<void> {
+    await (manager ?? this.dataSource.manager).query(
+      `INSERT INTO screens (tenant, sha256, png, key_id, nonce, width, height, pixel_sha256)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (tenant, sha256) DO UPDATE
+         SET png = CASE WHEN screens.purged_at IS NULL THEN screens.png ELSE EXCLUDED.png END,
+             key_id = CASE WHEN screens.purged_at IS NULL THEN screens.key_id ELSE EXCLUDED.key_id END,
+             nonce = CASE WHEN screens.purged_at IS NULL THEN screens.nonce ELSE EXCLUDED.nonce END,
+             purged_at = NULL, last_used_at = now()
+         WHERE screens.purged_at IS NOT NULL OR screens.last_used_at <= now() - interval '1 hour'`,
+      [
+        tenant,
+        sha256,
+        bytes.data,
+        bytes.keyId,
+        bytes.nonce,
+        facts.width,
+        facts.height,
+        facts.pixelSha256,
+      ],
+    );
+  }
+
+  /**
    * At most `limit` kept screens (of any tenant) not under `keyId` (plaintext ones included),
    * locked for the caller's transaction; rows another rekey holds are skipped.
    */

@@ -68,6 +68,14 @@ export class ScreensService {
     const { manager, check = 'data' } = options;
     const sha256 = screenshot.pngSha256 ?? sha256Hex(screenshot.png);
     let known = this.known.get(sha256) ?? null;
+    if (!known && check === 'structure' && screenshot.pixelSha256) {
+      // Its facts cost nothing (the header, the host's frame hash): stored without a look first.
+      const found = await factsOf(screenshot, check);
+      const sealed = this.seal(tenant, sha256, screenshot.png);
+      await this.screens.put(tenant, sha256, sealed, factsOnly(found), manager);
+      this.known.set(sha256, found);
+      return { sha256, ...factsOnly(found) };
+    }
     if (!known) {
       const stored = await this.screens.facts(tenant, sha256, manager);
       if (stored) this.known.set(sha256, (known = { ...stored, inflated: false }));
