@@ -275,6 +275,40 @@ describe('commit-point approval, end to end', () => {
     });
   });
 
+  it('records the typing as an unapproved write, not staged, when the agent stops holding writes while the planner thinks', async () => {
+    const slow = { when: { text: '^GO$' }, patience: 60, ...type('30.04.2026') };
+    const script = va02('unused');
+    script.steps[7] = slow;
+    script.steps.push(done('typed'));
+    const planner = await stack.planner(script);
+    await stack.configure({ planner, ...COMMIT });
+    const started = await stack.start('change order 4711');
+    await stack.waitFor(started.id, (r) => r.step_count === 8 || isEnded(r));
+    await new Promise((r) => setTimeout(r, 300)); // the planner is looking for GO
+    const { approve_at: _, ...everyWrite } = COMMIT;
+    await stack.configure({
+      planner,
+      ...everyWrite,
+      require_write_approval: false,
+    });
+    await stack.sim.poke('GO');
+    const ended = await stack.waitFor(started.id, isEnded);
+    const step = ended.steps.find((s: { n: number }) => s.n === 8);
+    // It went: the config in force at its send needs no approval; and it says so, not "staged".
+    expect(step).toMatchObject({
+      action: { action: 'type', text: '30.04.2026' },
+      outcome: 'sent',
+      why: expect.stringMatching(/sent without approval, not staged: while it was planned/),
+    });
+    expect(step.staged).toBeUndefined();
+    const [write] = (await audit(started.id, 'computer_use.write')).filter((e) => e.step === 8);
+    expect(write.details).toMatchObject({
+      approval_id: null,
+      without_approval: 'require_write_approval is off for this agent',
+    });
+    expect(write.details.staged).toBeUndefined();
+  });
+
   it('a held commit whose screen changed before the resume ends stale_screen, unsaved', async () => {
     await stack.configure({ planner: await stack.planner(VA02_EXAMPLE_SCRIPT), ...COMMIT });
     const started = await stack.start('change order 4711');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { databaseOptions } from '../../src/database/database.options';
 import { TEST_PG_ADMIN_URL, testRunPrefix } from './env';
@@ -40,15 +40,16 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   } finally {
     await migrator.destroy();
   }
-  const client = new Client({ connectionString: url });
-  await client.connect();
+  // A pool, not one client: tests ask concurrently (lanes of the property test, Promise.all), and
+  // a client given a query while it runs another only queues it (deprecated, gone in pg 9).
+  const pool = new Pool({ connectionString: url, max: 4 });
   return {
     name,
     url,
     sql: async <T>(text: string, params?: unknown[]) =>
-      (await client.query(text, params)).rows as T[],
+      (await pool.query(text, params)).rows as T[],
     drop: async () => {
-      await client.end();
+      await pool.end();
       await dropDatabase(name);
     },
   };

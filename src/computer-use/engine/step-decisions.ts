@@ -137,6 +137,18 @@ export interface CommitFacts {
   railWhy?: string;
 }
 
+const STAGED = '; staged until the next commit, which is held';
+
+/**
+ * The why of an edit decided as staged that the send gate let go as an unapproved write: the
+ * agent's config changed while it was planned, and the config in force stages no typing and
+ * needs no approval for writes (DESIGN §6: a write goes with the authority in force at its send).
+ */
+export function sentUnstagedWhy(stagedWhy: string | null): string {
+  const base = stagedWhy?.endsWith(STAGED) ? stagedWhy.slice(0, -STAGED.length) : stagedWhy;
+  return `${base ?? 'a write'}; sent without approval, not staged: while it was planned the agent's config changed to stage no typing and hold no write`;
+}
+
 /** Whether a screen action goes now, goes staged, or waits for a person, and why. */
 export type WriteDecision =
   | { go: 'send' }
@@ -173,9 +185,7 @@ export function decideWrite(
     };
   }
   if (verdict.classification !== 'write' || !requireWriteApproval) return { go: 'send' };
-  if (commit.staged) {
-    return { go: 'stage', why: `${verdict.why}; staged until the next commit, which is held` };
-  }
+  if (commit.staged) return { go: 'stage', why: `${verdict.why}${STAGED}` };
   let why = verdict.why;
   if (commit.notStaged) why += `; not staged: ${commit.notStaged}`;
   const n = commit.changes?.length ?? 0;

@@ -15,7 +15,7 @@ import { FrameGuard, type JudgedScreen } from './frame-guard.service';
 import { hostFailure, RunEnds, staleEnd } from './run-ends';
 import { SendRecording, writeOutcomeUnknown } from './send-recording.service';
 import type { StepContext } from './step-context';
-import { refusedToSend } from './step-decisions';
+import { refusedToSend, sentUnstagedWhy } from './step-decisions';
 
 /** Why a read that a weakening made one is held after all. */
 const LOOSENING_GONE =
@@ -90,6 +90,10 @@ export class StepSending {
       if (held && unapprovedWrite) return { hold: "the agent's writes need approval again" };
       if (held && !gate.looseningInForce) return { hold: LOOSENING_GONE };
       return null; // cancelled or taken over meanwhile: nothing was sent
+    }
+    if (options.staged && gate && !gate.stagesTyping) {
+      // The gate let it go because the agent's writes need no approval now: recorded as such.
+      await this.steps.unstage(step, sentUnstagedWhy(step.why));
     }
     return this.actOnFrame(ctx, step, action, options.judged, options.mask, options.approval);
   }

@@ -263,6 +263,18 @@ export class StepsRepository {
   }
 
   /**
+   * A `sending` edit that goes unstaged after all (the config in force at its send holds no write):
+   * its record no longer says staged, and says why.
+   */
+  async unstage(step: Step, why: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE steps SET staged = NULL, why = $2 WHERE id = $1 AND phase = 'sending'`,
+      [step.id, why],
+    );
+    Object.assign(step, { staged: null, why });
+  }
+
+  /**
    * The same checks as markSending, for a step that is already `sending` and is about to be sent
    * again (its worker died and the host says it did not act).
    */
