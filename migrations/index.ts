@@ -21,6 +21,7 @@ import { ScreenRetention1796380000000 } from './1796380000000-ScreenRetention';
 import { ScreenEncryption1796390000000 } from './1796390000000-ScreenEncryption';
 import { ScreenRedaction1796395000000 } from './1796395000000-ScreenRedaction';
 import { CachedTokens1796400000000 } from './1796400000000-CachedTokens';
+import { SendingSteps1796410000000 } from './1796410000000-SendingSteps';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -46,4 +47,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ScreenEncryption1796390000000,
   ScreenRedaction1796395000000,
   CachedTokens1796400000000,
+  SendingSteps1796410000000,
 ];

@@ -110,6 +110,48 @@ describe('a worker killed around a write', () => {
       expect(done.steps[1]).toMatchObject({ outcome: 'sent_after_approval' });
       expect(await typed()).toHaveLength(1);
     });
+
+    it(`records what became of an approved write when the worker dies ${crashAt.replace('-', ' ')} and the run is cancelled before another takes over`, async () => {
+      await stack.sim.reset();
+      await stack.configure({ planner: await stack.planner(ONE_WRITE) });
+      const first = worker(crashAt);
+      const run = await stack.start();
+      const held = await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval');
+      await stack.api.request('POST', `/api/approvals/${held.pending_approval.id}/approve`, {
+        token: stack.tokens.approver,
+        json: {},
+      });
+      const resumed = stack.api.request('POST', `/api/computer-use/runs/${run.id}/resume`, {
+        token: stack.tokens.operator,
+      });
+      expect((await exited(first, 30_000)).signal).toBe('SIGKILL');
+      const cancelled = await stack.api.request('POST', `/api/computer-use/runs/${run.id}/cancel`, {
+        token: stack.tokens.operator,
+      });
+      expect(cancelled.body).toMatchObject({ status: 'stopped', end_reason: 'cancelled' });
+      await resumed;
+      worker();
+      // The new worker asks the host what became of the step it finds sending, and records it.
+      const settled = await stack.waitFor(run.id, (r) => r.steps[1]?.ended_at != null, 30_000);
+      expect(settled).toMatchObject({ status: 'stopped', end_reason: 'cancelled', step_count: 2 });
+      const writes = (
+        await stack.api.request('GET', `/api/audit?run_id=${run.id}&type=computer_use.write`, {
+          token: stack.tokens.auditor,
+        })
+      ).body.items;
+      if (crashAt === 'after-send') {
+        expect(settled.steps[1]).toMatchObject({ outcome: 'sent_after_approval' });
+        expect(writes).toHaveLength(1);
+        expect(await typed()).toHaveLength(1);
+      } else {
+        expect(settled.steps[1]).toMatchObject({
+          outcome: 'refused',
+          error: expect.stringMatching(/the run ended before the action could be sent again/),
+        });
+        expect(writes).toHaveLength(0);
+        expect(await typed()).toHaveLength(0);
+      }
+    });
   }
 });
 

@@ -9,7 +9,8 @@ import { RunsRepository } from '../runs/runs.repository';
 
 /**
  * PostgreSQL is the truth and Redis may lose everything (DESIGN §2). Every few seconds, and at
- * start, the reconciler re-adds the job of every run whose state says it should be moving, starts
+ * start, the reconciler re-adds the job of every run whose state says it should be moving (and of
+ * a run that ended while a step was sending, for that step's outcome), starts
  * queued runs whose screen host is free, re-arms approval expiries, reminders and escalations,
  * and re-queues notification deliveries no try has touched for a while. Job ids deduplicate, so
  * a job that still exists is not added twice.
@@ -56,6 +57,12 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
       else if (run.phase === null || run.phase === 'done') {
         await this.queue.step(run.id, run.step_count + 1);
       } else await this.queue.step(run.id, run.step_count, lapsed);
+    }
+    // Runs that ended while a step was sending, whose worker is gone: the step's outcome.
+    for (const run of await this.runs.endedWhileSending()) {
+      const lapsed = run.lease_until ?? undefined;
+      if (lapsed && lapsed.getTime() > Date.now()) continue;
+      await this.queue.step(run.id, run.step_count, lapsed);
     }
     // Queued runs whose screen host is free.
     for (const leaseKey of await this.runs.queuedLeaseKeys())

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { StepQueue } from '../../queue/step-queue';
 import { RunLifecycle } from '../runs/run-lifecycle.service';
-import { RunNow, RunsRepository } from '../runs/runs.repository';
+import { RunForJob, RunNow, RunsRepository } from '../runs/runs.repository';
 import type { Step } from '../runs/step.entity';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
 import { Governance, SettingsService } from '../settings/settings.service';
@@ -22,7 +22,7 @@ import { StepLease } from './step-lease.service';
 import { StepPlanning } from './step-planning.service';
 import { runMask, type SendResult, StepSending } from './step-sending.service';
 import { StepSettling } from './step-settling.service';
-import { pause, startTiming } from './step-timing';
+import { pause, startTiming, type StepTiming } from './step-timing';
 
 /**
  * One step of a run, as DESIGN §4 lists it: (1) the kill switch and the caps; (2) the screenshot;
@@ -53,7 +53,8 @@ export class StepEngine {
   async runStep(runId: string, n: number): Promise<void> {
     const timing = startTiming('step');
     const run = await this.runs.findForJob(runId);
-    if (!run || run.status !== 'running') return;
+    if (!run) return;
+    if (run.status !== 'running') return this.recordAfterEnd(run, n, timing);
     const job = stepJob(run, n);
     if (job === 'none') return;
     const governance = await this.settings.governance(run.tenant, run.agent);
@@ -91,7 +92,8 @@ export class StepEngine {
   async runApproved(runId: string, n: number): Promise<void> {
     const timing = startTiming('approved');
     const run = await this.runs.findForJob(runId);
-    if (!run || run.status !== 'running') return;
+    if (!run) return;
+    if (run.status !== 'running') return this.recordAfterEnd(run, n, timing);
     const { agent } = await this.settings.governance(run.tenant, run.agent);
     await this.lease.withStep(run, n, timing, null, agent, async (ctx, step) => {
       if (step.phase === 'approved') {
@@ -100,6 +102,19 @@ export class StepEngine {
       if (step.phase === 'sending') {
         return this.goOn(ctx, step, await this.sending.recoverSending(ctx, step));
       }
+    });
+  }
+
+  /**
+   * A run that ended (a cancel) while its step was sending, whose job then failed or whose worker
+   * died: what became of the action is still found out from the host and recorded (a write whose
+   * outcome nobody can tell is audited as such); nothing is sent again, and nothing follows.
+   */
+  private async recordAfterEnd(run: RunForJob, n: number, timing: StepTiming): Promise<void> {
+    if (run.currentPhase !== 'sending' || run.stepCount !== n) return;
+    const { agent } = await this.settings.governance(run.tenant, run.agent);
+    await this.lease.withStep(run, n, timing, null, agent, async (ctx, step) => {
+      if (step.phase === 'sending') await this.sending.recoverSending(ctx, step);
     });
   }
 

@@ -343,6 +343,15 @@ export class RunsRepository {
     );
   }
 
+  /** Runs that ended while their current step was sending (a cancel): its outcome is still to record. */
+  endedWhileSending(): Promise<MovingRun[]> {
+    return this.dataSource.query(
+      `SELECT r.id, r.step_count, s.phase, s.lease_until
+         FROM steps s JOIN runs r ON r.id = s.run_id AND r.step_count = s.n
+        WHERE s.phase = 'sending' AND r.status <> 'running'`,
+    );
+  }
+
   /** The screen hosts some queued run waits for. */
   async queuedLeaseKeys(): Promise<string[]> {
     const rows = await this.dataSource.query<Array<{ lease_key: string }>>(
