@@ -314,4 +314,45 @@ describe('screen rules, end to end', () => {
       token: stack.tokens.operator,
     });
   });
+
+  it('records a read as the unapproved write it went as when its rule is removed and writes need no approval while the planner thinks', async () => {
+    const script = {
+      steps: [
+        click(AT.commandField),
+        type('/nVA02'),
+        key('Enter'),
+        { when: { text: '^GO$' }, patience: 60, ...key('Enter') },
+        done('entered'),
+      ],
+    };
+    const planner = await stack.planner(script);
+    await stack.configure({ planner, screen_rules: RULES, reason: REASON });
+    const started = await stack.start('open VA02');
+    await stack.waitFor(started.id, (r) => r.step_count === 4 || isEnded(r));
+    await new Promise((r) => setTimeout(r, 300)); // the planner is looking for GO
+    // The rules are gone, and the agent's writes need no approval: the Enter may go, as a write.
+    await stack.configure({ planner, require_write_approval: false, reason: REASON });
+    await stack.sim.poke('GO');
+    const run = await stack.waitFor(started.id, isEnded, 60_000);
+    expect(run.steps[3]).toMatchObject({
+      action: { action: 'key', key: 'Enter' },
+      classification: 'write',
+      outcome: 'sent',
+      why: expect.stringMatching(
+        /is navigation by screen rule 2; sent as a write without approval: while it was planned/,
+      ),
+    });
+    const writes = await stack.api.db.sql<{ step: number; details: Record<string, unknown> }>(
+      `SELECT step, details FROM audit_events WHERE run_id = $1 AND type = 'computer_use.write'`,
+      [started.id],
+    );
+    expect(writes.filter((w) => w.step === 4)).toEqual([
+      expect.objectContaining({
+        details: expect.objectContaining({
+          approval_id: null,
+          without_approval: 'require_write_approval is off for this agent',
+        }),
+      }),
+    ]);
+  });
 });

@@ -140,13 +140,21 @@ export interface CommitFacts {
 const STAGED = '; staged until the next commit, which is held';
 
 /**
- * The why of an edit decided as staged that the send gate let go as an unapproved write: the
- * agent's config changed while it was planned, and the config in force stages no typing and
- * needs no approval for writes (DESIGN §6: a write goes with the authority in force at its send).
+ * The why of an action the send gate let go as an unapproved write, not as it was decided: while
+ * it was planned the agent's config changed to hold no write, and no longer stages typing (an edit
+ * decided as staged) or no longer holds the weakening that made it a read (DESIGN §6: a write goes
+ * with the authority in force at its send, and its record says which).
  */
-export function sentUnstagedWhy(stagedWhy: string | null): string {
-  const base = stagedWhy?.endsWith(STAGED) ? stagedWhy.slice(0, -STAGED.length) : stagedWhy;
-  return `${base ?? 'a write'}; sent without approval, not staged: while it was planned the agent's config changed to stage no typing and hold no write`;
+export function sentUnapprovedWhy(
+  decidedWhy: string | null,
+  decided: 'staged' | 'loosened',
+): string {
+  const why = decidedWhy ?? 'an action';
+  if (decided === 'staged') {
+    const base = why.endsWith(STAGED) ? why.slice(0, -STAGED.length) : why;
+    return `${base}; sent without approval, not staged: while it was planned the agent's config changed to stage no typing and hold no write`;
+  }
+  return `${why}; sent as a write without approval: while it was planned the agent's config changed, dropping what made it a read, to hold no write`;
 }
 
 /** Whether a screen action goes now, goes staged, or waits for a person, and why. */

@@ -15,7 +15,7 @@ import { FrameGuard, type JudgedScreen } from './frame-guard.service';
 import { hostFailure, RunEnds, staleEnd } from './run-ends';
 import { SendRecording, writeOutcomeUnknown } from './send-recording.service';
 import type { StepContext } from './step-context';
-import { refusedToSend, sentUnstagedWhy } from './step-decisions';
+import { refusedToSend, sentUnapprovedWhy } from './step-decisions';
 
 /** Why a read that a weakening made one is held after all. */
 const LOOSENING_GONE =
@@ -91,10 +91,15 @@ export class StepSending {
       if (held && !gate.looseningInForce) return { hold: LOOSENING_GONE };
       return null; // cancelled or taken over meanwhile: nothing was sent
     }
-    if (options.staged && gate && !gate.stagesTyping) {
-      // The gate let it go because the agent's writes need no approval now: recorded as such.
-      await this.steps.unstage(step, sentUnstagedWhy(step.why));
-    }
+    // The gate let it go because the agent's writes need no approval now, not as it was decided
+    // (staged, or a read by a weakening no longer in force): recorded and audited as what it was.
+    const decided =
+      options.staged && !gate?.stagesTyping
+        ? 'staged'
+        : loosening && !gate?.looseningInForce
+          ? 'loosened'
+          : null;
+    if (decided) await this.steps.sentAsUnapprovedWrite(step, sentUnapprovedWhy(step.why, decided));
     return this.actOnFrame(ctx, step, action, options.judged, options.mask, options.approval);
   }
 

@@ -263,15 +263,17 @@ export class StepsRepository {
   }
 
   /**
-   * A `sending` edit that goes unstaged after all (the config in force at its send holds no write):
-   * its record no longer says staged, and says why.
+   * A `sending` step that the send gate let go as an unapproved write, not as it was decided (a
+   * staged edit, a read by a weakening): its record says write, not staged, resting on no
+   * weakening, and why.
    */
-  async unstage(step: Step, why: string): Promise<void> {
+  async sentAsUnapprovedWrite(step: Step, why: string): Promise<void> {
     await this.dataSource.query(
-      `UPDATE steps SET staged = NULL, why = $2 WHERE id = $1 AND phase = 'sending'`,
+      `UPDATE steps SET classification = 'write', staged = NULL, loosened_by = NULL, why = $2
+        WHERE id = $1 AND phase = 'sending'`,
       [step.id, why],
     );
-    Object.assign(step, { staged: null, why });
+    Object.assign(step, { classification: 'write', staged: null, loosenedBy: null, why });
   }
 
   /**
