@@ -155,7 +155,10 @@ describe('the governance invariant, tried at random', () => {
     // The writes of this case type texts of its own, so the host's record names their steps.
     const texts = [`c${n}a`, `c${n}b`];
     const m = random();
-    const mode: Mode = m < 0.2 ? 'weakened' : m < 0.45 ? 'commit' : 'every';
+    // Every 25th case is calm: commit mode's VA02 with no event but approvals, so that the staging
+    // path is taken in every series, however the machine's load ends the other cases early.
+    const calm = n % 25 === 0;
+    const mode: Mode = calm ? 'commit' : m < 0.2 ? 'weakened' : m < 0.45 ? 'commit' : 'every';
     // Typing into the order field, staged under approve_at "commit", then Enter: a commit.
     const va02 = [
       { action: { action: 'click', element: COMMAND } },
@@ -182,7 +185,7 @@ describe('the governance invariant, tried at random', () => {
       ],
       va02,
     ];
-    const script = mode === 'commit' && random() < 0.7 ? va02 : pick(scripts);
+    const script = calm || (mode === 'commit' && random() < 0.7) ? va02 : pick(scripts);
     const planner = (
       await call('POST', '/api/planners/scripted', tokens.admin, {
         name: `case ${n}`,
@@ -217,6 +220,14 @@ describe('the governance invariant, tried at random', () => {
     async function fire(current: { status: string; pending_approval: { id: string } | null }) {
       const r = random();
       const approval = current.pending_approval?.id;
+      if (calm) {
+        if (current.status !== 'awaiting_approval' || !approval) return;
+        count('approve');
+        await call('POST', `/api/approvals/${approval}/approve`, tokens.approver, {});
+        count('resume x1');
+        await call('POST', `/api/computer-use/runs/${runId}/resume`, tokens.operator);
+        return;
+      }
       if (current.status === 'awaiting_approval' && approval && r < 0.6) {
         const choice = random();
         if (choice < 0.6) {
@@ -471,8 +482,8 @@ describe('the governance invariant, tried at random', () => {
       );
       expect(tally.violations).toEqual([]);
       expect(tally.cases).toBe(CASES);
-      // The staging path was taken, or the cases did not try it (a handful of cases can miss it).
-      if (CASES >= 100) expect(tally.staged).toBeGreaterThan(0);
+      // The staging path was taken: the calm cases take it.
+      if (CASES >= 25) expect(tally.staged).toBeGreaterThan(0);
     },
     30 * 60_000,
   );
