@@ -7,6 +7,7 @@ import {
   FakeProvider,
   startFakeProvider,
 } from './support/fake-provider';
+import { corruptIdat } from './support/damaged-png';
 import { isEnded, startStack, Stack } from './support/stack';
 
 /**
@@ -690,6 +691,32 @@ describe('the console', () => {
     await page.goto(`${stack.api.url}/console/admin`);
     await page.getByRole('button', { name: 'Pause every agent' }).waitFor();
     await page.close();
+  });
+
+  it("says so over a stored screenshot whose PNG is damaged (a read's screen kept as sent)", async () => {
+    const { id } = await heldRun(typeCommand);
+    await stack.api.request('POST', `/api/computer-use/runs/${id}/cancel`, {
+      token: stack.tokens.operator,
+    });
+    // Step 1's screen as a host whose encoder damages data under correct CRCs would have sent it.
+    const [row] = await stack.api.db.sql<{ sha256: string; png: Buffer }>(
+      `SELECT s.sha256, s.png FROM screens s JOIN steps t ON t.screen_sha256 = s.sha256
+        WHERE t.run_id = $1 AND t.n = 1`,
+      [id],
+    );
+    await stack.api.db.sql(`UPDATE screens SET png = $2 WHERE sha256 = $1`, [
+      row.sha256,
+      corruptIdat(row.png),
+    ]);
+    const auditor = await tab();
+    await signIn(auditor, stack.tokens.auditor, 'aud');
+    await auditor.goto(`${stack.api.url}/console/runs/${id}`);
+    await auditor
+      .locator('li.step[data-step="1"]')
+      .getByText(/^The screen host sent a damaged screenshot: the PNG is damaged/)
+      .waitFor({ timeout: 10_000 });
+    await shot(auditor, 'damaged-screenshot');
+    await auditor.close();
   });
 
   it('had no script errors and no CSP violations on any page', () => {

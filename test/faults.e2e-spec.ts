@@ -548,6 +548,13 @@ describe('screen hosts that misbehave, and steps that keep failing', () => {
       });
       expect(shown.status).toBe(200);
       expect(Buffer.from(await shown.arrayBuffer()).equals(damaged)).toBe(true);
+      // Served as stored, saying it is damaged (a browser may draw it in part); the first is not.
+      expect(shown.headers.get('x-screen-damaged')).toMatch(/does not inflate/);
+      const first = await fetch(`${stack.api.url}/api/computer-use/runs/${run.id}/steps/1/screen`, {
+        headers: { authorization: `Bearer ${stack.tokens.operator}` },
+      });
+      expect(first.status).toBe(200);
+      expect(first.headers.get('x-screen-damaged')).toBeNull();
       // The write was not held on it: no approval, nothing for a person to decide blind.
       expect(ended.steps[2].outcome).toBeNull();
       const approvals = await stack.api.db.sql('SELECT id FROM approvals WHERE run_id = $1', [

@@ -49,11 +49,24 @@ export class RunsController {
     return this.runs.get(caller, id);
   }
 
-  /** The exact PNG the step saw; `ETag` is its SHA-256; 410 once retention deleted it. */
+  /**
+   * The exact PNG the step saw; `ETag` is its SHA-256; 410 once retention deleted it. A PNG whose
+   * data does not inflate (a read's screen from a host whose encoder damaged it) is still served as
+   * stored, with `X-Screen-Damaged` saying why: a browser may draw such a PNG in part.
+   */
   @Get(':id/steps/:n/screen')
   @Permissions('agents.operate', 'agents.approve', 'audit.read')
   @ApiProduces('image/png')
-  @ApiOkResponse({ description: 'the PNG bytes' })
+  @ApiOkResponse({
+    description: 'the PNG bytes',
+    headers: {
+      'X-Screen-Damaged': {
+        description:
+          "present when the PNG's compressed data does not inflate: why (the bytes are as the host sent them)",
+        schema: { type: 'string' },
+      },
+    },
+  })
   @ApiGoneResponse({ description: "deleted under the tenant's screen retention" })
   async screen(
     @CurrentCaller() caller: Caller,
@@ -61,11 +74,12 @@ export class RunsController {
     @Param('n', ParseIntPipe) n: number,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer> {
-    const { png, sha256 } = await this.runs.screen(caller, id, n);
+    const { png, sha256, damage } = await this.runs.screen(caller, id, n);
     void reply
       .header('Content-Type', 'image/png')
       .header('ETag', `"${sha256}"`)
       .header('Cache-Control', 'private, max-age=31536000, immutable');
+    if (damage) void reply.header('X-Screen-Damaged', damage.replace(/[^\x20-\x7e]/g, '?'));
     return png;
   }
 

@@ -113,7 +113,11 @@ export class RunsService {
   }
 
   /** The exact PNG a step saw, for `agents.operate`, `agents.approve` or `audit.read` in the tenant. */
-  async screen(caller: Caller, id: string, n: number): Promise<{ png: Buffer; sha256: string }> {
+  async screen(
+    caller: Caller,
+    id: string,
+    n: number,
+  ): Promise<{ png: Buffer; sha256: string; damage: string | null }> {
     await this.find(caller.tenant, id);
     const step = await this.steps.find(id, n);
     if (!step?.screenSha256) throw notFound(`run ${id} has no screen for step ${n}`);
@@ -124,7 +128,8 @@ export class RunsService {
         `the screen of step ${n} of run ${id} was deleted on ${found.purgedAt.toISOString()} under the tenant's screen retention; its SHA-256 ${step.screenSha256} stays in the step and the audit log`,
       );
     }
-    return { png: found.png, sha256: step.screenSha256 };
+    const damage = await this.screens.damage({ sha256: step.screenSha256, png: found.png });
+    return { png: found.png, sha256: step.screenSha256, damage };
   }
 
   async cancel(caller: Caller, id: string): Promise<RunView> {

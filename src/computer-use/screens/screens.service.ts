@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { Lru } from '../../common/lru';
 import { pngPixelFacts, sha256Hex } from './pixels';
 import { checkPngData, checkPngStructure } from './png-decoder';
+import { ScreenError } from './screen-error';
 import { openScreen, sealScreen } from './screen-crypto';
 import { ScreenKeys } from './screen-keys';
 import type { Screenshot } from './screen-host.client';
@@ -115,6 +116,20 @@ export class ScreensService {
     if (known?.inflated) return;
     await checkPngData(screen.png);
     if (known) known.inflated = true;
+  }
+
+  /**
+   * Why a stored screen's data does not inflate (a read's screen is stored with its structure
+   * checked only), or null when it does: for whoever shows it, whose browser may draw it in part.
+   */
+  async damage(screen: { sha256: string; png: Buffer }): Promise<string | null> {
+    try {
+      await this.checkData(screen);
+      return null;
+    } catch (error) {
+      if (error instanceof ScreenError) return error.message;
+      throw error;
+    }
   }
 
   /**

@@ -197,8 +197,18 @@ export async function api(path, options = {}) {
  * @param {{accept?: string, signal?: AbortSignal}} [options]
  */
 export async function apiBlob(path, options = {}) {
+  return (await apiFile(path, options)).blob;
+}
+
+/**
+ * A file of the API with its response headers.
+ * @param {string} path
+ * @param {{accept?: string, signal?: AbortSignal}} [options]
+ * @returns {Promise<{blob: Blob, headers: Headers}>}
+ */
+export async function apiFile(path, options = {}) {
   const response = await call(path, { accept: options.accept ?? '*/*', signal: options.signal });
-  return response.blob();
+  return { blob: await response.blob(), headers: response.headers };
 }
 
 /**

@@ -6,7 +6,7 @@
  * SVG's viewBox is that space and it is stretched over the displayed image, so a mark at the
  * action's x, y lands on the same pixel at any displayed size, and on HiDPI PNGs too.
  */
-import { apiBlob } from './api.js';
+import { apiFile } from './api.js';
 import { drawChanges } from './changes.js';
 import { drawRail } from './rail.js';
 import { h, s } from './dom.js';
@@ -23,6 +23,9 @@ import { actionInWords, characters, clickLabel, marked } from './words.js';
 const MAX_CACHED = 240;
 /** @type {Map<string, Promise<string>>} */
 const cache = new Map();
+/** Why a fetched screen's PNG is damaged (`X-Screen-Damaged`), by `runId/n`. */
+/** @type {Map<string, string>} */
+const damaged = new Map();
 
 /**
  * A blob: URL of the PNG a step saw. Screens never change (the API serves them immutable), so
@@ -38,9 +41,13 @@ export function screenUrl(runId, n) {
     cache.set(key, cached);
     return cached;
   }
-  const url = apiBlob(`/api/computer-use/runs/${runId}/steps/${n}/screen`, {
+  const url = apiFile(`/api/computer-use/runs/${runId}/steps/${n}/screen`, {
     accept: 'image/png',
-  }).then((blob) => URL.createObjectURL(blob));
+  }).then(({ blob, headers }) => {
+    const damage = headers.get('X-Screen-Damaged');
+    if (damage) damaged.set(key, damage);
+    return URL.createObjectURL(blob);
+  });
   url.catch(() => cache.delete(key));
   cache.set(key, url);
   while (cache.size > MAX_CACHED) {
@@ -436,25 +443,21 @@ export function screenView(o) {
         : typeBadge(typeof a.text === 'string' ? a.text : '', o.size === 'thumb' ? 8 : 40);
     frame.append(h('span', { class: 'screen-badge', 'aria-hidden': 'true' }, label));
   }
-  // A read's screen is stored as its host sent it (its data is not inflated on the read path):
-  // one whose PNG is damaged says so instead of showing a broken image.
-  img.addEventListener(
-    'error',
-    () => {
-      frame.classList.add('screen-missing');
-      frame.append(
-        h(
-          'span',
-          { class: 'screen-error' },
-          'This screenshot does not open: the screen host sent a damaged PNG',
-        ),
-      );
-    },
-    { once: true },
-  );
+  // A read's screen is stored as its host sent it (its data is not inflated on the read path): one
+  // whose PNG is damaged (the API says so, or it does not open) says so, whatever a browser draws.
+  const sayDamaged = (/** @type {string} */ why) => {
+    if (frame.classList.contains('screen-missing')) return;
+    frame.classList.add('screen-missing');
+    frame.append(
+      h('span', { class: 'screen-error' }, `The screen host sent a damaged screenshot: ${why}`),
+    );
+  };
+  img.addEventListener('error', () => sayDamaged('it does not open'), { once: true });
   screenUrl(o.runId, o.n).then(
     (url) => {
       img.src = url;
+      const damage = damaged.get(`${o.runId}/${o.n}`);
+      if (damage) sayDamaged(damage);
     },
     (/** @type {unknown} */ error) => {
       frame.classList.add('screen-missing');
