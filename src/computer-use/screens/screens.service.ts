@@ -33,11 +33,6 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
  */
 export type ScreenCheck = 'data' | 'structure';
 
-/** What this process knows of a screen: its pixel facts, and whether it inflated its data. */
-interface KnownScreen extends PixelFacts {
-  inflated: boolean;
-}
-
 /**
  * The content-addressed screen store (DESIGN §2, §9): each tenant's screenshots in PostgreSQL, once
  * per distinct SHA-256 of the PNG bytes. A new screen's pixel hash is its host's frame hash (or,
@@ -48,7 +43,9 @@ interface KnownScreen extends PixelFacts {
  */
 @Injectable()
 export class ScreensService {
-  private readonly known = new Lru<string, KnownScreen>(512);
+  private readonly known = new Lru<string, PixelFacts>(512);
+  /** Screens whose data this process inflated: null when it inflates, or why it does not. */
+  private readonly inflated = new Lru<string, string | null>(1024);
 
   constructor(
     private readonly screens: ScreensRepository,
@@ -71,15 +68,15 @@ export class ScreensService {
     let known = this.known.get(sha256) ?? null;
     if (!known && check === 'structure' && screenshot.pixelSha256) {
       // Its facts cost nothing (the header, the host's frame hash): stored without a look first.
-      const found = await factsOf(screenshot, check);
+      const found = await this.factsOf(sha256, screenshot, check);
       const sealed = this.seal(tenant, sha256, screenshot.png);
-      await this.screens.put(tenant, sha256, sealed, factsOnly(found), manager);
+      await this.screens.put(tenant, sha256, sealed, found, manager);
       this.known.set(sha256, found);
-      return { sha256, ...factsOnly(found) };
+      return { sha256, ...found };
     }
     if (!known) {
       const stored = await this.screens.facts(tenant, sha256, manager);
-      if (stored) this.known.set(sha256, (known = { ...stored, inflated: false }));
+      if (stored) this.known.set(sha256, (known = stored));
     }
     if (known) {
       if (check === 'data') await this.checkData({ sha256, png: screenshot.png });
@@ -92,18 +89,18 @@ export class ScreensService {
           manager,
         );
       }
-      return { sha256, ...factsOnly(known) };
+      return { sha256, ...known };
     }
-    const found = await factsOf(screenshot, check);
+    const found = await this.factsOf(sha256, screenshot, check);
     this.known.set(sha256, found);
     await this.screens.insert(
       tenant,
       sha256,
       this.seal(tenant, sha256, screenshot.png),
-      factsOnly(found),
+      found,
       manager,
     );
-    return { sha256, ...factsOnly(found) };
+    return { sha256, ...found };
   }
 
   /**
@@ -112,10 +109,8 @@ export class ScreensService {
    * whose pixels nothing decoded.
    */
   async checkData(screen: { sha256: string; png: Buffer }): Promise<void> {
-    const known = this.known.get(screen.sha256);
-    if (known?.inflated) return;
-    await checkPngData(screen.png);
-    if (known) known.inflated = true;
+    const damage = await this.damage(screen);
+    if (damage !== null) throw new ScreenError(damage);
   }
 
   /**
@@ -123,13 +118,28 @@ export class ScreensService {
    * checked only), or null when it does: for whoever shows it, whose browser may draw it in part.
    */
   async damage(screen: { sha256: string; png: Buffer }): Promise<string | null> {
+    const seen = this.inflated.get(screen.sha256);
+    if (seen !== undefined) return seen;
+    let damage: string | null = null;
     try {
-      await this.checkData(screen);
-      return null;
+      await checkPngData(screen.png);
     } catch (error) {
-      if (error instanceof ScreenError) return error.message;
-      throw error;
+      if (!(error instanceof ScreenError)) throw error;
+      damage = error.message;
     }
+    this.inflated.set(screen.sha256, damage);
+    return damage;
+  }
+
+  /** A new screen's facts, checked as `check` says (see factsOf); what the check found is kept. */
+  private async factsOf(
+    sha256: string,
+    screenshot: ScreenToStore,
+    check: ScreenCheck,
+  ): Promise<PixelFacts> {
+    const facts = await factsOf(screenshot, check);
+    if (check === 'data' || !screenshot.pixelSha256) this.inflated.set(sha256, null);
+    return facts;
   }
 
   /**
@@ -177,13 +187,9 @@ export class ScreensService {
  * its host sent (issue 18 §1: the read path makes no pixels), or, without a hash, from decoding it
  * (10 to 40 ms), which checks everything.
  */
-async function factsOf(screenshot: ScreenToStore, check: ScreenCheck): Promise<KnownScreen> {
-  if (!screenshot.pixelSha256) return { ...pngPixelFacts(screenshot.png), inflated: true };
+async function factsOf(screenshot: ScreenToStore, check: ScreenCheck): Promise<PixelFacts> {
+  if (!screenshot.pixelSha256) return pngPixelFacts(screenshot.png);
   const { width, height } =
     check === 'data' ? await checkPngData(screenshot.png) : checkPngStructure(screenshot.png);
-  return { width, height, pixelSha256: screenshot.pixelSha256, inflated: check === 'data' };
-}
-
-function factsOnly({ pixelSha256, width, height }: PixelFacts): PixelFacts {
-  return { pixelSha256, width, height };
+  return { width, height, pixelSha256: screenshot.pixelSha256 };
 }
