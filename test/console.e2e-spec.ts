@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Page } from 'playwright-core';
 import { ConsoleBrowser, ImageElement, startBrowser } from './support/browser';
@@ -698,15 +699,24 @@ describe('the console', () => {
     await stack.api.request('POST', `/api/computer-use/runs/${id}/cancel`, {
       token: stack.tokens.operator,
     });
-    // Step 1's screen as a host whose encoder damages data under correct CRCs would have sent it.
-    const [row] = await stack.api.db.sql<{ sha256: string; png: Buffer }>(
-      `SELECT s.sha256, s.png FROM screens s JOIN steps t ON t.screen_sha256 = s.sha256
+    // Step 1 saw the screen a host whose encoder damages data under correct CRCs would have sent:
+    // stored under its own SHA-256, as the worker stores a read's screen.
+    const [row] = await stack.api.db.sql<{ png: Buffer; w: number; h: number; pixels: string }>(
+      `SELECT s.png, s.width AS w, s.height AS h, s.pixel_sha256 AS pixels
+         FROM screens s JOIN steps t ON t.screen_sha256 = s.sha256
         WHERE t.run_id = $1 AND t.n = 1`,
       [id],
     );
-    await stack.api.db.sql(`UPDATE screens SET png = $2 WHERE sha256 = $1`, [
-      row.sha256,
-      corruptIdat(row.png),
+    const damaged = corruptIdat(row.png);
+    const sha = createHash('sha256').update(damaged).digest('hex');
+    await stack.api.db.sql(
+      `INSERT INTO screens (tenant, sha256, png, width, height, pixel_sha256)
+       VALUES ('acme', $1, $2, $3, $4, $5)`,
+      [sha, damaged, row.w, row.h, row.pixels],
+    );
+    await stack.api.db.sql(`UPDATE steps SET screen_sha256 = $2 WHERE run_id = $1 AND n = 1`, [
+      id,
+      sha,
     ]);
     const auditor = await tab();
     await signIn(auditor, stack.tokens.auditor, 'aud');
