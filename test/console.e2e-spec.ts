@@ -8,7 +8,7 @@ import {
   FakeProvider,
   startFakeProvider,
 } from './support/fake-provider';
-import { corruptIdat } from './support/damaged-png';
+import { corruptIdat } from './support/crafted-png';
 import { isEnded, startStack, Stack } from './support/stack';
 
 /**

@@ -8,7 +8,7 @@ import { JOB, STEP_QUEUE } from '../src/queue/step-queue';
 import type { ScreenBackend } from '../screen-host/src';
 import { TEST_REDIS_URL } from './support/env';
 import { ENTRIES, spawnEntry, stop } from '../scripts/lib/processes';
-import { corruptIdat } from './support/damaged-png';
+import { corruptIdat } from './support/crafted-png';
 import { isEnded, startSimHost, startStack, Stack } from './support/stack';
 
 /**

@@ -43,7 +43,7 @@ import { databaseOptions } from '../src/database/database.options';
 import { ReleasedSecret, SecretGrants, SecretRefused } from '../src/secrets/secret-grants.service';
 import { SecretsModule } from '../src/secrets/secrets.module';
 import { createTestDatabase, TestDatabase } from './support/database';
-import { corruptIdat } from './support/damaged-png';
+import { corruptIdat } from './support/crafted-png';
 
 const TOKEN = randomBytes(24).toString('hex');
 const TOKEN_ENV = `WARDEN_SCREENS_E2E_TOKEN_${randomBytes(3).toString('hex').toUpperCase()}`;

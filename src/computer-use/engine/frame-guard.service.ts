@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { FRAME_PRECONDITION_CAPABILITY } from '@warden/protocol';
 import { frameIgnore } from '../screens/frame-ignore';
 import { compareScreens, VolatileMask } from '../screens/pixels';
-import { readPngHeader } from '../screens/png-decoder';
+import { readPngHeader } from '../screens/png-structure';
 import { hiddenChange } from '../screens/redaction';
 import {
   type FrameExpectation,

@@ -8,7 +8,7 @@ import { FRAME_SHA256_HEADER, FRAME_SHA256_PATTERN, isFrameError } from '@warden
 import { createHash } from 'node:crypto';
 import type { OutlineElement } from '../actions/action.types';
 import { size, type Answer } from './host-transport';
-import { hasPngSignature, readPngHeader } from './png-decoder';
+import { hasPngSignature, readPngHeader } from './png-structure';
 import { type ScreenError, ScreenHostError } from './screen-error';
 import type { HostTarget, ResolvedTarget } from './screen-host-target';
 

@@ -11,7 +11,8 @@
  * For the injection rail on a host without an outline it also reads a whole screen's lines.
  */
 import { PSM, type Worker } from 'tesseract.js';
-import { decodePng, hasPngSignature, MAX_SIDE } from './png-decoder';
+import { decodePng } from './png-decoder';
+import { hasPngSignature, MAX_SIDE } from './png-structure';
 import { ScreenError } from './screen-error';
 import { linesInSpace, screenPgm, type ScreenTextLine } from './ocr-screen-text';
 import {

@@ -11,8 +11,10 @@ import { decodePng, visitPngRows, type Decoded } from './png-decoder';
 import { ScreenError } from './screen-error';
 import { fillBits, VolatileMask } from './volatile-mask';
 
-export { decodePng, readPngHeader, MAX_DECODED_BYTES, MAX_SIDE } from './png-decoder';
-export type { Decoded, PngHeader } from './png-decoder';
+export { decodePng } from './png-decoder';
+export { readPngHeader, MAX_DECODED_BYTES, MAX_SIDE } from './png-structure';
+export type { Decoded } from './png-decoder';
+export type { PngHeader } from './png-structure';
 export { VolatileMask } from './volatile-mask';
 export { ScreenError } from './screen-error';
 

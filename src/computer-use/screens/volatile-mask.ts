@@ -8,7 +8,7 @@
  * bytes; an empty mask is nine.
  */
 import { ScreenError } from './screen-error';
-import { MAX_DECODED_BYTES, MAX_SIDE } from './png-decoder';
+import { MAX_DECODED_BYTES, MAX_SIDE } from './png-structure';
 
 const MAGIC = Buffer.from('WVM\x01', 'latin1');
 const MAX_PIXELS = MAX_DECODED_BYTES / 4;
