@@ -33,7 +33,7 @@ export class ScreensRepository {
   /**
    * Whether the tenant has the screen's bytes now, and marks it used (at most once an hour, so a
    * screen shot again and again is not written again and again). False: no row, or retention
-   * dropped its bytes (then `insert` puts them back).
+   * dropped its bytes (then `put` puts them back).
    */
   async touch(tenant: string, sha256: string, manager?: EntityManager): Promise<boolean> {
     const rows: unknown[] = await (manager ?? this.dataSource.manager).query(
@@ -87,40 +87,8 @@ export class ScreensRepository {
   }
 
   /**
-   * Stores the screen unless the tenant has its bytes already (then nothing changes); bytes that
-   * retention dropped are put back.
-   */
-  async insert(
-    tenant: string,
-    sha256: string,
-    bytes: StoredBytes,
-    facts: PixelFacts,
-    manager?: EntityManager,
-  ): Promise<void> {
-    await (manager ?? this.dataSource.manager).query(
-      `INSERT INTO screens (tenant, sha256, png, key_id, nonce, width, height, pixel_sha256)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (tenant, sha256) DO UPDATE
-         SET png = EXCLUDED.png, key_id = EXCLUDED.key_id, nonce = EXCLUDED.nonce,
-             purged_at = NULL, last_used_at = now()
-         WHERE screens.purged_at IS NOT NULL`,
-      [
-        tenant,
-        sha256,
-        bytes.data,
-        bytes.keyId,
-        bytes.nonce,
-        facts.width,
-        facts.height,
-        facts.pixelSha256,
-      ],
-    );
-  }
-
-  /**
    * In one statement: stores the screen; or, where the tenant has it, marks it used as `touch`
-   * does (at most once an hour) and puts back bytes retention dropped. For a new screen whose
-   * facts cost nothing to find (no decode), so that nothing needs to be read first.
+   * does (at most once an hour) and puts back bytes retention dropped.
    */
   async put(
     tenant: string,

@@ -67,22 +67,16 @@ export class ScreensService {
     const { manager, check = 'data' } = options;
     const sha256 = screenshot.pngSha256 ?? sha256Hex(screenshot.png);
     let known = this.known.get(sha256) ?? null;
-    if (!known && check === 'structure' && screenshot.pixelSha256) {
-      // Its facts cost nothing (the header, the host's frame hash): stored without a look first.
-      const found = await this.factsOf(sha256, screenshot, check);
-      const sealed = this.seal(tenant, sha256, screenshot.png);
-      await this.screens.put(tenant, sha256, sealed, found, manager);
-      this.known.set(sha256, found);
-      return { sha256, ...found };
-    }
-    if (!known) {
-      const stored = await this.screens.facts(tenant, sha256, manager);
-      if (stored) this.known.set(sha256, (known = stored));
+    // Facts that take an inflate or a decode to find are looked up first; a read's are not (its
+    // header and its host's frame hash).
+    if (!known && (check === 'data' || !screenshot.pixelSha256)) {
+      known = await this.screens.facts(tenant, sha256, manager);
+      if (known) this.known.set(sha256, known);
     }
     if (known) {
       if (check === 'data') await this.checkData({ sha256, png: screenshot.png });
       if (!(await this.screens.touch(tenant, sha256, manager))) {
-        await this.screens.insert(
+        await this.screens.put(
           tenant,
           sha256,
           this.seal(tenant, sha256, screenshot.png),
@@ -93,14 +87,14 @@ export class ScreensService {
       return { sha256, ...known };
     }
     const found = await this.factsOf(sha256, screenshot, check);
-    this.known.set(sha256, found);
-    await this.screens.insert(
+    await this.screens.put(
       tenant,
       sha256,
       this.seal(tenant, sha256, screenshot.png),
       found,
       manager,
     );
+    this.known.set(sha256, found);
     return { sha256, ...found };
   }
 
