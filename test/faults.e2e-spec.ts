@@ -67,6 +67,27 @@ describe('a worker killed around a write', () => {
   const typed = async () =>
     (await stack.sim.events()).filter((e) => e.type === 'action' && e.action?.action === 'type');
 
+  /**
+   * A run of ONE_WRITE whose write bob approved and olga resumed, on a worker that died `crashAt`
+   * its send; the resume, which answers once the step is done, not awaited.
+   */
+  async function resumedOnDyingWorker(crashAt: 'before-send' | 'after-send') {
+    await stack.sim.reset();
+    await stack.configure({ planner: await stack.planner(ONE_WRITE) });
+    const first = worker(crashAt);
+    const run = await stack.start();
+    const held = await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval');
+    await stack.api.request('POST', `/api/approvals/${held.pending_approval.id}/approve`, {
+      token: stack.tokens.approver,
+      json: {},
+    });
+    const resumed = stack.api.request('POST', `/api/computer-use/runs/${run.id}/resume`, {
+      token: stack.tokens.operator,
+    });
+    expect((await exited(first, 30_000)).signal).toBe('SIGKILL');
+    return { run, resumed };
+  }
+
   for (const crashAt of ['before-send', 'after-send'] as const) {
     it(`sends a write once when the worker dies ${crashAt.replace('-', ' ')} (no approval needed)`, async () => {
       await stack.sim.reset();
@@ -89,20 +110,7 @@ describe('a worker killed around a write', () => {
     });
 
     it(`sends an approved write once when the worker dies ${crashAt.replace('-', ' ')}`, async () => {
-      await stack.sim.reset();
-      await stack.configure({ planner: await stack.planner(ONE_WRITE) });
-      const first = worker(crashAt);
-      const run = await stack.start();
-      const held = await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval');
-      await stack.api.request('POST', `/api/approvals/${held.pending_approval.id}/approve`, {
-        token: stack.tokens.approver,
-        json: {},
-      });
-      const resumed = stack.api.request('POST', `/api/computer-use/runs/${run.id}/resume`, {
-        token: stack.tokens.operator,
-      });
-      const death = await exited(first, 30_000);
-      expect(death.signal).toBe('SIGKILL');
+      const { run, resumed } = await resumedOnDyingWorker(crashAt);
       worker();
       expect((await resumed).status).toBe(200);
       const done = await stack.waitFor(run.id, isEnded, 30_000);
@@ -112,19 +120,7 @@ describe('a worker killed around a write', () => {
     });
 
     it(`records what became of an approved write when the worker dies ${crashAt.replace('-', ' ')} and the run is cancelled before another takes over`, async () => {
-      await stack.sim.reset();
-      await stack.configure({ planner: await stack.planner(ONE_WRITE) });
-      const first = worker(crashAt);
-      const run = await stack.start();
-      const held = await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval');
-      await stack.api.request('POST', `/api/approvals/${held.pending_approval.id}/approve`, {
-        token: stack.tokens.approver,
-        json: {},
-      });
-      const resumed = stack.api.request('POST', `/api/computer-use/runs/${run.id}/resume`, {
-        token: stack.tokens.operator,
-      });
-      expect((await exited(first, 30_000)).signal).toBe('SIGKILL');
+      const { run, resumed } = await resumedOnDyingWorker(crashAt);
       const cancelled = await stack.api.request('POST', `/api/computer-use/runs/${run.id}/cancel`, {
         token: stack.tokens.operator,
       });

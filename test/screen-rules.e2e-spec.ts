@@ -279,7 +279,12 @@ describe('screen rules, end to end', () => {
     expect(keys).toHaveLength(1);
   });
 
-  it('holds a read after all when the rule that made it one is removed while the planner thinks', async () => {
+  /**
+   * A run under the two rules whose step 4, the Enter on VA02's initial screen that rule 2 makes a
+   * read, waits for GO on the screen; meanwhile the agent is configured with `change` instead (the
+   * same planner, no rules); then GO shows.
+   */
+  async function rulesDroppedWhileThePlannerThinks(change: Record<string, unknown>) {
     const script = {
       steps: [
         click(AT.commandField),
@@ -294,8 +299,13 @@ describe('screen rules, end to end', () => {
     const started = await stack.start('open VA02');
     await stack.waitFor(started.id, (r) => r.step_count === 4 || isEnded(r));
     await new Promise((r) => setTimeout(r, 300)); // the planner is looking for GO
-    await stack.configure({ planner }); // the rules are gone
+    await stack.configure({ planner, ...change });
     await stack.sim.poke('GO');
+    return started;
+  }
+
+  it('holds a read after all when the rule that made it one is removed while the planner thinks', async () => {
+    const started = await rulesDroppedWhileThePlannerThinks({});
     const run = await stack.waitFor(
       started.id,
       (r) => r.status === 'awaiting_approval' || isEnded(r),
@@ -316,23 +326,11 @@ describe('screen rules, end to end', () => {
   });
 
   it('records a read as the unapproved write it went as when its rule is removed and writes need no approval while the planner thinks', async () => {
-    const script = {
-      steps: [
-        click(AT.commandField),
-        type('/nVA02'),
-        key('Enter'),
-        { when: { text: '^GO$' }, patience: 60, ...key('Enter') },
-        done('entered'),
-      ],
-    };
-    const planner = await stack.planner(script);
-    await stack.configure({ planner, screen_rules: RULES, reason: REASON });
-    const started = await stack.start('open VA02');
-    await stack.waitFor(started.id, (r) => r.step_count === 4 || isEnded(r));
-    await new Promise((r) => setTimeout(r, 300)); // the planner is looking for GO
     // The rules are gone, and the agent's writes need no approval: the Enter may go, as a write.
-    await stack.configure({ planner, require_write_approval: false, reason: REASON });
-    await stack.sim.poke('GO');
+    const started = await rulesDroppedWhileThePlannerThinks({
+      require_write_approval: false,
+      reason: REASON,
+    });
     const run = await stack.waitFor(started.id, isEnded, 60_000);
     expect(run.steps[3]).toMatchObject({
       action: { action: 'key', key: 'Enter' },
