@@ -24,6 +24,7 @@ export const CONSOLE_FILES: Readonly<Record<string, string>> = {
   'dom.js': 'text/javascript; charset=utf-8',
   'words.js': 'text/javascript; charset=utf-8',
   'screens.js': 'text/javascript; charset=utf-8',
+  'screen-marks.js': 'text/javascript; charset=utf-8',
   'changes.js': 'text/javascript; charset=utf-8',
   'rail.js': 'text/javascript; charset=utf-8',
   'deciders.js': 'text/javascript; charset=utf-8',

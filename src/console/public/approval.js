@@ -8,7 +8,8 @@ import { changeList } from './changes.js';
 import { railNotice } from './rail.js';
 import { decidersFacts } from './deciders.js';
 import { actionTitle, every, facts, h } from './dom.js';
-import { closeUp, marksInWords, screenView, typingFocus } from './screens.js';
+import { marksInWords } from './screen-marks.js';
+import { closeUp, screenView, typingFocus } from './screens.js';
 import {
   actionInWords,
   ago,

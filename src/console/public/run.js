@@ -6,7 +6,8 @@
 import { api } from './api.js';
 import { fieldValue } from './changes.js';
 import { actionTitle, every, facts, h } from './dom.js';
-import { marksInWords, screenView, typingFocus } from './screens.js';
+import { marksInWords } from './screen-marks.js';
+import { screenView, typingFocus } from './screens.js';
 import {
   clock,
   duration,
