@@ -102,7 +102,7 @@ describe('sim backend over HTTPS', () => {
     await sim.act({ action: 'key', key: 'Enter' });
     await sim.find('title', 'Change Standard Order 4711: Overview');
     await sim.click('textbox', 'Req. Deliv. Date');
-    const focused = (await sim.outline()).find((e) => e.focused);
+    const focused = (await sim.outline()).find((e) => e.states?.includes('focused'));
     expect(focused).toMatchObject({ role: 'textbox', name: 'Req. Deliv. Date' });
     await sim.act({ action: 'type', text: '18.12.2026' });
     await sim.click('button', 'Save');

@@ -7,3 +7,4 @@ export * from './keys';
 export * from './text';
 export * from './frame-hash';
 export * from './frame-precondition';
+export * from './outline';

@@ -1,24 +1,9 @@
 import type { CheckedAction } from '../actions';
 import type { RawFrame } from '../frames';
 
-export interface Rect {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-/** One element of the accessibility outline (DESIGN §7). */
-export interface OutlineElement {
-  id: string;
-  role: string;
-  name: string;
-  rect: Rect;
-  /** A text field's content; never served for a password field. */
-  value?: string;
-  password?: true;
-  focused?: true;
-}
+/** The outline's shapes are the protocol's, shared with Warden (DESIGN §7). */
+import type { OutlineElement } from '@warden/protocol';
+export type { OutlineElement, Rect } from '@warden/protocol';
 
 export interface Screenshot {
   png: Buffer;

@@ -1,4 +1,4 @@
-import type { Action } from '@warden/protocol';
+import type { Action, OutlineElement as WireElement } from '@warden/protocol';
 
 /**
  * The action vocabulary of DESIGN §5 is the protocol's (@warden/protocol), shared with the screen
@@ -18,22 +18,14 @@ export {
   type WaitAction,
 } from '@warden/protocol';
 
-export interface Rect {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+export type { MessageType, OutlineArea, OutlineState, Rect } from '@warden/protocol';
 
-/** One element of the screen host's accessibility outline (`GET /elements`, DESIGN §7). */
-export interface OutlineElement {
-  id: string;
-  role: string;
-  name: string;
-  rect: Rect;
-  /** A text field's content (DESIGN §7); never served for a password field. */
-  value?: string;
-  password?: boolean;
+/**
+ * One element of the screen host's accessibility outline (`GET /elements`, DESIGN §7), as Warden
+ * keeps it once the host's answer is checked (screens/host-answers.ts): the protocol's element,
+ * with `focused` set where the host's `states` say so.
+ */
+export interface OutlineElement extends WireElement {
   focused?: boolean;
 }
 
@@ -103,15 +95,27 @@ export interface Classification {
    * it is still in force. Absent: the default rules made it a read, or it is a write.
    */
   loosenedBy?: Loosening;
+  /** A click that changes a value (a checkbox, an option …): an edit, a write like typing. */
+  edit?: true;
 }
 
-/** A weakening that makes a read: `unlabelled_clicks: "read"`, or screen rule `n` (1-based). */
-export type Loosening = { unlabelledClicks: 'read' } | { screenRule: number };
+/**
+ * A weakening that makes a read: `unlabelled_clicks: "read"`, screen rule `n` (1-based), or a word
+ * of the agent's `navigation_words`.
+ */
+export type Loosening =
+  { unlabelledClicks: 'read' } | { screenRule: number } | { navigationWords: true };
 
 /** The labels found for a click, in DESIGN order; null or empty means "nothing read". */
 export interface Labels {
   /** The name of the outline element at the point. */
   outline?: string | null;
+  /** Its description (tooltip), read as a label too: "Record the current transaction". */
+  description?: string | null;
+  /** Its role as the host said it, for the why. */
+  role?: string | null;
+  /** What a click on it does by its role (`control_roles`); null or absent: the role says nothing. */
+  control?: 'command' | 'value' | 'navigation' | null;
   /** What OCR read from the pixels around the point; null or absent: nothing was read. */
   ocr?: OcrReading | null;
   /** The planner's `target`. */

@@ -4,13 +4,15 @@
  */
 import type { Action, Labels, Loosening, OcrReading, ScreenContext } from './action.types';
 import { maskCardNumbers } from './card-number';
-import { classify } from './classify';
+import { classify, controlKind } from './classify';
 import { findCommitWord } from './commit-words';
 import {
+  controlAt,
   focusedFields,
   focusInCommandField,
   isTextField,
   labelAt,
+  labelText,
   outlineLabelAt,
   outlineTitle,
 } from './label-at';
@@ -133,10 +135,16 @@ export function checkAction(
   const action = valid.action;
   const labels: Labels = { ocr, outlineServed: Array.isArray(screen.outline) };
   if ((action.action === 'click' || action.action === 'double_click') && screen.outline) {
-    labels.outline = outlineLabelAt(screen.outline, action.x, action.y, rules);
-    const element = labelAt(screen.outline, action.x, action.y);
-    if (element && isTextField(element, rules)) {
-      labels.textField = typeof element.name === 'string' ? element.name.trim() : '';
+    const element = controlAt(screen.outline, action.x, action.y, rules);
+    if (element) {
+      labels.outline = labelText(element.name);
+      labels.description = labelText(element.description);
+      labels.role = typeof element.role === 'string' ? element.role : null;
+      labels.control = controlKind(element.role, rules);
+    }
+    const under = labelAt(screen.outline, action.x, action.y);
+    if (under && isTextField(under, rules)) {
+      labels.textField = typeof under.name === 'string' ? under.name.trim() : '';
     }
   }
   const base = classify(action, labels, rules);

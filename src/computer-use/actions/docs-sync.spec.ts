@@ -1,6 +1,6 @@
 /**
  * docs/rules.md shows the rules as tables for a compliance reader. This fails when the tables of
- * words, keys, roles and command field names drift from config/classification.json.
+ * words, keys, roles and navigation words drift from config/classification.json.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,7 +56,7 @@ describe('docs/rules.md', () => {
     ]);
   });
 
-  it('lists exactly the container roles, text field roles and command field names', () => {
+  it('lists exactly the container roles, text field roles, control roles and navigation words', () => {
     const list = (header: string) => {
       const i = rows.findIndex(([h]) => h.startsWith(header));
       expect(i).toBeGreaterThanOrEqual(0);
@@ -64,7 +64,11 @@ describe('docs/rules.md', () => {
     };
     expect(list('container roles')).toEqual(defaults.container_roles);
     expect(list('text field roles')).toEqual(defaults.text_field_roles);
-    expect(list('command field names')).toEqual(defaults.command_field_names);
+    const controls = rows.filter(([kind]) => ['value', 'command', 'navigation'].includes(kind));
+    expect(Object.fromEntries(controls.map(([kind, roles]) => [kind, roles.split(', ')]))).toEqual(
+      defaults.control_roles,
+    );
+    expect(listTable('navigation words')).toEqual(defaults.navigation_words);
   });
 
   it('lists every key spelling of the configuration', () => {

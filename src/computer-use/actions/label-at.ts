@@ -1,4 +1,5 @@
 /** The outline element at a point: where a click's first label comes from (DESIGN §5, §7). */
+import { isSapCommandFieldId } from '@warden/protocol';
 import type { OutlineElement, ScreenContext } from './action.types';
 import { loadRules, roleKey, type Rules } from './rules';
 import { clean } from './text';
@@ -32,10 +33,32 @@ export function labelAt(outline: OutlineElement[], x: number, y: number): Outlin
 }
 
 /**
- * The label the outline gives a point: the name of the element `labelAt` finds, trimmed. Null
- * when there is no outline, no element there, its name is empty or invisible, or it is a
- * container (a window, pane, toolbar, table …: its name is a title, not what was clicked). Then
- * the pixels are read (DESIGN §5).
+ * The element a click at a point lands on, as a label source: `labelAt`'s element, unless it is a
+ * container (a window, pane, toolbar, table …: its name is a title, not what was clicked). Null
+ * when there is no outline or no such element.
+ */
+export function controlAt(
+  outline: OutlineElement[] | null,
+  x: number,
+  y: number,
+  rules: Rules = loadRules(),
+): OutlineElement | null {
+  if (!outline) return null;
+  const e = labelAt(outline, x, y);
+  return !e || rules.containerRoles.has(roleKey(e.role)) ? null : e;
+}
+
+/** An outline text as a label: trimmed, null when empty or invisible. */
+export function labelText(text: unknown): string | null {
+  if (typeof text !== 'string') return null;
+  const trimmed = text.trim();
+  return clean(trimmed, Infinity) === '' ? null : trimmed;
+}
+
+/**
+ * The label the outline gives a point: the name of the element `controlAt` finds, or else its
+ * description (an icon button's tooltip). Null when neither says anything: then the pixels are
+ * read (DESIGN §5).
  */
 export function outlineLabelAt(
   outline: OutlineElement[] | null,
@@ -43,11 +66,8 @@ export function outlineLabelAt(
   y: number,
   rules: Rules = loadRules(),
 ): string | null {
-  if (!outline) return null;
-  const e = labelAt(outline, x, y);
-  if (!e || rules.containerRoles.has(roleKey(e.role))) return null;
-  const name = typeof e.name === 'string' ? e.name.trim() : '';
-  return clean(name, Infinity) === '' ? null : name;
+  const e = controlAt(outline, x, y, rules);
+  return e ? (labelText(e.name) ?? labelText(e.description)) : null;
 }
 
 /** The focused fields the caller knows of: its own belief (`focus`) and the host's `focused` mark. */
@@ -80,20 +100,24 @@ export function isTextField(e: OutlineElement | null | undefined, rules: Rules):
 }
 
 /**
+ * Whether the host marks the element as the command field (DESIGN §5): its area `command_field`,
+ * or SAP GUI Scripting's id `wnd[0]/tbar[0]/okcd`. Never guessed from a name in one language.
+ */
+export function isCommandField(e: OutlineElement | null | undefined): boolean {
+  return !!e && (e.area === 'command_field' || isSapCommandFieldId(e.id));
+}
+
+/**
  * Whether the outline locates the focus in the command field: the host marks an element focused,
  * and every focused field the caller knows of (the host's marks and its own belief, the field last
- * clicked) is a text field named as the command field. The belief alone is not enough: a dialog
- * that opened since the click has the focus, and a host marks nothing behind it. Without an
+ * clicked) is a text field the host marks as the command field. The belief alone is not enough: a
+ * dialog that opened since the click has the focus, and a host marks nothing behind it. Without an
  * outline nothing locates it.
  */
 export function focusInCommandField(screen: ScreenContext, rules: Rules): boolean {
   if (!Array.isArray(screen.outline)) return false;
   if (!screen.outline.some((e) => e?.focused === true)) return false;
   return focusedFields(screen).every(
-    (e) =>
-      isTextField(e, rules) &&
-      e.password !== true &&
-      typeof e.name === 'string' &&
-      rules.commandFieldNames.has(clean(e.name, Infinity).toLowerCase()),
+    (e) => isTextField(e, rules) && e.password !== true && isCommandField(e),
   );
 }

@@ -15,6 +15,7 @@ const OUTLINE: OutlineElement[] = [
     name: 'Command field',
     rect: { x: 42, y: 55, width: 196, height: 22 },
     focused: true,
+    area: 'command_field',
   },
   {
     id: 'display',
@@ -60,5 +61,30 @@ describe('the weakening that made a read', () => {
       classification: 'read',
       loosenedBy: { unlabelledClicks: 'read' },
     });
+  });
+
+  it('names navigation_words for a button only the agent’s own word makes a read', () => {
+    const outline: OutlineElement[] = [
+      ...OUTLINE,
+      {
+        id: 'more',
+        role: 'button',
+        name: 'Weiterblättern',
+        rect: { x: 600, y: 120, width: 80, height: 24 },
+      },
+    ];
+    const click = { action: 'click', x: 640, y: 130 };
+    const screen = { ...SCREEN, outline };
+    const own = checkAction(click, screen, loadRules({ navigation_words: ['Weiterblättern'] }));
+    expect(own).toMatchObject({ classification: 'read', loosenedBy: { navigationWords: true } });
+    expect(checkAction(click, screen, loadRules())).toMatchObject({ classification: 'write' });
+    // A word the defaults hold already loosens nothing, even when the agent lists it too.
+    const back = checkAction(
+      { action: 'click', x: 440, y: 130 },
+      SCREEN,
+      loadRules({ navigation_words: ['Display'] }),
+    );
+    expect(back.classification).toBe('read');
+    expect(back).not.toHaveProperty('loosenedBy');
   });
 });

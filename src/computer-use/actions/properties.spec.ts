@@ -367,7 +367,10 @@ describe('properties of the action rules', () => {
     const edited = fc
       .tuple(
         fc.constantFrom(
-          ...rules.commitWords.filter((w) => words(w).join(' ').replace(/ /g, '').length >= 5),
+          // A chord (`Ctrl+S`) is a key's name, not a word OCR misreads by a letter.
+          ...rules.commitWords.filter(
+            (w) => words(w).join(' ').replace(/ /g, '').length >= 5 && !w.includes('+'),
+          ),
         ),
         fc.constantFrom('insert', 'delete', 'replace', 'rn', 'split'),
         fc.nat(),

@@ -43,8 +43,8 @@ const OUTLINE: OutlineElement[] = [
   el('approve', 'button', 'Approve All', 620, 420, 100, 24),
   el('deny', 'button', 'Reject', 730, 420, 80, 24),
   el('ja', 'button', 'Ja', 820, 420, 40, 24),
-  el('undelete', 'button', 'Undelete', 870, 420, 80, 24),
-  el('posting', 'button', 'Posting', 960, 420, 80, 24),
+  el('undelete', 'text', 'Undelete', 870, 420, 80, 24),
+  el('posting', 'text', 'Posting', 960, 420, 80, 24),
   el('send', 'menuitem', 'Send Order…', 1050, 420, 120, 24),
   el('guardar', 'button', 'Guardar', 10, 640, 80, 24),
   el('enr', 'button', 'ENREGISTRER', 100, 640, 100, 24),
@@ -796,13 +796,19 @@ const clicks: Case[] = [
     'Display has no committing verb',
     click('disp'),
     {},
-    ['read', 'click on “Display” (from the screen outline): no committing verb'],
+    [
+      'read',
+      'click on “Display” (a button in the screen outline): its labels name only navigation',
+    ],
   ],
   [
     'Back (F3)',
     click('back'),
     {},
-    ['read', 'click on “Back (F3)” (from the screen outline): no committing verb'],
+    [
+      'read',
+      'click on “Back (F3)” (a button in the screen outline): its labels name only navigation',
+    ],
   ],
   [
     'Saved is not Save',
@@ -850,7 +856,10 @@ const clicks: Case[] = [
     'the smallest element wins over its container',
     click('inner'),
     {},
-    ['read', 'click on “Details” (from the screen outline): no committing verb'],
+    [
+      'read',
+      'click on “Details” (a button in the screen outline): its labels name only navigation',
+    ],
   ],
   [
     'double-click on Book',
@@ -862,7 +871,10 @@ const clicks: Case[] = [
     'double-click on Display',
     { action: 'double_click', ...at('disp') },
     {},
-    ['read', 'double-click on “Display” (from the screen outline): no committing verb'],
+    [
+      'read',
+      'double-click on “Display” (a button in the screen outline): its labels name only navigation',
+    ],
   ],
   // The model's target can only make a click stricter.
   [
@@ -881,19 +893,28 @@ const clicks: Case[] = [
     'target with no verb over Display',
     click('disp', { target: 'Display button' }),
     {},
-    ['read', 'click on “Display” (from the screen outline): no committing verb'],
+    [
+      'read',
+      'click on “Display” (a button in the screen outline): its labels name only navigation',
+    ],
   ],
   [
     'a blank target is no target',
     click('disp', { target: '   ' }),
     {},
-    ['read', 'click on “Display” (from the screen outline): no committing verb'],
+    [
+      'read',
+      'click on “Display” (a button in the screen outline): its labels name only navigation',
+    ],
   ],
   [
     'a null target is no target',
     click('disp', { target: null }),
     {},
-    ['read', 'click on “Display” (from the screen outline): no committing verb'],
+    [
+      'read',
+      'click on “Display” (a button in the screen outline): its labels name only navigation',
+    ],
   ],
   // Where the outline has no name, the pixels are read.
   [
@@ -906,7 +927,10 @@ const clicks: Case[] = [
     'unnamed icon, OCR reads Display',
     click('icon'),
     { ocr: 'Display' },
-    ['read', 'click on “Display” (read from the screen by OCR): no committing verb'],
+    [
+      'read',
+      'click on an unnamed button in the screen outline, “Display” (read from the screen by OCR): its labels name only navigation',
+    ],
   ],
   [
     'zero-width name counts as none',
@@ -1126,7 +1150,7 @@ const clicks: Case[] = [
     'an outline name is never taken as a near verb',
     { action: 'click', x: 10, y: 10 },
     {
-      screen: { ...BLIND, outline: [el('s', 'button', 'Sichem', 0, 0, 50, 20)] },
+      screen: { ...BLIND, outline: [el('s', 'label', 'Sichem', 0, 0, 50, 20)] },
     },
     ['read', 'click on “Sichem” (from the screen outline): no committing verb'],
   ],
@@ -1309,6 +1333,267 @@ const textFields: Case[] = [
   ],
 ];
 
+/** One element of a kind under the point, on a screen of its own. */
+const alone = (role: string, name: string, extra: Partial<OutlineElement> = {}): Context => ({
+  screen: { ...BLIND, outline: [el('c', role, name, 0, 0, 100, 24, extra)] },
+});
+const at5 = { action: 'click', x: 5, y: 5 };
+const ONLY_NAV = 'its labels name only navigation';
+const COMMAND =
+  'a command control is a write unless its labels name only navigation (Back, Cancel …)';
+
+/** DESIGN §5, "Controls by kind": what the outline says an element is decides first. */
+const controls: Case[] = [
+  // Command controls: a write unless every label names only navigation.
+  [
+    'a button that names no verb is a write',
+    at5,
+    alone('button', 'Simulate'),
+    ['write', `click on “Simulate” (a button in the screen outline): ${COMMAND}`],
+  ],
+  [
+    'a button named Back is a read',
+    at5,
+    alone('button', 'Back'),
+    ['read', `click on “Back” (a button in the screen outline): ${ONLY_NAV}`],
+  ],
+  [
+    'a German Abbrechen button is a read',
+    at5,
+    alone('push button', 'Abbrechen'),
+    ['read', `click on “Abbrechen” (a push button in the screen outline): ${ONLY_NAV}`],
+  ],
+  [
+    'a navigation word with a non-commit shortcut is a read',
+    at5,
+    alone('button', 'Exit (Shift+F3)'),
+    ['read', `click on “Exit (Shift+F3)” (a button in the screen outline): ${ONLY_NAV}`],
+  ],
+  [
+    'a navigation word beside another word is a write',
+    at5,
+    alone('button', 'Back to list and archive'),
+    ['write', `click on “Back to list and archive” (a button in the screen outline): ${COMMAND}`],
+  ],
+  [
+    'a shortcut alone names no navigation',
+    at5,
+    alone('button', 'F3'),
+    ['write', `click on “F3” (a button in the screen outline): ${COMMAND}`],
+  ],
+  [
+    'a toolbar button is a command control',
+    at5,
+    alone('toolbar button', 'Print (Ctrl+P)'),
+    ['write', `click on “Print (Ctrl+P)” (a toolbar button in the screen outline): ${COMMAND}`],
+  ],
+  [
+    'a menu item is a command control',
+    at5,
+    alone('menu item', 'Duplicate'),
+    ['write', `click on “Duplicate” (a menu item in the screen outline): ${COMMAND}`],
+  ],
+  [
+    'a menu item named Close is a read',
+    at5,
+    alone('menu item', 'Close'),
+    ['read', `click on “Close” (a menu item in the screen outline): ${ONLY_NAV}`],
+  ],
+  [
+    'a link that acts is a write',
+    at5,
+    alone('link', 'Resend invoice'),
+    ['write', `click on “Resend invoice” (a link in the screen outline): ${COMMAND}`],
+  ],
+  [
+    'a navigation word the agent added makes a button a read',
+    at5,
+    { ...alone('button', 'Weiterblättern'), agent: { navigation_words: ['Weiterblättern'] } },
+    [
+      'read',
+      `click on “Weiterblättern” (a button in the screen outline): ${ONLY_NAV} (this agent's navigation_words)`,
+    ],
+  ],
+  [
+    'without the agent’s word the same button is a write',
+    at5,
+    alone('button', 'Weiterblättern'),
+    ['write', `click on “Weiterblättern” (a button in the screen outline): ${COMMAND}`],
+  ],
+  // The description (tooltip) is a label too.
+  [
+    'GnuCash’s Enter: the name names a commit key',
+    at5,
+    alone('push button', 'Enter', { description: 'Record the current transaction' }),
+    [
+      'write',
+      'click on “Enter” (from the screen outline, which names the commit key Enter: a control does what its key does)',
+    ],
+  ],
+  [
+    'a description naming a committing verb',
+    at5,
+    alone('push button', 'Go', { description: 'Record the current transaction' }),
+    ['write', 'click on “Go” described “Record the current transaction” (from the screen outline)'],
+  ],
+  [
+    'a navigation name with a description that says more is a write',
+    at5,
+    alone('button', 'Back', { description: 'Back to the list, keeping the draft' }),
+    [
+      'write',
+      `click on “Back” (a button in the screen outline) described “Back to the list, keeping the draft”: ${COMMAND}`,
+    ],
+  ],
+  [
+    'a navigation name and description is a read',
+    at5,
+    alone('button', 'Back', { description: 'Back (F3)' }),
+    ['read', `click on “Back” (a button in the screen outline): ${ONLY_NAV}`],
+  ],
+  [
+    'an icon button named only by its tooltip',
+    at5,
+    alone('button', '', { description: 'Save (Ctrl+S)' }),
+    ['write', 'click on an unnamed button described “Save (Ctrl+S)” (from the screen outline)'],
+  ],
+  [
+    'an icon button whose tooltip only navigates',
+    at5,
+    alone('button', '', { description: 'Cancel (F12)' }),
+    ['read', `click on an unnamed button in the screen outline: ${ONLY_NAV}`],
+  ],
+  // A label naming a commit key is a committing verb.
+  [
+    'the sim’s toolbar Enter (SAP’s green check)',
+    at5,
+    alone('button', 'Enter', { description: 'Enter (Enter)', area: 'toolbar' }),
+    [
+      'write',
+      'click on “Enter” (from the screen outline, which names the commit key Enter: a control does what its key does)',
+    ],
+  ],
+  [
+    'a label naming F8',
+    at5,
+    alone('label', 'Run report (F8)'),
+    [
+      'write',
+      'click on “Run report (F8)” (from the screen outline, which names the commit key F8: a control does what its key does)',
+    ],
+  ],
+  [
+    'a label naming Strg+S',
+    at5,
+    alone('label', 'Daten (Strg+S)'),
+    [
+      'write',
+      'click on “Daten (Strg+S)” (from the screen outline, which names the commit key Ctrl+S: a control does what its key does)',
+    ],
+  ],
+  [
+    'a label naming Return',
+    at5,
+    alone('label', 'Return'),
+    [
+      'write',
+      'click on “Return” (from the screen outline, which names the commit key Enter: a control does what its key does)',
+    ],
+  ],
+  [
+    'OCR reads Enter on a screen without an outline',
+    at5,
+    { screen: BLIND, ocr: 'Enter' },
+    ['write', 'click on “Enter” (read from the screen by OCR, which names the commit key Enter)'],
+  ],
+  [
+    'a label naming a navigation key is no verb',
+    at5,
+    alone('label', 'Next page (PageDown)'),
+    ['read', 'click on “Next page (PageDown)” (from the screen outline): no committing verb'],
+  ],
+  // Controls that change a value: an edit, a write.
+  [
+    'a checkbox is an edit',
+    at5,
+    alone('check box', 'Delivery block'),
+    [
+      'write',
+      'click on “Delivery block” (a check box in the screen outline): it changes a value, an edit',
+    ],
+  ],
+  [
+    'a radio button is an edit, whatever its name',
+    at5,
+    alone('radio button', 'Display'),
+    [
+      'write',
+      'click on “Display” (a radio button in the screen outline): it changes a value, an edit',
+    ],
+  ],
+  [
+    'SAP’s GuiCheckBox',
+    at5,
+    alone('GuiCheckBox', ''),
+    ['write', 'click on an unnamed GuiCheckBox in the screen outline: it changes a value, an edit'],
+  ],
+  [
+    'a combo box is an edit',
+    at5,
+    alone('combo box', 'Currency'),
+    [
+      'write',
+      'click on “Currency” (a combo box in the screen outline): it changes a value, an edit',
+    ],
+  ],
+  [
+    'a toggle button is an edit',
+    at5,
+    alone('toggle button', 'Bold'),
+    [
+      'write',
+      'click on “Bold” (a toggle button in the screen outline): it changes a value, an edit',
+    ],
+  ],
+  // Tabs, menus that open, scroll bars: reads, unless a label names a committing verb.
+  [
+    'a tab is a read',
+    at5,
+    alone('page tab', 'Shipping'),
+    [
+      'read',
+      'click on “Shipping” (a page tab in the screen outline): opening or moving to it is a read',
+    ],
+  ],
+  [
+    'an unnamed scroll bar is a read',
+    at5,
+    alone('scroll bar', ''),
+    [
+      'read',
+      'click on an unnamed scroll bar in the screen outline: opening or moving to it is a read',
+    ],
+  ],
+  [
+    'a menu that opens is a read',
+    at5,
+    alone('menu', 'Goto'),
+    ['read', 'click on “Goto” (a menu in the screen outline): opening or moving to it is a read'],
+  ],
+  [
+    'a tab named with a committing verb is still a write',
+    at5,
+    alone('tab', 'Post'),
+    ['write', 'click on “Post” (from the screen outline)'],
+  ],
+  [
+    'a role the rules do not place keeps the label rules',
+    at5,
+    alone('list item', 'Sales and Distribution'),
+    ['read', 'click on “Sales and Distribution” (from the screen outline): no committing verb'],
+  ],
+];
+
 const others: Case[] = [
   [
     'scroll is a read',
@@ -1350,7 +1635,16 @@ const others: Case[] = [
   ],
 ];
 
-const TABLE = [...parsing, ...bounds, ...keys, ...typing, ...clicks, ...textFields, ...others];
+const TABLE = [
+  ...parsing,
+  ...bounds,
+  ...keys,
+  ...typing,
+  ...clicks,
+  ...textFields,
+  ...controls,
+  ...others,
+];
 
 describe('the action rules, as a table (DESIGN §5)', () => {
   it('has at least 150 cases, each with a distinct title', () => {

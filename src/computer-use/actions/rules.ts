@@ -1,7 +1,8 @@
 /**
  * The classification rules as data: config/classification.json (compiled into the build, so the
  * same file is used from src/ under tests and from dist/src/ in production), plus what an agent
- * adds (`commit_words`, `unlabelled_clicks`, `screen_rules`, DESIGN §9). Checked once, when first loaded.
+ * adds (`commit_words`, `navigation_words`, `unlabelled_clicks`, `screen_rules`, DESIGN §9). Checked
+ * once, when first loaded.
  */
 import {
   canonicalKey,
@@ -12,7 +13,7 @@ import {
   squash,
 } from '@warden/protocol';
 import defaults from '../../../config/classification.json';
-import { type CommitWordIndex, indexCommitWords, words } from './commit-words';
+import { type CommitWordIndex, findCommitWord, indexCommitWords, words } from './commit-words';
 import { type NearTargets, nearTargets } from './near-miss';
 import {
   NO_SCREEN_RULES,
@@ -23,8 +24,13 @@ import {
 import { indexSecretFieldWords, type SecretFieldWords } from './secret-fields';
 
 export interface Rules {
-  /** Every committing verb in force, as configured (defaults first, then the agent's). */
+  /**
+   * Every committing verb in force: the defaults, the agent's, then the names of the commit keys
+   * (`Enter`, `Return`, `Ctrl+S`, `Strg+S` …: a button does what its key does).
+   */
   readonly commitWords: readonly string[];
+  /** Of `commitWords`, the spellings that name a commit key, and which key. */
+  readonly commitKeyNames: ReadonlyMap<string, string>;
   readonly commitIndex: CommitWordIndex;
   /** The committing verbs an OCR-read label may miss by one edit (five letters or more). */
   readonly commitNear: NearTargets;
@@ -40,8 +46,17 @@ export interface Rules {
   readonly containerRoles: ReadonlySet<string>;
   /** Outline roles (see `roleKey`) of text fields: a click on one focuses it, a read. */
   readonly textFieldRoles: ReadonlySet<string>;
-  /** The names (lower case) an outline gives the command field, for `command_field` screen rules. */
-  readonly commandFieldNames: ReadonlySet<string>;
+  /** Outline roles (see `roleKey`) of command controls: a click is a write unless it only navigates. */
+  readonly commandRoles: ReadonlySet<string>;
+  /** Outline roles (see `roleKey`) of controls whose click changes a value: an edit. */
+  readonly valueRoles: ReadonlySet<string>;
+  /** Outline roles (see `roleKey`) of tabs, menus, scroll bars: a click is a read, unless a verb. */
+  readonly navigationRoles: ReadonlySet<string>;
+  /** The words that make a command control a read (defaults first, then the agent's). */
+  readonly navigationWords: readonly string[];
+  readonly navigationIndex: CommitWordIndex;
+  /** Navigation words (folded, words joined by a space) that only the agent's list holds. */
+  readonly agentNavigationWords: ReadonlySet<string>;
   /** The agent's screen rules (DESIGN §5), compiled; none by default. */
   readonly screenRules: ScreenRules;
   /**
@@ -55,6 +70,7 @@ export interface Rules {
 /** The part of an agent's configuration (DESIGN §9) that changes classification. */
 export interface AgentRules {
   commit_words?: string[] | null;
+  navigation_words?: string[] | null;
   unlabelled_clicks?: 'read' | 'write' | null;
   /** Checked here (screen-rules-read.ts); the settings module reports each problem by its path. */
   screen_rules?: unknown;
@@ -76,6 +92,7 @@ export class RulesError extends Error {
 /** Limits on what an agent may add. */
 export const MAX_AGENT_COMMIT_WORDS = 200;
 export const MAX_COMMIT_WORD_LENGTH = 64;
+export const MAX_AGENT_NAVIGATION_WORDS = 200;
 
 interface RulesFile {
   commit_words: Record<string, string[]>;
@@ -83,7 +100,8 @@ interface RulesFile {
   ocr_min_confidence: number;
   container_roles: string[];
   text_field_roles: string[];
-  command_field_names: string[];
+  control_roles: { command: string[]; value: string[]; navigation: string[] };
+  navigation_words: Record<string, string[]>;
   navigation_keys: string[];
   commit_keys: string[];
   modifier_aliases: Record<string, string[]>;
@@ -116,7 +134,15 @@ function checkFile(raw: unknown): RulesFile {
     problems.push('ocr_min_confidence must be a number above 0 and at most 100');
   if (!isStringArray(f.container_roles)) problems.push('container_roles must be a list');
   if (!isStringArray(f.text_field_roles)) problems.push('text_field_roles must be a list');
-  if (!isStringArray(f.command_field_names)) problems.push('command_field_names must be a list');
+  const control = f.control_roles as Record<string, unknown> | undefined;
+  if (
+    !control ||
+    typeof control !== 'object' ||
+    !['command', 'value', 'navigation'].every((k) => isStringArray(control[k]))
+  )
+    problems.push('control_roles must have command, value and navigation lists');
+  if (!isStringArrayRecord(f.navigation_words))
+    problems.push('navigation_words must map languages to lists');
   if (!isStringArray(f.navigation_keys)) problems.push('navigation_keys must be a list');
   if (!isStringArray(f.commit_keys)) problems.push('commit_keys must be a list');
   if (!isStringArrayRecord(f.modifier_aliases)) problems.push('modifier_aliases must map to lists');
@@ -170,11 +196,15 @@ export function roleKey(role: unknown): string {
 
 interface Base {
   commitWords: readonly string[];
+  commitKeyNames: ReadonlyMap<string, string>;
+  navigationWords: readonly string[];
   secretFields: SecretFieldWords;
   ocrMinConfidence: number;
   containerRoles: ReadonlySet<string>;
   textFieldRoles: ReadonlySet<string>;
-  commandFieldNames: ReadonlySet<string>;
+  commandRoles: ReadonlySet<string>;
+  valueRoles: ReadonlySet<string>;
+  navigationRoles: ReadonlySet<string>;
   navigationKeys: ReadonlySet<string>;
   commitKeys: ReadonlySet<string>;
   keySpellings: KeySpellings;
@@ -195,7 +225,8 @@ function loadBase(): Base {
   }
   const commitWords = Object.values(file.commit_words).flat();
   const secretFieldWords = Object.values(file.secret_field_words).flat();
-  for (const w of [...commitWords, ...secretFieldWords]) {
+  const navigationWords = Object.values(file.navigation_words).flat();
+  for (const w of [...commitWords, ...secretFieldWords, ...navigationWords]) {
     if (words(w).length === 0) throw new RulesError(`classification.json: “${w}” has no letters`);
   }
   const roles = (list: string[]) => {
@@ -209,17 +240,44 @@ function loadBase(): Base {
   };
   const containerRoles = roles(file.container_roles);
   const textFieldRoles = roles(file.text_field_roles);
-  for (const r of textFieldRoles) {
-    if (containerRoles.has(r))
-      throw new RulesError(`classification.json: role “${r}” is both a container and a text field`);
+  const kinds = {
+    container: containerRoles,
+    'text field': textFieldRoles,
+    command: roles(file.control_roles.command),
+    value: roles(file.control_roles.value),
+    navigation: roles(file.control_roles.navigation),
+  };
+  const seen = new Map<string, string>();
+  for (const [kind, set] of Object.entries(kinds)) {
+    for (const r of set) {
+      const other = seen.get(r);
+      if (other)
+        throw new RulesError(`classification.json: role “${r}” is both ${other} and ${kind}`);
+      seen.set(r, kind);
+    }
+  }
+  // A key spelt like a committing verb (Delete) is named as the verb.
+  const verbs = new Set(commitWords.map((w) => words(w).join(' ')));
+  const commitKeyNames = new Map(
+    [...commitKeySpellings(file, commitKeys)].filter(([s]) => !verbs.has(words(s).join(' '))),
+  );
+  for (const spelling of commitKeyNames.keys()) {
+    if (navigationWords.some((w) => words(w).join(' ') === words(spelling).join(' ')))
+      throw new RulesError(
+        `classification.json: “${spelling}” names a commit key and is a navigation word`,
+      );
   }
   base = {
     commitWords,
+    commitKeyNames,
+    navigationWords,
     secretFields: indexSecretFieldWords(secretFieldWords),
     ocrMinConfidence: file.ocr_min_confidence,
     containerRoles,
     textFieldRoles,
-    commandFieldNames: new Set(file.command_field_names.map((n) => n.toLowerCase())),
+    commandRoles: kinds.command,
+    valueRoles: kinds.value,
+    navigationRoles: kinds.navigation,
     navigationKeys,
     commitKeys,
     keySpellings,
@@ -227,23 +285,72 @@ function loadBase(): Base {
   return base;
 }
 
+/**
+ * The spellings of the commit keys a label may name (DESIGN §5: a button does what its key does):
+ * each key's canonical name, its aliases of four letters or more (`Return`, `Back_Space`; `del` and
+ * `ret` are words of other languages), and a chord with every modifier spelling (`Ctrl+S`,
+ * `Strg+S`, `Control+S`), each with the key it names.
+ */
+function commitKeySpellings(file: RulesFile, commitKeys: ReadonlySet<string>): Map<string, string> {
+  const names = new Map<string, string>();
+  const add = (spelling: string, key: string) => {
+    if (words(spelling).length > 0 && !names.has(spelling)) names.set(spelling, key);
+  };
+  for (const key of commitKeys) {
+    const parts = key.split('+');
+    const base = parts[parts.length - 1];
+    const bases = [base, ...(file.key_aliases[base] ?? []).filter((a) => a.length >= 4)];
+    let spellings = bases;
+    for (const modifier of parts.slice(0, -1).reverse()) {
+      const mods = [modifier, ...(file.modifier_aliases[modifier] ?? [])].filter((m) =>
+        /^\p{L}+$/u.test(m),
+      );
+      spellings = mods.flatMap((m) => spellings.map((s) => `${m}+${s}`));
+    }
+    add(key, key);
+    for (const s of spellings) add(s, key);
+  }
+  return names;
+}
+
+/** An agent's own words (`commit_words`, `navigation_words`): a list of short words with letters. */
+function checkWords(field: string, list: unknown, max: number, problems: string[]): void {
+  if (list == null) return;
+  if (!isStringArray(list)) {
+    problems.push(`${field} must be a list of strings`);
+  } else if (list.length > max) {
+    problems.push(`${field}: at most ${max} words`);
+  } else {
+    const bad = list.find((w) => w.length > MAX_COMMIT_WORD_LENGTH || words(w).length === 0);
+    if (bad !== undefined) {
+      problems.push(
+        `${field}: “${bad.slice(0, MAX_COMMIT_WORD_LENGTH)}” must have letters or digits and at most ${MAX_COMMIT_WORD_LENGTH} characters`,
+      );
+    }
+  }
+}
+
 /** Checks what an agent adds, naming every problem; its screen rules come back compiled. */
 function checkAgent(agent: AgentRules, b: Base, mode: ReadMode): ScreenRules {
   const problems: string[] = [];
-  const { commit_words: extra, unlabelled_clicks: unlabelled } = agent;
-  if (extra != null) {
-    if (!isStringArray(extra)) {
-      problems.push('commit_words must be a list of strings');
-    } else if (extra.length > MAX_AGENT_COMMIT_WORDS) {
-      problems.push(`commit_words: at most ${MAX_AGENT_COMMIT_WORDS} words`);
-    } else {
-      const bad = extra.find((w) => w.length > MAX_COMMIT_WORD_LENGTH || words(w).length === 0);
-      if (bad !== undefined) {
-        problems.push(
-          `commit_words: “${bad.slice(0, MAX_COMMIT_WORD_LENGTH)}” must have letters or digits and at most ${MAX_COMMIT_WORD_LENGTH} characters`,
-        );
-      }
-    }
+  const { unlabelled_clicks: unlabelled } = agent;
+  checkWords('commit_words', agent.commit_words, MAX_AGENT_COMMIT_WORDS, problems);
+  checkWords('navigation_words', agent.navigation_words, MAX_AGENT_NAVIGATION_WORDS, problems);
+  if (isStringArray(agent.navigation_words)) {
+    const key = agent.navigation_words.find((w) =>
+      [...b.commitKeyNames.keys()].some((k) => words(k).join(' ') === words(w).join(' ')),
+    );
+    if (key !== undefined)
+      problems.push(`navigation_words: “${key}” names a commit key, which commits`);
+    const verbs = indexCommitWords([
+      ...b.commitWords,
+      ...(isStringArray(agent.commit_words) ? agent.commit_words : []),
+    ]);
+    const verb = agent.navigation_words.find((w) => findCommitWord(w, verbs) !== null);
+    if (verb !== undefined)
+      problems.push(
+        `navigation_words: “${verb}” holds a committing verb, which a navigation word cannot`,
+      );
   }
   if (unlabelled != null && unlabelled !== 'read' && unlabelled !== 'write') {
     problems.push('unlabelled_clicks must be "read" or "write"');
@@ -252,6 +359,12 @@ function checkAgent(agent: AgentRules, b: Base, mode: ReadMode): ScreenRules {
   problems.push(...screenRules.problems);
   if (problems.length > 0) throw new RulesError(problems);
   return screenRules.compiled;
+}
+
+/** The agent's words that the defaults do not hold, folded as the index matches them. */
+function agentOnly(defaults: readonly string[], own: readonly string[]): ReadonlySet<string> {
+  const known = new Set(defaults.map((w) => words(w).join(' ')));
+  return new Set(own.map((w) => words(w).join(' ')).filter((w) => w !== '' && !known.has(w)));
 }
 
 let defaultRules: Rules | null = null;
@@ -267,9 +380,18 @@ export function loadRules(agent?: AgentRules, mode: ReadMode = 'save'): Rules {
   if (!agent && defaultRules) return defaultRules;
   const b = loadBase();
   const screenRules = agent ? checkAgent(agent, b, mode) : NO_SCREEN_RULES;
-  const commitWords = Object.freeze([...b.commitWords, ...(agent?.commit_words ?? [])]);
+  const commitWords = Object.freeze([
+    ...b.commitWords,
+    ...(agent?.commit_words ?? []),
+    ...b.commitKeyNames.keys(),
+  ]);
+  const navigationWords = Object.freeze([...b.navigationWords, ...(agent?.navigation_words ?? [])]);
   const rules: Rules = Object.freeze({
     commitWords,
+    commitKeyNames: b.commitKeyNames,
+    navigationWords,
+    navigationIndex: indexCommitWords(navigationWords),
+    agentNavigationWords: agentOnly(b.navigationWords, agent?.navigation_words ?? []),
     commitIndex: indexCommitWords(commitWords),
     commitNear: nearTargets(commitWords),
     secretFields: b.secretFields,
@@ -278,7 +400,9 @@ export function loadRules(agent?: AgentRules, mode: ReadMode = 'save'): Rules {
     commitKeys: b.commitKeys,
     containerRoles: b.containerRoles,
     textFieldRoles: b.textFieldRoles,
-    commandFieldNames: b.commandFieldNames,
+    commandRoles: b.commandRoles,
+    valueRoles: b.valueRoles,
+    navigationRoles: b.navigationRoles,
     screenRules,
     unlabelledClicks: agent?.unlabelled_clicks ?? 'write',
     keySpellings: b.keySpellings,

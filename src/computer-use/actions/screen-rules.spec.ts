@@ -24,7 +24,7 @@ const INITIAL = 'Change Sales Order: Initial Screen';
 /** The sim's VA02 initial screen, much simplified: the command field has the focus. */
 const OUTLINE: OutlineElement[] = [
   el('title', 'title', INITIAL, 16, 90, 300, 22),
-  el('cmd', 'textbox', 'Command field', 42, 55, 196, 22, { focused: true }),
+  el('cmd', 'textbox', 'Command field', 42, 55, 196, 22, { focused: true, area: 'command_field' }),
   el('order', 'textbox', 'Order', 200, 172, 110, 22),
   el('pwd', 'textbox', 'Password', 200, 300, 110, 22, { password: true }),
   el('display', 'button', 'Display', 400, 120, 80, 24),
@@ -167,18 +167,79 @@ const CASES: Case[] = [
     rules: DEMO,
     answer: type('/nVA02'),
     screen: {
-      outline: [el('cmd', 'button', 'Command field', 42, 55, 196, 22, { focused: true })],
+      outline: [
+        el('cmd', 'button', 'Command field', 42, 55, 196, 22, {
+          focused: true,
+          area: 'command_field',
+        }),
+      ],
     },
     expected: TYPING,
   },
   {
-    case: 'the German sim’s Befehlsfeld is the command field',
+    case: 'the German sim’s Befehlsfeld is the command field: the host marks its area',
+    rules: DEMO,
+    answer: type('/nVA02'),
+    screen: {
+      outline: [
+        el('cmd', 'textbox', 'Befehlsfeld', 42, 55, 196, 22, {
+          focused: true,
+          area: 'command_field',
+        }),
+      ],
+    },
+    expected: TYPED('/nVA02'),
+  },
+  {
+    case: 'SAP GUI Scripting’s okcd id marks the command field in any language',
+    rules: DEMO,
+    answer: type('/nVA02'),
+    screen: {
+      outline: [
+        el(
+          '/app/con[0]/ses[0]/wnd[0]/tbar[0]/okcd',
+          'GuiOkCodeField',
+          'Campo de comandos',
+          42,
+          55,
+          196,
+          22,
+          {
+            focused: true,
+          },
+        ),
+      ],
+    },
+    expected: TYPED('/nVA02'),
+  },
+  {
+    case: 'a field only named Command field, that the host does not mark, is not the command field',
+    rules: DEMO,
+    answer: type('/nVA02'),
+    screen: {
+      outline: [el('cmd', 'textbox', 'Command field', 42, 55, 196, 22, { focused: true })],
+    },
+    expected: TYPING,
+  },
+  {
+    case: 'nor is a field named Befehlsfeld',
     rules: DEMO,
     answer: type('/nVA02'),
     screen: {
       outline: [el('cmd', 'textbox', 'Befehlsfeld', 42, 55, 196, 22, { focused: true })],
     },
-    expected: TYPED('/nVA02'),
+    expected: TYPING,
+  },
+  {
+    case: 'an okcd of another toolbar is not the command field',
+    rules: DEMO,
+    answer: type('/nVA02'),
+    screen: {
+      outline: [
+        el('wnd[0]/tbar[1]/okcd', 'textbox', 'Command field', 42, 55, 196, 22, { focused: true }),
+      ],
+    },
+    expected: TYPING,
   },
   {
     case: 'invalid stays invalid: a focused password field, whatever the rules',

@@ -17,6 +17,8 @@ const date: OutlineElement = {
   rect: { x: 200, y: 120, width: 100, height: 20 },
   value: '15.03.2026',
   focused: true,
+  states: ['editable', 'changeable', 'focused'],
+  area: 'input',
 };
 const command: OutlineElement = {
   id: 'okcode',
@@ -25,6 +27,8 @@ const command: OutlineElement = {
   rect: { x: 10, y: 40, width: 120, height: 20 },
   value: '',
   focused: true,
+  states: ['editable', 'changeable', 'focused'],
+  area: 'command_field',
 };
 const save: OutlineElement = {
   id: 'save',
@@ -44,7 +48,7 @@ const type = (text: string) => ({ action: 'type', text }) as const;
 
 describe('staging an edit', () => {
   it('stages typing into the focused text field, with its label, id, rect and value before', () => {
-    const staged = stageEdit(type('30.04.2026'), screen([save, date]), rules, null);
+    const staged = stageEdit(type('30.04.2026'), screen([save, date]), rules);
     expect(staged).toEqual({
       edit: {
         field: { label: 'Req. Deliv. Date', id: 'date', rect: date.rect, at: null },
@@ -55,7 +59,7 @@ describe('staging an edit', () => {
   });
 
   it('stages a Backspace in the field as an edit', () => {
-    const staged = stageEdit({ action: 'key', key: 'Backspace' }, screen([date]), rules, null);
+    const staged = stageEdit({ action: 'key', key: 'Backspace' }, screen([date]), rules);
     expect(staged).toMatchObject({ edit: { text: null, key: 'Backspace', before: '15.03.2026' } });
   });
 
@@ -65,31 +69,51 @@ describe('staging an edit', () => {
     ['a carriage return', '30.04.2026\r', /control character/],
     ['a line separator', 'a\u2028b', /control character/],
   ])('never stages text holding %s', (_, text, why) => {
-    const staged = stageEdit(type(text), screen([date]), rules, null);
+    const staged = stageEdit(type(text), screen([date]), rules);
     expect(staged).toEqual({ notStaged: expect.stringMatching(why) as unknown });
   });
 
   it('never stages a transaction code, wherever the focus seems to be', () => {
     for (const code of ['/nVA02', '/oFB50', ' /NVA03']) {
-      expect(stageEdit(type(code), screen([date]), rules, null)).toEqual({
+      expect(stageEdit(type(code), screen([date]), rules)).toEqual({
         notStaged: expect.stringMatching(/transaction code/) as unknown,
       });
     }
   });
 
   it('never stages a commit key or a click', () => {
-    expect(stageEdit({ action: 'key', key: 'Enter' }, screen([date]), rules, null)).toHaveProperty(
+    expect(stageEdit({ action: 'key', key: 'Enter' }, screen([date]), rules)).toHaveProperty(
       'notStaged',
     );
-    expect(
-      stageEdit({ action: 'click', x: 20, y: 20 }, screen([save]), rules, null),
-    ).toHaveProperty('notStaged');
+    expect(stageEdit({ action: 'click', x: 20, y: 20 }, screen([save]), rules)).toHaveProperty(
+      'notStaged',
+    );
   });
 
-  it('never stages typing into the command field (by the names config gives it, any case)', () => {
-    for (const name of ['Command field', 'command FIELD', 'Befehlsfeld']) {
-      const staged = stageEdit(type('/nVA02'), screen([{ ...command, name }]), rules, null);
-      expect(staged).toEqual({ notStaged: expect.stringMatching(/command field/) as unknown });
+  it('never stages typing into the command field the host marks, by its area or its SAP id', () => {
+    const sapId = { ...command, id: 'wnd[0]/tbar[0]/okcd', area: undefined };
+    for (const field of [command, { ...command, name: 'Campo de comandos' }, sapId]) {
+      const staged = stageEdit(type('SE16N'), screen([field]), rules);
+      expect(staged).toEqual({
+        notStaged: 'typing into the command field is never staged: a person decides',
+      });
+    }
+  });
+
+  it('stages only into a field the host places in the input area as changeable', () => {
+    const cases: Array<[string, OutlineElement, RegExp]> = [
+      // A command field the host does not mark, in a language no list knows: not staged either.
+      ['no area', { ...date, name: 'Campo de comandos', area: undefined }, /input area/],
+      ['the toolbar', { ...date, area: 'toolbar' }, /input area/],
+      ['not changeable', { ...date, states: ['editable', 'focused'] }, /changeable/],
+      ['no states', { ...date, states: undefined }, /changeable/],
+    ];
+    for (const [what, field, why] of cases) {
+      const staged = stageEdit(type('SE16N'), screen([field]), rules);
+      expect({ what, staged }).toEqual({
+        what,
+        staged: { notStaged: expect.stringMatching(why) as unknown },
+      });
     }
   });
 
@@ -106,7 +130,7 @@ describe('staging an edit', () => {
       ['only a belief', screen([unfocused], { focus: unfocused })],
     ];
     for (const [what, context] of cases) {
-      const staged = stageEdit(type('x'), context, rules, null);
+      const staged = stageEdit(type('x'), context, rules);
       expect({ what, staged }).toEqual({
         what,
         staged: { notStaged: expect.any(String) as unknown },
@@ -115,42 +139,14 @@ describe('staging an edit', () => {
   });
 
   it('keeps what it cannot read as unknown: a field the host gives no value has before null', () => {
-    const staged = stageEdit(type('4711'), screen([{ ...date, value: undefined }]), rules, null);
+    const staged = stageEdit(type('4711'), screen([{ ...date, value: undefined }]), rules);
     expect(staged).toMatchObject({ edit: { before: null } });
   });
 
-  describe('without an outline', () => {
+  it('never stages on a host without an outline, whatever OCR reads beside the field', () => {
     const label = { words: [{ text: 'Order', confidence: 93 }] };
-
-    it('stages typing where the run last clicked and OCR read a label beside it', () => {
-      const staged = stageEdit(type('4711'), screen(null, { focusLabel: label }), rules, {
-        x: 300,
-        y: 200,
-      });
-      expect(staged).toEqual({
-        edit: {
-          field: { label: 'Order', id: null, rect: null, at: { x: 300, y: 200 } },
-          before: null,
-          text: '4711',
-        },
-      });
-    });
-
-    it('holds it where no click locates the field, or OCR read no label', () => {
-      const at = { x: 300, y: 200 };
-      expect(
-        stageEdit(type('4711'), screen(null, { focusLabel: label }), rules, null),
-      ).toHaveProperty('notStaged');
-      for (const focusLabel of [
-        { unreadable: 'timed_out' as const },
-        { words: [{ text: 'Or', confidence: 95 }] }, // fewer than three letters
-        { words: [{ text: 'Order', confidence: 20 }] }, // unsure
-        null,
-      ]) {
-        expect(stageEdit(type('4711'), screen(null, { focusLabel }), rules, at)).toHaveProperty(
-          'notStaged',
-        );
-      }
+    expect(stageEdit(type('4711'), screen(null, { focusLabel: label }), rules)).toEqual({
+      notStaged: 'the screen host serves no outline, so nothing places the field: a person decides',
     });
   });
 });

@@ -7,14 +7,14 @@
  * decides, as for any write):
  * - it is typing whose text holds no newline, tab or other control character and is no transaction
  *   code (`/nVA02`), or a Backspace;
- * - the field it goes into is located: with an outline, the host marks the focus, every focused
+ * - the field it goes into is placed by the host: its outline marks the focus, every focused
  *   element the caller knows of (the host's marks and the field last clicked) is the same text
- *   field, not a password field and not the command field, and it has a name; without an outline,
- *   the run last clicked a point and OCR read a label beside it there.
+ *   field, not a password field and not the command field, with a name, in the screen's input
+ *   area and `changeable` (DESIGN §6). A host that serves no outline, or places no field so, gets
+ *   no staging: every edit is held for a person.
  */
-import type { Action, OcrReading, OutlineElement, Rect, ScreenContext } from './action.types';
-import { focusedFields, isTextField } from './label-at';
-import { judgeOcrReading } from './ocr-label';
+import type { Action, OutlineElement, Rect, ScreenContext } from './action.types';
+import { focusedFields, isCommandField, isTextField } from './label-at';
 import type { Rules } from './rules';
 import { clean, quote } from './text';
 import { SAME_LINE_PX } from './typed-field';
@@ -27,7 +27,10 @@ export interface StagedField {
   id: string | null;
   /** Where it was on the screen the edit was judged on (the outline's rect); null: unknown. */
   rect: Rect | null;
-  /** Where the run clicked to focus it, where the host serves no outline; else null. */
+  /**
+   * Where the run clicked to focus it, in records of runs from before outlines were required for
+   * staging (nothing is staged without one now); else null.
+   */
   at: { x: number; y: number } | null;
 }
 
@@ -80,16 +83,11 @@ const TRANSACTION_CODE = /^\s*\/[no]/i;
 /** Outcomes of an action that reached the screen, a commit among them when it was a write. */
 const COMMITTED: ReadonlySet<string> = new Set(['sent', 'sent_after_approval']);
 
-/**
- * Whether `action` is staged on this screen, and as what. `at` is where the run last clicked
- * while the focus cannot have moved since (for a screen without an outline); `screen.focusLabel`
- * what OCR read beside it.
- */
+/** Whether `action` is staged on this screen, and as what. */
 export function stageEdit(
   action: Action,
   screen: ScreenContext,
   rules: Rules,
-  at: { x: number; y: number } | null,
 ): { edit: StagedEdit } | NotStaged {
   let text: string | null = null;
   if (action.action === 'type') {
@@ -103,9 +101,10 @@ export function stageEdit(
   } else if (!(action.action === 'key' && action.key === 'Backspace')) {
     return notStaged('only typing and Backspace inside a field are staged');
   }
-  const located = Array.isArray(screen.outline)
-    ? outlineField(screen, rules)
-    : ocrField(screen.focusLabel, at, rules);
+  if (!Array.isArray(screen.outline)) {
+    return notStaged('the screen host serves no outline, so nothing places the field');
+  }
+  const located = outlineField(screen, rules);
   if ('notStaged' in located) return located;
   const edit: StagedEdit = { field: located.field, before: located.before, text };
   if (text === null) edit.key = 'Backspace';
@@ -131,30 +130,17 @@ function outlineField(
   }
   if (!isTextField(element, rules)) return notStaged('the focus is not in a text field');
   if (element.password === true) return notStaged('the focus is in a password field');
+  if (isCommandField(element)) return notStaged('typing into the command field is never staged');
   const label = typeof element.name === 'string' ? clean(element.name, Infinity) : '';
   if (label === '') return notStaged('the focused field has no name');
-  if (rules.commandFieldNames.has(label.toLowerCase())) {
-    return notStaged('typing into the command field is never staged');
+  if (element.area !== 'input') {
+    return notStaged("the screen host does not place the field in the screen's input area");
+  }
+  if (!Array.isArray(element.states) || !element.states.includes('changeable')) {
+    return notStaged('the screen host does not mark the field changeable');
   }
   const before = typeof element.value === 'string' ? element.value : null;
   return { field: { label, id: String(element.id), rect: rectOf(element), at: null }, before };
-}
-
-function ocrField(
-  reading: OcrReading | null | undefined,
-  at: { x: number; y: number } | null,
-  rules: Rules,
-): { field: StagedField; before: string | null } | NotStaged {
-  if (!at) return notStaged('nothing locates the field that has the focus');
-  const read = judgeOcrReading(reading, rules);
-  if (read.unreadable !== null || read.text === null) {
-    return notStaged(`nothing could read the field's label (${read.unreadable ?? 'no text'})`);
-  }
-  const label = clean(read.text, Infinity);
-  if (rules.commandFieldNames.has(label.toLowerCase())) {
-    return notStaged('typing into the command field is never staged');
-  }
-  return { field: { label, id: null, rect: null, at }, before: null };
 }
 
 function rectOf(e: OutlineElement): Rect | null {

@@ -8,7 +8,6 @@ import {
   type Action,
   type Change,
   changeList,
-  lastClickPoint,
   type OutlineElement,
   type Rules,
   type ScreenContext,
@@ -40,7 +39,7 @@ export function commitPoint(
   const none: CommitPoint = { staged: null, notStaged: null, changes: null };
   if (approveAt !== 'commit' || verdict.classification !== 'write') return none;
   const action = verdict.action as Action;
-  const edit = stageEdit(action, context, rules, lastClickPoint(history));
+  const edit = stageEdit(action, context, rules);
   if ('edit' in edit) return { ...none, staged: edit.edit };
   const changes = changeList(
     history.map((h) => ({ ...h, staged: h.staged ?? null })),

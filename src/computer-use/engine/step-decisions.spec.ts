@@ -204,11 +204,15 @@ describe('holding an action for a person', () => {
 describe('the weakening a read rests on', () => {
   const agent = {
     unlabelled_clicks: 'read',
+    navigation_words: ['Weiterblättern'],
     screen_rules: [{ command_field: { transactions: ['VA02'] } }],
   };
 
-  it('is the config field as it was: unlabelled_clicks, or the whole list of screen rules', () => {
+  it('is the config field as it was: unlabelled_clicks, navigation_words, or the whole list of screen rules', () => {
     expect(looseningOf({ unlabelledClicks: 'read' }, agent)).toEqual({ unlabelled_clicks: 'read' });
+    expect(looseningOf({ navigationWords: true }, agent)).toEqual({
+      navigation_words: ['Weiterblättern'],
+    });
     expect(looseningOf({ screenRule: 1 }, agent)).toEqual({ screen_rules: agent.screen_rules });
     expect(looseningOf(undefined, agent)).toBeNull();
   });

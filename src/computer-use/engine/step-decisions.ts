@@ -61,16 +61,21 @@ export function refusedToSend(
 
 /**
  * The agent config fields a read rests on when a weakening made it one (DESIGN §6), as the step
- * records them and the send checks them: `unlabelled_clicks`, or the whole `screen_rules` list (a
- * rule changed in any way, or a write rule added beside it, may judge the action otherwise). Null:
- * no weakening made it a read.
+ * records them and the send checks them: `unlabelled_clicks`, the agent's `navigation_words`, or
+ * the whole `screen_rules` list (a rule changed in any way, or a write rule added beside it, may
+ * judge the action otherwise). Null: no weakening made it a read.
  */
 export function looseningOf(
   loosenedBy: Loosening | undefined,
-  agent: { unlabelled_clicks: string; screen_rules: readonly unknown[] },
+  agent: {
+    unlabelled_clicks: string;
+    navigation_words: readonly string[];
+    screen_rules: readonly unknown[];
+  },
 ): Record<string, unknown> | null {
   if (!loosenedBy) return null;
   if ('unlabelledClicks' in loosenedBy) return { unlabelled_clicks: agent.unlabelled_clicks };
+  if ('navigationWords' in loosenedBy) return { navigation_words: agent.navigation_words };
   return { screen_rules: agent.screen_rules };
 }
 

@@ -144,6 +144,7 @@ export class StepLease implements OnModuleDestroy {
   private rulesFor(agent: AgentConfig, run: Run): Rules {
     const settings = {
       commit_words: agent.commit_words,
+      navigation_words: agent.navigation_words,
       unlabelled_clicks: agent.unlabelled_clicks,
       screen_rules: agent.screen_rules,
     };

@@ -98,6 +98,10 @@ export function screenTexts(context: ScreenContext, pixels?: RailPixels): Screen
       if (typeof e.value === 'string' && e.value !== '') {
         texts.push(withFaint({ text: e.value, source: 'outline', rect }, faint));
       }
+      // A tooltip is not drawn until hovered: judged by its words, not its contrast.
+      if (typeof e.description === 'string' && e.description !== '') {
+        texts.push({ text: e.description, source: 'outline', rect });
+      }
     }
   }
   for (const reading of [context.focusLabel, context.titleBar]) {

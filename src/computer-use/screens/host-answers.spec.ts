@@ -216,4 +216,52 @@ describe('outlineOf: the fields of DESIGN §7, checked and copied', () => {
       { id: 'f', role: 'textbox', name: 'Order', rect, value: 'x' },
     ]);
   });
+
+  it('takes the description, the known states, the area and the message type', () => {
+    const [e] = outline(
+      element({
+        description: 'Record the current transaction',
+        states: ['editable', 'changeable', 'focused', 'modified'],
+        area: 'input',
+        message_type: 'E',
+      }),
+    );
+    expect(e).toEqual({
+      id: 'f',
+      role: 'textbox',
+      name: 'Order',
+      rect,
+      description: 'Record the current transaction',
+      states: ['editable', 'changeable', 'focused', 'modified'],
+      area: 'input',
+      message_type: 'E',
+      focused: true,
+    });
+  });
+
+  it('leaves out a state, area or message type it does not know, never guessing at it', () => {
+    const [e] = outline(
+      element({
+        states: ['changeable', 'sticky', 'changeable'],
+        area: 'input_ish',
+        message_type: 'X',
+      }),
+    );
+    expect(e).toEqual({ id: 'f', role: 'textbox', name: 'Order', rect, states: ['changeable'] });
+    // An older host's focused: true still marks the focus.
+    expect(outline(element({ focused: true }))[0]).toMatchObject({ focused: true });
+  });
+
+  it('refuses states, a description or an area of the wrong type, naming the element', () => {
+    const problem = (fields: Record<string, unknown>) =>
+      caught(() => outline(element({}), element(fields))).message.replace(/^.* with /, '');
+    expect(problem({ states: 'focused' })).toBe(
+      'element 1 has states that are not a list of at most 32 strings',
+    );
+    expect(problem({ states: [1] })).toBe(
+      'element 1 has states that are not a list of at most 32 strings',
+    );
+    expect(problem({ description: 7 })).toBe('element 1 has a description that is not a string');
+    expect(problem({ area: ['input'] })).toBe('element 1 has an area that is not a string');
+  });
 });

@@ -4,8 +4,18 @@
  * PNG, the element outline (only the fields of DESIGN §7), an action's result and the health.
  * What is off is a ScreenHostError naming the host and the call.
  */
-import { FRAME_SHA256_HEADER, FRAME_SHA256_PATTERN, isFrameError } from '@warden/protocol';
 import { createHash } from 'node:crypto';
+import {
+  FRAME_SHA256_HEADER,
+  FRAME_SHA256_PATTERN,
+  isFrameError,
+  MESSAGE_TYPES,
+  type MessageType,
+  OUTLINE_AREAS,
+  OUTLINE_STATES,
+  type OutlineArea,
+  type OutlineState,
+} from '@warden/protocol';
 import type { OutlineElement } from '../actions/action.types';
 import { size, type Answer } from './host-transport';
 import { hasPngSignature, readPngHeader } from './png-structure';
@@ -264,14 +274,21 @@ export function outlineOf(t: Target, answer: Answer, what: string): OutlineEleme
   });
 }
 
+/** The longest `description` Warden takes: a tooltip, not a document; a longer one is left out. */
+export const MAX_OUTLINE_DESCRIPTION = 500;
+
 interface RawElement {
   id: string;
   role: string;
   name: string;
   rect: { x: number; y: number; width: number; height: number };
-  value?: string;
+  description?: string | null;
+  value?: string | null;
   password?: boolean;
   focused?: boolean;
+  states?: unknown[];
+  area?: unknown;
+  message_type?: unknown;
 }
 
 function outlineProblem(item: unknown): string | null {
@@ -291,13 +308,35 @@ function outlineProblem(item: unknown): string | null {
     if (e[field] !== undefined && typeof e[field] !== 'boolean')
       return `has a ${field} that is not true or false`;
   }
-  if (e.value !== undefined && e.value !== null && typeof e.value !== 'string') {
-    return 'has a value that is not a string';
+  for (const field of ['value', 'description']) {
+    if (e[field] !== undefined && e[field] !== null && typeof e[field] !== 'string') {
+      return `has a ${field} that is not a string`;
+    }
+  }
+  if (e.states !== undefined && e.states !== null) {
+    if (
+      !Array.isArray(e.states) ||
+      e.states.length > 32 ||
+      !e.states.every((x) => typeof x === 'string')
+    )
+      return 'has states that are not a list of at most 32 strings';
+  }
+  for (const field of ['area', 'message_type']) {
+    if (e[field] !== undefined && e[field] !== null && typeof e[field] !== 'string')
+      return `has ${field === 'area' ? 'an' : 'a'} ${field} that is not a string`;
   }
   return null;
 }
 
-/** Only the fields of DESIGN §7, copied: nothing else the host sent comes along. */
+const STATES: ReadonlySet<string> = new Set(OUTLINE_STATES);
+const AREAS: ReadonlySet<string> = new Set(OUTLINE_AREAS);
+const TYPES: ReadonlySet<string> = new Set(MESSAGE_TYPES);
+
+/**
+ * Only the fields of DESIGN §7, copied: nothing else the host sent comes along. A state, area or
+ * message type Warden does not know is left out (a newer host's word is not guessed at); the
+ * focus is the `focused` state (or a host's older `focused: true`).
+ */
 function toOutlineElement(e: RawElement): OutlineElement {
   const element: OutlineElement = {
     id: e.id,
@@ -305,12 +344,22 @@ function toOutlineElement(e: RawElement): OutlineElement {
     name: e.name,
     rect: { x: e.rect.x, y: e.rect.y, width: e.rect.width, height: e.rect.height },
   };
+  if (typeof e.description === 'string' && e.description.length <= MAX_OUTLINE_DESCRIPTION) {
+    element.description = e.description;
+  }
   // A password field's value is never taken, whatever the host sent (DESIGN §7).
   if (typeof e.value === 'string' && e.value.length <= MAX_OUTLINE_VALUE && e.password !== true) {
     element.value = e.value;
   }
   if (e.password !== undefined) element.password = e.password;
-  if (e.focused !== undefined) element.focused = e.focused;
+  const states = [...new Set((e.states ?? []) as string[])].filter((x) => STATES.has(x));
+  if (states.length > 0) element.states = states as OutlineState[];
+  if (e.focused === true || states.includes('focused')) element.focused = true;
+  else if (e.focused === false) element.focused = false;
+  if (typeof e.area === 'string' && AREAS.has(e.area)) element.area = e.area as OutlineArea;
+  if (typeof e.message_type === 'string' && TYPES.has(e.message_type)) {
+    element.message_type = e.message_type as MessageType;
+  }
   return element;
 }
 

@@ -68,6 +68,8 @@ export interface AgentConfig {
   /** `null`: the deployment's default model, if there is one. */
   planner: PlannerConfig | null;
   commit_words: string[];
+  /** Words that make a command control a read (added to the defaults; adding one is a weakening). */
+  navigation_words: string[];
   unlabelled_clicks: 'read' | 'write';
   ignore_regions: Rect[];
   /**
@@ -142,6 +144,7 @@ export const AGENT_DEFAULTS: Readonly<Omit<AgentConfig, 'screen_url' | 'screen_t
     stall_after: 3,
     planner: null,
     commit_words: [],
+    navigation_words: [],
     unlabelled_clicks: 'write',
     ignore_regions: [],
     redact_regions: [],
@@ -224,6 +227,7 @@ export function withDefaults(config: ComputerUseConfig): ComputerUseConfig {
       ...AGENT_DEFAULTS,
       ...agent,
       commit_words: agent.commit_words ?? [],
+      navigation_words: agent.navigation_words ?? [],
       ignore_regions: agent.ignore_regions ?? [],
       redact_regions: agent.redact_regions ?? [],
       screen_rules: agent.screen_rules ?? [],

@@ -145,6 +145,7 @@ export function parseAgent(raw: unknown, path: string, problems: string[]): Agen
   try {
     loadRules({
       commit_words: known.commit_words as string[] | null | undefined,
+      navigation_words: known.navigation_words as string[] | null | undefined,
       unlabelled_clicks: unlabelled === 'read' || unlabelled === 'write' ? unlabelled : undefined,
       screen_rules: known.screen_rules,
     });
@@ -177,6 +178,7 @@ export function parseAgent(raw: unknown, path: string, problems: string[]): Agen
     stall_after: dto.stall_after ?? AGENT_DEFAULTS.stall_after,
     planner,
     commit_words: [...((known.commit_words as string[] | null | undefined) ?? [])],
+    navigation_words: [...((known.navigation_words as string[] | null | undefined) ?? [])],
     unlabelled_clicks: dto.unlabelled_clicks ?? AGENT_DEFAULTS.unlabelled_clicks,
     ignore_regions: ignoreRegions,
     redact_regions: redactRegions,

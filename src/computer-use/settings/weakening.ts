@@ -25,6 +25,7 @@ export type WeakeningControl =
   | 'unlabelled_clicks'
   | 'approval_timeout_seconds'
   | 'commit_words'
+  | 'navigation_words'
   | 'ignore_regions'
   | 'screen_rules'
   | 'approve_at'
@@ -91,6 +92,14 @@ const RULES: readonly Rule[] = [
     change: 'removing commit words',
     when: 'commit words are removed',
     why: 'clicks on those words need not be held as commits',
+  },
+  {
+    control: 'navigation_words',
+    // Compared as written: a word spelt anew counts as added (the safe side).
+    weakens: (a, b) => b.navigation_words.some((word) => !a.navigation_words.includes(word)),
+    change: 'adding navigation words',
+    when: 'navigation words are added',
+    why: 'a button or menu item labelled only with those words is sent without a person',
   },
   {
     control: 'ignore_regions',

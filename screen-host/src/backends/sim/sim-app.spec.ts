@@ -64,7 +64,7 @@ describe('SimApp', () => {
   it('starts on SAP Easy Access with the command field focused', () => {
     const d = new Driver();
     expect(d.title).toBe('SAP Easy Access');
-    expect(d.element((e) => e.focused === true).name).toBe('Command field');
+    expect(d.element((e) => e.states?.includes('focused') === true).name).toBe('Command field');
   });
 
   it('VA02: changes the requested delivery date of order 4711 and saves it once', () => {
@@ -146,7 +146,7 @@ describe('SimApp', () => {
   it('Tab and Shift+Tab move the focus through the editable fields', () => {
     const d = new Driver();
     d.command('/nVA02').click('textbox', 'Order').type('4711').key('Enter');
-    const focused = () => d.element((e) => e.focused === true).name;
+    const focused = () => d.element((e) => e.states?.includes('focused') === true).name;
     expect(focused()).toBe('Sold-To Party');
     d.key('Tab');
     expect(focused()).toBe('Customer Reference');

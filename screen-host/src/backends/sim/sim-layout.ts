@@ -3,6 +3,7 @@
  * these rectangles and the outline serves exactly these rectangles, so what `GET /elements` says
  * is where the pixels are, and a click at an element's rect lands on it.
  */
+import type { OutlineState } from '@warden/protocol';
 import type { OutlineElement, Rect } from '../backend';
 import type { SimLabels } from './sim-labels';
 import { Builder, chrome, screenWidgets } from './sim-screens';
@@ -17,7 +18,11 @@ import {
   SCREEN_WIDTH,
   textWidth,
   TITLE_FONT,
+  type Widget,
 } from './sim-widgets';
+
+/** The sim's command field (SAP GUI Scripting's `wnd[0]/tbar[0]/okcd`). */
+export const COMMAND_FIELD_ID = 'cmd';
 
 export * from './sim-widgets';
 export { DIALOG_RECT, ITEM_COLUMNS, TABLE_RECT } from './sim-screens';
@@ -141,6 +146,35 @@ export function fieldsOf(layout: Layout): FieldWidget[] {
 }
 
 /**
+ * One widget as the outline says it, in SAP GUI Scripting's terms: a field's `changeable` (SAP's
+ * `Changeable`) and where it is (the command field, or the screen's own input area), a button's
+ * tooltip as its description, a menu bar entry as a menu.
+ */
+function outlineOf(
+  w: Widget,
+  focus: string | null,
+  popupOpen: boolean,
+  valueOf?: (id: string) => string,
+): OutlineElement {
+  const role = w.kind === 'field' ? 'textbox' : w.kind === 'button' ? 'button' : w.role;
+  const element: OutlineElement = { id: w.id, role, name: w.name, rect: { ...w.rect } };
+  if (w.kind === 'button') {
+    if (w.tooltip) element.description = w.tooltip;
+    if (w.area) element.area = w.area;
+  }
+  if (w.kind === 'text' && w.role === 'menu') element.area = 'menu';
+  if (w.kind !== 'field') return element;
+  const states: OutlineState[] = [];
+  if (w.editable) states.push('editable', 'changeable');
+  if (w.id === focus && !popupOpen) states.push('focused');
+  if (states.length > 0) element.states = states;
+  element.area = w.id === COMMAND_FIELD_ID ? 'command_field' : 'input';
+  if (w.password) element.password = true;
+  else if (valueOf) element.value = valueOf(w.id);
+  return element;
+}
+
+/**
  * The outline of a layout. With a popup open: what of the screen it does not cover, without the
  * screen's title (the dialog is the active window: its title is the one that counts, so that a
  * screen rule for the screen behind does not apply to the dialog's buttons), then the dialog, its
@@ -158,18 +192,18 @@ export function toOutline(
         (w) => !(w.kind === 'text' && w.role === 'title') && !intersects(w.rect, popup.rect),
       )
     : layout.widgets;
-  const elements = behind.map((w) => {
-    const role = w.kind === 'field' ? 'textbox' : w.kind === 'button' ? 'button' : w.role;
-    const element: OutlineElement = { id: w.id, role, name: w.name, rect: { ...w.rect } };
-    if (w.kind === 'field' && w.password) element.password = true;
-    if (w.kind === 'field' && !w.password && valueOf) element.value = valueOf(w.id);
-    if (w.kind === 'field' && w.id === focus && !popup) element.focused = true;
-    return element;
-  });
+  const elements = behind.map((w) => outlineOf(w, focus, !!popup, valueOf));
   if (popup) {
     const r = popup.rect;
     elements.push(
-      { id: 'popup', role: 'dialog', name: popup.title, rect: { ...r } },
+      {
+        id: 'popup',
+        role: 'dialog',
+        name: popup.title,
+        rect: { ...r },
+        states: ['modal'],
+        area: 'dialog',
+      },
       {
         id: 'popup-title',
         role: 'title',
@@ -187,11 +221,12 @@ export function toOutline(
           height: popup.lines.length * POPUP_LINE_HEIGHT,
         },
       },
-      ...popup.buttons.map((b) => ({
+      ...popup.buttons.map((b): OutlineElement => ({
         id: b.id,
         role: 'button',
         name: b.name,
         rect: { ...b.rect },
+        area: 'dialog',
       })),
     );
   }

@@ -99,7 +99,7 @@ function drawField(ctx: SKRSContext2D, f: FieldWidget, app: SimApp, caretVisible
 
 function drawTextWidget(ctx: SKRSContext2D, w: TextWidget): void {
   switch (w.role) {
-    case 'menuitem':
+    case 'menu':
       text(ctx, w.name, w.rect.x + 8, w.rect.y + 17);
       return;
     case 'title':

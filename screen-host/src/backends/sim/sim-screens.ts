@@ -86,6 +86,7 @@ export class Builder {
       caption: name,
       icon,
       command,
+      area: 'toolbar',
       rect: { x: this.appX, y: BANDS.appToolbar.y + 4, width, height: 24 },
     });
     this.appX += width + 6;
@@ -99,7 +100,7 @@ export function chrome(b: Builder, labels: SimLabels, menus: string[]): void {
     b.widgets.push({
       kind: 'text',
       id: `menu-${i}`,
-      role: 'menuitem',
+      role: 'menu',
       name,
       rect: { x, y: BANDS.menubar.y, width, height: BANDS.menubar.height },
     });
@@ -110,6 +111,8 @@ export function chrome(b: Builder, labels: SimLabels, menus: string[]): void {
       kind: 'button',
       id: button.id,
       name: labels[button.label] as string,
+      tooltip: labels.tooltips[button.command],
+      area: 'toolbar',
       icon: button.icon,
       command: button.command,
       rect: {

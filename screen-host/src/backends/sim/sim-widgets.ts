@@ -69,12 +69,17 @@ export interface ButtonWidget {
   icon?: IconKind;
   /** Text buttons show their name; icon buttons in the system toolbar show only the icon. */
   caption?: string;
+  /** The tooltip (the outline's `description`). */
+  tooltip?: string;
+  /** Where SAP GUI puts it: a toolbar, or a dialog's buttons. */
+  area?: 'toolbar' | 'dialog';
 }
 
 export interface TextWidget {
   kind: 'text';
   id: string;
-  role: 'label' | 'title' | 'menuitem' | 'statusbar' | 'list' | 'listitem';
+  /** `menu`: a menu bar entry, which opens a menu. */
+  role: 'label' | 'title' | 'menu' | 'statusbar' | 'list' | 'listitem';
   name: string;
   rect: Rect;
   /** How the renderer draws it; the outline does not need to know. */

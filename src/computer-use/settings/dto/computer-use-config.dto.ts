@@ -187,6 +187,15 @@ export class AgentDto {
   @IsOptional()
   commit_words?: string[];
 
+  /** Checked by the action rules (loadRules), like commit_words. */
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      'words added to the defaults that make a command control (a button, a menu item) a read when its labels name nothing else; adding one is a weakening: needs governance.weaken and a reason',
+  })
+  @IsOptional()
+  navigation_words?: string[];
+
   @ApiPropertyOptional({
     enum: ['read', 'write'],
     default: 'write',
@@ -348,6 +357,7 @@ export const AGENT_FIELDS: readonly string[] = [
   'stall_after',
   'planner',
   'commit_words',
+  'navigation_words',
   'unlabelled_clicks',
   'ignore_regions',
   'redact_regions',
