@@ -27,9 +27,10 @@ case $purpose in
     # its tools; Debian's chromium for the console (unless WARDEN_TEST_CHROMIUM names another);
     # rsyslog with its OpenSSL driver and openssl, the audit sinks' syslog receiver over TLS;
     # PostgreSQL's server binaries and redis-server with redis-cli, which the scale-out test runs
-    # as its own instances (to restart them) next to the machine's.
+    # as its own instances (to restart them) next to the machine's; GnuCash, a real application
+    # the x11 tests drive through the screen host.
     debian=(xvfb xauth xdotool x11-utils python3-tk rsyslog rsyslog-openssl openssl
-      postgresql redis-server redis-tools)
+      postgresql redis-server redis-tools gnucash)
     [ -n "${WARDEN_TEST_CHROMIUM:-}" ] || debian+=(chromium)
     ;;
   demo)

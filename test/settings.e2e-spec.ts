@@ -22,6 +22,7 @@ const SAP_ORDERS = {
   stall_after: 3,
   planner: null,
   commit_words: [],
+  navigation_words: [],
   unlabelled_clicks: 'write',
   ignore_regions: [],
   redact_regions: [],
@@ -344,6 +345,16 @@ describe('computer-use admin config', () => {
       'agents.a.commit_words: “!!” must have letters or digits',
     ],
     [
+      'a navigation word naming a commit key',
+      withAgent({ navigation_words: ['Return'] }),
+      'agents.a.navigation_words: “Return” names a commit key, which commits',
+    ],
+    [
+      'a navigation word holding a committing verb',
+      withAgent({ navigation_words: ['Back and save'] }),
+      'agents.a.navigation_words: “Back and save” holds a committing verb, which a navigation word cannot',
+    ],
+    [
       'unlabelled_clicks maybe',
       withAgent({ unlabelled_clicks: 'maybe' }),
       'agents.a.unlabelled_clicks must be one of the following values: read, write',
@@ -580,6 +591,7 @@ describe('computer-use admin config', () => {
             timeout_seconds: 30,
           },
           commit_words: ['Verbuchen', 'Bestätigen'],
+          navigation_words: ['Weiterblättern'],
           unlabelled_clicks: 'write',
           ignore_regions: [{ x: 0, y: 740, width: 1024, height: 28 }],
           redact_regions: [{ x: 600, y: 100, width: 200, height: 40 }],
@@ -613,7 +625,7 @@ describe('computer-use admin config', () => {
         },
       },
     };
-    // four_eyes off and a status bar of 3.6% ignored are weakenings.
+    // four_eyes off, a navigation word and a status bar of 3.6% ignored are weakenings.
     const result = await put(body, weakener);
     expect(result.status).toBe(200);
     expect(result.body.agents.full).toEqual({

@@ -233,6 +233,38 @@ const CASES: Case[] = [
     expected: [],
   },
 
+  // navigation_words
+  {
+    case: 'a navigation word added',
+    before: agent(),
+    after: agent({ navigation_words: ['Weiterblättern'] }),
+    expected: [['navigation_words', [], ['Weiterblättern']]],
+  },
+  {
+    case: 'a navigation word spelt anew (counted as added)',
+    before: agent({ navigation_words: ['Weiterblättern'] }),
+    after: agent({ navigation_words: ['weiterblättern'] }),
+    expected: [['navigation_words', ['Weiterblättern'], ['weiterblättern']]],
+  },
+  {
+    case: 'a new agent with a navigation word',
+    before: null,
+    after: agent({ navigation_words: ['Weiterblättern'] }),
+    expected: [['navigation_words', [], ['Weiterblättern']]],
+  },
+  {
+    case: 'a navigation word removed',
+    before: agent({ navigation_words: ['Weiterblättern', 'Übersicht'] }),
+    after: agent({ navigation_words: ['Übersicht'] }),
+    expected: [],
+  },
+  {
+    case: 'navigation words reordered',
+    before: agent({ navigation_words: ['Weiterblättern', 'Übersicht'] }),
+    after: agent({ navigation_words: ['Übersicht', 'Weiterblättern'] }),
+    expected: [],
+  },
+
   // ignore_regions
   {
     case: 'ignore_regions set to the whole screen',

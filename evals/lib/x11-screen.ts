@@ -1,0 +1,116 @@
+/**
+ * A real X display for a desktop application and the x11 screen host on it: Xvfb at 1280x800 and
+ * the host as a process of its own over HTTPS with a certificate of its own, its token and its
+ * action log. What runs on the display (the Tk form of the evals, GnuCash in the e2e tests) is
+ * the caller's.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../../scripts/lib/processes';
+import { createCertificate } from '../../screen-host/src';
+
+export interface X11Screen {
+  /** The X display, `:N`. */
+  display: string;
+  url: string;
+  fingerprint: string;
+  token: string;
+  /** A folder of its own, removed on close: the caller may keep its application's files there. */
+  dir: string;
+  /** The host's action log (JSON lines, one per action it performed or refused). */
+  actions(): Array<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function jsonLines(path: string): Array<Record<string, unknown>> {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+export async function until<T>(
+  what: string,
+  ms: number,
+  probe: () => T | null | undefined | Promise<T | null | undefined>,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`no ${what} after ${ms / 1000} s`);
+    await sleep(100);
+  }
+}
+
+export function stopChild(child: ChildProcess | null | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+  });
+}
+
+/** Xvfb at 1280x800, and the x11 screen host on it. */
+export async function startX11Screen(log: (line: string) => void): Promise<X11Screen> {
+  const dir = mkdtempSync(join(tmpdir(), 'warden-x11-'));
+  const children: ChildProcess[] = [];
+  const close = async () => {
+    for (const child of children.reverse()) await stopChild(child);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const xvfb = spawn(
+      'Xvfb',
+      ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'],
+      { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] },
+    );
+    children.push(xvfb);
+    let displayOut = '';
+    (xvfb.stdio[3] as NodeJS.ReadableStream).on('data', (d: Buffer) => (displayOut += String(d)));
+    const display = `:${await until('X display from Xvfb', 10_000, () => /(\d+)\n/.exec(displayOut)?.[1])}`;
+    const cert = await createCertificate(join(dir, 'cert'));
+    const token = randomBytes(32).toString('hex');
+    const actionLog = join(dir, 'actions.log');
+    const host = spawn(
+      process.execPath,
+      [
+        ...['-r', '@swc-node/register', join(ROOT, 'screen-host', 'src', 'main.ts')],
+        ...['--backend', 'x11', '--display', display, '--port', '0'],
+        ...['--cert', cert.certPath, '--key', cert.keyPath, '--quiet', '--action-log', actionLog],
+      ],
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, SCREEN_HOST_TOKEN: token },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    children.push(host);
+    let hostErr = '';
+    host.stderr.on('data', (d: Buffer) => (hostErr += String(d)));
+    const url = await until('x11 screen host', 60_000, () => {
+      if (host.exitCode !== null) throw new Error(`the x11 screen host exited: ${hostErr}`);
+      return /listening on (\S+)/.exec(hostErr)?.[1];
+    });
+    log(`x11 screen host on Xvfb ${display} over HTTPS, certificate pinned`);
+    return {
+      display,
+      url,
+      fingerprint: cert.fingerprintSha256,
+      token,
+      dir,
+      actions: () => jsonLines(actionLog),
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
