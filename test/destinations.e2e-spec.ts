@@ -79,6 +79,9 @@ describe('every connection granted', () => {
     if (r.code !== 0) throw new Error(`cli ${args.join(' ')}: ${r.code} ${r.stdout} ${r.stderr}`);
     return r;
   };
+  /** The operator's `destinations <command> --tenant acme --to <to>`, which must succeed. */
+  const destinations = (command: 'grant' | 'revoke', to: string, ...more: string[]) =>
+    cliOk('destinations', command, '--tenant', 'acme', '--to', to, ...more);
   const audit = async (type: string) =>
     (
       await stack.api.request('GET', `/api/audit?type=${type}&limit=200`, {
@@ -169,12 +172,8 @@ describe('every connection granted', () => {
       expect({ to, code: r.code }).toEqual({ to, code: 1 });
       expect(r.stderr).toMatch(problem);
     }
-    const granted = await cliOk(
-      'destinations',
+    const granted = await destinations(
       'grant',
-      '--tenant',
-      'acme',
-      '--to',
       'TLS://SIEM.internal:6514/',
       '--note',
       'the SOC collector',
@@ -188,7 +187,7 @@ describe('every connection granted', () => {
     expect((await cli('destinations', 'list', '--tenant', 'globex')).stdout).toContain(
       'no destinations granted',
     );
-    await cliOk('destinations', 'revoke', '--tenant', 'acme', '--to', 'tls://siem.internal:6514');
+    await destinations('revoke', 'tls://siem.internal:6514');
     expect(
       (await cli('destinations', 'revoke', '--tenant', 'acme', '--to', 'tls://siem.internal:6514'))
         .code,
@@ -271,7 +270,7 @@ describe('every connection granted', () => {
       expectNoConnection({ listener });
 
       // Granted, the listener is contacted, and what went wrong there is the admin's to see.
-      await cliOk('destinations', 'grant', '--tenant', 'acme', '--to', listener.tls);
+      await destinations('grant', listener.tls);
       await until('the listener is contacted', async () =>
         listener.connections() > 0 ? true : undefined,
       );
@@ -284,21 +283,14 @@ describe('every connection granted', () => {
       expect(shown.missing_grant).toBeNull();
       expect(shown.last_error).toMatch(NETWORK_DETAIL);
       // A grant revoked: nothing more is sent there, and what a try found before is not shown.
-      await cliOk('destinations', 'revoke', '--tenant', 'acme', '--to', listener.tls);
+      await destinations('revoke', listener.tls);
       const hidden = (await sinks()).find((s) => s.name === 'listener')!.status;
       expect(hidden.last_error).toMatch(/^not_granted: /);
       expect(hidden.missing_grant).toContain(`--to ${listener.tls}`);
     });
 
     it('a granted syslog sink gets the chain', async () => {
-      await cliOk(
-        'destinations',
-        'grant',
-        '--tenant',
-        'acme',
-        '--to',
-        `tls://127.0.0.1:${rsyslog.port}`,
-      );
+      await destinations('grant', `tls://127.0.0.1:${rsyslog.port}`);
       const r = await put([
         {
           name: 'rsyslog',
@@ -421,7 +413,7 @@ describe('every connection granted', () => {
       expect(refused.last_error).not.toContain(String(new URL(mail.url).port));
       expectNoConnection({ 'the SMTP server': mail });
 
-      const granted = await cliOk('destinations', 'grant', '--tenant', 'acme', '--to', 'smtp');
+      const granted = await destinations('grant', 'smtp');
       expect(granted.stdout).toContain(`granted ${mail.url} for tenant acme`);
       const [sent] = await endedDeliveries([{ kind: 'email', to: ['ops@example.test'] }], 1);
       expect(sent.status).toBe('delivered');
@@ -477,14 +469,7 @@ describe('every connection granted', () => {
       expect(refusals.map((e) => e.details.reason)).toEqual(['not_granted', 'not_granted']);
       expectNoConnection({ 'the default model': fake });
 
-      const granted = await cliOk(
-        'destinations',
-        'grant',
-        '--tenant',
-        'acme',
-        '--to',
-        'default-model',
-      );
+      const granted = await destinations('grant', 'default-model');
       expect(granted.stdout).toContain(`granted ${fake.url} for tenant acme`);
       fake.script([
         chatCompletion(chatAction({ action: 'key', key: 'Tab' })),
