@@ -22,6 +22,7 @@ import { ScreenEncryption1796390000000 } from './1796390000000-ScreenEncryption'
 import { ScreenRedaction1796395000000 } from './1796395000000-ScreenRedaction';
 import { CachedTokens1796400000000 } from './1796400000000-CachedTokens';
 import { SendingSteps1796410000000 } from './1796410000000-SendingSteps';
+import { DestinationGrants1796430000000 } from './1796430000000-DestinationGrants';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -48,4 +49,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ScreenRedaction1796395000000,
   CachedTokens1796400000000,
   SendingSteps1796410000000,
+  DestinationGrants1796430000000,
 ];

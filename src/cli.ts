@@ -9,6 +9,8 @@ import { ScreenRekey } from './computer-use/screens/screen-rekey.service';
 import { ScreensModule } from './computer-use/screens/screens.module';
 import { TokensService } from './auth/tokens.service';
 import { loadConfig } from './config/app-config';
+import { destinationsCommand, DESTINATIONS_USAGE } from './destinations/destinations-cli';
+import { Destinations } from './destinations/destinations.service';
 import { operatorName, SecretGrants } from './secrets/secret-grants.service';
 import { SecretsModule } from './secrets/secrets.module';
 import { TenantsModule } from './tenants/tenants.module';
@@ -20,9 +22,11 @@ const USAGE = `usage: npm run cli -- <command>
   token revoke <token-id>
   secrets grant --tenant <tenant> --env <VARIABLE> --to <https://host:port> [--to …]
         lets Warden send the variable's value (a screen host token, a model key) to that origin
-        on the tenant's behalf; Warden's own variables are refused
+        on the tenant's behalf (which grants the origin as a destination too); Warden's own
+        variables are refused
   secrets list [--tenant <tenant>]
   secrets revoke --tenant <tenant> --env <VARIABLE> --to <https://host:port>
+${DESTINATIONS_USAGE}
   screens purge                 drop now the PNG bytes of screens past their tenant's retention
         (what the workers' daily job does; runs on a held run are kept)
   screens rekey                 re-encrypt every kept screen under the current screen key
@@ -43,6 +47,7 @@ async function main(argv: string[]): Promise<number> {
       permissions: { type: 'string' },
       env: { type: 'string' },
       to: { type: 'string', multiple: true },
+      note: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -74,6 +79,9 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (group === 'secrets') return await secrets(app.get(SecretGrants), command, values);
+    if (group === 'destinations') {
+      return await destinationsCommand(app.get(Destinations), command, values, operatorName());
+    }
     if (group === 'screens' && command === 'purge') {
       const result = await app.get(RetentionService).purge();
       console.log(

@@ -86,6 +86,8 @@ describe('audit sinks', () => {
       AUDIT_SINK_BACKOFF_MAX_MS: '400',
       AUDIT_SINK_TIMEOUT_MS: '2000',
     });
+    // The deployment operator lets acme's audit chain go to rsyslog (DESIGN §7 "Destinations").
+    await api.grantDestination('acme', `tls://127.0.0.1:${rsyslog.port}`);
     admin = (await api.token('acme', 'ada', ['computer_use.admin'])).token;
     auditor = (await api.token('acme', 'aud', ['audit.read'])).token;
     worker = await createWorker(api.config);

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SecretsModule } from '../secrets/secrets.module';
 import { TenantsModule } from '../tenants/tenants.module';
 import { AuditSinkMetrics } from './audit-sink-metrics.service';
 import { AuditSinksController } from './audit-sinks.controller';
@@ -7,7 +8,7 @@ import { AuditSinksService } from './audit-sinks.service';
 
 /** `GET/PUT /api/admin/audit-sinks` and the sinks' lag metrics. */
 @Module({
-  imports: [AuditSinksModule, TenantsModule],
+  imports: [AuditSinksModule, TenantsModule, SecretsModule],
   controllers: [AuditSinksController],
   providers: [AuditSinksService, AuditSinkMetrics],
 })

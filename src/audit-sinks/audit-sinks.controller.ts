@@ -13,7 +13,8 @@ export class AuditSinksController {
 
   /**
    * The tenant's audit sinks, each with its delivery `status`: `{delivered_seq, head_seq,
-   * lag_events, lag_seconds, last_delivered_at, last_error, last_error_at, next_try_at}`.
+   * lag_events, lag_seconds, last_delivered_at, last_error, last_error_at, next_try_at,
+   * missing_grant}` (the operator's command that grants what the sink lacks, or null).
    */
   @Get()
   @Permissions('computer_use.admin')

@@ -6,19 +6,23 @@ import type { Caller } from '../auth/caller';
 import { invalid } from '../common/domain-error';
 import { AppConfig } from '../config/app-config';
 import { caFileProblem } from '../computer-use/screens/ca-file';
+import { Destinations } from '../destinations/destinations.service';
+import { SecretGrants } from '../secrets/secret-grants.service';
 import { TenantsService } from '../tenants/tenants.service';
 import { AuditSinksRepository } from './audit-sinks.repository';
 import { parseSinksBody } from './parse-sinks';
 import type { SinkConfig } from './sink-config';
-import { sinkStatus, type SinkStatus } from './sink-status';
+import { hecTokenUse, syslogDestination } from './sink-destination';
+import { type MissingGrant, sinkStatus, type SinkStatus } from './sink-status';
 
 export interface AuditSinksView {
   sinks: Array<SinkConfig & { status: SinkStatus }>;
 }
 
 /**
- * A tenant's audit sinks (DESIGN §10): the admin's list, each sink with its delivery status.
- * Every change is an `audit.sinks_changed` event in the same transaction.
+ * A tenant's audit sinks (DESIGN §10): the admin's list, each sink with its delivery status and
+ * the grant it lacks, if any (DESIGN §7 "Destinations"). Every change is an
+ * `audit.sinks_changed` event in the same transaction.
  */
 @Injectable()
 export class AuditSinksService {
@@ -28,17 +32,32 @@ export class AuditSinksService {
     private readonly tenants: TenantsService,
     private readonly audit: AuditService,
     private readonly config: AppConfig,
+    private readonly destinations: Destinations,
+    private readonly secrets: SecretGrants,
   ) {}
 
   async view(tenant: string): Promise<AuditSinksView> {
     const [sinks, states] = await Promise.all([this.sinks.list(tenant), this.sinks.states(tenant)]);
+    const missing = await Promise.all(sinks.map((sink) => this.missingGrant(tenant, sink.config)));
     const now = new Date();
     return {
-      sinks: sinks.map((sink) => {
+      sinks: sinks.map((sink, i) => {
         const state = states.find((s) => s.name === sink.name)!;
-        return { ...sink.config, status: sinkStatus(state, now) };
+        return { ...sink.config, status: sinkStatus(state, now, missing[i]) };
       }),
     };
+  }
+
+  /** The grant the sink needs now and lacks: its origin's for syslog, its token's for HEC. */
+  private async missingGrant(tenant: string, sink: SinkConfig): Promise<MissingGrant | null> {
+    if (sink.kind === 'syslog') {
+      const destination = syslogDestination(tenant, sink);
+      return 'problem' in destination ? null : this.destinations.refusal(destination.use);
+    }
+    const refused = await this.secrets.refusal(hecTokenUse(tenant, sink));
+    return refused?.reason === 'not_granted' && refused.fix
+      ? { message: refused.message, fix: refused.fix }
+      : null;
   }
 
   async replace(caller: Caller, body: unknown): Promise<AuditSinksView> {

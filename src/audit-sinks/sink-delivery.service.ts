@@ -3,19 +3,23 @@ import { hostname } from 'node:os';
 import type { AuditEventView } from '../audit/audit.service';
 import { AppConfig } from '../config/app-config';
 import { readCaFile } from '../computer-use/screens/ca-file';
+import { Destinations, DestinationRefused } from '../destinations/destinations.service';
 import { SecretGrants, SecretRefused } from '../secrets/secret-grants.service';
 import { hecBody } from './hec-payload';
 import { sendHec } from './hec-sender';
-import { hecEndpoint, type SinkConfig } from './sink-config';
+import { hecEndpoint, type SinkConfig, type SyslogSink } from './sink-config';
+import { hecTokenUse, syslogDestination } from './sink-destination';
 import { SinkError } from './sink-error';
 import { octetFrame, syslogMessage } from './syslog-frame';
 import { sendSyslog } from './syslog-sender';
 
 /**
  * Sends one batch of a tenant's events to one sink and returns when the sink acknowledged it;
- * throws a SinkError otherwise. The HEC token is released through SecretGrants for the
- * collector's origin (DESIGN §7); a CA file is read under CA_DIR at each batch, so a replaced file
- * takes effect without a restart.
+ * throws a SinkError otherwise. Nothing connects to a sink whose origin is not granted for the
+ * tenant (DESIGN §7 "Destinations"): a syslog sink's `tls://host:port` is admitted by
+ * Destinations, the HEC token is released through SecretGrants for the collector's origin (which
+ * admits it too). A CA file is read under CA_DIR at each batch, so a replaced file takes effect
+ * without a restart.
  */
 @Injectable()
 export class SinkDelivery {
@@ -24,6 +28,7 @@ export class SinkDelivery {
   constructor(
     private readonly config: AppConfig,
     private readonly grants: SecretGrants,
+    private readonly destinations: Destinations,
   ) {}
 
   async send(tenant: string, sink: SinkConfig, events: AuditEventView[]): Promise<void> {
@@ -31,18 +36,15 @@ export class SinkDelivery {
     const timeoutMs = this.config.AUDIT_SINK_TIMEOUT_MS;
     switch (sink.kind) {
       case 'syslog': {
+        // To the host and port as they were admitted (normalised as the grant compares them).
+        const { host, port } = await this.admitSyslog(tenant, sink);
         const frames = events.map((e) => octetFrame(syslogMessage(e, this.host))).join('');
-        return sendSyslog({ host: sink.host, port: sink.port, ca, timeoutMs }, frames);
+        return sendSyslog({ host, port, ca, timeoutMs }, frames);
       }
       case 'splunk_hec': {
         const endpoint = hecEndpoint(sink.url);
         const token = await this.grants
-          .release({
-            tenant,
-            envName: sink.token_env,
-            destination: endpoint,
-            what: 'the Splunk HEC token',
-          })
+          .release(hecTokenUse(tenant, sink))
           .catch((error: unknown) => {
             if (error instanceof SecretRefused) {
               throw new SinkError(`${error.reason}: ${error.message}`);
@@ -54,6 +56,22 @@ export class SinkDelivery {
         return sendHec({ endpoint, token: token.value, ca, timeoutMs }, body);
       }
     }
+  }
+
+  /** The syslog sink's destination, admitted for the tenant now; a `not_granted: …` SinkError if not. */
+  private async admitSyslog(
+    tenant: string,
+    sink: SyslogSink,
+  ): Promise<{ host: string; port: number }> {
+    const destination = syslogDestination(tenant, sink);
+    if ('problem' in destination) throw new SinkError(`config: ${destination.problem}`);
+    try {
+      await this.destinations.admit(destination.use);
+    } catch (error) {
+      if (error instanceof DestinationRefused) throw new SinkError(`not_granted: ${error.message}`);
+      throw error;
+    }
+    return destination;
   }
 
   private ca(file: string): Buffer {

@@ -17,6 +17,7 @@ import { ModelUsageDay } from '../models/model-usage-day.entity';
 import { SecretGrant } from '../secrets/secret-grant.entity';
 import { Delivery } from '../notifications/delivery.entity';
 import { AuditSink } from '../audit-sinks/audit-sink.entity';
+import { DestinationGrant } from '../destinations/destination-grant.entity';
 
 export const ENTITIES = [
   Tenant,
@@ -35,6 +36,7 @@ export const ENTITIES = [
   SecretGrant,
   Delivery,
   AuditSink,
+  DestinationGrant,
 ];
 
 /** The one set of database options, shared by the API, the worker, the CLI and TypeORM's CLI. */

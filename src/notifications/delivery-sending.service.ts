@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { AppConfig } from '../config/app-config';
+import { smtpDestination } from '../destinations/destination-origin';
+import { Destinations } from '../destinations/destinations.service';
 import { deploymentSecret, SecretGrants, SecretRefused } from '../secrets/secret-grants.service';
 import { emailContent, slackPayload, teamsPayload, webhookBody } from './channel-payloads';
 import { DeliveriesRepository } from './deliveries.repository';
@@ -27,7 +29,8 @@ export class DeliveryRetry extends Error {
 
 /**
  * Sends one delivery (DESIGN §6): its channel's secret released through SecretGrants for the
- * destination's origin (DESIGN §7), the payload made, one POST or one mail within
+ * destination's origin (DESIGN §7), which admits the origin too; a mail only when the tenant's
+ * destinations include the deployment's SMTP server; the payload made, one POST or one mail within
  * NOTIFY_TIMEOUT_MS, and the outcome recorded. Throws DeliveryRetry to have the queue try again.
  */
 @Injectable()
@@ -38,6 +41,7 @@ export class DeliverySending {
     private readonly config: AppConfig,
     private readonly grants: SecretGrants,
     private readonly deliveries: DeliveriesRepository,
+    private readonly destinations: Destinations,
   ) {}
 
   async deliver(deliveryId: string, lastAttempt: boolean): Promise<void> {
@@ -98,7 +102,7 @@ export class DeliverySending {
           return this.post(secret.value, JSON.stringify(payload), {});
         }
         case 'email':
-          return this.mail(channel.to, d);
+          return await this.mail(channel.to, d);
       }
     } catch (error) {
       if (error instanceof SecretRefused) {
@@ -131,6 +135,20 @@ export class DeliverySending {
     if (!c.SMTP_URL || !c.SMTP_FROM) {
       return { kind: 'failed', error: 'smtp_not_configured: the deployment sets no SMTP_URL' };
     }
+    const server = smtpDestination(c.SMTP_URL);
+    if ('problem' in server) {
+      return {
+        kind: 'failed',
+        error: "smtp_not_configured: the deployment's SMTP_URL is unusable",
+      };
+    }
+    const refused = await this.destinations.refusal({
+      tenant: d.tenant,
+      origin: server.origin,
+      what: 'e-mail',
+      deployment: 'smtp',
+    });
+    if (refused) return { kind: 'not_granted', error: `not_granted: ${refused.message}` };
     try {
       await sendEmail(
         {

@@ -4,7 +4,7 @@ import { userInfo } from 'node:os';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { AppConfig } from '../config/app-config';
-import { modelEndpoint } from '../models/provider-urls';
+import { Destinations } from '../destinations/destinations.service';
 import { TenantsService } from '../tenants/tenants.service';
 import { destinationOrigin, grantOrigin } from './origin';
 import { ownVariable } from './own-variables';
@@ -101,7 +101,9 @@ export function operatorName(): string {
  * Who may send a secret where (DESIGN §7), in one place: the deployment operator grants an
  * environment variable to a tenant and an origin (the CLI), and every secret Warden sends (a
  * screen host's bearer token, a model key) is released here, for one origin, only when a live grant
- * says so. Warden's own variables are never granted; the deployment's default model needs none.
+ * says so and the origin is a destination granted for the tenant (`Destinations`; a secret grant
+ * grants its origin). Warden's own variables are never granted; the deployment's default model's
+ * key needs no secret grant, but goes only to a tenant whose destinations include the default model.
  */
 @Injectable()
 export class SecretGrants {
@@ -111,6 +113,7 @@ export class SecretGrants {
     private readonly grants: SecretGrantsRepository,
     private readonly tenants: TenantsService,
     private readonly audit: AuditService,
+    private readonly destinations: Destinations,
   ) {}
 
   /** Why the secret may not go (without reading its value beyond "is it set"), or null. */
@@ -222,7 +225,8 @@ export class SecretGrants {
         `${use.what}: ${JSON.stringify(use.envName)} is not an environment variable name`,
       );
     }
-    if (!this.isDeploymentDefault(use.envName, origin)) {
+    const deploymentDefault = this.isDeploymentDefault(use.envName, origin);
+    if (!deploymentDefault) {
       const own = ownVariable(use.envName, { ...this.config });
       if (own) {
         throw new SecretRefused(
@@ -244,6 +248,14 @@ export class SecretGrants {
         );
       }
     }
+    // The secret's grant grants its origin; the default model's key needs the destination's own.
+    const unreachable = await this.destinations.refusal({
+      tenant: use.tenant,
+      origin,
+      what: use.what,
+      ...(deploymentDefault ? { deployment: 'default-model' as const } : {}),
+    });
+    if (unreachable) throw new SecretRefused('not_granted', unreachable.message, unreachable.fix);
     const value = process.env[use.envName];
     if (value === undefined || value === '') {
       throw new SecretRefused(
@@ -254,20 +266,15 @@ export class SecretGrants {
     return origin;
   }
 
-  /** The deployment's default model's key going to the default model's endpoint: the operator's own choice. */
+  /**
+   * The deployment's default model's key going to the default model's endpoint: the operator's
+   * own key, which needs no secret grant (and can have none); the tenant still needs the default
+   * model as a destination.
+   */
   private isDeploymentDefault(envName: string, origin: string): boolean {
     const c = this.config;
-    if (
-      !c.DEFAULT_MODEL_PROVIDER ||
-      !c.DEFAULT_MODEL_API_KEY_ENV ||
-      envName !== c.DEFAULT_MODEL_API_KEY_ENV
-    ) {
-      return false;
-    }
-    const endpoint = destinationOrigin(
-      modelEndpoint({ provider: c.DEFAULT_MODEL_PROVIDER, base_url: c.DEFAULT_MODEL_BASE_URL }),
-    );
-    return 'origin' in endpoint && endpoint.origin === origin;
+    if (!c.DEFAULT_MODEL_API_KEY_ENV || envName !== c.DEFAULT_MODEL_API_KEY_ENV) return false;
+    return this.destinations.deploymentOrigin('default-model') === origin;
   }
 }
 

@@ -5,6 +5,7 @@ import { createApp } from '../../src/app.factory';
 import { AppModule } from '../../src/app.module';
 import { TokensService } from '../../src/auth/tokens.service';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { Destinations } from '../../src/destinations/destinations.service';
 import { SecretGrants } from '../../src/secrets/secret-grants.service';
 import { createTestDatabase, TestDatabase } from './database';
 import { TEST_REDIS_URL, testRunPrefix } from './env';
@@ -29,6 +30,11 @@ export interface TestApi {
   ): Promise<{ id: string; token: string }>;
   /** The deployment operator's grant (`npm run cli -- secrets grant`): `env` may go to `to`'s origin. */
   grant(tenant: string, env: string, to: string): Promise<void>;
+  /**
+   * The deployment operator's destination grant (`npm run cli -- destinations grant`): Warden may
+   * connect to `to` (an origin, or `default-model` / `smtp`) on the tenant's behalf.
+   */
+  grantDestination(tenant: string, to: string): Promise<void>;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<HttpResult<T>>;
   close(): Promise<void>;
 }
@@ -87,6 +93,9 @@ export async function startApi(
     },
     grant: async (tenant, env, to) => {
       await app.get(SecretGrants).grant(tenant, env, new URL(to).origin, 'os:test');
+    },
+    grantDestination: async (tenant, to) => {
+      await app.get(Destinations).grant(tenant, to, undefined, 'os:test');
     },
     request: (method, path, options) => http(url, method, path, options),
     close: async () => {

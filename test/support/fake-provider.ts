@@ -3,6 +3,7 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import type { AddressInfo } from 'node:net';
 import { PNG } from 'pngjs';
 import { TokenCounter } from './fake-tokens';
+import { countConnections, type CountsConnections } from './recording-listener';
 
 /**
  * A local model provider over real HTTP on 127.0.0.1, speaking enough of Anthropic's Messages API,
@@ -36,7 +37,7 @@ export interface FakeReply {
 
 export type Responder = (request: FakeRequest, index: number) => FakeReply | Promise<FakeReply>;
 
-export interface FakeProvider {
+export interface FakeProvider extends CountsConnections {
   /** The server's root, e.g. `http://127.0.0.1:41234`: Anthropic's base URL; OpenAI's is `${url}/v1`. */
   url: string;
   requests: FakeRequest[];
@@ -131,12 +132,14 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       res.end(String(error));
     });
   });
+  const connections = countConnections(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
     tokens,
+    connections,
     script: (r, f) => {
       replies = r;
       fallback = f;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { createCertificate } from '../../screen-host/src';
 import { verifyWebhook, type Verdict } from '../../src/notifications/webhook-signature';
+import { countConnections, type CountsConnections } from './recording-listener';
 
 /** A request as the notification receiver saw it, with its signature checked when it had one. */
 export interface Received {
@@ -89,7 +90,7 @@ export async function startReceiver(secret: () => string): Promise<Receiver> {
   };
 }
 
-export interface MailReceiver {
+export interface MailReceiver extends CountsConnections {
   url: string;
   mails: Array<ParsedMail & { envelopeTo: string[] }>;
   close(): Promise<void>;
@@ -113,11 +114,13 @@ export async function startMailReceiver(): Promise<MailReceiver> {
         .catch((error: Error) => callback(error));
     },
   });
+  const connections = countConnections(server.server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
+    connections,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

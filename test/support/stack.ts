@@ -116,6 +116,8 @@ export interface Stack {
   ): Promise<void>;
   /** The operator's grant of `env` to `to`'s origin for tenant acme (or `tenant`). */
   grant(env: string, to: string, tenant?: string): Promise<void>;
+  /** The operator's destination grant of `to` (an origin, `default-model`, `smtp`) for acme (or `tenant`). */
+  grantDestination(to: string, tenant?: string): Promise<void>;
   /** Stores a scripted planner and answers its id. */
   planner(script: unknown): Promise<string>;
   start(goal?: string, agent?: string, token?: string): Promise<any>;
@@ -132,6 +134,11 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Start no in-process worker (the test runs worker processes itself). */
   noWorker?: boolean;
+  /**
+   * Leave the deployment's own destinations (its SMTP server, its default model) ungranted for
+   * acme; by default the operator grants them, as it grants the sim's token.
+   */
+  deploymentUngranted?: boolean;
 }
 
 /** API, worker and a sim screen host, all real, configured for tenant `acme`. */
@@ -160,8 +167,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       'globex',
     ),
   };
-  // The deployment operator lets the sim's token go to the sim, for tenant acme (DESIGN §7).
+  // The deployment operator lets the sim's token go to the sim, for tenant acme (DESIGN §7), and
+  // acme's mail and planning go to the deployment's SMTP server and default model, where it has them.
   await api.grant('acme', sim.tokenEnv, sim.url);
+  if (!options.deploymentUngranted) await grantDeployment(api, 'acme');
   const expectOk = (what: string, r: { status: number; text: string }) => {
     if (r.status >= 300) throw new Error(`${what}: ${r.status} ${r.text}`);
   };
@@ -196,6 +205,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       expectOk('configure', r);
     },
     grant: (env, to, tenant = 'acme') => api.grant(tenant, env, to),
+    grantDestination: (to, tenant = 'acme') => api.grantDestination(tenant, to),
     planner: async (script) => {
       const r = await api.request('POST', '/api/planners/scripted', {
         token: tokens.admin,
@@ -254,6 +264,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
   };
   return stack;
+}
+
+/** The operator's grants of the deployment's own destinations its config names, for `tenant`. */
+export async function grantDeployment(api: TestApi, tenant: string): Promise<void> {
+  if (api.config.SMTP_URL) await api.grantDestination(tenant, 'smtp');
+  if (api.config.DEFAULT_MODEL_PROVIDER) await api.grantDestination(tenant, 'default-model');
 }
 
 export function isEnded(run: { status: string }): boolean {

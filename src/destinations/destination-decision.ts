@@ -1,0 +1,63 @@
+/**
+ * May this tenant's traffic go to this origin (DESIGN §7 "Destinations")? Pure: the tenant's live
+ * grants in, a decision out. An origin is granted for a tenant when a live destination grant names
+ * it, or a live secret grant does (granting a secret for an origin grants the origin); compared in
+ * normal form, scheme, host and port alike, so another port, another scheme or another spelling of
+ * another host is another origin.
+ */
+import { normalOrigin } from './destination-origin';
+
+/** The deployment's own destinations, named so in messages and grants (`--to default-model`). */
+export const DEPLOYMENT_DESTINATIONS = {
+  'default-model': "the deployment's default model",
+  smtp: "the deployment's SMTP server",
+} as const;
+export type DeploymentDestination = keyof typeof DEPLOYMENT_DESTINATIONS;
+
+/** A connection Warden is about to open on a tenant's behalf. */
+export interface DestinationUse {
+  tenant: string;
+  /** Where it goes, as `destination-origin.ts` makes it. */
+  origin: string;
+  /** What connects, in messages: `the syslog sink "siem"`. */
+  what: string;
+  /**
+   * One of the deployment's own destinations (its default model, its SMTP server): a message names
+   * it by that, not by its address, which a tenant admin did not choose and need not learn.
+   */
+  deployment?: DeploymentDestination;
+}
+
+/** A live grant of the tenant's: a destination grant (`env` null) or a secret grant. */
+export interface LiveGrant {
+  origin: string;
+  env: string | null;
+}
+
+export type Decision =
+  { granted: true; by: LiveGrant[] } | { granted: false; message: string; fix: string };
+
+/** The operator's command that grants `to` to `tenant`. */
+export function grantCommand(tenant: string, to: string): string {
+  return `npm run cli -- destinations grant --tenant ${tenant} --to ${to}`;
+}
+
+export function decide(use: DestinationUse, grants: readonly LiveGrant[]): Decision {
+  const origin = normalOrigin(use.origin);
+  const by = origin === null ? [] : grants.filter((g) => normalOrigin(g.origin) === origin);
+  if (by.length > 0) return { granted: true, by };
+  if (use.deployment) {
+    const fix = grantCommand(use.tenant, use.deployment);
+    return {
+      granted: false,
+      fix,
+      message: `${use.what} goes to ${DEPLOYMENT_DESTINATIONS[use.deployment]}, which is not granted for tenant ${use.tenant}: Warden connects there on this tenant's behalf once the deployment operator adds the grant with \`${fix}\``,
+    };
+  }
+  const fix = grantCommand(use.tenant, origin ?? use.origin);
+  return {
+    granted: false,
+    fix,
+    message: `${use.what} at ${origin ?? use.origin} is not granted for tenant ${use.tenant}: Warden connects there on this tenant's behalf once the deployment operator adds the grant with \`${fix}\``,
+  };
+}
