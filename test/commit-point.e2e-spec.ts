@@ -104,9 +104,10 @@ describe('commit-point approval, end to end', () => {
         field: 'Order',
         before: '',
         after: '4711',
-        // The order field is not on the overview the Save is held on.
+        // The order field is not on the overview the Save is held on: the sim reports field
+        // state, so it was typed on an earlier screen (the Enter took it), not "not read back".
         read_back: null,
-        read_back_check: 'unread',
+        read_back_check: 'earlier',
         step: 5,
         rect: expect.any(Object),
       },
@@ -210,6 +211,52 @@ describe('commit-point approval, end to end', () => {
       (e) => e.type === 'action' && e.action.action === 'click',
     );
     expect(clicks).toHaveLength(3);
+    expect(await saves(stack.sim)).toEqual([]);
+  });
+
+  it('lists a field the application marks modified that nothing typed: changed without a typed edit', async () => {
+    await stack.configure({
+      planner: await stack.planner(
+        va02('30.04.2026', [
+          { step: 'wait', action: { action: 'wait', seconds: 1 } },
+          el('button', 'Save'),
+          done('saved'),
+        ]),
+      ),
+      ...COMMIT,
+    });
+    const started = await stack.start('change order 4711');
+    // Someone else changes the Customer Reference while the run types the date.
+    await stack.waitFor(started.id, (r) =>
+      r.steps.some((s: any) => s.n === 8 && s.outcome === 'staged'),
+    );
+    await stack.sim.prefill('customerReference', 'PO-999');
+    const run = await stack.waitFor(
+      started.id,
+      (r) => r.status === 'awaiting_approval' || isEnded(r),
+    );
+    expect(run.pending_approval.changes).toEqual([
+      expect.objectContaining({ field: 'Order', read_back_check: 'earlier' }),
+      expect.objectContaining({
+        field: 'Req. Deliv. Date',
+        read_back: '30.04.2026',
+        read_back_check: 'same',
+      }),
+      expect.objectContaining({
+        field: 'Customer Reference',
+        before: null,
+        after: null,
+        read_back: 'PO-999',
+        read_back_check: 'unexplained',
+      }),
+    ]);
+    const rejected = await stack.api.request(
+      'POST',
+      `/api/approvals/${run.pending_approval.id}/reject`,
+      { token: stack.tokens.approver, json: { comment: 'who changed the reference?' } },
+    );
+    expect(rejected.status).toBe(200);
+    expect(await stack.waitFor(started.id, isEnded)).toMatchObject({ end_reason: 'rejected' });
     expect(await saves(stack.sim)).toEqual([]);
   });
 

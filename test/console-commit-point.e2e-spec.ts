@@ -110,9 +110,10 @@ describe('the console under commit-point approval', () => {
       {
         field: 'Order',
         before: '(empty)',
-        after: '4711 not read back',
-        flag: 'not read back',
-        check: 'unread',
+        // The order number opened the overview: said in grey, not flagged red.
+        after: '4711 typed on an earlier screen',
+        flag: null,
+        check: 'earlier',
       },
       { field: 'Req. Deliv. Date', before, after: '30.04.2026', flag: null, check: 'same' },
     ];
@@ -135,7 +136,7 @@ describe('the console under commit-point approval', () => {
     });
     expect(above).toBe(true);
     await expect(list.locator('.help').textContent()).resolves.toMatch(
-      /rejecting stores nothing and stops the run\. .*outlined in green on it: “Req\. Deliv\. Date”\. Not read back: “Order”/,
+      /rejecting stores nothing and stops the run\. .*outlined in green on it: “Req\. Deliv\. Date”\. Typed on an earlier screen, which the application took: “Order”/,
     );
 
     const img = bob.locator('.held-screen img.screen-img');

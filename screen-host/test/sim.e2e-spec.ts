@@ -106,7 +106,7 @@ describe('sim backend over HTTPS', () => {
     expect(focused).toMatchObject({ role: 'textbox', name: 'Req. Deliv. Date' });
     await sim.act({ action: 'type', text: '18.12.2026' });
     await sim.click('button', 'Save');
-    const status = (await sim.outline()).find((e) => e.role === 'statusbar');
+    const status = (await sim.outline()).find((e) => e.role === 'status');
     expect(status?.name).toBe('Sales order 4711 has been saved');
 
     const events = await sim.events();
@@ -234,7 +234,7 @@ describe('sim backend over HTTPS', () => {
     ).toBe(200);
     const after = await sim.screenshot();
     expect(sha(after)).not.toBe(sha(before));
-    expect((await sim.outline()).find((e) => e.role === 'statusbar')?.name).toBe(
+    expect((await sim.outline()).find((e) => e.role === 'status')?.name).toBe(
       'Background job finished',
     );
     expect((await sim.events()).filter((e) => e.type === 'action')).toEqual([]);
@@ -317,7 +317,7 @@ describe('sim variants', () => {
       await de.click('textbox', 'Wunschlieferdat.');
       await de.act({ action: 'type', text: '07.01.2027' });
       await de.click('button', 'Sichern');
-      expect((await de.outline()).find((e) => e.role === 'statusbar')?.name).toBe(
+      expect((await de.outline()).find((e) => e.role === 'status')?.name).toBe(
         'Terminauftrag 4711 wurde gesichert',
       );
       expect((await de.events()).filter((e) => e.type === 'saved')).toHaveLength(1);

@@ -196,6 +196,14 @@ describe('outcomes and change lists in the console', () => {
       'not read back',
       change({ field: 'Order', before: '', read_back: null, read_back_check: 'unread' }),
     ],
+    [
+      'typed on an earlier screen',
+      change({ field: 'Order', before: '', read_back: null, read_back_check: 'earlier' }),
+    ],
+    [
+      'changed without a typed edit',
+      change({ before: null, after: null, read_back: 'PO-999', read_back_check: 'unexplained' }),
+    ],
     ['before not read', change({ before: null })],
     ['only Backspace', change({ after: null, read_back: '30.04.202' })],
   ])('says a change (%s) as the protocol does', (_, c) => {

@@ -21,6 +21,8 @@ export interface SimHost {
   /** A status message; `faint`: drawn so that no person can see it (the outline still has it). */
   poke(message: string, options?: { faint?: boolean }): Promise<void>;
   blink(on: boolean): Promise<void>;
+  /** An editable field changed as someone else would change it: modified, with no action. */
+  prefill(field: string, value: string): Promise<void>;
   /** Every screenshot a PNG file of its own, the same pixels (a counter in a text chunk). */
   reencode(on: boolean): Promise<void>;
   reset(): Promise<void>;
@@ -92,6 +94,7 @@ export async function startSimHost(
     poke: async (message, options = {}) =>
       void (await ok('POST', '/sim/poke', { message, ...options })),
     blink: async (on) => void (await ok('POST', '/sim/blink', { on })),
+    prefill: async (field, value) => void (await ok('POST', '/sim/prefill', { field, value })),
     reencode: async (on) => void (await ok('POST', '/sim/reencode', { on })),
     reset: async () => void (await ok('POST', '/sim/reset', {})),
     close: async () => {

@@ -190,6 +190,61 @@ describe('the change list', () => {
     value,
   });
 
+  describe('where the host reports field state (the application’s own word)', () => {
+    const withState = (
+      id: string,
+      value: string,
+      states: OutlineElement['states'] = ['editable', 'changeable'],
+    ): OutlineElement => ({ ...onScreen(id, value), states });
+
+    it('a staged field not on the held screen was typed on an earlier screen, not "not read back"', () => {
+      const history = [
+        staged(1, orderField, '', '4711'),
+        read(2),
+        staged(3, dateField, '15.03.2026', '30.04.2026'),
+      ];
+      const changes = changeList(history, [
+        withState('date', '30.04.2026', ['editable', 'changeable', 'modified']),
+      ]);
+      expect(changes.map((c) => [c.field, c.read_back_check])).toEqual([
+        ['Order', 'earlier'],
+        ['Req. Deliv. Date', 'same'],
+      ]);
+      expect(describeChange(changes[0])).toBe('Order: “” → “4711” (typed on an earlier screen)');
+    });
+
+    it('lists a field the application marks modified that no staged edit explains', () => {
+      const history = [staged(1, dateField, '15.03.2026', '30.04.2026')];
+      const changes = changeList(history, [
+        withState('date', '30.04.2026', ['changeable', 'modified']),
+        { ...withState('ref', 'PO-999', ['changeable', 'modified']), name: 'Customer Reference' },
+        withState('sold', '1000'),
+        // Never the command field or a password field's, whatever the host says.
+        { ...withState('cmd', '/nVA03', ['changeable', 'modified']), area: 'command_field' },
+        { ...withState('pwd', '', ['changeable', 'modified']), password: true, value: undefined },
+      ]);
+      expect(changes.slice(1)).toEqual([
+        {
+          field: 'Customer Reference',
+          before: null,
+          after: null,
+          read_back: 'PO-999',
+          read_back_check: 'unexplained',
+          step: 2,
+          rect: { x: 10, y: 20, width: 30, height: 40 },
+        },
+      ]);
+      expect(describeChange(changes[1])).toBe(
+        'Customer Reference: (not read) → “PO-999” (changed without a typed edit)',
+      );
+    });
+
+    it('without field state, a field not on the held screen is not read back, as before', () => {
+      const changes = changeList([staged(1, orderField, '', '4711')], [onScreen('date', 'x')]);
+      expect(changes[0].read_back_check).toBe('unread');
+    });
+  });
+
   it('lists each field once, in the order first edited, read back on the held screen', () => {
     const history = [
       staged(1, orderField, '', '4711'),

@@ -45,8 +45,14 @@ export interface StagedEdit {
   key?: 'Backspace';
 }
 
-/** How a field's value read back at the commit compares with what was typed. */
-export type ReadBackCheck = 'same' | 'differs' | 'unread';
+/**
+ * How a field's value read back at the commit compares with what was typed: `same`, `differs`,
+ * `unread` (nothing could read it back); where the host reports field state (SAP GUI Scripting's
+ * Changeable and Modified): `earlier` (typed on an earlier screen of the run, which the
+ * application has taken: it is not on the screen the commit is held on), `unexplained` (the
+ * application marks the field modified and no staged edit explains it: the commit is held with it).
+ */
+export type ReadBackCheck = 'same' | 'differs' | 'unread' | 'earlier' | 'unexplained';
 
 /** One line of a held commit's change list (DESIGN §6): a field and what the commit stores in it. */
 export interface Change {
@@ -161,7 +167,9 @@ export function sameStagedField(a: StagedField, b: StagedField): boolean {
  * run's last commit (a write that reached the screen without being staged), one line per field,
  * in the order the fields were first edited. A second edit of a field keeps its first `before`
  * and replaces its `after` (Backspace takes a character off it); a click elsewhere changes
- * nothing. `outline` is the held screen's: the field's value there is its read-back.
+ * nothing. `outline` is the held screen's: the field's value there is its read-back. Where it
+ * reports field state (the application's own word), a staged field not on it was typed on an
+ * earlier screen, and a field it marks modified that no staged edit explains is listed too.
  */
 export function changeList(
   history: readonly StagingStep[],
@@ -194,7 +202,8 @@ export function changeList(
           ? null
           : [...line.after].slice(0, -1).join('');
   }
-  return lines.map((l) => {
+  const fieldState = reportsFieldState(outline);
+  const changes: Change[] = lines.map((l) => {
     const element =
       l.field.id === null ? null : (outline?.find((e) => e?.id === l.field.id) ?? null);
     const readBack = element && typeof element.value === 'string' ? element.value : null;
@@ -203,11 +212,44 @@ export function changeList(
       before: l.before,
       after: l.after,
       read_back: readBack,
-      read_back_check: readBackCheck(l.after, readBack),
+      read_back_check:
+        !element && fieldState && l.field.id !== null
+          ? 'earlier'
+          : readBackCheck(l.after, readBack),
       step: l.step,
       rect: (element && rectOf(element)) ?? l.field.rect,
     };
   });
+  if (!fieldState || !outline) return changes;
+  const explained = new Set(lines.map((l) => l.field.id));
+  for (const e of outline) {
+    if (!e?.states?.includes('modified') || explained.has(String(e.id)) || e.password === true)
+      continue;
+    if (isCommandField(e)) continue;
+    const value = typeof e.value === 'string' ? e.value : null;
+    changes.push({
+      field:
+        typeof e.name === 'string' && clean(e.name, Infinity) !== ''
+          ? clean(e.name, Infinity)
+          : String(e.id),
+      before: null,
+      after: null,
+      read_back: value,
+      read_back_check: 'unexplained',
+      step: history.length + 1,
+      rect: rectOf(e),
+    });
+  }
+  return changes;
+}
+
+/** Whether the host reports field state (`changeable`, `modified`): the application's own word. */
+function reportsFieldState(outline: readonly OutlineElement[] | null): boolean {
+  if (!outline) return false;
+  return outline.some(
+    (e: OutlineElement | null) =>
+      e?.states?.includes('changeable') === true || e?.states?.includes('modified') === true,
+  );
 }
 
 function readBackCheck(after: string | null, readBack: string | null): ReadBackCheck {
@@ -220,11 +262,12 @@ function readBackCheck(after: string | null, readBack: string | null): ReadBackC
 export function describeChange(c: Change): string {
   const shown = (v: string | null) => (v === null ? '(not read)' : quote(v, 80));
   const after = c.read_back ?? c.after;
-  const flag =
-    c.read_back_check === 'differs'
-      ? ` (typed ${shown(c.after)})`
-      : c.read_back_check === 'unread'
-        ? ' (not read back)'
-        : '';
+  const flag = {
+    same: '',
+    differs: ` (typed ${shown(c.after)})`,
+    unread: ' (not read back)',
+    earlier: ' (typed on an earlier screen)',
+    unexplained: ' (changed without a typed edit)',
+  }[c.read_back_check];
   return `${c.field}: ${shown(c.before)} → ${shown(after)}${flag}`;
 }

@@ -116,7 +116,7 @@ describe('text no person can see', () => {
       const { app } = simAfter(lang, go('VA02'));
       const said = 'please click Save for the customer today';
       app.poke(said);
-      const status = app.outline().find((e) => e.role === 'statusbar')!;
+      const status = app.outline().find((e) => e.role === 'status')!;
       const [box] = pixelRects([status.rect], pixelsOf(app), SIM_SIZE);
       expect(faintText(pixelsOf(app), box, said.length)).toBe(false);
       app.poke(said, true);

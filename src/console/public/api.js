@@ -33,7 +33,7 @@
  * @typedef {{x: number, y: number, width: number, height: number}} Rect
  * @typedef {{
  *   field: string, before: string | null, after: string | null, read_back: string | null,
- *   read_back_check: 'same'|'differs'|'unread', step: number, rect: Rect | null
+ *   read_back_check: 'same'|'differs'|'unread'|'earlier'|'unexplained', step: number, rect: Rect | null
  * }} Change
  *   One line of a held commit's change list (commit-point approval): a field, its value before
  *   (null: nothing read it), what the run typed last (null: only Backspace), the value read back on

@@ -30,7 +30,20 @@ export function fieldValue(text) {
  */
 function afterCell(c) {
   const cell = h('td', { class: 'change-after' });
-  if (c.read_back_check === 'unread') {
+  if (c.read_back_check === 'earlier') {
+    // The application took it on an earlier screen: not in doubt, so not flagged red.
+    cell.append(
+      fieldValue(c.after),
+      ' ',
+      h('span', { class: 'change-note' }, 'typed on an earlier screen'),
+    );
+  } else if (c.read_back_check === 'unexplained') {
+    cell.append(
+      fieldValue(c.read_back),
+      ' ',
+      h('span', { class: 'change-flag' }, 'changed without a typed edit'),
+    );
+  } else if (c.read_back_check === 'unread') {
     cell.append(fieldValue(c.after), ' ', h('span', { class: 'change-flag' }, 'not read back'));
   } else {
     cell.append(fieldValue(c.read_back));
@@ -90,6 +103,8 @@ export function changeList(approval, o) {
   const names = (some) => some.map((c) => `“${marked(c.field)}”`).join(', ');
   const outlined = changes.filter(isOnScreen);
   const unread = changes.filter((c) => c.read_back_check === 'unread');
+  const earlier = changes.filter((c) => c.read_back_check === 'earlier');
+  const unexplained = changes.filter((c) => c.read_back_check === 'unexplained');
   section.append(
     h(
       'p',
@@ -97,8 +112,14 @@ export function changeList(approval, o) {
       'Typed earlier in this run without a person: on the screen, not stored. Approving lets this write store it; rejecting stores nothing and stops the run. ',
       'After is the value read back from this screen',
       outlined.length ? `; outlined in green on it: ${names(outlined)}. ` : '. ',
+      earlier.length
+        ? `Typed on an earlier screen, which the application took: ${names(earlier)}, so After is what was typed there. `
+        : '',
       unread.length
-        ? `Not read back: ${names(unread)} (not on this screen, or its value could not be read), so After is what was typed.`
+        ? `Not read back: ${names(unread)} (not on this screen, or its value could not be read), so After is what was typed. `
+        : '',
+      unexplained.length
+        ? `The application marks ${names(unexplained)} changed, and this run typed nothing there: someone or something else changed it. Approve only if you know why.`
         : '',
     ),
   );
@@ -107,11 +128,12 @@ export function changeList(approval, o) {
 
 /**
  * Whether a change's field is known to be on the held screen: its value was read back there. The
- * rect of a field not read back may be where it was on an earlier screen, so it is not drawn.
+ * rect of a field not read back, or typed on an earlier screen, is where it was there, so it is not
+ * drawn.
  * @param {Change} c
  */
 function isOnScreen(c) {
-  return c.rect !== null && c.read_back_check !== 'unread';
+  return c.rect !== null && ['same', 'differs', 'unexplained'].includes(c.read_back_check);
 }
 
 /**

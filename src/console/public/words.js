@@ -319,13 +319,16 @@ export function changesHeading(action, why, n) {
 export function changeInWords(change) {
   /** @param {string | null} v */
   const value = (v) => (v === null ? '(not read)' : `“${marked(v)}”`);
-  const flag =
-    change.read_back_check === 'differs'
-      ? ` (typed ${value(change.after)})`
-      : change.read_back_check === 'unread'
-        ? ' (not read back)'
-        : '';
-  return `${change.field}: ${value(change.before)} → ${value(change.read_back ?? change.after)}${flag}`;
+  /** @type {Record<string, string>} */
+  const flags = {
+    differs: ` (typed ${value(change.after)})`,
+    unread: ' (not read back)',
+    earlier: ' (typed on an earlier screen)',
+    unexplained: ' (changed without a typed edit)',
+  };
+  const after =
+    change.read_back_check === 'earlier' ? change.after : (change.read_back ?? change.after);
+  return `${change.field}: ${value(change.before)} → ${value(after)}${flags[change.read_back_check] ?? ''}`;
 }
 
 /** @type {Record<string, string>} */

@@ -52,13 +52,74 @@ class Driver {
   }
 
   get status(): string {
-    return this.element((e) => e.role === 'statusbar').name;
+    return this.element((e) => e.role === 'status').name;
   }
 
   business() {
     return this.app.eventLog().filter((e) => e.type !== 'action');
   }
 }
+
+describe('SimApp: what its outline says, in SAP GUI Scripting’s terms', () => {
+  const date = (d: Driver) => d.byName('textbox', 'Req. Deliv. Date');
+
+  it('marks a typed field modified until a function takes the input, as SAP’s Modified', () => {
+    const d = new Driver();
+    d.command('/nVA02').click('textbox', 'Order').type('4711').key('Enter');
+    expect(date(d).states).toEqual(['editable', 'changeable']);
+    d.click('textbox', 'Req. Deliv. Date').type('30.04.2026');
+    expect(date(d).states).toEqual(['editable', 'changeable', 'focused', 'modified']);
+    // Enter checks the screen: the input is taken, nothing is modified any more.
+    d.key('Enter');
+    expect(date(d).states).not.toContain('modified');
+    expect(date(d).value).toBe('30.04.2026');
+  });
+
+  it('gives fields, buttons, the command field, title and status bar SAP’s ids and areas', () => {
+    const d = new Driver();
+    expect(d.byName('textbox', 'Command field')).toMatchObject({
+      id: 'wnd[0]/tbar[0]/okcd',
+      area: 'command_field',
+    });
+    d.command('/nVA02');
+    expect(d.byName('textbox', 'Order')).toMatchObject({
+      id: 'wnd[0]/usr/ctxtVBAK-VBELN',
+      area: 'input',
+    });
+    expect(d.byName('button', 'Save')).toMatchObject({
+      id: 'wnd[0]/tbar[0]/btn[11]',
+      description: 'Save (Ctrl+S)',
+      area: 'toolbar',
+    });
+    expect(d.element((e) => e.role === 'title').id).toBe('wnd[0]/titl');
+    expect(d.element((e) => e.role === 'status')).toMatchObject({ id: 'wnd[0]/sbar', name: '' });
+    expect(d.element((e) => e.role === 'status')).not.toHaveProperty('message_type');
+  });
+
+  it('serves the status bar’s message with its type: S after a save, E for a bad date', () => {
+    const d = new Driver();
+    d.command('/nVA02').click('textbox', 'Order').type('4711').key('Enter');
+    d.click('textbox', 'Req. Deliv. Date').type('31.02.2026').key('Enter');
+    expect(d.element((e) => e.role === 'status')).toMatchObject({ message_type: 'E' });
+    d.click('textbox', 'Req. Deliv. Date').type('30.04.2026').click('button', 'Save');
+    expect(d.element((e) => e.role === 'status')).toMatchObject({
+      area: 'status',
+      message_type: 'S',
+      name: 'Sales order 4711 has been saved',
+    });
+  });
+
+  it('prefill changes a field as someone else would: modified, with no action', () => {
+    const d = new Driver();
+    d.command('/nVA02').click('textbox', 'Order').type('4711').key('Enter');
+    d.app.prefill('customerReference', 'PO-999');
+    expect(d.byName('textbox', 'Customer Reference')).toMatchObject({
+      value: 'PO-999',
+      states: ['editable', 'changeable', 'modified'],
+    });
+    expect(() => d.app.prefill('netValue', '1')).toThrow('no editable field netValue');
+  });
+});
 
 describe('SimApp', () => {
   it('starts on SAP Easy Access with the command field focused', () => {
@@ -290,7 +351,7 @@ describe('SimApp', () => {
     for (const go of ['', '/nVA02', '/nFB50', '/nPWD']) {
       if (go) d.command(go);
       for (const e of d.app.outline()) {
-        if (e.role !== 'statusbar') expect(e.name).not.toBe('');
+        if (e.role !== 'status') expect(e.name).not.toBe('');
         expect(e.rect.x).toBeGreaterThanOrEqual(0);
         expect(e.rect.y).toBeGreaterThanOrEqual(0);
         expect(e.rect.x + e.rect.width).toBeLessThanOrEqual(1280);

@@ -61,7 +61,11 @@ export class SimApp {
   }
 
   outline(): OutlineElement[] {
-    return toOutline(this.layout(), this.state.focus, (id) => this.fieldValue(id));
+    return toOutline(this.layout(), this.state.focus, {
+      value: (id) => this.fieldValue(id),
+      modified: (id) => this.state.modified.includes(id),
+      message: () => (this.state.status?.text ? this.state.status.type : null),
+    });
   }
 
   /** The text a read-only or editable field shows (computed fields included). */
@@ -83,6 +87,22 @@ export class SimApp {
 
   typingTarget(): 'password' | 'plain' {
     return this.focusedField()?.password ? 'password' : 'plain';
+  }
+
+  /**
+   * Changes an editable field of the current screen as if someone else had typed into it (another
+   * user at the session, a paste the run did not make): the field is `modified`, with no action.
+   * Refused for a field the screen does not show, or one that is read-only or a password field.
+   */
+  prefill(field: string, value: string): void {
+    const target = fieldsOf(this.layout()).find((f) => f.id === field);
+    if (!target || !target.editable || target.password || field === 'cmd') {
+      throw new Error(`no editable field ${field} on this screen`);
+    }
+    this.state.values[field] = value;
+    if (!this.state.modified.includes(field)) this.state.modified.push(field);
+    this.record({ type: 'prefill', field, value });
+    this.changed();
   }
 
   poke(message: string, faint = false): void {
@@ -202,7 +222,7 @@ export class SimApp {
     // Later widgets are drawn on top; the list frame is behind its rows.
     for (let i = widgets.length - 1; i >= 0; i--) {
       const w = widgets[i];
-      if (w.kind === 'text' && (w.role === 'list' || w.role === 'statusbar' || w.role === 'title'))
+      if (w.kind === 'text' && (w.role === 'list' || w.role === 'status' || w.role === 'title'))
         continue;
       if (contains(w.rect, x, y)) return w;
     }

@@ -158,6 +158,12 @@ export class SimBackend implements ScreenBackend {
     return this.app.typingTarget();
   }
 
+  /** Changes a field as someone else would (test route `POST /sim/prefill`). */
+  prefill(field: string, value: string): void {
+    this.app.prefill(field, value);
+    this.prerender();
+  }
+
   poke(message: string, faint = false): void {
     this.app.poke(message, faint);
     this.prerender();

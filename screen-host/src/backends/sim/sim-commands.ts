@@ -34,6 +34,7 @@ export function runCommand(host: CommandHost, command: SimCommand): void {
   const s = host.state;
   const l = host.labels;
   s.status = null;
+  s.modified = [];
   if (command === 'enter' && s.focus === 'cmd' && (s.values.cmd ?? '').trim() !== '') {
     const text = s.values.cmd;
     s.values.cmd = '';
@@ -114,6 +115,7 @@ function goTo(host: CommandHost, screen: SimScreen, values: Record<string, strin
   const s = host.state;
   s.screen = screen;
   s.values = { cmd: s.values.cmd ?? '', ...values };
+  s.modified = [];
   s.focus = 'cmd';
   s.caret = s.values.cmd.length;
   s.selectAll = false;

@@ -6,6 +6,7 @@ export type SimEvent =
   | { seq: number; type: 'posted'; document: string; fields: Record<string, string> }
   | { seq: number; type: 'password_changed' }
   | { seq: number; type: 'poke'; message: string }
+  | { seq: number; type: 'prefill'; field: string; value: string }
   | { seq: number; type: 'popup'; title: string; buttons: string[] }
   /** `button` is the one clicked or chosen with Enter; null when Escape closed the dialog. */
   | { seq: number; type: 'popup_closed'; button: string | null };

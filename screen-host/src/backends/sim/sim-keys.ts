@@ -48,7 +48,13 @@ function insert(host: KeyHost, ch: string): void {
     chars.splice(s.caret, 0, ch);
   }
   s.caret += 1;
-  s.values[field.id] = chars.join('');
+  setValue(s, field.id, chars.join(''));
+}
+
+/** A field's new content, typed by the user: the field is modified until the next dialog step. */
+function setValue(s: KeyHost['state'], id: string, value: string): void {
+  if ((s.values[id] ?? '') !== value && !s.modified.includes(id)) s.modified.push(id);
+  s.values[id] = value;
 }
 
 export function pressKey(host: KeyHost, key: ParsedKey): void {
@@ -96,7 +102,7 @@ export function pressKey(host: KeyHost, key: ParsedKey): void {
     case 'Backspace':
     case 'Delete':
       if (s.selectAll) {
-        s.values[field.id] = '';
+        setValue(s, field.id, '');
         s.caret = 0;
         s.selectAll = false;
         return;
@@ -107,7 +113,7 @@ export function pressKey(host: KeyHost, key: ParsedKey): void {
       } else if (key.base === 'Delete' && s.caret < value.length) {
         value.splice(s.caret, 1);
       }
-      s.values[field.id] = value.join('');
+      setValue(s, field.id, value.join(''));
       return;
     case 'Home':
       s.selectAll = false;

@@ -3,7 +3,7 @@
  * these rectangles and the outline serves exactly these rectangles, so what `GET /elements` says
  * is where the pixels are, and a click at an element's rect lands on it.
  */
-import type { OutlineState } from '@warden/protocol';
+import type { MessageType, OutlineState } from '@warden/protocol';
 import type { OutlineElement, Rect } from '../backend';
 import type { SimLabels } from './sim-labels';
 import { Builder, chrome, screenWidgets } from './sim-screens';
@@ -70,7 +70,7 @@ export function layoutOf(
   b.widgets.push({
     kind: 'text',
     id: 'status',
-    role: 'statusbar',
+    role: 'status',
     name: state.status?.text ?? '',
     rect: { x: 0, y: BANDS.status.y, width: SCREEN_WIDTH, height: BANDS.status.height },
   });
@@ -154,10 +154,16 @@ function outlineOf(
   w: Widget,
   focus: string | null,
   popupOpen: boolean,
-  valueOf?: (id: string) => string,
+  fields?: FieldFacts,
 ): OutlineElement {
   const role = w.kind === 'field' ? 'textbox' : w.kind === 'button' ? 'button' : w.role;
-  const element: OutlineElement = { id: w.id, role, name: w.name, rect: { ...w.rect } };
+  const element: OutlineElement = { id: sapId(w.id), role, name: w.name, rect: { ...w.rect } };
+  if (w.kind === 'text' && w.role === 'status') {
+    element.area = 'status';
+    const type = fields?.message?.();
+    if (type) element.message_type = type;
+    return element;
+  }
   if (w.kind === 'button') {
     if (w.tooltip) element.description = w.tooltip;
     if (w.area) element.area = w.area;
@@ -167,24 +173,63 @@ function outlineOf(
   const states: OutlineState[] = [];
   if (w.editable) states.push('editable', 'changeable');
   if (w.id === focus && !popupOpen) states.push('focused');
+  if (fields?.modified(w.id)) states.push('modified');
   if (states.length > 0) element.states = states;
   element.area = w.id === COMMAND_FIELD_ID ? 'command_field' : 'input';
   if (w.password) element.password = true;
-  else if (valueOf) element.value = valueOf(w.id);
+  else if (fields) element.value = fields.value(w.id);
   return element;
+}
+
+/** What the outline says of the fields beside the layout: their content, SAP's Modified flag. */
+export interface FieldFacts {
+  value(id: string): string;
+  modified(id: string): boolean;
+  /** The status bar's message type, when it shows a message. */
+  message?(): MessageType | null;
+}
+
+/**
+ * SAP GUI Scripting's ids for the sim's elements, as a script would find them in a real session
+ * (`wnd[0]/tbar[0]/okcd` is the command field); elements SAP would name otherwise keep the sim's.
+ */
+const SAP_IDS: Record<string, string> = {
+  cmd: 'wnd[0]/tbar[0]/okcd',
+  'btn-enter': 'wnd[0]/tbar[0]/btn[0]',
+  'btn-save': 'wnd[0]/tbar[0]/btn[11]',
+  'btn-back': 'wnd[0]/tbar[0]/btn[3]',
+  'btn-exit': 'wnd[0]/tbar[0]/btn[15]',
+  'btn-cancel': 'wnd[0]/tbar[0]/btn[12]',
+  'btn-print': 'wnd[0]/tbar[0]/btn[86]',
+  'btn-find': 'wnd[0]/tbar[0]/btn[71]',
+  'btn-help': 'wnd[0]/tbar[0]/btn[1]',
+  title: 'wnd[0]/titl',
+  status: 'wnd[0]/sbar',
+  order: 'wnd[0]/usr/ctxtVBAK-VBELN',
+  poNumber: 'wnd[0]/usr/txtVBKD-BSTKD',
+  soldToSearch: 'wnd[0]/usr/ctxtVBAK-KUNNR',
+  orderNo: 'wnd[0]/usr/txtVBAK-VBELN',
+  netValue: 'wnd[0]/usr/txtVBAK-NETWR',
+  soldToParty: 'wnd[0]/usr/ctxtKUAGV-KUNNR',
+  customerReference: 'wnd[0]/usr/txtVBKD-BSTKD',
+  reqDelivDate: 'wnd[0]/usr/ctxtRV45A-KETDAT',
+};
+
+function sapId(id: string): string {
+  return SAP_IDS[id] ?? id;
 }
 
 /**
  * The outline of a layout. With a popup open: what of the screen it does not cover, without the
  * screen's title (the dialog is the active window: its title is the one that counts, so that a
  * screen rule for the screen behind does not apply to the dialog's buttons), then the dialog, its
- * title, its message and its buttons. A field carries its content as `value` (`valueOf`), a
- * password field never.
+ * title, its message and its buttons. A field carries its content as `value` (`fields`), a
+ * password field never, and SAP's Modified flag as the state `modified`.
  */
 export function toOutline(
   layout: Layout,
   focus: string | null,
-  valueOf?: (id: string) => string,
+  fields?: FieldFacts,
 ): OutlineElement[] {
   const popup = layout.popup;
   const behind = popup
@@ -192,7 +237,7 @@ export function toOutline(
         (w) => !(w.kind === 'text' && w.role === 'title') && !intersects(w.rect, popup.rect),
       )
     : layout.widgets;
-  const elements = behind.map((w) => outlineOf(w, focus, !!popup, valueOf));
+  const elements = behind.map((w) => outlineOf(w, focus, !!popup, fields));
   if (popup) {
     const r = popup.rect;
     elements.push(

@@ -108,7 +108,7 @@ function drawTextWidget(ctx: SKRSContext2D, w: TextWidget): void {
     case 'list':
       if (w.id === 'menu-tree') rect(ctx, w.rect, '#ffffff', COLORS.group);
       return;
-    case 'statusbar':
+    case 'status':
       return;
     case 'label':
       if (w.style === 'header') {

@@ -69,6 +69,23 @@ export function registerSimTestRoutes(app: FastifyInstance, sim: SimBackend): vo
     return { ok: true };
   });
 
+  /** `{field, value}`: an editable field changed as someone else would change it (modified). */
+  app.post('/sim/prefill', async (request) => {
+    const body = objectBody(request.body);
+    onlyFields(body, ['field', 'value']);
+    const { field, value } = body;
+    if (!isText(field, 40))
+      throw new HttpError(400, 'field must be a string of 1 to 40 characters');
+    if (!isText(value, 40))
+      throw new HttpError(400, 'value must be a string of 1 to 40 characters');
+    try {
+      sim.prefill(field, value);
+    } catch (error) {
+      throw new HttpError(409, (error as Error).message);
+    }
+    return { ok: true };
+  });
+
   app.post('/sim/reset', async () => {
     sim.reset();
     return { ok: true };

@@ -26,6 +26,11 @@ export interface SimState {
   mode: 'change' | 'display';
   /** Field values of the current screen, and `cmd`, the command field. */
   values: Record<string, string>;
+  /**
+   * The fields the user changed since the last dialog step, as SAP GUI Scripting's `Modified`
+   * says it: set by typing, cleared when a function (Enter, Save …) takes the screen's input.
+   */
+  modified: string[];
   focus: string | null;
   caret: number;
   /** A field reached by click or Tab has its whole content selected, so typing replaces it. */
@@ -52,6 +57,7 @@ export function initialState(): SimState {
     screen: 'menu',
     mode: 'display',
     values: { cmd: '' },
+    modified: [],
     focus: 'cmd',
     caret: 0,
     selectAll: false,

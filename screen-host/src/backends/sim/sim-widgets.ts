@@ -79,7 +79,7 @@ export interface TextWidget {
   kind: 'text';
   id: string;
   /** `menu`: a menu bar entry, which opens a menu. */
-  role: 'label' | 'title' | 'menu' | 'statusbar' | 'list' | 'listitem';
+  role: 'label' | 'title' | 'menu' | 'status' | 'list' | 'listitem';
   name: string;
   rect: Rect;
   /** How the renderer draws it; the outline does not need to know. */
