@@ -3,8 +3,8 @@ import { until } from './support/until';
 
 /**
  * Paths a review found untested end to end: four-eyes turned off, a run refused because computer
- * use is off, a planner that gives up (`fail`), and a write whose outcome nobody can know
- * (`outcome_unknown`). Real API, worker, PostgreSQL, Redis and an HTTPS sim host.
+ * use is off, a planner that gives up (`fail`), a write whose outcome nobody can know
+ * (`outcome_unknown`), and a run cancelled while its planner thinks. Real API, worker, PostgreSQL, Redis and an HTTPS sim host.
  */
 
 const COMMAND = { role: 'textbox', name: 'Command field' };
@@ -13,6 +13,14 @@ const ONE_WRITE = {
     { action: { action: 'click', element: COMMAND } },
     { step: 'the write', action: { action: 'type', text: '/nVA03' } },
     { action: { action: 'done', summary: 'typed' } },
+  ],
+};
+
+/** Its first step waits (as a slow model would) until the status bar says GO. */
+const SLOW_READ = {
+  steps: [
+    { when: { text: '^GO$' }, patience: 60, action: { action: 'click', element: COMMAND } },
+    { action: { action: 'done', summary: 'clicked' } },
   ],
 };
 
@@ -180,5 +188,38 @@ describe('end reasons and refusals, end to end', () => {
       }),
     ]);
     expect(await typed()).toHaveLength(1);
+  });
+
+  it('ends the step of a run cancelled while its planner thinks, and sends nothing', async () => {
+    await stack.configure({ planner: await stack.planner(SLOW_READ) });
+    const run = await stack.start();
+    await stack.waitFor(run.id, (r) => r.step_count === 1 || isEnded(r));
+    await new Promise((r) => setTimeout(r, 300)); // the planner is looking for GO
+    const cancelled = await stack.api.request('POST', `/api/computer-use/runs/${run.id}/cancel`, {
+      token: stack.tokens.operator,
+    });
+    expect(cancelled.body).toMatchObject({ status: 'stopped', end_reason: 'cancelled' });
+    // The step ends with its run, in the cancel's own transaction.
+    expect(cancelled.body.steps[0]).toMatchObject({
+      outcome: 'ended',
+      ended_at: expect.any(String),
+      error: expect.stringMatching(/the run ended \(cancelled\)/),
+    });
+    // The planner answers after all; its worker finds the step ended and sends nothing.
+    await stack.sim.poke('GO');
+    await until('the step job to finish', async () => {
+      const [step] = await stack.api.db.sql<{ timings: unknown[] | null }>(
+        'SELECT timings FROM steps WHERE run_id = $1 AND n = 1',
+        [run.id],
+      );
+      return (step.timings?.length ?? 0) > 0;
+    });
+    const after = await stack.run(run.id);
+    expect(after).toMatchObject({ status: 'stopped', end_reason: 'cancelled', step_count: 1 });
+    expect(after.steps[0]).toMatchObject({
+      outcome: 'ended',
+      ended_at: cancelled.body.steps[0].ended_at,
+    });
+    expect((await stack.sim.events()).filter((e) => e.type === 'action')).toEqual([]);
   });
 });
