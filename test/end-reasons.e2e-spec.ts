@@ -3,8 +3,9 @@ import { until } from './support/until';
 
 /**
  * Paths a review found untested end to end: four-eyes turned off, a run refused because computer
- * use is off, a planner that gives up (`fail`), and a write whose outcome nobody can know
- * (`outcome_unknown`). Real API, worker, PostgreSQL, Redis and an HTTPS sim host.
+ * use is off, a planner that gives up (`fail`), a write whose outcome nobody can know
+ * (`outcome_unknown`), a step that fails job after job while sending, and a run cancelled while
+ * its planner thinks. Real API, worker, PostgreSQL, Redis and an HTTPS sim host.
  */
 
 const COMMAND = { role: 'textbox', name: 'Command field' };
@@ -13,6 +14,14 @@ const ONE_WRITE = {
     { action: { action: 'click', element: COMMAND } },
     { step: 'the write', action: { action: 'type', text: '/nVA03' } },
     { action: { action: 'done', summary: 'typed' } },
+  ],
+};
+
+/** Its first step waits (as a slow model would) until the status bar says GO. */
+const SLOW_READ = {
+  steps: [
+    { when: { text: '^GO$' }, patience: 60, action: { action: 'click', element: COMMAND } },
+    { action: { action: 'done', summary: 'clicked' } },
   ],
 };
 
@@ -180,5 +189,138 @@ describe('end reasons and refusals, end to end', () => {
       }),
     ]);
     expect(await typed()).toHaveLength(1);
+  });
+
+  /**
+   * A database that refuses to end a sending step of `action` with an outcome (sent, or any
+   * other) while letting everything else through, an end with no outcome included: every job on
+   * that step then fails with an unexpected error, after the host acted.
+   */
+  async function refusingToRecord<T>(action: string, work: () => Promise<T>): Promise<T> {
+    await stack.api.db.sql(`
+      CREATE FUNCTION refuse_recording() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'refused for the test'; END $$`);
+    await stack.api.db.sql(`
+      CREATE TRIGGER refuse_recording BEFORE UPDATE ON steps FOR EACH ROW
+        WHEN (OLD.phase = 'sending' AND NEW.phase = 'done' AND NEW.outcome IS NOT NULL AND OLD.action->>'action' = '${action}')
+        EXECUTE FUNCTION refuse_recording()`);
+    try {
+      return await work();
+    } finally {
+      await stack.api.db.sql('DROP TRIGGER refuse_recording ON steps');
+      await stack.api.db.sql('DROP FUNCTION refuse_recording()');
+    }
+  }
+
+  it('audits an approved write as one whose outcome is unknown when its step fails job after job while sending', async () => {
+    const { run, approvalId } = await approvedWrite();
+    const ended = await refusingToRecord('type', async () => {
+      await stack.api.request('POST', `/api/computer-use/runs/${run.id}/resume`, {
+        token: stack.tokens.operator,
+      });
+      return stack.waitFor(run.id, isEnded, 90_000);
+    });
+    expect(ended).toMatchObject({ status: 'failed', end_reason: 'outcome_unknown' });
+    expect(ended.summary).toMatch(/the step failed 10 times .*refused for the test/);
+    expect(ended.steps[1]).toMatchObject({
+      outcome: null,
+      ended_at: expect.any(String),
+      error: expect.stringMatching(/whether the screen host acted is unknown/),
+    });
+    // The host typed once; Warden could not record it, and says what it cannot know.
+    expect(await typed()).toHaveLength(1);
+    const [step] = await stack.api.db.sql<{ id: string }>(
+      'SELECT id FROM steps WHERE run_id = $1 AND n = 2',
+      [run.id],
+    );
+    const events = await audit(run.id);
+    expect(events.map((e) => e.type)).not.toContain('computer_use.write');
+    expect(events.filter((e) => e.type === 'computer_use.write.unknown')).toEqual([
+      expect.objectContaining({
+        details: expect.objectContaining({
+          action: { action: 'type', text: '/nVA03' },
+          idempotency_key: step.id,
+          approval_id: approvalId,
+          approved_by: 'bob',
+          resumed_by: 'olga',
+        }),
+      }),
+    ]);
+    expect(events.at(-1)?.type).toBe('computer_use.end');
+  }, 120_000);
+
+  it('audits an unapproved write as one whose outcome is unknown, with its authority, when its step fails job after job while sending', async () => {
+    await stack.configure({
+      planner: await stack.planner(ONE_WRITE),
+      require_write_approval: false,
+      reason: 'a test of unknown outcomes',
+    });
+    const ended = await refusingToRecord('type', async () => {
+      const run = await stack.start();
+      return stack.waitFor(run.id, isEnded, 90_000);
+    });
+    expect(ended).toMatchObject({ status: 'failed', end_reason: 'outcome_unknown' });
+    expect(await typed()).toHaveLength(1);
+    const unknown = (await audit(ended.id)).filter((e) => e.type === 'computer_use.write.unknown');
+    expect(unknown).toEqual([
+      expect.objectContaining({
+        details: expect.objectContaining({
+          action: { action: 'type', text: '/nVA03' },
+          approval_id: null,
+          without_approval: 'require_write_approval is off for this agent',
+        }),
+      }),
+    ]);
+  }, 120_000);
+
+  it('records a read whose step fails job after job while sending as of unknown outcome, with no write event', async () => {
+    await stack.configure({ planner: await stack.planner(ONE_WRITE) });
+    const ended = await refusingToRecord('click', async () => {
+      const run = await stack.start();
+      return stack.waitFor(run.id, isEnded, 90_000);
+    });
+    expect(ended).toMatchObject({ status: 'failed', end_reason: 'outcome_unknown', step_count: 1 });
+    expect(ended.steps[0]).toMatchObject({
+      classification: 'read',
+      outcome: null,
+      ended_at: expect.any(String),
+      error: expect.stringMatching(/whether the screen host acted is unknown/),
+    });
+    const types = (await audit(ended.id)).map((e) => e.type);
+    expect(types).not.toContain('computer_use.write');
+    expect(types).not.toContain('computer_use.write.unknown');
+  }, 120_000);
+
+  it('ends the step of a run cancelled while its planner thinks, and sends nothing', async () => {
+    await stack.configure({ planner: await stack.planner(SLOW_READ) });
+    const run = await stack.start();
+    await stack.waitFor(run.id, (r) => r.step_count === 1 || isEnded(r));
+    await new Promise((r) => setTimeout(r, 300)); // the planner is looking for GO
+    const cancelled = await stack.api.request('POST', `/api/computer-use/runs/${run.id}/cancel`, {
+      token: stack.tokens.operator,
+    });
+    expect(cancelled.body).toMatchObject({ status: 'stopped', end_reason: 'cancelled' });
+    // The step ends with its run, in the cancel's own transaction.
+    expect(cancelled.body.steps[0]).toMatchObject({
+      outcome: 'ended',
+      ended_at: expect.any(String),
+      error: expect.stringMatching(/the run ended \(cancelled\)/),
+    });
+    // The planner answers after all; its worker finds the step ended and sends nothing.
+    await stack.sim.poke('GO');
+    await until('the step job to finish', async () => {
+      const [step] = await stack.api.db.sql<{ timings: unknown[] | null }>(
+        'SELECT timings FROM steps WHERE run_id = $1 AND n = 1',
+        [run.id],
+      );
+      return (step.timings?.length ?? 0) > 0;
+    });
+    const after = await stack.run(run.id);
+    expect(after).toMatchObject({ status: 'stopped', end_reason: 'cancelled', step_count: 1 });
+    expect(after.steps[0]).toMatchObject({
+      outcome: 'ended',
+      ended_at: cancelled.body.steps[0].ended_at,
+    });
+    expect((await stack.sim.events()).filter((e) => e.type === 'action')).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { startScreenHost } from '../screen-host/src';
 import { JOB, STEP_QUEUE } from '../src/queue/step-queue';
 import type { ScreenBackend } from '../screen-host/src';
 import { TEST_REDIS_URL } from './support/env';
-import { ENTRIES, spawnEntry, stop } from '../scripts/lib/processes';
+import { ENTRIES, runEntry, spawnEntry, stop } from '../scripts/lib/processes';
 import { corruptIdat } from './support/crafted-png';
 import { isEnded, startSimHost, startStack, Stack } from './support/stack';
 
@@ -146,6 +146,58 @@ describe('a worker killed around a write', () => {
         });
         expect(writes).toHaveLength(0);
         expect(await typed()).toHaveLength(0);
+      }
+    });
+
+    it(`audits an approved write as one whose outcome is unknown when the worker dies ${crashAt.replace('-', ' ')}, the host token's grant is revoked and the run cancelled before another takes over`, async () => {
+      const { run, resumed } = await resumedOnDyingWorker(crashAt);
+      const sim = stack.sim;
+      const cli = (...args: string[]) =>
+        runEntry(ENTRIES.cli, args, { DATABASE_URL: stack.api.config.DATABASE_URL });
+      const grant = ['--tenant', 'acme', '--env', sim.tokenEnv, '--to', sim.url];
+      expect((await cli('secrets', 'revoke', ...grant)).code).toBe(0);
+      try {
+        const cancelled = await stack.api.request(
+          'POST',
+          `/api/computer-use/runs/${run.id}/cancel`,
+          { token: stack.tokens.operator },
+        );
+        expect(cancelled.body).toMatchObject({ status: 'stopped', end_reason: 'cancelled' });
+        await resumed;
+        const before = await sim.events();
+        worker();
+        // The new worker may not send the host's token to the host, so it cannot ask what became
+        // of the write: its outcome is unknown, and the audit trail says so with its authority.
+        const settled = await stack.waitFor(run.id, (r) => r.steps[1]?.ended_at != null, 30_000);
+        expect(settled).toMatchObject({
+          status: 'stopped',
+          end_reason: 'cancelled',
+          step_count: 2,
+        });
+        expect(settled.steps[1]).toMatchObject({
+          outcome: null,
+          error: expect.stringMatching(/not granted.*whether it acted is unknown/),
+        });
+        const events = (
+          await stack.api.request('GET', `/api/audit?run_id=${run.id}`, {
+            token: stack.tokens.auditor,
+          })
+        ).body.items as Array<{ type: string; details: Record<string, unknown> }>;
+        expect(events.map((e) => e.type)).not.toContain('computer_use.write');
+        expect(events.filter((e) => e.type === 'computer_use.write.unknown')).toEqual([
+          expect.objectContaining({
+            details: expect.objectContaining({
+              action: { action: 'type', text: '/nVA03' },
+              approved_by: 'bob',
+              resumed_by: 'olga',
+            }),
+          }),
+        ]);
+        // Nothing more was performed on the screen.
+        expect(await sim.events()).toEqual(before);
+        expect(await typed()).toHaveLength(crashAt === 'before-send' ? 0 : 1);
+      } finally {
+        expect((await cli('secrets', 'grant', ...grant)).code).toBe(0);
       }
     });
   }

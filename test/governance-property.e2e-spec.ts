@@ -346,6 +346,13 @@ describe('the governance invariant, tried at random', () => {
       }
       await sleep(50);
     }
+    // Every other step ended with the run (or before it), with its time of end.
+    const open = await stack.api.db.sql<{ n: number; phase: string }>(
+      `SELECT n, phase FROM steps
+        WHERE run_id = $1 AND phase <> 'sending' AND (phase <> 'done' OR ended_at IS NULL)`,
+      [runId],
+    );
+    if (open.length > 0) fail(`steps left unfinished by the run's end: ${JSON.stringify(open)}`);
     const typed = (await lane.sim.events())
       .filter((e) => e.type === 'action' && e.action?.action === 'type')
       .map((e) => e.action.text as string);

@@ -17,7 +17,11 @@ interface Words {
   changesHeading(action: Record<string, unknown>, why: string | null, n: number): string;
   charName(char: string): string;
   outcomeInWords(outcome: string | null): string;
-  stepOutcomeInWords(step: { outcome: string | null; staged?: unknown }): string;
+  stepOutcomeInWords(step: {
+    outcome: string | null;
+    staged?: unknown;
+    ended_at?: string | null;
+  }): string;
   exactJson(value: unknown): string;
   marked(text: string): string;
   shown(text: string, max?: number): string;
@@ -149,7 +153,7 @@ describe('outcomes and change lists in the console', () => {
     stale: 'not sent: the screen had changed',
     rejected: 'rejected: not sent',
     refused: 'refused as invalid: not sent',
-    ended: 'ended the run',
+    ended: 'ended with the run',
     screen_changed: 'not sent: the screen changed before it could act; planned again',
   };
 
@@ -163,6 +167,15 @@ describe('outcomes and change lists in the console', () => {
       'staged into “Req. Deliv. Date” until the commit',
     );
     expect(stepOutcomeInWords({ outcome: 'held' })).toBe('held for approval');
+  });
+
+  it('says a step that ended with no outcome (an action whose outcome is unknown) is not in progress', () => {
+    const ended = '2026-03-15T10:00:00.000Z';
+    expect(stepOutcomeInWords({ outcome: null, ended_at: ended })).toBe(
+      'ended with no outcome: see its error',
+    );
+    expect(stepOutcomeInWords({ outcome: null, ended_at: null })).toBe('in progress');
+    expect(stepOutcomeInWords({ outcome: 'ended', ended_at: ended })).toBe('ended with the run');
   });
 
   it('heads a change list with the commit and how many changes it stores', () => {

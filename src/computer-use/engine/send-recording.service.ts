@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { sha256Hex } from '../../common/sha256';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Approval } from '../../approvals/approval.entity';
@@ -9,10 +8,11 @@ import { isWrite } from '../runs/step-phase';
 import type { Step, StepOutcome } from '../runs/step.entity';
 import { StepsRepository } from '../runs/steps.repository';
 import { ScreenHostError } from '../screens/screen-host.client';
-import { RunEnds } from './run-ends';
+import { RunEnds, writeOutcomeUnknown } from './run-ends';
 import { ENGINE_ACTOR } from './run-ending.service';
 import type { StepContext } from './step-context';
 import { pause } from './step-timing';
+import { writeDetails } from './write-audit';
 
 /**
  * What became of a request to act (DESIGN §11): a send the host confirmed is recorded, and a write
@@ -113,53 +113,4 @@ export class SendRecording {
     }
     return null;
   }
-}
-
-/**
- * A write was asked of the host and nobody can say whether it acted: the run fails
- * `outcome_unknown` for a person to check the screen, and `computer_use.write.unknown` records the
- * write with its authority (the approval spent, or why none was needed) in the same transaction as
- * the step's end. The event is written even where the run had already ended (a cancel while the
- * write was on its way), so the audit trail never loses a write that may have reached the screen.
- */
-export function writeOutcomeUnknown(
-  step: Step,
-  action: Action,
-  approval: Approval | null | undefined,
-  why: { summary: string; error: string },
-): RunEnds {
-  return new RunEnds(
-    'outcome_unknown',
-    why.summary,
-    { outcome: null, fields: { error: why.error } },
-    {
-      type: 'computer_use.write.unknown',
-      details: { ...writeDetails(step, action, approval ?? undefined), error: why.error },
-    },
-  );
-}
-
-/** What a write's audit event says of it: the action, why, its key and its authority. */
-function writeDetails(step: Step, action: Action, approval?: Approval): Record<string, unknown> {
-  return {
-    action,
-    why: step.why,
-    idempotency_key: step.id,
-    approval_id: approval?.id ?? null,
-    approved_by: approval?.decidedBy ?? null,
-    resumed_by: approval?.spentBy ?? null,
-    ...(approval ? {} : withoutApproval(step)),
-  };
-}
-
-/** Why a write went without approval, as its audit event says (DESIGN §6, §10). */
-function withoutApproval(step: Step): Record<string, unknown> {
-  if (!step.staged) return { without_approval: 'require_write_approval is off for this agent' };
-  const { field, before } = step.staged;
-  return {
-    staged: true,
-    without_approval: 'staged until the commit (approve_at: "commit"); the commit is held',
-    field: field.label,
-    before_sha256: before === null ? null : sha256Hex(before),
-  };
 }

@@ -1,6 +1,8 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import type { Approval } from '../../approvals/approval.entity';
+import { ApprovalsRepository } from '../../approvals/approvals.repository';
 import { AppConfig } from '../../config/app-config';
 import { loadRules, type Rules } from '../actions';
 import type { Run } from '../runs/run.entity';
@@ -10,7 +12,13 @@ import { ScreenHostClient } from '../screens/screen-host.client';
 import type { AgentConfig } from '../settings/agent-config';
 import { ScreenError } from '../screens/screen-error';
 import { SecretGrants, SecretRefused } from '../../secrets/secret-grants.service';
-import { failedTooOften, RunEnds, secretRefused, unusableScreen } from './run-ends';
+import {
+  failedTooOften,
+  RunEnds,
+  secretRefused,
+  secretRefusedWhileSending,
+  unusableScreen,
+} from './run-ends';
 import { RunEnding } from './run-ending.service';
 import type { StepContext } from './step-context';
 import { redactingHost } from '../screens/redaction';
@@ -42,6 +50,7 @@ export class StepLease implements OnModuleDestroy {
     private readonly client: ScreenHostClient,
     private readonly ending: RunEnding,
     private readonly secrets: SecretGrants,
+    private readonly approvals: ApprovalsRepository,
   ) {}
 
   onModuleDestroy(): void {
@@ -101,18 +110,29 @@ export class StepLease implements OnModuleDestroy {
   }
 
   /**
-   * How a job's error ends the run: as it says (RunEnds), as a screen host error for a screenshot
-   * that cannot be used, or, after MAX_STEP_FAILURES unexpected errors on the step, as
+   * How a job's error ends the run: as it says (RunEnds), as a refused secret (for a step that was
+   * sending: its outcome unknown, as the host may not be asked), as a screen host error for a
+   * screenshot that cannot be used, or, after MAX_STEP_FAILURES unexpected errors on the step, as
    * failedTooOften. Before that an unexpected error is thrown again, for the job to be retried.
    */
   private async endsFor(step: Step, error: unknown): Promise<RunEnds> {
     if (error instanceof RunEnds) return error;
-    if (error instanceof SecretRefused) return secretRefused(error);
+    if (error instanceof SecretRefused) {
+      if (step.phase !== 'sending') return secretRefused(error);
+      return secretRefusedWhileSending(step, await this.spentApproval(step), error);
+    }
     if (error instanceof ScreenError) return unusableScreen(error);
     const failures = await this.steps.countFailure(step.id);
     this.logger.warn({ err: error, step: step.id, failures }, 'a step job failed');
     if (failures < MAX_STEP_FAILURES) throw error;
-    return failedTooOften(step.phase, failures, error);
+    return failedTooOften(step, failures, error, await this.spentApproval(step));
+  }
+
+  /** The approval spent on a step that was sending (its write's authority); null: none was. */
+  private spentApproval(step: Step): Promise<Approval | null> {
+    return step.phase === 'sending'
+      ? this.approvals.ofStep(step.id, 'spent')
+      : Promise.resolve(null);
   }
 
   /**

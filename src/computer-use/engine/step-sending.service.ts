@@ -12,8 +12,8 @@ import { ScreenHostError, type Screenshot } from '../screens/screen-host.client'
 import { hiddenChange } from '../screens/redaction';
 import { ScreensService } from '../screens/screens.service';
 import { FrameGuard, type JudgedScreen } from './frame-guard.service';
-import { hostFailure, RunEnds, staleEnd } from './run-ends';
-import { SendRecording, writeOutcomeUnknown } from './send-recording.service';
+import { hostFailure, RunEnds, staleEnd, writeOutcomeUnknown } from './run-ends';
+import { SendRecording } from './send-recording.service';
 import type { StepContext } from './step-context';
 import { refusedToSend, sentUnapprovedWhy } from './step-decisions';
 

@@ -63,8 +63,9 @@ export class RunLifecycle {
   }
 
   /**
-   * Ends a run with its reason: status, time, the audit event, a waiting approval and its step
-   * closed, and the screen host handed to the next queued run. Returns null when the run had already ended.
+   * Ends a run with its reason: status, time, the audit event, a waiting approval closed, its
+   * unfinished steps ended (but one that is sending), and the screen host handed to the next
+   * queued run. Returns null when the run had already ended.
    * With a caller's `manager`, the caller calls `afterEnd` once its transaction committed.
    */
   async end(
@@ -83,7 +84,7 @@ export class RunLifecycle {
       });
       if (!run) return null;
       await this.approvals.expireOpenOfRun(manager, runId, `run ended: ${reason}`);
-      await this.steps.closeWaiting(manager, runId, `the run ended (${reason}) before it was sent`);
+      await this.steps.closeUnfinished(manager, runId, reason);
       await this.audit.record(
         {
           tenant: run.tenant,

@@ -120,6 +120,14 @@ export class RunsRepository {
   }
 
   /**
+   * Locks the run's row for the rest of the caller's transaction, before the transaction touches
+   * any of its steps (the lock order of StepsRepository).
+   */
+  async lock(manager: EntityManager, id: string): Promise<void> {
+    await manager.query(`SELECT 1 FROM runs WHERE id = $1 FOR NO KEY UPDATE`, [id]);
+  }
+
+  /**
    * The run with the approval it waits for, the run's row locked for the rest of the caller's
    * transaction (a resume): one statement, hand-written, as a burst of resumes shares the pool.
    */

@@ -24,6 +24,12 @@ export type MoveOptions =
  * The steps table: a step is opened and leased in one statement, moved from phase to phase only
  * through the state machine (step-phase.ts) and only from the phase it was read in, so that of
  * two workers one wins. Hand-written SQL on the engine's hot path, in one place.
+ *
+ * Lock order: a transaction that changes a run and one of its steps locks the run's row first
+ * (a run's end changes the run, then closes its unfinished steps; `decide` and `markSending` lock
+ * the run in the statement that moves the step; RunEnding locks it before the step's last move),
+ * so a run's end and its step's worker may wait for one another but never both at once (a
+ * deadlock).
  */
 @Injectable()
 export class StepsRepository {
@@ -186,9 +192,12 @@ export class StepsRepository {
           WHERE id = ${param(step.runId)} AND status = 'running'
             AND EXISTS (SELECT 1 FROM moved WHERE phase = $3))`;
     }
+    // The run's row is locked before the step's (the lock order above).
     const rows: Array<{ phase: StepPhase }> = await manager.query(
-      `WITH moved AS (
-         UPDATE steps SET ${sets.join(', ')} WHERE id = $1 AND phase = $2 RETURNING phase)${keep}
+      `WITH locked AS (SELECT 1 FROM runs WHERE id = ${param(step.runId)} FOR NO KEY UPDATE),
+       moved AS (
+         UPDATE steps SET ${sets.join(', ')}
+          WHERE id = $1 AND phase = $2 AND EXISTS (SELECT 1 FROM locked) RETURNING phase)${keep}
        SELECT phase FROM moved`,
       params,
     );
@@ -242,8 +251,10 @@ export class StepsRepository {
          UPDATE runs SET planner_state = $${params.push(options.plannerState)}::jsonb, updated_at = now()
           WHERE id = $3 AND status = 'running'
             AND EXISTS (SELECT 1 FROM moved WHERE phase = 'sending'))`;
+      // The run's row is locked before the step's (the lock order above).
       const rows: Array<GateRow & { phase: StepPhase | null }> = await manager.query(
-        `WITH gate AS (${gateSql(options.approved, '$1', '$3', '$4', '$5', '$6')}),
+        `WITH locked AS (SELECT 1 FROM runs WHERE id = $3 FOR NO KEY UPDATE),
+         gate AS (${gateSql(options.approved, '$1', '$3', '$4', '$5', '$6')}),
          open AS (
            SELECT run_status = 'running' AND enabled AND agent_configured AND NOT kill_engaged
                   AND NOT paused AND approval_spent AND secret_granted
@@ -251,7 +262,8 @@ export class StepsRepository {
                            AND NOT (${options.staged === true} AND stages_typing))
                   AND (loosening_in_force OR NOT writes_need_approval) AS ok FROM gate),
          moved AS (
-           UPDATE steps SET ${sets.join(', ')} WHERE id = $1 AND phase = $2 RETURNING phase)${kept}
+           UPDATE steps SET ${sets.join(', ')}
+            WHERE id = $1 AND phase = $2 AND EXISTS (SELECT 1 FROM locked) RETURNING phase)${kept}
          SELECT (SELECT phase FROM moved) AS phase, gate.* FROM gate`,
         params,
       );
@@ -296,17 +308,28 @@ export class StepsRepository {
   }
 
   /**
-   * When a run ends, its steps that wait for a person (`held`) or for their send (`approved`) end
-   * with it, unsent; a step that is `sending` is left to its worker, whose outcome is unknown until
-   * it records one.
+   * When a run ends (after its row changed, in the same transaction), its unfinished steps end
+   * with it, unsent: a step still being observed or planned ends `ended` (whatever its planner
+   * answers later is sent nowhere: every move of the step is conditional on its phase), one that
+   * waits for a person (`held`) or for its send (`approved`) keeps its outcome `held`. A step that
+   * is `sending` is left to its worker, whose outcome is unknown until it records one.
    */
-  async closeWaiting(manager: EntityManager, runId: string, why: string): Promise<void> {
+  async closeUnfinished(manager: EntityManager, runId: string, reason: string): Promise<void> {
+    const deciding: StepPhase[] = ['observing', 'planning'];
     const waiting: StepPhase[] = ['held', 'approved'];
-    for (const from of waiting) assertMove(from, 'done');
+    for (const from of [...deciding, ...waiting]) assertMove(from, 'done');
     await manager.query(
-      `UPDATE steps SET phase = 'done', error = $3, ended_at = now()
-        WHERE run_id = $1 AND phase = ANY($2)`,
-      [runId, waiting, why],
+      `UPDATE steps SET phase = 'done', ended_at = now(),
+              outcome = CASE WHEN phase = ANY($2) THEN 'ended' ELSE outcome END,
+              error = CASE WHEN phase = ANY($2) THEN $4 ELSE $5 END
+        WHERE run_id = $1 AND (phase = ANY($2) OR phase = ANY($3))`,
+      [
+        runId,
+        deciding,
+        waiting,
+        `the run ended (${reason}) before the step's action was decided; nothing was sent`,
+        `the run ended (${reason}) before it was sent`,
+      ],
     );
   }
 

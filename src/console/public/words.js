@@ -273,7 +273,7 @@ const OUTCOMES = {
   stale: 'not sent: the screen had changed',
   rejected: 'rejected: not sent',
   refused: 'refused as invalid: not sent',
-  ended: 'ended the run',
+  ended: 'ended with the run',
   screen_changed: 'not sent: the screen changed before it could act; planned again',
 };
 
@@ -285,12 +285,15 @@ export function outcomeInWords(outcome) {
 
 /**
  * A step's outcome in words; a staged edit names its field: `staged into “Order” until the commit`.
- * @param {Pick<Step, 'outcome' | 'staged'>} step
+ * A step that ended with no outcome (a screen host or model error, or an action whose outcome
+ * nobody can tell) is not in progress: its error says why.
+ * @param {Pick<Step, 'outcome' | 'staged'> & {ended_at?: string | null}} step
  */
 export function stepOutcomeInWords(step) {
   if (step.outcome === 'staged' && step.staged) {
     return `staged into ${quoted(step.staged.field.label)} until the commit`;
   }
+  if (!step.outcome && step.ended_at) return 'ended with no outcome: see its error';
   return outcomeInWords(step.outcome);
 }
 
@@ -347,7 +350,8 @@ const END_REASONS = {
   fail: 'the planner gave up',
   model_error: 'the model call failed',
   screen_host_error: 'the screen host did not answer properly',
-  outcome_unknown: 'it is unknown whether the last write was carried out: a person must check',
+  outcome_unknown:
+    'it is unknown whether its last action was carried out: a person must check the screen',
   step_cap: 'it reached its step limit',
   time_cap: 'it reached its time limit',
   invalid_actions: 'the planner proposed three invalid actions',
