@@ -36,6 +36,11 @@ export interface Verdict {
   /** The weakening that made this a read, which must still be in force when it is sent. */
   loosenedBy?: Loosening;
   /**
+   * A click that changes a value (a checkbox, an option): an edit, staged like typing under
+   * commit-point approval. Not where a screen rule decided the action: a rule's write is held.
+   */
+  edit?: true;
+  /**
    * A refused `type` action as it may be recorded: card digits masked, also those that complete a
    * number split over earlier actions (which the answer's own masking cannot see), and text meant
    * for a password or code field replaced by as many dots (at most 64). Absent otherwise.
@@ -148,15 +153,17 @@ export function checkAction(
     }
   }
   const base = classify(action, labels, rules);
-  const { kind, why, loosenedBy } = applyScreenRules(
+  const judged = applyScreenRules(
     action,
     base,
     screenFacts(action, labels, screen, rules),
     rules.screenRules,
   );
-  return loosenedBy
-    ? { classification: kind, action, why, loosenedBy }
-    : { classification: kind, action, why };
+  const { kind, why, loosenedBy } = judged;
+  const verdict: Verdict = { classification: kind, action, why };
+  if (loosenedBy) verdict.loosenedBy = loosenedBy;
+  if (judged === base && base.edit === true && kind === 'write') verdict.edit = true;
+  return verdict;
 }
 
 /** What the screen rules look at, found once the action is valid. */

@@ -87,4 +87,28 @@ describe('the weakening that made a read', () => {
     expect(back.classification).toBe('read');
     expect(back).not.toHaveProperty('loosenedBy');
   });
+
+  it('marks a click that changes a value an edit, unless a screen rule decided it', () => {
+    const box: OutlineElement = {
+      id: 'chk',
+      role: 'check box',
+      name: 'Delivery block',
+      rect: { x: 600, y: 200, width: 20, height: 20 },
+    };
+    const screen = { ...SCREEN, outline: [...OUTLINE, box] };
+    const click = { action: 'click', x: 605, y: 205 };
+    expect(checkAction(click, screen, loadRules())).toMatchObject({
+      classification: 'write',
+      edit: true,
+    });
+    const ruled = loadRules({
+      screen_rules: [{ title: `^${INITIAL}$`, labels: { '^Delivery block$': 'write' } }],
+    });
+    const byRule = checkAction(click, screen, ruled);
+    expect(byRule.classification).toBe('write');
+    expect(byRule).not.toHaveProperty('edit');
+    expect(checkAction({ action: 'type', text: 'x' }, screen, loadRules())).not.toHaveProperty(
+      'edit',
+    );
+  });
 });

@@ -143,6 +143,79 @@ describe('staging an edit', () => {
     expect(staged).toMatchObject({ edit: { before: null } });
   });
 
+  describe('a click that changes a value (a checkbox, an option)', () => {
+    const block: OutlineElement = {
+      id: 'wnd[0]/usr/chkVBAK-LIFSK',
+      role: 'GuiCheckBox',
+      name: 'Delivery block',
+      rect: { x: 400, y: 300, width: 20, height: 20 },
+      states: ['changeable'],
+      area: 'input',
+    };
+    const click = { action: 'click', x: 410, y: 310 } as const;
+
+    it('is staged with what the control held: checked or not, or its value', () => {
+      expect(stageEdit(click, screen([block]), rules, true)).toEqual({
+        edit: {
+          field: { label: 'Delivery block', id: block.id, rect: block.rect, at: null },
+          before: 'not checked',
+          text: null,
+          click: true,
+        },
+      });
+      const combo = { ...block, role: 'combo box', name: 'Currency', value: 'EUR' };
+      expect(stageEdit(click, screen([combo]), rules, true)).toMatchObject({
+        edit: { before: 'EUR', click: true },
+      });
+    });
+
+    it('is not staged unless the rules judged it an edit, or the host places it so', () => {
+      expect(stageEdit(click, screen([block]), rules, false)).toHaveProperty('notStaged');
+      for (const [what, outline] of [
+        ['not changeable', [{ ...block, states: [] }]],
+        ['not in the input area', [{ ...block, area: 'toolbar' }]],
+        ['unnamed', [{ ...block, name: '' }]],
+        ['the command field', [{ ...block, area: 'command_field' }]],
+        ['nothing there', []],
+      ] as Array<[string, OutlineElement[]]>) {
+        expect({ what, staged: stageEdit(click, screen(outline), rules, true) }).toEqual({
+          what,
+          staged: { notStaged: expect.any(String) as unknown },
+        });
+      }
+      expect(stageEdit(click, screen(null), rules, true)).toEqual({
+        notStaged:
+          'the screen host serves no outline, so nothing places the control: a person decides',
+      });
+    });
+
+    it('lists the control once in the change list, read back on the held screen', () => {
+      const staged = stageEdit(click, screen([block]), rules, true) as { edit: StagedEdit };
+      const step = (n: number): StagingStep => ({
+        n,
+        classification: 'write',
+        outcome: 'staged',
+        staged: staged.edit,
+      });
+      const changes = changeList(
+        [step(1), step(2), step(3)],
+        [{ ...block, states: ['changeable', 'checked'] }],
+      );
+      expect(changes).toEqual([
+        {
+          field: 'Delivery block',
+          before: 'not checked',
+          after: null,
+          read_back: 'checked',
+          read_back_check: 'same',
+          step: 3,
+          rect: block.rect,
+        },
+      ]);
+      expect(describeChange(changes[0])).toBe('Delivery block: “not checked” → “checked”');
+    });
+  });
+
   it('never stages on a host without an outline, whatever OCR reads beside the field', () => {
     const label = { words: [{ text: 'Order', confidence: 93 }] };
     expect(stageEdit(type('4711'), screen(null, { focusLabel: label }), rules)).toEqual({

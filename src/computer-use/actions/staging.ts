@@ -6,7 +6,7 @@
  * An edit is staged only when everything about it is known, failing closed otherwise (a person
  * decides, as for any write):
  * - it is typing whose text holds no newline, tab or other control character and is no transaction
- *   code (`/nVA02`), or a Backspace;
+ *   code (`/nVA02`), a Backspace, or a click that changes a value (`edit`: a checkbox, an option);
  * - the field it goes into is placed by the host: its outline marks the focus, every focused
  *   element the caller knows of (the host's marks and the field last clicked) is the same text
  *   field, not a password field and not the command field, with a name, in the screen's input
@@ -14,8 +14,8 @@
  *   no staging: every edit is held for a person.
  */
 import type { Action, OutlineElement, Rect, ScreenContext } from './action.types';
-import { focusedFields, isCommandField, isTextField } from './label-at';
-import type { Rules } from './rules';
+import { controlAt, focusedFields, isCommandField, isTextField } from './label-at';
+import { roleKey, type Rules } from './rules';
 import { clean, quote } from './text';
 import { SAME_LINE_PX } from './typed-field';
 
@@ -39,10 +39,12 @@ export interface StagedEdit {
   field: StagedField;
   /** The field's value before the edit (the outline's `value`); null when nothing read it. */
   before: string | null;
-  /** The text typed; null for a Backspace. */
+  /** The text typed; null for a Backspace or a click. */
   text: string | null;
   /** The key of an edit by key (Backspace); absent for typing. */
   key?: 'Backspace';
+  /** A click that changed a value (a checkbox, an option): what it stores is read back. */
+  click?: true;
 }
 
 /**
@@ -89,12 +91,19 @@ const TRANSACTION_CODE = /^\s*\/[no]/i;
 /** Outcomes of an action that reached the screen, a commit among them when it was a write. */
 const COMMITTED: ReadonlySet<string> = new Set(['sent', 'sent_after_approval']);
 
-/** Whether `action` is staged on this screen, and as what. */
+/**
+ * Whether `action` is staged on this screen, and as what. `valueClick`: the rules judged it a click
+ * that changes a value (`Verdict.edit`).
+ */
 export function stageEdit(
   action: Action,
   screen: ScreenContext,
   rules: Rules,
+  valueClick = false,
 ): { edit: StagedEdit } | NotStaged {
+  if ((action.action === 'click' || action.action === 'double_click') && valueClick) {
+    return stageValueClick(action.x, action.y, screen, rules);
+  }
   let text: string | null = null;
   if (action.action === 'type') {
     if (CONTROL.test(action.text)) {
@@ -149,6 +158,53 @@ function outlineField(
   return { field: { label, id: String(element.id), rect: rectOf(element), at: null }, before };
 }
 
+/**
+ * A click on a control that changes a value, staged only where the host places the control in the
+ * screen's input area as changeable, names it, and it is no password field or command field.
+ */
+function stageValueClick(
+  x: number,
+  y: number,
+  screen: ScreenContext,
+  rules: Rules,
+): { edit: StagedEdit } | NotStaged {
+  if (!Array.isArray(screen.outline)) {
+    return notStaged('the screen host serves no outline, so nothing places the control');
+  }
+  const element = controlAt(screen.outline, x, y, rules);
+  if (!element) return notStaged('the outline names no control there');
+  if (element.password === true || isCommandField(element)) {
+    return notStaged('a click there is never staged');
+  }
+  const label = typeof element.name === 'string' ? clean(element.name, Infinity) : '';
+  if (label === '') return notStaged('the control has no name');
+  if (element.area !== 'input') {
+    return notStaged("the screen host does not place the control in the screen's input area");
+  }
+  if (!Array.isArray(element.states) || !element.states.includes('changeable')) {
+    return notStaged('the screen host does not mark the control changeable');
+  }
+  return {
+    edit: {
+      field: { label, id: String(element.id), rect: rectOf(element), at: null },
+      before: valueOf(element),
+      text: null,
+      click: true,
+    },
+  };
+}
+
+/**
+ * What a control holds, as a change list says it: its value (a combo box's choice), else whether
+ * it is checked (a checkbox, a radio button, a toggle); null when the outline says neither.
+ */
+export function valueOf(e: OutlineElement): string | null {
+  if (typeof e.value === 'string') return e.value;
+  if (!Array.isArray(e.states)) return null;
+  if (e.states.includes('checked')) return 'checked';
+  return /check|radio|toggle|switch/.test(roleKey(e.role)) ? 'not checked' : null;
+}
+
 function rectOf(e: OutlineElement): Rect | null {
   const r = e.rect;
   if (!r || ![r.x, r.y, r.width, r.height].every(Number.isFinite)) return null;
@@ -186,6 +242,8 @@ export function changeList(
     before: string | null;
     after: string | null;
     step: number;
+    /** A click changed it: only the read-back says what it holds. */
+    click?: boolean;
   }> = [];
   for (const { n, staged } of since) {
     const edit = staged as StagedEdit;
@@ -195,10 +253,11 @@ export function changeList(
       lines.push(line);
     }
     line.step = n;
+    line.click ||= edit.click === true;
     line.after =
       edit.text !== null
         ? edit.text
-        : line.after === null
+        : edit.click || line.after === null
           ? null
           : [...line.after].slice(0, -1).join('');
   }
@@ -206,7 +265,13 @@ export function changeList(
   const changes: Change[] = lines.map((l) => {
     const element =
       l.field.id === null ? null : (outline?.find((e) => e?.id === l.field.id) ?? null);
-    const readBack = element && typeof element.value === 'string' ? element.value : null;
+    const readBack = !element
+      ? null
+      : l.click
+        ? valueOf(element)
+        : typeof element.value === 'string'
+          ? element.value
+          : null;
     return {
       field: l.field.label,
       before: l.before,
@@ -254,7 +319,7 @@ function reportsFieldState(outline: readonly OutlineElement[] | null): boolean {
 
 function readBackCheck(after: string | null, readBack: string | null): ReadBackCheck {
   if (readBack === null) return 'unread';
-  if (after === null) return 'same'; // only Backspace: the read-back is what the field holds
+  if (after === null) return 'same'; // only Backspace or a click: the read-back is what it holds
   return readBack.trim() === after.trim() ? 'same' : 'differs';
 }
 

@@ -39,14 +39,16 @@ export function commitPoint(
   const none: CommitPoint = { staged: null, notStaged: null, changes: null };
   if (approveAt !== 'commit' || verdict.classification !== 'write') return none;
   const action = verdict.action as Action;
-  const edit = stageEdit(action, context, rules);
+  const edit = stageEdit(action, context, rules, verdict.edit === true);
   if ('edit' in edit) return { ...none, staged: edit.edit };
   const changes = changeList(
     history.map((h) => ({ ...h, staged: h.staged ?? null })),
     outline,
   );
   const editing =
-    action.action === 'type' || (action.action === 'key' && action.key === 'Backspace');
+    action.action === 'type' ||
+    (action.action === 'key' && action.key === 'Backspace') ||
+    verdict.edit === true;
   return {
     staged: null,
     notStaged: editing ? edit.notStaged : null,
