@@ -162,7 +162,7 @@ export class SettingsService {
         },
         manager,
       );
-      for (const { agent, control, from, to } of weakened) {
+      for (const { agent, control, from, to, entries } of weakened) {
         await this.audit.record(
           {
             tenant,
@@ -173,6 +173,7 @@ export class SettingsService {
               control,
               from,
               to,
+              ...(entries ? { entries } : {}),
               reason: config.agents[agent].reason,
               version: row.version,
               token_id: caller.tokenId,

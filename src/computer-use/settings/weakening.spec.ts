@@ -66,6 +66,15 @@ const WRITES: ScreenRule = {
   keys: { Tab: 'write' },
   labels: { '^Go$': 'write' },
 };
+/** "Everything on this screen navigates, except Save" (issue 24). */
+const NAVIGATES: TitleScreenRule = {
+  title: '^Change Standard Order \\d+: Overview$',
+  labels: { '.*': 'read' },
+};
+const SAVE_WRITES: TitleScreenRule = { title: NAVIGATES.title, labels: { '^Save$': 'write' } };
+const ON_OVERVIEW = `on titles matching “${NAVIGATES.title}”`;
+const ON_INITIAL = `on titles matching “${ENTER_READ.title}”`;
+const ON_CHANGE = 'on titles matching “^Change”';
 const SCRIPT_A = 'scripted-00000000-0000-4000-8000-00000000000a';
 const SCRIPT_B = 'scripted-00000000-0000-4000-8000-00000000000b';
 
@@ -74,7 +83,8 @@ interface Case {
   case: string;
   before: AgentConfig | null;
   after: AgentConfig;
-  expected: Array<[string, unknown, unknown]>;
+  /** [control, from, to], and for screen rules what in them loosens. */
+  expected: Array<[string, unknown, unknown, string[]?]>;
 }
 
 const CASES: Case[] = [
@@ -377,30 +387,79 @@ const CASES: Case[] = [
     expected: [],
   },
 
-  // screen_rules
+  // screen_rules: judged by effect (screen-rule-effect.ts), every row both ways
   {
     case: 'a command_field rule added',
     before: agent(),
     after: agent({ screen_rules: [COMMAND_FIELD] }),
-    expected: [['screen_rules', [], [COMMAND_FIELD]]],
+    expected: [
+      [
+        'screen_rules',
+        [],
+        [COMMAND_FIELD],
+        [
+          'now a read: transaction VA02 in the command field',
+          'now a read: transaction VA03 in the command field',
+        ],
+      ],
+    ],
+  },
+  {
+    case: 'a command_field rule removed',
+    before: agent({ screen_rules: [COMMAND_FIELD] }),
+    after: agent(),
+    expected: [],
   },
   {
     case: 'a new agent with a title rule that makes Enter a read',
     before: null,
     after: agent({ screen_rules: [ENTER_READ] }),
-    expected: [['screen_rules', [], [ENTER_READ]]],
+    expected: [['screen_rules', [], [ENTER_READ], [`now a read: key Enter ${ON_INITIAL}`]]],
+  },
+  {
+    case: 'a new agent with a rule that only makes writes',
+    before: null,
+    after: agent({ screen_rules: [WRITES] }),
+    expected: [],
   },
   {
     case: 'a rule with reads and writes added',
     before: agent(),
     after: agent({ screen_rules: [MIXED] }),
-    expected: [['screen_rules', [], [MIXED]]],
+    expected: [
+      [
+        'screen_rules',
+        [],
+        [MIXED],
+        ['now a read: labels matching “^Display$” on titles matching “^Change Standard Order”'],
+      ],
+    ],
   },
   {
-    case: 'a read rule changed (another title)',
+    case: 'a read rule changed (another title: old removed, new added)',
     before: agent({ screen_rules: [ENTER_READ] }),
     after: agent({ screen_rules: [{ ...ENTER_READ, title: '^Change Sales Order' }] }),
-    expected: [['screen_rules', [ENTER_READ], [{ ...ENTER_READ, title: '^Change Sales Order' }]]],
+    expected: [
+      [
+        'screen_rules',
+        [ENTER_READ],
+        [{ ...ENTER_READ, title: '^Change Sales Order' }],
+        ['now a read: key Enter on titles matching “^Change Sales Order”'],
+      ],
+    ],
+  },
+  {
+    case: 'a read rule narrowed to one order (another title, still counted)',
+    before: agent({ screen_rules: [ENTER_READ] }),
+    after: agent({ screen_rules: [{ ...ENTER_READ, title: '^Change Sales Order: Initial$' }] }),
+    expected: [
+      [
+        'screen_rules',
+        [ENTER_READ],
+        [{ ...ENTER_READ, title: '^Change Sales Order: Initial$' }],
+        ['now a read: key Enter on titles matching “^Change Sales Order: Initial$”'],
+      ],
+    ],
   },
   {
     case: 'a transaction code added to a command_field rule',
@@ -411,15 +470,49 @@ const CASES: Case[] = [
         'screen_rules',
         [COMMAND_FIELD],
         [{ command_field: { transactions: ['VA02', 'VA03', 'VA01'] } }],
+        ['now a read: transaction VA01 in the command field'],
       ],
     ],
   },
   {
-    case: 'a read rule gains a write (changed, counted on the safe side)',
-    before: agent({ screen_rules: [ENTER_READ] }),
-    after: agent({ screen_rules: [{ ...ENTER_READ, keys: { Enter: 'read', F8: 'write' } }] }),
+    case: 'a transaction code removed from a command_field rule',
+    before: agent({ screen_rules: [COMMAND_FIELD] }),
+    after: agent({ screen_rules: [{ command_field: { transactions: ['VA03'] } }] }),
+    expected: [],
+  },
+  {
+    case: 'the write exception to a read rule removed (issue 24: Save went as a read)',
+    before: agent({ screen_rules: [NAVIGATES, SAVE_WRITES] }),
+    after: agent({ screen_rules: [NAVIGATES] }),
     expected: [
-      ['screen_rules', [ENTER_READ], [{ ...ENTER_READ, keys: { Enter: 'read', F8: 'write' } }]],
+      [
+        'screen_rules',
+        [NAVIGATES, SAVE_WRITES],
+        [NAVIGATES],
+        [`no longer a write: labels matching “^Save$” ${ON_OVERVIEW}`],
+      ],
+    ],
+  },
+  {
+    case: 'a write exception added to a read rule',
+    before: agent({ screen_rules: [NAVIGATES] }),
+    after: agent({ screen_rules: [NAVIGATES, SAVE_WRITES] }),
+    expected: [],
+  },
+  {
+    case: 'a write rule removed',
+    before: agent({ screen_rules: [WRITES] }),
+    after: agent(),
+    expected: [
+      [
+        'screen_rules',
+        [WRITES],
+        [],
+        [
+          `no longer a write: key Tab ${ON_CHANGE}`,
+          `no longer a write: labels matching “^Go$” ${ON_CHANGE}`,
+        ],
+      ],
     ],
   },
   {
@@ -429,9 +522,128 @@ const CASES: Case[] = [
     expected: [],
   },
   {
+    case: "a write rule's title changed (old removed, new added)",
+    before: agent({ screen_rules: [SAVE_WRITES] }),
+    after: agent({ screen_rules: [{ ...SAVE_WRITES, title: '^Change Standard Order' }] }),
+    expected: [
+      [
+        'screen_rules',
+        [SAVE_WRITES],
+        [{ ...SAVE_WRITES, title: '^Change Standard Order' }],
+        [`no longer a write: labels matching “^Save$” ${ON_OVERVIEW}`],
+      ],
+    ],
+  },
+  {
+    case: 'a write rule added beside it with another title',
+    before: agent({ screen_rules: [SAVE_WRITES] }),
+    after: agent({
+      screen_rules: [SAVE_WRITES, { ...SAVE_WRITES, title: '^Change Standard Order' }],
+    }),
+    expected: [],
+  },
+  {
+    case: "a write rule's label pattern changed",
+    before: agent({ screen_rules: [SAVE_WRITES] }),
+    after: agent({
+      screen_rules: [{ title: SAVE_WRITES.title, labels: { '^Save$|^Sichern$': 'write' } }],
+    }),
+    expected: [
+      [
+        'screen_rules',
+        [SAVE_WRITES],
+        [{ title: SAVE_WRITES.title, labels: { '^Save$|^Sichern$': 'write' } }],
+        [`no longer a write: labels matching “^Save$” ${ON_OVERVIEW}`],
+      ],
+    ],
+  },
+  {
+    case: 'a write label pattern added beside it',
+    before: agent({ screen_rules: [SAVE_WRITES] }),
+    after: agent({
+      screen_rules: [
+        { title: SAVE_WRITES.title, labels: { '^Save$': 'write', '^Sichern$': 'write' } },
+      ],
+    }),
+    expected: [],
+  },
+  {
+    case: 'a write label entry dropped',
+    before: agent({ screen_rules: [WRITES] }),
+    after: agent({ screen_rules: [{ title: '^Change', keys: { Tab: 'write' } }] }),
+    expected: [
+      [
+        'screen_rules',
+        [WRITES],
+        [{ title: '^Change', keys: { Tab: 'write' } }],
+        [`no longer a write: labels matching “^Go$” ${ON_CHANGE}`],
+      ],
+    ],
+  },
+  {
+    case: 'a write keys entry dropped',
+    before: agent({ screen_rules: [WRITES] }),
+    after: agent({ screen_rules: [{ title: '^Change', labels: { '^Go$': 'write' } }] }),
+    expected: [
+      [
+        'screen_rules',
+        [WRITES],
+        [{ title: '^Change', labels: { '^Go$': 'write' } }],
+        [`no longer a write: key Tab ${ON_CHANGE}`],
+      ],
+    ],
+  },
+  {
+    case: 'a write keys entry added',
+    before: agent({ screen_rules: [{ title: '^Change', labels: { '^Go$': 'write' } }] }),
+    after: agent({ screen_rules: [WRITES] }),
+    expected: [],
+  },
+  {
+    case: 'a write entry made a read',
+    before: agent({ screen_rules: [SAVE_WRITES] }),
+    after: agent({ screen_rules: [{ title: SAVE_WRITES.title, labels: { '^Save$': 'read' } }] }),
+    expected: [
+      [
+        'screen_rules',
+        [SAVE_WRITES],
+        [{ title: SAVE_WRITES.title, labels: { '^Save$': 'read' } }],
+        [
+          `no longer a write: labels matching “^Save$” ${ON_OVERVIEW}`,
+          `now a read: labels matching “^Save$” ${ON_OVERVIEW}`,
+        ],
+      ],
+    ],
+  },
+  {
     case: 'a read rule made a write rule',
     before: agent({ screen_rules: [ENTER_READ] }),
     after: agent({ screen_rules: [{ ...ENTER_READ, keys: { Enter: 'write' } }] }),
+    expected: [],
+  },
+  {
+    case: 'a read rule gains a write (its read is as it was)',
+    before: agent({ screen_rules: [ENTER_READ] }),
+    after: agent({ screen_rules: [{ ...ENTER_READ, keys: { Enter: 'read', F8: 'write' } }] }),
+    expected: [],
+  },
+  {
+    case: 'a read rule loses the write beside it',
+    before: agent({ screen_rules: [{ ...ENTER_READ, keys: { Enter: 'read', F8: 'write' } }] }),
+    after: agent({ screen_rules: [ENTER_READ] }),
+    expected: [
+      [
+        'screen_rules',
+        [{ ...ENTER_READ, keys: { Enter: 'read', F8: 'write' } }],
+        [ENTER_READ],
+        [`no longer a write: key F8 ${ON_INITIAL}`],
+      ],
+    ],
+  },
+  {
+    case: 'the read rule moved before its write exception (a write wins wherever it is)',
+    before: agent({ screen_rules: [SAVE_WRITES, NAVIGATES] }),
+    after: agent({ screen_rules: [NAVIGATES, SAVE_WRITES] }),
     expected: [],
   },
   {
@@ -455,7 +667,7 @@ const CASES: Case[] = [
     expected: [],
   },
   {
-    case: 'a screen rule removed',
+    case: 'a rule that makes reads removed',
     before: agent({ screen_rules: [COMMAND_FIELD, ENTER_READ] }),
     after: agent({ screen_rules: [ENTER_READ] }),
     expected: [],
@@ -629,7 +841,13 @@ describe('weakenings', () => {
   it.each(CASES)('$case', ({ before, after, expected }) => {
     const old = before === null ? config({}) : config({ a: before });
     expect(weakenings(old, config({ a: after }))).toEqual(
-      expected.map(([control, from, to]) => ({ agent: 'a', control, from, to })),
+      expected.map(([control, from, to, entries]) => ({
+        agent: 'a',
+        control,
+        from,
+        to,
+        ...(entries ? { entries } : {}),
+      })),
     );
   });
 
@@ -688,9 +906,9 @@ describe('weakeningRefusal', () => {
     );
   });
 
-  it('names a screen rule that makes something a read', () => {
+  it('names a screen rule change that may make a write a read', () => {
     expect(weakeningRefusal([w('sap-orders', 'screen_rules')])).toBe(
-      'a screen rule that makes something a read (agent sap-orders) needs the permission governance.weaken as well as computer_use.admin',
+      'a screen rule change that may make a write a read (agent sap-orders) needs the permission governance.weaken as well as computer_use.admin',
     );
   });
 
@@ -726,7 +944,7 @@ describe('missingReasons', () => {
 
   it('says why a screen rule needs a reason', () => {
     expect(missingReasons([w('a', 'screen_rules')], config({ a: agent() }))).toBe(
-      'agents.a.reason is required when a screen rule that makes something a read is added or changed: say why what the rule declares a read may be sent without a person',
+      'agents.a.reason is required when a screen rule change may make a write a read (a read entry added or changed, a write entry removed or changed): say why what the rules no longer hold as a write may be sent without a person',
     );
   });
 

@@ -1,5 +1,4 @@
 import { canonicalJson } from '../../audit/canonical-json';
-import type { ScreenRule } from '../actions';
 import {
   AGENT_DEFAULTS,
   type AgentConfig,
@@ -7,6 +6,7 @@ import {
   type PlannerConfig,
   type Rect,
 } from './agent-config';
+import { screenRuleLoosenings } from './screen-rule-effect';
 
 /**
  * Weakening (DESIGN §6): a config change that lets more happen without a person. Each one needs
@@ -40,12 +40,16 @@ export interface Weakening {
   control: WeakeningControl;
   from: unknown;
   to: unknown;
+  /** What in it loosens, in words, where a control says more than its from → to (screen rules). */
+  entries?: string[];
 }
 
 interface Rule {
   control: WeakeningControl;
   /** `before` is the agent as it was; a new agent is compared with the defaults. */
   weakens(before: AgentConfig, after: AgentConfig): boolean;
+  /** What in the change loosens, in words; for a control whose from → to alone does not say. */
+  entries?(before: AgentConfig, after: AgentConfig): string[];
   /** What the change does, as the 403 names it. */
   change: string;
   /** When a reason is required, and what it must say, as the 400 names it. */
@@ -110,10 +114,12 @@ const RULES: readonly Rule[] = [
   },
   {
     control: 'screen_rules',
-    weakens: (a, b) => newReadRules(a.screen_rules, b.screen_rules),
-    change: 'a screen rule that makes something a read',
-    when: 'a screen rule that makes something a read is added or changed',
-    why: 'what the rule declares a read may be sent without a person',
+    // By effect (screen-rule-effect.ts): a write entry gone, or a read entry new, in any rule.
+    weakens: (a, b) => screenRuleLoosenings(a.screen_rules, b.screen_rules).length > 0,
+    entries: (a, b) => screenRuleLoosenings(a.screen_rules, b.screen_rules),
+    change: 'a screen rule change that may make a write a read',
+    when: 'a screen rule change may make a write a read (a read entry added or changed, a write entry removed or changed)',
+    why: 'what the rules no longer hold as a write may be sent without a person',
   },
   {
     control: 'approve_at',
@@ -186,6 +192,7 @@ export function weakenings(
           control: rule.control,
           from: a[rule.control],
           to: b[rule.control],
+          ...(rule.entries ? { entries: rule.entries(a, b) } : {}),
         });
       }
     }
@@ -261,23 +268,6 @@ export function unionArea(rects: readonly Rect[]): number {
     area += covered * (right - left);
   }
   return area;
-}
-
-/**
- * Whether `after` has a screen rule that makes something a read and that `before` did not have as
- * it is. Compared as written (canonical JSON, so key order does not count): a rule changed in any
- * way counts as new (the safe side); removed rules, reordered rules and rules that only make
- * writes are none.
- */
-export function newReadRules(before: readonly ScreenRule[], after: readonly ScreenRule[]): boolean {
-  const known = new Set(before.map((rule) => canonicalJson(rule)));
-  return after.some((rule) => makesRead(rule) && !known.has(canonicalJson(rule)));
-}
-
-/** A `command_field` rule only makes reads; a title rule when one of its keys or labels says so. */
-function makesRead(rule: ScreenRule): boolean {
-  if ('command_field' in rule) return true;
-  return [...Object.values(rule.keys ?? {}), ...Object.values(rule.labels ?? {})].includes('read');
 }
 
 /**

@@ -238,7 +238,7 @@ export class AgentDto {
     },
     default: [],
     description:
-      'what keys, labels and transaction codes are on given screens (docs/rules.md); adding or changing a rule that makes something a read is a weakening: needs governance.weaken and a reason',
+      'what keys, labels and transaction codes are on given screens (docs/rules.md); a change that may make a write a read (a read entry added or changed, a write entry removed or changed) is a weakening: needs governance.weaken and a reason',
   })
   @IsOptional()
   screen_rules?: Array<TitleScreenRuleDto | CommandFieldScreenRuleDto>;
