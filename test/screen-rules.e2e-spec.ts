@@ -136,23 +136,7 @@ describe('screen rules, end to end', () => {
       reason: REASON,
     });
     const withoutSave = (token: string, reason: string | null) =>
-      stack.api.request('PUT', '/api/admin/computer-use', {
-        token,
-        json: {
-          enabled: true,
-          agents: {
-            'sap-orders': {
-              screen_url: stack.sim.url,
-              screen_token_env: stack.sim.tokenEnv,
-              screen_tls: { fingerprint_sha256: stack.sim.fingerprint },
-              max_steps: 40,
-              planner,
-              screen_rules: [...RULES, navigates],
-              reason,
-            },
-          },
-        },
-      });
+      stack.configureAs(token, { planner, screen_rules: [...RULES, navigates], reason });
     const weakened = async () =>
       (
         await stack.api.request('GET', '/api/audit?type=governance.weaken&limit=200', {

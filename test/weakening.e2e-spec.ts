@@ -88,19 +88,23 @@ const CASES: Case[] = [
   },
   {
     control: 'approvers',
-    before: { approvers: ['sap-leads'] },
+    before: { approvers: ['group:sap-leads'] },
     after: { approvers: [] },
     says: 'widening approvers (adding an entry, or emptying the list: anyone with agents.approve)',
-    from: ['sap-leads'],
+    from: ['group:sap-leads'],
     to: [],
   },
   {
     control: 'escalate_to',
-    before: { approvers: ['sap-leads'] },
-    after: { approvers: ['sap-leads'], escalate_after_seconds: 600, escalate_to: ['heads'] },
+    before: { approvers: ['group:sap-leads'] },
+    after: {
+      approvers: ['group:sap-leads'],
+      escalate_after_seconds: 600,
+      escalate_to: ['group:heads'],
+    },
     says: 'escalating to someone not among approvers or escalate_to before',
     from: [],
-    to: ['heads'],
+    to: ['group:heads'],
   },
   {
     control: 'ignore_regions',

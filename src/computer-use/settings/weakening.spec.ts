@@ -677,73 +677,159 @@ const CASES: Case[] = [
     expected: [],
   },
 
-  // approvers
+  // approvers: typed entries, compared as written (a group and a subject of one name are two)
   {
     case: 'approvers emptied: anyone with agents.approve',
-    before: agent({ approvers: ['sap-leads'] }),
+    before: agent({ approvers: ['group:sap-leads'] }),
     after: agent({ approvers: [] }),
-    expected: [['approvers', ['sap-leads'], []]],
-  },
-  {
-    case: 'an approver added',
-    before: agent({ approvers: ['sap-leads'] }),
-    after: agent({ approvers: ['sap-leads', 'carol'] }),
-    expected: [['approvers', ['sap-leads'], ['sap-leads', 'carol']]],
-  },
-  {
-    case: 'an approver swapped for another',
-    before: agent({ approvers: ['sap-leads'] }),
-    after: agent({ approvers: ['finance'] }),
-    expected: [['approvers', ['sap-leads'], ['finance']]],
-  },
-  {
-    case: 'approvers narrowed',
-    before: agent({ approvers: ['sap-leads', 'carol'] }),
-    after: agent({ approvers: ['carol'] }),
-    expected: [],
+    expected: [['approvers', ['group:sap-leads'], []]],
   },
   {
     case: 'approvers named where anyone could decide',
     before: agent(),
-    after: agent({ approvers: ['sap-leads'] }),
+    after: agent({ approvers: ['group:sap-leads'] }),
+    expected: [],
+  },
+  {
+    case: 'an approver added',
+    before: agent({ approvers: ['group:sap-leads'] }),
+    after: agent({ approvers: ['group:sap-leads', 'subject:carol'] }),
+    expected: [['approvers', ['group:sap-leads'], ['group:sap-leads', 'subject:carol']]],
+  },
+  {
+    case: 'approvers narrowed',
+    before: agent({ approvers: ['group:sap-leads', 'subject:carol'] }),
+    after: agent({ approvers: ['subject:carol'] }),
+    expected: [],
+  },
+  {
+    case: 'an approver swapped for another',
+    before: agent({ approvers: ['group:sap-leads'] }),
+    after: agent({ approvers: ['group:finance'] }),
+    expected: [['approvers', ['group:sap-leads'], ['group:finance']]],
+  },
+  {
+    case: 'a subject swapped for the group of the same name',
+    before: agent({ approvers: ['subject:sap-leads'] }),
+    after: agent({ approvers: ['group:sap-leads'] }),
+    expected: [['approvers', ['subject:sap-leads'], ['group:sap-leads']]],
+  },
+  {
+    case: 'the group of a name dropped, its subject kept (as the migration leaves them)',
+    before: agent({ approvers: ['group:carol', 'subject:carol'] }),
+    after: agent({ approvers: ['subject:carol'] }),
+    expected: [],
+  },
+  {
+    case: 'approvers reordered',
+    before: agent({ approvers: ['group:sap-leads', 'subject:carol'] }),
+    after: agent({ approvers: ['subject:carol', 'group:sap-leads'] }),
     expected: [],
   },
   {
     case: 'a new agent with approvers',
     before: null,
-    after: agent({ approvers: ['sap-leads'] }),
+    after: agent({ approvers: ['group:sap-leads'] }),
     expected: [],
   },
 
   // escalate_to
   {
     case: 'an escalation to someone new',
-    before: agent({ approvers: ['sap-leads'] }),
-    after: agent({ approvers: ['sap-leads'], escalate_after_seconds: 60, escalate_to: ['heads'] }),
-    expected: [['escalate_to', [], ['heads']]],
+    before: agent({ approvers: ['group:sap-leads'] }),
+    after: agent({
+      approvers: ['group:sap-leads'],
+      escalate_after_seconds: 60,
+      escalate_to: ['group:heads'],
+    }),
+    expected: [['escalate_to', [], ['group:heads']]],
   },
   {
-    case: 'an escalation to an approver already there',
-    before: agent({ approvers: ['sap-leads', 'heads'] }),
-    after: agent({ approvers: ['sap-leads'], escalate_after_seconds: 60, escalate_to: ['heads'] }),
+    case: 'an escalation removed',
+    before: agent({
+      approvers: ['group:sap-leads'],
+      escalate_after_seconds: 60,
+      escalate_to: ['group:heads'],
+    }),
+    after: agent({ approvers: ['group:sap-leads'] }),
     expected: [],
   },
   {
+    case: 'an escalation to a wider group',
+    before: agent({
+      approvers: ['group:a'],
+      escalate_after_seconds: 60,
+      escalate_to: ['group:heads'],
+    }),
+    after: agent({
+      approvers: ['group:a'],
+      escalate_after_seconds: 60,
+      escalate_to: ['group:staff'],
+    }),
+    expected: [['escalate_to', ['group:heads'], ['group:staff']]],
+  },
+  {
+    case: 'an escalation narrowed to one of its names',
+    before: agent({
+      approvers: ['group:a'],
+      escalate_after_seconds: 60,
+      escalate_to: ['group:heads', 'subject:erin'],
+    }),
+    after: agent({
+      approvers: ['group:a'],
+      escalate_after_seconds: 60,
+      escalate_to: ['subject:erin'],
+    }),
+    expected: [],
+  },
+  {
+    case: 'an escalation to an approver already there',
+    before: agent({ approvers: ['group:sap-leads', 'group:heads'] }),
+    after: agent({
+      approvers: ['group:sap-leads'],
+      escalate_after_seconds: 60,
+      escalate_to: ['group:heads'],
+    }),
+    expected: [],
+  },
+  {
+    case: 'an escalation to the subject of an approver group (another name)',
+    before: agent({ approvers: ['group:heads'] }),
+    after: agent({
+      approvers: ['group:heads'],
+      escalate_after_seconds: 60,
+      escalate_to: ['subject:heads'],
+    }),
+    expected: [['escalate_to', [], ['subject:heads']]],
+  },
+  {
     case: 'escalate_to kept, its delay shortened',
-    before: agent({ approvers: ['a'], escalate_after_seconds: 600, escalate_to: ['heads'] }),
-    after: agent({ approvers: ['a'], escalate_after_seconds: 60, escalate_to: ['heads'] }),
+    before: agent({
+      approvers: ['group:a'],
+      escalate_after_seconds: 600,
+      escalate_to: ['group:heads'],
+    }),
+    after: agent({
+      approvers: ['group:a'],
+      escalate_after_seconds: 60,
+      escalate_to: ['group:heads'],
+    }),
     expected: [],
   },
   {
     case: 'an escalation while anyone may decide',
     before: agent(),
-    after: agent({ escalate_after_seconds: 60, escalate_to: ['heads'] }),
+    after: agent({ escalate_after_seconds: 60, escalate_to: ['group:heads'] }),
     expected: [],
   },
   {
     case: 'a new agent with approvers and an escalation',
     before: null,
-    after: agent({ approvers: ['a'], escalate_after_seconds: 60, escalate_to: ['heads'] }),
+    after: agent({
+      approvers: ['group:a'],
+      escalate_after_seconds: 60,
+      escalate_to: ['group:heads'],
+    }),
     expected: [],
   },
 

@@ -130,6 +130,8 @@ const RULES: readonly Rule[] = [
   },
   {
     control: 'approvers',
+    // Wider is any list that is not a subset of the old one: who a new entry lets decide (a
+    // group's members, a subject) the code cannot know, and `group:x` and `subject:x` are two.
     // [] is anyone with agents.approve: emptying a list widens it most.
     weakens: (a, b) =>
       a.approvers.length > 0 &&
@@ -141,7 +143,8 @@ const RULES: readonly Rule[] = [
   },
   {
     control: 'escalate_to',
-    // While anyone may decide, an escalation hands the write to no one new.
+    // Wider is an entry neither an approver nor escalated to before (a wider group counts as a new
+    // name). While anyone may decide, an escalation hands the write to no one new.
     weakens: (a, b) =>
       a.approvers.length > 0 &&
       b.approvers.length > 0 &&
