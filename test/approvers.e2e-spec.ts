@@ -97,6 +97,32 @@ describe('approver groups, reminders and escalation', () => {
     expect(await typed()).toHaveLength(1);
   });
 
+  it('holds a write with the approvers in force when it is held, not when its step began', async () => {
+    // The planner waits for GO on the screen before its write; meanwhile bob is no longer listed.
+    const waits = await stack.planner({
+      steps: [
+        { action: { action: 'click', element: { role: 'textbox', name: 'Command field' } } },
+        { when: { text: '^GO$' }, patience: 60, action: { action: 'type', text: '/nVA03' } },
+        { action: { action: 'done', summary: 'typed' } },
+      ],
+    });
+    await configure({ planner: waits, approvers: ['subject:bob', 'subject:carol'] });
+    const run = await stack.start();
+    await stack.waitFor(run.id, (r) => r.step_count === 2 || isEnded(r));
+    await new Promise((r) => setTimeout(r, 300)); // the planner is looking for GO
+    await configure({ planner: waits, approvers: ['subject:carol'] });
+    await stack.sim.poke('GO');
+    const waiting = await stack.waitFor(
+      run.id,
+      (r) => r.status === 'awaiting_approval' || isEnded(r),
+    );
+    expect(waiting.pending_approval).toMatchObject({ step: 2, may_decide_now: ['subject:carol'] });
+    const approvalId = waiting.pending_approval.id as string;
+    expect((await decide(approvalId, 'approve', stack.tokens.approver)).status).toBe(403);
+    expect((await decide(approvalId, 'reject', carol)).status).toBe(200);
+    expect(await stack.waitFor(run.id, isEnded)).toMatchObject({ end_reason: 'rejected' });
+  });
+
   it('keeps every approver deciding when the agent names none', async () => {
     await configure({ approvers: [] });
     const { runId, approvalId } = await held();
