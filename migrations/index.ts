@@ -23,6 +23,7 @@ import { ScreenRedaction1796395000000 } from './1796395000000-ScreenRedaction';
 import { CachedTokens1796400000000 } from './1796400000000-CachedTokens';
 import { SendingSteps1796410000000 } from './1796410000000-SendingSteps';
 import { DestinationGrants1796430000000 } from './1796430000000-DestinationGrants';
+import { ApproversTyped1796440000000 } from './1796440000000-ApproversTyped';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -50,4 +51,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   CachedTokens1796400000000,
   SendingSteps1796410000000,
   DestinationGrants1796430000000,
+  ApproversTyped1796440000000,
 ];

@@ -3,6 +3,7 @@ import { ApprovalTimers } from '../src/computer-use/engine/approval-timers.servi
 import { JOB, STEP_QUEUE } from '../src/queue/step-queue';
 import { isEnded, startStack, Stack } from './support/stack';
 import { until } from './support/until';
+import { heldWrite, ONE_WRITE } from './support/approving';
 
 /**
  * Approver groups, reminders and escalation (DESIGN §6): only the agent's approvers decide its
@@ -10,15 +11,6 @@ import { until } from './support/until';
  * well, each once, even when its job runs twice or Redis lost it; four-eyes still holds. Real API,
  * worker, PostgreSQL, Redis and an HTTPS sim host; tokens of different subjects.
  */
-
-const COMMAND = { role: 'textbox', name: 'Command field' };
-const ONE_WRITE = {
-  steps: [
-    { action: { action: 'click', element: COMMAND } },
-    { step: 'the write', action: { action: 'type', text: '/nVA03' } },
-    { action: { action: 'done', summary: 'typed' } },
-  ],
-};
 
 describe('approver groups, reminders and escalation', () => {
   let stack: Stack;
@@ -54,15 +46,7 @@ describe('approver groups, reminders and escalation', () => {
   const configure = (fields: Record<string, unknown>) =>
     stack.configure({ planner, reason: 'approver tests', ...fields });
 
-  async function held(): Promise<{ runId: string; approvalId: string }> {
-    const run = await stack.start();
-    const waiting = await stack.waitFor(
-      run.id,
-      (r) => r.status === 'awaiting_approval' || isEnded(r),
-    );
-    expect(waiting.status).toBe('awaiting_approval');
-    return { runId: run.id, approvalId: waiting.pending_approval.id };
-  }
+  const held = () => heldWrite(stack);
 
   const decide = (approvalId: string, how: 'approve' | 'reject', token: string) =>
     stack.api.request('POST', `/api/approvals/${approvalId}/${how}`, { token, json: {} });
@@ -83,14 +67,14 @@ describe('approver groups, reminders and escalation', () => {
     (await stack.sim.events()).filter((e) => e.type === 'action' && e.action?.action === 'type');
 
   it('lets only the named approvers decide, and shows it only in their inbox', async () => {
-    await configure({ approvers: ['carol'] });
+    await configure({ approvers: ['subject:carol'] });
     const { runId, approvalId } = await held();
 
     for (const how of ['approve', 'reject'] as const) {
       const refused = await decide(approvalId, how, stack.tokens.approver);
       expect(refused.status).toBe(403);
       expect(refused.body.message).toBe(
-        'only members of carol may decide writes of agent sap-orders, and bob is not one',
+        'only subject:carol may decide writes of agent sap-orders, and bob is not one of them',
       );
     }
     expect(await inbox(stack.tokens.approver)).not.toContain(approvalId);
@@ -98,7 +82,7 @@ describe('approver groups, reminders and escalation', () => {
     // Anyone with agents.approve may still look at it, and sees who may decide.
     expect(await view(approvalId)).toMatchObject({
       status: 'pending',
-      may_decide_now: ['carol'],
+      may_decide_now: ['subject:carol'],
       escalates_at: null,
       escalated_at: null,
       reminded_at: null,
@@ -113,6 +97,32 @@ describe('approver groups, reminders and escalation', () => {
     expect(await typed()).toHaveLength(1);
   });
 
+  it('holds a write with the approvers in force when it is held, not when its step began', async () => {
+    // The planner waits for GO on the screen before its write; meanwhile bob is no longer listed.
+    const waits = await stack.planner({
+      steps: [
+        { action: { action: 'click', element: { role: 'textbox', name: 'Command field' } } },
+        { when: { text: '^GO$' }, patience: 60, action: { action: 'type', text: '/nVA03' } },
+        { action: { action: 'done', summary: 'typed' } },
+      ],
+    });
+    await configure({ planner: waits, approvers: ['subject:bob', 'subject:carol'] });
+    const run = await stack.start();
+    await stack.waitFor(run.id, (r) => r.step_count === 2 || isEnded(r));
+    await new Promise((r) => setTimeout(r, 300)); // the planner is looking for GO
+    await configure({ planner: waits, approvers: ['subject:carol'] });
+    await stack.sim.poke('GO');
+    const waiting = await stack.waitFor(
+      run.id,
+      (r) => r.status === 'awaiting_approval' || isEnded(r),
+    );
+    expect(waiting.pending_approval).toMatchObject({ step: 2, may_decide_now: ['subject:carol'] });
+    const approvalId = waiting.pending_approval.id as string;
+    expect((await decide(approvalId, 'approve', stack.tokens.approver)).status).toBe(403);
+    expect((await decide(approvalId, 'reject', carol)).status).toBe(200);
+    expect(await stack.waitFor(run.id, isEnded)).toMatchObject({ end_reason: 'rejected' });
+  });
+
   it('keeps every approver deciding when the agent names none', async () => {
     await configure({ approvers: [] });
     const { runId, approvalId } = await held();
@@ -123,7 +133,7 @@ describe('approver groups, reminders and escalation', () => {
   });
 
   it('keeps four-eyes: the starter cannot approve although listed, with any of its tokens', async () => {
-    await configure({ approvers: ['olga', 'carol'] });
+    await configure({ approvers: ['subject:olga', 'subject:carol'] });
     const { runId, approvalId } = await held();
     expect(await inbox(olgaApprover)).toContain(approvalId);
     for (const token of [stack.tokens.both, olgaApprover]) {
@@ -137,10 +147,10 @@ describe('approver groups, reminders and escalation', () => {
 
   it('reminds, then hands the write to escalate_to, each once even when its job runs twice', async () => {
     await configure({
-      approvers: ['carol'],
+      approvers: ['subject:carol'],
       remind_after_seconds: 1,
       escalate_after_seconds: 3,
-      escalate_to: ['erin'],
+      escalate_to: ['subject:erin'],
       approval_timeout_seconds: 60,
     });
     const { runId, approvalId } = await held();
@@ -149,7 +159,7 @@ describe('approver groups, reminders and escalation', () => {
     const early = await decide(approvalId, 'approve', erin);
     expect(early.status).toBe(403);
     expect(early.body.message).toMatch(
-      /^only members of carol may decide writes of agent sap-orders, and erin is not one; it is handed to erin at \d{4}-/,
+      /^only subject:carol may decide writes of agent sap-orders, and erin is not one of them; it is handed to subject:erin at \d{4}-/,
     );
     expect(await inbox(erin)).not.toContain(approvalId);
     expect(await view(approvalId)).toMatchObject({ escalates_at: expect.any(String) });
@@ -160,7 +170,7 @@ describe('approver groups, reminders and escalation', () => {
       const v = await view(approvalId);
       return v.escalated_at ? v : null;
     });
-    expect(escalated.may_decide_now).toEqual(['carol', 'erin']);
+    expect(escalated.may_decide_now).toEqual(['subject:carol', 'subject:erin']);
     expect(Date.parse(escalated.escalated_at)).toBeGreaterThanOrEqual(
       Date.parse(escalated.escalates_at),
     );
@@ -176,12 +186,19 @@ describe('approver groups, reminders and escalation', () => {
     expect(escalations).toHaveLength(1);
     expect(escalations[0]).toMatchObject({
       actor: 'warden',
-      details: { approval_id: approvalId, agent: 'sap-orders', to: ['erin'], after_seconds: 3 },
+      details: {
+        approval_id: approvalId,
+        agent: 'sap-orders',
+        to: ['subject:erin'],
+        after_seconds: 3,
+      },
     });
     const reminders = await audited(runId, 'approval.reminded');
     expect(reminders).toHaveLength(1);
     expect(reminders[0].details).toMatchObject({ approval_id: approvalId, after_seconds: 1 });
-    expect(await view(approvalId)).toMatchObject({ may_decide_now: ['carol', 'erin'] });
+    expect(await view(approvalId)).toMatchObject({
+      may_decide_now: ['subject:carol', 'subject:erin'],
+    });
 
     // Now erin may decide, and sees it; bob still not.
     expect(await inbox(erin)).toContain(approvalId);
@@ -196,10 +213,10 @@ describe('approver groups, reminders and escalation', () => {
 
   it('re-arms a lost reminder and escalation from PostgreSQL; expiry stays approval_expired', async () => {
     await configure({
-      approvers: ['carol'],
+      approvers: ['subject:carol'],
       remind_after_seconds: 2,
       escalate_after_seconds: 3,
-      escalate_to: ['erin'],
+      escalate_to: ['subject:erin'],
       approval_timeout_seconds: 6,
     });
     const { runId, approvalId } = await held();
@@ -223,10 +240,10 @@ describe('approver groups, reminders and escalation', () => {
 
   it('neither reminds nor escalates a write decided in time', async () => {
     await configure({
-      approvers: ['carol'],
+      approvers: ['subject:carol'],
       remind_after_seconds: 1,
       escalate_after_seconds: 2,
-      escalate_to: ['erin'],
+      escalate_to: ['subject:erin'],
     });
     const { runId, approvalId } = await held();
     expect((await decide(approvalId, 'reject', carol)).status).toBe(200);

@@ -1,17 +1,32 @@
+import {
+  type AgentState,
+  changeOf,
+  CODES,
+  ENTER_EXCEPTION,
+  ENTER_READ,
+  type Mode,
+} from './support/governance-changes';
+import { type StepRow, type VersionRow, violations } from './support/governance-oracle';
 import { startSimHost, SimHost, startStack, Stack } from './support/stack';
 
 /**
  * The governance invariant (issue 12 §6), tried at random: real runs on HTTPS sim screen hosts,
  * with random events fired while they go (popups, status messages, a blinking caret, kill
- * switches, the tenant's pause, config changes, cancels, approvals, rejections, bursts of
- * concurrent resumes, a host action that fails before or after it acted). After each case the
- * host's own record of what reached its screen is checked against Warden's:
+ * switches, the tenant's pause, config changes, screen rules removed, restored and reordered
+ * (a read rule and its write exception), approvers widened, narrowed and cleared, each by a plain
+ * admin or one who may weaken, cancels, approvals by whoever, rejections, bursts of concurrent
+ * resumes, a host action that fails before or after it acted). Each config change is predicted
+ * a weakening or not: a plain admin's weakening must be refused (403) and nothing else may be.
+ * After each case the host's own record of what reached its screen (typed text and the Enter key)
+ * is checked against Warden's by the oracle (support/governance-oracle.ts):
  * - every write the host performed was a step Warden sent with a spent approval for that exact
- *   step, approved by someone other than the run's starter where four-eyes holds, or a step sent by
- *   an agent whose writes needed no approval, audited so; or typing staged (never a transaction
- *   code) while the agent approved at the commit, audited so; or a transaction code sent as a read
- *   while a screen rule declaring it navigation was in force; or a send whose outcome Warden recorded
- *   as unknown (the host failed half-way) and audited with one of those authorities;
+ *   step, decided by one of its deciders and by someone other than the run's starter where
+ *   four-eyes holds, or a step sent by an agent whose writes needed no approval, audited so; or
+ *   typing staged (never a transaction code) while the agent approved at the commit, audited so;
+ *   or a read by screen rules in force that make it one (a transaction code; an Enter a read rule
+ *   and no write rule names); or a send whose outcome Warden recorded as unknown (the host failed
+ *   half-way) and audited with one of those authorities;
+ * - an approval names the approvers of a config in force when its write was held;
  * - no write was performed twice;
  * - every run ended, with a reason.
  * Bounded and seeded: the seed is printed, and WARDEN_PROPERTY_SEED=<seed> replays the same
@@ -37,15 +52,12 @@ function generator(seed: number): () => number {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** How the agent's writes wait for a person: each, none, or at the commit (DESIGN §6). */
-type Mode = 'every' | 'weakened' | 'commit';
 const COMMAND = { role: 'textbox', name: 'Command field' };
 const ENDED = ['completed', 'failed', 'stopped'];
-
 interface Lane {
   tenant: string;
   sim: SimHost;
-  tokens: Record<'admin' | 'weakener' | 'operator' | 'approver' | 'both', string>;
+  tokens: Record<'admin' | 'weakener' | 'operator' | 'approver' | 'both' | 'carol', string>;
 }
 
 interface Tally {
@@ -53,8 +65,14 @@ interface Tally {
   ends: Record<string, number>;
   events: Record<string, number>;
   writesPerformed: number;
+  /** Enter keys the hosts performed. */
+  entersPerformed: number;
   /** Steps sent staged (approve_at "commit"). */
   staged: number;
+  /** Enter steps sent as reads by a title rule. */
+  enterReads: number;
+  /** Config changes of the random events: accepted, and refused as a plain admin's weakening. */
+  changes: { accepted: number; refused: number };
   violations: string[];
 }
 
@@ -66,7 +84,10 @@ describe('the governance invariant, tried at random', () => {
     ends: {},
     events: {},
     writesPerformed: 0,
+    entersPerformed: 0,
     staged: 0,
+    enterReads: 0,
+    changes: { accepted: 0, refused: 0 },
     violations: [],
   };
 
@@ -90,6 +111,7 @@ describe('the governance invariant, tried at random', () => {
           operator: await token('olga', ['agents.operate']),
           approver: await token('bob', ['agents.approve']),
           both: await token('olga', ['agents.operate', 'agents.approve']),
+          carol: await token('carol', ['agents.approve']),
         },
       });
     }
@@ -106,11 +128,21 @@ describe('the governance invariant, tried at random', () => {
 
   /**
    * The lane's agent `p` on its sim host, with a script and its writes' approval: for every write
-   * (`every`), none (`weakened`), or at the commit with typing staged (`commit`).
+   * (`every`), none (`weakened`), or at the commit with typing staged (`commit`), its title rules and
+   * approvers. `by` a plain admin or one who may weaken (with a reason); by default whoever the
+   * state needs. Answers the status.
    */
-  async function configure(lane: Lane, planner: string, mode: Mode, fourEyes: boolean) {
-    const weakened = mode === 'weakened';
-    const reasoned = mode !== 'every' || !fourEyes;
+  async function configure(
+    lane: Lane,
+    planner: string,
+    state: AgentState,
+    by?: 'admin' | 'weakener',
+  ): Promise<number> {
+    const weakened = state.mode === 'weakened';
+    const reasoned =
+      by === 'weakener' ||
+      (by === undefined &&
+        (state.mode !== 'every' || !state.fourEyes || state.rules.includes(ENTER_READ)));
     const r = await call(
       'PUT',
       '/api/admin/computer-use',
@@ -126,19 +158,19 @@ describe('the governance invariant, tried at random', () => {
             max_seconds: 60,
             planner,
             require_write_approval: !weakened,
-            four_eyes: fourEyes,
-            ...(mode === 'commit'
-              ? {
-                  approve_at: 'commit',
-                  screen_rules: [{ command_field: { transactions: ['VA02'] } }],
-                }
-              : {}),
-            ...(reasoned ? { reason: 'property test' } : {}),
+            four_eyes: state.fourEyes,
+            ...(state.mode === 'commit' ? { approve_at: 'commit' } : {}),
+            screen_rules: [...(state.mode === 'commit' ? [CODES] : []), ...state.rules],
+            approvers: state.approvers,
+            // As a GET reads it back: the reason of the weakenings in force (a plain admin's
+            // reason lets nothing more happen; the permission decides).
+            reason: 'property test',
           },
         },
       },
     );
-    if (r.status !== 200) throw new Error(`configure: ${r.status} ${r.text}`);
+    if (by === undefined && r.status !== 200) throw new Error(`configure: ${r.status} ${r.text}`);
+    return r.status;
   }
 
   async function runCase(lane: Lane, n: number): Promise<void> {
@@ -155,9 +187,10 @@ describe('the governance invariant, tried at random', () => {
     // The writes of this case type texts of its own, so the host's record names their steps.
     const texts = [`c${n}a`, `c${n}b`];
     const m = random();
-    // Every 25th case is calm: commit mode's VA02 with no event but approvals, so that the staging
-    // path is taken in every series, however the machine's load ends the other cases early.
-    const calm = n % 25 === 0;
+    // Two cases in 25 are calm: commit mode's VA02 with no event but approvals, so that the staging
+    // path (and, with the read rule alone, an Enter made a read by a title rule) is taken in every
+    // series, however the machine's load ends the other cases early.
+    const calm = n % 25 === 0 || n % 25 === 12;
     const mode: Mode = calm ? 'commit' : m < 0.2 ? 'weakened' : m < 0.45 ? 'commit' : 'every';
     // Typing into the order field, staged under approve_at "commit", then Enter: a commit.
     const va02 = [
@@ -196,7 +229,20 @@ describe('the governance invariant, tried at random', () => {
       })
     ).body.planner.id as string;
     const fourEyes = random() < 0.8;
-    await configure(lane, planner, mode, fourEyes);
+    const state: AgentState = {
+      mode,
+      fourEyes,
+      // The 12th calm one with the read rule alone: its Enter on the initial screen is a read.
+      rules: calm
+        ? n % 25 === 12
+          ? [ENTER_READ]
+          : []
+        : pick([[], [ENTER_READ], [ENTER_READ, ENTER_EXCEPTION], [ENTER_EXCEPTION, ENTER_READ]]),
+      approvers: calm ? [] : pick([[], [], ['subject:bob'], ['subject:bob', 'subject:carol']]),
+    };
+    // Set up by one who may weaken: the lane's agent is as the last case left it.
+    const set = await configure(lane, planner, state, 'weakener');
+    if (set !== 200) throw new Error(`configure: ${set}`);
     const started = await call('POST', '/api/computer-use/runs', tokens.operator, {
       agent: 'p',
       goal: `case ${n}`,
@@ -232,8 +278,24 @@ describe('the governance invariant, tried at random', () => {
         const choice = random();
         if (choice < 0.6) {
           count('approve');
-          const who = fourEyes && random() < 0.2 ? tokens.both : tokens.approver;
-          await call('POST', `/api/approvals/${approval}/approve`, who, {});
+          const [who, subject] = pick([
+            [tokens.approver, 'bob'],
+            [tokens.approver, 'bob'],
+            [tokens.carol, 'carol'],
+            ...(fourEyes && random() < 0.5 ? [[tokens.both, 'olga'] as const] : []),
+          ] as const);
+          const deciders = (await call('GET', `/api/approvals/${approval}`, tokens.approver)).body
+            .may_decide_now as string[] | null;
+          const decided = await call('POST', `/api/approvals/${approval}/approve`, who, {});
+          if (
+            decided.status === 200 &&
+            deciders !== null &&
+            !deciders.includes(`subject:${subject}`)
+          ) {
+            tally.violations.push(
+              `case ${n} (seed ${SEED}): ${subject} approved a write only ${deciders.join(', ')} may decide`,
+            );
+          }
         } else if (choice < 0.7) {
           count('reject');
           await call('POST', `/api/approvals/${approval}/reject`, tokens.approver, {});
@@ -259,6 +321,15 @@ describe('the governance invariant, tried at random', () => {
         'unpause',
         'weaken',
         'strengthen',
+        'rules: drop the exception',
+        'rules: restore the exception',
+        'rules: reorder',
+        'rules: drop all',
+        'rules: add',
+        'approvers: add',
+        'approvers: remove',
+        'approvers: clear',
+        'approvers: swap',
         'cancel',
         'fail-before',
         'fail-after',
@@ -295,13 +366,36 @@ describe('the governance invariant, tried at random', () => {
           return;
         case 'weaken':
         case 'strengthen':
-          await configure(
-            lane,
-            planner,
-            event === 'strengthen' ? 'every' : random() < 0.5 ? 'weakened' : 'commit',
-            fourEyes,
-          );
+          state.mode = event === 'strengthen' ? 'every' : random() < 0.5 ? 'weakened' : 'commit';
+          await configure(lane, planner, state);
           return;
+        case 'rules: drop the exception':
+        case 'rules: restore the exception':
+        case 'rules: reorder':
+        case 'rules: drop all':
+        case 'rules: add':
+        case 'approvers: add':
+        case 'approvers: remove':
+        case 'approvers: clear':
+        case 'approvers: swap': {
+          const change = changeOf(event, state, pick);
+          if (!change) return;
+          const by = random() < 0.5 ? 'admin' : 'weakener';
+          const status = await configure(lane, planner, { ...state, ...change.to }, by);
+          const expected = by === 'admin' && change.weakens ? 403 : 200;
+          if (status !== expected) {
+            tally.violations.push(
+              `case ${n} (seed ${SEED}): "${event}" by ${by === 'admin' ? 'a plain admin' : 'a weakener'} (${change.weakens ? '' : 'not '}a weakening) answered ${status}, not ${expected}`,
+            );
+          }
+          if (status === 200) {
+            Object.assign(state, change.to);
+            tally.changes.accepted++;
+          } else {
+            tally.changes.refused++;
+          }
+          return;
+        }
         case 'cancel':
           await call('POST', `/api/computer-use/runs/${runId}/cancel`, tokens.operator);
           return;
@@ -353,61 +447,43 @@ describe('the governance invariant, tried at random', () => {
       [runId],
     );
     if (open.length > 0) fail(`steps left unfinished by the run's end: ${JSON.stringify(open)}`);
-    const typed = (await lane.sim.events())
-      .filter((e) => e.type === 'action' && e.action?.action === 'type')
+    const performed = (await lane.sim.events()).filter((e) => e.type === 'action');
+    const typed = performed
+      .filter((e) => e.action?.action === 'type')
       .map((e) => e.action.text as string);
+    const enters = performed.filter(
+      (e) => e.action?.action === 'key' && e.action.key === 'Enter',
+    ).length;
     tally.writesPerformed += typed.length;
+    tally.entersPerformed += enters;
     tally.staged += (
       await stack.api.db.sql<{ n: number }>(
         `SELECT n FROM steps WHERE run_id = $1 AND outcome = 'staged'`,
         [runId],
       )
     ).length;
-    const steps = await stack.api.db.sql<{
-      n: number;
-      id: string;
-      action: { action?: string; text?: string } | null;
-      classification: string | null;
-      why: string | null;
-      outcome: string | null;
-      error: string | null;
-      approval_id: string | null;
-      approval_status: string | null;
-      decided_by: string | null;
-      started_at: Date;
-      ended_at: Date | null;
-    }>(
+    const steps = await stack.api.db.sql<StepRow & { id: string }>(
       `SELECT s.n, s.id, s.action, s.classification, s.why, s.outcome, s.error, s.started_at, s.ended_at,
-              a.id AS approval_id, a.status AS approval_status, a.decided_by
+              a.id AS approval_id, a.status AS approval_status, a.decided_by, a.deciders
          FROM steps s LEFT JOIN approvals a ON a.step_id = s.id
         WHERE s.run_id = $1 ORDER BY s.n`,
       [runId],
     );
-    // The admin's own record: which config was in force when. A write sent without approval is
-    // allowed only if a config that needed none was in force at some moment of its step.
-    const versions = await stack.api.db.sql<{
-      needs: string | null;
-      approve_at: string | null;
-      rules: unknown;
-      at: Date;
-    }>(
+    tally.enterReads += steps.filter(
+      (s) =>
+        s.action?.key === 'Enter' && /^Enter on “/.test(s.why ?? '') && s.classification === 'read',
+    ).length;
+    // The admin's own record: which config was in force when.
+    const versions = await stack.api.db.sql<VersionRow>(
       `SELECT config->'agents'->'p'->>'require_write_approval' AS needs,
               config->'agents'->'p'->>'approve_at' AS approve_at,
-              config->'agents'->'p'->'screen_rules' AS rules, created_at AS at
+              config->'agents'->'p'->'screen_rules' AS rules,
+              ARRAY(SELECT jsonb_array_elements_text(
+                COALESCE(config->'agents'->'p'->'approvers', '[]'::jsonb))) AS approvers,
+              created_at AS at
          FROM computer_use_configs WHERE tenant = $1 ORDER BY version`,
       [lane.tenant],
     );
-    const inForceDuring = (
-      holds: (v: (typeof versions)[number]) => boolean,
-      from: Date,
-      to: Date,
-    ) =>
-      versions.some(
-        (v, i) =>
-          holds(v) &&
-          v.at.getTime() <= to.getTime() &&
-          (versions[i + 1] === undefined || versions[i + 1].at.getTime() >= from.getTime()),
-      );
     const audited = await stack.api.db.sql<{
       step: number;
       type: string;
@@ -417,64 +493,16 @@ describe('the governance invariant, tried at random', () => {
         WHERE run_id = $1 AND type IN ('computer_use.write', 'computer_use.write.unknown')`,
       [runId],
     );
-    const seen = new Map<string, number>();
-    for (const text of typed) {
-      seen.set(text, (seen.get(text) ?? 0) + 1);
-      if (seen.get(text) === 2) fail(`the write "${text}" reached the screen twice`);
-      const candidates = steps.filter((s) => s.action?.action === 'type' && s.action.text === text);
-      const allowed = candidates.some((s) => {
-        const during = (holds: (v: (typeof versions)[number]) => boolean) =>
-          inForceDuring(holds, s.started_at, s.ended_at ?? new Date());
-        /**
-         * What the step's audit event of `type` names as the write's authority, checked against
-         * the record: the approval spent on this very step (decided by someone other than the
-         * starter where four-eyes holds), staging while approve_at "commit" was in force (never a
-         * transaction code), or no approval needed while a config saying so was in force.
-         */
-        const authority = (type: string): 'approved' | 'staged' | 'unapproved' | null => {
-          const event = audited.find((a) => a.step === s.n && a.type === type);
-          if (!event) return null;
-          if (event.details.approval_id != null) {
-            const spent =
-              s.approval_status === 'spent' &&
-              event.details.approval_id === s.approval_id &&
-              // Four-eyes: the starter (olga) never approves her own run's write.
-              (!fourEyes || s.decided_by !== 'olga');
-            return spent ? 'approved' : null;
-          }
-          if (event.details.staged === true) {
-            const staging = !text.startsWith('/') && during((v) => v.approve_at === 'commit');
-            return staging ? 'staged' : null;
-          }
-          const unapproved =
-            Boolean(event.details.without_approval) && during((v) => v.needs === 'false');
-          return unapproved ? 'unapproved' : null;
-        };
-        // The host failed after acting: Warden could not know, says so, and audits the write.
-        const unknown = s.outcome === null && /unknown/.test(s.error ?? '');
-        if (s.classification === 'read' && (s.outcome === 'sent' || unknown)) {
-          // A transaction code the agent's command_field rule declares navigation, in force then.
-          return (
-            text === '/nVA02' &&
-            /navigation by screen rule/.test(s.why ?? '') &&
-            during((v) => JSON.stringify(v.rules ?? []).includes('VA02'))
-          );
-        }
-        if (unknown) return authority('computer_use.write.unknown') !== null;
-        if (s.outcome === 'sent_after_approval')
-          return authority('computer_use.write') === 'approved';
-        if (s.outcome === 'staged') return authority('computer_use.write') === 'staged';
-        if (s.outcome === 'sent') return authority('computer_use.write') === 'unapproved';
-        return false;
-      });
-      if (!allowed) {
-        const configs = versions.map(
-          (v) => `${v.at.toISOString()} needs approval: ${v.needs}, approve_at: ${v.approve_at}`,
-        );
-        fail(
-          `the write "${text}" reached the screen without an approval spent on its step: ${JSON.stringify({ candidates, configs })}`,
-        );
-      }
+    for (const v of violations({
+      typed,
+      enters,
+      steps,
+      versions,
+      audited,
+      fourEyes,
+      starter: 'olga',
+    })) {
+      fail(v);
     }
   }
 
@@ -491,6 +519,7 @@ describe('the governance invariant, tried at random', () => {
       expect(tally.cases).toBe(CASES);
       // The staging path was taken: the calm cases take it.
       if (CASES >= 25) expect(tally.staged).toBeGreaterThan(0);
+      if (CASES >= 25) expect(tally.enterReads).toBeGreaterThan(0);
     },
     30 * 60_000,
   );

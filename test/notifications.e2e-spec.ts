@@ -399,8 +399,8 @@ describe('notifications', () => {
       planner: await stack.planner(SAVE_SCRIPT),
       remind_after_seconds: 1,
       escalate_after_seconds: 2,
-      escalate_to: ['finance-heads'],
-      approvers: ['bob'],
+      escalate_to: ['group:finance-heads'],
+      approvers: ['subject:bob'],
       reason: 'a short escalation for the test',
       notify: [{ kind: 'webhook', url: `${receiver.url}/hook/timers`, secret_env: secretEnv }],
     });

@@ -61,12 +61,12 @@ describe('reaching people: sign-in, approver groups and a webhook, together', ()
           { action: { action: 'done', summary: 'saved' } },
         ],
       }),
-      approvers: ['sap-leads'],
+      approvers: ['group:sap-leads'],
       notify: [{ kind: 'webhook', url: `${receiver.url}/hook`, secret_env: hookSecretEnv }],
     });
     const run = await stack.start('change order 4711');
     const held = await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval');
-    expect(held.pending_approval.may_decide_now).toEqual(['sap-leads']);
+    expect(held.pending_approval.may_decide_now).toEqual(['group:sap-leads']);
 
     // The webhook announced it, signed; its link is the approval page.
     let announced: any = null;
@@ -86,7 +86,7 @@ describe('reaching people: sign-in, approver groups and a webhook, together', ()
     await dora.goto(link);
     await dora.getByRole('button', { name: 'Approve' }).click();
     await dora
-      .getByText(/only members of sap-leads may decide writes of agent sap-orders/)
+      .getByText(/only group:sap-leads may decide writes of agent sap-orders/)
       .waitFor();
     await browser.shot(dora, 'approval-other-group');
     await dora.close();

@@ -12,11 +12,14 @@ import { render } from './support/rendered-screen';
 /**
  * Screen retention (issue 17 §2) against the real API and PostgreSQL: screens not used for longer
  * than the tenant's retention lose their PNG bytes (410 Gone), those of a run under legal hold and
- * recent ones stay, and the audit chain still verifies. Rows are back-dated in SQL.
+ * recent ones stay, and the audit chain still verifies; shortening retention and lifting a hold are
+ * weakenings (governance.weaken and a reason). Rows are back-dated in SQL.
  */
 describe('screen retention and legal hold', () => {
   let api: TestApi;
   let admin: string;
+  /** An admin who may weaken: shorten retention, lift a hold (DESIGN §6). */
+  let weakener: { id: string; token: string };
   let auditor: string;
   let screens: ScreensService;
   let retention: RetentionService;
@@ -25,6 +28,7 @@ describe('screen retention and legal hold', () => {
     api = await startApi();
     ({ token: admin } = await api.token('acme', 'ada', ['computer_use.admin']));
     ({ token: auditor } = await api.token('acme', 'aud', ['audit.read']));
+    weakener = await api.token('acme', 'wes', ['computer_use.admin', 'governance.weaken']);
     screens = api.app.get(ScreensService);
     retention = api.app.get(RetentionService);
   });
@@ -158,19 +162,60 @@ describe('screen retention and legal hold', () => {
     const verify = await api.request('GET', '/api/audit/verify', { token: auditor });
     expect(verify.body).toMatchObject({ ok: true });
 
-    // Lifting the hold lets the next purge take the held run's screen.
+    // A plain admin cannot lift the hold (a weakening): refused, and the next purge keeps it.
+    const plain = await api.request('PUT', `/api/computer-use/runs/${held}/legal-hold`, {
+      token: admin,
+      json: { held: false, reason: 'case closed' },
+    });
+    expect(plain.status).toBe(403);
+    expect(plain.body.message).toBe(
+      'lifting a legal hold needs the permission governance.weaken as well as computer_use.admin',
+    );
+    expect(await retention.purge()).toMatchObject({ purged: 0 });
+    expect((await screenOf(held, 1)).status).toBe(200);
+    const unexplained = await api.request('PUT', `/api/computer-use/runs/${held}/legal-hold`, {
+      token: weakener.token,
+      json: { held: false },
+    });
+    expect(unexplained.status).toBe(400);
+    expect(unexplained.body.message).toMatch(/^reason is required when a legal hold is lifted: /);
+
+    // Lifted with the permission and a reason, the next purge takes the held run's screen.
     const lift = await api.request('PUT', `/api/computer-use/runs/${held}/legal-hold`, {
+      token: weakener.token,
+      json: { held: false, reason: 'case 2026-17 closed' },
+    });
+    expect(lift.status).toBe(200);
+    expect(lift.body).toMatchObject({ held: false, reason: 'case 2026-17 closed' });
+    expect(await retention.purge()).toMatchObject({ purged: 1 });
+    expect((await screenOf(held, 1)).status).toBe(410);
+    const events = await api.db.sql<{ type: string; actor: string; details: unknown }>(
+      `SELECT type, actor, details FROM audit_events WHERE run_id = $1 ORDER BY seq`,
+      [held],
+    );
+    expect(events.map((e) => e.type)).toEqual([
+      'screens.legal_hold',
+      'screens.legal_hold',
+      'governance.weaken',
+    ]);
+    expect(events[2]).toEqual({
+      type: 'governance.weaken',
+      actor: 'wes',
+      details: {
+        control: 'legal_hold',
+        run_id: held,
+        from: true,
+        to: false,
+        reason: 'case 2026-17 closed',
+        token_id: weakener.id,
+      },
+    });
+    // Releasing a run that is not held loosens nothing: any admin's.
+    const again = await api.request('PUT', `/api/computer-use/runs/${held}/legal-hold`, {
       token: admin,
       json: { held: false },
     });
-    expect(lift.body).toMatchObject({ held: false, reason: null });
-    expect(await retention.purge()).toMatchObject({ purged: 1 });
-    expect((await screenOf(held, 1)).status).toBe(410);
-    const events = await api.db.sql<{ type: string }>(
-      `SELECT type FROM audit_events WHERE run_id = $1 ORDER BY seq`,
-      [held],
-    );
-    expect(events.map((e) => e.type)).toEqual(['screens.legal_hold', 'screens.legal_hold']);
+    expect(again.status).toBe(200);
     expect((await api.request('GET', '/api/audit/verify', { token: auditor })).body.ok).toBe(true);
   });
 
@@ -237,5 +282,55 @@ describe('screen retention and legal hold', () => {
       await runner.release();
     }
     expect(await retention.purge()).toMatchObject({ ran: true });
+  });
+  it('shortening retention is a weakening: 403 for a plain admin, 400 without a reason, audited with one', async () => {
+    const put = (token: string, json: Record<string, unknown>) =>
+      api.request('PUT', '/api/admin/retention', { token, json });
+    const days = async () =>
+      (await api.request('GET', '/api/admin/retention', { token: admin })).body.retention_days;
+    const weakened = () =>
+      api.db.sql<{ actor: string; details: unknown }>(
+        `SELECT actor, details FROM audit_events WHERE type = 'governance.weaken' ORDER BY seq`,
+      );
+    const before = (await weakened()).length;
+    // Longer is any admin's.
+    expect((await put(admin, { retention_days: 3650 })).status).toBe(200);
+
+    const plain = await put(admin, { retention_days: 180, reason: 'save storage' });
+    expect(plain.status).toBe(403);
+    expect(plain.body.message).toBe(
+      'shortening retention_days needs the permission governance.weaken as well as computer_use.admin',
+    );
+    expect(await days()).toBe(3650);
+    const unexplained = await put(weakener.token, { retention_days: 180, reason: '  ' });
+    expect(unexplained.status).toBe(400);
+    expect(unexplained.body.message).toMatch(
+      /^reason is required when retention_days is shortened: /,
+    );
+    expect(await days()).toBe(3650);
+    expect(await weakened()).toHaveLength(before);
+
+    const shortened = await put(weakener.token, {
+      retention_days: 180,
+      reason: 'the works council agreed six months',
+    });
+    expect(shortened.status).toBe(200);
+    expect(await days()).toBe(180);
+    const events = await weakened();
+    expect(events.slice(before)).toEqual([
+      {
+        actor: 'wes',
+        details: {
+          control: 'retention_days',
+          from: 3650,
+          to: 180,
+          reason: 'the works council agreed six months',
+          token_id: weakener.id,
+        },
+      },
+    ]);
+    // Back to longer, by a plain admin: no weakening.
+    expect((await put(admin, { retention_days: 200 })).status).toBe(200);
+    expect(await weakened()).toHaveLength(before + 1);
   });
 });

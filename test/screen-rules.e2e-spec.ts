@@ -116,6 +116,75 @@ describe('screen rules, end to end', () => {
     expect(saved[0]).toMatchObject({ order: '4711', fields: { reqDelivDate: '30.04.2026' } });
   });
 
+  it('keeps the write exception to a read rule: removing it needs governance.weaken, then Save goes as a read', async () => {
+    // "Everything on the overview navigates, except Save" (issue 24).
+    const overview = '^Change Standard Order \\d+: Overview$';
+    const navigates = { title: overview, labels: { '.*': 'read' } };
+    const saveWrites = { title: overview, labels: { '^Save$': 'write' } };
+    // A planner that names the Save button without its verb (as a model may): only the rules decide.
+    const planner = await stack.planner({
+      ...VA02_EXAMPLE_SCRIPT,
+      steps: VA02_EXAMPLE_SCRIPT.steps.map((s) =>
+        'step' in s && s.step === 'save'
+          ? { ...s, action: { ...s.action, target: 'the disk icon' } }
+          : s,
+      ),
+    });
+    await stack.configure({
+      planner,
+      screen_rules: [...RULES, navigates, saveWrites],
+      reason: REASON,
+    });
+    const withoutSave = (token: string, reason: string | null) =>
+      stack.configureAs(token, { planner, screen_rules: [...RULES, navigates], reason });
+    const weakened = async () =>
+      (
+        await stack.api.request('GET', '/api/audit?type=governance.weaken&limit=200', {
+          token: stack.tokens.auditor,
+        })
+      ).body.items;
+    const audited = (await weakened()).length;
+
+    // A plain admin cannot remove it: the Save on the overview is still held.
+    const refused = await withoutSave(stack.tokens.admin, REASON);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe(
+      'a screen rule change that may make a write a read (agent sap-orders) needs the permission governance.weaken as well as computer_use.admin',
+    );
+    const kept = await runApprovingEveryWrite(stack, 'sap-orders');
+    expect(kept.run).toMatchObject({ status: 'completed', end_reason: 'done' });
+    expect(kept.held.map((h) => h.n)).toEqual([5, 8, 9]);
+    expect(kept.run.steps[8]).toMatchObject({
+      classification: 'write',
+      outcome: 'sent_after_approval',
+      why: 'click on “Save” (from the screen outline) on “Change Standard Order 4711: Overview” is a write by screen rule 4',
+    });
+
+    // With the permission and a reason it is removed, audited naming what loosens.
+    const accepted = await withoutSave(stack.tokens.weakener, 'Save is checked by the workflow');
+    expect(accepted.status).toBe(200);
+    const events = (await weakened()).slice(audited);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      actor: 'wes',
+      details: {
+        agent: 'sap-orders',
+        control: 'screen_rules',
+        entries: [`no longer a write: labels matching “^Save$” on titles matching “${overview}”`],
+        reason: 'Save is checked by the workflow',
+        version: accepted.body.version,
+      },
+    });
+    await stack.sim.reset();
+    const loosened = await runApprovingEveryWrite(stack, 'sap-orders');
+    expect(loosened.held.map((h) => h.n)).toEqual([5, 8]);
+    expect(loosened.run.steps[8]).toMatchObject({
+      classification: 'read',
+      outcome: 'sent',
+      why: 'click on “Save” (from the screen outline) on “Change Standard Order 4711: Overview” is navigation by screen rule 3',
+    });
+  });
+
   it('holds a transaction code the rule does not list, and its Enter', async () => {
     await stack.configure({
       planner: await stack.planner({

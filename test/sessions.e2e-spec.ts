@@ -102,6 +102,7 @@ describe('console sessions (OpenID Connect)', () => {
         details: expect.objectContaining({
           name: 'Bea Approver',
           email: 'bea@acme.example',
+          issuer: provider.issuer,
           groups: ['warden-approvers'],
         }),
       }),

@@ -88,6 +88,7 @@ describe('computer-use admin config', () => {
       version: 0,
       updated_by: null,
       updated_at: null,
+      notices: [],
       enabled: false,
       agents: {},
     });
@@ -104,6 +105,7 @@ describe('computer-use admin config', () => {
       version: 1,
       updated_by: 'ada',
       updated_at: ISO,
+      notices: [],
       enabled: true,
       agents: { 'sap-orders': SAP_ORDERS },
     };
@@ -612,10 +614,10 @@ describe('computer-use admin config', () => {
             { kind: 'email', to: ['sap-approvers@example.com'] },
           ],
           notify_include_screen: true,
-          approvers: ['sap-leads', 'carol'],
+          approvers: ['group:sap-leads', 'subject:carol'],
           remind_after_seconds: 30,
           escalate_after_seconds: 60,
-          escalate_to: ['finance-heads'],
+          escalate_to: ['group:finance-heads'],
           reason: 'a one-person team; the status line changes by itself; VA02 navigation',
         },
         scripted: {
@@ -689,6 +691,7 @@ describe('computer-use admin config', () => {
       created_by: 'ada',
       created_at: ISO,
       config: { enabled: true, agents: { a: expect.objectContaining({ max_steps: 13 }) } },
+      notices: [],
     });
     expect(first.body.next_cursor).toEqual(expect.any(String));
 
@@ -1024,6 +1027,7 @@ describe('computer-use admin config', () => {
         version: 0,
         updated_by: null,
         updated_at: null,
+        notices: [],
         enabled: false,
         agents: {},
       });

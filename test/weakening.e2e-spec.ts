@@ -15,18 +15,26 @@ const COMMAND_FIELD = { command_field: { transactions: ['VA02', 'VA03'] } };
 const ENTER_READ = { title: '^Change Sales Order: Initial Screen$', keys: { Enter: 'read' } };
 /** A screen rule that only makes writes: any admin's. */
 const TAB_WRITE = { title: '^Change Sales Order', keys: { Tab: 'write' } };
+/** "Everything on this screen navigates, except Save" (issue 24): a read rule and its exception. */
+const OVERVIEW = '^Change Standard Order \\d+: Overview$';
+const NAVIGATES = { title: OVERVIEW, labels: { '.*': 'read' } };
+const SAVE_WRITES = { title: OVERVIEW, labels: { '^Save$': 'write' } };
 const SCREEN = { x: 0, y: 0, width: 1024, height: 768 };
 const LOOSE = { require_write_approval: false, reason: 'read-only reporting system' };
 
 /** Each row: the agent before, after, and the weakening as the 403 and the audit name it. */
 interface Case {
   control: string;
+  /** The agent's name, where two rows test one control. */
+  agent?: string;
   before: Record<string, unknown>;
   after: Record<string, unknown>;
   /** What the 403 says the change does. */
   says: string;
   from: unknown;
   to: unknown;
+  /** What in it loosens, where the event says (screen rules). */
+  entries?: string[];
 }
 
 const CASES: Case[] = [
@@ -80,19 +88,23 @@ const CASES: Case[] = [
   },
   {
     control: 'approvers',
-    before: { approvers: ['sap-leads'] },
+    before: { approvers: ['group:sap-leads'] },
     after: { approvers: [] },
     says: 'widening approvers (adding an entry, or emptying the list: anyone with agents.approve)',
-    from: ['sap-leads'],
+    from: ['group:sap-leads'],
     to: [],
   },
   {
     control: 'escalate_to',
-    before: { approvers: ['sap-leads'] },
-    after: { approvers: ['sap-leads'], escalate_after_seconds: 600, escalate_to: ['heads'] },
+    before: { approvers: ['group:sap-leads'] },
+    after: {
+      approvers: ['group:sap-leads'],
+      escalate_after_seconds: 600,
+      escalate_to: ['group:heads'],
+    },
     says: 'escalating to someone not among approvers or escalate_to before',
     from: [],
-    to: ['heads'],
+    to: ['group:heads'],
   },
   {
     control: 'ignore_regions',
@@ -106,9 +118,20 @@ const CASES: Case[] = [
     control: 'screen_rules',
     before: { screen_rules: [COMMAND_FIELD], reason: 'transaction codes are navigation' },
     after: { screen_rules: [COMMAND_FIELD, ENTER_READ] },
-    says: 'a screen rule that makes something a read',
+    says: 'a screen rule change that may make a write a read',
     from: [COMMAND_FIELD],
     to: [COMMAND_FIELD, ENTER_READ],
+    entries: ['now a read: key Enter on titles matching “^Change Sales Order: Initial Screen$”'],
+  },
+  {
+    control: 'screen_rules',
+    agent: 'w-save-exception',
+    before: { screen_rules: [NAVIGATES, SAVE_WRITES], reason: 'the overview only navigates' },
+    after: { screen_rules: [NAVIGATES] },
+    says: 'a screen rule change that may make a write a read',
+    from: [NAVIGATES, SAVE_WRITES],
+    to: [NAVIGATES],
+    entries: [`no longer a write: labels matching “^Save$” on titles matching ${`“${OVERVIEW}”`}`],
   },
   {
     control: 'screen_url',
@@ -162,53 +185,57 @@ describe('weakening the governance of an agent', () => {
     expect(result.status).toBe(200);
   };
 
-  describe.each(CASES)('$control', ({ control, before, after, says, from, to }) => {
-    const name = `w-${control.replace(/_/g, '-')}`;
-    const reason = `e2e: ${control}`;
+  describe.each(CASES)(
+    '$control $agent',
+    ({ control, agent, before, after, says, from, to, entries }) => {
+      const name = agent ?? `w-${control.replace(/_/g, '-')}`;
+      const reason = `e2e: ${control}`;
 
-    it('is refused for an admin without governance.weaken, naming it, and nothing changes', async () => {
-      await setUp(name, before);
-      const at = await version();
-      const audited = (await weakened()).length;
-      const result = await put({ [name]: { ...AGENT, ...after, reason } }, admin);
-      expect(result.status).toBe(403);
-      expect(result.body).toEqual({
-        statusCode: 403,
-        error: 'Forbidden',
-        message: `${says} (agent ${name}) needs the permission governance.weaken as well as computer_use.admin`,
+      it('is refused for an admin without governance.weaken, naming it, and nothing changes', async () => {
+        await setUp(name, before);
+        const at = await version();
+        const audited = (await weakened()).length;
+        const result = await put({ [name]: { ...AGENT, ...after, reason } }, admin);
+        expect(result.status).toBe(403);
+        expect(result.body).toEqual({
+          statusCode: 403,
+          error: 'Forbidden',
+          message: `${says} (agent ${name}) needs the permission governance.weaken as well as computer_use.admin`,
+        });
+        expect(await version()).toBe(at);
+        expect(await weakened()).toHaveLength(audited);
       });
-      expect(await version()).toBe(at);
-      expect(await weakened()).toHaveLength(audited);
-    });
 
-    it('is refused without a reason, even with governance.weaken (400 naming the field)', async () => {
-      await setUp(name, before);
-      const at = await version();
-      const result = await put({ [name]: { ...AGENT, ...after, reason: null } }, weakener.token);
-      expect(result.status).toBe(400);
-      expect(result.body.message).toContain(`agents.${name}.reason is required when`);
-      expect(await version()).toBe(at);
-    });
-
-    it('is accepted with governance.weaken and a reason, and audited with from and to', async () => {
-      await setUp(name, before);
-      const audited = (await weakened()).length;
-      const result = await put({ [name]: { ...AGENT, ...after, reason } }, weakener.token);
-      expect(result.status).toBe(200);
-      const events = await weakened();
-      expect(events).toHaveLength(audited + 1);
-      expect(events.at(-1)).toMatchObject({ type: 'governance.weaken', actor: 'wes' });
-      expect(events.at(-1)!.details).toEqual({
-        agent: name,
-        control,
-        from,
-        to,
-        reason,
-        version: result.body.version,
-        token_id: weakener.id,
+      it('is refused without a reason, even with governance.weaken (400 naming the field)', async () => {
+        await setUp(name, before);
+        const at = await version();
+        const result = await put({ [name]: { ...AGENT, ...after, reason: null } }, weakener.token);
+        expect(result.status).toBe(400);
+        expect(result.body.message).toContain(`agents.${name}.reason is required when`);
+        expect(await version()).toBe(at);
       });
-    });
-  });
+
+      it('is accepted with governance.weaken and a reason, and audited with from and to', async () => {
+        await setUp(name, before);
+        const audited = (await weakened()).length;
+        const result = await put({ [name]: { ...AGENT, ...after, reason } }, weakener.token);
+        expect(result.status).toBe(200);
+        const events = await weakened();
+        expect(events).toHaveLength(audited + 1);
+        expect(events.at(-1)).toMatchObject({ type: 'governance.weaken', actor: 'wes' });
+        expect(events.at(-1)!.details).toEqual({
+          agent: name,
+          control,
+          from,
+          to,
+          ...(entries ? { entries } : {}),
+          reason,
+          version: result.body.version,
+          token_id: weakener.id,
+        });
+      });
+    },
+  );
 
   describe('what is not a weakening', () => {
     /** One agent with every control loosened. */
@@ -273,7 +300,18 @@ describe('weakening the governance of an agent', () => {
         admin,
       );
       expect(more.status).toBe(200);
-      expect(await weakened()).toHaveLength(audited);
+      // A write exception added to a read rule, then the two reordered: a write wins wherever it is.
+      for (const screen_rules of [
+        [NAVIGATES],
+        [NAVIGATES, SAVE_WRITES],
+        [SAVE_WRITES, NAVIGATES],
+      ]) {
+        const reason = screen_rules.length === 1 ? 'the overview only navigates' : null;
+        const by = reason ? weakener.token : admin;
+        const agent = { ...AGENT, commit_words: ['Freigeben', 'Buchen'], screen_rules, reason };
+        expect((await put({ weak: agent }, by)).status).toBe(200);
+      }
+      expect(await weakened()).toHaveLength(audited + 1);
     });
   });
 

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import type { Caller } from '../auth/caller';
+import { AppConfig } from '../config/app-config';
 import { conflict, forbidden, notFound } from '../common/domain-error';
 import { Run } from '../computer-use/runs/run.entity';
 import { RunLifecycle } from '../computer-use/runs/run-lifecycle.service';
@@ -30,6 +31,7 @@ export class ApprovalsService {
     private readonly audit: AuditService,
     private readonly lifecycle: RunLifecycle,
     private readonly notifications: Notifications,
+    private readonly config: AppConfig,
   ) {}
 
   /** The tenant's waiting actions the caller may decide, oldest first (newest last). */
@@ -41,7 +43,7 @@ export class ApprovalsService {
     const page = await this.approvals.page(
       caller.tenant,
       query.status,
-      namesOf(caller),
+      namesOf(caller, this.config.OIDC_ISSUER_URL),
       query.limit,
       query.cursor,
     );
@@ -147,12 +149,13 @@ export class ApprovalsService {
   ): Promise<{ approval: Approval; run: Run }> {
     const approval = await this.approvals.lockInTenant(manager, caller.tenant, id);
     if (!approval) throw notFound(`no approval ${id}`);
-    if (!mayDecide(caller, approval.deciders)) {
+    const trusted = this.config.OIDC_ISSUER_URL;
+    if (!mayDecide(caller, approval.deciders, trusted)) {
       const escalation =
         approval.escalateTo && approval.escalateAt && !approval.escalatedAt
           ? { to: approval.escalateTo, at: approval.escalateAt }
           : null;
-      throw forbidden(notADecider(caller, approval.agent, approval.deciders!, escalation));
+      throw forbidden(notADecider(caller, approval.agent, approval.deciders!, escalation, trusted));
     }
     if (approval.status !== 'pending')
       throw conflict(`approval ${id} is already ${approval.status}`);

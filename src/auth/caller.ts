@@ -8,6 +8,11 @@ export interface Caller {
   subject: string;
   permissions: ReadonlySet<Permission>;
   /**
+   * The identity provider that signed a person in (its ID token's `iss`), which vouches for the
+   * subject and the groups; null for an API token. '' for a session from before Warden recorded it.
+   */
+  issuer: string | null;
+  /**
    * The identity provider's groups the caller is a member of (DESIGN §6, approver groups); empty
    * for an API token, which stands for its subject alone.
    */

@@ -114,6 +114,7 @@ export class TokensService {
       tenant: row.tenant,
       subject: row.subject,
       permissions: new Set(row.permissions),
+      issuer: null,
       groups: new Set(),
     };
   }

@@ -1,5 +1,27 @@
 import { isEnded, type SimHost, type Stack } from './stack';
 
+/** A script whose one write is typing a transaction code into the command field (held). */
+export const ONE_WRITE = {
+  steps: [
+    { action: { action: 'click', element: { role: 'textbox', name: 'Command field' } } },
+    { step: 'the write', action: { action: 'type', text: '/nVA03' } },
+    { action: { action: 'done', summary: 'typed' } },
+  ],
+};
+
+/** Starts a run and waits for its write to be held: the run and the approval. */
+export async function heldWrite(stack: Stack): Promise<{ runId: string; approvalId: string }> {
+  const run = await stack.start();
+  const waiting = await stack.waitFor(
+    run.id,
+    (r) => r.status === 'awaiting_approval' || isEnded(r),
+  );
+  if (waiting.status !== 'awaiting_approval') {
+    throw new Error(`the write was not held: the run is ${waiting.status} (${waiting.end_reason})`);
+  }
+  return { runId: run.id, approvalId: waiting.pending_approval.id };
+}
+
 export interface Approved {
   run: any;
   /** The steps a person had to approve, in order. */

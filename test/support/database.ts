@@ -49,7 +49,18 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     sql: async <T>(text: string, params?: unknown[]) =>
       (await pool.query(text, params)).rows as T[],
     drop: async () => {
+      // pool.end() resolves before its idle clients' connections have closed: dropping the
+      // database WITH (FORCE) at once ended them from the server's side, an error on a pool
+      // nobody listens to any more (57P01, the governance property test's teardown).
+      let left = pool.totalCount;
+      const closed = new Promise<void>((resolve) => {
+        if (left === 0) resolve();
+        pool.on('remove', () => {
+          if (--left === 0) resolve();
+        });
+      });
       await pool.end();
+      await closed;
       await dropDatabase(name);
     },
   };

@@ -76,25 +76,28 @@ export async function signInThroughProvider(
   await page.locator('.who-subject', { hasText: login }).waitFor();
 }
 
-/** A stack signing people in through a real OpenID provider, with chromium to sign in with. */
-export interface SignInStack {
+/** A stack signing people in through a real OpenID provider. */
+export interface ProviderStack {
   provider: TestProvider;
   stack: Stack;
-  browser: ConsoleBrowser;
   close(): Promise<void>;
 }
 
+/** A stack signing people in through a real OpenID provider, with chromium to sign in with. */
+export interface SignInStack extends ProviderStack {
+  browser: ConsoleBrowser;
+}
+
 /**
- * The provider with these users, the stack (API, worker, sim) configured for it on a known port,
- * `groups` mapped to permissions in tenant acme, and chromium, which reaches nothing but loopback:
- * the provider's development login page asks Google for a font and its origin for a favicon,
- * answered here.
+ * The provider with these users and the stack (API, worker, sim) configured for it on a known
+ * port, `groups` mapped to permissions in tenant acme. People sign in by HTTP
+ * (support/signing-in.ts), or with chromium through `startSignInStack`.
  */
-export async function startSignInStack(
+export async function startProviderStack(
   users: Record<string, TestUser>,
   groups: Record<string, string[]>,
   env: Record<string, string> = {},
-): Promise<SignInStack> {
+): Promise<ProviderStack> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const provider = await startOidcProvider([url], users);
@@ -115,6 +118,27 @@ export async function startSignInStack(
     json: { groups },
   });
   if (mapped.status !== 200) throw new Error(`access: ${mapped.status} ${mapped.text}`);
+  return {
+    provider,
+    stack,
+    close: async () => {
+      await stack.close();
+      await provider.close();
+      delete process.env[secretEnv];
+    },
+  };
+}
+
+/**
+ * `startProviderStack` and chromium, which reaches nothing but loopback: the provider's
+ * development login page asks Google for a font and its origin for a favicon, answered here.
+ */
+export async function startSignInStack(
+  users: Record<string, TestUser>,
+  groups: Record<string, string[]>,
+  env: Record<string, string> = {},
+): Promise<SignInStack> {
+  const { provider, stack, close } = await startProviderStack(users, groups, env);
   const browser = await startBrowser(stack.api.url);
   await browser.context.route('https://fonts.googleapis.com/**', (route) =>
     route.fulfill({ status: 200, contentType: 'text/css', body: '' }),
@@ -128,9 +152,7 @@ export async function startSignInStack(
     browser,
     close: async () => {
       await browser.close();
-      await stack.close();
-      await provider.close();
-      delete process.env[secretEnv];
+      await close();
     },
   };
 }

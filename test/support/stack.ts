@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createCertificate, startScreenHost } from '../../screen-host/src';
 import type { RunningScreenHost, StartScreenHostOptions } from '../../screen-host/src';
 import { createWorker } from '../../src/worker.module';
-import { startApi, TestApi } from './api';
+import { type HttpResult, startApi, TestApi } from './api';
 
 export interface SimHost {
   host: RunningScreenHost;
@@ -117,6 +117,8 @@ export interface Stack {
     agent?: Record<string, unknown>,
     extraAgents?: Record<string, Record<string, unknown>>,
   ): Promise<void>;
+  /** The same PUT by `token`, answered as it is (for tests of who may make a change). */
+  configureAs(token: string, agent?: Record<string, unknown>): Promise<HttpResult>;
   /** The operator's grant of `env` to `to`'s origin for tenant acme (or `tenant`). */
   grant(env: string, to: string, tenant?: string): Promise<void>;
   /** The operator's destination grant of `to` (an origin, `default-model`, `smtp`) for acme (or `tenant`). */
@@ -177,36 +179,43 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const expectOk = (what: string, r: { status: number; text: string }) => {
     if (r.status >= 300) throw new Error(`${what}: ${r.status} ${r.text}`);
   };
+  const putConfig = (
+    token: string,
+    agent: Record<string, unknown>,
+    extraAgents: Record<string, Record<string, unknown>> = {},
+  ) =>
+    api.request('PUT', '/api/admin/computer-use', {
+      token,
+      json: {
+        enabled: true,
+        agents: {
+          'sap-orders': {
+            screen_url: sim.url,
+            screen_token_env: sim.tokenEnv,
+            screen_tls: { fingerprint_sha256: sim.fingerprint },
+            system: 'SAP GUI (sim)',
+            max_steps: 40,
+            max_seconds: 300,
+            ...agent,
+          },
+          ...extraAgents,
+        },
+      },
+    });
   const stack: Stack = {
     api,
     worker: worker as INestApplicationContext,
     sim,
     tokens,
     configure: async (agent = {}, extraAgents = {}) => {
-      const r = await api.request('PUT', '/api/admin/computer-use', {
-        // Every weakening needs a reason (DESIGN §6), so a config that gives one is the weakener's.
-        token:
-          agent.reason !== undefined || agent.require_write_approval === false
-            ? tokens.weakener
-            : tokens.admin,
-        json: {
-          enabled: true,
-          agents: {
-            'sap-orders': {
-              screen_url: sim.url,
-              screen_token_env: sim.tokenEnv,
-              screen_tls: { fingerprint_sha256: sim.fingerprint },
-              system: 'SAP GUI (sim)',
-              max_steps: 40,
-              max_seconds: 300,
-              ...agent,
-            },
-            ...extraAgents,
-          },
-        },
-      });
-      expectOk('configure', r);
+      // Every weakening needs a reason (DESIGN §6), so a config that gives one is the weakener's.
+      const token =
+        agent.reason !== undefined || agent.require_write_approval === false
+          ? tokens.weakener
+          : tokens.admin;
+      expectOk('configure', await putConfig(token, agent, extraAgents));
     },
+    configureAs: (token, agent = {}) => putConfig(token, agent),
     grant: (env, to, tenant = 'acme') => api.grant(tenant, env, to),
     grantDestination: (to, tenant = 'acme') => api.grantDestination(tenant, to),
     planner: async (script) => {

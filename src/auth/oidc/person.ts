@@ -4,6 +4,8 @@ import { TENANT_PATTERN } from '../../tenants/tenant.entity';
 export interface Person {
   /** The provider's `sub`: the person's audit actor. */
   subject: string;
+  /** The provider's `iss`: a `sub` is unique only within its issuer (approver groups, deciders.ts). */
+  issuer: string;
   name: string | null;
   email: string | null;
   tenant: string;
@@ -33,6 +35,10 @@ export function personFromClaims(
   if (typeof subject !== 'string' || subject.length === 0 || subject.length > 255) {
     return { problem: 'the identity provider sent no usable subject (sub)' };
   }
+  const issuer = claims.iss;
+  if (typeof issuer !== 'string' || issuer.length === 0 || issuer.length > 2048) {
+    return { problem: 'the identity provider sent no usable issuer (iss)' };
+  }
   const tenant = settings.tenant ?? claims[settings.tenantClaim];
   if (typeof tenant !== 'string' || !TENANT_PATTERN.test(tenant)) {
     return {
@@ -45,6 +51,7 @@ export function personFromClaims(
   return {
     person: {
       subject,
+      issuer,
       name: text(claims.name) ?? text(claims.preferred_username),
       email: text(claims.email),
       tenant,

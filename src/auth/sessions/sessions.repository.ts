@@ -7,6 +7,8 @@ import type { Permission } from '../permission';
 export interface NewSession {
   tenant: string;
   subject: string;
+  /** The identity provider that signed the person in (the ID token's `iss`). */
+  issuer: string;
   name: string | null;
   email: string | null;
   groups: string[];
@@ -21,6 +23,8 @@ export interface LiveSession {
   tenant: string;
   subject: string;
   name: string | null;
+  /** '' for a session from before the issuer was recorded. */
+  issuer: string;
   groups: string[];
   csrf_token: string;
   permissions: Permission[];
@@ -33,10 +37,21 @@ export class SessionsRepository {
 
   async insert(manager: EntityManager, s: NewSession): Promise<string> {
     const rows: Array<{ id: string }> = await manager.query(
-      `INSERT INTO sessions (tenant, subject, name, email, groups, id_sha256, csrf_token, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8))
+      `INSERT INTO sessions (tenant, subject, issuer, name, email, groups, id_sha256, csrf_token,
+                             expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(secs => $9))
        RETURNING id`,
-      [s.tenant, s.subject, s.name, s.email, s.groups, s.idSha256, s.csrfToken, s.maxSeconds],
+      [
+        s.tenant,
+        s.subject,
+        s.issuer,
+        s.name,
+        s.email,
+        s.groups,
+        s.idSha256,
+        s.csrfToken,
+        s.maxSeconds,
+      ],
     );
     return rows[0].id;
   }
@@ -52,7 +67,7 @@ export class SessionsRepository {
         `UPDATE sessions s SET last_seen_at = now()
           WHERE s.id_sha256 = $1 AND s.revoked_at IS NULL AND s.expires_at > now()
             AND s.last_seen_at > now() - make_interval(secs => $2)
-          RETURNING s.id, s.tenant, s.subject, s.name, s.groups, s.csrf_token,
+          RETURNING s.id, s.tenant, s.subject, s.name, s.issuer, s.groups, s.csrf_token,
             ARRAY(SELECT DISTINCT p FROM access_groups a, unnest(a.permissions) AS p
                    WHERE a.tenant = s.tenant AND a.group_name = ANY(s.groups)
                    ORDER BY p) AS permissions`,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ApprovalsRepository } from '../../approvals/approvals.repository';
 import { decidersAtHold } from '../../approvals/deciders';
 import { AuditService } from '../../audit/audit.service';
@@ -15,6 +15,8 @@ import { RunLifecycle } from '../runs/run-lifecycle.service';
 import type { Step } from '../runs/step.entity';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
 import { ScreensService } from '../screens/screens.service';
+import { type AgentConfig, withDefaults } from '../settings/agent-config';
+import { SettingsRepository } from '../settings/settings.repository';
 import { ENGINE_ACTOR } from './run-ending.service';
 import { ScreenSampling } from './screen-sampling.service';
 import type { StepContext } from './step-context';
@@ -51,6 +53,7 @@ export class StepHolding {
     private readonly audit: AuditService,
     private readonly queue: StepQueue,
     private readonly notifications: Notifications,
+    private readonly settings: SettingsRepository,
   ) {}
 
   async hold(ctx: StepContext, step: Step, held: HeldWrite): Promise<void> {
@@ -60,13 +63,20 @@ export class StepHolding {
     // The approver must be able to see the screen: a PNG whose data does not inflate ends the run.
     await this.screens.checkData(screen);
     const mask = await this.sampling.learnMask(ctx);
-    const now = Date.now();
-    const expiresAt = new Date(now + agent.approval_timeout_seconds * 1000);
-    const after = (seconds: number | null) =>
-      seconds === null ? null : new Date(now + seconds * 1000);
-    const remindAt = after(agent.remind_after_seconds);
-    const escalateAt = agent.escalate_to.length > 0 ? after(agent.escalate_after_seconds) : null;
     const approval = await this.dataSource.transaction(async (manager) => {
+      // Who may decide, and when the write is recalled and handed on, are the agent's config in
+      // force as the write is held (DESIGN §6): read after the tenant's governance lock (shared),
+      // so that no config change commits between the read and the approval. The step's own copy,
+      // read before the planner thought, may be older.
+      await this.settings.lockTenantShared(manager, run.tenant);
+      const inForce = (await this.approverFields(manager, run.tenant, run.agent)) ?? agent;
+      const now = Date.now();
+      const expiresAt = new Date(now + agent.approval_timeout_seconds * 1000);
+      const after = (seconds: number | null) =>
+        seconds === null ? null : new Date(now + seconds * 1000);
+      const remindAt = after(inForce.remind_after_seconds);
+      const escalateAt =
+        inForce.escalate_to.length > 0 ? after(inForce.escalate_after_seconds) : null;
       const moved = await this.steps.decide(
         step,
         'planning',
@@ -96,8 +106,8 @@ export class StepHolding {
         safetyChecks: safetyChecks.length > 0 ? safetyChecks : null,
         changes,
         rail: rail && rail.verdict !== 'clean' ? rail : null,
-        deciders: decidersAtHold(agent.approvers),
-        escalateTo: escalateAt ? [...agent.escalate_to] : null,
+        deciders: decidersAtHold(inForce.approvers),
+        escalateTo: escalateAt ? [...inForce.escalate_to] : null,
         remindAt,
         escalateAt,
       });
@@ -146,6 +156,21 @@ export class StepHolding {
       run: runFacts(run),
       approval: approvalFacts(approval),
     });
+  }
+
+  /** The agent's approver fields in the config in force (null: the config no longer names it). */
+  private async approverFields(
+    manager: EntityManager,
+    tenant: string,
+    name: string,
+  ): Promise<Pick<
+    AgentConfig,
+    'approvers' | 'escalate_to' | 'escalate_after_seconds' | 'remind_after_seconds'
+  > | null> {
+    const stored = await this.settings.agentInForce(manager, tenant, name);
+    if (!stored) return null;
+    return withDefaults({ enabled: true, agents: { [name]: stored as unknown as AgentConfig } })
+      .agents[name];
   }
 }
 

@@ -11,7 +11,10 @@ import { RetentionService } from './retention.service';
 export class LegalHoldController {
   constructor(private readonly retention: RetentionService) {}
 
-  /** Keeps the run's screens past the tenant's retention (held) or lets retention take them. */
+  /**
+   * Keeps the run's screens past the tenant's retention (held) or lets retention take them (lifting
+   * a hold is a weakening: the service checks governance.weaken and the reason).
+   */
   @Put(':id/legal-hold')
   @Permissions('computer_use.admin')
   put(

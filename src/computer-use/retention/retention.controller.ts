@@ -18,10 +18,10 @@ export class RetentionController {
     return this.retention.view(caller.tenant);
   }
 
-  /** Sets how long screens are kept after their last use: 180 to 3650 days. */
+  /** Sets how long screens are kept after their last use: 180 to 3650 days; shorter is a weakening. */
   @Put()
   @Permissions('computer_use.admin')
   put(@CurrentCaller() caller: Caller, @Body() body: RetentionDto) {
-    return this.retention.set(caller, body.retention_days);
+    return this.retention.set(caller, body.retention_days, body.reason);
   }
 }

@@ -43,6 +43,17 @@ export class RetentionRepository {
     return rows[0] ?? null;
   }
 
+  /**
+   * Serialises changes of the tenant's retention for the transaction: the value a change is
+   * judged against (shorter is a weakening) is the one it replaces, even before any row exists.
+   */
+  async lockRetention(manager: EntityManager, tenant: string): Promise<void> {
+    await manager.query(
+      `SELECT pg_advisory_xact_lock(hashtextextended('warden:retention:' || $1, 0))`,
+      [tenant],
+    );
+  }
+
   async saveRetention(
     manager: EntityManager,
     tenant: string,
@@ -59,6 +70,19 @@ export class RetentionRepository {
       [tenant, days, by],
     );
     return rows[0];
+  }
+
+  /** Whether the run is held now, its row locked for the transaction; null when there is no such run. */
+  async lockLegalHold(
+    manager: EntityManager,
+    tenant: string,
+    runId: string,
+  ): Promise<boolean | null> {
+    const rows: Array<{ legal_hold: boolean }> = await manager.query(
+      `SELECT legal_hold FROM runs WHERE tenant = $1 AND id = $2 FOR UPDATE`,
+      [tenant, runId],
+    );
+    return rows[0]?.legal_hold ?? null;
   }
 
   /** Sets or lifts the run's hold; null when the tenant has no such run. */

@@ -1,9 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
 import type { Caller } from '../../auth/caller';
-import { invalid, notFound } from '../../common/domain-error';
+import { forbidden, invalid, notFound } from '../../common/domain-error';
+import {
+  evidenceReasonMissing,
+  evidenceRefusal,
+  type EvidenceWeakening,
+  evidenceWeakening,
+} from '../settings/weakening';
 import {
   DEFAULT_RETENTION_DAYS,
   MAX_RETENTION_DAYS,
@@ -62,8 +68,12 @@ export class RetentionService {
     };
   }
 
-  /** Sets the tenant's retention (180 to 3650 days), audited `screens.retention_changed`. */
-  async set(caller: Caller, days: number): Promise<RetentionView> {
+  /**
+   * Sets the tenant's retention (180 to 3650 days), audited `screens.retention_changed`. Shortening
+   * it lets screens go sooner: a weakening (DESIGN §6), which needs `governance.weaken` and a
+   * reason and is audited `governance.weaken` as well.
+   */
+  async set(caller: Caller, days: number, reason?: string): Promise<RetentionView> {
     if (!Number.isInteger(days) || days < MIN_RETENTION_DAYS) {
       throw invalid(
         `retention_days must be at least ${MIN_RETENTION_DAYS}: deployers of high-risk AI systems keep their logs for at least six months (EU AI Act, Art. 26(6)); ${String(days)} is refused`,
@@ -72,27 +82,34 @@ export class RetentionService {
     if (days > MAX_RETENTION_DAYS) {
       throw invalid(`retention_days must be at most ${MAX_RETENTION_DAYS} (ten years)`);
     }
+    const why = reason?.trim() || null;
     await this.dataSource.transaction(async (manager) => {
-      const previous = await this.repository.retention(caller.tenant, manager);
+      await this.repository.lockRetention(manager, caller.tenant);
+      const previous =
+        (await this.repository.retention(caller.tenant, manager))?.retention_days ??
+        DEFAULT_RETENTION_DAYS;
+      const weakened = evidenceWeakening('retention_days', previous, days);
+      if (weakened) checkWeakening(caller, weakened, why);
       await this.repository.saveRetention(manager, caller.tenant, days, caller.subject);
       await this.audit.record(
         {
           tenant: caller.tenant,
           type: 'screens.retention_changed',
           actor: caller.subject,
-          details: {
-            retention_days: days,
-            previous: previous?.retention_days ?? DEFAULT_RETENTION_DAYS,
-            token_id: caller.tokenId,
-          },
+          details: { retention_days: days, previous, reason: why, token_id: caller.tokenId },
         },
         manager,
       );
+      if (weakened) await this.auditWeakening(manager, caller, weakened, why);
     });
     return this.view(caller.tenant);
   }
 
-  /** Holds (with a reason) or releases a run's screens, audited `screens.legal_hold`. */
+  /**
+   * Holds (with a reason) or releases a run's screens, audited `screens.legal_hold`. Lifting a hold
+   * lets the next purge take them: a weakening (DESIGN §6), which needs `governance.weaken` and a
+   * reason and is audited `governance.weaken` as well.
+   */
   async setLegalHold(
     caller: Caller,
     runId: string,
@@ -104,15 +121,18 @@ export class RetentionService {
       throw invalid('reason is required for a legal hold: say which case or request it is for');
     }
     return this.dataSource.transaction(async (manager) => {
-      const row = await this.repository.setLegalHold(
+      const wasHeld = await this.repository.lockLegalHold(manager, caller.tenant, runId);
+      if (wasHeld === null) throw notFound(`no run ${runId}`);
+      const weakened = evidenceWeakening('legal_hold', wasHeld, held);
+      if (weakened) checkWeakening(caller, weakened, why);
+      const row = (await this.repository.setLegalHold(
         manager,
         caller.tenant,
         runId,
         held,
         why,
         caller.subject,
-      );
-      if (!row) throw notFound(`no run ${runId}`);
+      ))!;
       await this.audit.record(
         {
           tenant: caller.tenant,
@@ -123,6 +143,7 @@ export class RetentionService {
         },
         manager,
       );
+      if (weakened) await this.auditWeakening(manager, caller, weakened, why, runId);
       return {
         run_id: runId,
         held: row.legal_hold,
@@ -131,6 +152,32 @@ export class RetentionService {
         updated_at: row.legal_hold_at?.toISOString() ?? null,
       };
     });
+  }
+
+  private async auditWeakening(
+    manager: EntityManager,
+    caller: Caller,
+    weakened: EvidenceWeakening,
+    reason: string | null,
+    runId?: string,
+  ): Promise<void> {
+    await this.audit.record(
+      {
+        tenant: caller.tenant,
+        type: 'governance.weaken',
+        actor: caller.subject,
+        runId: runId ?? null,
+        details: {
+          control: weakened.control,
+          ...(runId ? { run_id: runId } : {}),
+          from: weakened.from,
+          to: weakened.to,
+          reason,
+          token_id: caller.tokenId,
+        },
+      },
+      manager,
+    );
   }
 
   /**
@@ -170,6 +217,13 @@ export class RetentionService {
     }
     return { purged, batches, ran: true };
   }
+}
+
+/** A weakening of evidence needs governance.weaken (403) and a reason (400). */
+function checkWeakening(caller: Caller, weakened: EvidenceWeakening, reason: string | null): void {
+  if (!caller.permissions.has('governance.weaken')) throw forbidden(evidenceRefusal(weakened));
+  const missing = evidenceReasonMissing(weakened, reason);
+  if (missing) throw invalid(missing);
 }
 
 function byTenant(rows: PurgedScreen[]): Map<string, string[]> {

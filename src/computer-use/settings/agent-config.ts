@@ -94,15 +94,16 @@ export interface AgentConfig {
   /** Whether messages may carry typed text and the screen's link; off: "typed text (N characters)". */
   notify_include_screen: boolean;
   /**
-   * Who may decide this agent's writes (DESIGN §6, approver groups): identity-provider groups or
-   * token subjects; `[]`: anyone with `agents.approve` in the tenant.
+   * Who may decide this agent's writes (DESIGN §6, approver groups): typed entries,
+   * `group:NAME` (an identity-provider group) or `subject:NAME` (a token's or a person's subject),
+   * settings/approver-fields.ts; `[]`: anyone with `agents.approve` in the tenant.
    */
   approvers: string[];
   /** After how long a pending write is recalled (`approval.reminded`); null: never. */
   remind_after_seconds: number | null;
   /** After how long a pending write is handed to `escalate_to` as well; null: never. */
   escalate_after_seconds: number | null;
-  /** Who may decide as well once the write is escalated; non-empty exactly when it escalates. */
+  /** Who may decide as well once the write is escalated (typed, like `approvers`); non-empty exactly when it escalates. */
   escalate_to: string[];
 }
 
@@ -185,8 +186,12 @@ export const LIMITS = {
    * minutes); each must come before the approval's timeout, which is at most a week.
    */
   approval_timer_seconds: { min: 1, max: 604_800 },
-  /** Entries of `approvers` and `escalate_to`: how many, and how long each. */
-  approvers: 50,
+  /**
+   * Entries of `approvers` and `escalate_to`: how many, and how long the name after `group:` or
+   * `subject:`. 100: a list of 50 untyped names from before entries were typed is 100 typed ones
+   * (each became `group:` and `subject:`), and a GET must PUT back.
+   */
+  approvers: 100,
   approver_name: 200,
   stall_after: { min: 1, max: 40 },
   ignore_regions: 50,

@@ -1,6 +1,6 @@
 import { DomainError } from '../../common/domain-error';
 import { AGENT_DEFAULTS } from './agent-config';
-import { parseApproverFields } from './approver-fields';
+import { parseApproverFields, typedAsBefore } from './approver-fields';
 import { parseConfigBody } from './parse-config';
 
 const AGENT = {
@@ -36,16 +36,22 @@ describe('approver fields of an agent', () => {
   it('accepts groups and subjects, a reminder and an escalation before the timeout', () => {
     expect(
       parsed({
-        approvers: ['sap-leads', 'carol'],
+        approvers: ['group:sap-leads', 'subject:carol'],
         remind_after_seconds: 600,
         escalate_after_seconds: 1800,
-        escalate_to: ['finance-heads'],
+        escalate_to: ['group:finance-heads'],
       }),
     ).toMatchObject({
-      approvers: ['sap-leads', 'carol'],
+      approvers: ['group:sap-leads', 'subject:carol'],
       remind_after_seconds: 600,
       escalate_after_seconds: 1800,
-      escalate_to: ['finance-heads'],
+      escalate_to: ['group:finance-heads'],
+    });
+    // A group and a subject of one name are two entries; a name may hold a colon.
+    expect(
+      parsed({ approvers: ['group:carol', 'subject:carol', 'group:sap:leads', 'subject:a b'] }),
+    ).toMatchObject({
+      approvers: ['group:carol', 'subject:carol', 'group:sap:leads', 'subject:a b'],
     });
     // Short timers are allowed (tests wait for them), null is "never".
     expect(
@@ -53,7 +59,7 @@ describe('approver fields of an agent', () => {
         approval_timeout_seconds: 5,
         remind_after_seconds: 1,
         escalate_after_seconds: 2,
-        escalate_to: ['x'],
+        escalate_to: ['group:x'],
       }),
     ).toMatchObject({ remind_after_seconds: 1, escalate_after_seconds: 2 });
     expect(parsed({ remind_after_seconds: null, escalate_after_seconds: null })).toMatchObject({
@@ -64,15 +70,27 @@ describe('approver fields of an agent', () => {
 
   it.each([
     [
-      { approvers: 'sap-leads' },
-      'agents.a.approvers must be a list of group names or token subjects',
+      { approvers: 'group:sap-leads' },
+      'agents.a.approvers must be a list of "group:NAME" and "subject:NAME" entries',
     ],
-    [{ approvers: ['ok', ''] }, 'agents.a.approvers.1 must be a group name or token subject'],
-    [{ approvers: [' padded'] }, 'agents.a.approvers.0 must be a group name or token subject'],
-    [{ approvers: [7] }, 'agents.a.approvers.0 must be a group name or token subject'],
-    [{ approvers: ['x'.repeat(201)] }, 'agents.a.approvers.0 must be a group name'],
-    [{ approvers: ['a', 'b', 'a'] }, 'agents.a.approvers.2: "a" is listed twice'],
-    [{ approvers: Array.from({ length: 51 }, (_, i) => `g${i}`) }, 'at most 50 entries'],
+    [
+      { approvers: ['group:sap-leads', 'carol'] },
+      'agents.a.approvers.1 "carol" does not say what it names: write "group:carol" for a group of the identity provider, or "subject:carol" for an API token\'s subject or a person\'s subject (sub)',
+    ],
+    [{ approvers: ['Group:x'] }, 'agents.a.approvers.0 "Group:x" does not say what it names'],
+    [{ approvers: ['user:carol'] }, 'agents.a.approvers.0 "user:carol" does not say what it names'],
+    [
+      { approvers: ['group:ok', 'group:'] },
+      'agents.a.approvers.1 must name a group after "group:": 1-200 characters',
+    ],
+    [{ approvers: ['subject: padded'] }, 'agents.a.approvers.0 must name a subject after'],
+    [{ approvers: [7] }, 'agents.a.approvers.0 must be a string: "group:NAME" or "subject:NAME"'],
+    [{ approvers: [`group:${'x'.repeat(201)}`] }, 'agents.a.approvers.0 must name a group'],
+    [
+      { approvers: ['group:a', 'subject:b', 'group:a'] },
+      'agents.a.approvers.2: "group:a" is listed twice',
+    ],
+    [{ approvers: Array.from({ length: 101 }, (_, i) => `group:g${i}`) }, 'at most 100 entries'],
     [
       { remind_after_seconds: 0 },
       'agents.a.remind_after_seconds must be null or a whole number of seconds from 1',
@@ -87,11 +105,11 @@ describe('approver fields of an agent', () => {
       'agents.a.remind_after_seconds must be less than approval_timeout_seconds (3600)',
     ],
     [
-      { approval_timeout_seconds: 60, escalate_after_seconds: 60, escalate_to: ['x'] },
+      { approval_timeout_seconds: 60, escalate_after_seconds: 60, escalate_to: ['group:x'] },
       'agents.a.escalate_after_seconds must be less than approval_timeout_seconds (60)',
     ],
     [
-      { remind_after_seconds: 60, escalate_after_seconds: 60, escalate_to: ['x'] },
+      { remind_after_seconds: 60, escalate_after_seconds: 60, escalate_to: ['group:x'] },
       'agents.a.escalate_after_seconds must be greater than remind_after_seconds (60)',
     ],
     [
@@ -103,10 +121,13 @@ describe('approver fields of an agent', () => {
       'agents.a.escalate_to is required when escalate_after_seconds is set',
     ],
     [
-      { escalate_to: ['x'] },
+      { escalate_to: ['group:x'] },
       'agents.a.escalate_after_seconds is required when escalate_to is given',
     ],
-    [{ escalate_after_seconds: 60, escalate_to: [''] }, 'agents.a.escalate_to.0 must be a group'],
+    [
+      { escalate_after_seconds: 60, escalate_to: ['heads'] },
+      'agents.a.escalate_to.0 "heads" does not say what it names: write "group:heads"',
+    ],
   ])('refuses %j', (fields, message) => {
     expect(refusal(fields)).toContain(message);
   });
@@ -120,5 +141,11 @@ describe('approver fields of an agent', () => {
       escalate_to: [],
     });
     expect(problems).toEqual([]);
+  });
+});
+
+describe('typedAsBefore', () => {
+  it('reads an untyped name both ways, as it was matched before entries were typed', () => {
+    expect(typedAsBefore('sap-leads')).toEqual(['group:sap-leads', 'subject:sap-leads']);
   });
 });

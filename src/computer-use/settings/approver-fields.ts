@@ -57,7 +57,7 @@ export function parseApproverFields(
   }
   if (escalate !== null && escalateTo.length === 0) {
     problems.push(
-      `${path}.escalate_to is required when escalate_after_seconds is set: name the groups or subjects the write is handed to`,
+      `${path}.escalate_to is required when escalate_after_seconds is set: name the groups or subjects the write is handed to ("group:NAME", "subject:NAME")`,
     );
   }
   if (escalate === null && escalateTo.length > 0) {
@@ -74,11 +74,24 @@ export function parseApproverFields(
   };
 }
 
-/** A list of group names or token subjects: trimmed, non-empty, each once. */
+/**
+ * An entry of `approvers` or `escalate_to`, typed so that a group and a person can never be
+ * confused (DESIGN §6): `group:NAME`, a group of the identity provider the deployment trusts, or
+ * `subject:NAME`, an API token's subject or the subject (`sub`) of a person signed in through that
+ * provider (deciders.ts says how each is matched).
+ */
+export const APPROVER_ENTRY = /^(group|subject):(.*)$/s;
+
+/** The typed entries of one untyped name, as it was matched before entries were typed: both. */
+export function typedAsBefore(name: string): string[] {
+  return [`group:${name}`, `subject:${name}`];
+}
+
+/** A list of typed entries: each `group:NAME` or `subject:NAME`, NAME trimmed and non-empty, each once. */
 function names(raw: unknown, path: string, problems: string[]): string[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) {
-    problems.push(`${path} must be a list of group names or token subjects`);
+    problems.push(`${path} must be a list of "group:NAME" and "subject:NAME" entries`);
     return [];
   }
   if (raw.length > LIMITS.approvers) {
@@ -88,14 +101,18 @@ function names(raw: unknown, path: string, problems: string[]): string[] {
   const seen = new Set<string>();
   raw.forEach((entry: unknown, i) => {
     const here = `${path}.${i}`;
-    if (
-      typeof entry !== 'string' ||
-      entry.trim() === '' ||
-      entry.trim() !== entry ||
-      entry.length > LIMITS.approver_name
-    ) {
+    const typed = typeof entry === 'string' ? APPROVER_ENTRY.exec(entry) : null;
+    const name = typed?.[2];
+    if (typeof entry !== 'string') {
+      problems.push(`${here} must be a string: "group:NAME" or "subject:NAME"`);
+    } else if (!typed) {
+      const shown = entry.trim().slice(0, 80);
       problems.push(
-        `${here} must be a group name or token subject: a string of 1-${LIMITS.approver_name} characters without leading or trailing spaces`,
+        `${here} "${shown}" does not say what it names: write "group:${shown}" for a group of the identity provider, or "subject:${shown}" for an API token's subject or a person's subject (sub)`,
+      );
+    } else if (!name || name.trim() !== name || name.length > LIMITS.approver_name) {
+      problems.push(
+        `${here} must name a ${typed[1]} after "${typed[1]}:": 1-${LIMITS.approver_name} characters without leading or trailing spaces`,
       );
     } else if (seen.has(entry)) {
       problems.push(`${here}: "${entry.slice(0, 80)}" is listed twice`);

@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { Tenant } from '../../tenants/tenant.entity';
 import type { ComputerUseConfig } from './agent-config';
+import type { ConfigNotice } from './config-notice';
 
 /**
  * One version of a tenant's computer-use configuration. Every PUT adds a version; none is changed
@@ -22,6 +23,13 @@ export class ComputerUseConfigVersion {
   /** Normalised: every default filled in, no secret (secrets are refused before this). */
   @Column({ type: 'jsonb' })
   config: ComputerUseConfig;
+
+  /**
+   * What Warden tells the admin about this version, when Warden wrote it itself (an upgrade that
+   * rewrote the config, config-notice.ts); [] for every version an admin wrote.
+   */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  notices: ConfigNotice[];
 
   @Column({ name: 'created_by', type: 'text' })
   createdBy: string;

@@ -12,7 +12,7 @@ import { SettingsService } from './settings.service';
 export class SettingsController {
   constructor(private readonly settings: SettingsService) {}
 
-  /** The config in force: `{version, updated_by, updated_at, enabled, agents}` (version 0: never set). */
+  /** The config in force: `{version, updated_by, updated_at, notices, enabled, agents}` (version 0: never set). */
   @Get()
   @Permissions('computer_use.admin')
   get(@CurrentCaller() caller: Caller) {

@@ -73,6 +73,20 @@ export class SettingsRepository {
     await manager.query(`SELECT pg_advisory_xact_lock_shared(${TENANT_LOCK})`, [tenant]);
   }
 
+  /** One agent's config in force, as stored, in the caller's transaction; null when not named. */
+  async agentInForce(
+    manager: EntityManager,
+    tenant: string,
+    agent: string,
+  ): Promise<Record<string, unknown> | null> {
+    const rows: Array<{ agent: Record<string, unknown> | null }> = await manager.query(
+      `SELECT config->'agents'->$2 AS agent FROM computer_use_configs
+        WHERE tenant = $1 ORDER BY version DESC LIMIT 1`,
+      [tenant, agent],
+    );
+    return rows[0]?.agent ?? null;
+  }
+
   /** The governance of one agent now, in one statement (read before every step). */
   async governance(tenant: string, agent: string): Promise<StoredGovernance> {
     const rows: Array<{

@@ -14,6 +14,7 @@ import {
   withDefaults,
 } from './agent-config';
 import { diffConfigs } from './config-diff';
+import type { ConfigNotice } from './config-notice';
 import type { ComputerUseConfigVersion } from './computer-use-config.entity';
 import type { KillSwitchDto } from './dto/kill-switch.dto';
 import type { KillSwitch } from './kill-switch.entity';
@@ -29,6 +30,8 @@ export interface ConfigView extends ComputerUseConfig {
   version: number;
   updated_by: string | null;
   updated_at: string | null;
+  /** What Warden tells the admin about this version (an upgrade rewrote it); [] for an admin's. */
+  notices: ConfigNotice[];
 }
 
 export interface ConfigVersionView {
@@ -36,6 +39,7 @@ export interface ConfigVersionView {
   created_by: string;
   created_at: string;
   config: ComputerUseConfig;
+  notices: ConfigNotice[];
 }
 
 export interface KillSwitchView {
@@ -112,7 +116,14 @@ export class SettingsService {
     const head = await this.settings.head(tenant);
     return head
       ? toView(head)
-      : { version: 0, updated_by: null, updated_at: null, enabled: false, agents: {} };
+      : {
+          version: 0,
+          updated_by: null,
+          updated_at: null,
+          notices: [],
+          enabled: false,
+          agents: {},
+        };
   }
 
   /** Replaces the config with the body, as a new version. */
@@ -162,7 +173,7 @@ export class SettingsService {
         },
         manager,
       );
-      for (const { agent, control, from, to } of weakened) {
+      for (const { agent, control, from, to, entries } of weakened) {
         await this.audit.record(
           {
             tenant,
@@ -173,6 +184,7 @@ export class SettingsService {
               control,
               from,
               to,
+              ...(entries ? { entries } : {}),
               reason: config.agents[agent].reason,
               version: row.version,
               token_id: caller.tokenId,
@@ -200,6 +212,7 @@ export class SettingsService {
         created_by: row.createdBy,
         created_at: row.createdAt.toISOString(),
         config: withDefaults(row.config),
+        notices: row.notices ?? [],
       })),
       next_cursor: rows.length > limit ? encodeCursor([page[page.length - 1].version]) : null,
     };
@@ -311,6 +324,7 @@ function toView(row: ComputerUseConfigVersion): ConfigView {
     version: row.version,
     updated_by: row.createdBy,
     updated_at: row.createdAt.toISOString(),
+    notices: row.notices ?? [],
     enabled: config.enabled,
     agents: config.agents,
   };

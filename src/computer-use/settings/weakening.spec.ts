@@ -8,6 +8,10 @@ import {
   type Rect,
 } from './agent-config';
 import {
+  evidenceReasonMissing,
+  evidenceRefusal,
+  evidenceWeakening,
+  type EvidenceControl,
   missingReasons,
   unionArea,
   type Weakening,
@@ -66,6 +70,15 @@ const WRITES: ScreenRule = {
   keys: { Tab: 'write' },
   labels: { '^Go$': 'write' },
 };
+/** "Everything on this screen navigates, except Save" (issue 24). */
+const NAVIGATES: TitleScreenRule = {
+  title: '^Change Standard Order \\d+: Overview$',
+  labels: { '.*': 'read' },
+};
+const SAVE_WRITES: TitleScreenRule = { title: NAVIGATES.title, labels: { '^Save$': 'write' } };
+const ON_OVERVIEW = `on titles matching “${NAVIGATES.title}”`;
+const ON_INITIAL = `on titles matching “${ENTER_READ.title}”`;
+const ON_CHANGE = 'on titles matching “^Change”';
 const SCRIPT_A = 'scripted-00000000-0000-4000-8000-00000000000a';
 const SCRIPT_B = 'scripted-00000000-0000-4000-8000-00000000000b';
 
@@ -74,7 +87,8 @@ interface Case {
   case: string;
   before: AgentConfig | null;
   after: AgentConfig;
-  expected: Array<[string, unknown, unknown]>;
+  /** [control, from, to], and for screen rules what in them loosens. */
+  expected: Array<[string, unknown, unknown, string[]?]>;
 }
 
 const CASES: Case[] = [
@@ -377,30 +391,79 @@ const CASES: Case[] = [
     expected: [],
   },
 
-  // screen_rules
+  // screen_rules: judged by effect (screen-rule-effect.ts), every row both ways
   {
     case: 'a command_field rule added',
     before: agent(),
     after: agent({ screen_rules: [COMMAND_FIELD] }),
-    expected: [['screen_rules', [], [COMMAND_FIELD]]],
+    expected: [
+      [
+        'screen_rules',
+        [],
+        [COMMAND_FIELD],
+        [
+          'now a read: transaction VA02 in the command field',
+          'now a read: transaction VA03 in the command field',
+        ],
+      ],
+    ],
+  },
+  {
+    case: 'a command_field rule removed',
+    before: agent({ screen_rules: [COMMAND_FIELD] }),
+    after: agent(),
+    expected: [],
   },
   {
     case: 'a new agent with a title rule that makes Enter a read',
     before: null,
     after: agent({ screen_rules: [ENTER_READ] }),
-    expected: [['screen_rules', [], [ENTER_READ]]],
+    expected: [['screen_rules', [], [ENTER_READ], [`now a read: key Enter ${ON_INITIAL}`]]],
+  },
+  {
+    case: 'a new agent with a rule that only makes writes',
+    before: null,
+    after: agent({ screen_rules: [WRITES] }),
+    expected: [],
   },
   {
     case: 'a rule with reads and writes added',
     before: agent(),
     after: agent({ screen_rules: [MIXED] }),
-    expected: [['screen_rules', [], [MIXED]]],
+    expected: [
+      [
+        'screen_rules',
+        [],
+        [MIXED],
+        ['now a read: labels matching “^Display$” on titles matching “^Change Standard Order”'],
+      ],
+    ],
   },
   {
-    case: 'a read rule changed (another title)',
+    case: 'a read rule changed (another title: old removed, new added)',
     before: agent({ screen_rules: [ENTER_READ] }),
     after: agent({ screen_rules: [{ ...ENTER_READ, title: '^Change Sales Order' }] }),
-    expected: [['screen_rules', [ENTER_READ], [{ ...ENTER_READ, title: '^Change Sales Order' }]]],
+    expected: [
+      [
+        'screen_rules',
+        [ENTER_READ],
+        [{ ...ENTER_READ, title: '^Change Sales Order' }],
+        ['now a read: key Enter on titles matching “^Change Sales Order”'],
+      ],
+    ],
+  },
+  {
+    case: 'a read rule narrowed to one order (another title, still counted)',
+    before: agent({ screen_rules: [ENTER_READ] }),
+    after: agent({ screen_rules: [{ ...ENTER_READ, title: '^Change Sales Order: Initial$' }] }),
+    expected: [
+      [
+        'screen_rules',
+        [ENTER_READ],
+        [{ ...ENTER_READ, title: '^Change Sales Order: Initial$' }],
+        ['now a read: key Enter on titles matching “^Change Sales Order: Initial$”'],
+      ],
+    ],
   },
   {
     case: 'a transaction code added to a command_field rule',
@@ -411,15 +474,49 @@ const CASES: Case[] = [
         'screen_rules',
         [COMMAND_FIELD],
         [{ command_field: { transactions: ['VA02', 'VA03', 'VA01'] } }],
+        ['now a read: transaction VA01 in the command field'],
       ],
     ],
   },
   {
-    case: 'a read rule gains a write (changed, counted on the safe side)',
-    before: agent({ screen_rules: [ENTER_READ] }),
-    after: agent({ screen_rules: [{ ...ENTER_READ, keys: { Enter: 'read', F8: 'write' } }] }),
+    case: 'a transaction code removed from a command_field rule',
+    before: agent({ screen_rules: [COMMAND_FIELD] }),
+    after: agent({ screen_rules: [{ command_field: { transactions: ['VA03'] } }] }),
+    expected: [],
+  },
+  {
+    case: 'the write exception to a read rule removed (issue 24: Save went as a read)',
+    before: agent({ screen_rules: [NAVIGATES, SAVE_WRITES] }),
+    after: agent({ screen_rules: [NAVIGATES] }),
     expected: [
-      ['screen_rules', [ENTER_READ], [{ ...ENTER_READ, keys: { Enter: 'read', F8: 'write' } }]],
+      [
+        'screen_rules',
+        [NAVIGATES, SAVE_WRITES],
+        [NAVIGATES],
+        [`no longer a write: labels matching “^Save$” ${ON_OVERVIEW}`],
+      ],
+    ],
+  },
+  {
+    case: 'a write exception added to a read rule',
+    before: agent({ screen_rules: [NAVIGATES] }),
+    after: agent({ screen_rules: [NAVIGATES, SAVE_WRITES] }),
+    expected: [],
+  },
+  {
+    case: 'a write rule removed',
+    before: agent({ screen_rules: [WRITES] }),
+    after: agent(),
+    expected: [
+      [
+        'screen_rules',
+        [WRITES],
+        [],
+        [
+          `no longer a write: key Tab ${ON_CHANGE}`,
+          `no longer a write: labels matching “^Go$” ${ON_CHANGE}`,
+        ],
+      ],
     ],
   },
   {
@@ -429,9 +526,128 @@ const CASES: Case[] = [
     expected: [],
   },
   {
+    case: "a write rule's title changed (old removed, new added)",
+    before: agent({ screen_rules: [SAVE_WRITES] }),
+    after: agent({ screen_rules: [{ ...SAVE_WRITES, title: '^Change Standard Order' }] }),
+    expected: [
+      [
+        'screen_rules',
+        [SAVE_WRITES],
+        [{ ...SAVE_WRITES, title: '^Change Standard Order' }],
+        [`no longer a write: labels matching “^Save$” ${ON_OVERVIEW}`],
+      ],
+    ],
+  },
+  {
+    case: 'a write rule added beside it with another title',
+    before: agent({ screen_rules: [SAVE_WRITES] }),
+    after: agent({
+      screen_rules: [SAVE_WRITES, { ...SAVE_WRITES, title: '^Change Standard Order' }],
+    }),
+    expected: [],
+  },
+  {
+    case: "a write rule's label pattern changed",
+    before: agent({ screen_rules: [SAVE_WRITES] }),
+    after: agent({
+      screen_rules: [{ title: SAVE_WRITES.title, labels: { '^Save$|^Sichern$': 'write' } }],
+    }),
+    expected: [
+      [
+        'screen_rules',
+        [SAVE_WRITES],
+        [{ title: SAVE_WRITES.title, labels: { '^Save$|^Sichern$': 'write' } }],
+        [`no longer a write: labels matching “^Save$” ${ON_OVERVIEW}`],
+      ],
+    ],
+  },
+  {
+    case: 'a write label pattern added beside it',
+    before: agent({ screen_rules: [SAVE_WRITES] }),
+    after: agent({
+      screen_rules: [
+        { title: SAVE_WRITES.title, labels: { '^Save$': 'write', '^Sichern$': 'write' } },
+      ],
+    }),
+    expected: [],
+  },
+  {
+    case: 'a write label entry dropped',
+    before: agent({ screen_rules: [WRITES] }),
+    after: agent({ screen_rules: [{ title: '^Change', keys: { Tab: 'write' } }] }),
+    expected: [
+      [
+        'screen_rules',
+        [WRITES],
+        [{ title: '^Change', keys: { Tab: 'write' } }],
+        [`no longer a write: labels matching “^Go$” ${ON_CHANGE}`],
+      ],
+    ],
+  },
+  {
+    case: 'a write keys entry dropped',
+    before: agent({ screen_rules: [WRITES] }),
+    after: agent({ screen_rules: [{ title: '^Change', labels: { '^Go$': 'write' } }] }),
+    expected: [
+      [
+        'screen_rules',
+        [WRITES],
+        [{ title: '^Change', labels: { '^Go$': 'write' } }],
+        [`no longer a write: key Tab ${ON_CHANGE}`],
+      ],
+    ],
+  },
+  {
+    case: 'a write keys entry added',
+    before: agent({ screen_rules: [{ title: '^Change', labels: { '^Go$': 'write' } }] }),
+    after: agent({ screen_rules: [WRITES] }),
+    expected: [],
+  },
+  {
+    case: 'a write entry made a read',
+    before: agent({ screen_rules: [SAVE_WRITES] }),
+    after: agent({ screen_rules: [{ title: SAVE_WRITES.title, labels: { '^Save$': 'read' } }] }),
+    expected: [
+      [
+        'screen_rules',
+        [SAVE_WRITES],
+        [{ title: SAVE_WRITES.title, labels: { '^Save$': 'read' } }],
+        [
+          `no longer a write: labels matching “^Save$” ${ON_OVERVIEW}`,
+          `now a read: labels matching “^Save$” ${ON_OVERVIEW}`,
+        ],
+      ],
+    ],
+  },
+  {
     case: 'a read rule made a write rule',
     before: agent({ screen_rules: [ENTER_READ] }),
     after: agent({ screen_rules: [{ ...ENTER_READ, keys: { Enter: 'write' } }] }),
+    expected: [],
+  },
+  {
+    case: 'a read rule gains a write (its read is as it was)',
+    before: agent({ screen_rules: [ENTER_READ] }),
+    after: agent({ screen_rules: [{ ...ENTER_READ, keys: { Enter: 'read', F8: 'write' } }] }),
+    expected: [],
+  },
+  {
+    case: 'a read rule loses the write beside it',
+    before: agent({ screen_rules: [{ ...ENTER_READ, keys: { Enter: 'read', F8: 'write' } }] }),
+    after: agent({ screen_rules: [ENTER_READ] }),
+    expected: [
+      [
+        'screen_rules',
+        [{ ...ENTER_READ, keys: { Enter: 'read', F8: 'write' } }],
+        [ENTER_READ],
+        [`no longer a write: key F8 ${ON_INITIAL}`],
+      ],
+    ],
+  },
+  {
+    case: 'the read rule moved before its write exception (a write wins wherever it is)',
+    before: agent({ screen_rules: [SAVE_WRITES, NAVIGATES] }),
+    after: agent({ screen_rules: [NAVIGATES, SAVE_WRITES] }),
     expected: [],
   },
   {
@@ -455,79 +671,165 @@ const CASES: Case[] = [
     expected: [],
   },
   {
-    case: 'a screen rule removed',
+    case: 'a rule that makes reads removed',
     before: agent({ screen_rules: [COMMAND_FIELD, ENTER_READ] }),
     after: agent({ screen_rules: [ENTER_READ] }),
     expected: [],
   },
 
-  // approvers
+  // approvers: typed entries, compared as written (a group and a subject of one name are two)
   {
     case: 'approvers emptied: anyone with agents.approve',
-    before: agent({ approvers: ['sap-leads'] }),
+    before: agent({ approvers: ['group:sap-leads'] }),
     after: agent({ approvers: [] }),
-    expected: [['approvers', ['sap-leads'], []]],
-  },
-  {
-    case: 'an approver added',
-    before: agent({ approvers: ['sap-leads'] }),
-    after: agent({ approvers: ['sap-leads', 'carol'] }),
-    expected: [['approvers', ['sap-leads'], ['sap-leads', 'carol']]],
-  },
-  {
-    case: 'an approver swapped for another',
-    before: agent({ approvers: ['sap-leads'] }),
-    after: agent({ approvers: ['finance'] }),
-    expected: [['approvers', ['sap-leads'], ['finance']]],
-  },
-  {
-    case: 'approvers narrowed',
-    before: agent({ approvers: ['sap-leads', 'carol'] }),
-    after: agent({ approvers: ['carol'] }),
-    expected: [],
+    expected: [['approvers', ['group:sap-leads'], []]],
   },
   {
     case: 'approvers named where anyone could decide',
     before: agent(),
-    after: agent({ approvers: ['sap-leads'] }),
+    after: agent({ approvers: ['group:sap-leads'] }),
+    expected: [],
+  },
+  {
+    case: 'an approver added',
+    before: agent({ approvers: ['group:sap-leads'] }),
+    after: agent({ approvers: ['group:sap-leads', 'subject:carol'] }),
+    expected: [['approvers', ['group:sap-leads'], ['group:sap-leads', 'subject:carol']]],
+  },
+  {
+    case: 'approvers narrowed',
+    before: agent({ approvers: ['group:sap-leads', 'subject:carol'] }),
+    after: agent({ approvers: ['subject:carol'] }),
+    expected: [],
+  },
+  {
+    case: 'an approver swapped for another',
+    before: agent({ approvers: ['group:sap-leads'] }),
+    after: agent({ approvers: ['group:finance'] }),
+    expected: [['approvers', ['group:sap-leads'], ['group:finance']]],
+  },
+  {
+    case: 'a subject swapped for the group of the same name',
+    before: agent({ approvers: ['subject:sap-leads'] }),
+    after: agent({ approvers: ['group:sap-leads'] }),
+    expected: [['approvers', ['subject:sap-leads'], ['group:sap-leads']]],
+  },
+  {
+    case: 'the group of a name dropped, its subject kept (as the migration leaves them)',
+    before: agent({ approvers: ['group:carol', 'subject:carol'] }),
+    after: agent({ approvers: ['subject:carol'] }),
+    expected: [],
+  },
+  {
+    case: 'approvers reordered',
+    before: agent({ approvers: ['group:sap-leads', 'subject:carol'] }),
+    after: agent({ approvers: ['subject:carol', 'group:sap-leads'] }),
     expected: [],
   },
   {
     case: 'a new agent with approvers',
     before: null,
-    after: agent({ approvers: ['sap-leads'] }),
+    after: agent({ approvers: ['group:sap-leads'] }),
     expected: [],
   },
 
   // escalate_to
   {
     case: 'an escalation to someone new',
-    before: agent({ approvers: ['sap-leads'] }),
-    after: agent({ approvers: ['sap-leads'], escalate_after_seconds: 60, escalate_to: ['heads'] }),
-    expected: [['escalate_to', [], ['heads']]],
+    before: agent({ approvers: ['group:sap-leads'] }),
+    after: agent({
+      approvers: ['group:sap-leads'],
+      escalate_after_seconds: 60,
+      escalate_to: ['group:heads'],
+    }),
+    expected: [['escalate_to', [], ['group:heads']]],
   },
   {
-    case: 'an escalation to an approver already there',
-    before: agent({ approvers: ['sap-leads', 'heads'] }),
-    after: agent({ approvers: ['sap-leads'], escalate_after_seconds: 60, escalate_to: ['heads'] }),
+    case: 'an escalation removed',
+    before: agent({
+      approvers: ['group:sap-leads'],
+      escalate_after_seconds: 60,
+      escalate_to: ['group:heads'],
+    }),
+    after: agent({ approvers: ['group:sap-leads'] }),
     expected: [],
   },
   {
+    case: 'an escalation to a wider group',
+    before: agent({
+      approvers: ['group:a'],
+      escalate_after_seconds: 60,
+      escalate_to: ['group:heads'],
+    }),
+    after: agent({
+      approvers: ['group:a'],
+      escalate_after_seconds: 60,
+      escalate_to: ['group:staff'],
+    }),
+    expected: [['escalate_to', ['group:heads'], ['group:staff']]],
+  },
+  {
+    case: 'an escalation narrowed to one of its names',
+    before: agent({
+      approvers: ['group:a'],
+      escalate_after_seconds: 60,
+      escalate_to: ['group:heads', 'subject:erin'],
+    }),
+    after: agent({
+      approvers: ['group:a'],
+      escalate_after_seconds: 60,
+      escalate_to: ['subject:erin'],
+    }),
+    expected: [],
+  },
+  {
+    case: 'an escalation to an approver already there',
+    before: agent({ approvers: ['group:sap-leads', 'group:heads'] }),
+    after: agent({
+      approvers: ['group:sap-leads'],
+      escalate_after_seconds: 60,
+      escalate_to: ['group:heads'],
+    }),
+    expected: [],
+  },
+  {
+    case: 'an escalation to the subject of an approver group (another name)',
+    before: agent({ approvers: ['group:heads'] }),
+    after: agent({
+      approvers: ['group:heads'],
+      escalate_after_seconds: 60,
+      escalate_to: ['subject:heads'],
+    }),
+    expected: [['escalate_to', [], ['subject:heads']]],
+  },
+  {
     case: 'escalate_to kept, its delay shortened',
-    before: agent({ approvers: ['a'], escalate_after_seconds: 600, escalate_to: ['heads'] }),
-    after: agent({ approvers: ['a'], escalate_after_seconds: 60, escalate_to: ['heads'] }),
+    before: agent({
+      approvers: ['group:a'],
+      escalate_after_seconds: 600,
+      escalate_to: ['group:heads'],
+    }),
+    after: agent({
+      approvers: ['group:a'],
+      escalate_after_seconds: 60,
+      escalate_to: ['group:heads'],
+    }),
     expected: [],
   },
   {
     case: 'an escalation while anyone may decide',
     before: agent(),
-    after: agent({ escalate_after_seconds: 60, escalate_to: ['heads'] }),
+    after: agent({ escalate_after_seconds: 60, escalate_to: ['group:heads'] }),
     expected: [],
   },
   {
     case: 'a new agent with approvers and an escalation',
     before: null,
-    after: agent({ approvers: ['a'], escalate_after_seconds: 60, escalate_to: ['heads'] }),
+    after: agent({
+      approvers: ['group:a'],
+      escalate_after_seconds: 60,
+      escalate_to: ['group:heads'],
+    }),
     expected: [],
   },
 
@@ -629,7 +931,13 @@ describe('weakenings', () => {
   it.each(CASES)('$case', ({ before, after, expected }) => {
     const old = before === null ? config({}) : config({ a: before });
     expect(weakenings(old, config({ a: after }))).toEqual(
-      expected.map(([control, from, to]) => ({ agent: 'a', control, from, to })),
+      expected.map(([control, from, to, entries]) => ({
+        agent: 'a',
+        control,
+        from,
+        to,
+        ...(entries ? { entries } : {}),
+      })),
     );
   });
 
@@ -655,6 +963,40 @@ describe('weakenings', () => {
     expect(weakenings(before, after)).toEqual([
       { agent: 'new', control: 'four_eyes', from: true, to: false },
     ]);
+  });
+});
+
+/** What lets evidence go sooner: the tenant's retention and a run's legal hold, both ways. */
+describe('evidenceWeakening', () => {
+  it.each<[string, EvidenceControl, unknown, unknown, boolean]>([
+    ['retention shortened from ten years to six months', 'retention_days', 3650, 180, true],
+    ['retention shortened by a day', 'retention_days', 366, 365, true],
+    ['retention lengthened', 'retention_days', 180, 3650, false],
+    ['retention kept', 'retention_days', 365, 365, false],
+    ['a legal hold lifted', 'legal_hold', true, false, true],
+    ['a legal hold placed', 'legal_hold', false, true, false],
+    ['a hold kept', 'legal_hold', true, true, false],
+    ['a run without a hold released again', 'legal_hold', false, false, false],
+  ])('%s', (_, control, from, to, weakens) => {
+    expect(evidenceWeakening(control, from, to)).toEqual(weakens ? { control, from, to } : null);
+  });
+
+  it('says what needs the permission, and why a reason is needed', () => {
+    const shorter = evidenceWeakening('retention_days', 3650, 180)!;
+    expect(evidenceRefusal(shorter)).toBe(
+      'shortening retention_days needs the permission governance.weaken as well as computer_use.admin',
+    );
+    expect(evidenceReasonMissing(shorter, ' ')).toBe(
+      'reason is required when retention_days is shortened: say why recorded screens may be purged sooner, at the next purge',
+    );
+    const lifted = evidenceWeakening('legal_hold', true, false)!;
+    expect(evidenceRefusal(lifted)).toBe(
+      'lifting a legal hold needs the permission governance.weaken as well as computer_use.admin',
+    );
+    expect(evidenceReasonMissing(lifted, undefined)).toBe(
+      "reason is required when a legal hold is lifted: say why the run's screens may be purged once they are past retention",
+    );
+    expect(evidenceReasonMissing(lifted, 'case 2024-17 closed')).toBeNull();
   });
 });
 
@@ -688,9 +1030,9 @@ describe('weakeningRefusal', () => {
     );
   });
 
-  it('names a screen rule that makes something a read', () => {
+  it('names a screen rule change that may make a write a read', () => {
     expect(weakeningRefusal([w('sap-orders', 'screen_rules')])).toBe(
-      'a screen rule that makes something a read (agent sap-orders) needs the permission governance.weaken as well as computer_use.admin',
+      'a screen rule change that may make a write a read (agent sap-orders) needs the permission governance.weaken as well as computer_use.admin',
     );
   });
 
@@ -726,7 +1068,7 @@ describe('missingReasons', () => {
 
   it('says why a screen rule needs a reason', () => {
     expect(missingReasons([w('a', 'screen_rules')], config({ a: agent() }))).toBe(
-      'agents.a.reason is required when a screen rule that makes something a read is added or changed: say why what the rule declares a read may be sent without a person',
+      'agents.a.reason is required when a screen rule change may make a write a read (a read entry added or changed, a write entry removed or changed): say why what the rules no longer hold as a write may be sent without a person',
     );
   });
 

@@ -1,5 +1,4 @@
 import { canonicalJson } from '../../audit/canonical-json';
-import type { ScreenRule } from '../actions';
 import {
   AGENT_DEFAULTS,
   type AgentConfig,
@@ -7,6 +6,7 @@ import {
   type PlannerConfig,
   type Rect,
 } from './agent-config';
+import { screenRuleLoosenings } from './screen-rule-effect';
 
 /**
  * Weakening (DESIGN §6): a config change that lets more happen without a person. Each one needs
@@ -40,12 +40,16 @@ export interface Weakening {
   control: WeakeningControl;
   from: unknown;
   to: unknown;
+  /** What in it loosens, in words, where a control says more than its from → to (screen rules). */
+  entries?: string[];
 }
 
 interface Rule {
   control: WeakeningControl;
   /** `before` is the agent as it was; a new agent is compared with the defaults. */
   weakens(before: AgentConfig, after: AgentConfig): boolean;
+  /** What in the change loosens, in words; for a control whose from → to alone does not say. */
+  entries?(before: AgentConfig, after: AgentConfig): string[];
   /** What the change does, as the 403 names it. */
   change: string;
   /** When a reason is required, and what it must say, as the 400 names it. */
@@ -110,10 +114,12 @@ const RULES: readonly Rule[] = [
   },
   {
     control: 'screen_rules',
-    weakens: (a, b) => newReadRules(a.screen_rules, b.screen_rules),
-    change: 'a screen rule that makes something a read',
-    when: 'a screen rule that makes something a read is added or changed',
-    why: 'what the rule declares a read may be sent without a person',
+    // By effect (screen-rule-effect.ts): a write entry gone, or a read entry new, in any rule.
+    weakens: (a, b) => screenRuleLoosenings(a.screen_rules, b.screen_rules).length > 0,
+    entries: (a, b) => screenRuleLoosenings(a.screen_rules, b.screen_rules),
+    change: 'a screen rule change that may make a write a read',
+    when: 'a screen rule change may make a write a read (a read entry added or changed, a write entry removed or changed)',
+    why: 'what the rules no longer hold as a write may be sent without a person',
   },
   {
     control: 'approve_at',
@@ -124,6 +130,8 @@ const RULES: readonly Rule[] = [
   },
   {
     control: 'approvers',
+    // Wider is any list that is not a subset of the old one: who a new entry lets decide (a
+    // group's members, a subject) the code cannot know, and `group:x` and `subject:x` are two.
     // [] is anyone with agents.approve: emptying a list widens it most.
     weakens: (a, b) =>
       a.approvers.length > 0 &&
@@ -135,7 +143,8 @@ const RULES: readonly Rule[] = [
   },
   {
     control: 'escalate_to',
-    // While anyone may decide, an escalation hands the write to no one new.
+    // Wider is an entry neither an approver nor escalated to before (a wider group counts as a new
+    // name). While anyone may decide, an escalation hands the write to no one new.
     weakens: (a, b) =>
       a.approvers.length > 0 &&
       b.approvers.length > 0 &&
@@ -167,6 +176,73 @@ const RULES: readonly Rule[] = [
 const RULE_OF = new Map(RULES.map((rule) => [rule.control, rule]));
 
 /**
+ * What lets evidence go sooner (DESIGN §6): the tenant's screen retention and a run's legal hold,
+ * set through their own endpoints (computer-use/retention/), not in an agent's config. The same
+ * table: each row a control, when it loosens, and what the 403 and the 400 say.
+ */
+export type EvidenceControl = 'retention_days' | 'legal_hold';
+
+/** The tenant's retention shortened, or a run's hold lifted: from → to. */
+export interface EvidenceWeakening {
+  control: EvidenceControl;
+  from: unknown;
+  to: unknown;
+}
+
+interface EvidenceRule {
+  control: EvidenceControl;
+  weakens(before: unknown, after: unknown): boolean;
+  change: string;
+  when: string;
+  why: string;
+}
+
+const EVIDENCE_RULES: readonly EvidenceRule[] = [
+  {
+    control: 'retention_days',
+    weakens: (a, b) => (b as number) < (a as number),
+    change: 'shortening retention_days',
+    when: 'retention_days is shortened',
+    why: 'recorded screens may be purged sooner, at the next purge',
+  },
+  {
+    control: 'legal_hold',
+    weakens: (a, b) => a === true && b !== true,
+    change: 'lifting a legal hold',
+    when: 'a legal hold is lifted',
+    why: "the run's screens may be purged once they are past retention",
+  },
+];
+
+const EVIDENCE_RULE_OF = new Map(EVIDENCE_RULES.map((rule) => [rule.control, rule]));
+
+/** The weakening of moving `control` from `before` to `after`, or null when it loosens nothing. */
+export function evidenceWeakening(
+  control: EvidenceControl,
+  before: unknown,
+  after: unknown,
+): EvidenceWeakening | null {
+  return EVIDENCE_RULE_OF.get(control)!.weakens(before, after)
+    ? { control, from: before, to: after }
+    : null;
+}
+
+/** The 403 for a caller without `governance.weaken`. */
+export function evidenceRefusal(w: EvidenceWeakening): string {
+  return `${EVIDENCE_RULE_OF.get(w.control)!.change} needs the permission governance.weaken as well as computer_use.admin`;
+}
+
+/** The 400 when the weakening has no reason, or null when it has one. */
+export function evidenceReasonMissing(
+  w: EvidenceWeakening,
+  reason: string | null | undefined,
+): string | null {
+  if ((reason ?? '').trim()) return null;
+  const rule = EVIDENCE_RULE_OF.get(w.control)!;
+  return `reason is required when ${rule.when}: say why ${rule.why}`;
+}
+
+/**
  * Every weakening from `before` to `after`, by agent name then in the order of the table. A new agent
  * counts against the defaults; keeping a weak value as it is, tightening and removing an agent are
  * none. `before` null is the state before any version.
@@ -186,6 +262,7 @@ export function weakenings(
           control: rule.control,
           from: a[rule.control],
           to: b[rule.control],
+          ...(rule.entries ? { entries: rule.entries(a, b) } : {}),
         });
       }
     }
@@ -261,23 +338,6 @@ export function unionArea(rects: readonly Rect[]): number {
     area += covered * (right - left);
   }
   return area;
-}
-
-/**
- * Whether `after` has a screen rule that makes something a read and that `before` did not have as
- * it is. Compared as written (canonical JSON, so key order does not count): a rule changed in any
- * way counts as new (the safe side); removed rules, reordered rules and rules that only make
- * writes are none.
- */
-export function newReadRules(before: readonly ScreenRule[], after: readonly ScreenRule[]): boolean {
-  const known = new Set(before.map((rule) => canonicalJson(rule)));
-  return after.some((rule) => makesRead(rule) && !known.has(canonicalJson(rule)));
-}
-
-/** A `command_field` rule only makes reads; a title rule when one of its keys or labels says so. */
-function makesRead(rule: ScreenRule): boolean {
-  if ('command_field' in rule) return true;
-  return [...Object.values(rule.keys ?? {}), ...Object.values(rule.labels ?? {})].includes('read');
 }
 
 /**

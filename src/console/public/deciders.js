@@ -10,7 +10,7 @@ import { ago, clock } from './words.js';
 /** @typedef {import('./api.js').Approval} Approval */
 
 /**
- * `carol, sap-leads`, or anyone when the agent names no approvers.
+ * `subject:carol, group:sap-leads`, or anyone when the agent names no approvers.
  * @param {Approval} a
  */
 export function whoMayDecide(a) {

@@ -6,7 +6,11 @@ export class LegalHoldDto {
   @IsBoolean()
   held: boolean;
 
-  @ApiPropertyOptional({ description: 'required when holding (a case, a request)', maxLength: 500 })
+  @ApiPropertyOptional({
+    description:
+      'required when holding (a case, a request), and when lifting a hold (a weakening: needs governance.weaken as well)',
+    maxLength: 500,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(500)

@@ -238,7 +238,7 @@ export class AgentDto {
     },
     default: [],
     description:
-      'what keys, labels and transaction codes are on given screens (docs/rules.md); adding or changing a rule that makes something a read is a weakening: needs governance.weaken and a reason',
+      'what keys, labels and transaction codes are on given screens (docs/rules.md); a change that may make a write a read (a read entry added or changed, a write entry removed or changed) is a weakening: needs governance.weaken and a reason',
   })
   @IsOptional()
   screen_rules?: Array<TitleScreenRuleDto | CommandFieldScreenRuleDto>;
@@ -285,8 +285,9 @@ export class AgentDto {
     type: [String],
     default: [],
     maxItems: LIMITS.approvers,
+    example: ['group:sap-leads', 'subject:carol'],
     description:
-      "identity-provider groups or token subjects whose members may approve or reject this agent's writes; [] (the default): anyone with agents.approve in the tenant. Widening it (adding an entry, or emptying it) is a weakening: needs governance.weaken and a reason",
+      'who may approve or reject this agent\'s writes, each entry typed: "group:NAME" (a group of the identity provider the deployment trusts) or "subject:NAME" (an API token\'s subject, or the subject (sub) of a person signed in through that provider); an untyped entry is refused. [] (the default): anyone with agents.approve in the tenant. Widening it (adding an entry, or emptying it) is a weakening: needs governance.weaken and a reason',
   })
   @IsOptional()
   approvers?: string[];
@@ -316,7 +317,7 @@ export class AgentDto {
     default: [],
     maxItems: LIMITS.approvers,
     description:
-      'groups or token subjects who may decide as well once a write is escalated; required (non-empty) with escalate_after_seconds. A new entry while approvers is not empty is a weakening: needs governance.weaken and a reason',
+      'who may decide as well once a write is escalated, typed like approvers ("group:NAME", "subject:NAME"); required (non-empty) with escalate_after_seconds. A new entry while approvers is not empty is a weakening: needs governance.weaken and a reason',
   })
   @IsOptional()
   escalate_to?: string[];
