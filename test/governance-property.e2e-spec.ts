@@ -7,6 +7,8 @@ import {
   type Mode,
 } from './support/governance-changes';
 import { type StepRow, type VersionRow, violations } from './support/governance-oracle';
+import { checkAction } from '../screen-host/src';
+import { SimApp } from '../screen-host/src/backends/sim/sim-app';
 import { startSimHost, SimHost, startStack, Stack } from './support/stack';
 
 /**
@@ -53,6 +55,25 @@ function generator(seed: number): () => number {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const COMMAND = { role: 'textbox', name: 'Command field' };
+const CHANGE = { role: 'button', name: 'Change' };
+
+/** Where the sim draws VA02's Change button (its initial screen), from the sim itself. */
+function changeButtonRect(): { x: number; y: number; width: number; height: number } {
+  const app = new SimApp();
+  const act = (body: unknown) => {
+    const checked = checkAction(body, { width: 1280, height: 800 });
+    if (!checked.ok) throw new Error(checked.reason);
+    app.perform(checked.action);
+  };
+  const field = app.outline().find((e) => e.area === 'command_field')!.rect;
+  act({ action: 'click', x: field.x + 5, y: field.y + 5 });
+  act({ action: 'type', text: '/nVA02' });
+  act({ action: 'key', key: 'Enter' });
+  const button = app.outline().find((e) => e.role === 'button' && e.name === CHANGE.name);
+  if (!button) throw new Error('the sim shows no Change button on VA02');
+  return button.rect;
+}
+const changeButton = changeButtonRect();
 const ENDED = ['completed', 'failed', 'stopped'];
 interface Lane {
   tenant: string;
@@ -67,6 +88,9 @@ interface Tally {
   writesPerformed: number;
   /** Enter keys the hosts performed. */
   entersPerformed: number;
+  /** Clicks on VA02's Change button the hosts performed, and those sent as reads by a word. */
+  changeClicks: number;
+  changeReads: number;
   /** Steps sent staged (approve_at "commit"). */
   staged: number;
   /** Enter steps sent as reads by a title rule. */
@@ -85,6 +109,8 @@ describe('the governance invariant, tried at random', () => {
     events: {},
     writesPerformed: 0,
     entersPerformed: 0,
+    changeClicks: 0,
+    changeReads: 0,
     staged: 0,
     enterReads: 0,
     changes: { accepted: 0, refused: 0 },
@@ -142,7 +168,10 @@ describe('the governance invariant, tried at random', () => {
     const reasoned =
       by === 'weakener' ||
       (by === undefined &&
-        (state.mode !== 'every' || !state.fourEyes || state.rules.includes(ENTER_READ)));
+        (state.mode !== 'every' ||
+          !state.fourEyes ||
+          state.rules.includes(ENTER_READ) ||
+          state.navigation.length > 0));
     const r = await call(
       'PUT',
       '/api/admin/computer-use',
@@ -162,6 +191,7 @@ describe('the governance invariant, tried at random', () => {
             ...(state.mode === 'commit' ? { approve_at: 'commit' } : {}),
             screen_rules: [...(state.mode === 'commit' ? [CODES] : []), ...state.rules],
             approvers: state.approvers,
+            navigation_words: state.navigation,
             // As a GET reads it back: the reason of the weakenings in force (a plain admin's
             // reason lets nothing more happen; the permission decides).
             reason: 'property test',
@@ -199,7 +229,11 @@ describe('the governance invariant, tried at random', () => {
       { action: { action: 'key', key: 'Enter' } },
       { action: { action: 'click', element: { role: 'textbox', name: 'Order' } } },
       { action: { action: 'type', text: texts[0] } },
-      { action: { action: 'key', key: 'Enter' } },
+      // The initial screen's Change button does what its Enter does: a command control, a write
+      // unless the agent's navigation words make it a read.
+      random() < 0.5
+        ? { action: { action: 'key', key: 'Enter' } }
+        : { action: { action: 'click', element: CHANGE } },
     ];
     const scripts = [
       [
@@ -239,6 +273,7 @@ describe('the governance invariant, tried at random', () => {
           : []
         : pick([[], [ENTER_READ], [ENTER_READ, ENTER_EXCEPTION], [ENTER_EXCEPTION, ENTER_READ]]),
       approvers: calm ? [] : pick([[], [], ['subject:bob'], ['subject:bob', 'subject:carol']]),
+      navigation: !calm && random() < 0.3 ? ['Change'] : [],
     };
     // Set up by one who may weaken: the lane's agent is as the last case left it.
     const set = await configure(lane, planner, state, 'weakener');
@@ -330,6 +365,8 @@ describe('the governance invariant, tried at random', () => {
         'approvers: remove',
         'approvers: clear',
         'approvers: swap',
+        'navigation: add Change',
+        'navigation: remove',
         'cancel',
         'fail-before',
         'fail-after',
@@ -377,7 +414,9 @@ describe('the governance invariant, tried at random', () => {
         case 'approvers: add':
         case 'approvers: remove':
         case 'approvers: clear':
-        case 'approvers: swap': {
+        case 'approvers: swap':
+        case 'navigation: add Change':
+        case 'navigation: remove': {
           const change = changeOf(event, state, pick);
           if (!change) return;
           const by = random() < 0.5 ? 'admin' : 'weakener';
@@ -454,6 +493,16 @@ describe('the governance invariant, tried at random', () => {
     const enters = performed.filter(
       (e) => e.action?.action === 'key' && e.action.key === 'Enter',
     ).length;
+    // Clicks on VA02's Change button, where the sim draws it.
+    const changes = performed.filter(
+      (e) =>
+        e.action?.action === 'click' &&
+        e.action.x >= changeButton.x &&
+        e.action.x < changeButton.x + changeButton.width &&
+        e.action.y >= changeButton.y &&
+        e.action.y < changeButton.y + changeButton.height,
+    ).length;
+    tally.changeClicks += changes;
     tally.writesPerformed += typed.length;
     tally.entersPerformed += enters;
     tally.staged += (
@@ -469,6 +518,9 @@ describe('the governance invariant, tried at random', () => {
         WHERE s.run_id = $1 ORDER BY s.n`,
       [runId],
     );
+    tally.changeReads += steps.filter(
+      (s) => s.classification === 'read' && /navigation_words/.test(s.why ?? ''),
+    ).length;
     tally.enterReads += steps.filter(
       (s) =>
         s.action?.key === 'Enter' && /^Enter on “/.test(s.why ?? '') && s.classification === 'read',
@@ -480,6 +532,8 @@ describe('the governance invariant, tried at random', () => {
               config->'agents'->'p'->'screen_rules' AS rules,
               ARRAY(SELECT jsonb_array_elements_text(
                 COALESCE(config->'agents'->'p'->'approvers', '[]'::jsonb))) AS approvers,
+              ARRAY(SELECT jsonb_array_elements_text(
+                COALESCE(config->'agents'->'p'->'navigation_words', '[]'::jsonb))) AS navigation,
               created_at AS at
          FROM computer_use_configs WHERE tenant = $1 ORDER BY version`,
       [lane.tenant],
@@ -496,6 +550,7 @@ describe('the governance invariant, tried at random', () => {
     for (const v of violations({
       typed,
       enters,
+      changes,
       steps,
       versions,
       audited,

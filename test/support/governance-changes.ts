@@ -23,6 +23,8 @@ export interface AgentState {
   /** Title rules, beside the transaction code rule of commit mode. */
   rules: object[];
   approvers: string[];
+  /** The agent's own navigation words: `Change` makes VA02's Change button a read. */
+  navigation: string[];
 }
 
 /**
@@ -56,6 +58,13 @@ export function changeOf(
       return state.rules.length === 0
         ? { to: { rules: [ENTER_EXCEPTION, ENTER_READ] }, weakens: true }
         : null;
+    case 'navigation: add Change':
+      // A button labelled only with it is sent as a read: a weakening.
+      return state.navigation.includes('Change')
+        ? null
+        : { to: { navigation: [...state.navigation, 'Change'] }, weakens: true };
+    case 'navigation: remove':
+      return state.navigation.length > 0 ? { to: { navigation: [] }, weakens: false } : null;
     case 'approvers: add': {
       const more = SUBJECTS.filter((x) => !approvers.includes(x));
       if (more.length === 0) return null;

@@ -3,7 +3,8 @@
  * host's screen during a run, against Warden's record of that run and the admin's record of which
  * config was in force when. Pure: the rows in, the violations out, each in words.
  *
- * A write that reached the screen (typed text, or the Enter key, a commit key) is allowed only as:
+ * A write that reached the screen (typed text, the Enter key, a commit key, or VA02's Change
+ * button, which does what Enter does) is allowed only as:
  * - a step sent with an approval spent on that very step, decided by one of the approval's
  *   deciders (the agent's `approvers` in force when it was held; anyone when none), and by someone
  *   other than the run's starter where four-eyes holds;
@@ -12,6 +13,8 @@
  * - a read by a screen rule that, by what the rules in force then do, makes it one: a transaction
  *   code (and the Enter after it) of a `command_field` rule, or an Enter on a screen whose title a
  *   rule with `Enter: "read"` matches and no rule with `Enter: "write"` does (a write wins);
+ * - a click on VA02's Change button (a command control) sent as a read because a navigation word
+ *   the agent added names it, while a config with that word was in force;
  * - a send whose outcome Warden recorded as unknown (the host failed half-way), audited with one
  *   of those authorities.
  * No typed text reaches the screen twice.
@@ -39,6 +42,8 @@ export interface VersionRow {
   approve_at: string | null;
   rules: unknown;
   approvers: string[] | null;
+  /** The agent's own navigation words. */
+  navigation: string[] | null;
   at: Date;
 }
 
@@ -53,6 +58,8 @@ export interface OracleInput {
   typed: string[];
   /** How many times the host performed the Enter key. */
   enters: number;
+  /** How many times the host performed a click on VA02's Change button. */
+  changes: number;
   steps: StepRow[];
   versions: VersionRow[];
   audited: AuditRow[];
@@ -123,6 +130,10 @@ export function violations(input: OracleInput): string[] {
     const unknown = s.outcome === null && /unknown/.test(s.error ?? '');
     if (s.classification === 'read' && (s.outcome === 'sent' || unknown)) {
       const why = s.why ?? '';
+      // A button made a read by a navigation word the agent added, while a config had it.
+      if (/^click on “Change”.*this agent's navigation_words/.test(why)) {
+        return during((v) => (v.navigation ?? []).includes('Change'));
+      }
       if (!/navigation by screen rule/.test(why)) return false;
       const codeRule = during((v) => JSON.stringify(v.rules ?? []).includes('VA02'));
       // A transaction code the agent's command_field rule declares navigation, and its Enter.
@@ -174,6 +185,29 @@ export function violations(input: OracleInput): string[] {
   if (input.enters > enterSteps.length) {
     found.push(
       `the host performed Enter ${input.enters} times, Warden sent it in ${enterSteps.length} steps`,
+    );
+  }
+
+  // VA02's Change button: the host's count against the steps that may have pressed it, each
+  // allowed (approved, unapproved while in force, or a read by a navigation word then in force).
+  const changeSteps = steps.filter(
+    (s) =>
+      s.action?.action === 'click' &&
+      /^click on “Change”/.test(s.why ?? '') &&
+      (s.outcome === 'sent' ||
+        s.outcome === 'sent_after_approval' ||
+        (s.outcome === null && /unknown/.test(s.error ?? ''))),
+  );
+  for (const s of changeSteps) {
+    if (!allowedSend(s, null)) {
+      found.push(
+        `the Change click of step ${s.n} was sent without an authority: ${JSON.stringify(s)}`,
+      );
+    }
+  }
+  if (input.changes > changeSteps.length) {
+    found.push(
+      `the host performed a click on Change ${input.changes} times, Warden sent it in ${changeSteps.length} steps`,
     );
   }
 
