@@ -26,6 +26,9 @@ import {
   RunningScreenHost,
   startScreenHost,
 } from '../screen-host/src';
+import type { ScreenBackend } from '../screen-host/src/backends/backend';
+import { SimBackend } from '../screen-host/src/backends/sim/sim-backend';
+import { SapGuiProvider } from '../screen-host/src/backends/windows/sapgui/sapgui-provider';
 import { DoctorReport, DoctorService } from '../src/computer-use/screens/doctor.service';
 import { decodePng, pixelSha256, ScreenError } from '../src/computer-use/screens/pixels';
 import { ScreenHostError } from '../src/computer-use/screens/screen-error';
@@ -1325,6 +1328,74 @@ describe('DoctorService', () => {
       detail: 'no outline; labels will be read from pixels',
     });
     expect(check(report, 'tls').detail).toMatch(/verified by the CA file$/);
+  });
+
+  it('on a host next to SAP GUI, says what SAP GUI Scripting gives it, and names the profile parameter where the server refuses', async () => {
+    const fixture = JSON.parse(
+      readFileSync(
+        join(__dirname, '../screen-host/test/fixtures/sapgui/va02-initial.snapshot.json'),
+        'utf8',
+      ),
+    ) as Record<string, unknown>;
+    const { trees, ...rest } = fixture;
+    const snapshot = {
+      ...rest,
+      trees_b64: (trees as unknown[]).map((t) => Buffer.from(JSON.stringify(t)).toString('base64')),
+    };
+    let refusal: Record<string, string> | null = null;
+    // The windows backend but for its PowerShell helpers: SAP GUI's answers are the fixture's.
+    const screen = new SimBackend('en');
+    const sap = new SapGuiProvider(
+      'tree',
+      async (read) =>
+        refusal ?? (read === 'probe' ? { state: 'ok', session: fixture.session } : snapshot),
+    );
+    const backend: ScreenBackend = {
+      name: 'windows',
+      size: () => screen.size(),
+      screenshot: () => screen.screenshot(),
+      perform: (action) => screen.perform(action),
+      elements: () => sap.outline(screen.size()),
+      health: async () => {
+        const sapGui = await sap.health();
+        return { elements: sapGui.state === 'ok', facts: { sap_gui: sapGui } };
+      },
+      typingTarget: () => 'unknown',
+      close: () => screen.close(),
+    };
+    const host = await startScreenHost({
+      backend,
+      token: TOKEN,
+      port: 0,
+      tls: { certPath: certA.certPath, keyPath: certA.keyPath },
+    });
+    cleanups.push(() => host.close());
+    const at = target(host.url, { screen_tls: { ca_file: certA.certPath } });
+
+    let report = await doctor.check('acme', await granted(at));
+    expect(report.checks.map((c) => c.name).slice(-2)).toEqual([
+      'frame_precondition',
+      'sap_gui_scripting',
+    ]);
+    expect(check(report, 'sap_gui_scripting')).toMatchObject({
+      ok: true,
+      detail: expect.stringContaining(
+        'SAP GUI Scripting reads the active session (system PRD, client 100, user WARDEN01, transaction VA02), read-only (sapgui/user_scripting_set_readonly) as recommended',
+      ),
+    });
+    expect(check(report, 'outline').detail).toMatch(/^\d+ elements in the outline$/);
+
+    refusal = { refused: 'disabled_by_server', detail: '1 of 1 connections say DisabledByServer' };
+    report = await doctor.check('acme', await granted(at));
+    expect(check(report, 'sap_gui_scripting')).toMatchObject({
+      ok: false,
+      detail: expect.stringContaining(
+        'disabled_by_server: 1 of 1 connections say DisabledByServer',
+      ),
+      next_step: expect.stringContaining('sapgui/user_scripting = TRUE'),
+    });
+    expect(check(report, 'outline').detail).toBe('no outline; labels will be read from pixels');
+    expect(report.ok).toBe(false);
   });
 
   it('each failure has a next step', async () => {

@@ -6,6 +6,7 @@ import type { ScreenBackend } from './backends/backend';
 import { SimBackend } from './backends/sim/sim-backend';
 import type { SimLang } from './backends/sim/sim-labels';
 import { registerSimTestRoutes } from './backends/sim/sim-routes';
+import type { SapGuiMode } from './backends/windows/sapgui/sapgui-provider';
 import { WindowsBackend } from './backends/windows/windows-backend';
 import { X11Backend } from './backends/x11/x11-backend';
 import { buildServer } from './server';
@@ -38,6 +39,16 @@ export interface StartScreenHostOptions {
   actionLogPath?: string | null;
   /** x11: the display, default DISPLAY. */
   display?: string;
+  /**
+   * windows: SAP GUI Scripting for the outline: `tree` (default: GetObjectTree where the SAP GUI
+   * release has it, element by element otherwise), `walk` (always element by element), `off`.
+   */
+  sapGui?: SapGuiMode;
+  /**
+   * windows: the PowerShell that reads SAP GUI (default the one of the screen helper); a 32-bit
+   * SAP GUI's SapROTWr may need the 32-bit one (`C:\Windows\SysWOW64\WindowsPowerShell\v1.0\powershell.exe`).
+   */
+  sapGuiPowershell?: string;
   /** Log requests as JSON lines on stdout (default false). */
   logger?: boolean;
   /**
@@ -78,7 +89,11 @@ async function createBackend(options: StartScreenHostOptions): Promise<ScreenBac
     case 'x11':
       return X11Backend.start({ display: options.display });
     case 'windows':
-      return WindowsBackend.start();
+      return WindowsBackend.start({
+        // --no-elements: no outline is served, so SAP GUI is not read at all.
+        sapGui: options.elements === false ? 'off' : options.sapGui,
+        sapGuiPowershell: options.sapGuiPowershell,
+      });
     default:
       throw new Error(`unknown backend "${String(options.backend)}": use sim, x11 or windows`);
   }
@@ -101,6 +116,9 @@ export async function startScreenHost(options: StartScreenHostOptions): Promise<
   }
   if (options.lang !== undefined && options.lang !== 'en' && options.lang !== 'de') {
     throw new Error('lang must be en or de');
+  }
+  if (options.sapGui !== undefined && !['tree', 'walk', 'off'].includes(options.sapGui)) {
+    throw new Error('sapGui must be tree, walk or off');
   }
   const https = options.tls ? tlsMaterial(options.tls) : null;
   const backend = await createBackend(options);

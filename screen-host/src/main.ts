@@ -15,6 +15,7 @@ const USAGE = `Usage:
               [--action-log screen-host-actions.log | --no-action-log] [--quiet]
               [--lang en|de] [--no-elements] [--test-routes]     (sim)
               [--display :0]                                      (x11)
+              [--sap-gui tree|walk|off] [--sap-gui-powershell PATH] (windows)
   screen-host cert --out DIR [--host NAME ...]
 
 The bearer token is read from the environment variable SCREEN_HOST_TOKEN (at least ${MIN_TOKEN_LENGTH} characters).`;
@@ -61,6 +62,8 @@ async function serve(args: string[]): Promise<void> {
       'no-elements': { type: 'boolean', default: false },
       'test-routes': { type: 'boolean', default: false },
       display: { type: 'string' },
+      'sap-gui': { type: 'string', default: 'tree' },
+      'sap-gui-powershell': { type: 'string' },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -78,6 +81,10 @@ async function serve(args: string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError('--port must be 0 to 65535');
   if (values.lang !== 'en' && values.lang !== 'de') throw new UsageError('--lang must be en or de');
+  const sapGui = values['sap-gui'];
+  if (sapGui !== 'tree' && sapGui !== 'walk' && sapGui !== 'off') {
+    throw new UsageError('--sap-gui must be tree, walk or off');
+  }
   if (Boolean(values.cert) !== Boolean(values.key))
     throw new UsageError('--cert and --key go together');
   if (!values.cert && !values['insecure-loopback']) {
@@ -104,6 +111,8 @@ async function serve(args: string[]): Promise<void> {
     actionLogPath:
       values['no-action-log'] || values['action-log'] === '' ? null : values['action-log'],
     display: values.display,
+    sapGui,
+    sapGuiPowershell: values['sap-gui-powershell'],
     logger: !values.quiet,
   });
   console.error(`screen host (${backend}) listening on ${running.url}`);

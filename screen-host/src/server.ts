@@ -161,7 +161,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   });
 
   app.get('/elements', async () => {
-    const outline = options.elements ? backend.elements() : null;
+    const outline = options.elements ? await backend.elements() : null;
     if (!outline)
       throw new HttpError(404, `the ${backend.name} screen host serves no element outline`);
     return outline;
@@ -171,9 +171,16 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     const { width, height } = backend.size();
     const capabilities = ['idempotency', 'action-lookup'];
     if (frames) capabilities.push(FRAME_PRECONDITION_CAPABILITY);
-    if (options.elements && backend.elements() !== null) capabilities.push('elements');
+    let facts: Record<string, unknown> = {};
+    if (options.elements && backend.health) {
+      const said = await backend.health();
+      if (said.elements) capabilities.push('elements');
+      facts = said.facts ?? {};
+    } else if (options.elements && (await backend.elements()) !== null) {
+      capabilities.push('elements');
+    }
     capabilities.push(...(options.extraCapabilities ?? []));
-    return { backend: backend.name, width, height, version: VERSION, capabilities };
+    return { ...facts, backend: backend.name, width, height, version: VERSION, capabilities };
   });
 
   const perform = (

@@ -18,6 +18,13 @@ export interface Screenshot {
   frame?: RawFrame;
 }
 
+export interface BackendHealth {
+  /** Whether GET /elements would serve an outline now (the capability `elements`). */
+  elements: boolean;
+  /** Further fields of GET /health, by name; they never replace the host's own. */
+  facts?: Record<string, unknown>;
+}
+
 /** What a backend knows about where typed text goes, so the action log can leave secrets out. */
 export type TypingTarget = 'password' | 'plain' | 'unknown';
 
@@ -33,8 +40,17 @@ export interface ScreenBackend {
   capture?(): Promise<RawFrame>;
   /** Performs one validated action; resolves when the input was delivered. */
   perform(action: CheckedAction): Promise<void>;
-  /** The outline, or null where this backend cannot read one (the host answers 404). */
-  elements(): OutlineElement[] | null;
+  /**
+   * The outline, or null where this backend cannot read one now (the host answers 404). A
+   * backend that asks another process for it (windows: SAP GUI Scripting) answers a promise.
+   */
+  elements(): OutlineElement[] | null | Promise<OutlineElement[] | null>;
+  /**
+   * What GET /health says of this backend's outline, where asking for a whole outline would be
+   * too slow to say whether there is one: whether it serves one now, and facts about its source
+   * (windows: `sap_gui`). Never throws. Without it, the host asks `elements()`.
+   */
+  health?(): Promise<BackendHealth>;
   /** Where the next typed text would go, asked before a `type` is performed. */
   typingTarget(): TypingTarget;
   close(): Promise<void>;

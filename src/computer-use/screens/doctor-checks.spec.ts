@@ -1,4 +1,5 @@
-import { frameCheck, sizeCheck } from './doctor-checks';
+import { frameCheck, sapGuiCheck, sizeCheck } from './doctor-checks';
+import type { ScreenHostHealth } from './screen-host.types';
 
 describe('sizeCheck', () => {
   it('passes equal sizes', () => {
@@ -63,5 +64,98 @@ describe('frameCheck', () => {
       ok: false,
       detail: 'not checked: no screenshot that decodes',
     });
+  });
+});
+
+describe('sapGuiCheck', () => {
+  const withSap = (sapGui: NonNullable<ScreenHostHealth['sapGui']>): ScreenHostHealth => ({
+    backend: 'windows',
+    capabilities: ['idempotency'],
+    sapGui,
+  });
+  const session = { system: 'PRD', client: '100', user: 'WARDEN01', transaction: 'VA02' };
+
+  it('is not made for a host that reads no SAP GUI, or whose health failed', () => {
+    expect(sapGuiCheck({ backend: 'sim', capabilities: [] })).toBeNull();
+    expect(sapGuiCheck(null)).toBeNull();
+    expect(sapGuiCheck({ ok: false })).toBeNull();
+  });
+
+  it('names the profile parameter when the server disables scripting, and recommends read-only with it', () => {
+    const check = sapGuiCheck(
+      withSap({
+        state: 'disabled_by_server',
+        detail: '1 of 1 connections say DisabledByServer',
+        readOnly: null,
+        session: null,
+        outline: null,
+      }),
+    );
+    expect(check).toMatchObject({ name: 'sap_gui_scripting', ok: false });
+    expect(check?.detail).toContain('disabled_by_server: 1 of 1 connections say DisabledByServer');
+    expect(check?.next_step).toContain('sapgui/user_scripting = TRUE');
+    expect(check?.next_step).toContain('RZ11');
+    expect(check?.next_step).toContain('sapgui/user_scripting_per_user');
+    expect(check?.next_step).toContain('S_SCR');
+    expect(check?.next_step).toContain('sapgui/user_scripting_set_readonly = TRUE');
+  });
+
+  it('says where the client switched scripting off', () => {
+    const check = sapGuiCheck(
+      withSap({
+        state: 'scripting_disabled',
+        detail: null,
+        readOnly: null,
+        session: null,
+        outline: null,
+      }),
+    );
+    expect(check?.ok).toBe(false);
+    expect(check?.next_step).toMatch(/Enable scripting/);
+    expect(check?.next_step).toMatch(/Notify when a script attaches/);
+  });
+
+  it('passes read-only scripting as recommended, and says what it reads and served', () => {
+    const check = sapGuiCheck(
+      withSap({
+        state: 'ok',
+        detail: null,
+        readOnly: true,
+        session,
+        outline: { served: 46, source: 'object_tree' },
+      }),
+    );
+    expect(check).toEqual({
+      name: 'sap_gui_scripting',
+      ok: true,
+      detail:
+        'SAP GUI Scripting reads the active session (system PRD, client 100, user WARDEN01, transaction VA02), read-only (sapgui/user_scripting_set_readonly) as recommended; the last outline held 46 elements (object_tree)',
+    });
+  });
+
+  it('passes scripting that is not read-only, recommending the parameter', () => {
+    const check = sapGuiCheck(
+      withSap({ state: 'ok', detail: null, readOnly: false, session, outline: null }),
+    );
+    expect(check?.ok).toBe(true);
+    expect(check?.detail).toContain('sapgui/user_scripting_set_readonly = TRUE is recommended');
+  });
+
+  it('fails when scripting works but the last outline was refused (SAP GUI could not be placed)', () => {
+    const check = sapGuiCheck(
+      withSap({
+        state: 'ok',
+        detail: null,
+        readOnly: true,
+        session,
+        outline: {
+          refused: 'geometry_mismatch',
+          detail: 'no one scale maps the one onto the other',
+        },
+      }),
+    );
+    expect(check?.ok).toBe(false);
+    expect(check?.detail).toContain('the last outline was refused (geometry_mismatch');
+    expect(check?.next_step).toMatch(/display scaling/);
   });
 });

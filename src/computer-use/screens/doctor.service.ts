@@ -5,7 +5,13 @@ import {
   SecretRefused,
 } from '../../secrets/secret-grants.service';
 import type { OutlineElement } from '../actions/action.types';
-import { type DoctorCheck, type DoctorCheckName, frameCheck, sizeCheck } from './doctor-checks';
+import {
+  type DoctorCheck,
+  type DoctorCheckName,
+  frameCheck,
+  sapGuiCheck,
+  sizeCheck,
+} from './doctor-checks';
 import { decodePng, pixelSha256 } from './pixels';
 import { ScreenHostError } from './screen-error';
 import {
@@ -20,7 +26,7 @@ import {
 } from './screen-host.client';
 
 export type { DoctorCheck, DoctorCheckName } from './doctor-checks';
-export { frameCheck, sizeCheck } from './doctor-checks';
+export { frameCheck, sapGuiCheck, sizeCheck } from './doctor-checks';
 
 /** Every check, in the order the doctor makes them. */
 const CHECKS: readonly DoctorCheckName[] = [
@@ -159,6 +165,9 @@ export class DoctorService {
     this.outline(outline, add);
     this.idempotency(health, add);
     add(frameCheck(health.ok ? health.value : health, shot.ok ? shot.value : null, pixels));
+    // Only for a host that reads SAP GUI: it says so in GET /health.
+    const sapGui = sapGuiCheck(health.ok ? health.value : { ok: false });
+    if (sapGui) add(sapGui);
     return report(checks);
   }
 

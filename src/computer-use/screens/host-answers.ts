@@ -19,6 +19,7 @@ import {
 import type { OutlineElement } from '../actions/action.types';
 import { size, type Answer } from './host-transport';
 import { hasPngSignature, readPngHeader } from './png-structure';
+import { sapGuiHealthOf } from './sap-gui-health';
 import { type ScreenError, ScreenHostError } from './screen-error';
 import type { HostTarget, ResolvedTarget } from './screen-host-target';
 
@@ -392,5 +393,7 @@ export function healthOf(t: Target, answer: Answer, what: string): ScreenHostHea
   if (typeof body.version === 'string') health.version = body.version;
   if (Number.isInteger(body.width)) health.width = body.width as number;
   if (Number.isInteger(body.height)) health.height = body.height as number;
+  const sapGui = sapGuiHealthOf(body.sap_gui);
+  if (sapGui) health.sapGui = sapGui;
   return health;
 }

@@ -2,6 +2,7 @@
  * The screen host as Warden sees it (DESIGN §7, §9): the settings that name one, the calls it
  * answers and what each answer is once checked, and the client's bounds on those calls.
  */
+import type { SapGuiHealth } from './sap-gui-health';
 import type { Action, OutlineElement, Rect } from '../actions/action.types';
 import type { ScreenHostError } from './screen-error';
 
@@ -88,6 +89,8 @@ export interface ScreenHostHealth {
    * itself right before the action), …
    */
   capabilities: string[];
+  /** A windows host's SAP GUI Scripting, the source of its outline (sap-gui-health.ts). */
+  sapGui?: SapGuiHealth;
 }
 
 export type TlsVerification = 'pin' | 'ca_file' | 'pin and ca_file' | 'system';

@@ -1,17 +1,24 @@
 /**
  * Windows: a long-lived PowerShell process does the work (System.Drawing for the screenshot,
- * SendInput for input), spoken to in JSON lines. Untested on Windows so far (see docs/screen-host.md).
+ * SendInput for input), spoken to in JSON lines; a second one reads SAP GUI through SAP GUI
+ * Scripting for the outline (sapgui/). Untested on Windows so far (see docs/screen-host.md).
  */
-import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { CheckedAction } from '../../actions';
-import type { OutlineElement, ScreenBackend, Screenshot, TypingTarget } from '../backend';
-import { opForAction, WindowsBridge } from './windows-protocol';
+import type {
+  BackendHealth,
+  OutlineElement,
+  ScreenBackend,
+  Screenshot,
+  TypingTarget,
+} from '../backend';
+import { helperScript, type PowerShellHelper, spawnHelper } from './powershell-helper';
+import { SAPGUI_HELPER_SCRIPT } from './sapgui/sapgui-script';
+import { type SapGuiMode, SapGuiProvider, type SapGuiRead } from './sapgui/sapgui-provider';
+import { opForAction } from './windows-protocol';
 
-export const HELPER_SCRIPT = String.raw`
-$ErrorActionPreference = 'Stop'
+/** The screen and input helper: System.Drawing screenshots, SendInput. */
+export const HELPER_SCRIPT = helperScript(
+  String.raw`
 Add-Type -AssemblyName System.Drawing
 Add-Type -TypeDefinition @'
 using System;
@@ -62,11 +69,6 @@ public static class WardenInput {
 }
 '@
 [WardenInput]::SetProcessDPIAware() | Out-Null
-# UTF-8 both ways, whatever the console's code page: typed text must arrive as sent.
-$utf8 = New-Object System.Text.UTF8Encoding $false
-$reader = New-Object System.IO.StreamReader([Console]::OpenStandardInput(), $utf8)
-$writer = New-Object System.IO.StreamWriter([Console]::OpenStandardOutput(), $utf8)
-$writer.AutoFlush = $true
 function Size {
   return ',"width":' + [WardenInput]::GetSystemMetrics(0) + ',"height":' + [WardenInput]::GetSystemMetrics(1)
 }
@@ -82,71 +84,112 @@ function Shot {
     return ',"width":' + $w + ',"height":' + $h + ',"png":"' + [Convert]::ToBase64String($ms.ToArray()) + '"'
   } finally { $g.Dispose(); $bmp.Dispose() }
 }
-while ($true) {
-  $line = $reader.ReadLine()
-  if ($null -eq $line) { break }
-  $id = 'null'
-  try {
-    $req = $line | ConvertFrom-Json
-    $id = [string][int]$req.id
-    $extra = ''
-    switch ([string]$req.op) {
+`,
+  String.raw`
       'size' { $extra = Size }
       'screenshot' { $extra = Shot }
       'click' { [WardenInput]::Click([int]$req.x, [int]$req.y, [int]$req.count) }
       'scroll' { [WardenInput]::Scroll([int]$req.x, [int]$req.y, [int]$req.dx, [int]$req.dy) }
       'key' { [WardenInput]::Keys([int[]]$req.vks, [bool[]]$req.extended) }
       'type' { [WardenInput]::Type([string]$req.text) }
-      default { throw ('unknown op ' + [string]$req.op) }
+`,
+);
+
+/**
+ * How long the host waits for SAP GUI: Warden gives GET /elements 5 s, and an outline that comes
+ * late must not fail the step (without one, Warden reads the pixels).
+ */
+export const SAPGUI_TIMEOUT_MS = 3500;
+
+export interface WindowsBackendOptions {
+  /** `powershell.exe` (Windows PowerShell 5.1) unless given. */
+  powershell?: string;
+  /** SAP GUI Scripting for the outline (default `tree`: GetObjectTree where the release has it). */
+  sapGui?: SapGuiMode;
+  /** The PowerShell that reads SAP GUI; default `powershell`. */
+  sapGuiPowershell?: string;
+}
+
+/** How long a helper may take to start (PowerShell, then Add-Type compiling its C#). */
+const START_TIMEOUT_MS = 15_000;
+
+/**
+ * The SAP GUI helper, started ahead of the first question and started again after it failed or
+ * hung: a COM call that never returns holds up only this process, which is then ended.
+ */
+class SapGuiHelper {
+  private started: Promise<PowerShellHelper> | null = null;
+
+  constructor(private readonly powershell: string) {}
+
+  /** Starts the helper and waits (up to START_TIMEOUT_MS) until it answers. */
+  private start(): Promise<PowerShellHelper> {
+    this.started ??= (async () => {
+      const helper = spawnHelper(SAPGUI_HELPER_SCRIPT, this.powershell, SAPGUI_TIMEOUT_MS);
+      try {
+        await helper.bridge.request({ op: 'ping' }, START_TIMEOUT_MS);
+        return helper;
+      } catch (err) {
+        helper.close();
+        throw err;
+      }
+    })();
+    const started = this.started;
+    started.catch(() => {
+      if (this.started === started) this.started = null;
+    });
+    return started;
+  }
+
+  /** Starts the helper now, so that the first outline does not wait for PowerShell. */
+  warm(): void {
+    this.start().catch(() => undefined);
+  }
+
+  async ask(read: SapGuiRead): Promise<unknown> {
+    const started = this.start();
+    const helper = await started;
+    try {
+      const answer = await helper.bridge.request({ op: 'sapgui', read });
+      return answer.sapgui;
+    } catch (err) {
+      helper.close();
+      if (this.started === started) this.started = null;
+      throw err;
     }
-    $writer.WriteLine('{"id":' + $id + ',"ok":true' + $extra + '}')
-  } catch {
-    $message = ConvertTo-Json -Compress -InputObject ([string]$_.Exception.Message)
-    $writer.WriteLine('{"id":' + $id + ',"ok":false,"error":' + $message + '}')
+  }
+
+  close(): void {
+    const started = this.started;
+    this.started = null;
+    started?.then((h) => h.close()).catch(() => undefined);
   }
 }
-`;
 
 export class WindowsBackend implements ScreenBackend {
   readonly name = 'windows';
   private constructor(
-    private readonly child: ChildProcessWithoutNullStreams,
-    private readonly bridge: WindowsBridge,
-    private readonly scriptDir: string,
+    private readonly helper: PowerShellHelper,
+    private readonly sapHelper: SapGuiHelper,
+    private readonly sap: SapGuiProvider,
     private screen: { width: number; height: number },
   ) {}
 
   /** Starts the PowerShell helper and asks it for the screen size. */
-  static async start(powershell = 'powershell.exe'): Promise<WindowsBackend> {
-    const scriptDir = mkdtempSync(join(tmpdir(), 'warden-screen-host-'));
-    const script = join(scriptDir, 'helper.ps1');
-    // A BOM makes Windows PowerShell 5.1 read the script as UTF-8.
-    writeFileSync(script, `\ufeff${HELPER_SCRIPT}`, 'utf8');
-    const child = spawn(
-      powershell,
-      ['-NoLogo', '-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-File', script],
-      {
-        stdio: ['pipe', 'pipe', 'pipe'],
-        windowsHide: true,
-      },
-    );
-    const bridge = new WindowsBridge(child.stdin, child.stdout);
-    child.on('error', (err) =>
-      bridge.fail(new Error(`PowerShell could not be started: ${err.message}`)),
-    );
-    child.on('close', (code) =>
-      bridge.fail(new Error(`the PowerShell helper exited with ${code}`)),
-    );
-    child.stderr.resume();
+  static async start(options: WindowsBackendOptions = {}): Promise<WindowsBackend> {
+    const powershell = options.powershell ?? 'powershell.exe';
+    const helper = spawnHelper(HELPER_SCRIPT, powershell);
     try {
-      const size = await bridge.request({ op: 'size' });
-      return new WindowsBackend(child, bridge, scriptDir, {
+      const size = await helper.bridge.request({ op: 'size' });
+      const sapHelper = new SapGuiHelper(options.sapGuiPowershell ?? powershell);
+      const sap = new SapGuiProvider(options.sapGui ?? 'tree', (read) => sapHelper.ask(read));
+      if (sap.enabled) sapHelper.warm();
+      return new WindowsBackend(helper, sapHelper, sap, {
         width: size.width!,
         height: size.height!,
       });
     } catch (err) {
-      child.kill();
-      rmSync(scriptDir, { recursive: true, force: true });
+      helper.close();
       throw err;
     }
   }
@@ -156,18 +199,25 @@ export class WindowsBackend implements ScreenBackend {
   }
 
   async screenshot(): Promise<Screenshot> {
-    const answer = await this.bridge.request({ op: 'screenshot' });
+    const answer = await this.helper.bridge.request({ op: 'screenshot' });
     if (!answer.png) throw new Error('the PowerShell helper sent no screenshot');
     this.screen = { width: answer.width!, height: answer.height! };
     return { png: Buffer.from(answer.png, 'base64'), ...this.screen };
   }
 
   async perform(action: CheckedAction): Promise<void> {
-    await this.bridge.request(opForAction(action));
+    await this.helper.bridge.request(opForAction(action));
   }
 
-  elements(): OutlineElement[] | null {
-    return null;
+  /** SAP GUI's outline where SAP GUI Scripting gives one (sapgui/), else none. */
+  elements(): Promise<OutlineElement[] | null> {
+    return this.sap.outline(this.screen);
+  }
+
+  async health(): Promise<BackendHealth> {
+    if (!this.sap.enabled) return { elements: false };
+    const sapGui = await this.sap.health();
+    return { elements: sapGui.state === 'ok', facts: { sap_gui: sapGui } };
   }
 
   typingTarget(): TypingTarget {
@@ -175,8 +225,7 @@ export class WindowsBackend implements ScreenBackend {
   }
 
   async close(): Promise<void> {
-    this.child.stdin.end();
-    this.child.kill();
-    rmSync(this.scriptDir, { recursive: true, force: true });
+    this.sapHelper.close();
+    this.helper.close();
   }
 }

@@ -99,7 +99,18 @@ describe('parseResponse', () => {
     });
   });
 
+  it('passes a SAP GUI answer on as an object, for the SAP GUI reader to check', () => {
+    expect(parseResponse('{"id":4,"ok":true,"sapgui":{"refused":"busy","detail":"x"}}')).toEqual({
+      id: 4,
+      ok: true,
+      sapgui: { refused: 'busy', detail: 'x' },
+    });
+  });
+
   it.each([
+    '{"id":1,"ok":true,"sapgui":"text"}',
+    '{"id":1,"ok":true,"sapgui":[1]}',
+    '{"id":1,"ok":true,"sapgui":null}',
     'not json',
     '[1]',
     '{"ok":true}',
@@ -163,6 +174,16 @@ describe('WindowsBridge', () => {
   it('times out when the helper does not answer', async () => {
     const { bridge } = helper();
     await expect(bridge.request({ op: 'screenshot' })).rejects.toThrow(/did not answer screenshot/);
+  });
+
+  it('gives one request a time of its own (a helper that is still starting)', async () => {
+    const { bridge, fromHelper } = helper();
+    const ping = bridge.request({ op: 'ping' }, 5_000);
+    const sap = bridge.request({ op: 'sapgui', read: 'probe' }, 20);
+    await expect(sap).rejects.toThrow(/did not answer sapgui within 20 ms/);
+    await new Promise((r) => setTimeout(r, 600));
+    fromHelper.write('{"id":1,"ok":true}\n');
+    await expect(ping).resolves.toEqual({ id: 1, ok: true });
   });
 
   it('fails everything in flight, and later requests, when the helper talks garbage or exits', async () => {

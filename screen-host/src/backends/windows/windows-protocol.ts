@@ -15,12 +15,16 @@ export type WindowsOp =
   | { op: 'click'; x: number; y: number; count: 1 | 2 }
   | { op: 'scroll'; x: number; y: number; dx: number; dy: number }
   | { op: 'key'; vks: number[]; extended: boolean[] }
-  | { op: 'type'; text: string };
+  | { op: 'type'; text: string }
+  /** SAP GUI Scripting (sapgui/sapgui-script.ts): a probe, or the active session's snapshot. */
+  | { op: 'sapgui'; read: 'probe' | 'tree' | 'walk' }
+  /** Answers nothing but ok: the helper has started. */
+  | { op: 'ping' };
 
 export type WindowsRequest = WindowsOp & { id: number };
 
 export type WindowsResponse =
-  | { id: number; ok: true; width?: number; height?: number; png?: string }
+  | { id: number; ok: true; width?: number; height?: number; png?: string; sapgui?: object }
   | { id: number | null; ok: false; error: string };
 
 /** The helper's operation for one validated action. */
@@ -97,6 +101,13 @@ export function parseResponse(line: string): WindowsResponse {
     }
     response.png = r.png;
   }
+  if (r.sapgui !== undefined) {
+    // Checked where it is used (sapgui/sapgui-snapshot.ts): here only that it is an object.
+    if (typeof r.sapgui !== 'object' || r.sapgui === null || Array.isArray(r.sapgui)) {
+      throw new Error('the PowerShell helper sent a SAP GUI answer that is not an object');
+    }
+    response.sapgui = r.sapgui;
+  }
   return response;
 }
 
@@ -123,16 +134,15 @@ export class WindowsBridge {
     output.on('end', () => this.fail(new Error('the PowerShell helper closed its output')));
   }
 
-  request(op: WindowsOp): Promise<WindowsResponse & { ok: true }> {
+  /** Sends one request; `timeoutMs` for this one (the first one waits for the helper to start). */
+  request(op: WindowsOp, timeoutMs = this.timeoutMs): Promise<WindowsResponse & { ok: true }> {
     if (this.broken) return Promise.reject(this.broken);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(id);
-        reject(
-          new Error(`the PowerShell helper did not answer ${op.op} within ${this.timeoutMs} ms`),
-        );
-      }, this.timeoutMs);
+        reject(new Error(`the PowerShell helper did not answer ${op.op} within ${timeoutMs} ms`));
+      }, timeoutMs);
       this.waiting.set(id, { resolve, reject, timer });
       this.input.write(encodeRequest({ ...op, id }));
     });
