@@ -11,6 +11,7 @@ import {
   makePki,
   type Rsyslog,
   startHec,
+  startHangingReceiver,
   startRsyslog,
   type TestPki,
 } from './support/siem-receivers';
@@ -74,6 +75,26 @@ describe('audit sinks', () => {
     });
   const seqs = (list: Array<{ seq: number }>) => list.map((e) => e.seq);
   const upTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+  /**
+   * What a SIEM does with what arrived: drops a duplicate by its seq (a copy has the same sha256
+   * and content), then finds seqs 1..n, each event linked to the one before by prev_sha256.
+   */
+  const expectWholeChain = (
+    received: Array<{ seq: number; msg: Record<string, unknown> }>,
+    n: number,
+  ) => {
+    const bySeq = new Map<number, Record<string, unknown>>();
+    for (const { seq, msg } of received) {
+      if (bySeq.has(seq)) expect(msg).toEqual(bySeq.get(seq));
+      else bySeq.set(seq, msg);
+    }
+    expect([...bySeq.keys()].sort((a, b) => a - b)).toEqual(upTo(n));
+    let prev = '0'.repeat(64);
+    for (const seq of upTo(n)) {
+      expect({ seq, prev_sha256: bySeq.get(seq)!.prev_sha256 }).toEqual({ seq, prev_sha256: prev });
+      prev = bySeq.get(seq)!.sha256 as string;
+    }
+  };
 
   beforeAll(async () => {
     pki = makePki(caDir);
@@ -202,6 +223,27 @@ describe('audit sinks', () => {
     await worker.init();
     await waitFor('rsyslog caught up', () => syslogEvents().length >= n);
     expect(seqs(syslogEvents())).toEqual(upTo(n));
+  });
+
+  it('loses nothing to a receiver that accepts, hangs and is restarted: the chain arrives whole', async () => {
+    await rsyslog.stop();
+    const hanging = await startHangingReceiver(pki, rsyslog.port);
+    try {
+      await record(15);
+      await waitFor(
+        'a retry is on its way to the hanging receiver',
+        () => hanging.accepted >= 2 && hanging.bytesOnOpen > 0,
+      );
+    } finally {
+      await hanging.kill();
+    }
+    await rsyslog.start();
+    const n = await head();
+    await waitFor(
+      'rsyslog caught up',
+      async () => (await sinks()).body.sinks[0].status.lag_events === 0,
+    );
+    expectWholeChain(syslogEvents(), n);
   });
 
   it('posts to HEC with its token only once the operator granted it, through a 503 spell', async () => {

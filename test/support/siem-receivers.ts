@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { type AddressInfo, connect } from 'node:net';
 import { join } from 'node:path';
+import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 
 /** A CA of the test's own and a certificate for 127.0.0.1 and localhost it signed, made by openssl. */
 export interface TestPki {
@@ -208,4 +209,48 @@ export async function startHec(pki: TestPki, token: string): Promise<HecReceiver
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   receiver.url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return receiver;
+}
+
+export interface HangingReceiver {
+  /** Connections accepted so far. */
+  readonly accepted: number;
+  /** Bytes read on the connections still open. */
+  readonly bytesOnOpen: number;
+  /** Ends like a killed receiver: every connection dropped with no TLS close, the port let go. */
+  kill(): Promise<void>;
+}
+
+/**
+ * A TLS syslog receiver that hangs: it accepts connections on `port` and reads what comes (into
+ * memory, as a receiver whose output is stuck does) but never writes, closes or stores anything.
+ */
+export async function startHangingReceiver(pki: TestPki, port: number): Promise<HangingReceiver> {
+  const open = new Map<TLSSocket, number>();
+  let accepted = 0;
+  const server = createTlsServer(
+    { cert: readFileSync(pki.certPath), key: readFileSync(pki.keyPath), allowHalfOpen: true },
+    (socket) => {
+      accepted++;
+      open.set(socket, 0);
+      socket.on('data', (chunk: Buffer) =>
+        open.set(socket, (open.get(socket) ?? 0) + chunk.length),
+      );
+      socket.on('error', () => undefined);
+      socket.on('close', () => open.delete(socket));
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    get accepted() {
+      return accepted;
+    },
+    get bytesOnOpen() {
+      return [...open.values()].reduce((a, b) => a + b, 0);
+    },
+    kill: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of open.keys()) socket.destroy();
+      await closed;
+    },
+  };
 }

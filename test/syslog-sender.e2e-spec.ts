@@ -1,0 +1,97 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer as createTcpServer, type AddressInfo, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer, type TLSSocket } from 'node:tls';
+import { SinkError } from '../src/audit-sinks/sink-error';
+import { sendSyslog } from '../src/audit-sinks/syslog-sender';
+import { octetFrame } from '../src/audit-sinks/syslog-frame';
+import { freePort } from '../scripts/lib/processes';
+import { makePki, type Rsyslog, startRsyslog, type TestPki } from './support/siem-receivers';
+import { until } from './support/until';
+
+/**
+ * The RFC 5425 sender on its own against TLS receivers that end the connection in every way: a
+ * batch counts as delivered only when the receiver ended the TLS session in order after Warden
+ * closed its side; a receiver that reads nothing and drops the connection does not count.
+ */
+describe('syslog over TLS: what counts as delivered', () => {
+  let pki: TestPki;
+  let rsyslog: Rsyslog;
+  let ca: Buffer;
+  const servers: Server[] = [];
+
+  beforeAll(async () => {
+    pki = makePki(mkdtempSync(join(tmpdir(), 'warden-sender-ca-')));
+    ca = readFileSync(pki.caPath);
+    rsyslog = await startRsyslog(mkdtempSync(join(tmpdir(), 'warden-sender-rsyslog-')), pki);
+  });
+
+  afterAll(async () => {
+    await rsyslog?.stop();
+    for (const server of servers) server.close();
+  });
+
+  /** A TLS server on loopback with the test's certificate; `onSocket` decides what it does. */
+  const tlsServer = async (
+    onSocket: (socket: TLSSocket) => void,
+    allowHalfOpen = false,
+  ): Promise<number> => {
+    const server = createServer(
+      { cert: readFileSync(pki.certPath), key: readFileSync(pki.keyPath), allowHalfOpen },
+      onSocket,
+    );
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return (server.address() as AddressInfo).port;
+  };
+  const send = (port: number, frames = octetFrame('<110>1 - - warden - test - hello')) =>
+    sendSyslog({ host: '127.0.0.1', port, ca, timeoutMs: 3000 }, frames);
+
+  it('counts a batch rsyslogd read: it answers Warden’s close with its own', async () => {
+    await send(rsyslog.port, octetFrame('<110>1 - - warden - test - counted'));
+    await until('rsyslog wrote it', async () =>
+      rsyslog.lines().includes('<110>1 - - warden - test - counted'),
+    );
+  });
+
+  it('does not count a batch to a receiver that reads nothing and drops the connection after 800 ms', async () => {
+    let bytesRead = 0;
+    const port = await tlsServer((socket) => {
+      socket.pause();
+      socket.on('data', (chunk: Buffer) => (bytesRead += chunk.length));
+      setTimeout(() => socket.destroy(), 800);
+    });
+    await expect(send(port)).rejects.toEqual(new SinkError('closed without close_notify'));
+    expect(bytesRead).toBe(0);
+  });
+
+  it('does not count a batch to a receiver that closes before the batch is written', async () => {
+    const port = await tlsServer((socket) => socket.end());
+    await expect(send(port, 'x'.repeat(4 * 1024 * 1024))).rejects.toBeInstanceOf(SinkError);
+  });
+
+  it('does not count a batch to a receiver that reads it but never closes', async () => {
+    const port = await tlsServer((socket) => socket.on('data', () => undefined), true);
+    await expect(
+      sendSyslog({ host: '127.0.0.1', port, ca, timeoutMs: 500 }, octetFrame('x')),
+    ).rejects.toEqual(new SinkError('timeout'));
+  });
+
+  it('does not count a batch when the connection is reset or refused', async () => {
+    const reset = createTcpServer((socket) => socket.resetAndDestroy());
+    servers.push(reset);
+    await new Promise<void>((resolve) => reset.listen(0, '127.0.0.1', resolve));
+    await expect(send((reset.address() as AddressInfo).port)).rejects.toEqual(
+      new SinkError('ECONNRESET'),
+    );
+    await expect(send(await freePort())).rejects.toEqual(new SinkError('ECONNREFUSED'));
+  });
+
+  it('checks the receiver’s certificate', async () => {
+    const port = await tlsServer((socket) => socket.end());
+    await expect(
+      sendSyslog({ host: '127.0.0.1', port, timeoutMs: 3000 }, octetFrame('x')),
+    ).rejects.toEqual(new SinkError('UNABLE_TO_VERIFY_LEAF_SIGNATURE'));
+  });
+});
