@@ -15,6 +15,7 @@ import {
   startRsyslog,
   type TestPki,
 } from './support/siem-receivers';
+import { expectWholeChain, syslogEvents as receivedEvents } from './support/syslog-chain';
 import { SCRAPE_TOKEN } from './support/api';
 
 /**
@@ -59,42 +60,9 @@ describe('audit sinks', () => {
     }
     throw new Error(`${what}: not within ${ms} ms; sinks: ${JSON.stringify((await sinks()).body)}`);
   };
-  /** seq and sha256 from the structured data of each received RFC 5424 message, and its MSG. */
-  const syslogEvents = () =>
-    rsyslog.lines().map((line) => {
-      const sd = /\[warden@32473 ([^\]]*)\] (.*)$/.exec(line);
-      if (!sd) throw new Error(`not an RFC 5424 message of Warden's: ${line}`);
-      const param = (name: string) => new RegExp(` ?${name}="([^"]*)"`).exec(sd[1])?.[1];
-      return {
-        line,
-        tenant: param('tenant'),
-        seq: Number(param('seq')),
-        sha256: param('sha256'),
-        msg: JSON.parse(sd[2]) as Record<string, unknown>,
-      };
-    });
+  const syslogEvents = () => receivedEvents(rsyslog.lines());
   const seqs = (list: Array<{ seq: number }>) => list.map((e) => e.seq);
   const upTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
-  /**
-   * What a SIEM does with what arrived: drops a duplicate by its seq (a copy has the same sha256
-   * and content), then finds seqs 1..n, each event linked to the one before by prev_sha256.
-   */
-  const expectWholeChain = (
-    received: Array<{ seq: number; msg: Record<string, unknown> }>,
-    n: number,
-  ) => {
-    const bySeq = new Map<number, Record<string, unknown>>();
-    for (const { seq, msg } of received) {
-      if (bySeq.has(seq)) expect(msg).toEqual(bySeq.get(seq));
-      else bySeq.set(seq, msg);
-    }
-    expect([...bySeq.keys()].sort((a, b) => a - b)).toEqual(upTo(n));
-    let prev = '0'.repeat(64);
-    for (const seq of upTo(n)) {
-      expect({ seq, prev_sha256: bySeq.get(seq)!.prev_sha256 }).toEqual({ seq, prev_sha256: prev });
-      prev = bySeq.get(seq)!.sha256 as string;
-    }
-  };
 
   beforeAll(async () => {
     pki = makePki(caDir);

@@ -6,6 +6,7 @@ import { readCaFile } from '../computer-use/screens/ca-file';
 import { SecretGrants, SecretRefused } from '../secrets/secret-grants.service';
 import { hecBody } from './hec-payload';
 import { sendHec } from './hec-sender';
+import { sendRelp } from './relp-sender';
 import { hecEndpoint, type SinkConfig } from './sink-config';
 import { SinkError } from './sink-error';
 import { octetFrame, syslogMessage } from './syslog-frame';
@@ -13,7 +14,7 @@ import { sendSyslog } from './syslog-sender';
 
 /**
  * Sends one batch of a tenant's events to one sink and returns when the sink acknowledged it;
- * throws a SinkError otherwise. The HEC token is released through SecretGrants for the
+ * throws a SinkError otherwise (with how many events at its head were acknowledged, over RELP). The HEC token is released through SecretGrants for the
  * collector's origin (DESIGN §7); a CA file is read under CA_DIR at each batch, so a replaced file
  * takes effect without a restart.
  */
@@ -31,8 +32,10 @@ export class SinkDelivery {
     const timeoutMs = this.config.AUDIT_SINK_TIMEOUT_MS;
     switch (sink.kind) {
       case 'syslog': {
-        const frames = events.map((e) => octetFrame(syslogMessage(e, this.host))).join('');
-        return sendSyslog({ host: sink.host, port: sink.port, ca, timeoutMs }, frames);
+        const target = { host: sink.host, port: sink.port, ca, timeoutMs };
+        const messages = events.map((e) => syslogMessage(e, this.host));
+        if (sink.protocol === 'relp') return sendRelp(target, messages);
+        return sendSyslog(target, messages.map(octetFrame).join(''));
       }
       case 'splunk_hec': {
         const endpoint = hecEndpoint(sink.url);

@@ -1,8 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { type AddressInfo, connect } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../../scripts/lib/processes';
+import { RelpReader, relpFrame } from '../../src/audit-sinks/relp-frame';
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 
 /** A CA of the test's own and a certificate for 127.0.0.1 and localhost it signed, made by openssl. */
@@ -73,33 +75,50 @@ export interface Rsyslog {
 }
 
 /**
- * Debian's rsyslogd with a config of the test's own: imtcp with TLS (the ossl driver, anonymous
- * clients), every message written raw to a file. Started on a free port the first time (imtcp's
- * listenPortFileName), then on that same port after a stop.
+ * Debian's rsyslogd with a config of the test's own, every message written raw to a file. `imtcp`
+ * (the default): syslog over TLS (the ossl driver, anonymous clients), started on a free port the
+ * first time (imtcp's listenPortFileName). `imrelp`: RELP over TLS (librelp's OpenSSL, no client
+ * certificate asked), on a free port taken beforehand. Started again on that same port after a stop.
  */
-export async function startRsyslog(dir: string, pki: TestPki): Promise<Rsyslog> {
+export async function startRsyslog(
+  dir: string,
+  pki: TestPki,
+  input: 'imtcp' | 'imrelp' = 'imtcp',
+): Promise<Rsyslog> {
   const out = join(dir, 'received.log');
   const portFile = join(dir, 'port');
   const pidFile = join(dir, 'rsyslogd.pid');
-  let port = 0;
+  let port = input === 'imrelp' ? await freePort() : 0;
   let child: ChildProcess | undefined;
+  const inputs = {
+    imtcp: () => [
+      `module(load="imtcp" StreamDriver.Name="ossl" StreamDriver.Mode="1" StreamDriver.AuthMode="anon")`,
+      `input(type="imtcp" port="${port}" listenPortFileName="${portFile}" ruleset="siem")`,
+    ],
+    imrelp: () => [
+      `module(load="imrelp" tls.tlslib="openssl")`,
+      `input(type="imrelp" port="${port}" ruleset="siem" tls="on" tls.cacert="${pki.caPath}" tls.mycert="${pki.certPath}" tls.myprivkey="${pki.keyPath}")`,
+    ],
+  };
   const start = async () => {
     writeFileSync(
       join(dir, 'rsyslog.conf'),
       [
         `global(workDirectory="${dir}" DefaultNetstreamDriver="ossl" DefaultNetstreamDriverCAFile="${pki.caPath}" DefaultNetstreamDriverCertFile="${pki.certPath}" DefaultNetstreamDriverKeyFile="${pki.keyPath}")`,
-        `module(load="imtcp" StreamDriver.Name="ossl" StreamDriver.Mode="1" StreamDriver.AuthMode="anon")`,
         `template(name="raw" type="string" string="%rawmsg%\\n")`,
         `ruleset(name="siem") { action(type="omfile" file="${out}" template="raw") }`,
-        `input(type="imtcp" port="${port}" listenPortFileName="${portFile}" ruleset="siem")`,
+        ...inputs[input](),
         '',
       ].join('\n'),
     );
     writeFileSync(portFile, '');
+    // What rsyslogd says of itself (errors of a session) goes to rsyslogd.log beside its config.
+    const log = openSync(join(dir, 'rsyslogd.log'), 'a');
     child = spawn('rsyslogd', ['-n', '-f', join(dir, 'rsyslog.conf'), '-i', pidFile], {
-      stdio: 'ignore',
+      stdio: ['ignore', log, log],
     });
-    // The port file is written for port 0 only; a restart on a known port waits for it to answer.
+    closeSync(log);
+    // The port file is written for port 0 only; a known port is waited for until it answers.
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
       const written = readFileSync(portFile, 'utf8').trim();
@@ -252,5 +271,60 @@ export async function startHangingReceiver(pki: TestPki, port: number): Promise<
       for (const socket of open.keys()) socket.destroy();
       await closed;
     },
+  };
+}
+
+export interface RelpReceiver {
+  port: number;
+  /** The messages it acknowledged, in order. */
+  acknowledged: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A RELP receiver of the test's own over TLS: answers open, then each syslog command of a session
+ * with what `answer(n)` says for its n-th message (1-based): a status such as `200 OK`, or
+ * `serverclose` to send that hint and answer nothing more (Warden then ends the session).
+ */
+export async function startRelpReceiver(
+  pki: TestPki,
+  answer: (n: number) => string,
+): Promise<RelpReceiver> {
+  const acknowledged: string[] = [];
+  const server = createTlsServer(
+    { cert: readFileSync(pki.certPath), key: readFileSync(pki.keyPath) },
+    (socket) => {
+      const reader = new RelpReader();
+      let n = 0;
+      let closing = false;
+      socket.on('error', () => undefined);
+      socket.on('data', (chunk: Buffer) => {
+        for (const frame of reader.push(chunk)) {
+          // After serverclose it reads on and answers nothing: closing with unread bytes would
+          // reset the connection, and a reset drops the answers Warden has not read yet.
+          if (closing) continue;
+          if (frame.command === 'open') {
+            socket.write(relpFrame(frame.txnr, 'rsp', '200 OK\nrelp_version=0\ncommands=syslog'));
+          } else if (frame.command === 'close') {
+            socket.end(relpFrame(frame.txnr, 'rsp'));
+          } else {
+            const said = answer(++n);
+            if (said === 'serverclose') {
+              closing = true;
+              socket.write(relpFrame(0, 'serverclose'));
+              continue;
+            }
+            if (said.startsWith('200')) acknowledged.push(frame.data.toString('utf8'));
+            socket.write(relpFrame(frame.txnr, 'rsp', said));
+          }
+        }
+      });
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    acknowledged,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -3,13 +3,27 @@ import { createServer as createTcpServer, type AddressInfo, type Server } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type TLSSocket } from 'node:tls';
+import { sendRelp } from '../src/audit-sinks/relp-sender';
 import { SinkError } from '../src/audit-sinks/sink-error';
 import { sendSyslog } from '../src/audit-sinks/syslog-sender';
 import { octetFrame } from '../src/audit-sinks/syslog-frame';
 import { freePort } from '../scripts/lib/processes';
-import { makePki, type Rsyslog, startRsyslog, type TestPki } from './support/siem-receivers';
+import {
+  makePki,
+  type Rsyslog,
+  startRelpReceiver,
+  startRsyslog,
+  type TestPki,
+} from './support/siem-receivers';
 import { until } from './support/until';
 
+/**
+ * The senders on their own. RFC 5425 against TLS receivers that end the connection in every way: a
+ * batch counts as delivered only when the receiver ended the TLS session in order after Warden
+ * closed its side; a receiver that reads nothing and drops the connection does not count. RELP
+ * against rsyslogd's imrelp and receivers that stop answering half-way: what counts is what was
+ * acknowledged.
+ */
 /**
  * The RFC 5425 sender on its own against TLS receivers that end the connection in every way: a
  * batch counts as delivered only when the receiver ended the TLS session in order after Warden
@@ -93,5 +107,73 @@ describe('syslog over TLS: what counts as delivered', () => {
     await expect(
       sendSyslog({ host: '127.0.0.1', port, timeoutMs: 3000 }, octetFrame('x')),
     ).rejects.toEqual(new SinkError('UNABLE_TO_VERIFY_LEAF_SIGNATURE'));
+  });
+});
+
+describe('RELP: what counts as acknowledged', () => {
+  let pki: TestPki;
+  let rsyslog: Rsyslog;
+  let ca: Buffer;
+  const servers: Server[] = [];
+  const closers: Array<() => Promise<void>> = [];
+
+  beforeAll(async () => {
+    pki = makePki(mkdtempSync(join(tmpdir(), 'warden-relp-sender-ca-')));
+    ca = readFileSync(pki.caPath);
+    rsyslog = await startRsyslog(mkdtempSync(join(tmpdir(), 'warden-relp-sender-')), pki, 'imrelp');
+  });
+
+  afterAll(async () => {
+    await rsyslog?.stop();
+    for (const server of servers) server.close();
+    for (const close of closers) await close();
+  });
+
+  const relpServer = async (answer: (n: number) => string) => {
+    const receiver = await startRelpReceiver(pki, answer);
+    closers.push(receiver.close);
+    return receiver.port;
+  };
+  const messages = (n: number, tag = 'relp') =>
+    Array.from({ length: n }, (_, i) => `<110>1 - - warden - ${tag} - message ${i + 1}`);
+  const send = (port: number, list: string[]) =>
+    sendRelp({ host: '127.0.0.1', port, ca, timeoutMs: 3000 }, list);
+
+  it('counts what rsyslogd acknowledged: 300 messages, more than a window', async () => {
+    const list = messages(300, 'window');
+    await send(rsyslog.port, list);
+    await until(
+      'rsyslog wrote them',
+      async () => rsyslog.lines().filter((l) => l.includes(' window ')).length === 300,
+    );
+    expect(rsyslog.lines().filter((l) => l.includes(' window '))).toEqual(list);
+  });
+
+  it('counts the messages acknowledged before the receiver closed, and no more', async () => {
+    const port = await relpServer((n) => (n <= 3 ? '200 OK' : 'serverclose'));
+    await expect(send(port, messages(5))).rejects.toEqual(new SinkError('serverclose'));
+    await expect(send(port, messages(5))).rejects.toMatchObject({ acknowledged: 3 });
+  });
+
+  it('stops at a message the receiver refuses', async () => {
+    const port = await relpServer((n) => (n === 2 ? '500 no room' : '200 OK'));
+    await expect(send(port, messages(4))).rejects.toMatchObject({
+      code: 'RELP 500',
+      acknowledged: 1,
+    });
+  });
+
+  it('does not count messages to a receiver that speaks no RELP', async () => {
+    const port = await relpServer(() => '200 OK');
+    const plain = createServer(
+      { cert: readFileSync(pki.certPath), key: readFileSync(pki.keyPath) },
+      (socket) => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'),
+    );
+    servers.push(plain);
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    await expect(send((plain.address() as AddressInfo).port, messages(1))).rejects.toEqual(
+      new SinkError('RELP framing'),
+    );
+    await expect(send(port, messages(2))).resolves.toBeUndefined();
   });
 });
