@@ -297,4 +297,35 @@ describe('audit sinks', () => {
       await second.close();
     }
   });
+
+  it('sends a batch twice to a HEC collector that answers after the timeout: the copy has the same seq and sha256', async () => {
+    const before = hec.events.length;
+    hec.slow = 1;
+    hec.slowMs = 3000; // AUDIT_SINK_TIMEOUT_MS is 2000
+    await record(3);
+    const n = await head();
+    await waitFor('HEC caught up', async () =>
+      (await sinks()).body.sinks.every((s: any) => s.status.lag_events === 0),
+    );
+    const arrived = hec.events.slice(before).map((e) => e.event);
+    const last = Math.max(...arrived.map((e) => e.seq));
+    expect(last).toBe(n);
+    // The batch the collector took but answered late came again: every seq of it twice.
+    const twice = arrived.filter((e) => arrived.filter((o) => o.seq === e.seq).length === 2);
+    expect(twice.length).toBeGreaterThan(0);
+    for (const copy of twice) {
+      expect(arrived.find((e) => e.seq === copy.seq)).toEqual(copy);
+    }
+    // Dropped by seq, what the collector holds is the whole chain.
+    expectWholeChain(
+      hec.events.map((e) => ({
+        line: '',
+        tenant: e.event.tenant,
+        seq: e.event.seq,
+        sha256: e.event.sha256,
+        msg: e.event,
+      })),
+      n,
+    );
+  });
 });

@@ -169,6 +169,9 @@ export interface HecReceiver {
   refused: string[];
   /** While down, every POST is answered 503. */
   down: boolean;
+  /** The next POSTs (this many) are taken but answered only after `slowMs`. */
+  slow: number;
+  slowMs: number;
   close(): Promise<void>;
 }
 
@@ -183,6 +186,8 @@ export async function startHec(pki: TestPki, token: string): Promise<HecReceiver
     events: [],
     refused: [],
     down: false,
+    slow: 0,
+    slowMs: 0,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
   const answer = (res: any, status: number, body: object) => {
@@ -221,7 +226,10 @@ export async function startHec(pki: TestPki, token: string): Promise<HecReceiver
           batch.push(item);
         }
         receiver.events.push(...batch);
-        answer(res, 200, { text: 'Success', code: 0 });
+        if (receiver.slow > 0) {
+          receiver.slow--;
+          setTimeout(() => answer(res, 200, { text: 'Success', code: 0 }), receiver.slowMs);
+        } else answer(res, 200, { text: 'Success', code: 0 });
       });
     },
   );
