@@ -1,7 +1,11 @@
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { type FileHandle, open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
+import type { VerifyResult } from './audit/audit-chain';
+import { AuditService } from './audit/audit.service';
+import { verifyExport } from './audit/verify-export';
 import { CoreModule } from './core.module';
 import { RetentionModule } from './computer-use/retention/retention.module';
 import { RetentionService } from './computer-use/retention/retention.service';
@@ -25,6 +29,11 @@ const USAGE = `usage: npm run cli -- <command>
   secrets revoke --tenant <tenant> --env <VARIABLE> --to <https://host:port>
   screens purge                 drop now the PNG bytes of screens past their tenant's retention
         (what the workers' daily job does; runs on a held run are kept)
+  audit verify --tenant <tenant>
+        recompute the tenant's hash chain from the database, as GET /api/audit/verify answers
+  audit verify --file <export.ndjson>
+        the same check of an NDJSON export (GET /api/audit, Accept: application/x-ndjson, no
+        filter), with no database; both exit 1 when the chain does not verify
   screens rekey                 re-encrypt every kept screen under the current screen key
         (SCREEN_KEYS_ENV; plaintext screens too); resumable, in batches
   migrate                       apply pending database migrations`;
@@ -43,6 +52,7 @@ async function main(argv: string[]): Promise<number> {
       permissions: { type: 'string' },
       env: { type: 'string' },
       to: { type: 'string', multiple: true },
+      file: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -50,6 +60,14 @@ async function main(argv: string[]): Promise<number> {
   if (values.help || !group) {
     console.log(USAGE);
     return values.help ? 0 : 2;
+  }
+  // An export is checked with no database: an auditor may have the file alone.
+  if (group === 'audit' && command === 'verify' && values.file !== undefined) {
+    if (values.tenant !== undefined) {
+      console.error('audit verify takes --tenant (the database) or --file (an export), not both');
+      return 2;
+    }
+    return verifyFile(values.file);
   }
   const app = await NestFactory.createApplicationContext(
     {
@@ -74,6 +92,13 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (group === 'secrets') return await secrets(app.get(SecretGrants), command, values);
+    if (group === 'audit' && command === 'verify') {
+      if (!values.tenant) {
+        console.error('audit verify needs --tenant (or --file with an export)');
+        return 2;
+      }
+      return report(await app.get(AuditService).verify(values.tenant));
+    }
     if (group === 'screens' && command === 'purge') {
       const result = await app.get(RetentionService).purge();
       console.log(
@@ -180,6 +205,35 @@ async function secrets(
     }
   }
   return missing > 0 ? 1 : 0;
+}
+
+/** `audit verify --file`: checks an export with the walk the API uses (src/audit/audit-chain.ts). */
+async function verifyFile(path: string): Promise<number> {
+  let file: FileHandle;
+  try {
+    file = await open(path);
+  } catch (error) {
+    console.error(`cannot read ${path}: ${(error as Error).message}`);
+    return 2;
+  }
+  try {
+    const result = await verifyExport(file.readLines());
+    if (result.problem) console.error(result.problem);
+    return report(result);
+  } finally {
+    await file.close();
+  }
+}
+
+/** Prints a verify result as the API answers it (JSON); 0 when the chain verifies, 1 when not. */
+function report(result: VerifyResult): number {
+  console.log(JSON.stringify(result));
+  if (!result.ok && result.first_bad_id) {
+    console.error(
+      `the chain is broken at event ${result.first_bad_id} (after ${result.checked - 1} intact): changed, removed or out of place`,
+    );
+  }
+  return result.ok ? 0 : 1;
 }
 
 main(process.argv.slice(2)).then(
