@@ -27,8 +27,10 @@ const USAGE = `usage: npm run cli -- <command>
         on the tenant's behalf; Warden's own variables are refused
   secrets list [--tenant <tenant>]
   secrets revoke --tenant <tenant> --env <VARIABLE> --to <https://host:port>
-  screens purge                 drop now the PNG bytes of screens past their tenant's retention
-        (what the workers' daily job does; runs on a held run are kept)
+  screens purge [--tenant <tenant>] [--as-of <time>] [--early]
+        drop the PNG bytes of screens past their tenant's retention (what the workers' daily job
+        does; screens of a held run are kept), now or as if it were --as-of (ISO 8601 with its
+        zone, 2027-06-01T00:00:00Z); a time after now drops screens early and needs --early
   audit verify --tenant <tenant>
         recompute the tenant's hash chain from the database, as GET /api/audit/verify answers
   audit verify --file <export.ndjson>
@@ -53,6 +55,8 @@ async function main(argv: string[]): Promise<number> {
       env: { type: 'string' },
       to: { type: 'string', multiple: true },
       file: { type: 'string' },
+      'as-of': { type: 'string' },
+      early: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -100,10 +104,15 @@ async function main(argv: string[]): Promise<number> {
       return report(await app.get(AuditService).verify(values.tenant));
     }
     if (group === 'screens' && command === 'purge') {
-      const result = await app.get(RetentionService).purge();
+      const asOf = purgeTime(values['as-of'], values.early === true);
+      if (typeof asOf === 'string') {
+        console.error(asOf);
+        return 2;
+      }
+      const result = await app.get(RetentionService).purge({ now: asOf, tenant: values.tenant });
       console.log(
         result.ran
-          ? `purged ${result.purged} screens in ${result.batches} batches`
+          ? `purged ${result.purged} screens in ${result.batches} batches, as of ${asOf.toISOString()}${values.tenant ? ` for tenant ${values.tenant}` : ''}`
           : 'another purge is running (a worker holds the lock); nothing done',
       );
       return 0;
@@ -205,6 +214,26 @@ async function secrets(
     }
   }
   return missing > 0 ? 1 : 0;
+}
+
+/**
+ * The moment `screens purge` runs as of: now, or `--as-of`, a time with its zone. A time after now
+ * would drop screens before their tenant's retention ends: refused without `--early`.
+ */
+function purgeTime(raw: string | undefined, early: boolean): Date | string {
+  if (raw === undefined) return new Date();
+  const asOf = new Date(raw);
+  if (
+    !/(Z|[+-]\d\d:\d\d)$/.test(raw) ||
+    !/^\d{4}-\d\d-\d\d/.test(raw) ||
+    Number.isNaN(asOf.getTime())
+  ) {
+    return `--as-of must be an ISO 8601 time with its zone, like 2027-06-01T00:00:00Z (not ${raw})`;
+  }
+  if (asOf.getTime() > Date.now() && !early) {
+    return `--as-of ${raw} is after now: screens would be dropped before their tenant's retention ends; add --early to do so`;
+  }
+  return asOf;
 }
 
 /** `audit verify --file`: checks an export with the walk the API uses (src/audit/audit-chain.ts). */
