@@ -129,8 +129,8 @@ describe('RELP: what counts as acknowledged', () => {
     for (const close of closers) await close();
   });
 
-  const relpServer = async (answer: (n: number) => string) => {
-    const receiver = await startRelpReceiver(pki, answer);
+  const relpServer = async (answer: (n: number) => string, offers?: string) => {
+    const receiver = await startRelpReceiver(pki, answer, offers);
     closers.push(receiver.close);
     return receiver.port;
   };
@@ -175,5 +175,7 @@ describe('RELP: what counts as acknowledged', () => {
       new SinkError('RELP framing'),
     );
     await expect(send(port, messages(2))).resolves.toBeUndefined();
+    const noSyslog = await relpServer(() => '200 OK', 'relp_version=0\ncommands=eventlog');
+    await expect(send(noSyslog, messages(1))).rejects.toEqual(new SinkError('RELP open refused'));
   });
 });

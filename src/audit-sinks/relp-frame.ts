@@ -6,8 +6,6 @@
 
 /** The largest frame data Warden reads from a receiver (librelp's default maximum). */
 export const RELP_MAX_DATA = 128 * 1024;
-/** Transaction numbers run 1 … 999 999 999 (0 is for hints such as `serverclose`). */
-export const RELP_MAX_TXNR = 999_999_999;
 
 export interface RelpFrame {
   txnr: number;

@@ -65,8 +65,10 @@ export function sendRelp(target: RelpTarget, messages: string[]): Promise<void> 
       const response = parseResponse(frame.data);
       if (response.status !== 200) return fail(`RELP ${response.status}`);
       if (!opened) {
-        if (!(response.offers.get('commands') ?? []).includes('syslog')) {
-          return fail('RELP without the syslog command');
+        // A receiver that offers no relp_version, or not the syslog command, has no session.
+        const commands = response.offers.get('commands') ?? [];
+        if (!response.offers.has('relp_version') || !commands.includes('syslog')) {
+          return fail('RELP open refused');
         }
         opened = true;
       } else acknowledged++;

@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
-import { type AddressInfo, connect } from 'node:net';
+import { type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { freePort } from '../../scripts/lib/processes';
 import { RelpReader, relpFrame } from '../../src/audit-sinks/relp-frame';
@@ -118,7 +118,7 @@ export async function startRsyslog(
       stdio: ['ignore', log, log],
     });
     closeSync(log);
-    // The port file is written for port 0 only; a known port is waited for until it answers.
+    // The port file is written for port 0 only; a known port is waited for until it listens.
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
       const written = readFileSync(portFile, 'utf8').trim();
@@ -126,7 +126,7 @@ export async function startRsyslog(
         port = Number(written);
         return;
       }
-      if (port !== 0 && (await answers(port))) return;
+      if (port !== 0 && listening(port)) return;
       await new Promise((r) => setTimeout(r, 50));
     }
     throw new Error('rsyslogd did not start listening in 10 s');
@@ -150,15 +150,21 @@ export async function startRsyslog(
   };
 }
 
-function answers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
+/**
+ * Whether a socket listens on the loopback port, read from the kernel's table rather than by
+ * connecting: a probe that connects and hangs up is a session that aborts its TLS handshake, and
+ * imrelp then sometimes resets the next connection too (seen as ECONNRESET on Warden's first batch).
+ */
+function listening(port: number): boolean {
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  return ['/proc/net/tcp', '/proc/net/tcp6'].some((table) =>
+    readFileSync(table, 'utf8')
+      .split('\n')
+      .some((line) => {
+        const [, local, , state] = line.trim().split(/\s+/);
+        return state === '0A' && local?.endsWith(`:${hex}`);
+      }),
+  );
 }
 
 export interface HecReceiver {
@@ -297,6 +303,7 @@ export interface RelpReceiver {
 export async function startRelpReceiver(
   pki: TestPki,
   answer: (n: number) => string,
+  offers = 'relp_version=0\ncommands=syslog',
 ): Promise<RelpReceiver> {
   const acknowledged: string[] = [];
   const server = createTlsServer(
@@ -312,7 +319,7 @@ export async function startRelpReceiver(
           // reset the connection, and a reset drops the answers Warden has not read yet.
           if (closing) continue;
           if (frame.command === 'open') {
-            socket.write(relpFrame(frame.txnr, 'rsp', '200 OK\nrelp_version=0\ncommands=syslog'));
+            socket.write(relpFrame(frame.txnr, 'rsp', `200 OK\n${offers}`));
           } else if (frame.command === 'close') {
             socket.end(relpFrame(frame.txnr, 'rsp'));
           } else {
