@@ -25,11 +25,12 @@ case $purpose in
     redis_url=${WARDEN_TEST_REDIS_URL:-}
     # Xvfb, xauth and xdotool with a Tk program (python3-tk) for the x11 backend; x11-utils for
     # its tools; Debian's chromium for the console (unless WARDEN_TEST_CHROMIUM names another);
-    # rsyslog with its OpenSSL driver and openssl, the audit sinks' syslog receiver over TLS;
+    # rsyslog with its OpenSSL driver and openssl, the audit sinks' syslog receiver over TLS, and
+    # rsyslog-relp (imrelp), their RELP receiver;
     # PostgreSQL's server binaries and redis-server with redis-cli, which the scale-out test runs
     # as its own instances (to restart them) next to the machine's; GnuCash, a real application
     # the x11 tests drive through the screen host.
-    debian=(xvfb xauth xdotool x11-utils python3-tk rsyslog rsyslog-openssl openssl
+    debian=(xvfb xauth xdotool x11-utils python3-tk rsyslog rsyslog-openssl rsyslog-relp openssl
       postgresql redis-server redis-tools gnucash)
     [ -n "${WARDEN_TEST_CHROMIUM:-}" ] || debian+=(chromium)
     ;;

@@ -1,7 +1,11 @@
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { type FileHandle, open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
+import type { VerifyResult } from './audit/audit-chain';
+import { AuditService } from './audit/audit.service';
+import { verifyExport } from './audit/verify-export';
 import { CoreModule } from './core.module';
 import { RetentionModule } from './computer-use/retention/retention.module';
 import { RetentionService } from './computer-use/retention/retention.service';
@@ -27,8 +31,15 @@ const USAGE = `usage: npm run cli -- <command>
   secrets list [--tenant <tenant>]
   secrets revoke --tenant <tenant> --env <VARIABLE> --to <https://host:port>
 ${DESTINATIONS_USAGE}
-  screens purge                 drop now the PNG bytes of screens past their tenant's retention
-        (what the workers' daily job does; runs on a held run are kept)
+  screens purge [--tenant <tenant>] [--as-of <time>] [--early]
+        drop the PNG bytes of screens past their tenant's retention (what the workers' daily job
+        does; screens of a held run are kept), now or as if it were --as-of (ISO 8601 with its
+        zone, 2027-06-01T00:00:00Z); a time after now drops screens early and needs --early
+  audit verify --tenant <tenant>
+        recompute the tenant's hash chain from the database, as GET /api/audit/verify answers
+  audit verify --file <export.ndjson>
+        the same check of an NDJSON export (GET /api/audit, Accept: application/x-ndjson, no
+        filter), with no database; both exit 1 when the chain does not verify
   screens rekey                 re-encrypt every kept screen under the current screen key
         (SCREEN_KEYS_ENV; plaintext screens too); resumable, in batches
   migrate                       apply pending database migrations`;
@@ -48,6 +59,9 @@ async function main(argv: string[]): Promise<number> {
       env: { type: 'string' },
       to: { type: 'string', multiple: true },
       note: { type: 'string' },
+      file: { type: 'string' },
+      'as-of': { type: 'string' },
+      early: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -55,6 +69,14 @@ async function main(argv: string[]): Promise<number> {
   if (values.help || !group) {
     console.log(USAGE);
     return values.help ? 0 : 2;
+  }
+  // An export is checked with no database: an auditor may have the file alone.
+  if (group === 'audit' && command === 'verify' && values.file !== undefined) {
+    if (values.tenant !== undefined) {
+      console.error('audit verify takes --tenant (the database) or --file (an export), not both');
+      return 2;
+    }
+    return verifyFile(values.file);
   }
   const app = await NestFactory.createApplicationContext(
     {
@@ -82,11 +104,23 @@ async function main(argv: string[]): Promise<number> {
     if (group === 'destinations') {
       return await destinationsCommand(app.get(Destinations), command, values, operatorName());
     }
+    if (group === 'audit' && command === 'verify') {
+      if (!values.tenant) {
+        console.error('audit verify needs --tenant (or --file with an export)');
+        return 2;
+      }
+      return report(await app.get(AuditService).verify(values.tenant));
+    }
     if (group === 'screens' && command === 'purge') {
-      const result = await app.get(RetentionService).purge();
+      const asOf = purgeTime(values['as-of'], values.early === true);
+      if (typeof asOf === 'string') {
+        console.error(asOf);
+        return 2;
+      }
+      const result = await app.get(RetentionService).purge({ now: asOf, tenant: values.tenant });
       console.log(
         result.ran
-          ? `purged ${result.purged} screens in ${result.batches} batches`
+          ? `purged ${result.purged} screens in ${result.batches} batches, as of ${asOf.toISOString()}${values.tenant ? ` for tenant ${values.tenant}` : ''}`
           : 'another purge is running (a worker holds the lock); nothing done',
       );
       return 0;
@@ -188,6 +222,55 @@ async function secrets(
     }
   }
   return missing > 0 ? 1 : 0;
+}
+
+/**
+ * The moment `screens purge` runs as of: now, or `--as-of`, a time with its zone. A time after now
+ * would drop screens before their tenant's retention ends: refused without `--early`.
+ */
+function purgeTime(raw: string | undefined, early: boolean): Date | string {
+  if (raw === undefined) return new Date();
+  const asOf = new Date(raw);
+  if (
+    !/(Z|[+-]\d\d:\d\d)$/.test(raw) ||
+    !/^\d{4}-\d\d-\d\d/.test(raw) ||
+    Number.isNaN(asOf.getTime())
+  ) {
+    return `--as-of must be an ISO 8601 time with its zone, like 2027-06-01T00:00:00Z (not ${raw})`;
+  }
+  if (asOf.getTime() > Date.now() && !early) {
+    return `--as-of ${raw} is after now: screens would be dropped before their tenant's retention ends; add --early to do so`;
+  }
+  return asOf;
+}
+
+/** `audit verify --file`: checks an export with the walk the API uses (src/audit/audit-chain.ts). */
+async function verifyFile(path: string): Promise<number> {
+  let file: FileHandle;
+  try {
+    file = await open(path);
+  } catch (error) {
+    console.error(`cannot read ${path}: ${(error as Error).message}`);
+    return 2;
+  }
+  try {
+    const result = await verifyExport(file.readLines());
+    if (result.problem) console.error(result.problem);
+    return report(result);
+  } finally {
+    await file.close();
+  }
+}
+
+/** Prints a verify result as the API answers it (JSON); 0 when the chain verifies, 1 when not. */
+function report(result: VerifyResult): number {
+  console.log(JSON.stringify(result));
+  if (!result.ok && result.first_bad_id) {
+    console.error(
+      `the chain is broken at event ${result.first_bad_id} (after ${result.checked - 1} intact): changed, removed or out of place`,
+    );
+  }
+  return result.ok ? 0 : 1;
 }
 
 main(process.argv.slice(2)).then(

@@ -11,9 +11,11 @@ import {
   makePki,
   type Rsyslog,
   startHec,
+  startHangingReceiver,
   startRsyslog,
   type TestPki,
 } from './support/siem-receivers';
+import { expectWholeChain, syslogEvents as receivedEvents } from './support/syslog-chain';
 import { SCRAPE_TOKEN } from './support/api';
 
 /**
@@ -58,20 +60,7 @@ describe('audit sinks', () => {
     }
     throw new Error(`${what}: not within ${ms} ms; sinks: ${JSON.stringify((await sinks()).body)}`);
   };
-  /** seq and sha256 from the structured data of each received RFC 5424 message, and its MSG. */
-  const syslogEvents = () =>
-    rsyslog.lines().map((line) => {
-      const sd = /\[warden@32473 ([^\]]*)\] (.*)$/.exec(line);
-      if (!sd) throw new Error(`not an RFC 5424 message of Warden's: ${line}`);
-      const param = (name: string) => new RegExp(` ?${name}="([^"]*)"`).exec(sd[1])?.[1];
-      return {
-        line,
-        tenant: param('tenant'),
-        seq: Number(param('seq')),
-        sha256: param('sha256'),
-        msg: JSON.parse(sd[2]) as Record<string, unknown>,
-      };
-    });
+  const syslogEvents = () => receivedEvents(rsyslog.lines());
   const seqs = (list: Array<{ seq: number }>) => list.map((e) => e.seq);
   const upTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
@@ -206,6 +195,27 @@ describe('audit sinks', () => {
     expect(seqs(syslogEvents())).toEqual(upTo(n));
   });
 
+  it('loses nothing to a receiver that accepts, hangs and is restarted: the chain arrives whole', async () => {
+    await rsyslog.stop();
+    const hanging = await startHangingReceiver(pki, rsyslog.port);
+    try {
+      await record(15);
+      await waitFor(
+        'a retry is on its way to the hanging receiver',
+        () => hanging.accepted >= 2 && hanging.bytesOnOpen > 0,
+      );
+    } finally {
+      await hanging.kill();
+    }
+    await rsyslog.start();
+    const n = await head();
+    await waitFor(
+      'rsyslog caught up',
+      async () => (await sinks()).body.sinks[0].status.lag_events === 0,
+    );
+    expectWholeChain(syslogEvents(), n);
+  });
+
   it('posts to HEC with its token only once the operator granted it, through a 503 spell', async () => {
     const r = await put({
       sinks: [
@@ -288,5 +298,36 @@ describe('audit sinks', () => {
     } finally {
       await second.close();
     }
+  });
+
+  it('sends a batch twice to a HEC collector that answers after the timeout: the copy has the same seq and sha256', async () => {
+    const before = hec.events.length;
+    hec.slow = 1;
+    hec.slowMs = 3000; // AUDIT_SINK_TIMEOUT_MS is 2000
+    await record(3);
+    const n = await head();
+    await waitFor('HEC caught up', async () =>
+      (await sinks()).body.sinks.every((s: any) => s.status.lag_events === 0),
+    );
+    const arrived = hec.events.slice(before).map((e) => e.event);
+    const last = Math.max(...arrived.map((e) => e.seq));
+    expect(last).toBe(n);
+    // The batch the collector took but answered late came again: every seq of it twice.
+    const twice = arrived.filter((e) => arrived.filter((o) => o.seq === e.seq).length === 2);
+    expect(twice.length).toBeGreaterThan(0);
+    for (const copy of twice) {
+      expect(arrived.find((e) => e.seq === copy.seq)).toEqual(copy);
+    }
+    // Dropped by seq, what the collector holds is the whole chain.
+    expectWholeChain(
+      hec.events.map((e) => ({
+        line: '',
+        tenant: e.event.tenant,
+        seq: e.event.seq,
+        sha256: e.event.sha256,
+        msg: e.event,
+      })),
+      n,
+    );
   });
 });

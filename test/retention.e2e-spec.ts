@@ -6,14 +6,20 @@ import { decodePng } from '../src/computer-use/screens/png-decoder';
 import { ScreenKeys } from '../src/computer-use/screens/screen-keys';
 import { ScreensRepository } from '../src/computer-use/screens/screens.repository';
 import { ScreensService } from '../src/computer-use/screens/screens.service';
-import { startApi, TestApi } from './support/api';
+import { createWorker } from '../src/worker.module';
+import { ENTRIES, runEntry } from '../scripts/lib/processes';
+import { startApi, TestApi, testConfig } from './support/api';
+import { TEST_REDIS_URL } from './support/env';
+import { until } from './support/until';
 import { render } from './support/rendered-screen';
 
 /**
  * Screen retention (issue 17 §2) against the real API and PostgreSQL: screens not used for longer
  * than the tenant's retention lose their PNG bytes (410 Gone), those of a run under legal hold and
  * recent ones stay, and the audit chain still verifies; shortening retention and lifting a hold are
- * weakenings (governance.weaken and a reason). Rows are back-dated in SQL.
+ * weakenings (governance.weaken and a reason). Where screens of different ages are needed, rows are
+ * back-dated in SQL; elsewhere the purge runs as of a later moment, as the operator's
+ * `screens purge --as-of` does.
  */
 describe('screen retention and legal hold', () => {
   let api: TestApi;
@@ -37,25 +43,32 @@ describe('screen retention and legal hold', () => {
     await api?.close();
   });
 
-  /** A run of `acme` whose step n saw the n-th screen given, each a distinct PNG. */
-  async function runWith(pngs: Buffer[], startedAt = new Date()): Promise<string> {
+  /** A run of `tenant` whose step n saw the n-th screen given, each a distinct PNG. */
+  async function runWith(pngs: Buffer[], tenant = 'acme'): Promise<string> {
     const id = randomUUID();
     await api.db.sql(
       `INSERT INTO runs (id, tenant, agent, goal, status, created_by, created_by_token,
                          config_version, agent_config, lease_key, max_steps, max_seconds)
-       VALUES ($1, 'acme', 'sap-orders', 'retention', 'completed', 'pat', $2, 1, '{}', 'x', 20, 300)`,
-      [id, randomUUID()],
+       VALUES ($1, $2, 'sap-orders', 'retention', 'completed', 'pat', $3, 1, '{}', 'x', 20, 300)`,
+      [id, tenant, randomUUID()],
     );
     for (const [i, png] of pngs.entries()) {
-      const stored = await screens.store('acme', { png });
+      const stored = await screens.store(tenant, { png });
       await api.db.sql(
         `INSERT INTO steps (run_id, tenant, n, phase, screen_sha256, started_at)
-         VALUES ($1, 'acme', $2, 'done', $3, $4)`,
-        [id, i + 1, stored.sha256, startedAt],
+         VALUES ($1, $2, $3, 'done', $4, now())`,
+        [id, tenant, i + 1, stored.sha256],
       );
     }
     return id;
   }
+  /** `npm run cli -- screens purge …`, run as the operator runs it. */
+  const purgeCli = (...args: string[]) =>
+    runEntry(ENTRIES.cli, ['screens', 'purge', ...args], {
+      DATABASE_URL: api.db.url,
+      REDIS_URL: TEST_REDIS_URL,
+    });
+  const daysFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
   let size = 40;
   const png = () => render(size++, 30, []).png;
@@ -220,15 +233,64 @@ describe('screen retention and legal hold', () => {
   });
 
   it('puts the bytes back when a step sees a dropped screen again', async () => {
+    const { token } = await api.token('umbrella', 'uma', ['audit.read']);
     const again = png();
-    const run = await runWith([again]);
-    await backdate(400, run);
-    expect(await retention.purge()).toMatchObject({ purged: 1 });
-    expect((await screenOf(run, 1)).status).toBe(410);
-    await screens.store('acme', { png: again });
-    expect((await screenOf(run, 1)).status).toBe(200);
-    const { sha256 } = await screens.store('acme', { png: again });
-    expect(await screens.get('acme', sha256)).toEqual(again);
+    const run = await runWith([again], 'umbrella');
+    expect(
+      await retention.purge({ now: new Date(daysFromNow(400)), tenant: 'umbrella' }),
+    ).toMatchObject({ purged: 1 });
+    expect((await screenOf(run, 1, token)).status).toBe(410);
+    await screens.store('umbrella', { png: again });
+    expect((await screenOf(run, 1, token)).status).toBe(200);
+    const { sha256 } = await screens.store('umbrella', { png: again });
+    expect(await screens.get('umbrella', sha256)).toEqual(again);
+  });
+
+  it('runs the purge from the CLI as of a chosen moment and for one tenant; a later moment only with --early', async () => {
+    const { token } = await api.token('initech', 'ian', ['audit.read']);
+    const run = await runWith([png(), png()], 'initech');
+    const acme = await runWith([png()]);
+    const early = await purgeCli('--tenant', 'initech', '--as-of', daysFromNow(181));
+    expect(early.code).toBe(2);
+    expect(early.stderr).toContain('is after now: screens would be dropped before');
+    const malformed = await purgeCli('--as-of', '2027-06-01');
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain('--as-of must be an ISO 8601 time with its zone');
+    // 179 days on, within the 180 days: nothing goes.
+    const within = await purgeCli('--tenant', 'initech', '--as-of', daysFromNow(179), '--early');
+    expect(within.code).toBe(0);
+    expect(within.stdout).toContain('purged 0 screens');
+    const asOf = daysFromNow(181);
+    const due = await purgeCli('--tenant', 'initech', '--as-of', asOf, '--early');
+    expect(due.code).toBe(0);
+    expect(due.stdout).toContain(`purged 2 screens in 1 batches, as of ${asOf} for tenant initech`);
+    for (const n of [1, 2]) expect((await screenOf(run, n, token)).status).toBe(410);
+    // acme's screen is as old, and another tenant's: kept.
+    expect((await screenOf(acme, 1)).status).toBe(200);
+    const [event] = await api.db.sql<{ actor: string; details: { at: string; count: number } }>(
+      `SELECT actor, details FROM audit_events WHERE tenant = 'initech' AND type = 'screens.purged'`,
+    );
+    expect(event).toEqual({
+      actor: 'system:retention',
+      details: expect.objectContaining({ at: asOf, count: 2 }),
+    });
+  });
+
+  it("runs on every worker by itself: the worker's daily purge drops what is due", async () => {
+    const { token } = await api.token('hooli', 'hal', ['audit.read']);
+    const run = await runWith([png()], 'hooli');
+    // The job purges as of now, so here the screen is made old in SQL.
+    await backdate(181, run);
+    const worker = await createWorker(testConfig(api.db.url, { SCREEN_PURGE_DELAY_MS: '100' }));
+    await worker.init();
+    try {
+      await until(
+        'the worker purged it',
+        async () => (await screenOf(run, 1, token)).status === 410,
+      );
+    } finally {
+      await worker.close();
+    }
   });
 
   it("stores a read's screen in one statement that also marks it used and puts dropped bytes back", async () => {

@@ -13,7 +13,8 @@ export const SINK_BATCH = 200;
 /**
  * Streams every tenant's audit chain to its sinks, on every worker (DESIGN §10). At least once and
  * in order: a sink's events are read from audit_events in seq order after its cursor, sent in
- * batches, and the cursor moves only after the sink acknowledged a batch. One worker ships to a
+ * batches, and the cursor moves only past events the sink acknowledged (a whole batch, or over
+ * RELP the events at its head that were acknowledged before it failed). One worker ships to a
  * sink at a time (the sink's lease in PostgreSQL); a sink that fails is tried again with backoff,
  * forever, so a sink that is down loses nothing, it only falls behind (its lag).
  */
@@ -80,6 +81,11 @@ export class AuditShipper implements OnApplicationBootstrap, OnApplicationShutdo
         await this.delivery.send(tenant, sink.config, events);
       } catch (error) {
         const code = error instanceof SinkError ? error.code : 'error';
+        const acknowledged = error instanceof SinkError ? error.acknowledged : 0;
+        if (acknowledged > 0) {
+          const last = events[Math.min(acknowledged, events.length) - 1].seq;
+          if (!(await this.sinks.advance(tenant, name, this.owner, last, leaseMs))) return;
+        }
         if (!(error instanceof SinkError)) {
           this.logger.error({ err: error, tenant, sink: name }, 'audit sink: unexpected error');
         } else this.logger.warn({ tenant, sink: name, error: code }, 'audit sink: batch failed');

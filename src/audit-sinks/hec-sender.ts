@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { hecAcknowledged } from './hec-payload';
-import { SinkError } from './sink-error';
+import { errorCode, SinkError } from './sink-error';
 
 export interface HecTarget {
   /** The full event endpoint (`…/services/collector/event`). */
@@ -57,15 +57,11 @@ export function sendHec(target: HecTarget, body: string): Promise<void> {
           if (hecAcknowledged(status, answer)) finish(null);
           else finish(new SinkError(status === 200 ? 'HTTP 200 without code 0' : `HTTP ${status}`));
         });
-        res.on('error', (error) => finish(new SinkError(code(error))));
+        res.on('error', (error) => finish(new SinkError(errorCode(error))));
       },
     );
     const timer = setTimeout(() => finish(new SinkError('timeout')), target.timeoutMs);
-    req.on('error', (error) => finish(new SinkError(code(error))));
+    req.on('error', (error) => finish(new SinkError(errorCode(error))));
     req.end(body);
   });
-}
-
-function code(error: Error): string {
-  return (error as NodeJS.ErrnoException).code ?? error.name ?? 'error';
 }

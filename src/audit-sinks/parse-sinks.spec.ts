@@ -17,6 +17,7 @@ describe('parseSinksBody', () => {
       parseSinksBody({
         sinks: [
           { name: 'rsyslog', kind: 'syslog', host: 'siem.example.com', port: 6514, status: {} },
+          { name: 'relp', kind: 'syslog', host: 'siem.example.com', port: 2514, protocol: 'relp' },
           {
             name: 'splunk',
             kind: 'splunk_hec',
@@ -29,6 +30,7 @@ describe('parseSinksBody', () => {
       }),
     ).toEqual([
       { name: 'rsyslog', kind: 'syslog', host: 'siem.example.com', port: 6514 },
+      { name: 'relp', kind: 'syslog', host: 'siem.example.com', port: 2514, protocol: 'relp' },
       {
         name: 'splunk',
         kind: 'splunk_hec',
@@ -47,6 +49,7 @@ describe('parseSinksBody', () => {
         { name: 'a', kind: 'syslog', host: 'https://x', port: 70000, url: 'x' },
         { name: 'B!', kind: 'splunk_hec', url: 'http://splunk.example.com', token_env: 'abc' },
         { name: 'c', kind: 'kafka' },
+        { name: 'd', kind: 'syslog', host: 'siem.example.com', port: 2514, protocol: 'RELP' },
       ],
     });
     expect(message).toContain('sinks.0.url is not a field of a syslog sink');
@@ -56,6 +59,7 @@ describe('parseSinksBody', () => {
     expect(message).toContain('sinks.1.url: plain http:// is allowed only on loopback');
     expect(message).toContain('sinks.1.token_env must name an environment variable');
     expect(message).toContain('sinks.2.kind must be one of syslog, splunk_hec');
+    expect(message).toContain('sinks.3.protocol must be one of rfc5425, relp (left out: rfc5425)');
   });
 
   it('refuses a secret, a duplicate name, a relative CA file and a body of the wrong shape', () => {

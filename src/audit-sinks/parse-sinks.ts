@@ -11,6 +11,8 @@ import {
   SINK_NAME_PATTERN,
   type SinkConfig,
   type SinkKind,
+  SYSLOG_PROTOCOLS,
+  type SyslogProtocol,
 } from './sink-config';
 
 /**
@@ -110,8 +112,24 @@ function parseSink(raw: unknown, path: string, problems: string[]): SinkConfig |
     if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) {
       problems.push(`${path}.port must be an integer from 1 to 65535`);
     }
+    const protocol = raw.protocol;
+    if (
+      protocol !== undefined &&
+      (typeof protocol !== 'string' || !(SYSLOG_PROTOCOLS as readonly string[]).includes(protocol))
+    ) {
+      problems.push(
+        `${path}.protocol must be one of ${SYSLOG_PROTOCOLS.join(', ')} (left out: rfc5425)`,
+      );
+    }
     if (problems.length > before) return null;
-    return { name: name as string, kind: k, host: host as string, port: port as number, ...ca };
+    return {
+      name: name as string,
+      kind: k,
+      host: host as string,
+      port: port as number,
+      ...(protocol === undefined ? {} : { protocol: protocol as SyslogProtocol }),
+      ...ca,
+    };
   }
   const url = hecUrl(raw.url, `${path}.url`, problems);
   const tokenEnv = raw.token_env;

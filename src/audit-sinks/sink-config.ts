@@ -7,12 +7,21 @@
 export const SINK_KINDS = ['syslog', 'splunk_hec'] as const;
 export type SinkKind = (typeof SINK_KINDS)[number];
 
-/** RFC 5424 over TCP with TLS, octet-counted frames (RFC 6587 §3.4.1). */
+/**
+ * How a syslog sink's messages travel, always over TLS: `rfc5425`, octet-counted frames (RFC 6587
+ * §3.4.1) with no acknowledgement; `relp`, RELP (rsyslog's imrelp), each message acknowledged.
+ */
+export const SYSLOG_PROTOCOLS = ['rfc5425', 'relp'] as const;
+export type SyslogProtocol = (typeof SYSLOG_PROTOCOLS)[number];
+
+/** RFC 5424 messages over TCP with TLS, by RFC 5425 (the default) or RELP. */
 export interface SyslogSink {
   name: string;
   kind: 'syslog';
   host: string;
   port: number;
+  /** Left out: rfc5425. */
+  protocol?: SyslogProtocol;
   /** PEM CA certificates under CA_DIR; left out: the system's CAs. */
   ca_file?: string;
 }
@@ -31,7 +40,7 @@ export interface SplunkHecSink {
 export type SinkConfig = SyslogSink | SplunkHecSink;
 
 export const SINK_FIELDS: Record<SinkKind, readonly string[]> = {
-  syslog: ['name', 'kind', 'host', 'port', 'ca_file'],
+  syslog: ['name', 'kind', 'host', 'port', 'protocol', 'ca_file'],
   splunk_hec: ['name', 'kind', 'url', 'token_env', 'index', 'source', 'ca_file'],
 };
 

@@ -7,6 +7,7 @@ import { Destinations, DestinationRefused } from '../destinations/destinations.s
 import { SecretGrants, SecretRefused } from '../secrets/secret-grants.service';
 import { hecBody } from './hec-payload';
 import { sendHec } from './hec-sender';
+import { sendRelp } from './relp-sender';
 import { hecEndpoint, type SinkConfig, type SyslogSink } from './sink-config';
 import { hecTokenUse, syslogDestination } from './sink-destination';
 import { SinkError } from './sink-error';
@@ -15,11 +16,11 @@ import { sendSyslog } from './syslog-sender';
 
 /**
  * Sends one batch of a tenant's events to one sink and returns when the sink acknowledged it;
- * throws a SinkError otherwise. Nothing connects to a sink whose origin is not granted for the
- * tenant (DESIGN §7 "Destinations"): a syslog sink's `tls://host:port` is admitted by
- * Destinations, the HEC token is released through SecretGrants for the collector's origin (which
- * admits it too). A CA file is read under CA_DIR at each batch, so a replaced file takes effect
- * without a restart.
+ * throws a SinkError otherwise (with how many events at its head were acknowledged, over RELP).
+ * Nothing connects to a sink whose origin is not granted for the tenant: a syslog sink's
+ * `tls://host:port` is admitted by Destinations, the HEC token is released through SecretGrants
+ * for the collector's origin (which admits it too). A CA file is read under CA_DIR at each batch,
+ * so a replaced file takes effect without a restart.
  */
 @Injectable()
 export class SinkDelivery {
@@ -38,8 +39,10 @@ export class SinkDelivery {
       case 'syslog': {
         // To the host and port as they were admitted (normalised as the grant compares them).
         const { host, port } = await this.admitSyslog(tenant, sink);
-        const frames = events.map((e) => octetFrame(syslogMessage(e, this.host))).join('');
-        return sendSyslog({ host, port, ca, timeoutMs }, frames);
+        const target = { host, port, ca, timeoutMs };
+        const messages = events.map((e) => syslogMessage(e, this.host));
+        if (sink.protocol === 'relp') return sendRelp(target, messages);
+        return sendSyslog(target, messages.map(octetFrame).join(''));
       }
       case 'splunk_hec': {
         const endpoint = hecEndpoint(sink.url);

@@ -1,25 +1,27 @@
-import { isIP } from 'node:net';
-import { connect } from 'node:tls';
-import { SinkError } from './sink-error';
+import { errorCode, SinkError } from './sink-error';
+import { type TlsTarget, watchedTls } from './sink-tls';
 
-export interface SyslogTarget {
-  host: string;
-  port: number;
-  /** PEM CA certificates to trust instead of the system's. */
-  ca?: Buffer;
+export interface SyslogTarget extends TlsTarget {
   timeoutMs: number;
 }
 
 /**
- * Sends framed syslog messages over one TLS connection and closes it. Acknowledged when the
- * write's callback has run (the bytes left Warden), our end was sent, and the receiver closed its
- * end: a receiver closes only after reading everything before our end, so a batch counted as sent
- * was read by the receiver. Anything else within `timeoutMs` is a SinkError.
+ * Sends framed syslog messages over one TLS connection (RFC 5425) and closes it. Syslog over TLS
+ * has no acknowledgement, so how the connection ends is the strongest signal there is, and a
+ * batch counts as delivered only when, within `timeoutMs`:
+ *   1. the write completed (the bytes left Warden),
+ *   2. Warden then closed its side (its TLS close_notify, then its TCP FIN), and
+ *   3. the receiver then ended the TLS session in order (its close_notify), with no error.
+ * A receiver that closes first, drops the connection without a close_notify (a crash, a kill, a
+ * reset, a proxy timing out), or does not close in time fails the batch, which is sent again: a
+ * receiver may then hold an event twice (the same seq and sha256), never lose one. What this
+ * cannot tell is a receiver that ends the session in order without having read the batch: only
+ * RELP (relp-sender.ts) acknowledges what was taken.
  */
 export function sendSyslog(target: SyslogTarget, frames: string): Promise<void> {
   return new Promise((resolve, reject) => {
     let settled = false;
-    let written = false;
+    let closing = false;
     const finish = (error: SinkError | null) => {
       if (settled) return;
       settled = true;
@@ -28,29 +30,24 @@ export function sendSyslog(target: SyslogTarget, frames: string): Promise<void> 
       if (error) reject(error);
       else resolve();
     };
-    const host = target.host.replace(/^\[|\]$/g, '');
-    const socket = connect({
-      host,
-      port: target.port,
-      ca: target.ca,
-      servername: isIP(host) ? undefined : host,
-      minVersion: 'TLSv1.2',
-    });
+    const { socket, receiverClosedTls } = watchedTls(target);
     const timer = setTimeout(() => finish(new SinkError('timeout')), target.timeoutMs);
     socket.on('secureConnect', () => {
       socket.write(frames, 'utf8', (error) => {
-        if (error) return finish(new SinkError(code(error)));
-        written = true;
+        if (error) return finish(new SinkError(errorCode(error)));
+        closing = true;
         socket.end();
       });
     });
     // What the receiver says is not ours to keep: read and dropped.
     socket.on('data', () => undefined);
-    socket.on('error', (error: Error) => finish(new SinkError(code(error))));
-    socket.on('close', () => finish(written ? null : new SinkError('closed')));
+    socket.on('end', () => {
+      if (!closing) finish(new SinkError('closed'));
+      else if (!receiverClosedTls()) finish(new SinkError('closed without close_notify'));
+    });
+    socket.on('error', (error: Error) => finish(new SinkError(errorCode(error))));
+    socket.on('close', () =>
+      finish(closing && receiverClosedTls() ? null : new SinkError('closed')),
+    );
   });
-}
-
-function code(error: Error): string {
-  return (error as NodeJS.ErrnoException).code ?? error.name ?? 'error';
 }

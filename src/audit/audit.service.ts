@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { encodeCursor } from '../common/cursor';
 import { AuditEvent } from './audit-event.entity';
 import { AuditFilter, AuditRepository } from './audit.repository';
-import { canonicalJson } from './canonical-json';
+import { ChainWalk, eventSha256, GENESIS_SHA256, type VerifyResult } from './audit-chain';
 
-export const GENESIS_SHA256 = '0'.repeat(64);
+export { eventSha256, GENESIS_SHA256, type VerifyResult } from './audit-chain';
+
 const BATCH = 500;
 
 export interface AuditEntry {
@@ -33,29 +33,6 @@ export interface AuditEventView {
   details: Record<string, unknown>;
   prev_sha256: string;
   sha256: string;
-}
-
-export interface VerifyResult {
-  ok: boolean;
-  checked: number;
-  first_bad_id?: string;
-  head_sha256: string;
-}
-
-/** The SHA-256 of an event: its content and the previous event's hash, as canonical JSON. */
-export function eventSha256(event: Omit<AuditEvent, 'id' | 'sha256' | 'tenantRef'>): string {
-  const content = canonicalJson({
-    tenant: event.tenant,
-    seq: event.seq,
-    type: event.type,
-    actor: event.actor,
-    run_id: event.runId,
-    step: event.step,
-    at: event.at.toISOString(),
-    details: event.details,
-    prev_sha256: event.prevSha256,
-  });
-  return createHash('sha256').update(content).digest('hex');
 }
 
 @Injectable()
@@ -118,20 +95,13 @@ export class AuditService {
 
   /** Walks the tenant's whole chain and recomputes every hash and link. */
   async verify(tenant: string): Promise<VerifyResult> {
-    let prevSha = GENESIS_SHA256;
-    let prevSeq = 0;
-    let checked = 0;
+    const walk = new ChainWalk();
+    let afterSeq = 0;
     for (;;) {
-      const rows = await this.events.find(tenant, { afterSeq: prevSeq }, BATCH);
-      for (const row of rows) {
-        checked += 1;
-        const intact =
-          row.seq === prevSeq + 1 && row.prevSha256 === prevSha && eventSha256(row) === row.sha256;
-        if (!intact) return { ok: false, checked, first_bad_id: row.id, head_sha256: prevSha };
-        prevSha = row.sha256;
-        prevSeq = row.seq;
-      }
-      if (rows.length < BATCH) return { ok: true, checked, head_sha256: prevSha };
+      const rows = await this.events.find(tenant, { afterSeq }, BATCH);
+      for (const row of rows) if (!walk.next(row)) return walk.result();
+      if (rows.length < BATCH) return walk.result();
+      afterSeq = rows[rows.length - 1].seq;
     }
   }
 }

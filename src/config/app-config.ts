@@ -318,6 +318,13 @@ export class AppConfig {
   @Min(100, { message: 'AUDIT_SINK_TIMEOUT_MS must be an integer from 100 to 120000' })
   @Max(120000, { message: 'AUDIT_SINK_TIMEOUT_MS must be an integer from 100 to 120000' })
   AUDIT_SINK_TIMEOUT_MS: number = 10000;
+
+  /** How long after a worker starts its first daily screen purge runs. */
+  @Type(() => Number)
+  @IsInt({ message: 'SCREEN_PURGE_DELAY_MS must be an integer from 0 to 86400000' })
+  @Min(0, { message: 'SCREEN_PURGE_DELAY_MS must be an integer from 0 to 86400000' })
+  @Max(86400000, { message: 'SCREEN_PURGE_DELAY_MS must be an integer from 0 to 86400000' })
+  SCREEN_PURGE_DELAY_MS: number = 60000;
 }
 
 export class ConfigError extends Error {}

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { SINK_KINDS, type SinkKind } from '../sink-config';
+import { SINK_KINDS, type SinkKind, SYSLOG_PROTOCOLS, type SyslogProtocol } from '../sink-config';
 
 /**
  * The body of `PUT /api/admin/audit-sinks` as OpenAPI shows it. The checks are parse-sinks.ts's,
@@ -17,6 +17,13 @@ export class AuditSinkDto {
 
   @ApiPropertyOptional({ description: 'syslog: its TLS port', example: 6514 })
   port?: number;
+
+  @ApiPropertyOptional({
+    enum: SYSLOG_PROTOCOLS,
+    description:
+      'syslog: rfc5425 (octet-counted frames, no acknowledgement; the default) or relp (RELP over TLS, each message acknowledged, as rsyslog imrelp with tls="on")',
+  })
+  protocol?: SyslogProtocol;
 
   @ApiPropertyOptional({
     description:

@@ -115,11 +115,16 @@ export class RetentionRepository {
   }
 
   /**
-   * Drops the bytes of at most `limit` screens of every tenant not used for longer than the
-   * tenant's retention before `now`, and referenced by no step or held write of a run under legal
-   * hold. The rows, their hashes and every step and audit event stay.
+   * Drops the bytes of at most `limit` screens of every tenant (or of `tenant` alone) not used for
+   * longer than the tenant's retention before `now`, and referenced by no step or held write of a
+   * run under legal hold. The rows, their hashes and every step and audit event stay.
    */
-  async purgeBatch(manager: EntityManager, now: Date, limit: number): Promise<PurgedScreen[]> {
+  async purgeBatch(
+    manager: EntityManager,
+    now: Date,
+    limit: number,
+    tenant?: string,
+  ): Promise<PurgedScreen[]> {
     return updatedRows<PurgedScreen>(
       await manager.query(
         `WITH due AS (
@@ -127,6 +132,7 @@ export class RetentionRepository {
              FROM screens s
              LEFT JOIN screen_retention r ON r.tenant = s.tenant
             WHERE s.purged_at IS NULL
+              AND ($4::text IS NULL OR s.tenant = $4)
               AND s.last_used_at < $1::timestamptz
                     - make_interval(days => COALESCE(r.retention_days, $3))
               AND NOT EXISTS (
@@ -142,7 +148,7 @@ export class RetentionRepository {
            FROM due
           WHERE s.tenant = due.tenant AND s.sha256 = due.sha256
           RETURNING s.tenant, s.sha256`,
-        [now, limit, DEFAULT_RETENTION_DAYS],
+        [now, limit, DEFAULT_RETENTION_DAYS, tenant ?? null],
       ),
     );
   }

@@ -184,9 +184,11 @@ export class RetentionService {
    * Drops the bytes of every screen past its tenant's retention, `batch` screens a transaction,
    * each batch audited `screens.purged` per tenant with the SHA-256 of each screen. One purge at a
    * time across workers (an advisory lock per batch); stops after `maxBatches`, the next run goes on.
+   * `now` is the moment the purge runs as of (the operator's `screens purge --as-of`), `tenant`
+   * limits it to one tenant's screens.
    */
   async purge(
-    options: { now?: Date; batch?: number; maxBatches?: number } = {},
+    options: { now?: Date; tenant?: string; batch?: number; maxBatches?: number } = {},
   ): Promise<PurgeResult> {
     const now = options.now ?? new Date();
     const batch = options.batch ?? 500;
@@ -196,7 +198,7 @@ export class RetentionService {
     while (batches < maxBatches) {
       const done = await this.dataSource.transaction(async (manager) => {
         if (!(await this.repository.tryLockPurge(manager))) return null;
-        const rows = await this.repository.purgeBatch(manager, now, batch);
+        const rows = await this.repository.purgeBatch(manager, now, batch, options.tenant);
         for (const [tenant, hashes] of byTenant(rows)) {
           await this.audit.record(
             {

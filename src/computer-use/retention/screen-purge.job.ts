@@ -1,8 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '../../config/app-config';
 import { RetentionService } from './retention.service';
 
-/** The purge runs this long after the worker starts, then once a day. */
-const FIRST_DELAY_MS = 60_000;
+/** The purge runs SCREEN_PURGE_DELAY_MS (a minute) after the worker starts, then once a day. */
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -15,7 +15,10 @@ export class ScreenPurgeJob implements OnApplicationBootstrap, OnApplicationShut
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
 
-  constructor(private readonly retention: RetentionService) {}
+  constructor(
+    private readonly retention: RetentionService,
+    private readonly config: AppConfig,
+  ) {}
 
   onApplicationBootstrap(): void {
     const tick = () => {
@@ -30,7 +33,7 @@ export class ScreenPurgeJob implements OnApplicationBootstrap, OnApplicationShut
           this.timer.unref();
         });
     };
-    this.timer = setTimeout(tick, FIRST_DELAY_MS);
+    this.timer = setTimeout(tick, this.config.SCREEN_PURGE_DELAY_MS);
     this.timer.unref();
   }
 
