@@ -56,6 +56,8 @@ describe('audit sinks over RELP', () => {
       AUDIT_SINK_TIMEOUT_MS: '2000',
     });
     admin = (await api.token('acme', 'ada', ['computer_use.admin'])).token;
+    // Warden connects to a tenant's receiver only once the deployment operator granted it.
+    await api.grantDestination('acme', `tls://127.0.0.1:${rsyslog.port}`);
     worker = await createWorker(api.config);
     await worker.init();
   });
@@ -122,6 +124,7 @@ describe('audit sinks over RELP', () => {
 
   it('moves the cursor past what a receiver acknowledged before it closed, and sends only the rest again', async () => {
     const stingy = await startRelpReceiver(pki, (n) => (n <= 3 ? '200 OK' : 'serverclose'));
+    await api.grantDestination('acme', `tls://127.0.0.1:${stingy.port}`);
     try {
       const put = await api.request('PUT', '/api/admin/audit-sinks', {
         token: admin,
