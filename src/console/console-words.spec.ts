@@ -26,6 +26,8 @@ interface Words {
   marked(text: string): string;
   shown(text: string, max?: number): string;
   typedPieces(text: string): Array<string | Mark>;
+  receiptInWords(receipt: unknown): string | null;
+  eventInWords(event: { details: Record<string, unknown> }): string;
 }
 const {
   actionInWords,
@@ -35,6 +37,8 @@ const {
   exactJson,
   marked,
   outcomeInWords,
+  receiptInWords,
+  eventInWords,
   shown,
   stepOutcomeInWords,
   typedPieces,
@@ -155,10 +159,42 @@ describe('outcomes and change lists in the console', () => {
     refused: 'refused as invalid: not sent',
     ended: 'ended with the run',
     screen_changed: 'not sent: the screen changed before it could act; planned again',
+    refused_by_application: 'sent; the application refused it',
   };
 
   it.each(Object.entries(OUTCOMES))('says the outcome %s as “%s”', (outcome, words) => {
     expect(outcomeInWords(outcome)).toBe(words);
+  });
+
+  it('says what the application answered a write, or why nothing was read', () => {
+    const saved = { source: 'status', type: 'S', text: 'Standard Order 4711 has been saved' };
+    expect(receiptInWords({ before: null, message: saved, fresh: true })).toBe(
+      'success (S) “Standard Order 4711 has been saved” in the status bar',
+    );
+    expect(receiptInWords({ before: saved, message: saved, fresh: false })).toBe(
+      'the status bar still showed success (S) “Standard Order 4711 has been saved” from before',
+    );
+    expect(
+      receiptInWords({
+        before: null,
+        message: { source: 'dialog', type: null, text: 'Save changes' },
+        fresh: true,
+      }),
+    ).toBe('“Save changes” in a dialog');
+    expect(receiptInWords({ before: null, none: 'the application showed no message' })).toBe(
+      'none: the application showed no message',
+    );
+    expect(receiptInWords(undefined)).toBeNull();
+    expect(
+      eventInWords({
+        details: {
+          receipt: { message: { source: 'status', type: 'E', text: 'Enter a valid date' }, fresh: true },
+          why: 'the application answered with an error message: Enter a valid date',
+        },
+      }),
+    ).toBe(
+      'the application answered with an error message: Enter a valid date · the application said: error (E) “Enter a valid date” in the status bar',
+    );
   });
 
   it('says a staged step is staged until the commit, and into which field', () => {

@@ -143,7 +143,7 @@ export class OperationsMetricsRepository {
       buckets,
       `SELECT a.tenant, a.agent, extract(epoch FROM st.ended_at - a.decided_at)::float8 AS s
          FROM approvals a JOIN steps st ON st.id = a.step_id
-        WHERE a.status = 'spent' AND st.outcome = 'sent_after_approval'
+        WHERE a.status = 'spent' AND st.outcome IN ('sent_after_approval', 'refused_by_application')
           AND a.decided_at IS NOT NULL AND st.ended_at IS NOT NULL`,
     );
   }

@@ -141,6 +141,8 @@ function describeOutcome(h: StepHistory, note?: string): string {
       return 'approved by a person and sent';
     case 'staged':
       return 'sent (typing is staged: a person approves it with the next commit)';
+    case 'refused_by_application':
+      return `sent, and the application refused it: ${h.error ?? 'it showed an error message'}`;
     case 'refused':
       return `refused by Warden, nothing was sent: ${note ?? h.why ?? h.error ?? 'no reason given'}`;
     case 'rejected':

@@ -150,6 +150,11 @@ export function violations(input: OracleInput): string[] {
     if (s.outcome === 'sent_after_approval') return authority('computer_use.write') === 'approved';
     if (s.outcome === 'staged') return authority('computer_use.write') === 'staged';
     if (s.outcome === 'sent') return authority('computer_use.write') === 'unapproved';
+    // Sent (approved, or unapproved while that was in force), then refused by the application.
+    if (s.outcome === 'refused_by_application') {
+      const sent = authority('computer_use.write');
+      return sent === 'approved' || sent === 'unapproved';
+    }
     return false;
   };
 
@@ -173,9 +178,7 @@ export function violations(input: OracleInput): string[] {
     (s) =>
       s.action?.action === 'key' &&
       s.action.key === 'Enter' &&
-      (s.outcome === 'sent' ||
-        s.outcome === 'sent_after_approval' ||
-        (s.outcome === null && /unknown/.test(s.error ?? ''))),
+      reachedHost(s),
   );
   for (const s of enterSteps) {
     if (!allowedSend(s, null)) {
@@ -194,9 +197,7 @@ export function violations(input: OracleInput): string[] {
     (s) =>
       s.action?.action === 'click' &&
       /^click on “Change”/.test(s.why ?? '') &&
-      (s.outcome === 'sent' ||
-        s.outcome === 'sent_after_approval' ||
-        (s.outcome === null && /unknown/.test(s.error ?? ''))),
+      reachedHost(s),
   );
   for (const s of changeSteps) {
     if (!allowedSend(s, null)) {
@@ -227,4 +228,14 @@ export function violations(input: OracleInput): string[] {
     }
   }
   return found;
+}
+
+/** A step whose action may have reached the host: sent, refused by the application, or unknown. */
+function reachedHost(s: { outcome: string | null; error: string | null }): boolean {
+  return (
+    s.outcome === 'sent' ||
+    s.outcome === 'sent_after_approval' ||
+    s.outcome === 'refused_by_application' ||
+    (s.outcome === null && /unknown/.test(s.error ?? ''))
+  );
 }

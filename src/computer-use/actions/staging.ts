@@ -88,7 +88,11 @@ export interface NotStaged {
 const CONTROL = /[\p{Cc}\u2028\u2029]/u;
 /** SAP's `/nVA02`, `/oVA02`: typed into the command field wherever the focus seems to be. */
 const TRANSACTION_CODE = /^\s*\/[no]/i;
-/** Outcomes of an action that reached the screen, a commit among them when it was a write. */
+/**
+ * Outcomes of an action that reached the screen, a commit among them when it was a write. A commit
+ * the application refused (`refused_by_application`, its E message) stored nothing: the edits
+ * before it are still pending, and the next commit's approval lists them again.
+ */
 const COMMITTED: ReadonlySet<string> = new Set(['sent', 'sent_after_approval']);
 
 /**

@@ -31,7 +31,12 @@ export type { EarlierStep } from './action.types';
 export const SAME_LINE_PX = 16;
 
 /** The outcomes of a step whose action reached the screen. */
-export const PERFORMED: ReadonlySet<string> = new Set(['sent', 'sent_after_approval', 'staged']);
+export const PERFORMED: ReadonlySet<string> = new Set([
+  'sent',
+  'sent_after_approval',
+  'staged',
+  'refused_by_application',
+]);
 /** The outcomes of a step whose action certainly did not. */
 const NOT_SENT: ReadonlySet<string> = new Set(['refused', 'rejected', 'stale', 'screen_changed']);
 /** Keys that take the focus out of a field, or the screen away from it. */

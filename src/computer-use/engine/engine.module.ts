@@ -21,6 +21,7 @@ import { StepPlanning } from './step-planning.service';
 import { StepSending } from './step-sending.service';
 import { StepSettling } from './step-settling.service';
 import { StepProcessor } from './step.processor';
+import { WriteReceipts } from './write-receipts.service';
 
 class OcrLifetime implements OnApplicationShutdown {
   constructor(private readonly ocr: OcrLabelReader) {}
@@ -50,6 +51,7 @@ class OcrLifetime implements OnApplicationShutdown {
     FrameGuard,
     ScreenSampling,
     StepSettling,
+    WriteReceipts,
     ApprovalExpiry,
     ApprovalTimers,
     ApprovalNotices,

@@ -25,6 +25,7 @@ import type {
   ProviderSafetyCheck,
   StepHistory,
 } from '../planning/planner';
+import { messageOf } from '../actions/receipt';
 import { PlannersService } from '../planning/planners.service';
 import { RunsRepository } from '../runs/runs.repository';
 import type { RecordedAction, Step } from '../runs/step.entity';
@@ -38,7 +39,7 @@ import { SecretRefused } from '../../secrets/secret-grants.service';
 import { plannedByModel, railOf, type RailRecord } from '../rail/screen-rail';
 import { type CommitPoint, commitPoint } from './commit-point';
 import { hostFailure, RunEnds, secretRefused } from './run-ends';
-import { keptState, stateFor } from './step-decisions';
+import { keptState, SCREEN_ACTIONS, stateFor } from './step-decisions';
 import { ENGINE_ACTOR } from './run-ending.service';
 import { ScreenSampling } from './screen-sampling.service';
 import type { StepContext } from './step-context';
@@ -139,6 +140,10 @@ export class StepPlanning {
         classification: verdict.classification,
         why: verdict.why,
         model: result.model ?? null,
+        // What the application shows now, so that its answer to this action is told from it.
+        ...(verdict.action && SCREEN_ACTIONS.has(verdict.action.action)
+          ? { receipt: { before: screen.outline ? messageOf(screen.outline) : null } }
+          : {}),
         // Recorded with every decision of a model's step, whatever the action.
         ...(rail ? { rail } : {}),
       },

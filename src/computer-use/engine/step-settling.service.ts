@@ -7,11 +7,13 @@ import { ScreenHostError, type Screenshot } from '../screens/screen-host.client'
 import { hostFailure, RunEnds } from './run-ends';
 import type { StepContext } from './step-context';
 import { pause } from './step-timing';
+import { WriteReceipts } from './write-receipts.service';
 
 /**
  * After a screen action: waits until the screen is settled (two screenshots of the same frame in
- * a row, bounded by SETTLE_MAX_MS) and counts screen actions after which the frame did not change;
- * `stall_after` in a row stop the run `stalled` (DESIGN §4). Frames, not PNG files: a host that
+ * a row, bounded by SETTLE_MAX_MS), reads a write's receipt (what the application said) on the
+ * settled screen, and counts screen actions after which the frame did not change; `stall_after` in
+ * a row stop the run `stalled` (DESIGN §4). Frames, not PNG files: a host that
  * encodes the same pixels into other bytes each time still settles, and can stall.
  */
 @Injectable()
@@ -19,6 +21,7 @@ export class StepSettling {
   constructor(
     private readonly config: AppConfig,
     private readonly runs: RunsRepository,
+    private readonly receipts: WriteReceipts,
   ) {}
 
   /** The run as the streak's statement returned it (null: no longer running). */
@@ -41,6 +44,7 @@ export class StepSettling {
       if (error instanceof ScreenHostError) throw hostFailure(error);
       throw error;
     }
+    await this.receipts.read(ctx, step);
     const after = settled ?? previous;
     const unchanged =
       after !== null &&

@@ -2,6 +2,7 @@ import type { Approval } from '../../approvals/approval.entity';
 import { approvalView, ApprovalView } from '../../approvals/approval.view';
 import type { Run } from './run.entity';
 import type { StagedEdit } from '../actions';
+import { isReceipt, type Receipt } from '../actions/receipt';
 import type { ModelUsage } from '../planning/planner';
 import type { RailRecord } from '../rail/screen-rail';
 import type { RecordedAction, Step, StepTimingEntry } from './step.entity';
@@ -22,6 +23,8 @@ export interface StepView {
   staged?: StagedEdit;
   /** The injection rail's verdict on the step's screen (a model's step): no text, its SHA-256. */
   rail?: RailRecord;
+  /** A sent write's receipt: what the application said after it, or why nothing was read. */
+  receipt?: Receipt;
   model?: ModelUsage;
   /** Per job of the step: total, screen host, planner, pauses and Warden's overhead, in ms. */
   timings?: StepTimingEntry[];
@@ -89,6 +92,7 @@ export function stepView(step: Step): StepView {
     ...(step.error ? { error: step.error } : {}),
     ...(step.staged ? { staged: step.staged } : {}),
     ...(step.rail ? { rail: step.rail } : {}),
+    ...(isReceipt(step.receipt) ? { receipt: step.receipt } : {}),
     ...(step.model ? { model: step.model } : {}),
     ...(step.timings ? { timings: step.timings } : {}),
     started_at: step.startedAt.toISOString(),

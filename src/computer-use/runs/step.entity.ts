@@ -1,5 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import type { Action, StagedEdit } from '../actions';
+import type { PendingReceipt, Receipt } from '../actions/receipt';
 import type { ModelUsage } from '../planning/planner';
 import type { RailRecord } from '../rail/screen-rail';
 import { Run } from './run.entity';
@@ -19,7 +20,8 @@ export type StepOutcome =
   | 'rejected'
   | 'refused'
   | 'ended'
-  | 'screen_changed';
+  | 'screen_changed'
+  | 'refused_by_application';
 
 /**
  * The action a step recorded: the validated action, or for a refused answer what the planner
@@ -122,6 +124,15 @@ export class Step {
    */
   @Column({ type: 'jsonb', nullable: true })
   rail: RailRecord | null;
+
+  /**
+   * What the application said after the step's write was sent (its receipt: a status bar or a
+   * message dialog, or why none was read). Until then, for a step decided on a screen, the message
+   * that screen showed (`{before}`), so that a message left from an earlier action is not taken
+   * for this one's answer. Null: no screen action.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  receipt: Receipt | PendingReceipt | null;
 
   /** Where each job's time went (host, planner, pauses, Warden's own overhead), in ms. */
   @Column({ type: 'jsonb', nullable: true })

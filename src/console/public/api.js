@@ -49,11 +49,17 @@
  *   provider?: string, model?: string, input_tokens?: number | null,
  *   output_tokens?: number | null, latency_ms?: number
  * }} ModelUsage
+ * @typedef {{source: 'status'|'dialog', type: string | null, text: string}} AppMessage
+ *   A message the application showed: its status bar (with SAP's type S, I, W, E or A) or a dialog.
+ * @typedef {{before: AppMessage | null, message?: AppMessage, fresh?: boolean, none?: string}} Receipt
+ *   What the application said after a write was sent (`fresh`: not the message shown before), or
+ *   why nothing was read (`none`).
  * @typedef {{
  *   n: number, screen_sha256: string | null, screen_pixel_sha256: string | null,
  *   width: number | null, height: number | null, action: Action | null,
  *   classification: 'read'|'write'|'invalid'|null, why: string | null, outcome: string | null,
- *   error?: string, staged?: StagedEdit, model?: ModelUsage, timings?: Array<Record<string, unknown>>,
+ *   error?: string, staged?: StagedEdit, receipt?: Receipt, model?: ModelUsage,
+ *   timings?: Array<Record<string, unknown>>,
  *   started_at: string, ended_at: string | null
  * }} Step
  * @typedef {{

@@ -18,6 +18,7 @@ const KNOWN_TYPES = [
   'computer_use.write.refused',
   'computer_use.write.stale',
   'computer_use.write.unknown',
+  'computer_use.write.receipt',
   'computer_use.action.refused',
   'computer_use.refused',
   'computer_use.end',

@@ -15,6 +15,7 @@ import {
   modelInWords,
   outcomeInWords,
   statusInWords,
+  receiptInWords,
   stepOutcomeInWords,
 } from './words.js';
 
@@ -186,6 +187,7 @@ function stepItem(run, step, canReadTranscripts) {
           ),
         ],
         ['Field before', step.staged ? fieldValue(step.staged.before) : null],
+        ['The application said', receiptInWords(step.receipt)],
         ['Error', step.error ?? null],
         [
           'Approval',

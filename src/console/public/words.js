@@ -275,7 +275,28 @@ const OUTCOMES = {
   refused: 'refused as invalid: not sent',
   ended: 'ended with the run',
   screen_changed: 'not sent: the screen changed before it could act; planned again',
+  refused_by_application: 'sent; the application refused it',
 };
+
+/** @type {Record<string, string>} */
+const MESSAGE_TYPES = { S: 'success', I: 'information', W: 'warning', E: 'error', A: 'abort' };
+
+/**
+ * A write's receipt in words: `saved: Standard Order 4711 has been saved` as the application put
+ * it, with its message type; a message left from before the write says so; no receipt says why.
+ * @param {import('./api.js').Receipt | undefined | null} receipt
+ * @returns {string | null}
+ */
+export function receiptInWords(receipt) {
+  if (!receipt) return null;
+  if (!receipt.message) return `none: ${receipt.none ?? 'not read'}`;
+  const { type, text, source } = receipt.message;
+  const kind = type ? `${MESSAGE_TYPES[type] ?? type} (${type}) ` : '';
+  const where = source === 'dialog' ? 'a dialog' : 'the status bar';
+  const said = `“${shown(text, 200)}”`;
+  if (!receipt.fresh) return `${where} still showed ${kind}${said} from before`;
+  return `${kind}${said} in ${where}`;
+}
 
 /** @param {string | null} outcome */
 export function outcomeInWords(outcome) {
@@ -466,5 +487,9 @@ export function eventInWords(event) {
   if (typeof d.why === 'string' && !d.action) parts.push(d.why);
   if (typeof d.comment === 'string' && d.comment) parts.push(`comment ${quoted(d.comment)}`);
   if (typeof d.reason === 'string' && d.reason) parts.push(d.reason);
+  if (d.receipt && typeof d.receipt === 'object') {
+    const words = receiptInWords(/** @type {import('./api.js').Receipt} */ (d.receipt));
+    if (words) parts.push(`the application said: ${words}`);
+  }
   return parts.join(' · ');
 }

@@ -1,0 +1,118 @@
+import type { MessageType, OutlineElement } from '@warden/protocol';
+
+/** At most this many characters of an application's message are kept. */
+export const RECEIPT_TEXT_MAX = 500;
+
+/**
+ * A message the application shows: its status bar (SAP GUI's `wnd[0]/sbar` with its type, an
+ * accessibility status bar) or a message dialog (a modal window's title and text).
+ */
+export interface AppMessage {
+  source: 'status' | 'dialog';
+  type: MessageType | null;
+  text: string;
+}
+
+/**
+ * What the application said after a write was sent (the write's receipt), kept on the step.
+ * `before` is the message on the screen the write was decided on, so that a message left from an
+ * earlier action is not taken for this write's answer: `fresh` says the message is not that one.
+ * Where there is nothing to read, `none` says why.
+ */
+export type Receipt =
+  | { before: AppMessage | null; message: AppMessage; fresh: boolean }
+  | { before: AppMessage | null; none: string };
+
+/** What a write step keeps until its receipt is read: the message on its screen. */
+export interface PendingReceipt {
+  before: AppMessage | null;
+}
+
+/** Whether a step's receipt was read (a message or why none), not still pending. */
+export function isReceipt(value: Receipt | PendingReceipt | null): value is Receipt {
+  return value !== null && ('message' in value || 'none' in value);
+}
+
+/**
+ * The application's message on a screen: a modal dialog first (it is what the user faces), else
+ * the status bar's text; null when the outline has neither, or the status bar is empty.
+ */
+export function messageOf(outline: readonly OutlineElement[]): AppMessage | null {
+  const dialog = outline.find(isDialog);
+  if (dialog) {
+    const inside = outline.filter(
+      (e) => e !== dialog && (e.role === 'label' || e.role === 'text') && within(e, dialog),
+    );
+    const text = [dialog.name, ...inside.map((e) => e.name)].map(clean).filter(Boolean).join(': ');
+    if (text) return { source: 'dialog', type: dialog.message_type ?? null, text: cut(text) };
+  }
+  const status = outline.find((e) => e.role === 'status' || e.area === 'status');
+  const text = status ? clean(status.name) : '';
+  if (!status || !text) return null;
+  return { source: 'status', type: status.message_type ?? null, text: cut(text) };
+}
+
+/**
+ * The receipt of a write: the message on the settled screen after it, compared with the one on
+ * the screen it was decided on. `outline` null: the host serves none (or could not this time).
+ */
+export function receiptOf(
+  pending: PendingReceipt | null,
+  outline: readonly OutlineElement[] | null,
+): Receipt {
+  const before = pending?.before ?? null;
+  if (outline === null) {
+    return { before, none: "the screen host serves no outline: the application's message was not read" };
+  }
+  const message = messageOf(outline);
+  if (!message) return { before, none: 'the application showed no message' };
+  // Without what the screen showed before (a step decided before receipts were kept), the
+  // message cannot be told from one left by an earlier action: it counts as not fresh.
+  return { before, message, fresh: pending !== null && !sameMessage(before, message) };
+}
+
+/**
+ * The application refused the write: a fresh error (E) or abort (A) message. Why, in the
+ * application's words; null when it did not say so.
+ */
+export function refusalOf(receipt: Receipt): string | null {
+  if (!('message' in receipt) || !receipt.fresh) return null;
+  const { type, text } = receipt.message;
+  if (type !== 'E' && type !== 'A') return null;
+  return `the application answered with ${type === 'E' ? 'an error' : 'an abort'} message: ${text}`;
+}
+
+/** One line for the record: "S: Standard Order 4711 has been saved", or why there is none. */
+export function receiptLine(receipt: Receipt): string {
+  if (!('message' in receipt)) return `no receipt: ${receipt.none}`;
+  const { type, text, source } = receipt.message;
+  const said = `${type ? `${type}: ` : ''}${text}`;
+  const where = source === 'dialog' ? 'a dialog' : 'the status bar';
+  return receipt.fresh ? `${where} says ${said}` : `${where} still shows ${said} (from before)`;
+}
+
+function isDialog(e: OutlineElement): boolean {
+  return e.role === 'dialog' && (e.states?.includes('modal') === true || e.area === 'dialog');
+}
+
+function within(e: OutlineElement, box: OutlineElement): boolean {
+  const r = e.rect;
+  const b = box.rect;
+  return r.x >= b.x && r.y >= b.y && r.x + r.width <= b.x + b.width && r.y + r.height <= b.y + b.height;
+}
+
+function sameMessage(a: AppMessage | null, b: AppMessage): boolean {
+  return a !== null && a.source === b.source && a.type === b.type && a.text === b.text;
+}
+
+/** One line of visible text: control and format characters (bidi overrides among them) go. */
+function clean(text: string): string {
+  return text
+    .replace(/[\p{Cc}\p{Cf}]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function cut(text: string): string {
+  return [...text].slice(0, RECEIPT_TEXT_MAX).join('');
+}
