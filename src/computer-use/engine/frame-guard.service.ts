@@ -1,15 +1,19 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { FRAME_PRECONDITION_CAPABILITY } from '@warden/protocol';
+import type { Approval } from '../../approvals/approval.entity';
+import type { Step } from '../runs/step.entity';
 import { frameIgnore } from '../screens/frame-ignore';
-import { compareScreens, VolatileMask } from '../screens/pixels';
+import { VolatileMask } from '../screens/pixels';
 import { readPngHeader } from '../screens/png-structure';
-import { hiddenChange } from '../screens/redaction';
 import {
   type FrameExpectation,
   type ScreenHost,
   ScreenHostError,
+  type Screenshot,
 } from '../screens/screen-host.client';
-import { hostFailure } from './run-ends';
+import { ScreensService } from '../screens/screens.service';
+import { screenChange } from './sending-decisions';
+import { hostFailure, RunEnds } from './run-ends';
 import type { StepContext } from './step-context';
 
 /** How long what a host announced (GET /health) is believed before it is asked again. */
@@ -40,14 +44,18 @@ export type FrameCheck =
   | { kind: 'changed'; why: string };
 
 /**
- * The frame rule's side in the engine: what to send with an action so the host acts only on the
- * frame it was judged on, and Warden's own comparison where the host cannot do it (it does not
- * announce `frame_precondition`, or no longer holds the frame: `frame_unknown`).
+ * The frame rule's side in the engine, and the one place that answers "is this still the screen
+ * the action was judged or approved on": what to send with an action so the host acts only on the
+ * frame it was judged on, Warden's own comparison where the host cannot do it (it does not
+ * announce `frame_precondition`, or no longer holds the frame: `frame_unknown`), and the
+ * comparison of a fresh screenshot with the screen an approved write was held on.
  */
 @Injectable()
 export class FrameGuard {
   private readonly logger = new Logger(FrameGuard.name);
   private readonly capable = new Map<string, { frame: boolean; until: number }>();
+
+  constructor(private readonly screens: ScreensService) {}
 
   /** The check to make for an action judged on `judged`, right before it is sent. */
   async check(
@@ -71,28 +79,51 @@ export class FrameGuard {
     return this.compareFresh(ctx, judged, mask, true);
   }
 
+  /**
+   * Whether the screen is no longer the one the approver saw (and why; null: it is), with the
+   * fresh screenshot it was compared with. `shot` is a screenshot already under way (`screenshot`).
+   */
+  async sinceApproval(
+    ctx: StepContext,
+    step: Step,
+    approval: Approval,
+    mask: VolatileMask | null,
+    shot: Promise<Screenshot | RunEnds> = this.screenshot(ctx),
+  ): Promise<{ stale: string | null; fresh: Screenshot }> {
+    const fresh = await shot;
+    if (fresh instanceof RunEnds) throw fresh;
+    const stale = await screenChange(
+      { pngSha256: approval.screenSha256, hiddenSha256: step.hiddenSha256 },
+      () => this.screens.get(ctx.run.tenant, approval.screenSha256),
+      fresh,
+      { mask, ignoreRegions: ctx.agent.ignore_regions },
+    );
+    return { stale, fresh };
+  }
+
+  /** A screenshot, or the screen host's failure as the run's end (it does not reject for it). */
+  screenshot(ctx: StepContext): Promise<Screenshot | RunEnds> {
+    return ctx.host.screenshot().catch((error: unknown) => {
+      if (error instanceof ScreenHostError) return hostFailure(error);
+      throw error;
+    });
+  }
+
   private async compareFresh(
     ctx: StepContext,
     judged: JudgedScreen,
     mask: VolatileMask | null,
     precondition: boolean,
   ): Promise<FrameCheck> {
-    let fresh;
-    try {
-      fresh = await ctx.host.screenshot();
-    } catch (error) {
-      if (error instanceof ScreenHostError) throw hostFailure(error);
-      throw error;
-    }
-    // The redacted PNGs cannot show a change under the regions: their hash can.
-    const hidden = hiddenChange(judged.hiddenSha256, fresh);
-    if (hidden) return { kind: 'changed', why: hidden };
-    const result = compareScreens(judged.png, fresh.png, {
-      mask,
-      ignoreRegions: ctx.agent.ignore_regions,
-      regionSpace: { width: fresh.width, height: fresh.height },
-    });
-    if (!result.same) return { kind: 'changed', why: result.why };
+    const fresh = await this.screenshot(ctx);
+    if (fresh instanceof RunEnds) throw fresh;
+    const why = await screenChange(
+      { hiddenSha256: judged.hiddenSha256 },
+      () => Promise.resolve(judged.png),
+      fresh,
+      { mask, ignoreRegions: ctx.agent.ignore_regions },
+    );
+    if (why !== null) return { kind: 'changed', why };
     if (!precondition) return { kind: 'checked' };
     if (!fresh.frameSha256) {
       return { kind: 'changed', why: 'the screen host sent no frame hash with its screenshot' };

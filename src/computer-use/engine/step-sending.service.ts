@@ -7,19 +7,15 @@ import { isWrite, type StepPhase } from '../runs/step-phase';
 import type { Step } from '../runs/step.entity';
 import type { SendGate } from '../runs/send-gate';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
-import { compareScreens, VolatileMask } from '../screens/pixels';
-import { ScreenHostError, type Screenshot } from '../screens/screen-host.client';
-import { hiddenChange } from '../screens/redaction';
+import { VolatileMask } from '../screens/pixels';
+import { ScreenHostError } from '../screens/screen-host.client';
 import { ScreensService } from '../screens/screens.service';
 import { FrameGuard, type JudgedScreen } from './frame-guard.service';
-import { hostFailure, RunEnds, staleEnd, writeOutcomeUnknown } from './run-ends';
+import { RunEnds, staleEnd, writeOutcomeUnknown } from './run-ends';
 import { SendRecording } from './send-recording.service';
+import { afterRefusal, notMarked, resendRefused, sentOtherwise } from './sending-decisions';
 import type { StepContext } from './step-context';
 import { refusedToSend, sentUnapprovedWhy } from './step-decisions';
-
-/** Why a read that a weakening made one is held after all. */
-const LOOSENING_GONE =
-  'the weakening that made it a read (unlabelled_clicks or a screen rule) is no longer in force as it was';
 
 /** Reads (and unapproved writes) met by a changed screen this many times in a row stop the run. */
 export const MAX_SCREEN_CHANGES = 3;
@@ -85,20 +81,13 @@ export class StepSending {
     });
     if (!moved) {
       if (gate) this.refuseIfSwitchedOff(ctx, gate);
-      const held = gate?.runStatus === 'running' && gate.writesNeedApproval;
-      // The agent's config changed since the step read it: a person decides after all.
-      if (held && unapprovedWrite) return { hold: "the agent's writes need approval again" };
-      if (held && !gate.looseningInForce) return { hold: LOOSENING_GONE };
-      return null; // cancelled or taken over meanwhile: nothing was sent
+      // The agent's config changed since the step read it: a person decides after all; or the
+      // run was cancelled or taken over meanwhile: nothing was sent.
+      return notMarked(gate, unapprovedWrite);
     }
     // The gate let it go because the agent's writes need no approval now, not as it was decided
     // (staged, or a read by a weakening no longer in force): recorded and audited as what it was.
-    const decided =
-      options.staged && !gate?.stagesTyping
-        ? 'staged'
-        : loosening && !gate?.looseningInForce
-          ? 'loosened'
-          : null;
+    const decided = sentOtherwise(gate, options.staged, loosening);
     if (decided) await this.steps.sentAsUnapprovedWrite(step, sentUnapprovedWhy(step.why, decided));
     return this.actOnFrame(ctx, step, action, options.judged, options.mask, options.approval);
   }
@@ -106,7 +95,7 @@ export class StepSending {
   /** The approval was spent by a resume: compare the screen with the held one, then send once. */
   async sendApproved(ctx: StepContext, step: Step): Promise<SendResult> {
     // The fresh screenshot is taken while the approval is read: a screenshot changes nothing.
-    const shot = this.freshScreenshot(ctx);
+    const shot = this.frames.screenshot(ctx);
     const approval = await this.approvals.ofStep(step.id).catch(async (error: unknown) => {
       await shot.catch(() => undefined); // never left to fail unobserved
       throw error;
@@ -116,7 +105,7 @@ export class StepSending {
       throw new Error(`step ${step.id} is approved but has no approval`);
     }
     const mask = heldMask(approval);
-    const { stale, fresh } = await this.staleness(ctx, step, approval, mask, shot);
+    const { stale, fresh } = await this.frames.sinceApproval(ctx, step, approval, mask, shot);
     if (stale) throw staleEnd(stale, approval);
     // Sent onto the frame just compared with the approved one.
     return this.send(ctx, step, approval.action, {
@@ -150,12 +139,17 @@ export class StepSending {
     const judged = await this.judgedScreenOf(ctx, step);
     const mask = approval ? heldMask(approval) : runMask(ctx);
     if (approval) {
-      const { stale } = await this.staleness(ctx, step, approval, mask);
+      const { stale } = await this.frames.sinceApproval(ctx, step, approval, mask);
       if (stale) throw staleEnd(stale, approval);
     }
     // Sent again: the same checks as the first time, right before the effect.
     const gate = await this.steps.sendGate(step, approval !== null, ctx.secret);
-    if (!gate || gate.runStatus !== 'running') {
+    const refused = resendRefused(gate, {
+      approved: approval !== null,
+      write,
+      staged: Boolean(step.staged),
+    });
+    if (refused === 'run_ended' || !gate) {
       // The run ended meanwhile (cancelled, expired): the host did not act, and nothing will.
       await this.steps.move(step, 'sending', 'done', {
         outcome: 'refused',
@@ -165,7 +159,7 @@ export class StepSending {
       return null;
     }
     this.refuseIfSwitchedOff(ctx, gate);
-    if (!approval && write && gate.writesNeedApproval && !(step.staged && gate.stagesTyping)) {
+    if (refused === 'needs_approval') {
       // The agent's writes need a person again (its config changed since the step was decided).
       const why =
         "the agent's writes need approval again; the host had not acted, nothing was sent";
@@ -207,16 +201,12 @@ export class StepSending {
         break;
       } catch (error) {
         if (!(error instanceof ScreenHostError)) throw error;
-        if (error.kind === 'screen_changed') {
-          return this.screenChanged(step, 'the screen changed before the host could act', approval);
-        }
-        if (error.kind === 'frame_unknown' && tries === 0) {
+        const next = afterRefusal(error.kind, tries);
+        if (next === 'recheck') {
           check = await this.frames.recheck(ctx, judged, mask);
           continue;
         }
-        if (error.kind === 'frame_unknown') {
-          return this.screenChanged(step, 'the screen host lost the frame twice', approval);
-        }
+        if (next !== 'failed') return this.screenChanged(step, next.changed, approval);
         return sentAs(await this.recording.afterFailedSend(ctx, step, action, error, approval));
       }
     }
@@ -259,39 +249,6 @@ export class StepSending {
         fields: { error: `not sent: ${refused.summary}` },
       });
     }
-  }
-
-  /** A screenshot, or the screen host's failure as the run's end (it does not reject for it). */
-  private freshScreenshot(ctx: StepContext): Promise<Screenshot | RunEnds> {
-    return ctx.host.screenshot().catch((error: unknown) => {
-      if (error instanceof ScreenHostError) return hostFailure(error);
-      throw error;
-    });
-  }
-
-  /** Whether the screen is no longer the one the approver saw (and why), with the fresh screenshot. */
-  private async staleness(
-    ctx: StepContext,
-    step: Step,
-    approval: Approval,
-    mask: VolatileMask | null,
-    shot: Promise<Screenshot | RunEnds> = this.freshScreenshot(ctx),
-  ): Promise<{ stale: string | null; fresh: Screenshot }> {
-    const fresh = await shot;
-    if (fresh instanceof RunEnds) throw fresh;
-    // The redacted screenshots cannot show a change under the regions: their hash can.
-    const hidden = hiddenChange(step.hiddenSha256, fresh);
-    if (hidden) return { stale: hidden, fresh };
-    // Equal PNG bytes (the same SHA-256) are the same pixels: no need to load the held PNG.
-    if (fresh.pngSha256 === approval.screenSha256) return { stale: null, fresh };
-    const held = await this.screens.get(ctx.run.tenant, approval.screenSha256);
-    if (!held) return { stale: 'the held screenshot is missing', fresh };
-    const result = compareScreens(held, fresh.png, {
-      mask,
-      ignoreRegions: ctx.agent.ignore_regions,
-      regionSpace: { width: fresh.width, height: fresh.height },
-    });
-    return { stale: result.same ? null : result.why, fresh };
   }
 
   /** The screen the step's action was judged on, from the store; null when it has none. */
