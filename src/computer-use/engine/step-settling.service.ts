@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { RunNow, RunsRepository } from '../runs/runs.repository';
 import type { Step } from '../runs/step.entity';
-import { sameFrame } from '../screens/same-frame';
 import { ScreenHostError, type Screenshot } from '../screens/screen-host.client';
-import { hostFailure, RunEnds } from './run-ends';
+import { hostFailure } from './run-ends';
+import { settling, stalled, unchangedBy } from './settling-decisions';
 import type { StepContext } from './step-context';
 import { pause } from './step-timing';
 import { WriteReceipts } from './write-receipts.service';
@@ -32,12 +32,13 @@ export class StepSettling {
     try {
       for (;;) {
         const shot = await ctx.host.screenshot();
-        if (previous && sameFrame(shot, previous)) {
+        const next = settling(previous, shot, Date.now(), until);
+        if (next === 'settled') {
           settled = shot;
           break;
         }
         previous = shot;
-        if (Date.now() >= until) break;
+        if (next === 'gave_up') break;
         await pause(ctx, this.config.SETTLE_INTERVAL_MS);
       }
     } catch (error) {
@@ -46,18 +47,9 @@ export class StepSettling {
     }
     await this.receipts.read(ctx, step);
     const after = settled ?? previous;
-    const unchanged =
-      after !== null &&
-      step.screenSha256 !== null &&
-      sameFrame(after, { pngSha256: step.screenSha256, frameSha256: step.frameSha256 });
-    const now = await this.runs.recordScreenChange(ctx.run.id, unchanged);
-    const streak = now?.unchanged_streak ?? 0;
-    if (streak >= ctx.agent.stall_after) {
-      throw new RunEnds(
-        'stalled',
-        `${streak} screen actions in a row changed nothing on the screen`,
-      );
-    }
+    const now = await this.runs.recordScreenChange(ctx.run.id, unchangedBy(after, step));
+    const stall = stalled(now?.unchanged_streak ?? 0, ctx.agent.stall_after);
+    if (stall) throw stall;
     return now;
   }
 }
