@@ -10,11 +10,11 @@ import type { Step } from '../runs/step.entity';
 import { StepsRepository } from '../runs/steps.repository';
 import { ScreenHostClient } from '../screens/screen-host.client';
 import type { AgentConfig } from '../settings/agent-config';
-import { ScreenError } from '../screens/screen-error';
-import { SecretGrants, SecretRefused } from '../../secrets/secret-grants.service';
+import { SecretGrants } from '../../secrets/secret-grants.service';
+import { afterFailures, jobEnding, renewEvery, ruleSettings } from './lease-decisions';
 import {
   failedTooOften,
-  RunEnds,
+  type RunEnds,
   secretRefused,
   secretRefusedWhileSending,
   unusableScreen,
@@ -23,9 +23,6 @@ import { RunEnding } from './run-ending.service';
 import type { StepContext } from './step-context';
 import { redactingHost } from '../screens/redaction';
 import { timedHost, timingEntry, type StepTiming } from './step-timing';
-
-/** Unexpected errors on one step (each a failed job attempt) before its run ends. */
-export const MAX_STEP_FAILURES = 10;
 
 /**
  * One worker's hold on a step while a job works on it: the step is leased to this worker (opened
@@ -84,16 +81,13 @@ export class StepLease implements OnModuleDestroy {
     const key = `${run.id}.${n}`;
     if (this.inFlight.has(key)) return; // the lease we just took is the running job's: it keeps it
     this.inFlight.add(key);
-    const renew = setInterval(
-      () => {
-        this.steps
-          .renewLease(step.id, this.workerId, leaseMs)
-          .catch((error: unknown) =>
-            this.logger.warn({ err: error }, 'could not renew a step lease'),
-          );
-      },
-      Math.max(200, Math.floor(leaseMs / 3)),
-    );
+    const renew = setInterval(() => {
+      this.steps
+        .renewLease(step.id, this.workerId, leaseMs)
+        .catch((error: unknown) =>
+          this.logger.warn({ err: error }, 'could not renew a step lease'),
+        );
+    }, renewEvery(leaseMs));
     try {
       await work(await this.context(run, agent ?? run.agentConfig, timing), step);
     } catch (error) {
@@ -116,15 +110,16 @@ export class StepLease implements OnModuleDestroy {
    * failedTooOften. Before that an unexpected error is thrown again, for the job to be retried.
    */
   private async endsFor(step: Step, error: unknown): Promise<RunEnds> {
-    if (error instanceof RunEnds) return error;
-    if (error instanceof SecretRefused) {
-      if (step.phase !== 'sending') return secretRefused(error);
-      return secretRefusedWhileSending(step, await this.spentApproval(step), error);
+    const ending = jobEnding(error, step.phase);
+    if (ending.as === 'thrown') return ending.end;
+    if (ending.as === 'secret') {
+      if (!ending.sending) return secretRefused(ending.refused);
+      return secretRefusedWhileSending(step, await this.spentApproval(step), ending.refused);
     }
-    if (error instanceof ScreenError) return unusableScreen(error);
+    if (ending.as === 'unusable_screen') return unusableScreen(ending.error);
     const failures = await this.steps.countFailure(step.id);
     this.logger.warn({ err: error, step: step.id, failures }, 'a step job failed');
-    if (failures < MAX_STEP_FAILURES) throw error;
+    if (afterFailures(failures) === 'retry') throw error;
     return failedTooOften(step, failures, error, await this.spentApproval(step));
   }
 
@@ -162,12 +157,7 @@ export class StepLease implements OnModuleDestroy {
   }
 
   private rulesFor(agent: AgentConfig, run: Run): Rules {
-    const settings = {
-      commit_words: agent.commit_words,
-      navigation_words: agent.navigation_words,
-      unlabelled_clicks: agent.unlabelled_clicks,
-      screen_rules: agent.screen_rules,
-    };
+    const settings = ruleSettings(agent);
     const key = JSON.stringify(settings);
     let rules = this.rulesCache.get(key);
     if (!rules) {
