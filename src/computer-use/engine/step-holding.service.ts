@@ -7,7 +7,6 @@ import { AuditService } from '../../audit/audit.service';
 import { Notifications } from '../../notifications/notifications.service';
 import { approvalFacts, runFacts } from '../../notifications/notify-facts';
 import { StepQueue } from '../../queue/step-queue';
-import { sha256Hex } from '../../common/sha256';
 import type { Action, Change } from '../actions';
 import type { RailRecord } from '../rail/screen-rail';
 import type { ObservedScreen, ProviderSafetyCheck } from '../planning/planner';
@@ -17,6 +16,7 @@ import { StepFields, StepsRepository } from '../runs/steps.repository';
 import { ScreensService } from '../screens/screens.service';
 import { type AgentConfig, withDefaults } from '../settings/agent-config';
 import { SettingsRepository } from '../settings/settings.repository';
+import { approvalTimes, flaggedRail, heldDetails } from './holding-decisions';
 import { ENGINE_ACTOR } from './run-ending.service';
 import { ScreenSampling } from './screen-sampling.service';
 import type { StepContext } from './step-context';
@@ -70,13 +70,11 @@ export class StepHolding {
       // read before the planner thought, may be older.
       await this.settings.lockTenantShared(manager, run.tenant);
       const inForce = (await this.approverFields(manager, run.tenant, run.agent)) ?? agent;
-      const now = Date.now();
-      const expiresAt = new Date(now + agent.approval_timeout_seconds * 1000);
-      const after = (seconds: number | null) =>
-        seconds === null ? null : new Date(now + seconds * 1000);
-      const remindAt = after(inForce.remind_after_seconds);
-      const escalateAt =
-        inForce.escalate_to.length > 0 ? after(inForce.escalate_after_seconds) : null;
+      const { expiresAt, remindAt, escalateAt } = approvalTimes(
+        agent.approval_timeout_seconds,
+        inForce,
+        Date.now(),
+      );
       const moved = await this.steps.decide(
         step,
         'planning',
@@ -105,7 +103,7 @@ export class StepHolding {
         expiresAt,
         safetyChecks: safetyChecks.length > 0 ? safetyChecks : null,
         changes,
-        rail: rail && rail.verdict !== 'clean' ? rail : null,
+        rail: flaggedRail(rail),
         deciders: decidersAtHold(inForce.approvers),
         escalateTo: escalateAt ? [...inForce.escalate_to] : null,
         remindAt,
@@ -126,22 +124,18 @@ export class StepHolding {
           actor: ENGINE_ACTOR,
           runId: run.id,
           step: step.n,
-          details: {
+          details: heldDetails({
             agent: run.agent,
-            approval_id: saved.id,
+            approval: saved,
             action,
             why,
-            screen_sha256: screen.sha256,
-            screen_pixel_sha256: fields.screenPixelSha256,
-            volatile_pixels: saved.volatilePixels,
-            expires_at: expiresAt.toISOString(),
-            may_decide_now: saved.deciders,
-            ...(safetyChecks.length > 0 ? { safety_checks: safetyChecks } : {}),
-            ...(changes ? { changes: changes.map(auditedChange) } : {}),
-            ...(rail && rail.verdict !== 'clean'
-              ? { rail: { verdict: rail.verdict, rule: rail.rule, text_sha256: rail.text_sha256 } }
-              : {}),
-          },
+            screenSha256: screen.sha256,
+            screenPixelSha256: fields.screenPixelSha256,
+            expiresAt,
+            safetyChecks,
+            changes,
+            rail,
+          }),
         },
         manager,
       );
@@ -172,20 +166,4 @@ export class StepHolding {
     return withDefaults({ enabled: true, agents: { [name]: stored as unknown as AgentConfig } })
       .agents[name];
   }
-}
-
-/**
- * A change as the audit trail keeps it: the field and the SHA-256 of each value, never the values,
- * which can be personal data (the step records hold them, for those allowed to see them).
- */
-function auditedChange(c: Change): Record<string, unknown> {
-  const hash = (v: string | null) => (v === null ? null : sha256Hex(v));
-  return {
-    field: c.field,
-    step: c.step,
-    before_sha256: hash(c.before),
-    after_sha256: hash(c.after),
-    read_back_sha256: hash(c.read_back),
-    read_back_check: c.read_back_check,
-  };
 }
