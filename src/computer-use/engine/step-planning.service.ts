@@ -2,14 +2,11 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
-import { BudgetExhaustedError } from '../../models/model-errors';
 import {
   type Action,
   checkAction,
   focusedFieldPoint,
-  labelAt,
   lastClickPoint,
-  maskCardNumbers,
   needsFieldOcr,
   needsOcr,
   needsTitle,
@@ -25,28 +22,28 @@ import type {
   ProviderSafetyCheck,
   StepHistory,
 } from '../planning/planner';
-import { messageOf } from '../actions/receipt';
 import { PlannersService } from '../planning/planners.service';
 import { RunsRepository } from '../runs/runs.repository';
-import type { RecordedAction, Step } from '../runs/step.entity';
+import type { Step } from '../runs/step.entity';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
 import { decodeScreenshot, OcrLabelReader, OcrTimeoutError } from '../screens/ocr-label-reader';
 import type { ScreenTextLine } from '../screens/ocr-screen-text';
-import { ScreenError } from '../screens/screen-error';
-import { ScreenHostError } from '../screens/screen-host.client';
 import { type ScreenCheck, ScreensService } from '../screens/screens.service';
-import { SecretRefused } from '../../secrets/secret-grants.service';
 import { plannedByModel, railOf, type RailRecord } from '../rail/screen-rail';
 import { type CommitPoint, commitPoint } from './commit-point';
-import { hostFailure, RunEnds, secretRefused } from './run-ends';
-import { keptState, SCREEN_ACTIONS, stateFor } from './step-decisions';
+import { RunEnds } from './run-ends';
+import {
+  decisionFields,
+  lastClickFocus,
+  observeFailure,
+  planFailure,
+  screenFields,
+} from './planning-decisions';
+import { keptState, stateFor } from './step-decisions';
 import { ENGINE_ACTOR } from './run-ending.service';
 import { ScreenSampling } from './screen-sampling.service';
 import type { StepContext } from './step-context';
 import { runMask } from './step-sending.service';
-
-/** Screenshots taken for one look before one that does not decode ends the run. */
-const UNUSABLE_SCREEN_ATTEMPTS = 3;
 
 /** What the planner answered for a step, judged by Warden's rules (DESIGN §5). */
 export interface Judged extends CommitPoint {
@@ -134,19 +131,7 @@ export class StepPlanning {
       screen,
       rail,
       ...commitPoint(ctx.agent.approve_at, ctx.rules, verdict, context, screen.outline, history),
-      fields: {
-        ...screenFields(screen),
-        action: verdict.action ?? verdict.recorded ?? safeJson(result.action),
-        classification: verdict.classification,
-        why: verdict.why,
-        model: result.model ?? null,
-        // What the application shows now, so that its answer to this action is told from it.
-        ...(verdict.action && SCREEN_ACTIONS.has(verdict.action.action)
-          ? { receipt: { before: screen.outline ? messageOf(screen.outline) : null } }
-          : {}),
-        // Recorded with every decision of a model's step, whatever the action.
-        ...(rail ? { rail } : {}),
-      },
+      fields: decisionFields(screen, verdict, result, rail),
       safetyChecks: result.safetyChecks ?? [],
     };
   }
@@ -177,8 +162,9 @@ export class StepPlanning {
           outline,
         };
       } catch (error) {
-        if (error instanceof ScreenHostError) throw hostFailure(error);
-        if (!(error instanceof ScreenError) || attempt >= UNUSABLE_SCREEN_ATTEMPTS) throw error;
+        const failed = observeFailure(error, attempt);
+        if (failed === 'throw') throw error;
+        if (failed !== 'retry') throw failed;
         this.logger.warn({ err: error, attempt }, 'a screenshot did not decode; taking another');
       }
     }
@@ -257,17 +243,11 @@ export class StepPlanning {
         signal: ctx.signal,
       });
     } catch (error) {
-      if (error instanceof ScreenHostError) throw hostFailure(error);
-      // The model key no longer granted for its endpoint (DESIGN §4, §7).
-      if (error instanceof SecretRefused) throw secretRefused(error);
-      if (error instanceof BudgetExhaustedError) {
-        throw new RunEnds('budget_exhausted', error.message, {
-          outcome: null,
-          fields: { error: error.message },
-        });
+      const failed = planFailure(error);
+      if (failed.unexpected) {
+        this.logger.warn({ err: error, run: run.id, step: step.n }, 'the planner failed');
       }
-      this.logger.warn({ err: error, run: run.id, step: step.n }, 'the planner failed');
-      throw new RunEnds('model_error', `the planner failed: ${(error as Error).message}`);
+      throw failed.end;
     } finally {
       // The planner's own time; screenshots it asked for (look) count as the host's.
       ctx.timing.plannerMs += performance.now() - planStarted - (ctx.timing.hostMs - hostBefore);
@@ -362,38 +342,5 @@ export class StepPlanning {
       this.logger.warn({ err: error }, 'OCR could not read a label: nothing could read it');
       return { unreadable: error instanceof OcrTimeoutError ? 'timed_out' : 'failed' };
     }
-  }
-}
-
-export function screenFields(screen: ObservedScreen): StepFields {
-  return {
-    screenSha256: screen.sha256,
-    screenPixelSha256: screen.pixelSha256,
-    frameSha256: screen.frameSha256 ?? null,
-    hiddenSha256: screen.hiddenSha256 ?? null,
-    width: screen.width,
-    height: screen.height,
-  };
-}
-
-/** The element the run last clicked, on this screen: where typing goes when the host marks no focus. */
-export function lastClickFocus(history: StepHistory[], screen: ObservedScreen) {
-  if (!screen.outline) return null;
-  const at = lastClickPoint(history);
-  return at && labelAt(screen.outline, at.x, at.y);
-}
-
-/** A refused answer as it may be recorded: bounded, and with any card number masked. */
-export function safeJson(value: unknown): RecordedAction | null {
-  try {
-    const raw = JSON.stringify(value);
-    if (raw === undefined) return null;
-    const text = maskCardNumbers(raw);
-    // Keep a refused answer readable but bounded.
-    return text.length > 4000
-      ? { truncated: text.slice(0, 4000) }
-      : (JSON.parse(text) as Record<string, unknown>);
-  } catch {
-    return null;
   }
 }

@@ -1,0 +1,193 @@
+import { BudgetExhaustedError } from '../../models/model-errors';
+import { SecretRefused } from '../../secrets/secret-grants.service';
+import type { OutlineElement, Verdict } from '../actions';
+import type { ObservedScreen, StepHistory } from '../planning/planner';
+import type { RailRecord } from '../rail/screen-rail';
+import { ScreenError } from '../screens/screen-error';
+import { ScreenHostError } from '../screens/screen-host.client';
+import {
+  decisionFields,
+  lastClickFocus,
+  observeFailure,
+  planFailure,
+  safeJson,
+  screenFields,
+  UNUSABLE_SCREEN_ATTEMPTS,
+} from './planning-decisions';
+import { RunEnds } from './run-ends';
+
+const status: OutlineElement = {
+  id: 's',
+  role: 'status',
+  name: 'Order 4711 saved',
+  rect: { x: 0, y: 580, width: 800, height: 20 },
+  message_type: 'S',
+};
+const save: OutlineElement = {
+  id: 'b',
+  role: 'button',
+  name: 'Save',
+  rect: { x: 100, y: 100, width: 60, height: 20 },
+};
+
+const screen: ObservedScreen = {
+  sha256: 'a'.repeat(64),
+  pixelSha256: 'b'.repeat(64),
+  width: 800,
+  height: 600,
+  png: Buffer.from('png'),
+  outline: [save, status],
+};
+
+describe('a failed look at the screen', () => {
+  const unusable = new ScreenError('the PNG does not inflate');
+  it('ends the run on the screen host failing, whichever attempt', () => {
+    for (const attempt of [1, UNUSABLE_SCREEN_ATTEMPTS]) {
+      const failed = observeFailure(new ScreenHostError('timeout', 'no answer'), attempt);
+      expect(failed).toBeInstanceOf(RunEnds);
+      expect(failed).toMatchObject({ reason: 'screen_host_error' });
+    }
+  });
+
+  it.each([
+    ['an unusable screenshot, first attempt', unusable, 1, 'retry'],
+    ['an unusable screenshot, second attempt', unusable, 2, 'retry'],
+    ['an unusable screenshot, the last attempt', unusable, UNUSABLE_SCREEN_ATTEMPTS, 'throw'],
+    ['anything else, first attempt', new Error('the store failed'), 1, 'throw'],
+  ])('%s: %s', (_, error, attempt, expected) => {
+    expect(observeFailure(error, attempt)).toBe(expected);
+  });
+});
+
+describe("how a planner's failure ends the run", () => {
+  it.each([
+    [
+      'a look that met a host failure',
+      new ScreenHostError('unreachable', 'refused'),
+      'screen_host_error',
+      false,
+    ],
+    [
+      'a model key no longer granted',
+      new SecretRefused('not_granted', 'not granted'),
+      'not_granted',
+      false,
+    ],
+    ['a model key not set', new SecretRefused('unset', 'unset'), 'screen_host_error', false],
+    [
+      'the budget spent',
+      new BudgetExhaustedError('the month budget is spent'),
+      'budget_exhausted',
+      false,
+    ],
+    ['anything else', new Error('HTTP 500'), 'model_error', true],
+  ])('%s', (_, error, reason, unexpected) => {
+    const failed = planFailure(error);
+    expect(failed.end).toBeInstanceOf(RunEnds);
+    expect(failed.end.reason).toBe(reason);
+    expect(failed.unexpected).toBe(unexpected);
+  });
+
+  it('says what the budget and the model said', () => {
+    expect(planFailure(new BudgetExhaustedError('spent')).end).toMatchObject({
+      summary: 'spent',
+      step: { outcome: null, fields: { error: 'spent' } },
+    });
+    expect(planFailure(new Error('HTTP 500')).end.summary).toBe('the planner failed: HTTP 500');
+  });
+});
+
+describe("the step's decision as it is recorded", () => {
+  const click = { action: 'click' as const, x: 130, y: 110 };
+  const read: Verdict = { classification: 'read', action: click, why: 'a click on a menu' };
+
+  it('records the screen, the action and why, and the message on the screen before a screen action', () => {
+    expect(decisionFields(screen, read, { action: click, model: null }, null)).toEqual({
+      ...screenFields(screen),
+      action: click,
+      classification: 'read',
+      why: 'a click on a menu',
+      model: null,
+      receipt: {
+        before: { source: 'status', type: 'S', text: 'Order 4711 saved' },
+      },
+    });
+  });
+
+  it('keeps no message for actions that do not reach the screen, and none where there is no outline', () => {
+    const done: Verdict = {
+      classification: 'read',
+      action: { action: 'done', summary: 'ok' },
+      why: 'the run is done',
+    };
+    expect(decisionFields(screen, done, { action: done.action }, null)).not.toHaveProperty(
+      'receipt',
+    );
+    const blind = decisionFields({ ...screen, outline: null }, read, { action: click }, null);
+    expect(blind.receipt).toEqual({ before: null });
+  });
+
+  it("records the rail's record for a model's step", () => {
+    const rail: RailRecord = {
+      verdict: 'clean',
+      rule: null,
+      text_sha256: null,
+      source: null,
+      rect: null,
+    };
+    expect(decisionFields(screen, read, { action: click }, rail).rail).toBe(rail);
+  });
+
+  it('records a refused answer as it may be recorded, or made safe', () => {
+    const masked = { action: 'type' as const, text: '•••• •••• •••• 1111' };
+    const refused: Verdict = {
+      classification: 'invalid',
+      action: null,
+      why: 'a card number',
+      recorded: masked,
+    };
+    expect(decisionFields(screen, refused, { action: {} }, null).action).toBe(masked);
+    const bare: Verdict = { classification: 'invalid', action: null, why: 'not an action' };
+    const answer = { action: 'type', text: 'pay 4111 1111 1111 1111' };
+    const recorded = decisionFields(screen, bare, { action: answer }, null).action;
+    expect(JSON.stringify(recorded)).not.toContain('4111 1111 1111 1111');
+  });
+});
+
+describe('a refused answer made safe', () => {
+  it('keeps a small answer, masks card numbers and bounds a large one', () => {
+    expect(safeJson({ action: 'wait', seconds: 2 })).toEqual({ action: 'wait', seconds: 2 });
+    expect(JSON.stringify(safeJson({ text: '4111 1111 1111 1111' }))).not.toContain('4111 1111');
+    const big = safeJson({ text: 'x'.repeat(5000) }) as { truncated: string };
+    expect(big.truncated).toHaveLength(4000);
+  });
+
+  it('records nothing for what is no JSON', () => {
+    expect(safeJson(undefined)).toBeNull();
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(safeJson(cyclic)).toBeNull();
+  });
+});
+
+describe('where typing goes when the host marks no focus', () => {
+  const history = (action: unknown): StepHistory[] => [
+    {
+      n: 1,
+      action,
+      classification: 'read',
+      why: null,
+      outcome: 'sent',
+      error: null,
+      screen_sha256: null,
+    },
+  ];
+  it('the element the run last clicked, on this screen', () => {
+    expect(lastClickFocus(history({ action: 'click', x: 110, y: 105 }), screen)).toBe(save);
+    expect(lastClickFocus(history({ action: 'click', x: 5, y: 5 }), screen)).toBeNull();
+    expect(lastClickFocus(history({ action: 'key', key: 'Enter' }), screen)).toBeNull();
+    expect(
+      lastClickFocus(history({ action: 'click', x: 110, y: 105 }), { ...screen, outline: null }),
+    ).toBeNull();
+  });
+});

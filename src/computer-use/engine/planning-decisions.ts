@@ -1,0 +1,109 @@
+/**
+ * The planning stage's pure decisions (step-planning.service.ts), apart from the screen host, the
+ * planner and OCR: when a screenshot that cannot be used is taken again, how a planner's failure
+ * ends the run, and the step's decision as it is recorded.
+ */
+import { BudgetExhaustedError } from '../../models/model-errors';
+import { labelAt, lastClickPoint, maskCardNumbers, type Verdict } from '../actions';
+import { messageOf } from '../actions/receipt';
+import type { ObservedScreen, PlanResult, StepHistory } from '../planning/planner';
+import type { RailRecord } from '../rail/screen-rail';
+import type { RecordedAction } from '../runs/step.entity';
+import type { StepFields } from '../runs/steps.repository';
+import { ScreenError } from '../screens/screen-error';
+import { ScreenHostError } from '../screens/screen-host.client';
+import { SecretRefused } from '../../secrets/secret-grants.service';
+import { hostFailure, RunEnds, secretRefused } from './run-ends';
+import { SCREEN_ACTIONS } from './step-decisions';
+
+/** Screenshots taken for one look before one that does not decode ends the run. */
+export const UNUSABLE_SCREEN_ATTEMPTS = 3;
+
+/**
+ * What a failed look at the screen (its `attempt`-th) comes to: the screen host's failure ends the
+ * run (its RunEnds); a screenshot that cannot be used is taken again (`retry`), up to
+ * UNUSABLE_SCREEN_ATTEMPTS; anything else, or the last unusable one, is thrown as it is (`throw`).
+ */
+export function observeFailure(error: unknown, attempt: number): RunEnds | 'retry' | 'throw' {
+  if (error instanceof ScreenHostError) return hostFailure(error);
+  if (!(error instanceof ScreenError) || attempt >= UNUSABLE_SCREEN_ATTEMPTS) return 'throw';
+  return 'retry';
+}
+
+/**
+ * How a planner's failure ends the run: the screen host's failure (a look) as such; the model key
+ * no longer granted for its endpoint (DESIGN §4, §7) `not_granted`; the tenant's model budget spent
+ * `budget_exhausted`; anything else `model_error`, which is `unexpected` (worth a log line).
+ */
+export function planFailure(error: unknown): { end: RunEnds; unexpected: boolean } {
+  if (error instanceof ScreenHostError) return { end: hostFailure(error), unexpected: false };
+  if (error instanceof SecretRefused) return { end: secretRefused(error), unexpected: false };
+  if (error instanceof BudgetExhaustedError) {
+    const end = new RunEnds('budget_exhausted', error.message, {
+      outcome: null,
+      fields: { error: error.message },
+    });
+    return { end, unexpected: false };
+  }
+  const end = new RunEnds('model_error', `the planner failed: ${(error as Error).message}`);
+  return { end, unexpected: true };
+}
+
+/**
+ * The step's decision as it is recorded: its screen, the action (normalised, as it may be
+ * recorded, or the refused answer made safe), its classification and why, the model's usage; for
+ * a screen action the message the application shows now (so that its answer to the action is told
+ * from it); the injection rail's record, for every decision of a model's step.
+ */
+export function decisionFields(
+  screen: ObservedScreen,
+  verdict: Verdict,
+  result: Pick<PlanResult, 'action' | 'model'>,
+  rail: RailRecord | null,
+): StepFields {
+  return {
+    ...screenFields(screen),
+    action: verdict.action ?? verdict.recorded ?? safeJson(result.action),
+    classification: verdict.classification,
+    why: verdict.why,
+    model: result.model ?? null,
+    ...(verdict.action && SCREEN_ACTIONS.has(verdict.action.action)
+      ? { receipt: { before: screen.outline ? messageOf(screen.outline) : null } }
+      : {}),
+    ...(rail ? { rail } : {}),
+  };
+}
+
+/** The screen a step records (the stored PNG, its hashes, the host's coordinate space). */
+export function screenFields(screen: ObservedScreen): StepFields {
+  return {
+    screenSha256: screen.sha256,
+    screenPixelSha256: screen.pixelSha256,
+    frameSha256: screen.frameSha256 ?? null,
+    hiddenSha256: screen.hiddenSha256 ?? null,
+    width: screen.width,
+    height: screen.height,
+  };
+}
+
+/** The element the run last clicked, on this screen: where typing goes when the host marks no focus. */
+export function lastClickFocus(history: StepHistory[], screen: ObservedScreen) {
+  if (!screen.outline) return null;
+  const at = lastClickPoint(history);
+  return at && labelAt(screen.outline, at.x, at.y);
+}
+
+/** A refused answer as it may be recorded: bounded, and with any card number masked. */
+export function safeJson(value: unknown): RecordedAction | null {
+  try {
+    const raw = JSON.stringify(value);
+    if (raw === undefined) return null;
+    const text = maskCardNumbers(raw);
+    // Keep a refused answer readable but bounded.
+    return text.length > 4000
+      ? { truncated: text.slice(0, 4000) }
+      : (JSON.parse(text) as Record<string, unknown>);
+  } catch {
+    return null;
+  }
+}
