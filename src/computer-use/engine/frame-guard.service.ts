@@ -13,7 +13,7 @@ import {
 } from '../screens/screen-host.client';
 import { ScreensService } from '../screens/screens.service';
 import { screenChange } from './sending-decisions';
-import { hostFailure, RunEnds } from './run-ends';
+import { hostFailure, RunEnds, staleEnd } from './run-ends';
 import type { StepContext } from './step-context';
 
 /** How long what a host announced (GET /health) is believed before it is asked again. */
@@ -80,16 +80,18 @@ export class FrameGuard {
   }
 
   /**
-   * Whether the screen is no longer the one the approver saw (and why; null: it is), with the
-   * fresh screenshot it was compared with. `shot` is a screenshot already under way (`screenshot`).
+   * The fresh screenshot, when the screen is still the one the approver saw (`mask`: the pixels
+   * that moved by themselves while the write was held); otherwise the run ends `stale_screen`,
+   * audited `computer_use.write.stale` (thrown). `shot` is a screenshot already under way
+   * (`screenshot`).
    */
-  async sinceApproval(
+  async approvedScreen(
     ctx: StepContext,
     step: Step,
     approval: Approval,
     mask: VolatileMask | null,
     shot: Promise<Screenshot | RunEnds> = this.screenshot(ctx),
-  ): Promise<{ stale: string | null; fresh: Screenshot }> {
+  ): Promise<Screenshot> {
     const fresh = await shot;
     if (fresh instanceof RunEnds) throw fresh;
     const stale = await screenChange(
@@ -98,7 +100,8 @@ export class FrameGuard {
       fresh,
       { mask, ignoreRegions: ctx.agent.ignore_regions },
     );
-    return { stale, fresh };
+    if (stale) throw staleEnd(stale, approval);
+    return fresh;
   }
 
   /** A screenshot, or the screen host's failure as the run's end (it does not reject for it). */

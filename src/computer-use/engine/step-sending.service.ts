@@ -105,8 +105,7 @@ export class StepSending {
       throw new Error(`step ${step.id} is approved but has no approval`);
     }
     const mask = heldMask(approval);
-    const { stale, fresh } = await this.frames.sinceApproval(ctx, step, approval, mask, shot);
-    if (stale) throw staleEnd(stale, approval);
+    const fresh = await this.frames.approvedScreen(ctx, step, approval, mask, shot);
     // Sent onto the frame just compared with the approved one.
     return this.send(ctx, step, approval.action, {
       from: step.phase,
@@ -138,10 +137,7 @@ export class StepSending {
     // Not performed: the screen must still be the one the action was decided (or approved) on.
     const judged = await this.judgedScreenOf(ctx, step);
     const mask = approval ? heldMask(approval) : runMask(ctx);
-    if (approval) {
-      const { stale } = await this.frames.sinceApproval(ctx, step, approval, mask);
-      if (stale) throw staleEnd(stale, approval);
-    }
+    if (approval) await this.frames.approvedScreen(ctx, step, approval, mask);
     // Sent again: the same checks as the first time, right before the effect.
     const gate = await this.steps.sendGate(step, approval !== null, ctx.secret);
     const refused = resendRefused(gate, {
