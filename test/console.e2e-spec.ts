@@ -304,6 +304,8 @@ describe('the console', () => {
       'computer_use.write.held',
       'approval.decided',
       'computer_use.write',
+      // What the application said after it, once the screen settled.
+      'computer_use.write.receipt',
       'computer_use.end',
     ]);
     await auditor.getByRole('button', { name: 'Check the hash chain' }).click();
@@ -319,7 +321,7 @@ describe('the console', () => {
       .map((l) => JSON.parse(l));
     expect(lines.map((e) => e.type)).toEqual(types);
     expect(lines.every((e) => e.run_id === id)).toBe(true);
-    await auditor.getByText('Exported 5 events').waitFor();
+    await auditor.getByText('Exported 6 events').waitFor();
     expect(await auditor.getByRole('button', { name: 'Load more events' }).isVisible()).toBe(false);
     await shot(auditor, 'audit');
 
