@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { decodeCursor, encodeCursor } from '../common/cursor';
-import { cursorTime, entityFromRow } from '../database/sql';
+import { cursorTime, entityFromRow } from '../sql/sql';
 import { Approval, ApprovalStatus } from './approval.entity';
 
 export interface ApprovalPage {

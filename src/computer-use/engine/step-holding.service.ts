@@ -10,7 +10,7 @@ import { StepQueue } from '../../queue/step-queue';
 import { sha256Hex } from '../../common/sha256';
 import type { Action, Change } from '../actions';
 import type { RailRecord } from '../rail/screen-rail';
-import type { ObservedScreen, ProviderSafetyCheck } from '../planning/planner';
+import type { ObservedScreen, ProviderSafetyCheck } from '../planner-contract/planner';
 import { RunLifecycle } from '../runs/run-lifecycle.service';
 import type { Step } from '../runs/step.entity';
 import { StepFields, StepsRepository } from '../runs/steps.repository';

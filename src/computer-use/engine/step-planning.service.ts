@@ -24,7 +24,7 @@ import type {
   PlanResult,
   ProviderSafetyCheck,
   StepHistory,
-} from '../planning/planner';
+} from '../planner-contract/planner';
 import { messageOf } from '../actions/receipt';
 import { PlannersService } from '../planning/planners.service';
 import { RunsRepository } from '../runs/runs.repository';

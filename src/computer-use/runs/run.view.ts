@@ -3,7 +3,7 @@ import { approvalView, ApprovalView } from '../../approvals/approval.view';
 import type { Run } from './run.entity';
 import type { StagedEdit } from '../actions';
 import { isReceipt, type Receipt } from '../actions/receipt';
-import type { ModelUsage } from '../planning/planner';
+import type { ModelUsage } from '../planner-contract/planner';
 import type { RailRecord } from '../rail/screen-rail';
 import type { RecordedAction, Step, StepTimingEntry } from './step.entity';
 

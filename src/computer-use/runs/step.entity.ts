@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import type { Action, StagedEdit } from '../actions';
 import type { PendingReceipt, Receipt } from '../actions/receipt';
-import type { ModelUsage } from '../planning/planner';
+import type { ModelUsage } from '../planner-contract/planner';
 import type { RailRecord } from '../rail/screen-rail';
 import { Run } from './run.entity';
 import type { StepPhase } from './step-phase';

@@ -2,10 +2,10 @@
  * The computer-use configuration of a tenant as the engine reads it (DESIGN §9): validated,
  * normalised and with every default filled in, so there is one shape. Field names are the API's.
  */
+import { type ModelProvider } from '../../config/names';
 import type { ScreenRule } from '../actions';
 
-export const MODEL_PROVIDERS = ['anthropic', 'openai', 'openai-compatible'] as const;
-export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+export { ENV_NAME_PATTERN, MODEL_PROVIDERS, type ModelProvider } from '../../config/names';
 
 /** A planner that asks a model (DESIGN §8). Budgets and prices left out are `null`: no cap, unknown price. */
 export interface ModelPlannerConfig {
@@ -213,8 +213,6 @@ export const LIMITS = {
 
 /** Agent names: the same alphabet as tenants, so they fit in URLs and audit details as they are. */
 export const AGENT_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
-/** A variable name a shell and a container runtime both accept. */
-export const ENV_NAME_PATTERN = /^[A-Z_][A-Z0-9_]{0,127}$/;
 export const SCRIPTED_PLANNER_PATTERN =
   /^scripted-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** 32 bytes of hex, either bare or as colon-separated pairs (how `openssl x509 -fingerprint` prints it). */

@@ -29,7 +29,7 @@ import { MODEL_PLANNER_FIELDS, ModelPlannerDto } from './dto/model-planner.dto';
 import { parseIncludeScreen, parseNotify } from './parse-notify';
 import { parseApproverFields } from './approver-fields';
 import { findSecrets } from './secret-fields';
-import { destinationOrigin } from '../../secrets/origin';
+import { destinationOrigin } from '../../destinations/origin';
 
 /**
  * Reads the body of `PUT /api/admin/computer-use` (DESIGN §9) into the one normalised shape the

@@ -11,10 +11,10 @@ import { RunsRepository } from '../computer-use/runs/runs.repository';
 import { StepsRepository } from '../computer-use/runs/steps.repository';
 import { Notifications } from '../notifications/notifications.service';
 import { approvalFacts, runFacts } from '../notifications/notify-facts';
-import { Approval } from './approval.entity';
-import { approvalView, ApprovalView } from './approval.view';
-import { mayDecide, namesOf, notADecider } from './deciders';
-import { ApprovalsRepository } from './approvals.repository';
+import { Approval } from '../approvals/approval.entity';
+import { approvalView, ApprovalView } from '../approvals/approval.view';
+import { mayDecide, namesOf, notADecider } from '../approvals/deciders';
+import { ApprovalsRepository } from '../approvals/approvals.repository';
 import type { ListApprovalsDto } from './dto/list-approvals.dto';
 
 /**
