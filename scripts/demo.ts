@@ -319,7 +319,7 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
   console.log('');
   line('What a person had to decide for the one business change:');
   printComparison({ approvals: held, saves: saves.length }, commit);
-  const fewer = commit.completed && commit.saves === 1 && commit.approvals < held;
+  const fewer = commit.completed && commit.saves === 1 && commit.approvals < held && commit.verified;
   const good = completed && oneSave && verify.ok && fewer;
   if (settings.keep) {
     await keepForTheConsole(call, base, tokens);
