@@ -353,15 +353,39 @@ describe('the console', () => {
     await bob.close();
   });
 
-  it('says so in plain words when four-eyes refuses an approval', async () => {
+  it('says before anyone presses it that four-eyes keeps the run starter from approving', async () => {
     const { id, approval } = await heldRun();
     const olga = await tab();
     await signIn(olga, stack.tokens.both, 'olga');
     await olga.goto(`${stack.api.url}/console/approvals/${approval.id}`);
-    await olga.getByRole('button', { name: 'Approve' }).click();
-    await expect(olga.getByRole('alert').filter({ hasText: 'four' }).textContent()).resolves.toBe(
-      'You cannot approve this write. Four-eyes rule: olga started this run, so someone else must approve its writes. Ask another approver.',
+    const approve = olga.getByRole('button', { name: 'Approve' });
+    await approve.waitFor();
+    // Disabled, with the reason as its description, in the words of the refusal it would meet;
+    // rejecting stays open to her.
+    expect(await approve.isDisabled()).toBe(true);
+    const why = olga.locator('#approve-why-not');
+    await expect(why.textContent()).resolves.toBe(
+      'You cannot approve this write. Four-eyes rule: olga started this run, so someone else must approve its writes. Ask another approver; you may still reject it.',
     );
+    expect(await approve.getAttribute('aria-describedby')).toBe('approve-why-not');
+    expect(await olga.getByRole('button', { name: 'Reject' }).isDisabled()).toBe(false);
+    // The API says the same to her, and refuses the approval as the page said it would.
+    const view = await stack.api.request('GET', `/api/approvals/${approval.id}`, {
+      token: stack.tokens.both,
+    });
+    expect(view.body.for_you).toEqual({
+      approve: 'olga started this run, so someone else must approve its writes',
+      reject: null,
+    });
+    const refused = await stack.api.request('POST', `/api/approvals/${approval.id}/approve`, {
+      token: stack.tokens.both,
+      json: {},
+    });
+    expect(refused.status).toBe(403);
+    const bobView = await stack.api.request('GET', `/api/approvals/${approval.id}`, {
+      token: stack.tokens.approver,
+    });
+    expect(bobView.body.for_you).toEqual({ approve: null, reject: null });
     await shot(olga, 'four-eyes');
     expect((await stack.run(id)).status).toBe('awaiting_approval');
     await olga.close();

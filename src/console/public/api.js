@@ -28,6 +28,7 @@
  *   rail?: {verdict: 'clean'|'suspect'|'injected', rule: string | null,
  *     text_sha256: string | null, source: 'outline'|'ocr'|null, rect: Rect | null} | null,
  *   may_decide_now?: string[] | null, escalates_at?: string | null,
+ *   for_you?: {approve: string | null, reject: string | null},
  *   escalated_at?: string | null, reminded_at?: string | null
  * }} Approval
  * @typedef {{x: number, y: number, width: number, height: number}} Rect
