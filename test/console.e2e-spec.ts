@@ -280,6 +280,13 @@ describe('the console', () => {
       /Step 1 Click “Save” at \d+, \d+.*write.*click on “Save” \(from the screen outline\)/,
     );
     await expect(step1.textContent()).resolves.toContain('no model call (scripted planner)');
+    // The film names the people: who approved, when, with which comment, who resumed; and links
+    // to the approval.
+    const decided = step1.locator('a.step-approval');
+    await expect(decided.textContent()).resolves.toMatch(
+      /^approved by bob at [\d-]+ [\d:]+ \(“Checked with the customer\.”\); resumed by olga at [\d-]+ [\d:]+$/,
+    );
+    await expect(decided.getAttribute('href')).resolves.toBe(`/console/approvals/${approval.id}`);
     await expect(auditor.locator('.run-header').textContent()).resolves.toMatch(
       /completed: the planner finished the goal/,
     );
@@ -308,6 +315,10 @@ describe('the console', () => {
       'computer_use.write.receipt',
       'computer_use.end',
     ]);
+    // The write's row says on whose authority it went.
+    await expect(
+      auditor.locator('table.audit tbody tr[data-type="computer_use.write"]').textContent(),
+    ).resolves.toContain('approved by bob, resumed by olga');
     await auditor.getByRole('button', { name: 'Check the hash chain' }).click();
     await expect(auditor.locator('.chain-ok').textContent({ timeout: 5000 })).resolves.toMatch(
       /^Chain ok: all \d+ events of tenant acme are intact/,

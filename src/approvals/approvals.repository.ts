@@ -53,6 +53,11 @@ export class ApprovalsRepository {
       .getOne();
   }
 
+  /** Every approval of a run's steps, in step order: who decided each, and who resumed. */
+  ofRun(runId: string): Promise<Approval[]> {
+    return this.dataSource.getRepository(Approval).find({ where: { runId }, order: { step: 'ASC' } });
+  }
+
   /** The approval of a held step; with `status`, only in that status. */
   ofStep(stepId: string, status?: ApprovalStatus): Promise<Approval | null> {
     return this.dataSource

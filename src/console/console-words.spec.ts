@@ -27,7 +27,8 @@ interface Words {
   shown(text: string, max?: number): string;
   typedPieces(text: string): Array<string | Mark>;
   receiptInWords(receipt: unknown): string | null;
-  eventInWords(event: { details: Record<string, unknown> }): string;
+  approvalInWords(approval: unknown): string | null;
+  eventInWords(event: { type?: string; details: Record<string, unknown> }): string;
 }
 const {
   actionInWords,
@@ -38,6 +39,7 @@ const {
   marked,
   outcomeInWords,
   receiptInWords,
+  approvalInWords,
   eventInWords,
   shown,
   stepOutcomeInWords,
@@ -164,6 +166,50 @@ describe('outcomes and change lists in the console', () => {
 
   it.each(Object.entries(OUTCOMES))('says the outcome %s as “%s”', (outcome, words) => {
     expect(outcomeInWords(outcome)).toBe(words);
+  });
+
+  it('names the people of a held write: who decided, the comment, who resumed', () => {
+    const at = '2026-03-15T10:02:00.000Z';
+    const base = { id: 'a1', decided_at: at, resumed_at: null, resumed_by: null, comment: null };
+    expect(approvalInWords(undefined)).toBeNull();
+    expect(approvalInWords({ ...base, status: 'pending', decided_by: null, decided_at: null })).toBe(
+      'waiting for a decision',
+    );
+    expect(approvalInWords({ ...base, status: 'approved', decided_by: 'bob' })).toMatch(
+      /^approved by bob at 2026-03-15 \d\d:02:00; not resumed yet$/,
+    );
+    expect(
+      approvalInWords({
+        ...base,
+        status: 'spent',
+        decided_by: 'bob',
+        comment: 'checked',
+        resumed_by: 'olga',
+        resumed_at: at,
+      }),
+    ).toMatch(/^approved by bob at [\d-]+ [\d:]+ \(“checked”\); resumed by olga at [\d-]+ [\d:]+$/);
+    expect(approvalInWords({ ...base, status: 'rejected', decided_by: 'eve' })).toMatch(
+      /^rejected by eve at [\d-]+ [\d:]+$/,
+    );
+    expect(approvalInWords({ ...base, status: 'expired', decided_by: null, decided_at: null })).toBe(
+      'expired: nobody decided in time',
+    );
+  });
+
+  it('says on whose authority a write went in the audit view', () => {
+    const write = (details: Record<string, unknown>) =>
+      eventInWords({ type: 'computer_use.write', details });
+    expect(write({ approved_by: 'bob', resumed_by: 'olga' })).toBe('approved by bob, resumed by olga');
+    expect(write({ staged: true, without_approval: 'staged until the commit' })).toBe(
+      'staged, no approval (commit-point approval)',
+    );
+    expect(write({ without_approval: 'require_write_approval is off for this agent' })).toBe(
+      'no approval: require_write_approval is off for this agent',
+    );
+    // Other events are not given an authority they do not carry.
+    expect(eventInWords({ type: 'approval.decided', details: { decision: 'approved' } })).toBe(
+      'approved',
+    );
   });
 
   it('says what the application answered a write, or why nothing was read', () => {

@@ -25,11 +25,23 @@ export interface StepView {
   rail?: RailRecord;
   /** A sent write's receipt: what the application said after it, or why nothing was read. */
   receipt?: Receipt;
+  /** A held write's approval: who decided it, when, with which comment, and who resumed. */
+  approval?: StepApproval;
   model?: ModelUsage;
   /** Per job of the step: total, screen host, planner, pauses and Warden's overhead, in ms. */
   timings?: StepTimingEntry[];
   started_at: string;
   ended_at: string | null;
+}
+
+export interface StepApproval {
+  id: string;
+  status: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  comment: string | null;
+  resumed_by: string | null;
+  resumed_at: string | null;
 }
 
 export interface RunView {
@@ -54,8 +66,10 @@ export interface RunView {
 
 export function runView(
   run: Run,
-  options: { steps?: Step[]; approval?: Approval | null } = {},
+  options: { steps?: Step[]; approval?: Approval | null; decisions?: Approval[] } = {},
 ): RunView {
+  const byStep = new Map((options.decisions ?? []).map((a) => [a.stepId, a]));
+  const decisionOf = (s: Step) => byStep.get(s.id);
   const running = run.activeSince ? (Date.now() - run.activeSince.getTime()) / 1000 : 0;
   return {
     id: run.id,
@@ -74,11 +88,23 @@ export function runView(
     step_count: run.stepCount,
     invalid_actions: run.invalidActions,
     pending_approval: options.approval ? approvalView(options.approval) : null,
-    ...(options.steps ? { steps: options.steps.map(stepView) } : {}),
+    ...(options.steps ? { steps: options.steps.map((s) => stepView(s, decisionOf(s))) } : {}),
   };
 }
 
-export function stepView(step: Step): StepView {
+function stepApproval(a: Approval): StepApproval {
+  return {
+    id: a.id,
+    status: a.status,
+    decided_by: a.decidedBy,
+    decided_at: a.decidedAt?.toISOString() ?? null,
+    comment: a.comment,
+    resumed_by: a.spentBy,
+    resumed_at: a.spentAt?.toISOString() ?? null,
+  };
+}
+
+export function stepView(step: Step, approval?: Approval): StepView {
   return {
     n: step.n,
     screen_sha256: step.screenSha256,
@@ -93,6 +119,7 @@ export function stepView(step: Step): StepView {
     ...(step.staged ? { staged: step.staged } : {}),
     ...(step.rail ? { rail: step.rail } : {}),
     ...(isReceipt(step.receipt) ? { receipt: step.receipt } : {}),
+    ...(approval ? { approval: stepApproval(approval) } : {}),
     ...(step.model ? { model: step.model } : {}),
     ...(step.timings ? { timings: step.timings } : {}),
     started_at: step.startedAt.toISOString(),

@@ -50,6 +50,11 @@
  *   provider?: string, model?: string, input_tokens?: number | null,
  *   output_tokens?: number | null, latency_ms?: number
  * }} ModelUsage
+ * @typedef {{
+ *   id: string, status: string, decided_by: string | null, decided_at: string | null,
+ *   comment: string | null, resumed_by: string | null, resumed_at: string | null
+ * }} StepApproval
+ *   A held write's approval as its step shows it: who decided, when, the comment, who resumed.
  * @typedef {{source: 'status'|'dialog', type: string | null, text: string}} AppMessage
  *   A message the application showed: its status bar (with SAP's type S, I, W, E or A) or a dialog.
  * @typedef {{before: AppMessage | null, message?: AppMessage, fresh?: boolean, none?: string}} Receipt
@@ -59,7 +64,8 @@
  *   n: number, screen_sha256: string | null, screen_pixel_sha256: string | null,
  *   width: number | null, height: number | null, action: Action | null,
  *   classification: 'read'|'write'|'invalid'|null, why: string | null, outcome: string | null,
- *   error?: string, staged?: StagedEdit, receipt?: Receipt, model?: ModelUsage,
+ *   error?: string, staged?: StagedEdit, receipt?: Receipt, approval?: StepApproval,
+ *   model?: ModelUsage,
  *   timings?: Array<Record<string, unknown>>,
  *   started_at: string, ended_at: string | null
  * }} Step
