@@ -118,7 +118,7 @@ describe('the console under commit-point approval', () => {
       { field: 'Req. Deliv. Date', before, after: '30.04.2026', flag: null, check: 'same' },
     ];
     await expect(rowsOf(bob, `[data-approval-id="${approval.id}"]`)).resolves.toEqual(expectedRows);
-    await item.locator('img.screen-img').evaluate((img: ImageElement) => img.decode());
+    await item.locator('img.screen-img[src]').evaluate((img: ImageElement) => img.decode());
     await browser.shot(bob, 'commit-inbox');
 
     // The approval page: the table above the screenshot, the changed field outlined on it.
@@ -199,7 +199,7 @@ describe('the console under commit-point approval', () => {
       'staged into “Req. Deliv. Date” until the commit',
     );
     await expect(step8.locator('.facts').textContent()).resolves.toContain(`Field before${before}`);
-    await step8.locator('img.screen-img').evaluate((el: ImageElement) => el.decode());
+    await step8.locator('img.screen-img[src]').evaluate((el: ImageElement) => el.decode());
     await step8.evaluate((el) => el.scrollIntoView());
     await browser.shot(auditor, 'commit-run');
     await bob.close();

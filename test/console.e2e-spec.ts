@@ -202,7 +202,7 @@ describe('the console', () => {
     expect(text).toMatch(/Expiresin (59 min|1 h)May decide now/);
     // An agent that names no approvers: anyone with agents.approve decides (approver groups).
     expect(text).toMatch(/May decide nowanyone with agents\.approveEscalationnot escalated$/);
-    await item.locator('img.screen-img').evaluate((img: ImageElement) => img.decode());
+    await item.locator('img.screen-img[src]').evaluate((img: ImageElement) => img.decode());
     await shot(page, 'inbox');
 
     await link.click();
@@ -293,7 +293,9 @@ describe('the console', () => {
     const run = await stack.run(id);
     expect(run.steps[0]).toMatchObject({ outcome: 'sent_after_approval' });
     await step1.getByRole('button', { name: 'Show the screen of step 1 larger' }).click();
-    await step1.locator('.step-large img.screen-img').evaluate((el: ImageElement) => el.decode());
+    await step1
+      .locator('.step-large img.screen-img[src]')
+      .evaluate((el: ImageElement) => el.decode());
     await shot(auditor, 'run');
     await step1.locator('.step-large').evaluate((el) => el.scrollIntoView());
     await shot(auditor, 'run-step-open');
@@ -361,6 +363,38 @@ describe('the console', () => {
     await bob.goto(`${stack.api.url}/console/approvals`);
     await bob.getByText('Nothing is waiting for approval.').waitFor();
     expect(await bob.locator(`[data-approval-id="${approval.id}"]`).count()).toBe(0);
+    await bob.close();
+  });
+
+  it('puts Approve and Reject in the first screen at 1280×800, and at the bottom of a phone', async () => {
+    const { approval } = await heldRun();
+    const bob = await tab();
+    await signIn(bob, stack.tokens.approver, 'bob');
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ]) {
+      await bob.setViewportSize({ width, height });
+      await bob.goto(`${stack.api.url}/console/approvals/${approval.id}`);
+      for (const name of ['Approve', 'Reject']) {
+        const box = (await bob.getByRole('button', { name }).boundingBox())!;
+        // Wholly on the first screen, without scrolling.
+        expect({ name, width, top: box.y >= 0, bottom: box.y + box.height <= height }).toEqual({
+          name,
+          width,
+          top: true,
+          bottom: true,
+        });
+      }
+      if (width === 390) {
+        // Scrolled to the end of the page, they are still there, at the bottom, over nothing.
+        await bob.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+        const box = (await bob.getByRole('button', { name: 'Approve' }).boundingBox())!;
+        expect(box.y + box.height).toBeGreaterThan(height - 80);
+        expect(box.y + box.height).toBeLessThanOrEqual(height);
+        await shot(bob, 'approval-phone');
+      }
+    }
     await bob.close();
   });
 
@@ -487,7 +521,9 @@ describe('the console', () => {
     await expect(bob.locator('.held-screen .screen-badge').textContent()).resolves.toBe(
       'Type “/nVA03”',
     );
-    await bob.locator('.held-screen img.screen-img').evaluate((el: ImageElement) => el.decode());
+    await bob
+      .locator('.held-screen img.screen-img[src]')
+      .evaluate((el: ImageElement) => el.decode());
     await bob.locator('.closeup .field-outline').waitFor({ state: 'attached' });
     await shot(bob, 'approval-type');
     const strip = bob.locator('.strip-item');
@@ -495,7 +531,9 @@ describe('the console', () => {
     await expect(strip.textContent()).resolves.toContain('1 Click “Command field” at');
     await strip.click();
     await expect(strip.getAttribute('aria-pressed')).resolves.toBe('true');
-    await bob.locator('.step-viewer img.screen-img').evaluate((el: ImageElement) => el.decode());
+    await bob
+      .locator('.step-viewer img.screen-img[src]')
+      .evaluate((el: ImageElement) => el.decode());
     await bob.locator('.step-viewer').evaluate((el) => el.scrollIntoView());
     await shot(bob, 'approval-earlier-step');
     expect(approval.action).toEqual({ action: 'type', text: '/nVA03' });
@@ -556,7 +594,9 @@ describe('the console', () => {
     await expect(bob.locator('.more code').first().textContent()).resolves.toBe(
       JSON.stringify(approval.action),
     );
-    await bob.locator('.held-screen img.screen-img').evaluate((el: ImageElement) => el.decode());
+    await bob
+      .locator('.held-screen img.screen-img[src]')
+      .evaluate((el: ImageElement) => el.decode());
     await bob.getByText('More about this action').click();
     await bob.evaluate(() => document.scrollingElement.scrollTo(0, 0));
     await shot(bob, 'approval-long-text');
@@ -585,7 +625,9 @@ describe('the console', () => {
       fits: true,
     });
     expect(onPage.boxes).toBeGreaterThanOrEqual(3);
-    await bob.locator('.held-screen img.screen-img').evaluate((el: ImageElement) => el.decode());
+    await bob
+      .locator('.held-screen img.screen-img[src]')
+      .evaluate((el: ImageElement) => el.decode());
     await shot(bob, 'approval-newlines');
     await bob.close();
 

@@ -360,7 +360,17 @@ export async function renderApproval(main, ctx) {
       h(
         'aside',
         { class: 'decision', 'aria-label': 'Decision' },
+        // Where it stands, why, and the decision first: in the first screen at 1280×800 (the
+        // buttons stay at the bottom of a phone's screen, console.css); what helps judge it after.
         stand,
+        h('h2', { class: 'why-title' }, 'Why Warden holds it'),
+        h('p', { class: 'why' }, approval.why),
+        safetyChecks(approval),
+        own,
+        panel,
+        said,
+        alert,
+        note,
         facts(deciders.rows),
         closeUp({
           runId: approval.run_id,
@@ -370,14 +380,6 @@ export async function renderApproval(main, ctx) {
           action: approval.action,
           focus,
         }),
-        h('h2', { class: 'why-title' }, 'Why Warden holds it'),
-        h('p', { class: 'why' }, approval.why),
-        safetyChecks(approval),
-        own,
-        panel,
-        said,
-        alert,
-        note,
         h(
           'details',
           { class: 'more' },
