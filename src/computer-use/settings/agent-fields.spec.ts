@@ -1,4 +1,10 @@
-import { AGENT_DEFAULTS, LIMITS, WEAKENING_CONTROLS } from './agent-config';
+import {
+  AGENT_DEFAULTS,
+  type AgentConfig,
+  LIMITS,
+  WEAKENING_CONTROLS,
+  withDefaults,
+} from './agent-config';
 import { AGENT_FIELD_SPECS } from './agent-fields';
 import { AGENT_FIELDS, AgentDto } from './dto/computer-use-config.dto';
 import {
@@ -129,5 +135,21 @@ describe('the agent field table', () => {
       'approvers',
       'escalate_to',
     ]);
+  });
+
+  it('fills in what a stored agent lacks: a field added since, a list stored as null', () => {
+    const stored = {
+      ...MINIMAL,
+      max_steps: 7,
+      commit_words: null,
+      approvers: ['group:leads'],
+    } as unknown as AgentConfig;
+    expect(withDefaults({ enabled: true, agents: { a: stored } }).agents.a).toEqual({
+      ...AGENT_DEFAULTS,
+      ...MINIMAL,
+      max_steps: 7,
+      commit_words: [],
+      approvers: ['group:leads'],
+    });
   });
 });
