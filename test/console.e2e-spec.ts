@@ -388,7 +388,7 @@ describe('the console', () => {
       }
       if (width === 390) {
         // Scrolled to the end of the page, they are still there, at the bottom, over nothing.
-        await bob.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+        await bob.evaluate('window.scrollTo(0, document.body.scrollHeight)');
         const box = (await bob.getByRole('button', { name: 'Approve' }).boundingBox())!;
         expect(box.y + box.height).toBeGreaterThan(height - 80);
         expect(box.y + box.height).toBeLessThanOrEqual(height);
