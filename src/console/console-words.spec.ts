@@ -28,6 +28,12 @@ interface Words {
   typedPieces(text: string): Array<string | Mark>;
   receiptInWords(receipt: unknown): string | null;
   approvalInWords(approval: unknown): string | null;
+  decisionSentence(o: {
+    system: string | null;
+    action: unknown;
+    why: string | null;
+    changes?: unknown[] | null;
+  }): string;
   eventInWords(event: { type?: string; details: Record<string, unknown> }): string;
 }
 const {
@@ -40,6 +46,7 @@ const {
   outcomeInWords,
   receiptInWords,
   approvalInWords,
+  decisionSentence,
   eventInWords,
   shown,
   stepOutcomeInWords,
@@ -168,13 +175,49 @@ describe('outcomes and change lists in the console', () => {
     expect(outcomeInWords(outcome)).toBe(words);
   });
 
+  it('says the decision in one sentence, in the system’s words, without the point on the screen', () => {
+    const save = { action: 'click', x: 266, y: 66, target: 'Save' };
+    const change = (field: string, before: string | null, after: string, check: string) => ({
+      field,
+      before,
+      after,
+      read_back: check === 'same' ? after : null,
+      read_back_check: check,
+      step: 1,
+      rect: null,
+    });
+    expect(
+      decisionSentence({
+        system: 'SAP GUI (sim)',
+        action: save,
+        why: 'click on “Save” (from the screen outline)',
+        changes: [
+          change('Order', '', '4711', 'earlier'),
+          change('Req. Deliv. Date', '15.03.2026', '30.04.2026', 'same'),
+        ],
+      }),
+    ).toBe(
+      'SAP GUI (sim) · Click “Save” stores Req. Deliv. Date “15.03.2026” → “30.04.2026” (opened with Order “4711”)',
+    );
+    expect(decisionSentence({ system: null, action: save, why: null, changes: null })).toBe(
+      'Click “Save”',
+    );
+    expect(
+      decisionSentence({
+        system: 'GnuCash',
+        action: { action: 'type', text: 'Coffee' },
+        why: null,
+      }),
+    ).toBe('GnuCash · Type “Coffee”');
+  });
+
   it('names the people of a held write: who decided, the comment, who resumed', () => {
     const at = '2026-03-15T10:02:00.000Z';
     const base = { id: 'a1', decided_at: at, resumed_at: null, resumed_by: null, comment: null };
     expect(approvalInWords(undefined)).toBeNull();
-    expect(approvalInWords({ ...base, status: 'pending', decided_by: null, decided_at: null })).toBe(
-      'waiting for a decision',
-    );
+    expect(
+      approvalInWords({ ...base, status: 'pending', decided_by: null, decided_at: null }),
+    ).toBe('waiting for a decision');
     expect(approvalInWords({ ...base, status: 'approved', decided_by: 'bob' })).toMatch(
       /^approved by bob at 2026-03-15 \d\d:02:00; not resumed yet$/,
     );
@@ -191,15 +234,17 @@ describe('outcomes and change lists in the console', () => {
     expect(approvalInWords({ ...base, status: 'rejected', decided_by: 'eve' })).toMatch(
       /^rejected by eve at [\d-]+ [\d:]+$/,
     );
-    expect(approvalInWords({ ...base, status: 'expired', decided_by: null, decided_at: null })).toBe(
-      'expired: nobody decided in time',
-    );
+    expect(
+      approvalInWords({ ...base, status: 'expired', decided_by: null, decided_at: null }),
+    ).toBe('expired: nobody decided in time');
   });
 
   it('says on whose authority a write went in the audit view', () => {
     const write = (details: Record<string, unknown>) =>
       eventInWords({ type: 'computer_use.write', details });
-    expect(write({ approved_by: 'bob', resumed_by: 'olga' })).toBe('approved by bob, resumed by olga');
+    expect(write({ approved_by: 'bob', resumed_by: 'olga' })).toBe(
+      'approved by bob, resumed by olga',
+    );
     expect(write({ staged: true, without_approval: 'staged until the commit' })).toBe(
       'staged, no approval (commit-point approval)',
     );
@@ -234,7 +279,10 @@ describe('outcomes and change lists in the console', () => {
     expect(
       eventInWords({
         details: {
-          receipt: { message: { source: 'status', type: 'E', text: 'Enter a valid date' }, fresh: true },
+          receipt: {
+            message: { source: 'status', type: 'E', text: 'Enter a valid date' },
+            fresh: true,
+          },
           why: 'the application answered with an error message: Enter a valid date',
         },
       }),

@@ -47,6 +47,8 @@ export interface StepApproval {
 export interface RunView {
   id: string;
   agent: string;
+  /** The system the agent works, as its config names it (`system`), when the run started. */
+  system: string | null;
   goal: string;
   status: string;
   end_reason: string | null;
@@ -74,6 +76,7 @@ export function runView(
   return {
     id: run.id,
     agent: run.agent,
+    system: run.agentConfig.system ?? null,
     goal: run.goal,
     status: run.status,
     end_reason: run.endReason,

@@ -70,7 +70,7 @@
  *   started_at: string, ended_at: string | null
  * }} Step
  * @typedef {{
- *   id: string, agent: string, goal: string, status: string, end_reason: string | null,
+ *   id: string, agent: string, system?: string | null, goal: string, status: string, end_reason: string | null,
  *   summary: string | null, created_by: string, created_at: string, started_at: string | null,
  *   ended_at: string | null, active_seconds: number, max_steps: number, max_seconds: number,
  *   step_count: number, invalid_actions: number, pending_approval: Approval | null,

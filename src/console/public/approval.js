@@ -12,6 +12,7 @@ import { marksInWords } from './screen-marks.js';
 import { closeUp, screenView, typingFocus } from './screens.js';
 import {
   actionInWords,
+  decisionSentence,
   ago,
   clock,
   duration,
@@ -339,6 +340,16 @@ export async function renderApproval(main, ctx) {
   const strip = earlierSteps(approval, steps);
   main.append(
     h('p', { class: 'crumbs' }, h('a', { href: '/console/approvals' }, '← All waiting actions')),
+    h(
+      'p',
+      { class: 'decision-sentence' },
+      decisionSentence({
+        system: run?.system,
+        action: approval.action,
+        why: approval.why,
+        changes: approval.changes,
+      }),
+    ),
     h('h1', {}, ...actionTitle(approval.action, approval.why)),
     h(
       'p',

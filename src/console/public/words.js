@@ -356,6 +356,31 @@ export function changesHeading(action, why, n) {
 }
 
 /**
+ * The decision in one sentence, in the system's words: `SAP GUI (sim) · Click “Save” stores Req.
+ * Deliv. Date “15.03.2026” → “30.04.2026”`. The point on the screen is left to the page's details;
+ * a field typed on an earlier screen (an order number that opened the order) is not a stored
+ * change: it is said as what it opened with.
+ * @param {{system: string | null | undefined, action: Action, why: string | null,
+ *   changes?: Change[] | null}} o
+ * @returns {string}
+ */
+export function decisionSentence(o) {
+  const what = actionInWords(o.action, o.why).replace(/ at -?\d+, -?\d+$/, '');
+  const system = o.system ? `${o.system} · ` : '';
+  const changes = o.changes ?? [];
+  const value = (/** @type {string | null} */ v) => (v === null ? '(not read)' : `“${shown(v, 40)}”`);
+  const stored = changes
+    .filter((c) => c.read_back_check !== 'earlier')
+    .map((c) => `${c.field} ${value(c.before)} → ${value(c.read_back ?? c.after)}`);
+  const opened = changes
+    .filter((c) => c.read_back_check === 'earlier')
+    .map((c) => `${c.field} ${value(c.after)}`);
+  const stores = stored.length > 0 ? ` stores ${stored.join('; ')}` : '';
+  const within = opened.length > 0 ? ` (opened with ${opened.join(', ')})` : '';
+  return `${system}${what}${stores}${within}`;
+}
+
+/**
  * A line of a change list in words, as the API's audit and protocol say it
  * (`Req. Deliv. Date: “15.03.2026” → “30.04.2026”`, ` (typed “300426”)` when the field reads back
  * otherwise, ` (not read back)`), but with every value in full and its invisible characters marked.
