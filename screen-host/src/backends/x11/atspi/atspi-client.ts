@@ -1,15 +1,16 @@
 /**
  * Reads the outline from the accessibility bus (AT-SPI over D-Bus, with the pure-JS client
- * @homebridge/dbus-native): the registered applications, each one's whole tree in one call of its
- * cache (`org.a11y.atspi.Cache.GetItems`: role, name, description, states, parent of every
- * element), then, for the elements of the active window that show, their rectangles on the
- * screen and the text of text fields, every call sent at once. Everything within one deadline: a
- * bus or an application that does not answer in time makes the whole read fail (the host answers
- * 503), never a partial outline.
+ * @homebridge/dbus-native), in a few rounds of calls sent at once: the registered applications;
+ * their top-level windows (the active one is the screen); the window's showing elements in one
+ * call (`Collection.GetMatches`), described from the application's cache in one more
+ * (`Cache.GetItems`: role, name, description, states, parent of every element it holds; one by
+ * one for those it lacks); then, for the elements served, their rectangles on the screen and the
+ * text of text fields. Everything within one deadline: a bus or an application that does not
+ * answer in time makes the whole read fail (the host answers 503), never a partial outline.
  *
  * The application's cache exists only while some client listens for AT-SPI events (toolkits keep
  * none otherwise), so the reader registers for one event kind when it connects. An application
- * whose cache is not there (yet) is walked instead, level by level, showing elements only.
+ * without Collection is walked instead, level by level, showing elements only.
  */
 import * as dbus from '@homebridge/dbus-native';
 import type { OutlineElement, Rect } from '@warden/protocol';
@@ -35,10 +36,21 @@ const TEXT = 'org.a11y.atspi.Text';
 /** ATSPI_COORD_TYPE_SCREEN: rectangles in screen coordinates. */
 const SCREEN_COORDS = 0;
 
-/** More elements than this in one application's cache, and it is not read (a runaway tree). */
+/** More elements than this in one application's cache, and it is not used (a runaway tree). */
 export const MAX_CACHE_ITEMS = 50_000;
-/** Applications asked at most. */
+/** More showing elements than this in the window, and there is no outline (a runaway tree). */
+export const MAX_MATCHES = 10_000;
+/** Applications asked at most, and top-level windows of each. */
 export const MAX_APPLICATIONS = 64;
+const MAX_TOP_LEVELS = 64;
+const COLLECTION = 'org.a11y.atspi.Collection';
+/**
+ * Collection's match rule for "showing": states (a state set's two words) all of SHOWING;
+ * attributes, roles (a 128-bit set) and interfaces empty, matched "all" (an empty set matches).
+ */
+const SHOWING_RULE = [[1 << ATSPI_STATE.showing, 0], 1, [], 1, [0, 0, 0, 0], 1, [], 1, false];
+/** Collection's sort order CANONICAL: depth first, parents before children. */
+const SORT_CANONICAL = 1;
 /** Characters of a field's text asked for (the outline serves at most OUTLINE_BOUNDS.maxText). */
 const TEXT_CHARACTERS = 4096;
 
@@ -179,15 +191,11 @@ export class AtspiClient {
   ): Promise<OutlineElement[] | null> {
     const deadline = Date.now() + timeoutMs;
     const apps = await this.applications(deadline);
-    const trees = await Promise.all(apps.map(([app]) => this.tree(deadline, app)));
-    const nodes = trees.flat();
-    const window = activeWindow(nodes);
+    const windows = await Promise.all(apps.map(([app]) => this.topLevels(deadline, app)));
+    const window = activeWindow(windows.flat());
     if (!window) return null;
-    const chosen = chooseElements(
-      nodes.filter((n) => n.app === window.app),
-      window,
-      bounds,
-    );
+    const nodes = [window, ...(await this.showingIn(deadline, window, bounds))];
+    const chosen = chooseElements(nodes, window, bounds);
     const answers = await Promise.all(
       chosen.map(async (c) => {
         const [extents, text] = await Promise.all([
@@ -233,6 +241,67 @@ export class AtspiClient {
     return elements;
   }
 
+  /** An application's top-level windows. */
+  private async topLevels(deadline: number, app: string): Promise<AtspiNode[]> {
+    const refs = await this.optional(
+      this.call(deadline, app, ROOT_PATH, ACCESSIBLE, 'GetChildren'),
+    );
+    const paths = referencePaths(refs).slice(0, MAX_TOP_LEVELS);
+    const nodes = await Promise.all(
+      paths.map((path, index) => this.describe(deadline, app, path, { parent: ROOT_PATH, index })),
+    );
+    return nodes.filter((n): n is AtspiNode => n !== null);
+  }
+
+  /**
+   * The showing elements inside `window`, parents before children: the ones Collection.GetMatches
+   * finds showing now (a fresh set, in the application's order), described from the application's
+   * cache where it holds them (one call for all; a cache may lack elements made after it), else
+   * one by one. An application without Collection is walked instead.
+   */
+  private async showingIn(
+    deadline: number,
+    window: AtspiNode,
+    bounds: OutlineBounds,
+  ): Promise<AtspiNode[]> {
+    const { app } = window;
+    let matches: unknown;
+    try {
+      matches = await this.call(
+        deadline,
+        app,
+        window.path,
+        COLLECTION,
+        'GetMatches',
+        '(aiia{ss}iaiiasib)uib',
+        [SHOWING_RULE, SORT_CANONICAL, MAX_MATCHES, true],
+      );
+    } catch (err) {
+      if (err instanceof DbusCallError) return this.walk(deadline, window, bounds);
+      throw err;
+    }
+    const paths = referencePaths(matches);
+    if (paths.length >= MAX_MATCHES) {
+      throw new AtspiUnavailable(`the window shows more than ${MAX_MATCHES} elements`);
+    }
+    const cached = new Map<string, AtspiNode>();
+    const items = await this.optional(this.call(deadline, app, CACHE_PATH, CACHE, 'GetItems'));
+    if (Array.isArray(items) && items.length <= MAX_CACHE_ITEMS) {
+      for (const item of items) {
+        const node = cacheNode(app, item);
+        if (node) cached.set(node.path, node);
+      }
+    }
+    const nodes = await Promise.all(
+      paths.map(async (path, index): Promise<AtspiNode | null> => {
+        const known = cached.get(path);
+        if (known) return { ...known, index };
+        return this.describe(deadline, app, path, { index });
+      }),
+    );
+    return nodes.filter((n): n is AtspiNode => n !== null);
+  }
+
   /** An answer that may fail with a D-Bus error (an element gone since): null then. */
   private async optional(call: Promise<unknown>): Promise<unknown> {
     try {
@@ -243,97 +312,91 @@ export class AtspiClient {
     }
   }
 
-  /** One application's elements: its cache, else a walk of its showing elements. */
-  private async tree(deadline: number, app: string): Promise<AtspiNode[]> {
-    let items: unknown;
-    try {
-      items = await this.call(deadline, app, CACHE_PATH, CACHE, 'GetItems');
-    } catch (err) {
-      if (err instanceof DbusCallError) return this.walk(deadline, app);
-      throw err;
-    }
-    if (!Array.isArray(items)) throw new AtspiUnavailable(`${app} answered GetItems with no list`);
-    if (items.length > MAX_CACHE_ITEMS) {
-      throw new AtspiUnavailable(`${app} has more than ${MAX_CACHE_ITEMS} elements`);
-    }
-    const nodes: AtspiNode[] = [];
-    for (const item of items) {
-      const node = cacheNode(app, item);
-      if (node) nodes.push(node);
-    }
-    // A cache of another shape (another toolkit's, another release's): walked instead.
-    return nodes.length === 0 && items.length > 0 ? this.walk(deadline, app) : nodes;
-  }
-
   /**
-   * An application without a cache (or not yet): its tree, level by level, each level's calls
-   * sent at once, descending only into elements that show, at most OUTLINE_BOUNDS.maxElements.
+   * The elements inside `window` of an application without Collection: level by level, each
+   * level's calls sent at once, descending only into elements that show.
    */
-  private async walk(deadline: number, app: string): Promise<AtspiNode[]> {
+  private async walk(
+    deadline: number,
+    window: AtspiNode,
+    bounds: OutlineBounds,
+  ): Promise<AtspiNode[]> {
+    const { app } = window;
     const nodes: AtspiNode[] = [];
-    let level: Array<{ path: string; parent: string; index: number }> = [];
-    const top = await this.optional(this.call(deadline, app, ROOT_PATH, ACCESSIBLE, 'GetChildren'));
-    if (!Array.isArray(top)) return nodes;
-    top.forEach((ref, index) => {
-      if (Array.isArray(ref) && typeof ref[1] === 'string') {
-        level.push({ path: ref[1], parent: ROOT_PATH, index });
-      }
-    });
-    for (let depth = 0; level.length > 0 && depth <= OUTLINE_BOUNDS.maxDepth; depth++) {
-      const read = await Promise.all(level.map((at) => this.walkNode(deadline, app, at)));
+    let level = [window.path];
+    for (let depth = 0; level.length > 0 && depth <= bounds.maxDepth; depth++) {
+      const children = await Promise.all(
+        level.map(async (parent) => ({
+          parent,
+          paths: referencePaths(
+            await this.optional(this.call(deadline, app, parent, ACCESSIBLE, 'GetChildren')),
+          ),
+        })),
+      );
+      const read = await Promise.all(
+        children.flatMap(({ parent, paths }) =>
+          paths.map((path, index) => this.describe(deadline, app, path, { parent, index })),
+        ),
+      );
       level = [];
-      for (const entry of read) {
-        if (!entry) continue;
-        nodes.push(entry.node);
-        if (nodes.length >= OUTLINE_BOUNDS.maxElements) return nodes;
-        if (!hasState(entry.node.states, ATSPI_STATE.showing)) continue;
-        entry.children.forEach((path, index) =>
-          level.push({ path, parent: entry.node.path, index }),
-        );
+      for (const node of read) {
+        if (!node || !hasState(node.states, ATSPI_STATE.showing)) continue;
+        nodes.push(node);
+        if (nodes.length >= MAX_MATCHES) {
+          throw new AtspiUnavailable(`the window shows more than ${MAX_MATCHES} elements`);
+        }
+        level.push(node.path);
       }
     }
     return nodes;
   }
 
-  private async walkNode(
+  /** One element, asked for its properties, role, states and interfaces; null when it is gone. */
+  private async describe(
     deadline: number,
     app: string,
-    at: { path: string; parent: string; index: number },
-  ): Promise<{ node: AtspiNode; children: string[] } | null> {
-    const [props, role, states, children, interfaces] = await Promise.all([
-      this.optional(this.call(deadline, app, at.path, PROPERTIES, 'GetAll', 's', [ACCESSIBLE])),
-      this.optional(this.call(deadline, app, at.path, ACCESSIBLE, 'GetRole')),
-      this.optional(this.call(deadline, app, at.path, ACCESSIBLE, 'GetState')),
-      this.optional(this.call(deadline, app, at.path, ACCESSIBLE, 'GetChildren')),
-      this.optional(this.call(deadline, app, at.path, ACCESSIBLE, 'GetInterfaces')),
+    path: string,
+    at: { parent?: string; index: number },
+  ): Promise<AtspiNode | null> {
+    const [props, role, states, interfaces] = await Promise.all([
+      this.optional(this.call(deadline, app, path, PROPERTIES, 'GetAll', 's', [ACCESSIBLE])),
+      this.optional(this.call(deadline, app, path, ACCESSIBLE, 'GetRole')),
+      this.optional(this.call(deadline, app, path, ACCESSIBLE, 'GetState')),
+      this.optional(this.call(deadline, app, path, ACCESSIBLE, 'GetInterfaces')),
     ]);
     if (typeof role !== 'number' || !isStates(states)) return null;
-    const property = (name: string): string => {
-      if (!Array.isArray(props)) return '';
+    const property = (name: string): unknown => {
+      if (!Array.isArray(props)) return undefined;
       const found = (props as unknown[]).find((p) => Array.isArray(p) && p[0] === name) as
         [string, [unknown, unknown[]]] | undefined;
-      const value = found?.[1]?.[1]?.[0];
+      return found?.[1]?.[1]?.[0];
+    };
+    const text = (name: string) => {
+      const value = property(name);
       return typeof value === 'string' ? value : '';
     };
+    const parent = property('Parent');
     return {
-      node: {
-        app,
-        path: at.path,
-        parent: at.parent,
-        index: at.index,
-        name: property('Name'),
-        description: property('Description'),
-        role,
-        states,
-        interfaces: isStrings(interfaces) ? interfaces : [],
-      },
-      children: Array.isArray(children)
-        ? children
-            .map((c: unknown) => (Array.isArray(c) && typeof c[1] === 'string' ? c[1] : null))
-            .filter((p): p is string => p !== null)
-        : [],
+      app,
+      path,
+      parent:
+        at.parent ?? (Array.isArray(parent) && typeof parent[1] === 'string' ? parent[1] : ''),
+      index: at.index,
+      name: text('Name'),
+      description: text('Description'),
+      role,
+      states,
+      interfaces: isStrings(interfaces) ? interfaces : [],
     };
   }
+}
+
+/** The object paths of a list of references `a(so)`. */
+function referencePaths(refs: unknown): string[] {
+  if (!Array.isArray(refs)) return [];
+  return refs
+    .map((r: unknown) => (Array.isArray(r) && typeof r[1] === 'string' ? r[1] : null))
+    .filter((p): p is string => p !== null);
 }
 
 function isStates(value: unknown): value is number[] {
