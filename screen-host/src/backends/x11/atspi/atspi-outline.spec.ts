@@ -148,6 +148,25 @@ describe('the active window and its elements', () => {
     });
   });
 
+  it("a tree's cell made of cells is left out; its parts are served", () => {
+    index = 0;
+    const nodes = [
+      node('/w', ROOT_PATH, ATSPI_ROLE.frame, 'Accounts', [...on, active]),
+      node('/tree', '/w', ATSPI_ROLE.treeTable),
+      node('/row', '/tree', ATSPI_ROLE.tableCell, ''),
+      node('/expander', '/row', ATSPI_ROLE.tableCell, ''),
+      node('/name', '/row', ATSPI_ROLE.tableCell, 'Checking'),
+      node('/total', '/tree', ATSPI_ROLE.tableCell, '€0.00'),
+    ];
+    expect(chooseElements(nodes, nodes[0]).map((c) => c.node.path)).toEqual([
+      '/w',
+      '/tree',
+      '/expander',
+      '/name',
+      '/total',
+    ]);
+  });
+
   it('bounds depth and element count', () => {
     index = 0;
     const deep: AtspiNode[] = [node('/w', ROOT_PATH, ATSPI_ROLE.frame, 'W', [...on, active])];

@@ -112,7 +112,8 @@ function descendants(nodes: readonly AtspiNode[], top: AtspiNode): AtspiNode[] {
 /**
  * The elements of `window` to serve, parents before children in the application's order: those
  * showing (a hidden menu's items are not on the screen), under showing parents, whose role the
- * table maps, within the bounds. The window itself comes first, as the screen's title.
+ * table maps, within the bounds (a cell made of cells is left out: its parts are served). The
+ * window itself comes first, as the screen's title.
  */
 export function chooseElements(
   nodes: readonly AtspiNode[],
@@ -146,7 +147,14 @@ export function chooseElements(
       const entry = outlineRole(n.role, n.states);
       // A nested area (a menu in a toolbar) keeps the outer one's name.
       const inner = area ?? entry?.area;
-      if (entry) {
+      // A cell made of cells (a tree's first column: the expander and the name) is a region: its
+      // parts say what is clicked.
+      const region =
+        entry?.role === 'cell' &&
+        (children.get(key) ?? []).some(
+          (c) => showing(c) && outlineRole(c.role, c.states)?.role === 'cell',
+        );
+      if (entry && !region) {
         const fieldArea = entry.role === 'textbox' || entry.password ? 'input' : undefined;
         out.push({
           node: n,
