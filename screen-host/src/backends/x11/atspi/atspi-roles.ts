@@ -77,7 +77,7 @@ interface RoleEntry {
 }
 
 /**
- * AT-SPI role → outline role. Roles the rules judge (DESIGN's "controls by kind"): command
+ * AT-SPI role → outline role. Roles Warden's rules judge by kind (docs/rules.md): command
  * controls `button`, `menuitem`, `link`; value controls `checkbox`, `radiobutton`,
  * `togglebutton`, `combobox`, `checkmenuitem`, `radiomenuitem`, `spinbutton`, `slider`,
  * `option`; navigation `tab`, `menu`, `scrollbar`; text fields `textbox`, `passwordfield`;
