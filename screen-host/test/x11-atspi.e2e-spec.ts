@@ -140,3 +140,35 @@ describe('x11 outline from AT-SPI, GnuCash under Xvfb', () => {
     expect(rootProperty()).toMatch(/AT_SPI_BUS: {2}not found/);
   });
 });
+
+describe('x11 outline: a display whose AT_SPI_BUS names a bus that is gone', () => {
+  it('gets a bus of the host its own, announced in place of the stale one', async () => {
+    const xvfb = await startXvfb(640, 480);
+    const env = { ...process.env, DISPLAY: xvfb.display };
+    let host: CliHost | null = null;
+    try {
+      const stale = 'unix:path=/tmp/screen-host-atspi-gone/bus,guid=00';
+      execFileSync('xprop', ['-root', '-f', 'AT_SPI_BUS', '8s', '-set', 'AT_SPI_BUS', stale], {
+        env,
+      });
+      const cert = await tempCertificate();
+      host = await startCliHost(
+        [
+          ...['--backend', 'x11', '--display', xvfb.display, '--port', '0', '--quiet'],
+          ...['--cert', cert.certPath, '--key', cert.keyPath, '--no-action-log'],
+        ],
+        { SCREEN_HOST_TOKEN: TOKEN },
+      );
+      const health = (await call(host.url, '/health', { ca: cert.cert })).json();
+      expect(health.accessibility).toEqual({ bus: 'started', applications: 0 });
+      const announced = execFileSync('xprop', ['-root', 'AT_SPI_BUS'], { env }).toString();
+      expect(announced).not.toContain(stale);
+      expect(announced).toMatch(/unix:path=\/tmp\/screen-host-atspi-/);
+      // No application on the bus: no outline, as for an application that publishes nothing.
+      expect((await call(host.url, '/elements', { ca: cert.cert })).status).toBe(404);
+    } finally {
+      await host?.close();
+      await xvfb.close();
+    }
+  });
+});

@@ -53,9 +53,11 @@ export async function accessibilityBus(
   root: RootProperties,
   options: { dbusDaemon?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<AccessibilityBus | { unavailable: string }> {
-  const named = await root.get(AT_SPI_BUS_PROPERTY);
-  if (named !== null && named.trim() !== '') {
-    return { address: named.trim(), origin: 'display', close: async () => undefined };
+  const named = (await root.get(AT_SPI_BUS_PROPERTY))?.trim() ?? '';
+  // A bus whose socket is gone (its session, or a host that was killed, left the property behind)
+  // is replaced by one of this host's own.
+  if (named !== '' && !isStale(named)) {
+    return { address: named, origin: 'display', close: async () => undefined };
   }
   const config = BUS_CONFIGS.find((path) => existsSync(path));
   const registryd = REGISTRY_DAEMONS.find((path) => existsSync(path));
@@ -141,6 +143,21 @@ export async function accessibilityBus(
       await stopAll();
     },
   };
+}
+
+/**
+ * Whether a D-Bus address names only Unix socket paths, none of which exists any more (an
+ * abstract socket or a TCP address cannot be checked so: taken as live).
+ */
+export function isStale(address: string, exists: (path: string) => boolean = existsSync): boolean {
+  const paths: string[] = [];
+  for (const entry of address.split(';')) {
+    const [transport, params = ''] = entry.split(/:(.*)/s);
+    const path = /(?:^|,)path=([^,]*)/.exec(params)?.[1];
+    if (transport !== 'unix' || path === undefined) return false;
+    paths.push(decodeURIComponent(path));
+  }
+  return paths.length > 0 && !paths.some((p) => exists(p));
 }
 
 function stopChild(child: ChildProcess): Promise<void> {
