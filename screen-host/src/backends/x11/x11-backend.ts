@@ -93,15 +93,23 @@ export class X11Backend implements ScreenBackend {
   private async atspiClient(): Promise<AtspiClient> {
     const bus = this.bus;
     if (!bus) throw new AtspiUnavailable(this.noOutline ?? 'no accessibility bus');
-    const current = this.atspi ? await this.atspi.catch(() => null) : null;
-    if (current && !current.broken) return current;
-    current?.close();
-    this.atspi = AtspiClient.connect(bus.address, CONNECT_TIMEOUT_MS);
-    try {
-      return await this.atspi;
-    } catch (err) {
-      this.atspi = null;
-      throw err;
+    for (;;) {
+      const pending = this.atspi;
+      if (pending) {
+        const current = await pending.catch(() => null);
+        if (current && !current.broken) return current;
+        // Another call saw it broken first and is connecting again: that connection is used.
+        if (this.atspi !== pending) continue;
+        current?.close();
+      }
+      const next = AtspiClient.connect(bus.address, CONNECT_TIMEOUT_MS);
+      this.atspi = next;
+      try {
+        return await next;
+      } catch (err) {
+        if (this.atspi === next) this.atspi = null;
+        throw err;
+      }
     }
   }
 
