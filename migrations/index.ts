@@ -24,6 +24,7 @@ import { CachedTokens1796400000000 } from './1796400000000-CachedTokens';
 import { SendingSteps1796410000000 } from './1796410000000-SendingSteps';
 import { DestinationGrants1796430000000 } from './1796430000000-DestinationGrants';
 import { ApproversTyped1796440000000 } from './1796440000000-ApproversTyped';
+import { StepLabelEvidence1796450000000 } from './1796450000000-StepLabelEvidence';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -52,4 +53,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   SendingSteps1796410000000,
   DestinationGrants1796430000000,
   ApproversTyped1796440000000,
+  StepLabelEvidence1796450000000,
 ];

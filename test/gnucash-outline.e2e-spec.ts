@@ -141,6 +141,26 @@ describe('GnuCash through the x11 screen host, with its outline from AT-SPI', ()
     ]);
     for (const s of reads) expect(s.outcome).toBe('sent');
 
+    // Each click keeps how its label was read: here the outline's element.
+    const enter = steps.find((s) => /^click on “Enter”/.test(s.why)) as any;
+    expect(enter.label_evidence).toEqual({
+      source: 'outline',
+      of: 'click',
+      element: {
+        id: expect.any(String),
+        role: 'button',
+        name: 'Enter',
+        description: 'Record the current transaction',
+      },
+      // The scripted planner names the element it aims at as its target.
+      target: 'Enter',
+    });
+    const checking = steps.find((s) => /^double-click on “Checking”/.test(s.why)) as any;
+    expect(checking.label_evidence).toMatchObject({
+      source: 'outline',
+      element: { role: 'cell', name: 'Checking' },
+    });
+
     // The host performed exactly the actions Warden sent.
     const performed = screen.actions().filter((a) => a.outcome === 'performed');
     const sent = steps.filter((s) => ['sent', 'sent_after_approval'].includes(s.outcome));

@@ -85,6 +85,15 @@ describe('GnuCash through the x11 screen host', () => {
     expect(enter?.why).toMatch(
       /^click on “[^”]*Enter[^”]*” \(read from the screen by OCR.*which names the commit key Enter\)$/,
     );
+    // The step keeps how its label was read: OCR's words there, with their confidences.
+    const enterStep = run.steps.find((s: any) => s.action?.x === 432);
+    expect(enterStep.label_evidence).toMatchObject({
+      source: 'ocr',
+      of: 'click',
+      words: expect.arrayContaining([
+        { text: expect.stringContaining('Enter'), confidence: expect.any(Number) },
+      ]) as unknown,
+    });
     // Every typing was held too, and the Save.
     const typed = held.filter((h) => (h.action as { action: string }).action === 'type');
     expect(typed.map((h) => (h.action as { text: string }).text)).toEqual([

@@ -139,6 +139,7 @@ export class StepPlanning {
         classification: verdict.classification,
         why: verdict.why,
         model: result.model ?? null,
+        labelEvidence: verdict.labelEvidence ?? null,
         // Recorded with every decision of a model's step, whatever the action.
         ...(rail ? { rail } : {}),
       },

@@ -1,7 +1,7 @@
 import type { Approval } from '../../approvals/approval.entity';
 import { approvalView, ApprovalView } from '../../approvals/approval.view';
 import type { Run } from './run.entity';
-import type { StagedEdit } from '../actions';
+import type { LabelEvidence, StagedEdit } from '../actions';
 import type { ModelUsage } from '../planning/planner';
 import type { RailRecord } from '../rail/screen-rail';
 import type { RecordedAction, Step, StepTimingEntry } from './step.entity';
@@ -23,6 +23,8 @@ export interface StepView {
   /** The injection rail's verdict on the step's screen (a model's step): no text, its SHA-256. */
   rail?: RailRecord;
   model?: ModelUsage;
+  /** How the label was read: the outline's element, OCR's words, or why nothing could be read. */
+  label_evidence?: LabelEvidence;
   /** Per job of the step: total, screen host, planner, pauses and Warden's overhead, in ms. */
   timings?: StepTimingEntry[];
   started_at: string;
@@ -90,6 +92,7 @@ export function stepView(step: Step): StepView {
     ...(step.staged ? { staged: step.staged } : {}),
     ...(step.rail ? { rail: step.rail } : {}),
     ...(step.model ? { model: step.model } : {}),
+    ...(step.labelEvidence ? { label_evidence: step.labelEvidence } : {}),
     ...(step.timings ? { timings: step.timings } : {}),
     started_at: step.startedAt.toISOString(),
     ended_at: step.endedAt?.toISOString() ?? null,
