@@ -140,6 +140,7 @@ export class StepPlanning {
         classification: verdict.classification,
         why: verdict.why,
         model: result.model ?? null,
+        labelEvidence: verdict.labelEvidence ?? null,
         // What the application shows now, so that its answer to this action is told from it.
         ...(verdict.action && SCREEN_ACTIONS.has(verdict.action.action)
           ? { receipt: { before: screen.outline ? messageOf(screen.outline) : null } }

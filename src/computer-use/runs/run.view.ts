@@ -1,7 +1,7 @@
 import type { Approval } from '../../approvals/approval.entity';
 import { approvalView, ApprovalView } from '../../approvals/approval.view';
 import type { Run } from './run.entity';
-import type { StagedEdit } from '../actions';
+import type { LabelEvidence, StagedEdit } from '../actions';
 import { isReceipt, type Receipt } from '../actions/receipt';
 import type { ModelUsage } from '../planner-contract/planner';
 import type { RailRecord } from '../rail/screen-rail';
@@ -28,6 +28,8 @@ export interface StepView {
   /** A held write's approval: who decided it, when, with which comment, and who resumed. */
   approval?: StepApproval;
   model?: ModelUsage;
+  /** How the label was read: the outline's element, OCR's words, or why nothing could be read. */
+  label_evidence?: LabelEvidence;
   /** Per job of the step: total, screen host, planner, pauses and Warden's overhead, in ms. */
   timings?: StepTimingEntry[];
   started_at: string;
@@ -124,6 +126,7 @@ export function stepView(step: Step, approval?: Approval): StepView {
     ...(isReceipt(step.receipt) ? { receipt: step.receipt } : {}),
     ...(approval ? { approval: stepApproval(approval) } : {}),
     ...(step.model ? { model: step.model } : {}),
+    ...(step.labelEvidence ? { label_evidence: step.labelEvidence } : {}),
     ...(step.timings ? { timings: step.timings } : {}),
     started_at: step.startedAt.toISOString(),
     ended_at: step.endedAt?.toISOString() ?? null,
