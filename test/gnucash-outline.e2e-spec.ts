@@ -161,6 +161,18 @@ describe('GnuCash through the x11 screen host, with its outline from AT-SPI', ()
       element: { role: 'cell', name: 'Checking' },
     });
 
+    // Every write sent has its receipt: what GnuCash's status bar (or a dialog) said once the
+    // screen settled, or why nothing was read; GnuCash refused none of them.
+    const writes = (run.steps as any[]).filter((s) => s.classification === 'write');
+    expect(writes.length).toBeGreaterThan(0);
+    for (const w of writes) {
+      expect(w.outcome).toBe('sent_after_approval');
+      expect(w.receipt).toBeDefined();
+      expect(Object.keys(w.receipt).sort()).toEqual(
+        'message' in w.receipt ? ['before', 'fresh', 'message'] : ['before', 'none'],
+      );
+    }
+
     // The host performed exactly the actions Warden sent.
     const performed = screen.actions().filter((a) => a.outcome === 'performed');
     const sent = steps.filter((s) => ['sent', 'sent_after_approval'].includes(s.outcome));
