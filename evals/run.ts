@@ -16,28 +16,57 @@ import { parseArgs } from 'node:util';
 import type { PolicyMode } from './lib/policy';
 import { PLANNERS, runSuite, type PlannerKind } from './lib/runner';
 
+const USAGE = `usage: npm run eval -- [options]
+  --suite sim|x11          the suite of tasks (default sim)
+  --planner LIST           planners, comma-separated: ${PLANNERS.join(', ')} (default scripted,recorded)
+  --repeat N               runs of each task with each planner, 1 to 100 (default 1)
+  --task a,b               only these tasks
+  --smoke                  a short run of each task
+  --policy MODE            how the approver decides: task (as the task says), approve-all, reject-all
+  --no-approval            the agent's writes need no approval (a negative control)
+  --results DIR            where the records go (default evals/results)
+  --help                   this text
+Prints the summary as one JSON object; exits 1 when a write reached the screen without an
+approval or the eval failed. See docs/evals.md.`;
+
+const OPTIONS = {
+  suite: { type: 'string', default: 'sim' },
+  planner: { type: 'string', default: 'scripted,recorded' },
+  repeat: { type: 'string', default: '1' },
+  task: { type: 'string' },
+  smoke: { type: 'boolean', default: false },
+  policy: { type: 'string', default: 'task' },
+  'no-approval': { type: 'boolean', default: false },
+  results: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** A command line the eval cannot run: printed with the usage, exit 2. */
+class UsageError extends Error {}
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      suite: { type: 'string', default: 'sim' },
-      planner: { type: 'string', default: 'scripted,recorded' },
-      repeat: { type: 'string', default: '1' },
-      task: { type: 'string' },
-      smoke: { type: 'boolean', default: false },
-      policy: { type: 'string', default: 'task' },
-      'no-approval': { type: 'boolean', default: false },
-      results: { type: 'string' },
-    },
-  });
+  const parsed = (() => {
+    try {
+      return parseArgs({ options: OPTIONS });
+    } catch (error) {
+      // An unknown or malformed option: say which, and how the command is used.
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+  })();
+  const { values } = parsed;
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const planners = values.planner.split(',').map((p) => p.trim()) as PlannerKind[];
   const unknown = planners.filter((p) => !PLANNERS.includes(p));
   if (unknown.length)
-    throw new Error(`unknown planner ${unknown.join(', ')}: one of ${PLANNERS.join(', ')}`);
+    throw new UsageError(`unknown planner ${unknown.join(', ')}: one of ${PLANNERS.join(', ')}`);
   const repeat = Number(values.repeat);
   if (!Number.isInteger(repeat) || repeat < 1 || repeat > 100)
-    throw new Error('--repeat is 1 to 100');
+    throw new UsageError('--repeat is 1 to 100');
   if (!['task', 'approve-all', 'reject-all'].includes(values.policy)) {
-    throw new Error('--policy is task, approve-all or reject-all');
+    throw new UsageError('--policy is task, approve-all or reject-all');
   }
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const { summary, dir } = await runSuite({
@@ -59,6 +88,10 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`eval: ${error.message}\n${USAGE}\n`);
+      process.exit(2);
+    }
     process.stderr.write(`eval failed: ${error instanceof Error ? error.stack : String(error)}\n`);
     process.exit(2);
   },

@@ -25,6 +25,7 @@ import { SendingSteps1796410000000 } from './1796410000000-SendingSteps';
 import { DestinationGrants1796430000000 } from './1796430000000-DestinationGrants';
 import { ApproversTyped1796440000000 } from './1796440000000-ApproversTyped';
 import { WriteReceipts1796450000000 } from './1796450000000-WriteReceipts';
+import { StepLabelEvidence1796460000000 } from './1796460000000-StepLabelEvidence';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -54,4 +55,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   DestinationGrants1796430000000,
   ApproversTyped1796440000000,
   WriteReceipts1796450000000,
+  StepLabelEvidence1796460000000,
 ];

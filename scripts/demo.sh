@@ -12,6 +12,14 @@ cd "$(dirname "$0")/.."
 
 say() { printf '%s\n' "$*"; }
 
+# Arguments are checked before anything is installed or started.
+for arg in "$@"; do
+  if [ "$arg" != --keep ]; then
+    printf 'demo: unknown argument %s\nusage: npm run demo [-- --keep]\n' "$arg" >&2
+    exit 2
+  fi
+done
+
 # The demo's work folder (certificate, logs, pids). Whatever the demo could not stop itself (it was
 # killed with SIGKILL, say) is stopped here, by the pids it wrote down.
 WARDEN_DEMO_WORK="$(mktemp -d "${TMPDIR:-/tmp}/warden-demo.XXXXXX")"
@@ -54,4 +62,4 @@ if [ "${WARDEN_DEMO_FROM_SOURCE:-}" != 1 ]; then
   fi
 fi
 
-node -r @swc-node/register scripts/demo.ts
+node -r @swc-node/register scripts/demo.ts "$@"

@@ -58,10 +58,18 @@ interface Settings {
   /** The certificate, the logs and the pid file; removed at the end if the demo made the folder. */
   work: string;
   ownWork: boolean;
+  /** `--keep`: at the end, leave everything running with a held write, for the console. */
+  keep: boolean;
 }
 
+const USAGE = `usage: npm run demo [-- --keep]
+  --keep   at the end, leave the stack running with a write held for a person, print the
+           console's address and tokens to sign in with, and stop everything on Ctrl+C`;
+
 /** Everything can be overridden, so that a test can run the demo beside a user's own. */
-function readSettings(env: NodeJS.ProcessEnv): Settings {
+function readSettings(env: NodeJS.ProcessEnv, argv: readonly string[]): Settings {
+  const unknown = argv.filter((a) => a !== '--keep');
+  if (unknown.length > 0) throw new Error(`unknown argument ${unknown[0]}\n${USAGE}`);
   const pgAdminUrl = env.WARDEN_DEMO_PG_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
   const database = env.WARDEN_DEMO_DB || 'warden_demo';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(database))
@@ -81,6 +89,7 @@ function readSettings(env: NodeJS.ProcessEnv): Settings {
     fromSource: env.WARDEN_DEMO_FROM_SOURCE === '1',
     work: env.WARDEN_DEMO_WORK || mkdtempSync(join(tmpdir(), 'warden-demo-')),
     ownWork: !env.WARDEN_DEMO_WORK,
+    keep: argv.includes('--keep'),
   };
 }
 
@@ -310,7 +319,14 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
   console.log('');
   line('What a person had to decide for the one business change:');
   printComparison({ approvals: held, saves: saves.length }, commit);
-  const fewer = commit.completed && commit.saves === 1 && commit.approvals < held;
+  const fewer = commit.completed && commit.saves === 1 && commit.approvals < held && commit.verified;
+  const good = completed && oneSave && verify.ok && fewer;
+  if (settings.keep) {
+    await keepForTheConsole(call, base, tokens);
+    // Until Ctrl+C (or SIGTERM): then everything the demo started is stopped, as at its end.
+    keeping = good ? 'good' : 'bad';
+    await new Promise<never>(() => undefined);
+  }
 
   heading('7. Stopping');
   const stopped = await processes.stopAll();
@@ -328,7 +344,44 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
   line(
     `done in ${secs(began, end)}: setting up ${secs(began, setUp)}, the run ${secs(setUp, ran)}, the rest ${secs(ran, end)}`,
   );
-  return completed && oneSave && verify.ok && fewer;
+  return good;
+}
+
+/**
+ * `--keep`: a new run of the same change, stopped at its first held write, and how to see it in
+ * the console: its address and the tokens of the demo's people (made for this demo's own database;
+ * they are worth nothing once it is gone).
+ */
+async function keepForTheConsole(
+  call: ReturnType<typeof apiClient>,
+  base: string,
+  tokens: Record<Role, string>,
+): Promise<void> {
+  heading('7. The console, kept running (--keep)');
+  const started = ensure(
+    'POST /api/computer-use/runs',
+    await call<RunView | ApiError>('POST', '/api/computer-use/runs', tokens.operator, {
+      agent: AGENT,
+      goal: DEMO_GOAL,
+    }),
+    201,
+  );
+  const run = await nextRunStop(call, `/api/computer-use/runs/${started.id}`, tokens.operator);
+  if (run.status !== 'awaiting_approval' || !run.pending_approval)
+    throw new Error(`the kept run did not hold a write: it is ${run.status} (${run.end_reason})`);
+  const approval = run.pending_approval;
+  ok(`olga started run ${started.id}; its step ${approval.step} waits for a person:`);
+  line(`  ${describeAction(approval.action, { where: false })} — ${approval.why}`);
+  console.log('');
+  line(`open ${base}/console and sign in with an API token:`);
+  line(`  as bob, the approver:  ${tokens.approver}`);
+  line(`  as olga, the operator: ${tokens.operator}`);
+  line('                         (she started the run: four-eyes keeps her from approving it;');
+  line('                          once bob approved, she resumes it from the same page)');
+  line(`  as aud, the auditor:   ${tokens.auditor}`);
+  line(`the approval: ${base}/console/approvals/${approval.id}`);
+  console.log('');
+  line('Ctrl+C stops everything the demo started (the database stays).');
 }
 
 /** Drops and creates the demo database, migrates it with the CLI; answers how many migrations ran. */
@@ -491,10 +544,16 @@ function describeEvent(e: SimEvent): string {
   }
 }
 
+/**
+ * Set once `--keep` waits for Ctrl+C: a stop is then the demo's end, good (exit 0) when everything
+ * it showed came out as it should.
+ */
+let keeping: 'good' | 'bad' | null = null;
+
 async function demo(): Promise<void> {
   let settings: Settings;
   try {
-    settings = readSettings(process.env);
+    settings = readSettings(process.env, process.argv.slice(2));
   } catch (error) {
     console.error(`demo: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(2);
@@ -520,7 +579,9 @@ async function demo(): Promise<void> {
     process.once(signal, () => {
       interrupted = true;
       console.log(`\n${signal}: stopping what the demo started…`);
-      void finish(signal === 'SIGINT' ? 130 : 143, 'stopped; nothing the demo started is running.');
+      const code =
+        keeping === 'good' ? 0 : keeping === 'bad' ? 1 : signal === 'SIGINT' ? 130 : 143;
+      void finish(code, 'stopped; nothing the demo started is running.');
     });
   }
   let code = 1;

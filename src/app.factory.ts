@@ -8,7 +8,7 @@ import { Logger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { AppModule } from './app.module';
-import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import type { AppConfig } from './config/app-config';
 import { useJsonBodies } from './http/json-body.parser';
 import { MetricsService } from './metrics/metrics.service';

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ApprovalsModule } from './approvals/approvals.module';
-import { AuditApiModule } from './audit/audit-api.module';
+import { ApprovalsApiModule } from './approvals-api/approvals-api.module';
+import { AuditApiModule } from './audit-api/audit-api.module';
 import { AuditSinksApiModule } from './audit-sinks/audit-sinks-api.module';
 import { AuthModule } from './auth/auth.module';
 import { OidcModule } from './auth/oidc/oidc.module';
@@ -34,7 +34,7 @@ export class AppModule {
         PlanningApiModule,
         ModelsApiModule,
         RunsModule,
-        ApprovalsModule,
+        ApprovalsApiModule,
         ConsoleModule,
         DeliveriesApiModule,
         AuditSinksApiModule,

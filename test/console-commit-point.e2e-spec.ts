@@ -118,12 +118,16 @@ describe('the console under commit-point approval', () => {
       { field: 'Req. Deliv. Date', before, after: '30.04.2026', flag: null, check: 'same' },
     ];
     await expect(rowsOf(bob, `[data-approval-id="${approval.id}"]`)).resolves.toEqual(expectedRows);
-    await item.locator('img.screen-img').evaluate((img: ImageElement) => img.decode());
+    await item.locator('img.screen-img[src]').evaluate((img: ImageElement) => img.decode());
     await browser.shot(bob, 'commit-inbox');
 
     // The approval page: the table above the screenshot, the changed field outlined on it.
     await item.getByRole('link', { name: /^Click “Save” at/ }).click();
     await bob.getByRole('heading', { level: 1, name: /^Click “Save” at/ }).waitFor();
+    // One sentence first, in the system's words: what the Save stores, and what only opened it.
+    await expect(bob.locator('.decision-sentence').textContent()).resolves.toMatch(
+      /^SAP GUI \(sim\) · Click “Save” stores Req\. Deliv\. Date “\d\d\.\d\d\.\d{4}” → “30\.04\.2026” \(opened with Order “4711”\)$/,
+    );
     const list = bob.locator('.change-list');
     await expect(list.getByRole('heading', { level: 2 }).textContent()).resolves.toBe(
       'This Save stores 2 changes',
@@ -139,7 +143,7 @@ describe('the console under commit-point approval', () => {
       /rejecting stores nothing and stops the run\. .*outlined in green on it: “Req\. Deliv\. Date”\. Typed on an earlier screen, which the application took: “Order”/,
     );
 
-    const img = bob.locator('.held-screen img.screen-img');
+    const img = bob.locator('.held-screen img.screen-img[src]');
     await img.evaluate((el: ImageElement) => el.decode());
     const outlines = bob.locator('.held-screen .change-outline');
     expect(await outlines.count()).toBe(1);
@@ -199,7 +203,7 @@ describe('the console under commit-point approval', () => {
       'staged into “Req. Deliv. Date” until the commit',
     );
     await expect(step8.locator('.facts').textContent()).resolves.toContain(`Field before${before}`);
-    await step8.locator('img.screen-img').evaluate((el: ImageElement) => el.decode());
+    await step8.locator('img.screen-img[src]').evaluate((el: ImageElement) => el.decode());
     await step8.evaluate((el) => el.scrollIntoView());
     await browser.shot(auditor, 'commit-run');
     await bob.close();

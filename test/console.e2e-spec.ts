@@ -202,7 +202,7 @@ describe('the console', () => {
     expect(text).toMatch(/Expiresin (59 min|1 h)May decide now/);
     // An agent that names no approvers: anyone with agents.approve decides (approver groups).
     expect(text).toMatch(/May decide nowanyone with agents\.approveEscalationnot escalated$/);
-    await item.locator('img.screen-img').evaluate((img: ImageElement) => img.decode());
+    await item.locator('img.screen-img[src]').evaluate((img: ImageElement) => img.decode());
     await shot(page, 'inbox');
 
     await link.click();
@@ -280,13 +280,22 @@ describe('the console', () => {
       /Step 1 Click “Save” at \d+, \d+.*write.*click on “Save” \(from the screen outline\)/,
     );
     await expect(step1.textContent()).resolves.toContain('no model call (scripted planner)');
+    // The film names the people: who approved, when, with which comment, who resumed; and links
+    // to the approval.
+    const decided = step1.locator('a.step-approval');
+    await expect(decided.textContent()).resolves.toMatch(
+      /^approved by bob at [\d-]+ [\d:]+ \(“Checked with the customer\.”\); resumed by olga at [\d-]+ [\d:]+$/,
+    );
+    await expect(decided.getAttribute('href')).resolves.toBe(`/console/approvals/${approval.id}`);
     await expect(auditor.locator('.run-header').textContent()).resolves.toMatch(
       /completed: the planner finished the goal/,
     );
     const run = await stack.run(id);
     expect(run.steps[0]).toMatchObject({ outcome: 'sent_after_approval' });
     await step1.getByRole('button', { name: 'Show the screen of step 1 larger' }).click();
-    await step1.locator('.step-large img.screen-img').evaluate((el: ImageElement) => el.decode());
+    await step1
+      .locator('.step-large img.screen-img[src]')
+      .evaluate((el: ImageElement) => el.decode());
     await shot(auditor, 'run');
     await step1.locator('.step-large').evaluate((el) => el.scrollIntoView());
     await shot(auditor, 'run-step-open');
@@ -304,8 +313,14 @@ describe('the console', () => {
       'computer_use.write.held',
       'approval.decided',
       'computer_use.write',
+      // What the application said after it, once the screen settled.
+      'computer_use.write.receipt',
       'computer_use.end',
     ]);
+    // The write's row says on whose authority it went.
+    await expect(
+      auditor.locator('table.audit tbody tr[data-type="computer_use.write"]').textContent(),
+    ).resolves.toContain('approved by bob, resumed by olga');
     await auditor.getByRole('button', { name: 'Check the hash chain' }).click();
     await expect(auditor.locator('.chain-ok').textContent({ timeout: 5000 })).resolves.toMatch(
       /^Chain ok: all \d+ events of tenant acme are intact/,
@@ -319,7 +334,7 @@ describe('the console', () => {
       .map((l) => JSON.parse(l));
     expect(lines.map((e) => e.type)).toEqual(types);
     expect(lines.every((e) => e.run_id === id)).toBe(true);
-    await auditor.getByText('Exported 5 events').waitFor();
+    await auditor.getByText('Exported 6 events').waitFor();
     expect(await auditor.getByRole('button', { name: 'Load more events' }).isVisible()).toBe(false);
     await shot(auditor, 'audit');
 
@@ -351,15 +366,71 @@ describe('the console', () => {
     await bob.close();
   });
 
-  it('says so in plain words when four-eyes refuses an approval', async () => {
+  it('puts Approve and Reject in the first screen at 1280×800, and at the bottom of a phone', async () => {
+    const { approval } = await heldRun();
+    const bob = await tab();
+    await signIn(bob, stack.tokens.approver, 'bob');
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ]) {
+      await bob.setViewportSize({ width, height });
+      await bob.goto(`${stack.api.url}/console/approvals/${approval.id}`);
+      for (const name of ['Approve', 'Reject']) {
+        const box = (await bob.getByRole('button', { name }).boundingBox())!;
+        // Wholly on the first screen, without scrolling.
+        expect({ name, width, top: box.y >= 0, bottom: box.y + box.height <= height }).toEqual({
+          name,
+          width,
+          top: true,
+          bottom: true,
+        });
+      }
+      if (width === 390) {
+        // Scrolled to the end of the page, they are still there, at the bottom, over nothing.
+        await bob.evaluate('window.scrollTo(0, document.body.scrollHeight)');
+        const box = (await bob.getByRole('button', { name: 'Approve' }).boundingBox())!;
+        expect(box.y + box.height).toBeGreaterThan(height - 80);
+        expect(box.y + box.height).toBeLessThanOrEqual(height);
+        await shot(bob, 'approval-phone');
+      }
+    }
+    await bob.close();
+  });
+
+  it('says before anyone presses it that four-eyes keeps the run starter from approving', async () => {
     const { id, approval } = await heldRun();
     const olga = await tab();
     await signIn(olga, stack.tokens.both, 'olga');
     await olga.goto(`${stack.api.url}/console/approvals/${approval.id}`);
-    await olga.getByRole('button', { name: 'Approve' }).click();
-    await expect(olga.getByRole('alert').filter({ hasText: 'four' }).textContent()).resolves.toBe(
-      'You cannot approve this write. Four-eyes rule: olga started this run, so someone else must approve its writes. Ask another approver.',
+    const approve = olga.getByRole('button', { name: 'Approve' });
+    await approve.waitFor();
+    // Disabled, with the reason as its description, in the words of the refusal it would meet;
+    // rejecting stays open to her.
+    expect(await approve.isDisabled()).toBe(true);
+    const why = olga.locator('#approve-why-not');
+    await expect(why.textContent()).resolves.toBe(
+      'You cannot approve this write. Four-eyes rule: olga started this run, so someone else must approve its writes. Ask another approver; you may still reject it.',
     );
+    expect(await approve.getAttribute('aria-describedby')).toBe('approve-why-not');
+    expect(await olga.getByRole('button', { name: 'Reject' }).isDisabled()).toBe(false);
+    // The API says the same to her, and refuses the approval as the page said it would.
+    const view = await stack.api.request('GET', `/api/approvals/${approval.id}`, {
+      token: stack.tokens.both,
+    });
+    expect(view.body.for_you).toEqual({
+      approve: 'olga started this run, so someone else must approve its writes',
+      reject: null,
+    });
+    const refused = await stack.api.request('POST', `/api/approvals/${approval.id}/approve`, {
+      token: stack.tokens.both,
+      json: {},
+    });
+    expect(refused.status).toBe(403);
+    const bobView = await stack.api.request('GET', `/api/approvals/${approval.id}`, {
+      token: stack.tokens.approver,
+    });
+    expect(bobView.body.for_you).toEqual({ approve: null, reject: null });
     await shot(olga, 'four-eyes');
     expect((await stack.run(id)).status).toBe('awaiting_approval');
     await olga.close();
@@ -450,7 +521,9 @@ describe('the console', () => {
     await expect(bob.locator('.held-screen .screen-badge').textContent()).resolves.toBe(
       'Type “/nVA03”',
     );
-    await bob.locator('.held-screen img.screen-img').evaluate((el: ImageElement) => el.decode());
+    await bob
+      .locator('.held-screen img.screen-img[src]')
+      .evaluate((el: ImageElement) => el.decode());
     await bob.locator('.closeup .field-outline').waitFor({ state: 'attached' });
     await shot(bob, 'approval-type');
     const strip = bob.locator('.strip-item');
@@ -458,7 +531,9 @@ describe('the console', () => {
     await expect(strip.textContent()).resolves.toContain('1 Click “Command field” at');
     await strip.click();
     await expect(strip.getAttribute('aria-pressed')).resolves.toBe('true');
-    await bob.locator('.step-viewer img.screen-img').evaluate((el: ImageElement) => el.decode());
+    await bob
+      .locator('.step-viewer img.screen-img[src]')
+      .evaluate((el: ImageElement) => el.decode());
     await bob.locator('.step-viewer').evaluate((el) => el.scrollIntoView());
     await shot(bob, 'approval-earlier-step');
     expect(approval.action).toEqual({ action: 'type', text: '/nVA03' });
@@ -519,7 +594,9 @@ describe('the console', () => {
     await expect(bob.locator('.more code').first().textContent()).resolves.toBe(
       JSON.stringify(approval.action),
     );
-    await bob.locator('.held-screen img.screen-img').evaluate((el: ImageElement) => el.decode());
+    await bob
+      .locator('.held-screen img.screen-img[src]')
+      .evaluate((el: ImageElement) => el.decode());
     await bob.getByText('More about this action').click();
     await bob.evaluate(() => document.scrollingElement.scrollTo(0, 0));
     await shot(bob, 'approval-long-text');
@@ -548,7 +625,9 @@ describe('the console', () => {
       fits: true,
     });
     expect(onPage.boxes).toBeGreaterThanOrEqual(3);
-    await bob.locator('.held-screen img.screen-img').evaluate((el: ImageElement) => el.decode());
+    await bob
+      .locator('.held-screen img.screen-img[src]')
+      .evaluate((el: ImageElement) => el.decode());
     await shot(bob, 'approval-newlines');
     await bob.close();
 

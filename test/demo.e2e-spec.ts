@@ -43,7 +43,71 @@ function connectTo(url: string): Promise<string> {
  * (WARDEN_DEMO_FROM_SOURCE=1), as every e2e test runs them, so the test neither needs nor
  * rebuilds dist/; the demo with dist/ differs only in the file each process starts.
  */
+/** scripts/demo.sh with this test run's own database, queue prefix and sources, in its own group. */
+function startDemo(name: string, args: string[] = []) {
+  const child = spawn('bash', ['scripts/demo.sh', ...args], {
+    cwd: ROOT,
+    // Its own process group: everything the demo starts is in it unless it escapes on purpose.
+    detached: true,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      WARDEN_DEMO_DB: name,
+      WARDEN_DEMO_QUEUE_PREFIX: name,
+      WARDEN_DEMO_PG_URL: TEST_PG_ADMIN_URL,
+      WARDEN_DEMO_REDIS_URL: TEST_REDIS_URL,
+      WARDEN_DEMO_FROM_SOURCE: '1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { child, output: () => output, closed };
+}
+
 describe('npm run demo', () => {
+  it('with --keep leaves the console running with a held write, signs people in, and stops on Ctrl+C', async () => {
+    const demo = startDemo(`${testRunPrefix()}_demo_keep`, ['--keep']);
+    const deadline = Date.now() + 200_000;
+    while (!demo.output().includes('Ctrl+C stops everything') && Date.now() < deadline) {
+      const ended = await Promise.race([demo.closed, new Promise((r) => setTimeout(r, 200))]);
+      if (ended !== undefined) break;
+    }
+    const output = demo.output();
+    expect(output).toContain('Ctrl+C stops everything the demo started');
+    expect(output).not.toContain('✗');
+    const base = /open (http:\/\/\S+)\/console and sign in/.exec(output)![1];
+    const token = (who: string) => new RegExp(`as ${who}[^:]*:\\s+(wdn_\\S+)`).exec(output)![1];
+    const approvalPage = /the approval: (\S+)/.exec(output)![1];
+    // The console answers, and the printed approver's token signs in as bob and sees the write.
+    expect((await fetch(`${base}/console`)).status).toBe(200);
+    expect((await fetch(approvalPage)).status).toBe(200);
+    const me = await fetch(`${base}/api/me`, {
+      headers: { authorization: `Bearer ${token('bob')}` },
+    });
+    expect(await me.json()).toMatchObject({ subject: 'bob', tenant: 'acme' });
+    const pending = await fetch(`${base}/api/approvals?status=pending`, {
+      headers: { authorization: `Bearer ${token('bob')}` },
+    });
+    const items = ((await pending.json()) as { items: Array<{ id: string }> }).items;
+    expect(items.map((a) => a.id)).toEqual([approvalPage.split('/').pop()]);
+    expect(token('olga')).not.toBe(token('bob'));
+
+    process.kill(-demo.child.pid!, 'SIGINT');
+    expect(await demo.closed).toBe(0);
+    expect(demo.output()).toContain('stopped; nothing the demo started is running.');
+    expect(processGroup(demo.child.pid!)).toEqual([]);
+    expect(await connectTo(base)).toBe('ECONNREFUSED');
+  }, 240_000);
+
+  it('refuses an argument it does not know, before it installs or starts anything', async () => {
+    const demo = startDemo(`${testRunPrefix()}_demo_bad`, ['--nope']);
+    expect(await demo.closed).toBe(2);
+    expect(demo.output()).toBe('demo: unknown argument --nope\nusage: npm run demo [-- --keep]\n');
+  });
+
   it('shows a governed run to its end, one save of 4711, a verified trail, and leaves nothing running', async () => {
     const name = `${testRunPrefix()}_demo`;
     const child = spawn('bash', ['scripts/demo.sh'], {

@@ -301,6 +301,8 @@ describe('duplicate work on several workers', () => {
       'computer_use.write.held',
       'approval.decided',
       'computer_use.write',
+      // What the application said after it, once the screen settled.
+      'computer_use.write.receipt',
       'computer_use.end',
     ]);
   });

@@ -6,8 +6,9 @@ import { startStack, type Stack } from './support/stack';
 /**
  * A real application nobody here wrote: GnuCash 4.13 under Xvfb, driven through Warden's x11
  * screen host as a user would, every write approved by a second person, and the result checked
- * with GnuCash's own means, the book it saved read back. The x11 host serves no outline, so every
- * click's label is read from the pixels (OCR).
+ * with GnuCash's own means, the book it saved read back. The x11 host is started without its
+ * outline (--no-elements), so every click's label is read from the pixels (OCR); the same run with
+ * the outline from AT-SPI is gnucash-outline.e2e-spec.ts.
  *
  * Found by driving it (issue 24): GnuCash's toolbar button "Enter" ("Record the current
  * transaction") was a read ("no committing verb") and recorded the transaction with nobody asked.
@@ -48,7 +49,7 @@ describe('GnuCash through the x11 screen host', () => {
 
   beforeAll(async () => {
     stack = await startStack();
-    screen = await startX11Screen(() => undefined);
+    screen = await startX11Screen(() => undefined, { elements: false });
     process.env[tokenEnv] = screen.token;
     await stack.grant(tokenEnv, screen.url);
     gnucash = await startGnuCash(screen.display, screen.dir);
@@ -84,6 +85,15 @@ describe('GnuCash through the x11 screen host', () => {
     expect(enter?.why).toMatch(
       /^click on “[^”]*Enter[^”]*” \(read from the screen by OCR.*which names the commit key Enter\)$/,
     );
+    // The step keeps how its label was read: OCR's words there, with their confidences.
+    const enterStep = run.steps.find((s: any) => s.action?.x === 432);
+    expect(enterStep.label_evidence).toMatchObject({
+      source: 'ocr',
+      of: 'click',
+      words: expect.arrayContaining([
+        { text: expect.stringContaining('Enter'), confidence: expect.any(Number) },
+      ]) as unknown,
+    });
     // Every typing was held too, and the Save.
     const typed = held.filter((h) => (h.action as { action: string }).action === 'type');
     expect(typed.map((h) => (h.action as { text: string }).text)).toEqual([

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { startScreenHost, type RunningScreenHost } from '../screen-host/src';
 import { checkAction, labelAt, loadRules, type OutlineElement } from '../src/computer-use/actions';
-import type { ObservedScreen } from '../src/computer-use/planning/planner';
+import type { ObservedScreen } from '../src/computer-use/planner-contract/planner';
 import { PlannersService } from '../src/computer-use/planning/planners.service';
 import { ModelPlanner } from '../src/computer-use/planning/model-planner';
 import { ScriptedPlanner } from '../src/computer-use/planning/scripted-planner';

@@ -404,7 +404,9 @@ describe('screen rules, end to end', () => {
     expect(run.steps[3]).toMatchObject({
       action: { action: 'key', key: 'Enter' },
       classification: 'write',
-      outcome: 'sent',
+      // Sent; the sim answers an Enter with no order number with an E message (its receipt).
+      outcome: 'refused_by_application',
+      error: 'the application answered with an error message: Fill in all required entry fields',
       why: expect.stringMatching(
         /is navigation by screen rule 2; sent as a write without approval: while it was planned/,
       ),

@@ -739,6 +739,26 @@ describe('a host that is down, slow or answers garbage', () => {
       );
     });
 
+    it('an outline answered 503 (an accessibility bus that did not answer) is no outline; 500 is an error', async () => {
+      const host = await later(
+        fakeHost((_req, res) =>
+          sendJson(res, 503, {
+            statusCode: 503,
+            error: 'Service Unavailable',
+            message: 'the accessibility bus did not give an outline: GetItems was not answered',
+          }),
+        ),
+      );
+      const h = await hostFor(target(host.url));
+      // The step then has no outline: its labels come from OCR, and an unlabelled click is a write.
+      await expect(h.elements()).resolves.toBeNull();
+      const broken = await later(
+        fakeHost((_req, res) => sendJson(res, 500, { message: 'internal error' })),
+      );
+      const error = await failure((await hostFor(target(broken.url))).elements());
+      expect(error).toMatchObject({ kind: 'refused', status: 500 });
+    });
+
     it('an outline over 2 MiB is refused', async () => {
       const big = JSON.stringify(
         Array.from({ length: 30_000 }, (_, i) => ({

@@ -1,3 +1,4 @@
+import { AGENT_DEFAULTS, MODEL_PLANNER_DEFAULTS } from '../src/computer-use/settings/agent-config';
 import { SettingsService } from '../src/computer-use/settings/settings.service';
 import { startApi, TestApi } from './support/api';
 
@@ -8,33 +9,14 @@ const MINIMAL_BODY = `{"enabled": true,
    "screen_token_env": "TICKETIQ_SAPGUI_HOST_TOKEN",
    "system": "SAP GUI", "max_steps": 20, "max_seconds": 300}}}`;
 
+/** The minimal body's agent as GET shows it: every other field its default (agent-fields.ts). */
 const SAP_ORDERS = {
+  ...AGENT_DEFAULTS,
   screen_url: 'https://sapgui-host.internal:8443',
   screen_token_env: 'TICKETIQ_SAPGUI_HOST_TOKEN',
-  screen_tls: null,
   system: 'SAP GUI',
   max_steps: 20,
   max_seconds: 300,
-  require_write_approval: true,
-  reason: null,
-  four_eyes: true,
-  approval_timeout_seconds: 3600,
-  stall_after: 3,
-  planner: null,
-  commit_words: [],
-  navigation_words: [],
-  unlabelled_clicks: 'write',
-  ignore_regions: [],
-  redact_regions: [],
-  screen_rules: [],
-  approve_at: 'every_write',
-  on_injection: 'hold',
-  notify: [],
-  notify_include_screen: false,
-  approvers: [],
-  remind_after_seconds: null,
-  escalate_after_seconds: null,
-  escalate_to: [],
 };
 
 const AGENT = {
@@ -658,16 +640,7 @@ describe('computer-use admin config', () => {
       provider: 'anthropic',
       model: 'claude',
       api_key_env: 'ANTHROPIC_API_KEY',
-      base_url: null,
-      max_tokens_per_run: null,
-      max_tokens_per_day: null,
-      max_cost_usd_per_run: null,
-      price_per_mtok_in: null,
-      price_per_mtok_out: null,
-      price_per_mtok_cache_read: null,
-      price_per_mtok_cache_write: null,
-      history_screens: 3,
-      timeout_seconds: 60,
+      ...MODEL_PLANNER_DEFAULTS,
     });
   });
 

@@ -319,6 +319,8 @@ describe('cancel, expiry and resume racing each other', () => {
           'computer_use.write.held',
           'approval.decided',
           'computer_use.write',
+          // What the application said after it, once the screen settled.
+          'computer_use.write.receipt',
           'computer_use.end',
         ]);
       } else {

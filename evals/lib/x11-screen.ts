@@ -58,8 +58,22 @@ export function stopChild(child: ChildProcess | null | undefined): Promise<void>
   });
 }
 
-/** Xvfb at 1280x800, and the x11 screen host on it. */
-export async function startX11Screen(log: (line: string) => void): Promise<X11Screen> {
+export interface X11ScreenOptions {
+  /**
+   * Serve the accessibility outline from AT-SPI (default true). False starts the host with
+   * --no-elements: every label is then read from the pixels.
+   */
+  elements?: boolean;
+}
+
+/**
+ * Xvfb at 1280x800, and the x11 screen host on it (which starts the display's accessibility bus:
+ * start the applications after it).
+ */
+export async function startX11Screen(
+  log: (line: string) => void,
+  options: X11ScreenOptions = {},
+): Promise<X11Screen> {
   const dir = mkdtempSync(join(tmpdir(), 'warden-x11-'));
   const children: ChildProcess[] = [];
   const close = async () => {
@@ -85,6 +99,7 @@ export async function startX11Screen(log: (line: string) => void): Promise<X11Sc
         ...['-r', '@swc-node/register', join(ROOT, 'screen-host', 'src', 'main.ts')],
         ...['--backend', 'x11', '--display', display, '--port', '0'],
         ...['--cert', cert.certPath, '--key', cert.keyPath, '--quiet', '--action-log', actionLog],
+        ...(options.elements === false ? ['--no-elements'] : []),
       ],
       {
         cwd: ROOT,

@@ -1,7 +1,8 @@
 /**
  * Screen host latency: screenshot and click, for the sim and for x11 under Xvfb, both in-process
  * (the backend alone) and over HTTPS (what Warden sees, with a kept-alive connection).
- * Prints p50 and p99 in milliseconds. Run: npm run bench:screen-host
+ * And the x11 host's outline from AT-SPI on a real application, GnuCash's main window (where
+ * GnuCash is installed). Prints p50 and p99 in milliseconds. Run: npm run bench:screen-host
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,6 +16,7 @@ import type { ScreenBackend } from '../src/backends/backend';
 import { SimBackend } from '../src/backends/sim/sim-backend';
 import { X11Backend } from '../src/backends/x11/x11-backend';
 import { createCertificate, startScreenHost } from '../src';
+import { startGnuCash } from '../../test/support/gnucash';
 
 const TOKEN = randomBytes(24).toString('hex');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
@@ -231,6 +233,86 @@ async function benchX11(): Promise<void> {
   }
 }
 
+/**
+ * GET /elements on GnuCash's main window: the accounts page, then an account's register, in
+ * process and over HTTPS. Warm: after the first outlines (the application's cache is made then).
+ */
+async function benchOutline(): Promise<void> {
+  if (spawnSync('which', ['Xvfb', 'xdotool', 'gnucash', 'dbus-daemon']).status !== 0) {
+    console.error('x11 outline: skipped (needs Xvfb, xdotool, gnucash and dbus-daemon)');
+    return;
+  }
+  console.error('x11 outline (AT-SPI, GnuCash 800x600 on Xvfb 1280x800)');
+  const xvfb = await startXvfb();
+  const x11 = await X11Backend.start({ display: xvfb.display });
+  const gnucash = await startGnuCash(
+    xvfb.display,
+    mkdtempSync(join(tmpdir(), 'screen-host-bench-')),
+  );
+  const rounds = Math.min(ROUNDS, 100);
+  const outline = async () => {
+    const elements = await x11.elements();
+    if (!elements || elements.length === 0) throw new Error('GnuCash gave no outline');
+    return elements;
+  };
+  try {
+    await waitFor(async () =>
+      (await x11.elements().catch(() => null))?.some((e) => e.role === 'tab'),
+    );
+    const accounts = (await outline()).length;
+    await measure(
+      `x11 outline, GnuCash accounts page (${accounts} elements)`,
+      'p50 <= 50 ms',
+      outline,
+      rounds,
+    );
+    await x11.perform(action({ action: 'double_click', x: 69, y: 162 })); // the account Checking
+    await waitFor(async () =>
+      (await x11.elements().catch(() => null))?.some((e) => e.name === 'Enter'),
+    );
+    const register = (await outline()).length;
+    await measure(
+      `x11 outline, GnuCash register (${register} elements)`,
+      'p50 <= 50 ms',
+      outline,
+      rounds,
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'screen-host-bench-'));
+    const cert = await createCertificate(dir);
+    const host = await startScreenHost({
+      backend: x11,
+      token: TOKEN,
+      port: 0,
+      tls: { certPath: cert.certPath, keyPath: cert.keyPath },
+    });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1, ca: readFileSync(cert.certPath) });
+    try {
+      await measure(
+        'x11 GET /elements over HTTPS, GnuCash register',
+        '',
+        () => httpsCall(agent, host.url, '/elements'),
+        rounds,
+      );
+    } finally {
+      agent.destroy();
+      // The host's close closes the backend too.
+      await host.close();
+    }
+  } finally {
+    await gnucash.close();
+    await x11.close();
+    await stop(xvfb.child);
+  }
+}
+
+async function waitFor(probe: () => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (await probe()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('GnuCash did not show its window in 30 s');
+}
+
 function readFileSafe(path: string): string {
   try {
     return readFileSync(path, 'utf8');
@@ -242,6 +324,7 @@ function readFileSafe(path: string): string {
 async function main(): Promise<void> {
   await benchSim();
   await benchX11();
+  await benchOutline();
   const width = Math.max(...rows.map((r) => r.what.length));
   const load = loadavg()
     .map((l) => l.toFixed(1))

@@ -87,7 +87,7 @@ async function createBackend(options: StartScreenHostOptions): Promise<ScreenBac
     case 'sim':
       return new SimBackend(options.lang ?? 'en');
     case 'x11':
-      return X11Backend.start({ display: options.display });
+      return X11Backend.start({ display: options.display, elements: options.elements });
     case 'windows':
       return WindowsBackend.start({
         // --no-elements: no outline is served, so SAP GUI is not read at all.

@@ -13,7 +13,8 @@ const USAGE = `Usage:
   screen-host --backend sim|x11|windows [--host 127.0.0.1] [--port 8443]
               (--cert cert.pem --key key.pem | --insecure-loopback)
               [--action-log screen-host-actions.log | --no-action-log] [--quiet]
-              [--lang en|de] [--no-elements] [--test-routes]     (sim)
+              [--no-elements]                                     (any: serve no outline)
+              [--lang en|de] [--test-routes]                      (sim)
               [--display :0]                                      (x11)
               [--sap-gui tree|walk|off] [--sap-gui-powershell PATH] (windows)
   screen-host cert --out DIR [--host NAME ...]

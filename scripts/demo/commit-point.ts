@@ -1,10 +1,11 @@
 import { type Change, describeChange } from '../../src/computer-use/actions';
+import type { AuditEventView, VerifyResult } from '../../src/audit/audit.service';
 import type { RunView } from '../../src/computer-use/runs/run.view';
 import { type ApiError, type Call, ensure, nextStop, simCall, simEvents } from './clients';
-import { bad, describeAction, line, ok, table } from './print';
+import { bad, describeAction, line, ok, shortSha, table } from './print';
 
 /**
- * The demo's second run (issue 14, DESIGN §6 "Commit-point approval"): the same VA02 change with
+ * The demo's second run (commit-point approval, docs/api.md): the same VA02 change with
  * `approve_at: "commit"` and the two screen rules, so that a person decides once, at Save, with
  * the change list in front of them. The sim is reset first, so that the run changes the same order.
  */
@@ -17,7 +18,7 @@ export const VA02_SCREEN_RULES = [
 
 export interface CommitPointDemo {
   call: Call;
-  tokens: { weakener: string; operator: string; approver: string };
+  tokens: { weakener: string; operator: string; approver: string; auditor: string };
   agent: string;
   /** The agent's config as the first run had it. */
   agentConfig: Record<string, unknown>;
@@ -29,6 +30,8 @@ export interface CommitPointResult {
   completed: boolean;
   approvals: number;
   saves: number;
+  /** The tenant's audit chain verified after the run. */
+  verified: boolean;
 }
 
 export async function commitPointRun(demo: CommitPointDemo): Promise<CommitPointResult> {
@@ -91,7 +94,44 @@ export async function commitPointRun(demo: CommitPointDemo): Promise<CommitPoint
   const events = await simEvents(demo.sim.url, demo.sim.certPath, demo.sim.token);
   const saves = events.filter((e) => e.type === 'saved' && e.order === '4711').length;
   (saves === 1 ? ok : bad)(`${saves} save${saves === 1 ? '' : 's'} of order 4711 on the sim`);
-  return { completed, approvals, saves };
+  const verified = await showTrail(call, tokens.auditor, started.id);
+  return { completed, approvals, saves, verified };
+}
+
+/** The weakening and the run's events, as the auditor reads them, and the chain verified again. */
+async function showTrail(call: Call, auditor: string, runId: string): Promise<boolean> {
+  const list = async (query: string) =>
+    ensure(
+      `GET /api/audit?${query}`,
+      await call<{ items: AuditEventView[] } | ApiError>('GET', `/api/audit?${query}`, auditor),
+      200,
+    ).items;
+  const [weakenings, events] = await Promise.all([
+    list('type=governance.weaken&limit=200'),
+    list(`run_id=${runId}&limit=200`),
+  ]);
+  const weaken = weakenings.at(-1);
+  console.log('');
+  line('The record (GET /api/audit, as aud): the weakening, then the run');
+  table(
+    ['seq', 'type', 'actor', 'step', 'sha256'],
+    [...(weaken ? [weaken] : []), ...events].map((e) => [
+      e.seq,
+      e.type,
+      e.actor,
+      e.step ?? '',
+      shortSha(e.sha256),
+    ]),
+  );
+  const verify = ensure(
+    'GET /api/audit/verify',
+    await call<VerifyResult | ApiError>('GET', '/api/audit/verify', auditor),
+    200,
+  );
+  (verify.ok && weaken ? ok : bad)(
+    `governance.weaken by ${weaken?.actor ?? 'nobody'} in the trail; GET /api/audit/verify: ${verify.ok ? 'ok' : 'NOT OK'}, ${verify.checked} events checked`,
+  );
+  return verify.ok && weaken !== undefined;
 }
 
 /** The steps before the held one: reads sent, typing staged. */
@@ -99,7 +139,10 @@ function showSteps(run: RunView, upTo: number): void {
   for (const s of run.steps ?? []) {
     if (s.n >= upTo) break;
     const what = describeAction(s.action, { where: false });
+    const rule = /navigation by screen rule (\d+)/.exec(s.why ?? '')?.[1];
     if (s.outcome === 'staged') line(`Step ${s.n}: ${what} — staged, no person yet`);
+    else if (s.outcome === 'sent' && rule)
+      line(`Step ${s.n}: ${what} — a read by screen rule ${rule} (navigation), sent at once`);
     else if (s.outcome === 'sent') line(`Step ${s.n}: ${what} — a read, sent at once`);
   }
 }

@@ -8,7 +8,7 @@ import {
   PrimaryGeneratedColumn,
 } from 'typeorm';
 import type { Action, Change } from '../computer-use/actions';
-import type { ProviderSafetyCheck } from '../computer-use/planning/planner';
+import type { ProviderSafetyCheck } from '../computer-use/planner-contract/planner';
 import type { RailRecord } from '../computer-use/rail/screen-rail';
 import { Tenant } from '../tenants/tenant.entity';
 

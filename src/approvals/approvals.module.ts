@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
-import { RunStateModule } from '../computer-use/runs/run-state.module';
-import { ApprovalsController } from './approvals.controller';
-import { ApprovalsService } from './approvals.service';
+import { ApprovalsRepository } from './approvals.repository';
 
-/** The approvals API: waiting actions and the decisions on them. */
-@Module({
-  imports: [RunStateModule],
-  controllers: [ApprovalsController],
-  providers: [ApprovalsService],
-})
+/**
+ * Approvals as stored: the waiting actions of held writes and the decisions on them. It knows
+ * nothing of runs; the run state machine (computer-use/runs) and the approvals API
+ * (approvals-api/) build on it.
+ */
+@Module({ providers: [ApprovalsRepository], exports: [ApprovalsRepository] })
 export class ApprovalsModule {}

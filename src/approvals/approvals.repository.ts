@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { decodeCursor, encodeCursor } from '../common/cursor';
-import { cursorTime, entityFromRow } from '../database/sql';
+import { cursorTime, entityFromRow } from '../sql/sql';
 import { Approval, ApprovalStatus } from './approval.entity';
 
 export interface ApprovalPage {
@@ -51,6 +51,11 @@ export class ApprovalsRepository {
       .setLock('pessimistic_write')
       .where('a.id = :id', { id })
       .getOne();
+  }
+
+  /** Every approval of a run's steps, in step order: who decided each, and who resumed. */
+  ofRun(runId: string): Promise<Approval[]> {
+    return this.dataSource.getRepository(Approval).find({ where: { runId }, order: { step: 'ASC' } });
   }
 
   /** The approval of a held step; with `status`, only in that status. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { entityFromRow, updatedRows } from '../database/sql';
+import { entityFromRow, updatedRows } from '../sql/sql';
 import { AuditSink } from './audit-sink.entity';
 import type { SinkConfig } from './sink-config';
 

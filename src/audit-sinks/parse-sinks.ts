@@ -3,7 +3,7 @@ import { isPlainObject } from '../common/is-plain-object';
 import { ENV_NAME_PATTERN } from '../computer-use/settings/agent-config';
 import { ENV_NAME_MESSAGE } from '../computer-use/settings/dto/field-checks';
 import { isSecretName, looksLikeSecretValue } from '../computer-use/settings/secret-fields';
-import { destinationOrigin } from '../secrets/origin';
+import { destinationOrigin } from '../destinations/origin';
 import {
   SINK_FIELDS,
   SINK_KINDS,

@@ -12,11 +12,7 @@ import {
   validateSync,
   ValidateIf,
 } from 'class-validator';
-import {
-  ENV_NAME_PATTERN,
-  MODEL_PROVIDERS,
-  type ModelProvider,
-} from '../computer-use/settings/agent-config';
+import { ENV_NAME_PATTERN, MODEL_PROVIDERS, type ModelProvider } from './names';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -27,7 +27,14 @@ interface Words {
   shown(text: string, max?: number): string;
   typedPieces(text: string): Array<string | Mark>;
   receiptInWords(receipt: unknown): string | null;
-  eventInWords(event: { details: Record<string, unknown> }): string;
+  approvalInWords(approval: unknown): string | null;
+  decisionSentence(o: {
+    system: string | null;
+    action: unknown;
+    why: string | null;
+    changes?: unknown[] | null;
+  }): string;
+  eventInWords(event: { type?: string; details: Record<string, unknown> }): string;
 }
 const {
   actionInWords,
@@ -38,6 +45,8 @@ const {
   marked,
   outcomeInWords,
   receiptInWords,
+  approvalInWords,
+  decisionSentence,
   eventInWords,
   shown,
   stepOutcomeInWords,
@@ -166,6 +175,88 @@ describe('outcomes and change lists in the console', () => {
     expect(outcomeInWords(outcome)).toBe(words);
   });
 
+  it('says the decision in one sentence, in the system’s words, without the point on the screen', () => {
+    const save = { action: 'click', x: 266, y: 66, target: 'Save' };
+    const change = (field: string, before: string | null, after: string, check: string) => ({
+      field,
+      before,
+      after,
+      read_back: check === 'same' ? after : null,
+      read_back_check: check,
+      step: 1,
+      rect: null,
+    });
+    expect(
+      decisionSentence({
+        system: 'SAP GUI (sim)',
+        action: save,
+        why: 'click on “Save” (from the screen outline)',
+        changes: [
+          change('Order', '', '4711', 'earlier'),
+          change('Req. Deliv. Date', '15.03.2026', '30.04.2026', 'same'),
+        ],
+      }),
+    ).toBe(
+      'SAP GUI (sim) · Click “Save” stores Req. Deliv. Date “15.03.2026” → “30.04.2026” (opened with Order “4711”)',
+    );
+    expect(decisionSentence({ system: null, action: save, why: null, changes: null })).toBe(
+      'Click “Save”',
+    );
+    expect(
+      decisionSentence({
+        system: 'GnuCash',
+        action: { action: 'type', text: 'Coffee' },
+        why: null,
+      }),
+    ).toBe('GnuCash · Type “Coffee”');
+  });
+
+  it('names the people of a held write: who decided, the comment, who resumed', () => {
+    const at = '2026-03-15T10:02:00.000Z';
+    const base = { id: 'a1', decided_at: at, resumed_at: null, resumed_by: null, comment: null };
+    expect(approvalInWords(undefined)).toBeNull();
+    expect(
+      approvalInWords({ ...base, status: 'pending', decided_by: null, decided_at: null }),
+    ).toBe('waiting for a decision');
+    expect(approvalInWords({ ...base, status: 'approved', decided_by: 'bob' })).toMatch(
+      /^approved by bob at 2026-03-15 \d\d:02:00; not resumed yet$/,
+    );
+    expect(
+      approvalInWords({
+        ...base,
+        status: 'spent',
+        decided_by: 'bob',
+        comment: 'checked',
+        resumed_by: 'olga',
+        resumed_at: at,
+      }),
+    ).toMatch(/^approved by bob at [\d-]+ [\d:]+ \(“checked”\); resumed by olga at [\d-]+ [\d:]+$/);
+    expect(approvalInWords({ ...base, status: 'rejected', decided_by: 'eve' })).toMatch(
+      /^rejected by eve at [\d-]+ [\d:]+$/,
+    );
+    expect(
+      approvalInWords({ ...base, status: 'expired', decided_by: null, decided_at: null }),
+    ).toBe('expired: nobody decided in time');
+  });
+
+  it('says on whose authority a write went in the audit view', () => {
+    const write = (details: Record<string, unknown>) =>
+      eventInWords({ type: 'computer_use.write', details });
+    expect(write({ approved_by: 'bob', resumed_by: 'olga' })).toBe(
+      'approved by bob, resumed by olga',
+    );
+    expect(write({ staged: true, without_approval: 'staged until the commit' })).toBe(
+      'staged, no approval (commit-point approval)',
+    );
+    expect(write({ without_approval: 'require_write_approval is off for this agent' })).toBe(
+      'no approval: require_write_approval is off for this agent',
+    );
+    // Other events are not given an authority they do not carry.
+    expect(eventInWords({ type: 'approval.decided', details: { decision: 'approved' } })).toBe(
+      'approved',
+    );
+  });
+
   it('says what the application answered a write, or why nothing was read', () => {
     const saved = { source: 'status', type: 'S', text: 'Standard Order 4711 has been saved' };
     expect(receiptInWords({ before: null, message: saved, fresh: true })).toBe(
@@ -188,7 +279,10 @@ describe('outcomes and change lists in the console', () => {
     expect(
       eventInWords({
         details: {
-          receipt: { message: { source: 'status', type: 'E', text: 'Enter a valid date' }, fresh: true },
+          receipt: {
+            message: { source: 'status', type: 'E', text: 'Enter a valid date' },
+            fresh: true,
+          },
           why: 'the application answered with an error message: Enter a valid date',
         },
       }),

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { updatedRows } from '../database/sql';
+import { updatedRows } from '../sql/sql';
 import type { LiveGrant } from './destination-decision';
 import { DestinationGrant } from './destination-grant.entity';
 

@@ -14,7 +14,7 @@
  * The host is the name as written (normalised as a URL normalises it), never what it resolves to:
  * a grant for a name grants whatever that name resolves to when Warden connects.
  */
-import { destinationOrigin } from '../secrets/origin';
+import { destinationOrigin } from './origin';
 
 /** A destination Warden may connect to: its origin, and the host and port it connects to. */
 export interface ParsedDestination {

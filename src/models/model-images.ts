@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { PlanningContext } from '../computer-use/planning/planner';
+import type { PlanningContext } from '../computer-use/planner-contract/planner';
 import { readPngHeader } from '../computer-use/screens/png-structure';
 import { ScreensService } from '../computer-use/screens/screens.service';
 import { downscalePng } from './downscale';

@@ -5,7 +5,7 @@ import type {
   PlanningContext,
   PlanResult,
   StepHistory,
-} from '../computer-use/planning/planner';
+} from '../computer-use/planner-contract/planner';
 import type { ModelPlannerConfig, ModelProvider } from '../computer-use/settings/agent-config';
 import {
   SecretGrants,

@@ -1,4 +1,4 @@
-import type { StepHistory } from '../computer-use/planning/planner';
+import type { StepHistory } from '../computer-use/planner-contract/planner';
 import type { Rules } from '../computer-use/actions';
 import { type ScreenScale, toModel } from './scaling';
 

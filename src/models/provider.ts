@@ -1,4 +1,4 @@
-import type { ProviderSafetyCheck } from '../computer-use/planning/planner';
+import type { ProviderSafetyCheck } from '../computer-use/planner-contract/planner';
 import type { ModelProvider } from '../computer-use/settings/agent-config';
 import type { Usage } from './budget';
 import type { Size } from './scaling';

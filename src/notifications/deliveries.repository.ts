@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { decodeCursor, encodeCursor } from '../common/cursor';
-import { cursorTime, entityFromRow, updatedRows } from '../database/sql';
+import { cursorTime, entityFromRow, updatedRows } from '../sql/sql';
 import { Delivery, DeliveryStatus } from './delivery.entity';
 
 export interface DeliveryPage {

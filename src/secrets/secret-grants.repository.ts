@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { updatedRows } from '../database/sql';
+import { updatedRows } from '../sql/sql';
 import { SecretGrant } from './secret-grant.entity';
 
 export interface GrantKey {

@@ -6,7 +6,7 @@ import { AuditService } from '../audit/audit.service';
 import { AppConfig } from '../config/app-config';
 import { Destinations } from '../destinations/destinations.service';
 import { TenantsService } from '../tenants/tenants.service';
-import { destinationOrigin, grantOrigin } from './origin';
+import { destinationOrigin, grantOrigin } from '../destinations/origin';
 import { ownVariable } from './own-variables';
 import type { SecretGrant } from './secret-grant.entity';
 import { SecretGrantsRepository } from './secret-grants.repository';

@@ -125,6 +125,8 @@ export function readTransactions(path: string): BookTransaction[] {
 export interface GnuCash {
   /** The book's file: what GnuCash saves to. */
   book: string;
+  /** GnuCash's process. */
+  process: ChildProcess;
   close(): Promise<void>;
 }
 
@@ -157,5 +159,5 @@ export async function startGnuCash(display: string, dir: string): Promise<GnuCas
     }).catch(() => null);
     return found && found.stdout.trim() !== '' ? true : null;
   });
-  return { book, close: () => stopChild(app) };
+  return { book, process: app, close: () => stopChild(app) };
 }

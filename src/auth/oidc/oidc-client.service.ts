@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import * as client from 'openid-client';
 import { DomainError } from '../../common/domain-error';
 import { AppConfig } from '../../config/app-config';
-import { isLoopback } from '../../secrets/origin';
+import { isLoopback } from '../../destinations/origin';
 import { ownSecret } from '../../secrets/own-secret';
 import { ClaimSettings, needsUserInfo, Person, personFromClaims } from './person';
 

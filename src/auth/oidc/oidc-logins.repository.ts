@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { updatedRows } from '../../database/sql';
+import { updatedRows } from '../../sql/sql';
 import type { LoginChecks } from './oidc-client.service';
 
 /** How long a person has at the identity provider's login page. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { updatedRows } from '../../database/sql';
+import { updatedRows } from '../../sql/sql';
 import type { Permission } from '../permission';
 
 export interface NewSession {

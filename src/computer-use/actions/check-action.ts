@@ -2,7 +2,14 @@
  * The whole question for one step, in one call: may the planner's answer be sent to this screen,
  * and is it a read or a write? parse → validate → labels → classify → the agent's screen rules.
  */
-import type { Action, Labels, Loosening, OcrReading, ScreenContext } from './action.types';
+import type {
+  Action,
+  Labels,
+  Loosening,
+  OcrReading,
+  OutlineElement,
+  ScreenContext,
+} from './action.types';
 import { maskCardNumbers } from './card-number';
 import { classify, controlKind } from './classify';
 import { findCommitWord } from './commit-words';
@@ -16,6 +23,7 @@ import {
   outlineLabelAt,
   outlineTitle,
 } from './label-at';
+import { labelEvidence, type LabelEvidence } from './label-evidence';
 import { judgeOcrReading } from './ocr-label';
 import { parseAction } from './parse-action';
 import { loadRules, type Rules } from './rules';
@@ -46,6 +54,8 @@ export interface Verdict {
    * for a password or code field replaced by as many dots (at most 64). Absent otherwise.
    */
   recorded?: Action;
+  /** How its label was read (a click's or a typed field's), for the step's record. */
+  labelEvidence?: LabelEvidence;
 }
 
 /**
@@ -139,8 +149,10 @@ export function checkAction(
   }
   const action = valid.action;
   const labels: Labels = { ocr, outlineServed: Array.isArray(screen.outline) };
+  let clicked: OutlineElement | null = null;
   if ((action.action === 'click' || action.action === 'double_click') && screen.outline) {
     const element = controlAt(screen.outline, action.x, action.y, rules);
+    clicked = element;
     if (element) {
       labels.outline = labelText(element.name);
       labels.description = labelText(element.description);
@@ -163,6 +175,13 @@ export function checkAction(
   const verdict: Verdict = { classification: kind, action, why };
   if (loosenedBy) verdict.loosenedBy = loosenedBy;
   if (judged === base && base.edit === true && kind === 'write') verdict.edit = true;
+  const evidence = labelEvidence(
+    action,
+    action.action === 'type'
+      ? { element: focusedFields(screen)[0] ?? null, ocr: screen.focusLabel }
+      : { element: clicked, ocr },
+  );
+  if (evidence) verdict.labelEvidence = evidence;
   return verdict;
 }
 

@@ -15,7 +15,7 @@ import {
   type StagedEdit,
   type Verdict,
 } from '../actions';
-import type { StepHistory } from '../planning/planner';
+import type { StepHistory } from '../planner-contract/planner';
 import type { ApproveAt } from '../settings/agent-config';
 
 /** What commit-point approval makes of a write (DESIGN §6); all null for every other step. */

@@ -5,7 +5,7 @@
  */
 import { sha256Hex } from '../../common/sha256';
 import type { Action, Change } from '../actions';
-import type { ProviderSafetyCheck } from '../planning/planner';
+import type { ProviderSafetyCheck } from '../planner-contract/planner';
 import type { RailRecord } from '../rail/screen-rail';
 import type { AgentConfig } from '../settings/agent-config';
 

@@ -1,7 +1,7 @@
 import { BudgetExhaustedError } from '../../models/model-errors';
 import { SecretRefused } from '../../secrets/secret-grants.service';
 import type { OutlineElement, Verdict } from '../actions';
-import type { ObservedScreen, StepHistory } from '../planning/planner';
+import type { ObservedScreen, StepHistory } from '../planner-contract/planner';
 import type { RailRecord } from '../rail/screen-rail';
 import { ScreenError } from '../screens/screen-error';
 import { ScreenHostError } from '../screens/screen-host.client';

@@ -6,7 +6,7 @@
 import { BudgetExhaustedError } from '../../models/model-errors';
 import { labelAt, lastClickPoint, maskCardNumbers, type Verdict } from '../actions';
 import { messageOf } from '../actions/receipt';
-import type { ObservedScreen, PlanResult, StepHistory } from '../planning/planner';
+import type { ObservedScreen, PlanResult, StepHistory } from '../planner-contract/planner';
 import type { RailRecord } from '../rail/screen-rail';
 import type { RecordedAction } from '../runs/step.entity';
 import type { StepFields } from '../runs/steps.repository';
@@ -67,6 +67,8 @@ export function decisionFields(
     classification: verdict.classification,
     why: verdict.why,
     model: result.model ?? null,
+    labelEvidence: verdict.labelEvidence ?? null,
+    // What the application shows now, so that its answer to this action is told from it.
     ...(verdict.action && SCREEN_ACTIONS.has(verdict.action.action)
       ? { receipt: { before: screen.outline ? messageOf(screen.outline) : null } }
       : {}),

@@ -3,7 +3,7 @@
  * pipeline of small parts, its decisions plain functions beside them).
  */
 import type { Loosening, Verdict } from '../actions';
-import type { ProviderSafetyCheck } from '../planning/planner';
+import type { ProviderSafetyCheck } from '../planner-contract/planner';
 import type { EndReason } from '../runs/run-status';
 import { isUnfinished, type StepPhase } from '../runs/step-phase';
 import type { SendGate } from '../runs/send-gate';

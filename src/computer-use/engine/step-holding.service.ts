@@ -9,7 +9,7 @@ import { approvalFacts, runFacts } from '../../notifications/notify-facts';
 import { StepQueue } from '../../queue/step-queue';
 import type { Action, Change } from '../actions';
 import type { RailRecord } from '../rail/screen-rail';
-import type { ObservedScreen, ProviderSafetyCheck } from '../planning/planner';
+import type { ObservedScreen, ProviderSafetyCheck } from '../planner-contract/planner';
 import { RunLifecycle } from '../runs/run-lifecycle.service';
 import type { Step } from '../runs/step.entity';
 import { StepFields, StepsRepository } from '../runs/steps.repository';

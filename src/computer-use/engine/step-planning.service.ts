@@ -21,7 +21,7 @@ import type {
   PlanResult,
   ProviderSafetyCheck,
   StepHistory,
-} from '../planning/planner';
+} from '../planner-contract/planner';
 import { PlannersService } from '../planning/planners.service';
 import { RunsRepository } from '../runs/runs.repository';
 import type { Step } from '../runs/step.entity';

@@ -1,5 +1,5 @@
 /** Planning (DESIGN §8): the Planner interface, the scripted planner, and its store. */
-export * from './planner';
+export * from '../planner-contract/planner';
 export * from './script.types';
 export { checkScript } from './check-script';
 export {

@@ -1,6 +1,6 @@
 import type { ModelPlannerConfig } from '../settings/agent-config';
 import type { ModelsService } from '../../models/models.service';
-import type { Planner, PlanningContext, PlanResult } from './planner';
+import type { Planner, PlanningContext, PlanResult } from '../planner-contract/planner';
 
 /**
  * A planner that asks a model (DESIGN §8). All of the work is the governed model call in

@@ -12,7 +12,7 @@ import { ModelsService } from '../../models/models.service';
 import type { ModelPlannerConfig } from '../settings/agent-config';
 import { checkScript, show } from './check-script';
 import { ModelPlanner } from './model-planner';
-import type { Planner } from './planner';
+import type { Planner } from '../planner-contract/planner';
 import type { Script } from './script.types';
 import { ScriptedPlanner, type ScriptedPlannerOptions } from './scripted-planner';
 import { ScriptedPlannerRecord } from './scripted-planner.entity';

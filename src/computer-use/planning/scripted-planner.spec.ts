@@ -4,7 +4,7 @@
  */
 import { checkAction, loadRules, type OutlineElement } from '../actions';
 import { checkScript } from './check-script';
-import type { ObservedScreen, PlanningContext, PlanResult } from './planner';
+import type { ObservedScreen, PlanningContext, PlanResult } from '../planner-contract/planner';
 import type { Script } from './script.types';
 import { centreOf, findElement, ScriptedPlanner } from './scripted-planner';
 

@@ -11,7 +11,7 @@ import {
   type OutlineElement,
   type TenantPattern,
 } from '../actions';
-import type { ObservedScreen, Planner, PlanningContext, PlanResult } from './planner';
+import type { ObservedScreen, Planner, PlanningContext, PlanResult } from '../planner-contract/planner';
 import {
   type ElementRef,
   type Script,

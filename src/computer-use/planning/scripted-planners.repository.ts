@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { decodeCursor, encodeCursor } from '../../common/cursor';
-import { cursorTime, entityFromRow } from '../../database/sql';
+import { cursorTime, entityFromRow } from '../../sql/sql';
 import type { Script } from './script.types';
 import { ScriptedPlannerRecord } from './scripted-planner.entity';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { updatedRows } from '../../database/sql';
+import { updatedRows } from '../../sql/sql';
 
 /** A tenant's screen retention when its admin never set one (the EU AI Act's six months). */
 export const DEFAULT_RETENTION_DAYS = 180;

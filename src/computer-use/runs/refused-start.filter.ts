@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { AuditService } from '../../audit/audit.service';
 import type { Caller } from '../../auth/caller';
 import { MissingPermissionException } from '../../auth/missing-permission.exception';
-import { AllExceptionsFilter } from '../../common/all-exceptions.filter';
+import { AllExceptionsFilter } from '../../http/all-exceptions.filter';
 import { runRefused } from './run-admission.service';
 
 /**

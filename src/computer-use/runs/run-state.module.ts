@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ApprovalsRepository } from '../../approvals/approvals.repository';
+import { ApprovalsModule } from '../../approvals/approvals.module';
 import { NotificationsModule } from '../../notifications/notifications.module';
 import { QueueModule } from '../../queue/queue.module';
 import { SettingsModule } from '../settings/settings.module';
@@ -12,13 +12,13 @@ import { StepsRepository } from './steps.repository';
  * that moves them: what the API and the worker share. No controllers, so the worker loads none.
  */
 @Module({
-  imports: [QueueModule, SettingsModule, NotificationsModule],
-  providers: [RunLifecycle, RunsRepository, StepsRepository, ApprovalsRepository],
+  imports: [QueueModule, SettingsModule, NotificationsModule, ApprovalsModule],
+  providers: [RunLifecycle, RunsRepository, StepsRepository],
   exports: [
     RunLifecycle,
     RunsRepository,
     StepsRepository,
-    ApprovalsRepository,
+    ApprovalsModule,
     QueueModule,
     NotificationsModule,
   ],

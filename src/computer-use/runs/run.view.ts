@@ -1,9 +1,9 @@
 import type { Approval } from '../../approvals/approval.entity';
 import { approvalView, ApprovalView } from '../../approvals/approval.view';
 import type { Run } from './run.entity';
-import type { StagedEdit } from '../actions';
+import type { LabelEvidence, StagedEdit } from '../actions';
 import { isReceipt, type Receipt } from '../actions/receipt';
-import type { ModelUsage } from '../planning/planner';
+import type { ModelUsage } from '../planner-contract/planner';
 import type { RailRecord } from '../rail/screen-rail';
 import type { RecordedAction, Step, StepTimingEntry } from './step.entity';
 
@@ -25,16 +25,32 @@ export interface StepView {
   rail?: RailRecord;
   /** A sent write's receipt: what the application said after it, or why nothing was read. */
   receipt?: Receipt;
+  /** A held write's approval: who decided it, when, with which comment, and who resumed. */
+  approval?: StepApproval;
   model?: ModelUsage;
+  /** How the label was read: the outline's element, OCR's words, or why nothing could be read. */
+  label_evidence?: LabelEvidence;
   /** Per job of the step: total, screen host, planner, pauses and Warden's overhead, in ms. */
   timings?: StepTimingEntry[];
   started_at: string;
   ended_at: string | null;
 }
 
+export interface StepApproval {
+  id: string;
+  status: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  comment: string | null;
+  resumed_by: string | null;
+  resumed_at: string | null;
+}
+
 export interface RunView {
   id: string;
   agent: string;
+  /** The system the agent works, as its config names it (`system`), when the run started. */
+  system: string | null;
   goal: string;
   status: string;
   end_reason: string | null;
@@ -54,12 +70,15 @@ export interface RunView {
 
 export function runView(
   run: Run,
-  options: { steps?: Step[]; approval?: Approval | null } = {},
+  options: { steps?: Step[]; approval?: Approval | null; decisions?: Approval[] } = {},
 ): RunView {
+  const byStep = new Map((options.decisions ?? []).map((a) => [a.stepId, a]));
+  const decisionOf = (s: Step) => byStep.get(s.id);
   const running = run.activeSince ? (Date.now() - run.activeSince.getTime()) / 1000 : 0;
   return {
     id: run.id,
     agent: run.agent,
+    system: run.agentConfig.system ?? null,
     goal: run.goal,
     status: run.status,
     end_reason: run.endReason,
@@ -74,11 +93,23 @@ export function runView(
     step_count: run.stepCount,
     invalid_actions: run.invalidActions,
     pending_approval: options.approval ? approvalView(options.approval) : null,
-    ...(options.steps ? { steps: options.steps.map(stepView) } : {}),
+    ...(options.steps ? { steps: options.steps.map((s) => stepView(s, decisionOf(s))) } : {}),
   };
 }
 
-export function stepView(step: Step): StepView {
+function stepApproval(a: Approval): StepApproval {
+  return {
+    id: a.id,
+    status: a.status,
+    decided_by: a.decidedBy,
+    decided_at: a.decidedAt?.toISOString() ?? null,
+    comment: a.comment,
+    resumed_by: a.spentBy,
+    resumed_at: a.spentAt?.toISOString() ?? null,
+  };
+}
+
+export function stepView(step: Step, approval?: Approval): StepView {
   return {
     n: step.n,
     screen_sha256: step.screenSha256,
@@ -93,7 +124,9 @@ export function stepView(step: Step): StepView {
     ...(step.staged ? { staged: step.staged } : {}),
     ...(step.rail ? { rail: step.rail } : {}),
     ...(isReceipt(step.receipt) ? { receipt: step.receipt } : {}),
+    ...(approval ? { approval: stepApproval(approval) } : {}),
     ...(step.model ? { model: step.model } : {}),
+    ...(step.labelEvidence ? { label_evidence: step.labelEvidence } : {}),
     ...(step.timings ? { timings: step.timings } : {}),
     started_at: step.startedAt.toISOString(),
     ended_at: step.endedAt?.toISOString() ?? null,

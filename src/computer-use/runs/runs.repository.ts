@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { decodeCursor, encodeCursor } from '../../common/cursor';
-import { cursorTime, entityFromRow, updatedRows } from '../../database/sql';
+import { cursorTime, entityFromRow, updatedRows } from '../../sql/sql';
 import { Run } from './run.entity';
 import type { RunStatus } from './run-status';
 import { GOVERNANCE_JOINS } from '../settings/settings.repository';

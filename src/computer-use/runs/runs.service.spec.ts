@@ -24,6 +24,7 @@ function savedRun(): Run {
     stepCount: 0,
     invalidActions: 0,
     leaseKey: 'https://127.0.0.1:8443',
+    agentConfig: { system: 'SAP GUI (sim)' },
   } as unknown as Run;
 }
 
@@ -73,7 +74,12 @@ describe('starting a run, once it is committed', () => {
       find: () => Promise.reject(new Error('timeout exceeded when trying to connect')),
     });
     await expect(runs.start(caller, { agent: 'sap-orders', goal: 'g' })).resolves.toEqual(
-      expect.objectContaining({ id: run.id, status: 'queued', created_by: 'olga' }),
+      expect.objectContaining({
+        id: run.id,
+        status: 'queued',
+        created_by: 'olga',
+        system: 'SAP GUI (sim)',
+      }),
     );
   });
 });

@@ -105,11 +105,12 @@ export class RunsService {
   /** A run with its steps; another tenant's run is a 404. */
   async get(caller: Caller, id: string, withSteps = true): Promise<RunView> {
     const run = await this.find(caller.tenant, id);
-    const [steps, approval] = await Promise.all([
+    const [steps, approval, decisions] = await Promise.all([
       withSteps ? this.steps.ofRun(id) : undefined,
       run.pendingApproval ? this.approvals.findById(run.pendingApproval) : null,
+      withSteps ? this.approvals.ofRun(id) : undefined,
     ]);
-    return runView(run, { steps: steps ?? undefined, approval });
+    return runView(run, { steps: steps ?? undefined, approval, decisions });
   }
 
   /** The exact PNG a step saw, for `agents.operate`, `agents.approve` or `audit.read` in the tenant. */

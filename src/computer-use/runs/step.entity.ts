@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import type { Action, StagedEdit } from '../actions';
+import type { Action, LabelEvidence, StagedEdit } from '../actions';
 import type { PendingReceipt, Receipt } from '../actions/receipt';
-import type { ModelUsage } from '../planning/planner';
+import type { ModelUsage } from '../planner-contract/planner';
 import type { RailRecord } from '../rail/screen-rail';
 import { Run } from './run.entity';
 import type { StepPhase } from './step-phase';
@@ -133,6 +133,14 @@ export class Step {
    */
   @Column({ type: 'jsonb', nullable: true })
   receipt: Receipt | PendingReceipt | null;
+
+  /**
+   * How the action's label was read (a click's, or a typed field's): the outline's element, or
+   * OCR's words with their confidences, or why nothing could be read, and the planner's target.
+   * Null for other actions and for steps from before it was kept.
+   */
+  @Column({ name: 'label_evidence', type: 'jsonb', nullable: true })
+  labelEvidence: LabelEvidence | null;
 
   /** Where each job's time went (host, planner, pauses, Warden's own overhead), in ms. */
   @Column({ type: 'jsonb', nullable: true })

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ASYNC_COMMIT, entityFromRow, setClauses, updatedRows } from '../../database/sql';
-import type { StepHistory } from '../planning/planner';
+import { ASYNC_COMMIT, entityFromRow, setClauses, updatedRows } from '../../sql/sql';
+import type { StepHistory } from '../planner-contract/planner';
 import { SettingsRepository } from '../settings/settings.repository';
 import type { RunStatus } from './run-status';
 import { gateSql, type GateRow, type SendGate, type SentSecret, toGate } from './send-gate';

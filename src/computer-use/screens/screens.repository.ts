@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { updatedRows } from '../../database/sql';
+import { updatedRows } from '../../sql/sql';
 
 /** What the store keeps of a screen besides its PNG bytes. */
 export interface PixelFacts {

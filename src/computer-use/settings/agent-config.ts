@@ -1,11 +1,34 @@
 /**
  * The computer-use configuration of a tenant as the engine reads it (DESIGN §9): validated,
- * normalised and with every default filled in, so there is one shape. Field names are the API's.
+ * normalised and with every default filled in, so there is one shape. Field names are the API's;
+ * each field's default and bounds are in its table (agent-fields.ts, planner-fields.ts).
  */
 import type { ScreenRule } from '../actions';
+import { AGENT_FIELD_SPECS } from './agent-fields';
+import { type ApproveAt, BOUNDS, type ModelProvider, type OnInjection } from './config-bounds';
+import {
+  boundsOf,
+  defaultsOf,
+  type FieldSpec,
+  weakeningFields,
+  type WeakeningFieldOf,
+} from './field-table';
+import { MODEL_PLANNER_FIELD_SPECS } from './planner-fields';
 
-export const MODEL_PROVIDERS = ['anthropic', 'openai', 'openai-compatible'] as const;
-export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+export {
+  AGENT_NAME_PATTERN,
+  APPROVE_AT,
+  type ApproveAt,
+  ENV_NAME_PATTERN,
+  FINGERPRINT_PATTERN,
+  MODEL_PROVIDERS,
+  type ModelProvider,
+  NOTIFY_KINDS,
+  type NotifyKind,
+  ON_INJECTION,
+  type OnInjection,
+  SCRIPTED_PLANNER_PATTERN,
+} from './config-bounds';
 
 /** A planner that asks a model (DESIGN §8). Budgets and prices left out are `null`: no cap, unknown price. */
 export interface ModelPlannerConfig {
@@ -107,9 +130,6 @@ export interface AgentConfig {
   escalate_to: string[];
 }
 
-export const NOTIFY_KINDS = ['webhook', 'slack', 'teams', 'email'] as const;
-export type NotifyKind = (typeof NOTIFY_KINDS)[number];
-
 /**
  * One channel of an agent's notifications. Secrets are named by variable: a webhook's signing
  * secret (`secret_env`), and a Slack or Teams incoming-webhook URL as a whole (`url_env`), since
@@ -121,104 +141,50 @@ export type NotifyChannel =
   | { kind: 'teams'; url_env: string }
   | { kind: 'email'; to: string[] };
 
-export const APPROVE_AT = ['every_write', 'commit'] as const;
-export const ON_INJECTION = ['hold', 'stop'] as const;
-export type OnInjection = (typeof ON_INJECTION)[number];
-export type ApproveAt = (typeof APPROVE_AT)[number];
-
 export interface ComputerUseConfig {
   enabled: boolean;
   agents: Record<string, AgentConfig>;
 }
 
-/** What an agent gets for each field left out. */
-export const AGENT_DEFAULTS: Readonly<Omit<AgentConfig, 'screen_url' | 'screen_token_env'>> =
-  Object.freeze({
-    screen_tls: null,
-    system: null,
-    max_steps: 20,
-    max_seconds: 300,
-    require_write_approval: true,
-    reason: null,
-    four_eyes: true,
-    approval_timeout_seconds: 3600,
-    stall_after: 3,
-    planner: null,
-    commit_words: [],
-    navigation_words: [],
-    unlabelled_clicks: 'write',
-    ignore_regions: [],
-    redact_regions: [],
-    screen_rules: [],
-    approve_at: 'every_write',
-    on_injection: 'hold',
-    notify: [],
-    notify_include_screen: false,
-    approvers: [],
-    remind_after_seconds: null,
-    escalate_after_seconds: null,
-    escalate_to: [],
-  });
+/** The table of an agent's fields, checked against `AgentConfig`: each field once, none more. */
+type AgentFieldTable = { [K in keyof AgentConfig]-?: FieldSpec<AgentConfig[K]> };
+type ModelPlannerFieldTable = {
+  [K in keyof ModelPlannerConfig]-?: FieldSpec<ModelPlannerConfig[K]>;
+};
+type Extra<T, Config> = Exclude<keyof T, keyof Config>;
+const AGENT_TABLE: [Extra<typeof AGENT_FIELD_SPECS, AgentConfig>] extends [never]
+  ? AgentFieldTable
+  : never = AGENT_FIELD_SPECS;
+const MODEL_PLANNER_TABLE: [Extra<typeof MODEL_PLANNER_FIELD_SPECS, ModelPlannerConfig>] extends [
+  never,
+]
+  ? ModelPlannerFieldTable
+  : never = MODEL_PLANNER_FIELD_SPECS;
 
-export const MODEL_PLANNER_DEFAULTS: Readonly<
+/** What an agent gets for each field left out (agent-fields.ts). */
+export const AGENT_DEFAULTS = Object.freeze(defaultsOf(AGENT_TABLE)) as Readonly<
+  Omit<AgentConfig, 'screen_url' | 'screen_token_env'>
+>;
+
+/** What a model planner gets for each field left out (planner-fields.ts). */
+export const MODEL_PLANNER_DEFAULTS = Object.freeze(defaultsOf(MODEL_PLANNER_TABLE)) as Readonly<
   Omit<ModelPlannerConfig, 'provider' | 'model' | 'api_key_env'>
-> = Object.freeze({
-  base_url: null,
-  max_tokens_per_run: null,
-  max_tokens_per_day: null,
-  max_cost_usd_per_run: null,
-  price_per_mtok_in: null,
-  price_per_mtok_out: null,
-  price_per_mtok_cache_read: null,
-  price_per_mtok_cache_write: null,
-  history_screens: 3,
-  timeout_seconds: 60,
+>;
+
+/** Bounds of every number and list in an agent's configuration: the tables' and the parts'. */
+export const LIMITS = Object.freeze({
+  ...BOUNDS,
+  ...boundsOf(AGENT_FIELD_SPECS),
+  ...boundsOf(MODEL_PLANNER_FIELD_SPECS),
 });
 
-/** Bounds of every number and list in an agent's configuration. */
-export const LIMITS = {
-  agents: 100,
-  max_steps: { min: 1, max: 40 },
-  max_seconds: { min: 10, max: 3600 },
-  approval_timeout_seconds: { min: 5, max: 604_800 },
-  /**
-   * Reminder and escalation delays: from 1 s so that tests can wait for them (a deployment uses
-   * minutes); each must come before the approval's timeout, which is at most a week.
-   */
-  approval_timer_seconds: { min: 1, max: 604_800 },
-  /**
-   * Entries of `approvers` and `escalate_to`: how many, and how long the name after `group:` or
-   * `subject:`. 100: a list of 50 untyped names from before entries were typed is 100 typed ones
-   * (each became `group:` and `subject:`), and a GET must PUT back.
-   */
-  approvers: 100,
-  approver_name: 200,
-  stall_after: { min: 1, max: 40 },
-  ignore_regions: 50,
-  redact_regions: 50,
-  coordinate: 100_000,
-  system: 200,
-  reason: 1000,
-  model: 200,
-  ca_file: 4096,
-  url: 2048,
-  history_screens: { min: 0, max: 10 },
-  timeout_seconds: { min: 1, max: 600 },
-  tokens: 1_000_000_000,
-  usd: 1_000_000,
-  notify: 10,
-  notify_to: 20,
-  email: 254,
-} as const;
+/** The fields whose change may be a weakening (weakening.ts judges each). */
+export type WeakeningControl = WeakeningFieldOf<typeof AGENT_FIELD_SPECS>;
+export const WEAKENING_CONTROLS: readonly WeakeningControl[] = weakeningFields(AGENT_FIELD_SPECS);
 
-/** Agent names: the same alphabet as tenants, so they fit in URLs and audit details as they are. */
-export const AGENT_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
-/** A variable name a shell and a container runtime both accept. */
-export const ENV_NAME_PATTERN = /^[A-Z_][A-Z0-9_]{0,127}$/;
-export const SCRIPTED_PLANNER_PATTERN =
-  /^scripted-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** 32 bytes of hex, either bare or as colon-separated pairs (how `openssl x509 -fingerprint` prints it). */
-export const FINGERPRINT_PATTERN = /^(?:[0-9a-f]{64}|(?:[0-9a-f]{2}:){31}[0-9a-f]{2})$/i;
+const LIST_FIELDS = (Object.keys(AGENT_DEFAULTS) as (keyof AgentConfig)[]).filter((field) =>
+  Array.isArray(AGENT_DEFAULTS[field as keyof typeof AGENT_DEFAULTS]),
+);
 
 /** A config written by an older Warden, with the defaults of fields added since filled in. */
 export function withDefaults(config: ComputerUseConfig): ComputerUseConfig {
@@ -228,19 +194,11 @@ export function withDefaults(config: ComputerUseConfig): ComputerUseConfig {
       agent.planner !== null && typeof agent.planner === 'object'
         ? { ...MODEL_PLANNER_DEFAULTS, ...agent.planner }
         : (agent.planner ?? null);
-    agents[name] = {
-      ...AGENT_DEFAULTS,
-      ...agent,
-      commit_words: agent.commit_words ?? [],
-      navigation_words: agent.navigation_words ?? [],
-      ignore_regions: agent.ignore_regions ?? [],
-      redact_regions: agent.redact_regions ?? [],
-      screen_rules: agent.screen_rules ?? [],
-      notify: agent.notify ?? [],
-      approvers: agent.approvers ?? [],
-      escalate_to: agent.escalate_to ?? [],
-      planner,
-    };
+    // A list stored as null, by a Warden from before the field had a default, reads as [].
+    const lists = Object.fromEntries(
+      LIST_FIELDS.map((field) => [field, (agent[field] as unknown[] | null | undefined) ?? []]),
+    );
+    agents[name] = { ...AGENT_DEFAULTS, ...agent, ...lists, planner };
   }
   return { enabled: config.enabled, agents };
 }

@@ -5,31 +5,26 @@ import { invalid } from '../../common/domain-error';
 import { isPlainObject } from '../../common/is-plain-object';
 import { loadRules, readScreenRules, RulesError } from '../actions';
 import {
-  AGENT_DEFAULTS,
   AGENT_NAME_PATTERN,
   type AgentConfig,
   type ComputerUseConfig,
   LIMITS,
-  MODEL_PLANNER_DEFAULTS,
   type ModelPlannerConfig,
   type PlannerConfig,
   type Rect,
   SCRIPTED_PLANNER_PATTERN,
   type ScreenTlsConfig,
 } from './agent-config';
-import {
-  AGENT_FIELDS,
-  AgentDto,
-  RECT_FIELDS,
-  RectDto,
-  SCREEN_TLS_FIELDS,
-  ScreenTlsDto,
-} from './dto/computer-use-config.dto';
-import { MODEL_PLANNER_FIELDS, ModelPlannerDto } from './dto/model-planner.dto';
+import { AGENT_FIELD_SPECS } from './agent-fields';
+import { AgentDto } from './dto/computer-use-config.dto';
+import { ModelPlannerDto } from './dto/model-planner.dto';
+import { RECT_FIELDS, RectDto, SCREEN_TLS_FIELDS, ScreenTlsDto } from './dto/screen-parts.dto';
+import { type FieldTable, valueFields } from './field-table';
+import { MODEL_PLANNER_FIELD_SPECS } from './planner-fields';
 import { parseIncludeScreen, parseNotify } from './parse-notify';
 import { parseApproverFields } from './approver-fields';
 import { findSecrets } from './secret-fields';
-import { destinationOrigin } from '../../secrets/origin';
+import { destinationOrigin } from '../../destinations/origin';
 
 /**
  * Reads the body of `PUT /api/admin/computer-use` (DESIGN §9) into the one normalised shape the
@@ -48,6 +43,31 @@ const SECRET_HINT =
 
 /** Constraints that say a value has the wrong type: when one fails, its bounds say nothing more. */
 const TYPE_CONSTRAINTS = ['isInt', 'isNumber', 'isString', 'isBoolean', 'isArray', 'isIn'];
+
+/**
+ * What an agent is read with: its field table and the DTO class decorated from it. The fields the
+ * table reads as values (`valueFields`) come out of the DTO as checked, or their default; the
+ * others each have a reader below (`OwnFields`).
+ */
+export interface AgentSchema {
+  fields: FieldTable;
+  dto: ClassConstructor<object>;
+}
+
+export const AGENT_SCHEMA: AgentSchema = { fields: AGENT_FIELD_SPECS, dto: AgentDto };
+const MODEL_PLANNER_SCHEMA: AgentSchema = {
+  fields: MODEL_PLANNER_FIELD_SPECS,
+  dto: ModelPlannerDto,
+};
+
+/** The agent's fields read by their own reader (`read: 'own'` in agent-fields.ts). */
+type OwnFields = {
+  [
+    K in keyof typeof AGENT_FIELD_SPECS as (typeof AGENT_FIELD_SPECS)[K] extends { read: 'own' }
+      ? K
+      : never
+  ]: AgentConfig[K];
+};
 
 export interface ConfigBody {
   config: ComputerUseConfig;
@@ -120,14 +140,19 @@ function parseConfig(raw: unknown, problems: string[]): ConfigBody | null {
   return { config: { enabled: raw.enabled as boolean, agents }, basedOn };
 }
 
-export function parseAgent(raw: unknown, path: string, problems: string[]): AgentConfig | null {
+export function parseAgent(
+  raw: unknown,
+  path: string,
+  problems: string[],
+  schema: AgentSchema = AGENT_SCHEMA,
+): AgentConfig | null {
   if (!isPlainObject(raw)) {
     problems.push(`${path} must be an object {screen_url, screen_token_env, …}`);
     return null;
   }
   const before = problems.length;
-  const known = unknownFields(raw, AGENT_FIELDS, path, 'an agent', problems);
-  const dto = check(AgentDto, known, path, problems);
+  const known = unknownFields(raw, Object.keys(schema.fields), path, 'an agent', problems);
+  const dto = check(schema.dto, known, path, problems) as Record<string, unknown>;
 
   const screenTls = parseScreenTls(known.screen_tls, `${path}.screen_tls`, problems);
   const planner = parsePlanner(known.planner, `${path}.planner`, problems);
@@ -163,33 +188,39 @@ export function parseAgent(raw: unknown, path: string, problems: string[]): Agen
   }
   if (problems.length > before) return null;
 
-  return {
-    screen_url: dto.screen_url,
-    screen_token_env: dto.screen_token_env,
+  const own: OwnFields = {
     screen_tls: screenTls,
-    system: dto.system ?? AGENT_DEFAULTS.system,
-    max_steps: dto.max_steps ?? AGENT_DEFAULTS.max_steps,
-    max_seconds: dto.max_seconds ?? AGENT_DEFAULTS.max_seconds,
-    require_write_approval: dto.require_write_approval ?? AGENT_DEFAULTS.require_write_approval,
-    reason: dto.reason ?? AGENT_DEFAULTS.reason,
-    four_eyes: dto.four_eyes ?? AGENT_DEFAULTS.four_eyes,
-    approval_timeout_seconds:
-      dto.approval_timeout_seconds ?? AGENT_DEFAULTS.approval_timeout_seconds,
-    stall_after: dto.stall_after ?? AGENT_DEFAULTS.stall_after,
     planner,
     commit_words: [...((known.commit_words as string[] | null | undefined) ?? [])],
     navigation_words: [...((known.navigation_words as string[] | null | undefined) ?? [])],
-    unlabelled_clicks: dto.unlabelled_clicks ?? AGENT_DEFAULTS.unlabelled_clicks,
     ignore_regions: ignoreRegions,
     redact_regions: redactRegions,
     // Checked above; stored normalised (canonical keys, transaction codes in upper case).
     screen_rules: readScreenRules(known.screen_rules, loadRules()).list,
-    approve_at: dto.approve_at ?? AGENT_DEFAULTS.approve_at,
-    on_injection: dto.on_injection ?? AGENT_DEFAULTS.on_injection,
     notify,
     notify_include_screen: includeScreen,
     ...deciders!,
   };
+  return read(schema.fields, dto, own) as unknown as AgentConfig;
+}
+
+/**
+ * The object a table describes, its fields in the table's order: each value field as the DTO
+ * checked it or its default, each other field from `own`.
+ */
+function read(
+  fields: FieldTable,
+  dto: Record<string, unknown>,
+  own: object,
+): Record<string, unknown> {
+  const values = new Set(valueFields(fields));
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(fields)) {
+    out[name] = values.has(name)
+      ? (dto[name] ?? field.default)
+      : (own as Record<string, unknown>)[name];
+  }
+  return out;
 }
 
 function parseScreenTls(raw: unknown, path: string, problems: string[]): ScreenTlsConfig | null {
@@ -228,35 +259,20 @@ function parsePlanner(raw: unknown, path: string, problems: string[]): PlannerCo
     return null;
   }
   const before = problems.length;
-  const known = unknownFields(raw, MODEL_PLANNER_FIELDS, path, 'a model planner', problems);
-  const dto = check(ModelPlannerDto, known, path, problems);
+  const fields = MODEL_PLANNER_SCHEMA.fields;
+  const known = unknownFields(raw, Object.keys(fields), path, 'a model planner', problems);
+  const dto = check(MODEL_PLANNER_SCHEMA.dto, known, path, problems) as Record<string, unknown>;
   if (problems.length > before) return null;
-  if (dto.provider === 'openai-compatible' && !dto.base_url) {
+  const planner = read(fields, dto, {}) as unknown as ModelPlannerConfig;
+  if (planner.provider === 'openai-compatible' && !planner.base_url) {
     problems.push(`${path}.base_url is required for provider openai-compatible`);
     return null;
   }
-  const endpoint = dto.base_url ? destinationOrigin(dto.base_url) : null;
+  const endpoint = planner.base_url ? destinationOrigin(planner.base_url) : null;
   if (endpoint && 'problem' in endpoint) {
     problems.push(`${path}.base_url: ${endpoint.problem}`);
     return null;
   }
-  const planner: ModelPlannerConfig = {
-    provider: dto.provider,
-    model: dto.model,
-    api_key_env: dto.api_key_env,
-    base_url: dto.base_url ?? MODEL_PLANNER_DEFAULTS.base_url,
-    max_tokens_per_run: dto.max_tokens_per_run ?? MODEL_PLANNER_DEFAULTS.max_tokens_per_run,
-    max_tokens_per_day: dto.max_tokens_per_day ?? MODEL_PLANNER_DEFAULTS.max_tokens_per_day,
-    max_cost_usd_per_run: dto.max_cost_usd_per_run ?? MODEL_PLANNER_DEFAULTS.max_cost_usd_per_run,
-    price_per_mtok_in: dto.price_per_mtok_in ?? MODEL_PLANNER_DEFAULTS.price_per_mtok_in,
-    price_per_mtok_out: dto.price_per_mtok_out ?? MODEL_PLANNER_DEFAULTS.price_per_mtok_out,
-    price_per_mtok_cache_read:
-      dto.price_per_mtok_cache_read ?? MODEL_PLANNER_DEFAULTS.price_per_mtok_cache_read,
-    price_per_mtok_cache_write:
-      dto.price_per_mtok_cache_write ?? MODEL_PLANNER_DEFAULTS.price_per_mtok_cache_write,
-    history_screens: dto.history_screens ?? MODEL_PLANNER_DEFAULTS.history_screens,
-    timeout_seconds: dto.timeout_seconds ?? MODEL_PLANNER_DEFAULTS.timeout_seconds,
-  };
   return planner;
 }
 

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../common/is-plain-object';
-import { destinationOrigin } from '../../secrets/origin';
+import { destinationOrigin } from '../../destinations/origin';
 import {
   ENV_NAME_PATTERN,
   LIMITS,

@@ -5,7 +5,10 @@ import {
   type ComputerUseConfig,
   type PlannerConfig,
   type Rect,
+  WEAKENING_CONTROLS,
+  type WeakeningControl,
 } from './agent-config';
+import { AGENT_FIELD_SPECS } from './agent-fields';
 import { screenRuleLoosenings } from './screen-rule-effect';
 
 /**
@@ -19,21 +22,6 @@ export const REFERENCE_SCREEN = { width: 1024, height: 768 } as const;
 /** Ignore regions covering more than this share of the reference screen are a weakening. */
 export const IGNORE_REGIONS_SHARE = 0.02;
 
-export type WeakeningControl =
-  | 'require_write_approval'
-  | 'four_eyes'
-  | 'unlabelled_clicks'
-  | 'approval_timeout_seconds'
-  | 'commit_words'
-  | 'navigation_words'
-  | 'ignore_regions'
-  | 'screen_rules'
-  | 'approve_at'
-  | 'approvers'
-  | 'escalate_to'
-  | 'screen_url'
-  | 'planner';
-
 /** One agent's control loosened: `four_eyes` true → false. */
 export interface Weakening {
   agent: string;
@@ -44,10 +32,17 @@ export interface Weakening {
   entries?: string[];
 }
 
-interface Rule {
+export type { WeakeningControl } from './agent-config';
+
+/**
+ * One row of the table. The controls are the fields agent-fields.ts marks `weakens`; a field whose
+ * change the field alone judges is judged there, and its row has no `weakens`. A control judged
+ * `'by-effect'` (with other fields, or by what the change does) is judged by its row here.
+ */
+interface Row {
   control: WeakeningControl;
   /** `before` is the agent as it was; a new agent is compared with the defaults. */
-  weakens(before: AgentConfig, after: AgentConfig): boolean;
+  weakens?: (before: AgentConfig, after: AgentConfig) => boolean;
   /** What in the change loosens, in words; for a control whose from → to alone does not say. */
   entries?(before: AgentConfig, after: AgentConfig): string[];
   /** What the change does, as the 403 names it. */
@@ -57,50 +52,42 @@ interface Rule {
   why: string;
 }
 
-/** The table of DESIGN §6, one row per control. */
-const RULES: readonly Rule[] = [
+type Rule = Row & Required<Pick<Row, 'weakens'>>;
+
+/** The table, one row per control, in the order the 403 and the 400 name them. */
+const ROWS: readonly Row[] = [
   {
     control: 'require_write_approval',
-    weakens: (a, b) => a.require_write_approval && !b.require_write_approval,
     change: 'turning require_write_approval off',
     when: 'require_write_approval is false',
     why: "this agent's writes may act without approval",
   },
   {
     control: 'four_eyes',
-    weakens: (a, b) => a.four_eyes && !b.four_eyes,
     change: 'turning four_eyes off',
     when: 'four_eyes is turned off',
     why: 'the person or token that started a run may approve its writes',
   },
   {
     control: 'unlabelled_clicks',
-    weakens: (a, b) => a.unlabelled_clicks !== 'read' && b.unlabelled_clicks === 'read',
     change: 'setting unlabelled_clicks to "read"',
     when: 'unlabelled_clicks is "read"',
     why: "this agent's clicks that nothing could read a label for may be sent without a person",
   },
   {
     control: 'approval_timeout_seconds',
-    weakens: (a, b) =>
-      b.approval_timeout_seconds > AGENT_DEFAULTS.approval_timeout_seconds &&
-      b.approval_timeout_seconds > a.approval_timeout_seconds,
     change: `raising approval_timeout_seconds above the default ${AGENT_DEFAULTS.approval_timeout_seconds}`,
     when: `approval_timeout_seconds is raised above the default ${AGENT_DEFAULTS.approval_timeout_seconds}`,
     why: 'a held write may wait that long for a person, on a screen that may have moved on',
   },
   {
     control: 'commit_words',
-    // Compared as written: a word spelt anew counts as removed (the safe side).
-    weakens: (a, b) => a.commit_words.some((word) => !b.commit_words.includes(word)),
     change: 'removing commit words',
     when: 'commit words are removed',
     why: 'clicks on those words need not be held as commits',
   },
   {
     control: 'navigation_words',
-    // Compared as written: a word spelt anew counts as added (the safe side).
-    weakens: (a, b) => b.navigation_words.some((word) => !a.navigation_words.includes(word)),
     change: 'adding navigation words',
     when: 'navigation words are added',
     why: 'a button or menu item labelled only with those words is sent without a person',
@@ -123,7 +110,6 @@ const RULES: readonly Rule[] = [
   },
   {
     control: 'approve_at',
-    weakens: (a, b) => a.approve_at !== 'commit' && b.approve_at === 'commit',
     change: 'setting approve_at to "commit"',
     when: 'approve_at is "commit"',
     why: "this agent's typing reaches the screen without a person, who decides only at the commit",
@@ -172,6 +158,27 @@ const RULES: readonly Rule[] = [
     why: 'the writes this planner chooses may act without approval',
   },
 ];
+
+const RULES: readonly Rule[] = ROWS.map((row) => ({ ...row, weakens: judge(row) }));
+
+/** The row's own judgement, or its field's (agent-fields.ts); a control with neither, or both, is a bug. */
+function judge(row: Row): Rule['weakens'] {
+  const field = AGENT_FIELD_SPECS[row.control].weakens;
+  if (field === 'by-effect') {
+    if (!row.weakens)
+      throw new Error(`weakening: ${row.control} is judged by effect but has no judgement`);
+    return row.weakens;
+  }
+  if (row.weakens) throw new Error(`weakening: ${row.control} is judged by its field alone`);
+  const fallback = AGENT_DEFAULTS[row.control as keyof typeof AGENT_DEFAULTS];
+  const loosens = field as (before: unknown, after: unknown, fallback: unknown) => boolean;
+  return (a, b) => loosens(a[row.control], b[row.control], fallback);
+}
+
+const missing = WEAKENING_CONTROLS.filter((c) => ROWS.filter((r) => r.control === c).length !== 1);
+if (missing.length > 0 || ROWS.length !== WEAKENING_CONTROLS.length) {
+  throw new Error(`weakening: the table needs exactly one row for each of ${missing.join(', ')}`);
+}
 
 const RULE_OF = new Map(RULES.map((rule) => [rule.control, rule]));
 

@@ -28,6 +28,7 @@
  *   rail?: {verdict: 'clean'|'suspect'|'injected', rule: string | null,
  *     text_sha256: string | null, source: 'outline'|'ocr'|null, rect: Rect | null} | null,
  *   may_decide_now?: string[] | null, escalates_at?: string | null,
+ *   for_you?: {approve: string | null, reject: string | null},
  *   escalated_at?: string | null, reminded_at?: string | null
  * }} Approval
  * @typedef {{x: number, y: number, width: number, height: number}} Rect
@@ -49,6 +50,11 @@
  *   provider?: string, model?: string, input_tokens?: number | null,
  *   output_tokens?: number | null, latency_ms?: number
  * }} ModelUsage
+ * @typedef {{
+ *   id: string, status: string, decided_by: string | null, decided_at: string | null,
+ *   comment: string | null, resumed_by: string | null, resumed_at: string | null
+ * }} StepApproval
+ *   A held write's approval as its step shows it: who decided, when, the comment, who resumed.
  * @typedef {{source: 'status'|'dialog', type: string | null, text: string}} AppMessage
  *   A message the application showed: its status bar (with SAP's type S, I, W, E or A) or a dialog.
  * @typedef {{before: AppMessage | null, message?: AppMessage, fresh?: boolean, none?: string}} Receipt
@@ -58,12 +64,13 @@
  *   n: number, screen_sha256: string | null, screen_pixel_sha256: string | null,
  *   width: number | null, height: number | null, action: Action | null,
  *   classification: 'read'|'write'|'invalid'|null, why: string | null, outcome: string | null,
- *   error?: string, staged?: StagedEdit, receipt?: Receipt, model?: ModelUsage,
+ *   error?: string, staged?: StagedEdit, receipt?: Receipt, approval?: StepApproval,
+ *   model?: ModelUsage,
  *   timings?: Array<Record<string, unknown>>,
  *   started_at: string, ended_at: string | null
  * }} Step
  * @typedef {{
- *   id: string, agent: string, goal: string, status: string, end_reason: string | null,
+ *   id: string, agent: string, system?: string | null, goal: string, status: string, end_reason: string | null,
  *   summary: string | null, created_by: string, created_at: string, started_at: string | null,
  *   ended_at: string | null, active_seconds: number, max_steps: number, max_seconds: number,
  *   step_count: number, invalid_actions: number, pending_approval: Approval | null,

@@ -12,6 +12,7 @@ import { marksInWords } from './screen-marks.js';
 import { closeUp, screenView, typingFocus } from './screens.js';
 import {
   actionInWords,
+  decisionSentence,
   ago,
   clock,
   duration,
@@ -27,6 +28,22 @@ import {
 
 /** @param {unknown} error */
 const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Why this person cannot approve the write, as Warden answered it (`for_you`), or null when they
+ * may (or Warden did not say: then the decision itself answers).
+ * @param {Approval} approval
+ * @returns {string | null}
+ */
+export function cannotApprove(approval) {
+  const why = approval.for_you?.approve;
+  if (!why) return null;
+  // Only approving is closed to them: the four-eyes rule (they started the run).
+  if (approval.for_you?.reject === null) {
+    return `You cannot approve this write. Four-eyes rule: ${why}. Ask another approver; you may still reject it.`;
+  }
+  return `You cannot decide this write: ${why}.`;
+}
 
 /**
  * The decision refused, in words an approver can act on.
@@ -150,11 +167,9 @@ export async function renderApproval(main, ctx) {
   const alert = h('p', { class: 'error', role: 'alert' });
   const panel = h('div', { class: 'decision-panel' });
   const runStatus = h('span');
-  const own = h(
-    'p',
-    { class: 'notice-own' },
-    `You (${ctx.me.subject}) started this run: unless four-eyes is off for this agent, someone else must approve it.`,
-  );
+  // Warden says whether this person may approve (four-eyes, who may decide): the button says so
+  // before anyone presses it, in the words of the refusal it would meet.
+  const own = h('p', { class: 'notice-own', id: 'approve-why-not' });
   const note = h(
     'p',
     { class: 'help' },
@@ -250,7 +265,9 @@ export async function renderApproval(main, ctx) {
     deciders.update(approval, now);
     runStatus.textContent = run ? statusInWords(run) : 'not known';
     note.hidden = approval.status !== 'pending';
-    own.hidden = approval.status !== 'pending' || ctx.me.subject !== approval.requested_by;
+    const whyNot = approval.status === 'pending' ? cannotApprove(approval) : null;
+    own.hidden = whyNot === null;
+    own.textContent = whyNot ?? '';
     const key = `${approval.status}:${run?.status ?? ''}`;
     if (key === panelFor && !force) return;
     panelFor = key;
@@ -268,6 +285,10 @@ export async function renderApproval(main, ctx) {
         { type: 'submit', class: 'primary', value: 'approve' },
         'Approve',
       );
+      if (whyNot !== null) {
+        approve.disabled = true;
+        approve.setAttribute('aria-describedby', 'approve-why-not');
+      }
       const reject = h('button', { type: 'submit', class: 'danger', value: 'reject' }, 'Reject');
       const form = h(
         'form',
@@ -319,6 +340,16 @@ export async function renderApproval(main, ctx) {
   const strip = earlierSteps(approval, steps);
   main.append(
     h('p', { class: 'crumbs' }, h('a', { href: '/console/approvals' }, '← All waiting actions')),
+    h(
+      'p',
+      { class: 'decision-sentence' },
+      decisionSentence({
+        system: run?.system,
+        action: approval.action,
+        why: approval.why,
+        changes: approval.changes,
+      }),
+    ),
     h('h1', {}, ...actionTitle(approval.action, approval.why)),
     h(
       'p',
@@ -340,7 +371,17 @@ export async function renderApproval(main, ctx) {
       h(
         'aside',
         { class: 'decision', 'aria-label': 'Decision' },
+        // Where it stands, why, and the decision first: in the first screen at 1280×800 (the
+        // buttons stay at the bottom of a phone's screen, console.css); what helps judge it after.
         stand,
+        h('h2', { class: 'why-title' }, 'Why Warden holds it'),
+        h('p', { class: 'why' }, approval.why),
+        safetyChecks(approval),
+        own,
+        panel,
+        said,
+        alert,
+        note,
         facts(deciders.rows),
         closeUp({
           runId: approval.run_id,
@@ -350,14 +391,6 @@ export async function renderApproval(main, ctx) {
           action: approval.action,
           focus,
         }),
-        h('h2', { class: 'why-title' }, 'Why Warden holds it'),
-        h('p', { class: 'why' }, approval.why),
-        safetyChecks(approval),
-        own,
-        panel,
-        said,
-        alert,
-        note,
         h(
           'details',
           { class: 'more' },

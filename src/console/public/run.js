@@ -15,6 +15,7 @@ import {
   modelInWords,
   outcomeInWords,
   statusInWords,
+  approvalInWords,
   receiptInWords,
   stepOutcomeInWords,
 } from './words.js';
@@ -197,7 +198,13 @@ function stepItem(run, step, canReadTranscripts) {
                 { href: `/console/approvals/${pending.id}` },
                 `${pending.status}: open the approval`,
               )
-            : null,
+            : step.approval
+              ? h(
+                  'a',
+                  { href: `/console/approvals/${step.approval.id}`, class: 'step-approval' },
+                  approvalInWords(step.approval),
+                )
+              : null,
         ],
         ['Model', modelInWords(step.model)],
         [

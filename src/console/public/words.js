@@ -278,6 +278,27 @@ const OUTCOMES = {
   refused_by_application: 'sent; the application refused it',
 };
 
+/**
+ * Who decided a held write, when, with which comment, and who resumed it: `approved by bob at
+ * 10:02 (“checked the screen”); resumed by olga at 10:03`.
+ * @param {import('./api.js').StepApproval | undefined | null} a
+ * @returns {string | null}
+ */
+export function approvalInWords(a) {
+  if (!a) return null;
+  if (a.status === 'pending') return 'waiting for a decision';
+  if (a.status === 'expired' && !a.decided_by) return 'expired: nobody decided in time';
+  const verb = a.status === 'rejected' ? 'rejected' : 'approved';
+  const when = a.decided_at ? ` at ${clock(a.decided_at)}` : '';
+  const comment = a.comment ? ` (“${shown(a.comment, 120)}”)` : '';
+  const decided = `${verb} by ${a.decided_by ?? '?'}${when}${comment}`;
+  if (a.resumed_by) {
+    const at = a.resumed_at ? ` at ${clock(a.resumed_at)}` : '';
+    return `${decided}; resumed by ${a.resumed_by}${at}`;
+  }
+  return a.status === 'approved' ? `${decided}; not resumed yet` : decided;
+}
+
 /** @type {Record<string, string>} */
 const MESSAGE_TYPES = { S: 'success', I: 'information', W: 'warning', E: 'error', A: 'abort' };
 
@@ -332,6 +353,31 @@ export function changesHeading(action, why, n) {
   if (label) return `This ${shown(label, 40)} stores ${changes}`;
   if (action.action === 'key') return `This ${str(action.key)} stores ${changes}`;
   return `This write commits ${n} staged ${n === 1 ? 'change' : 'changes'}`;
+}
+
+/**
+ * The decision in one sentence, in the system's words: `SAP GUI (sim) · Click “Save” stores Req.
+ * Deliv. Date “15.03.2026” → “30.04.2026”`. The point on the screen is left to the page's details;
+ * a field typed on an earlier screen (an order number that opened the order) is not a stored
+ * change: it is said as what it opened with.
+ * @param {{system: string | null | undefined, action: Action, why: string | null,
+ *   changes?: Change[] | null}} o
+ * @returns {string}
+ */
+export function decisionSentence(o) {
+  const what = actionInWords(o.action, o.why).replace(/ at -?\d+, -?\d+$/, '');
+  const system = o.system ? `${o.system} · ` : '';
+  const changes = o.changes ?? [];
+  const value = (/** @type {string | null} */ v) => (v === null ? '(not read)' : `“${shown(v, 40)}”`);
+  const stored = changes
+    .filter((c) => c.read_back_check !== 'earlier')
+    .map((c) => `${c.field} ${value(c.before)} → ${value(c.read_back ?? c.after)}`);
+  const opened = changes
+    .filter((c) => c.read_back_check === 'earlier')
+    .map((c) => `${c.field} ${value(c.after)}`);
+  const stores = stored.length > 0 ? ` stores ${stored.join('; ')}` : '';
+  const within = opened.length > 0 ? ` (opened with ${opened.join(', ')})` : '';
+  return `${system}${what}${stores}${within}`;
 }
 
 /**
@@ -479,6 +525,15 @@ export function modelInWords(model) {
 export function eventInWords(event) {
   const d = event.details;
   const parts = [];
+  if (event.type === 'computer_use.write' || event.type === 'computer_use.write.unknown') {
+    // Whose authority the write went on: a person's approval, or why none was needed.
+    if (typeof d.approved_by === 'string') {
+      parts.push(
+        `approved by ${d.approved_by}${typeof d.resumed_by === 'string' ? `, resumed by ${d.resumed_by}` : ''}`,
+      );
+    } else if (d.staged === true) parts.push('staged, no approval (commit-point approval)');
+    else if (typeof d.without_approval === 'string') parts.push(`no approval: ${d.without_approval}`);
+  }
   if (d.action && typeof d.action === 'object')
     parts.push(actionInWords(/** @type {Action} */ (d.action), str(d.why)));
   if (typeof d.decision === 'string') parts.push(d.decision);

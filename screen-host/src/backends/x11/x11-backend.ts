@@ -3,7 +3,16 @@ import type { CheckedAction } from '../../actions';
 import { toXdotoolKey } from '../../keys';
 import { frameOfPng, OpaqueFrames, type RawFrame } from '../../frames';
 import { type PixelLayout, ScreenPngEncoder } from '../../png';
-import type { OutlineElement, ScreenBackend, Screenshot, TypingTarget } from '../backend';
+import { HttpError } from '../../http-error';
+import type {
+  BackendHealth,
+  OutlineElement,
+  ScreenBackend,
+  Screenshot,
+  TypingTarget,
+} from '../backend';
+import { accessibilityBus, type AccessibilityBus } from './atspi/atspi-bus';
+import { AtspiClient, AtspiUnavailable } from './atspi/atspi-client';
 import { planKeymap, usedBy } from './x11-keymap';
 import { X11Client } from './x11-protocol';
 import { Xdotool } from './xdotool';
@@ -13,9 +22,15 @@ const WHEEL_BUTTON = { up: 4, down: 5, left: 6, right: 7 } as const;
 const DOUBLE_CLICK_GAP_MS = 40;
 const WHEEL_GAP_MS = 5;
 
+/** How long a whole outline may take before the host answers 503 (Warden waits 5 s). */
+export const OUTLINE_DEADLINE_MS = 1500;
+const CONNECT_TIMEOUT_MS = 1000;
+
 export interface X11Options {
   /** The X display, e.g. `:99`; default `DISPLAY` from the environment. */
   display?: string;
+  /** Read the accessibility outline from AT-SPI (default true; false is `--no-elements`). */
+  elements?: boolean;
 }
 
 /**
@@ -25,7 +40,10 @@ export interface X11Options {
  *   handed over as the frame's pixels too (DESIGN §7); node-screenshots (XCB) only where the pixel
  *   format is not 32-bit true colour (then the host decodes the PNG for the frame);
  * - input: xdotool (XTest), with characters the keyboard map lacks mapped first (x11-keymap);
- * - no outline: there is no dependable accessibility tree on a bare X display.
+ * - the outline: AT-SPI on the display's accessibility bus, which the host starts where the
+ *   display has none (atspi/): the active window of the applications that publish their tree
+ *   (GTK, Qt, LibreOffice); none (404) where no application shows one, 503 when the bus or an
+ *   application does not answer within OUTLINE_DEADLINE_MS.
  */
 export class X11Backend implements ScreenBackend {
   readonly name = 'x11';
@@ -36,6 +54,12 @@ export class X11Backend implements ScreenBackend {
   private readonly mapped = new Map<number, number>();
   private readonly encoder = new ScreenPngEncoder();
   private readonly frames = new OpaqueFrames();
+  private bus: AccessibilityBus | null = null;
+  /** Why there is no outline, when there is none for good. */
+  private noOutline: string | null = null;
+  private atspi: Promise<AtspiClient> | null = null;
+  /** Whether the last outline served had the focus in a password field. */
+  private passwordFocused = false;
 
   private constructor(
     private readonly display: string,
@@ -52,7 +76,41 @@ export class X11Backend implements ScreenBackend {
     const client = await X11Client.connect(display);
     const backend = new X11Backend(display, client);
     backend.screen = await client.rootSize();
+    if (options.elements === false) {
+      backend.noOutline = 'the host was started with --no-elements';
+      return backend;
+    }
+    const bus = await accessibilityBus({
+      get: async (name) => (await backend.client()).rootStringProperty(name),
+      set: async (name, value) => (await backend.client()).setRootStringProperty(name, value),
+    });
+    if ('unavailable' in bus) backend.noOutline = bus.unavailable;
+    else backend.bus = bus;
     return backend;
+  }
+
+  /** The connection to the accessibility bus, made again when the last one broke. */
+  private async atspiClient(): Promise<AtspiClient> {
+    const bus = this.bus;
+    if (!bus) throw new AtspiUnavailable(this.noOutline ?? 'no accessibility bus');
+    for (;;) {
+      const pending = this.atspi;
+      if (pending) {
+        const current = await pending.catch(() => null);
+        if (current && !current.broken) return current;
+        // Another call saw it broken first and is connecting again: that connection is used.
+        if (this.atspi !== pending) continue;
+        current?.close();
+      }
+      const next = AtspiClient.connect(bus.address, CONNECT_TIMEOUT_MS);
+      this.atspi = next;
+      try {
+        return await next;
+      } catch (err) {
+        if (this.atspi === next) this.atspi = null;
+        throw err;
+      }
+    }
   }
 
   size() {
@@ -170,15 +228,65 @@ export class X11Backend implements ScreenBackend {
     }
   }
 
-  elements(): OutlineElement[] | null {
-    return null;
+  /**
+   * The active window's outline from AT-SPI; null (404) where there is no bus or no application
+   * shows a window with a tree; 503 when the bus does not answer in time (Warden then has no
+   * outline for that step).
+   */
+  async elements(): Promise<OutlineElement[] | null> {
+    if (!this.bus) return null;
+    let outline: OutlineElement[] | null;
+    try {
+      const client = await this.atspiClient();
+      outline = await client.outline(OUTLINE_DEADLINE_MS);
+    } catch (err) {
+      this.passwordFocused = false;
+      // A connection that timed out may hold answers still to come: a new one next time.
+      const stale = await this.atspi?.catch(() => null);
+      stale?.close();
+      this.atspi = null;
+      throw new HttpError(
+        503,
+        `the accessibility bus did not give an outline: ${(err as Error).message}`,
+      );
+    }
+    this.passwordFocused =
+      outline?.some((e) => e.password === true && e.states?.includes('focused')) ?? false;
+    return outline;
+  }
+
+  /** Whether there is an accessibility bus with applications on it; never throws, never slow. */
+  async health(): Promise<BackendHealth> {
+    if (!this.bus) {
+      return { elements: false, facts: { accessibility: { bus: 'none', why: this.noOutline } } };
+    }
+    try {
+      const client = await this.atspiClient();
+      const apps = await client.applications(Date.now() + 500);
+      return {
+        elements: apps.length > 0,
+        facts: { accessibility: { bus: this.bus.origin, applications: apps.length } },
+      };
+    } catch (err) {
+      return {
+        elements: false,
+        facts: { accessibility: { bus: this.bus.origin, why: (err as Error).message } },
+      };
+    }
   }
 
   typingTarget(): TypingTarget {
-    return 'unknown';
+    return this.passwordFocused ? 'password' : 'unknown';
   }
 
   async close(): Promise<void> {
+    const atspi = this.atspi;
+    this.atspi = null;
+    if (atspi) (await atspi.catch(() => null))?.close();
+    const bus = this.bus;
+    this.bus = null;
+    // While the X connection is up: the bus's property on the root window is taken away.
+    await bus?.close();
     const connection = this.connection;
     this.connection = null;
     if (connection) (await connection.catch(() => null))?.close();

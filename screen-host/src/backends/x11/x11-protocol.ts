@@ -2,7 +2,8 @@
  * A small client of the X11 protocol, for the few requests the x11 backend makes itself:
  * GetImage (screenshots: one request, the pixels straight from the server, about 6 ms for
  * 1280x800 where a general capture library took 15 to 20 ms here), and GetKeyboardMapping /
- * ChangeKeyboardMapping (exact typing, see x11-keymap.ts). Input itself goes through xdotool.
+ * ChangeKeyboardMapping (exact typing, see x11-keymap.ts), and the root window's AT_SPI_BUS
+ * property (where applications find the accessibility bus). Input itself goes through xdotool.
  *
  * It connects like Xlib does: the display's Unix socket (or TCP for `host:N`), authenticated with
  * the user's MIT-MAGIC-COOKIE-1 from XAUTHORITY or ~/.Xauthority when there is one.
@@ -151,6 +152,8 @@ export class PacketReader {
 }
 
 const REQUEST_TIMEOUT_MS = 5000;
+/** The predefined atom STRING (Latin-1 text). */
+const STRING_ATOM = 31;
 
 /** Whether sequence number `n` lies in first..last, counting round past 65535. */
 function inRange(n: number, first: number, last: number): boolean {
@@ -303,6 +306,68 @@ export class X11Client {
     sync[0] = 43;
     sync.writeUInt16LE(1, 2);
     await this.roundTrip([...requests, sync]);
+  }
+
+  /** The atom of a name, made if the server does not know it yet (InternAtom). */
+  async atom(name: string): Promise<number> {
+    const bytes = Buffer.from(name, 'latin1');
+    const request = Buffer.alloc(8 + bytes.length + pad4(bytes.length));
+    request[0] = 16; // InternAtom
+    request[1] = 0; // only-if-exists: false
+    request.writeUInt16LE(request.length / 4, 2);
+    request.writeUInt16LE(bytes.length, 4);
+    bytes.copy(request, 8);
+    const reply = await this.roundTrip([request]);
+    return reply.readUInt32LE(8);
+  }
+
+  /** A STRING property of the root window (at most 64 KiB), or null when it is not set. */
+  async rootStringProperty(name: string): Promise<string | null> {
+    const property = await this.atom(name);
+    const request = Buffer.alloc(24);
+    request[0] = 20; // GetProperty
+    request[1] = 0; // delete: false
+    request.writeUInt16LE(6, 2);
+    request.writeUInt32LE(this.screen.root, 4);
+    request.writeUInt32LE(property, 8);
+    request.writeUInt32LE(STRING_ATOM, 12);
+    request.writeUInt32LE(0, 16);
+    request.writeUInt32LE(16 * 1024, 20); // in 4-byte units
+    const reply = await this.roundTrip([request]);
+    const format = reply[1];
+    const type = reply.readUInt32LE(8);
+    if (type !== STRING_ATOM || format !== 8) return null;
+    const length = reply.readUInt32LE(16);
+    return reply.subarray(32, 32 + length).toString('latin1');
+  }
+
+  /** Sets (null: deletes) a STRING property of the root window, and waits until the server has it. */
+  async setRootStringProperty(name: string, value: string | null): Promise<void> {
+    const property = await this.atom(name);
+    let request: Buffer;
+    if (value === null) {
+      request = Buffer.alloc(12);
+      request[0] = 19; // DeleteProperty
+      request.writeUInt16LE(3, 2);
+      request.writeUInt32LE(this.screen.root, 4);
+      request.writeUInt32LE(property, 8);
+    } else {
+      const bytes = Buffer.from(value, 'latin1');
+      request = Buffer.alloc(24 + bytes.length + pad4(bytes.length));
+      request[0] = 18; // ChangeProperty
+      request[1] = 0; // Replace
+      request.writeUInt16LE(request.length / 4, 2);
+      request.writeUInt32LE(this.screen.root, 4);
+      request.writeUInt32LE(property, 8);
+      request.writeUInt32LE(STRING_ATOM, 12);
+      request[16] = 8; // format: bytes
+      request.writeUInt32LE(bytes.length, 20);
+      bytes.copy(request, 24);
+    }
+    const sync = Buffer.alloc(4);
+    sync[0] = 43; // GetInputFocus: its reply says the request before it was processed
+    sync.writeUInt16LE(1, 2);
+    await this.roundTrip([request, sync]);
   }
 
   /** True once the connection failed for good; a new one is needed. */

@@ -2,7 +2,7 @@
  * How the DTOs check an environment variable's name and a URL: shared by the agent
  * (computer-use-config.dto.ts) and its model planner (model-planner.dto.ts).
  */
-import { LIMITS } from '../agent-config';
+import { BOUNDS } from '../config-bounds';
 
 export const ENV_NAME_MESSAGE = (field: string) =>
   `${field} must name an environment variable (A-Z, 0-9 and _, not starting with a digit, at most 128), not hold a value`;
@@ -13,7 +13,7 @@ export const HTTPS_URL = {
   require_tld: false,
   allow_underscores: true,
   disallow_auth: true,
-  max_allowed_length: LIMITS.url,
+  max_allowed_length: BOUNDS.url,
 };
 
 export const HTTP_URL = { ...HTTPS_URL, protocols: ['http', 'https'] };

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { NOTIFY_KINDS, type NotifyKind } from '../agent-config';
+import { NOTIFY_KINDS, type NotifyKind } from '../config-bounds';
 
 /**
  * One channel of `notify` as OpenAPI shows it. The checks are parse-notify.ts's, which names the

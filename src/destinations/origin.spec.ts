@@ -1,5 +1,5 @@
 import { destinationOrigin, grantOrigin, isLoopback } from './origin';
-import { ownVariable } from './own-variables';
+import { ownVariable } from '../secrets/own-variables';
 
 describe('where a secret may go', () => {
   it.each([

@@ -8,8 +8,8 @@ import {
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
-import { SEND_JSON } from '../http/json-body';
-import { DomainError, DomainErrorCode } from './domain-error';
+import { SEND_JSON } from './json-body';
+import { DomainError, DomainErrorCode } from '../common/domain-error';
 
 const STATUS_OF: Record<DomainErrorCode, number> = {
   invalid: 400,

@@ -5,7 +5,7 @@ import type { Caller } from '../auth/caller';
 import { CurrentCaller } from '../auth/current-caller.decorator';
 import { Permissions } from '../auth/permissions.decorator';
 import { decodeCursor } from '../common/cursor';
-import { AuditFilter, AuditService } from './audit.service';
+import { AuditFilter, AuditService } from '../audit/audit.service';
 import { AuditQueryDto } from './dto/audit-query.dto';
 
 const NDJSON = 'application/x-ndjson';

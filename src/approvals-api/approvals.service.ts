@@ -11,11 +11,27 @@ import { RunsRepository } from '../computer-use/runs/runs.repository';
 import { StepsRepository } from '../computer-use/runs/steps.repository';
 import { Notifications } from '../notifications/notifications.service';
 import { approvalFacts, runFacts } from '../notifications/notify-facts';
-import { Approval } from './approval.entity';
-import { approvalView, ApprovalView } from './approval.view';
-import { mayDecide, namesOf, notADecider } from './deciders';
-import { ApprovalsRepository } from './approvals.repository';
+import { Approval } from '../approvals/approval.entity';
+import { approvalView, ApprovalView } from '../approvals/approval.view';
+import { mayDecide, namesOf, notADecider } from '../approvals/deciders';
+import { ApprovalsRepository } from '../approvals/approvals.repository';
 import type { ListApprovalsDto } from './dto/list-approvals.dto';
+
+/** What the caller may do with a waiting action: null where they may, else why not. */
+export interface ForYou {
+  approve: string | null;
+  reject: string | null;
+}
+
+/**
+ * Four-eyes (on by default): the person who started the run, or the token that started it, cannot
+ * approve its writes. Why, when it stops the caller; null when it does not.
+ */
+export function fourEyesStops(caller: Caller, run: Run): string | null {
+  if (run.agentConfig.four_eyes === false) return null;
+  if (caller.subject !== run.createdBy && caller.tokenId !== run.createdByToken) return null;
+  return `${caller.subject} started this run, so someone else must approve its writes`;
+}
 
 /**
  * Waiting actions and the decisions on them. Approving only allows a resume; it sends nothing.
@@ -50,10 +66,31 @@ export class ApprovalsService {
     return { items: page.items.map(approvalView), next_cursor: page.next_cursor };
   }
 
-  async get(caller: Caller, id: string): Promise<ApprovalView> {
+  /**
+   * One waiting action, with what the caller may do with it (`for_you`): approve and reject, each
+   * null when the caller may, or why not in plain words, by the same rules as the decision itself.
+   */
+  async get(caller: Caller, id: string): Promise<ApprovalView & { for_you: ForYou }> {
     const approval = await this.approvals.findInTenant(caller.tenant, id);
     if (!approval) throw notFound(`no approval ${id}`);
-    return approvalView(approval);
+    const run = await this.runs.findById(approval.runId);
+    return { ...approvalView(approval), for_you: this.forYou(caller, approval, run) };
+  }
+
+  private forYou(caller: Caller, approval: Approval, run: Run | null): ForYou {
+    const trusted = this.config.OIDC_ISSUER_URL;
+    const closed =
+      approval.status !== 'pending'
+        ? `it is already ${approval.status}`
+        : approval.expiresAt.getTime() <= Date.now()
+          ? `it expired at ${approval.expiresAt.toISOString()}`
+          : !mayDecide(caller, approval.deciders, trusted)
+            ? `only ${approval.deciders!.join(', ')} may decide it`
+            : !run
+              ? 'its run is gone'
+              : null;
+    if (closed) return { approve: closed, reject: closed };
+    return { approve: fourEyesStops(caller, run!), reject: null };
   }
 
   /**
@@ -64,14 +101,8 @@ export class ApprovalsService {
   async approve(caller: Caller, id: string, comment?: string): Promise<ApprovalView> {
     const { approval, run } = await this.dataSource.transaction(async (manager) => {
       const { approval, run } = await this.pending(manager, caller, id);
-      if (
-        run.agentConfig.four_eyes !== false &&
-        (caller.subject === run.createdBy || caller.tokenId === run.createdByToken)
-      ) {
-        throw forbidden(
-          `four-eyes: ${caller.subject} started this run, so someone else must approve its writes`,
-        );
-      }
+      const fourEyes = fourEyesStops(caller, run);
+      if (fourEyes) throw forbidden(`four-eyes: ${fourEyes}`);
       await this.decide(manager, caller, approval, 'approved', comment);
       return { approval, run };
     });

@@ -1,0 +1,240 @@
+import {
+  activeWindow,
+  type AtspiNode,
+  chooseElements,
+  outlineElementOf,
+  outlineText,
+  rectOf,
+  ROOT_PATH,
+} from './atspi-outline';
+import { cacheNode } from './atspi-client';
+import { ATSPI_ROLE, ATSPI_STATE } from './atspi-roles';
+
+const { showing, visible, sensitive, enabled, editable, focused, active, modal } = ATSPI_STATE;
+const PANEL = 39;
+const FILLER = 20;
+
+function states(...bits: number[]): number[] {
+  const words = [0, 0];
+  for (const bit of bits) words[bit >> 5] = (words[bit >> 5] | (1 << (bit & 31))) >>> 0;
+  return words;
+}
+const on = [showing, visible, sensitive, enabled];
+const TEXT = ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Component', 'org.a11y.atspi.Text'];
+
+let index = 0;
+function node(
+  path: string,
+  parent: string,
+  role: number,
+  name = '',
+  bits: number[] = on,
+  more: Partial<AtspiNode> = {},
+): AtspiNode {
+  return {
+    app: ':1.9',
+    path,
+    parent,
+    index: index++,
+    name,
+    description: '',
+    role,
+    states: states(...bits),
+    interfaces: TEXT,
+    ...more,
+  };
+}
+
+/** GnuCash's register as AT-SPI shows it: the toolbar, a menu, the sheet with its cell editor. */
+function register(): AtspiNode[] {
+  index = 0;
+  return [
+    node('/w', ROOT_PATH, ATSPI_ROLE.frame, '*book.gnucash - Checking - GnuCash', [...on, active]),
+    node('/menubar', '/w', ATSPI_ROLE.menuBar),
+    node('/file', '/menubar', ATSPI_ROLE.menu, 'File'),
+    // A menu item of a closed menu: not showing, not on the screen.
+    node('/save-item', '/file', ATSPI_ROLE.menuItem, 'Save', [visible, sensitive, enabled]),
+    node('/toolbar', '/w', ATSPI_ROLE.toolBar),
+    node('/slot', '/toolbar', PANEL),
+    node('/enter', '/slot', ATSPI_ROLE.pushButton, 'Enter', on, {
+      description: 'Record the current transaction',
+    }),
+    node('/split', '/toolbar', ATSPI_ROLE.toggleButton, 'Split'),
+    node('/sheet', '/w', PANEL, '', [...on, focused]),
+    node('/editor-box', '/sheet', FILLER),
+    node('/editor', '/editor-box', ATSPI_ROLE.text, '', [...on, editable, focused]),
+    node('/pin', '/w', ATSPI_ROLE.passwordText, 'PIN', [...on, editable]),
+    node('/status', '/w', ATSPI_ROLE.statusBar, 'Enter a description of the transaction'),
+  ];
+}
+
+describe('the active window and its elements', () => {
+  it('takes the active top-level window; none when no window is active', () => {
+    const nodes = register();
+    expect(activeWindow(nodes)?.path).toBe('/w');
+    nodes[0] = { ...nodes[0], states: states(...on) };
+    expect(activeWindow(nodes)).toBeNull();
+  });
+
+  it('a modal dialog over the main window is the screen', () => {
+    const nodes = [
+      ...register(),
+      node('/d', ROOT_PATH, ATSPI_ROLE.dialog, 'Save changes?', [...on, active, modal]),
+      node('/d-yes', '/d', ATSPI_ROLE.pushButton, 'Yes'),
+    ];
+    const window = activeWindow(nodes)!;
+    expect(window.path).toBe('/d');
+    const chosen = chooseElements(nodes, window);
+    expect(chosen.map((c) => [c.role, c.node.name, c.area])).toEqual([
+      ['title', 'Save changes?', undefined],
+      ['dialog', 'Save changes?', 'dialog'],
+      ['button', 'Yes', 'dialog'],
+    ]);
+    const dialog = outlineElementOf(chosen[1], { x: 100, y: 100, width: 300, height: 120 }, null);
+    expect(dialog).toMatchObject({ role: 'dialog', states: ['modal'], area: 'dialog' });
+  });
+
+  it('serves what shows, mapped, parents first; leaves out what it does not know', () => {
+    const nodes = register();
+    const chosen = chooseElements(nodes, activeWindow(nodes)!);
+    expect(chosen.map((c) => `${c.role} ${c.node.name}`.trim())).toEqual([
+      'title *book.gnucash - Checking - GnuCash',
+      'menubar',
+      'menu File',
+      'toolbar',
+      'button Enter',
+      'togglebutton Split',
+      'textbox',
+      'passwordfield PIN',
+      'status Enter a description of the transaction',
+    ]);
+    const byName = (name: string) => chosen.find((c) => c.node.name === name)!;
+    expect(byName('Enter').area).toBe('toolbar');
+    expect(byName('File').area).toBe('menu');
+    expect(chosen.find((c) => c.role === 'textbox')).toMatchObject({ area: 'input', text: true });
+    expect(byName('PIN')).toMatchObject({ password: true, text: false });
+  });
+
+  it('elements: a description, a value for a text field, never for a password field', () => {
+    const nodes = register();
+    const chosen = chooseElements(nodes, activeWindow(nodes)!);
+    const rect = { x: 390, y: 29, width: 87, height: 56 };
+    const enter = chosen.find((c) => c.node.name === 'Enter')!;
+    expect(outlineElementOf(enter, rect, null)).toEqual({
+      id: ':1.9/enter',
+      role: 'button',
+      name: 'Enter',
+      description: 'Record the current transaction',
+      rect,
+      area: 'toolbar',
+    });
+    const editor = chosen.find((c) => c.role === 'textbox')!;
+    expect(outlineElementOf(editor, rect, 'Coffee')).toMatchObject({
+      role: 'textbox',
+      value: 'Coffee',
+      states: ['editable', 'changeable', 'focused'],
+      area: 'input',
+    });
+    const pin = chosen.find((c) => c.node.name === 'PIN')!;
+    const served = outlineElementOf(pin, rect, '1234');
+    expect(served).toMatchObject({ role: 'passwordfield', password: true });
+    expect(served).not.toHaveProperty('value');
+    const title = outlineElementOf(chosen[0], { ...rect, height: 0 }, 'ignored');
+    expect(title).toEqual({
+      id: ':1.9/w#title',
+      role: 'title',
+      name: '*book.gnucash - Checking - GnuCash',
+      rect: { ...rect, height: 0 },
+    });
+  });
+
+  it("a tree's cell made of cells is left out; its parts are served", () => {
+    index = 0;
+    const nodes = [
+      node('/w', ROOT_PATH, ATSPI_ROLE.frame, 'Accounts', [...on, active]),
+      node('/tree', '/w', ATSPI_ROLE.treeTable),
+      node('/row', '/tree', ATSPI_ROLE.tableCell, ''),
+      node('/expander', '/row', ATSPI_ROLE.tableCell, ''),
+      node('/name', '/row', ATSPI_ROLE.tableCell, 'Checking'),
+      node('/total', '/tree', ATSPI_ROLE.tableCell, '€0.00'),
+    ];
+    expect(chooseElements(nodes, nodes[0]).map((c) => c.node.path)).toEqual([
+      '/w',
+      '/tree',
+      '/expander',
+      '/name',
+      '/total',
+    ]);
+  });
+
+  it('bounds depth and element count', () => {
+    index = 0;
+    const deep: AtspiNode[] = [node('/w', ROOT_PATH, ATSPI_ROLE.frame, 'W', [...on, active])];
+    for (let i = 1; i <= 60; i++) {
+      deep.push(node(`/b${i}`, i === 1 ? '/w' : `/b${i - 1}`, ATSPI_ROLE.pushButton, `B${i}`));
+    }
+    const bounds = { maxDepth: 10, maxElements: 2000, maxText: 50 };
+    expect(chooseElements(deep, deep[0], bounds)).toHaveLength(1 + 10);
+    expect(
+      chooseElements(deep, deep[0], { ...bounds, maxDepth: 100, maxElements: 5 }),
+    ).toHaveLength(5);
+  });
+
+  it('survives a cycle in the parents', () => {
+    index = 0;
+    const nodes = [
+      node('/w', ROOT_PATH, ATSPI_ROLE.frame, 'W', [...on, active]),
+      node('/a', '/b', ATSPI_ROLE.pushButton, 'A'),
+      node('/b', '/a', ATSPI_ROLE.pushButton, 'B'),
+    ];
+    expect(chooseElements(nodes, nodes[0])).toHaveLength(1);
+  });
+});
+
+describe('outline text', () => {
+  it('takes out bidirectional isolates and control characters, and cuts long text', () => {
+    expect(outlineText('\u2066€0.00\u2069', 500)).toBe('€0.00');
+    expect(outlineText('a\u202eb\u0007c', 500)).toBe('abc');
+    expect(outlineText('  two\n  lines ', 500)).toBe('two lines');
+    expect(outlineText('x'.repeat(600), 500)).toBe(`${'x'.repeat(499)}…`);
+  });
+
+  it('rectangles: four integers with a size, else none', () => {
+    expect(rectOf([1, 2, 3, 4])).toEqual({ x: 1, y: 2, width: 3, height: 4 });
+    expect(rectOf([1, 2, 0, 4])).toBeNull();
+    expect(rectOf([-2147483648, -2147483648, -1, -1])).toBeNull();
+    expect(rectOf([1, 2, 3])).toBeNull();
+    expect(rectOf('1,2,3,4')).toBeNull();
+  });
+});
+
+describe("an application's cache", () => {
+  it("reads at-spi2-core's item shape, and nothing else", () => {
+    const item = [
+      [':1.9', '/org/a11y/atspi/accessible/520'],
+      [':1.9', ROOT_PATH],
+      [':1.9', '/org/a11y/atspi/accessible/507'],
+      0,
+      0,
+      ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Component'],
+      'Enter',
+      ATSPI_ROLE.pushButton,
+      'Record the current transaction',
+      states(...on),
+    ];
+    expect(cacheNode(':1.9', item)).toEqual({
+      app: ':1.9',
+      path: '/org/a11y/atspi/accessible/520',
+      parent: '/org/a11y/atspi/accessible/507',
+      index: 0,
+      name: 'Enter',
+      description: 'Record the current transaction',
+      role: ATSPI_ROLE.pushButton,
+      states: states(...on),
+      interfaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Component'],
+    });
+    // Qt's older shape lists children where the index is: not read.
+    expect(cacheNode(':1.9', [item[0], item[1], item[2], [], ...item.slice(5)])).toBeNull();
+    expect(cacheNode(':1.9', 'nonsense')).toBeNull();
+  });
+});

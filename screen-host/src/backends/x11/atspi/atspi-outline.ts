@@ -1,0 +1,228 @@
+/**
+ * From what AT-SPI says of an application's elements to the outline (pure): which window is the
+ * screen, which of its elements show, in what order, and each one's role, name, description,
+ * states, area and value, every string bounded. The D-Bus side is atspi-client.ts.
+ */
+import type { OutlineArea, OutlineElement, Rect } from '@warden/protocol';
+import {
+  ATSPI_ROLE,
+  ATSPI_STATE,
+  type AtspiStates,
+  hasState,
+  outlineRole,
+  outlineStates,
+  WINDOW_ROLES,
+} from './atspi-roles';
+
+/** One accessible object as the application's cache (or a walk of its tree) describes it. */
+export interface AtspiNode {
+  /** The application's bus name (`:1.42`). */
+  app: string;
+  /** Its object path in the application. */
+  path: string;
+  /** The parent's object path; the application's root for a top-level window. */
+  parent: string;
+  /** Its place among its parent's children. */
+  index: number;
+  name: string;
+  description: string;
+  role: number;
+  states: AtspiStates;
+  interfaces: readonly string[];
+}
+
+/** The application root's object path: a top-level window's parent. */
+export const ROOT_PATH = '/org/a11y/atspi/accessible/root';
+
+export interface OutlineBounds {
+  /** Levels below the window that are read. */
+  maxDepth: number;
+  /** Elements served. */
+  maxElements: number;
+  /** Characters of a name, description or value (cut, marked with …). */
+  maxText: number;
+}
+
+export const OUTLINE_BOUNDS: OutlineBounds = { maxDepth: 40, maxElements: 2000, maxText: 500 };
+
+/** An element chosen to be served, before its rectangle and text are asked for. */
+export interface Chosen {
+  node: AtspiNode;
+  role: string;
+  area?: OutlineArea;
+  password: boolean;
+  /** Its text is its value. */
+  text: boolean;
+  /** Inside a dialog window. */
+  dialog: boolean;
+  isWindow: boolean;
+}
+
+const showing = (n: AtspiNode) => hasState(n.states, ATSPI_STATE.showing);
+
+/**
+ * The window that is the screen: the showing top-level window that is active (a modal dialog
+ * over its main window is the active one). Of several active ones, a modal dialog, else the one
+ * holding the focus, else none: nothing tells which window takes the input.
+ */
+export function activeWindow(nodes: readonly AtspiNode[]): AtspiNode | null {
+  const windows = nodes.filter(
+    (n) =>
+      n.parent === ROOT_PATH &&
+      WINDOW_ROLES.has(n.role) &&
+      showing(n) &&
+      hasState(n.states, ATSPI_STATE.active),
+  );
+  if (windows.length <= 1) return windows[0] ?? null;
+  const modal = windows.filter((w) => hasState(w.states, ATSPI_STATE.modal));
+  if (modal.length === 1) return modal[0];
+  const focused = new Set(
+    nodes.filter((n) => hasState(n.states, ATSPI_STATE.focused)).map((n) => `${n.app} ${n.path}`),
+  );
+  const holding = windows.filter((w) =>
+    descendants(nodes, w).some((n) => focused.has(`${n.app} ${n.path}`)),
+  );
+  return holding.length === 1 ? holding[0] : null;
+}
+
+function childrenIndex(nodes: readonly AtspiNode[]): Map<string, AtspiNode[]> {
+  const children = new Map<string, AtspiNode[]>();
+  for (const n of nodes) {
+    const key = `${n.app} ${n.parent}`;
+    const list = children.get(key);
+    if (list) list.push(n);
+    else children.set(key, [n]);
+  }
+  for (const list of children.values()) list.sort((a, b) => a.index - b.index);
+  return children;
+}
+
+function descendants(nodes: readonly AtspiNode[], top: AtspiNode): AtspiNode[] {
+  const children = childrenIndex(nodes);
+  const out: AtspiNode[] = [];
+  const stack = [top];
+  while (stack.length > 0 && out.length <= nodes.length) {
+    const n = stack.pop()!;
+    out.push(n);
+    stack.push(...(children.get(`${n.app} ${n.path}`) ?? []));
+  }
+  return out;
+}
+
+/**
+ * The elements of `window` to serve, parents before children in the application's order: those
+ * showing (a hidden menu's items are not on the screen), under showing parents, whose role the
+ * table maps, within the bounds (a cell made of cells is left out: its parts are served). The
+ * window itself comes first, as the screen's title.
+ */
+export function chooseElements(
+  nodes: readonly AtspiNode[],
+  window: AtspiNode,
+  bounds: OutlineBounds = OUTLINE_BOUNDS,
+): Chosen[] {
+  const children = childrenIndex(nodes);
+  const dialog = window.role !== ATSPI_ROLE.frame && window.role !== ATSPI_ROLE.window;
+  const out: Chosen[] = [
+    { node: window, role: 'title', password: false, text: false, dialog, isWindow: true },
+  ];
+  if (dialog) {
+    out.push({
+      node: window,
+      role: 'dialog',
+      area: 'dialog',
+      password: false,
+      text: false,
+      dialog,
+      isWindow: true,
+    });
+  }
+  const seen = new Set<string>([`${window.app} ${window.path}`]);
+  const visit = (parent: AtspiNode, depth: number, area: OutlineArea | undefined) => {
+    if (depth > bounds.maxDepth) return;
+    for (const n of children.get(`${parent.app} ${parent.path}`) ?? []) {
+      if (out.length >= bounds.maxElements) return;
+      const key = `${n.app} ${n.path}`;
+      if (seen.has(key) || !showing(n)) continue; // a cycle, or not on the screen
+      seen.add(key);
+      const entry = outlineRole(n.role, n.states);
+      // A nested area (a menu in a toolbar) keeps the outer one's name.
+      const inner = area ?? entry?.area;
+      // A cell made of cells (a tree's first column: the expander and the name) is a region: its
+      // parts say what is clicked.
+      const region =
+        entry?.role === 'cell' &&
+        (children.get(key) ?? []).some(
+          (c) => showing(c) && outlineRole(c.role, c.states)?.role === 'cell',
+        );
+      if (entry && !region) {
+        const fieldArea = entry.role === 'textbox' || entry.password ? 'input' : undefined;
+        out.push({
+          node: n,
+          role: entry.role,
+          area: dialog ? 'dialog' : (inner ?? fieldArea),
+          password: entry.password === true,
+          text: entry.text === true && n.interfaces.includes(TEXT_INTERFACE),
+          dialog,
+          isWindow: false,
+        });
+      }
+      visit(n, depth + 1, inner);
+    }
+  };
+  visit(window, 1, undefined);
+  return out;
+}
+
+export const TEXT_INTERFACE = 'org.a11y.atspi.Text';
+export const COMPONENT_INTERFACE = 'org.a11y.atspi.Component';
+
+/**
+ * Text as the outline serves it: bidirectional controls and other invisible format characters
+ * (GTK wraps amounts in U+2066 … U+2069) and control characters taken out, runs of white space as
+ * one space, at most `max` characters (then cut, ending in …).
+ */
+export function outlineText(value: string, max: number): string {
+  const plain = value
+    .replace(/\s+/g, ' ')
+    .replace(/[\p{Cc}\p{Cf}]/gu, '')
+    .trim();
+  const chars = [...plain];
+  return chars.length <= max ? plain : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/** The outline element of a chosen node, given its rectangle on the screen and its text. */
+export function outlineElementOf(
+  chosen: Chosen,
+  rect: Rect,
+  text: string | null,
+  bounds: OutlineBounds = OUTLINE_BOUNDS,
+): OutlineElement {
+  const { node } = chosen;
+  const id = `${node.app}${node.path}${chosen.isWindow ? `#${chosen.role}` : ''}`;
+  const element: OutlineElement = {
+    id,
+    role: chosen.role,
+    name: outlineText(node.name, bounds.maxText),
+    rect,
+  };
+  if (chosen.role === 'title') return element;
+  const description = outlineText(node.description, bounds.maxText);
+  if (description !== '') element.description = description;
+  if (chosen.password) element.password = true;
+  else if (text !== null) element.value = outlineText(text, bounds.maxText);
+  const states = outlineStates(node.role, node.states);
+  if (states.length > 0) element.states = states;
+  if (chosen.area) element.area = chosen.area;
+  return element;
+}
+
+/** A rectangle as AT-SPI's GetExtents gives it (x, y, width, height), or null when it is empty. */
+export function rectOf(extents: unknown): Rect | null {
+  if (!Array.isArray(extents) || extents.length !== 4) return null;
+  const [x, y, width, height] = extents as unknown[];
+  if (![x, y, width, height].every((v) => typeof v === 'number' && Number.isInteger(v))) {
+    return null;
+  }
+  if ((width as number) <= 0 || (height as number) <= 0) return null;
+  return { x: x as number, y: y as number, width: width as number, height: height as number };
+}

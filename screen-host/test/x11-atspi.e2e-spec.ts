@@ -1,0 +1,174 @@
+/**
+ * The x11 host's outline from AT-SPI against a real application (GnuCash, GTK 3) on a throwaway
+ * Xvfb display: the accessibility bus the host starts and announces on the root window, the
+ * outline of GnuCash's main window, an application that stops answering (503 within the
+ * deadline, and the outline back once it answers), and what the host takes away when it closes.
+ */
+import { execFileSync } from 'node:child_process';
+import { startGnuCash, type GnuCash } from '../../test/support/gnucash';
+import {
+  call,
+  CliHost,
+  startCliHost,
+  startXvfb,
+  tempCertificate,
+  tempDir,
+  TOKEN,
+  Xvfb,
+} from './helpers';
+
+jest.setTimeout(120_000);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: string, probe: () => Promise<T | null | undefined>): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`no ${what} within 60 s`);
+    await sleep(200);
+  }
+}
+
+describe('x11 outline from AT-SPI, GnuCash under Xvfb', () => {
+  let xvfb: Xvfb;
+  let host: CliHost;
+  let ca: Buffer;
+  let gnucash: GnuCash;
+
+  const rootProperty = () =>
+    execFileSync('xprop', ['-root', 'AT_SPI_BUS'], {
+      env: { ...process.env, DISPLAY: xvfb.display },
+    }).toString();
+  const elements = () => call(host.url, '/elements', { ca });
+
+  beforeAll(async () => {
+    xvfb = await startXvfb(1280, 800);
+    const cert = await tempCertificate();
+    ca = cert.cert;
+    host = await startCliHost(
+      [
+        ...['--backend', 'x11', '--display', xvfb.display, '--port', '0', '--quiet'],
+        ...['--cert', cert.certPath, '--key', cert.keyPath, '--no-action-log'],
+      ],
+      { SCREEN_HOST_TOKEN: TOKEN },
+    );
+    // Started after the host: GnuCash finds the bus in the root window's AT_SPI_BUS.
+    gnucash = await startGnuCash(xvfb.display, tempDir());
+  });
+
+  afterAll(async () => {
+    if (gnucash) {
+      gnucash.process.kill('SIGCONT');
+      await gnucash.close();
+    }
+    await host?.close();
+    await xvfb?.close();
+  });
+
+  it('announces the bus it started, and says so in GET /health', async () => {
+    expect(rootProperty()).toMatch(/^AT_SPI_BUS\(STRING\) = "unix:path=[^"]+"/);
+    const health = await until('application on the bus', async () => {
+      const h = (await call(host.url, '/health', { ca })).json();
+      return h.capabilities.includes('elements') ? h : null;
+    });
+    expect(health).toMatchObject({
+      backend: 'x11',
+      accessibility: { bus: 'started', applications: 1 },
+    });
+  });
+
+  it("serves GnuCash's main window: its title, the toolbar's buttons with their descriptions, the tabs", async () => {
+    const outline = await until('outline with the accounts tab', async () => {
+      const reply = await elements();
+      const list = reply.status === 200 ? (reply.json() as any[]) : null;
+      return list?.some((e) => e.role === 'tab' && e.name === 'Accounts') ? list : null;
+    });
+    expect(outline[0]).toMatchObject({
+      role: 'title',
+      name: 'book.gnucash - Accounts - GnuCash',
+      rect: { x: 0, y: 0, width: 800, height: 0 },
+    });
+    const byName = (name: string) => outline.find((e) => e.name === name);
+    expect(byName('Save')).toMatchObject({
+      role: 'button',
+      description: 'Save the current file',
+      area: 'toolbar',
+    });
+    expect(byName('Delete')).toMatchObject({
+      role: 'button',
+      description: 'Delete selected account',
+      area: 'toolbar',
+    });
+    expect(byName('File')).toMatchObject({ role: 'menu', area: 'menu' });
+    expect(byName('Checking')).toMatchObject({ role: 'cell' });
+    // Every element on the screen, in screen coordinates; a menu's closed items are not there.
+    for (const e of outline.slice(1)) {
+      expect(e.rect.x).toBeGreaterThanOrEqual(0);
+      expect(e.rect.y).toBeGreaterThanOrEqual(0);
+      expect(e.rect.x + e.rect.width).toBeLessThanOrEqual(1280);
+      expect(e.rect.width).toBeGreaterThan(0);
+    }
+    expect(outline.some((e) => e.role === 'menuitem')).toBe(false);
+    // GTK wraps amounts in bidirectional isolates: served without them.
+    expect(JSON.stringify(outline)).not.toMatch(/[\u2066-\u2069]/);
+  });
+
+  it('an application that stops answering: 503 within the deadline, GET /health still quick, then the outline again', async () => {
+    gnucash.process.kill('SIGSTOP');
+    try {
+      const started = Date.now();
+      const reply = await elements();
+      const took = Date.now() - started;
+      expect(reply.status).toBe(503);
+      expect(reply.json().message).toMatch(/^the accessibility bus did not give an outline: /);
+      expect(took).toBeLessThan(3000);
+      const healthStarted = Date.now();
+      expect((await call(host.url, '/health', { ca })).status).toBe(200);
+      expect(Date.now() - healthStarted).toBeLessThan(1500);
+    } finally {
+      gnucash.process.kill('SIGCONT');
+    }
+    await until('outline after GnuCash answers again', async () =>
+      (await elements()).status === 200 ? true : null,
+    );
+  });
+
+  it('takes its bus away when it closes', async () => {
+    await host.close();
+    expect(rootProperty()).toMatch(/AT_SPI_BUS: {2}not found/);
+  });
+});
+
+describe('x11 outline: a display whose AT_SPI_BUS names a bus that is gone', () => {
+  it('gets a bus of the host its own, announced in place of the stale one', async () => {
+    const xvfb = await startXvfb(640, 480);
+    const env = { ...process.env, DISPLAY: xvfb.display };
+    let host: CliHost | null = null;
+    try {
+      const stale = 'unix:path=/tmp/screen-host-atspi-gone/bus,guid=00';
+      execFileSync('xprop', ['-root', '-f', 'AT_SPI_BUS', '8s', '-set', 'AT_SPI_BUS', stale], {
+        env,
+      });
+      const cert = await tempCertificate();
+      host = await startCliHost(
+        [
+          ...['--backend', 'x11', '--display', xvfb.display, '--port', '0', '--quiet'],
+          ...['--cert', cert.certPath, '--key', cert.keyPath, '--no-action-log'],
+        ],
+        { SCREEN_HOST_TOKEN: TOKEN },
+      );
+      const health = (await call(host.url, '/health', { ca: cert.cert })).json();
+      expect(health.accessibility).toEqual({ bus: 'started', applications: 0 });
+      const announced = execFileSync('xprop', ['-root', 'AT_SPI_BUS'], { env }).toString();
+      expect(announced).not.toContain(stale);
+      expect(announced).toMatch(/unix:path=\/tmp\/screen-host-atspi-/);
+      // No application on the bus: no outline, as for an application that publishes nothing.
+      expect((await call(host.url, '/elements', { ca: cert.cert })).status).toBe(404);
+    } finally {
+      await host?.close();
+      await xvfb.close();
+    }
+  });
+});

@@ -1,0 +1,79 @@
+import type { Action, OutlineElement } from './action.types';
+import { labelEvidence } from './label-evidence';
+
+const enter: OutlineElement = {
+  id: ':1.9/org/a11y/atspi/accessible/520',
+  role: 'button',
+  name: 'Enter',
+  description: 'Record the current transaction',
+  rect: { x: 390, y: 29, width: 87, height: 56 },
+  area: 'toolbar',
+};
+const click = (target?: string): Action => ({ action: 'click', x: 433, y: 57, target });
+
+describe('label evidence', () => {
+  it("a click on an outline element: its id, role, name and description, and the planner's target", () => {
+    expect(labelEvidence(click('Enter button'), { element: enter })).toEqual({
+      source: 'outline',
+      of: 'click',
+      element: {
+        id: ':1.9/org/a11y/atspi/accessible/520',
+        role: 'button',
+        name: 'Enter',
+        description: 'Record the current transaction',
+      },
+      target: 'Enter button',
+    });
+  });
+
+  it('a click OCR read: its words and their confidences', () => {
+    const ocr = { words: [{ text: 'Enter', confidence: 91.234 }] };
+    expect(labelEvidence(click(), { element: null, ocr })).toEqual({
+      source: 'ocr',
+      of: 'click',
+      words: [{ text: 'Enter', confidence: 91.2 }],
+    });
+  });
+
+  it('nothing read: why', () => {
+    expect(labelEvidence(click(), { ocr: { unreadable: 'timed_out' } })).toEqual({
+      source: 'none',
+      of: 'click',
+      why: 'OCR: timed_out',
+    });
+    expect(labelEvidence(click(), { ocr: { words: [] } })).toMatchObject({ why: 'OCR: no_text' });
+    expect(labelEvidence(click(), {})).toMatchObject({ source: 'none', why: 'nothing was read' });
+  });
+
+  it("typing: the focused field, never its value; else OCR's words beside it", () => {
+    const pin: OutlineElement = {
+      id: 'pin',
+      role: 'passwordfield',
+      name: 'PIN',
+      rect: { x: 0, y: 0, width: 10, height: 10 },
+      password: true,
+      value: 'never',
+    };
+    const typing: Action = { action: 'type', text: 'x' };
+    const evidence = labelEvidence(typing, { element: pin });
+    expect(evidence).toEqual({
+      source: 'outline',
+      of: 'field',
+      element: { id: 'pin', role: 'passwordfield', name: 'PIN' },
+    });
+    expect(JSON.stringify(evidence)).not.toContain('never');
+    expect(
+      labelEvidence(typing, { ocr: { words: [{ text: 'Amount', confidence: 80 }] } }),
+    ).toMatchObject({ source: 'ocr', of: 'field' });
+  });
+
+  it('other actions have none; long OCR readings are bounded', () => {
+    expect(labelEvidence({ action: 'key', key: 'Tab' }, { element: enter })).toBeNull();
+    const words = Array.from({ length: 50 }, () => ({ text: 'x'.repeat(300), confidence: 50 }));
+    const evidence = labelEvidence(click(), { ocr: { words } });
+    expect(evidence).toMatchObject({ source: 'ocr' });
+    if (evidence?.source !== 'ocr') throw new Error('ocr expected');
+    expect(evidence.words).toHaveLength(20);
+    expect(evidence.words[0].text).toHaveLength(200);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * What an agent's configuration is checked against besides its own fields (agent-fields.ts and
+ * planner-fields.ts hold those, each with its bounds): the enumerations, the name patterns and the
+ * bounds of the parts of a field (a rectangle's coordinates, a list's length). Imports only
+ * config/names.ts, so the field tables and the DTOs can use it without going through
+ * agent-config.ts.
+ */
+
+// The model providers and what a variable name may be: shared with the deployment's own config.
+export { ENV_NAME_PATTERN, MODEL_PROVIDERS, type ModelProvider } from '../../config/names';
+
+export const NOTIFY_KINDS = ['webhook', 'slack', 'teams', 'email'] as const;
+export type NotifyKind = (typeof NOTIFY_KINDS)[number];
+
+export const APPROVE_AT = ['every_write', 'commit'] as const;
+export const ON_INJECTION = ['hold', 'stop'] as const;
+export type OnInjection = (typeof ON_INJECTION)[number];
+export type ApproveAt = (typeof APPROVE_AT)[number];
+
+/** Bounds of what is not one field of the tables: counts, lengths and parts of a field. */
+export const BOUNDS = {
+  agents: 100,
+  /**
+   * Reminder and escalation delays: from 1 s so that tests can wait for them (a deployment uses
+   * minutes); each must come before the approval's timeout, which is at most a week.
+   */
+  approval_timer_seconds: { min: 1, max: 604_800 },
+  /**
+   * Entries of `approvers` and `escalate_to`: how many, and how long the name after `group:` or
+   * `subject:`. 100: a list of 50 untyped names from before entries were typed is 100 typed ones
+   * (each became `group:` and `subject:`), and a GET must PUT back.
+   */
+  approvers: 100,
+  approver_name: 200,
+  ignore_regions: 50,
+  redact_regions: 50,
+  coordinate: 100_000,
+  ca_file: 4096,
+  url: 2048,
+  tokens: 1_000_000_000,
+  usd: 1_000_000,
+  notify: 10,
+  notify_to: 20,
+  email: 254,
+} as const;
+
+/** Agent names: the same alphabet as tenants, so they fit in URLs and audit details as they are. */
+export const AGENT_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
+export const SCRIPTED_PLANNER_PATTERN =
+  /^scripted-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** 32 bytes of hex, either bare or as colon-separated pairs (how `openssl x509 -fingerprint` prints it). */
+export const FINGERPRINT_PATTERN = /^(?:[0-9a-f]{64}|(?:[0-9a-f]{2}:){31}[0-9a-f]{2})$/i;

@@ -1,0 +1,194 @@
+import { startX11Screen, type X11Screen } from '../evals/lib/x11-screen';
+import { runApprovingEveryWrite } from './support/approving';
+import { ACCOUNTS, readTransactions, startGnuCash, type GnuCash } from './support/gnucash';
+import { startStack, type Stack } from './support/stack';
+
+/**
+ * GnuCash 4.13 under Xvfb through the x11 screen host with its outline from AT-SPI (GTK's
+ * accessible tree on the display's accessibility bus, which the host starts): the labels of the
+ * clicks come from the outline, the script aims at elements by role and name and waits on them
+ * instead of fixed waits, and the book GnuCash saved is read back.
+ *
+ * What the outline says: the toolbar's "Enter" is a button described "Record the current
+ * transaction" (a commit key's name: a write), "Save" a button (a write), the register's cell
+ * editor an unnamed text field (a click on it focuses a field: a read), the account "Checking"
+ * a cell (no committing verb: a read). GnuCash draws its register's cells itself and publishes
+ * only the editor: a click on a cell away from the editor has no outline element, so the script
+ * moves between cells with Tab, a navigation key.
+ */
+
+jest.setTimeout(300_000);
+
+const element = (role: string, name: string) => ({ role, name });
+const type = (text: string) => ({ action: { action: 'type', text } });
+const tab = { action: { action: 'key', key: 'Tab' } };
+
+const SCRIPT = {
+  patience: 60,
+  steps: [
+    {
+      step: 'open the account Checking',
+      when: { element: element('tab', 'Accounts') },
+      action: { action: 'double_click', element: element('cell', 'Checking') },
+    },
+    // The register's editor starts in the Date cell; Num, then Description.
+    { when: { element: element('button', 'Enter') }, ...tab },
+    tab,
+    {
+      // The editor is an unnamed text field (a script names elements by a name): its place, as
+      // GnuCash lays out its register at 800x600.
+      step: 'the empty Description cell, where the editor is',
+      action: { action: 'click', x: 266, y: 167 },
+    },
+    type('Coffee'),
+    tab, // Transfer
+    type('Dining'),
+    tab,
+    tab, // Withdrawal
+    type('3.50'),
+    {
+      step: "the toolbar's Enter: records the transaction",
+      action: { action: 'click', element: element('button', 'Enter') },
+    },
+    {
+      step: "the toolbar's Save",
+      when: { text: '^\\*book\\.gnucash' },
+      action: { action: 'click', element: element('button', 'Save') },
+    },
+    {
+      when: { text: '^book\\.gnucash - Checking - GnuCash$' },
+      action: { action: 'done', summary: 'Coffee, 3.50 from Checking to Dining, saved' },
+    },
+  ],
+};
+
+describe('GnuCash through the x11 screen host, with its outline from AT-SPI', () => {
+  let stack: Stack;
+  let screen: X11Screen;
+  let gnucash: GnuCash;
+  const tokenEnv = 'WARDEN_TEST_GNUCASH_OUTLINE_HOST_TOKEN';
+
+  beforeAll(async () => {
+    stack = await startStack();
+    // The host first: GnuCash finds the accessibility bus the host announces when it starts.
+    screen = await startX11Screen(() => undefined);
+    process.env[tokenEnv] = screen.token;
+    await stack.grant(tokenEnv, screen.url);
+    gnucash = await startGnuCash(screen.display, screen.dir);
+  });
+
+  afterAll(async () => {
+    await gnucash?.close();
+    await screen?.close();
+    await stack?.close();
+    delete process.env[tokenEnv];
+  });
+
+  it('holds the typing, the Enter that records and the Save, and no read', async () => {
+    await stack.configure(
+      {},
+      {
+        gnucash: {
+          screen_url: screen.url,
+          screen_token_env: tokenEnv,
+          screen_tls: { fingerprint_sha256: screen.fingerprint },
+          system: 'GnuCash 4.13 (Debian)',
+          max_steps: 40,
+          max_seconds: 280,
+          planner: await stack.planner(SCRIPT),
+        },
+      },
+    );
+    const { run, held } = await runApprovingEveryWrite(stack, 'gnucash');
+    expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
+
+    // Held: exactly the real writes, in order, each for the outline's reason.
+    expect(held.map((h) => h.why)).toEqual([
+      'typing into a field is a write',
+      'typing into a field is a write',
+      'typing into a field is a write',
+      expect.stringMatching(
+        /^click on “Enter” \(from the screen outline, which names the commit key Enter: a control does what its key does\)$/,
+      ),
+      expect.stringMatching(/^click on “Save” \(from the screen outline\)$/),
+    ]);
+    expect(held.slice(0, 3).map((h) => (h.action as { text: string }).text)).toEqual([
+      'Coffee',
+      'Dining',
+      '3.50',
+    ]);
+
+    // Sent without a person: the reads, each for the outline's reason.
+    const steps = run.steps as Array<{
+      action: any;
+      classification: string;
+      why: string;
+      outcome: string;
+    }>;
+    const reads = steps.filter((s) => s.classification === 'read' && s.action.action !== 'done');
+    expect(reads.map((s) => s.why)).toEqual([
+      expect.stringMatching(
+        /^double-click on “Checking” \(from the screen outline\): no committing verb$/,
+      ),
+      'key Tab navigates',
+      'key Tab navigates',
+      expect.stringMatching(
+        /on an unnamed text field of the screen outline: focusing a field is a read$/,
+      ),
+      'key Tab navigates',
+      'key Tab navigates',
+      'key Tab navigates',
+    ]);
+    for (const s of reads) expect(s.outcome).toBe('sent');
+
+    // Each click keeps how its label was read: here the outline's element.
+    const enter = steps.find((s) => /^click on “Enter”/.test(s.why)) as any;
+    expect(enter.label_evidence).toEqual({
+      source: 'outline',
+      of: 'click',
+      element: {
+        id: expect.any(String),
+        role: 'button',
+        name: 'Enter',
+        description: 'Record the current transaction',
+      },
+      // The scripted planner names the element it aims at as its target.
+      target: 'Enter',
+    });
+    const checking = steps.find((s) => /^double-click on “Checking”/.test(s.why)) as any;
+    expect(checking.label_evidence).toMatchObject({
+      source: 'outline',
+      element: { role: 'cell', name: 'Checking' },
+    });
+
+    // Every write sent has its receipt: what GnuCash's status bar (or a dialog) said once the
+    // screen settled, or why nothing was read; GnuCash refused none of them.
+    const writes = (run.steps as any[]).filter((s) => s.classification === 'write');
+    expect(writes.length).toBeGreaterThan(0);
+    for (const w of writes) {
+      expect(w.outcome).toBe('sent_after_approval');
+      expect(w.receipt).toBeDefined();
+      expect(Object.keys(w.receipt).sort()).toEqual(
+        'message' in w.receipt ? ['before', 'fresh', 'message'] : ['before', 'none'],
+      );
+    }
+
+    // The host performed exactly the actions Warden sent.
+    const performed = screen.actions().filter((a) => a.outcome === 'performed');
+    const sent = steps.filter((s) => ['sent', 'sent_after_approval'].includes(s.outcome));
+    expect(performed).toHaveLength(sent.filter((s) => s.action.action !== 'done').length);
+
+    // GnuCash's own record: the book it saved holds exactly that transaction, once.
+    const transactions = readTransactions(gnucash.book);
+    expect(transactions).toEqual([
+      {
+        description: 'Coffee',
+        splits: expect.arrayContaining([
+          { account: ACCOUNTS.dining, value: '350/100' },
+          { account: ACCOUNTS.checking, value: '-350/100' },
+        ]) as unknown,
+      },
+    ]);
+    expect(transactions[0].splits).toHaveLength(2);
+  });
+});
