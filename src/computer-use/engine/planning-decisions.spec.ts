@@ -108,10 +108,18 @@ describe("the step's decision as it is recorded", () => {
       classification: 'read',
       why: 'a click on a menu',
       model: null,
+      labelEvidence: null,
       receipt: {
         before: { source: 'status', type: 'S', text: 'Order 4711 saved' },
       },
     });
+  });
+
+  it('records how the label was read where the verdict says', () => {
+    const evidence = { source: 'none' as const, of: 'click' as const, why: 'nothing was read' };
+    expect(
+      decisionFields(screen, { ...read, labelEvidence: evidence }, { action: click }, null),
+    ).toMatchObject({ labelEvidence: evidence });
   });
 
   it('keeps no message for actions that do not reach the screen, and none where there is no outline', () => {
