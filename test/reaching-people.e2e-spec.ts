@@ -84,10 +84,12 @@ describe('reaching people: sign-in, approver groups and a webhook, together', ()
     const dora = await browser.tab();
     await signInThroughProvider(dora, `${stack.api.url}/console`, 'dora');
     await dora.goto(link);
-    await dora.getByRole('button', { name: 'Approve' }).click();
+    // The page says so before she presses anything: neither decision is open to her.
     await dora
       .getByText(/only group:sap-leads may decide writes of agent sap-orders/)
       .waitFor();
+    expect(await dora.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(true);
+    expect(await dora.getByRole('button', { name: 'Reject' }).isDisabled()).toBe(true);
     await browser.shot(dora, 'approval-other-group');
     await dora.close();
     await browser.context.clearCookies();

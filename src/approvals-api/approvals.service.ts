@@ -33,6 +33,13 @@ export function fourEyesStops(caller: Caller, run: Run): string | null {
   return `${caller.subject} started this run, so someone else must approve its writes`;
 }
 
+/** When a waiting action is still to be handed to `escalate_to`, and to whom. */
+function escalationOf(approval: Approval): { to: string[]; at: Date } | null {
+  return approval.escalateTo && approval.escalateAt && !approval.escalatedAt
+    ? { to: approval.escalateTo, at: approval.escalateAt }
+    : null;
+}
+
 /**
  * Waiting actions and the decisions on them. Approving only allows a resume; it sends nothing.
  * Rejecting ends the run without acting.
@@ -85,7 +92,7 @@ export class ApprovalsService {
         : approval.expiresAt.getTime() <= Date.now()
           ? `it expired at ${approval.expiresAt.toISOString()}`
           : !mayDecide(caller, approval.deciders, trusted)
-            ? `only ${approval.deciders!.join(', ')} may decide it`
+            ? notADecider(caller, approval.agent, approval.deciders!, escalationOf(approval), trusted)
             : !run
               ? 'its run is gone'
               : null;
@@ -182,10 +189,7 @@ export class ApprovalsService {
     if (!approval) throw notFound(`no approval ${id}`);
     const trusted = this.config.OIDC_ISSUER_URL;
     if (!mayDecide(caller, approval.deciders, trusted)) {
-      const escalation =
-        approval.escalateTo && approval.escalateAt && !approval.escalatedAt
-          ? { to: approval.escalateTo, at: approval.escalateAt }
-          : null;
+      const escalation = escalationOf(approval);
       throw forbidden(notADecider(caller, approval.agent, approval.deciders!, escalation, trusted));
     }
     if (approval.status !== 'pending')

@@ -290,6 +290,10 @@ export async function renderApproval(main, ctx) {
         approve.setAttribute('aria-describedby', 'approve-why-not');
       }
       const reject = h('button', { type: 'submit', class: 'danger', value: 'reject' }, 'Reject');
+      if (approval.for_you?.reject) {
+        reject.disabled = true;
+        reject.setAttribute('aria-describedby', 'approve-why-not');
+      }
       const form = h(
         'form',
         { class: 'decide', 'aria-label': 'Decide on this write' },
