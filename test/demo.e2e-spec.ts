@@ -110,26 +110,10 @@ describe('npm run demo', () => {
 
   it('shows a governed run to its end, one save of 4711, a verified trail, and leaves nothing running', async () => {
     const name = `${testRunPrefix()}_demo`;
-    const child = spawn('bash', ['scripts/demo.sh'], {
-      cwd: ROOT,
-      // Its own process group: everything the demo starts is in it unless it escapes on purpose.
-      detached: true,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        WARDEN_DEMO_DB: name,
-        WARDEN_DEMO_QUEUE_PREFIX: name,
-        WARDEN_DEMO_PG_URL: TEST_PG_ADMIN_URL,
-        WARDEN_DEMO_REDIS_URL: TEST_REDIS_URL,
-        WARDEN_DEMO_FROM_SOURCE: '1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    const pgid = child.pid!;
+    const demo = startDemo(name);
+    const code = await demo.closed;
+    const output = demo.output();
+    const pgid = demo.child.pid!;
 
     expect({ code, output }).toMatchObject({ code: 0 });
     expect(output).toMatch(
