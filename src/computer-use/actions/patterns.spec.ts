@@ -93,6 +93,24 @@ describe('RE2 matches as JavaScript does with the u flag', () => {
     }
   };
 
+  /*
+   * V8's regexp compiler in Node 24.21 gets modifier groups wrong once a process has run some
+   * 20,000 regexps: `(?i:(?: |a))` stops matching "A" and stays wrong in that process (CI failed on
+   * it; replayed in plain node with the generator below; --no-regexp-optimization and the
+   * interpreter set at run time did not help inside jest). Warden runs no modifier group on V8
+   * (tenant patterns run on RE2), so only the JavaScript reference here avoids them: a group that
+   * is the whole pattern is compared with the flag, and random patterns with their groups spelt
+   * out (see `atomOf`).
+   */
+  const withoutModifiers: Record<string, RegExp> = {
+    '(?s:.)': /./su,
+    '(?s:(?-s:.))': /./u,
+    '(?i:k)': /k/iu,
+    '(?i:\\p{Lu})': /\p{Lu}/iu,
+    '^(?i:display)$': /^display$/iu,
+  };
+  const javaScript = (source: string) => withoutModifiers[source] ?? new RegExp(source, 'u');
+
   it.each([
     '\\s',
     '\\S',
@@ -126,7 +144,7 @@ describe('RE2 matches as JavaScript does with the u flag', () => {
     '\\uD83D\\uDE00',
     '[😀-😎]',
   ])('%s, on every code point', (source) => {
-    const js = new RegExp(source, 'u');
+    const js = javaScript(source);
     const re2 = compiled(source);
     const differ: string[] = [];
     for (const c of codePoints()) {
@@ -151,24 +169,68 @@ describe('RE2 matches as JavaScript does with the u flag', () => {
     ['Lösch(en)?', 'Löschen', true],
     ['^\\p{Lu}\\p{Ll}+$', 'Ärger', true],
   ])('%s on %j', (source, text, expected) => {
-    expect(new RegExp(source, 'u').test(text)).toBe(expected);
+    expect(javaScript(source).test(text)).toBe(expected);
     expect(compiled(source).test(text)).toBe(expected);
   });
 
-  /** Small patterns of the syntax both engines share; short texts keep JavaScript quick. */
-  const atom = fc.oneof(
-    fc.constantFrom('a', 'b', '.', '\\s', '\\S', '\\w', '\\d', '\\b', '^', '$', ' ', 'ä', '😀'),
-    fc.constantFrom('[ab]', '[^a]', '[\\s\\d]', '[^\\S]', '[a-c]', '[]', '[^]', '\\u00e4'),
-  );
-  const patternArb: fc.Arbitrary<string> = fc.letrec<{ p: string }>((tie) => ({
+  /**
+   * Small patterns of the syntax both engines share; short texts keep JavaScript quick. Each comes
+   * with its reference: the same pattern with every modifier group spelt out (`(?i:a)` as `[aA]`,
+   * `.` under `s` as `[^]`), which on these texts means the same (the letters `\w` and `\b` gain
+   * under `i`, U+017F and U+212A, are not among them).
+   */
+  type Flags = '' | 'i' | 's' | 'is';
+  interface Generated {
+    source: string;
+    reference: Record<Flags, string>;
+  }
+  const FLAGS: readonly Flags[] = ['', 'i', 's', 'is'];
+  const withFlag = (f: Flags, m: 'i' | 's'): Flags =>
+    (f.includes(m) ? f : m === 'i' ? `i${f}` : `${f}s`) as Flags;
+  const IGNORING_CASE: Record<string, string> = {
+    a: '[aA]',
+    b: '[bB]',
+    ä: '[äÄ]',
+    '\\u00e4': '[\\u00e4\\u00c4]',
+    '[ab]': '[abAB]',
+    '[^a]': '[^aA]',
+    '[a-c]': '[a-cA-C]',
+  };
+  const eachFlags = (render: (f: Flags) => string) =>
+    Object.fromEntries(FLAGS.map((f) => [f, render(f)])) as Record<Flags, string>;
+  const atomOf = (source: string): Generated => ({
+    source,
+    reference: eachFlags((f) => {
+      if (f.includes('s') && source === '.') return '[^]';
+      return f.includes('i') ? (IGNORING_CASE[source] ?? source) : source;
+    }),
+  });
+  const atom = fc
+    .oneof(
+      fc.constantFrom('a', 'b', '.', '\\s', '\\S', '\\w', '\\d', '\\b', '^', '$', ' ', 'ä', '😀'),
+      fc.constantFrom('[ab]', '[^a]', '[\\s\\d]', '[^\\S]', '[a-c]', '[]', '[^]', '\\u00e4'),
+    )
+    .map(atomOf);
+  const patternArb: fc.Arbitrary<Generated> = fc.letrec<{ p: Generated }>((tie) => ({
     p: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
       atom,
-      fc.tuple(tie('p'), tie('p')).map(([x, y]) => x + y),
-      fc.tuple(tie('p'), tie('p')).map(([x, y]) => `(?:${x}|${y})`),
-      fc
-        .tuple(tie('p'), fc.constantFrom('*', '+', '?', '{2}', '{1,3}', '*?', '(?s:', '(?i:'))
-        .map(([x, q]) => (q.startsWith('(') ? `${q}${x})` : `(?:${x})${q}`)),
+      fc.tuple(tie('p'), tie('p')).map(([x, y]) => ({
+        source: x.source + y.source,
+        reference: eachFlags((f) => x.reference[f] + y.reference[f]),
+      })),
+      fc.tuple(tie('p'), tie('p')).map(([x, y]) => ({
+        source: `(?:${x.source}|${y.source})`,
+        reference: eachFlags((f) => `(?:${x.reference[f]}|${y.reference[f]})`),
+      })),
+      fc.tuple(tie('p'), fc.constantFrom('*', '+', '?', '{2}', '{1,3}', '*?')).map(([x, q]) => ({
+        source: `(?:${x.source})${q}`,
+        reference: eachFlags((f) => `(?:${x.reference[f]})${q}`),
+      })),
+      fc.tuple(tie('p'), fc.constantFrom<'i' | 's'>('i', 's')).map(([x, m]) => ({
+        source: `(?${m}:${x.source})`,
+        reference: eachFlags((f) => `(?:${x.reference[withFlag(f, m)]})`),
+      })),
     ),
   })).p;
   const textArb = fc
@@ -182,11 +244,15 @@ describe('RE2 matches as JavaScript does with the u flag', () => {
 
   it('on random patterns and texts', () => {
     fc.assert(
-      fc.property(patternArb, fc.array(textArb, { maxLength: 6 }), (source, texts) => {
-        const re2 = compiled(source);
-        const js = new RegExp(source, 'u');
-        for (const t of texts) expect([source, t, re2.test(t)]).toEqual([source, t, js.test(t)]);
-      }),
+      fc.property(
+        patternArb,
+        fc.array(textArb, { maxLength: 6 }),
+        ({ source, reference }, texts) => {
+          const re2 = compiled(source);
+          const js = new RegExp(reference[''], 'u');
+          for (const t of texts) expect([source, t, re2.test(t)]).toEqual([source, t, js.test(t)]);
+        },
+      ),
       { numRuns: 400 },
     );
   });
