@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
 import { isReceipt, type Receipt, receiptOf, refusalOf } from '../actions/receipt';
 import type { Step } from '../runs/step.entity';
-import { StepsRepository } from '../runs/steps.repository';
+import { StepReceiptsRepository } from '../runs/step-receipts.repository';
 import { ScreenHostError } from '../screens/screen-host.client';
 import { ENGINE_ACTOR } from './run-ending.service';
 import type { StepContext } from './step-context';
@@ -24,7 +24,7 @@ export class WriteReceipts {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly steps: StepsRepository,
+    private readonly receipts: StepReceiptsRepository,
     private readonly audit: AuditService,
   ) {}
 
@@ -41,7 +41,7 @@ export class WriteReceipts {
     // A staged edit stays staged: what it typed is still the application's to store or refuse.
     const refusal = step.staged ? null : refusalOf(receipt);
     await this.dataSource.transaction(async (manager) => {
-      if (!(await this.steps.recordReceipt(step, receipt, refusal, manager))) return;
+      if (!(await this.receipts.record(step, receipt, refusal, manager))) return;
       await this.audit.record(
         {
           tenant: ctx.run.tenant,

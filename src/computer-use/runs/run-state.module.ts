@@ -5,6 +5,7 @@ import { QueueModule } from '../../queue/queue.module';
 import { SettingsModule } from '../settings/settings.module';
 import { RunLifecycle } from './run-lifecycle.service';
 import { RunsRepository } from './runs.repository';
+import { StepReceiptsRepository } from './step-receipts.repository';
 import { StepsRepository } from './steps.repository';
 
 /**
@@ -13,11 +14,12 @@ import { StepsRepository } from './steps.repository';
  */
 @Module({
   imports: [QueueModule, SettingsModule, NotificationsModule, ApprovalsModule],
-  providers: [RunLifecycle, RunsRepository, StepsRepository],
+  providers: [RunLifecycle, RunsRepository, StepsRepository, StepReceiptsRepository],
   exports: [
     RunLifecycle,
     RunsRepository,
     StepsRepository,
+    StepReceiptsRepository,
     ApprovalsModule,
     QueueModule,
     NotificationsModule,
