@@ -80,11 +80,11 @@ export class ApprovalsService {
   async get(caller: Caller, id: string): Promise<ApprovalView & { for_you: ForYou }> {
     const approval = await this.approvals.findInTenant(caller.tenant, id);
     if (!approval) throw notFound(`no approval ${id}`);
-    const run = await this.runs.findById(approval.runId);
-    return { ...approvalView(approval), for_you: this.forYou(caller, approval, run) };
+    return { ...approvalView(approval), for_you: await this.forYou(caller, approval) };
   }
 
-  private forYou(caller: Caller, approval: Approval, run: Run | null): ForYou {
+  /** Reads the run (for four-eyes) only for an approval the caller could still decide. */
+  private async forYou(caller: Caller, approval: Approval): Promise<ForYou> {
     const trusted = this.config.OIDC_ISSUER_URL;
     const closed =
       approval.status !== 'pending'
@@ -92,12 +92,18 @@ export class ApprovalsService {
         : approval.expiresAt.getTime() <= Date.now()
           ? `it expired at ${approval.expiresAt.toISOString()}`
           : !mayDecide(caller, approval.deciders, trusted)
-            ? notADecider(caller, approval.agent, approval.deciders!, escalationOf(approval), trusted)
-            : !run
-              ? 'its run is gone'
-              : null;
+            ? notADecider(
+                caller,
+                approval.agent,
+                approval.deciders!,
+                escalationOf(approval),
+                trusted,
+              )
+            : null;
     if (closed) return { approve: closed, reject: closed };
-    return { approve: fourEyesStops(caller, run!), reject: null };
+    const run = await this.runs.findById(approval.runId);
+    if (!run) return { approve: 'its run is gone', reject: 'its run is gone' };
+    return { approve: fourEyesStops(caller, run), reject: null };
   }
 
   /**
