@@ -185,6 +185,69 @@ describe('screen rules, end to end', () => {
     });
   });
 
+  it('a rule for the transaction the sim reports: VA02’s Enter goes without a person, a dialog’s Enter is held', async () => {
+    const byTransaction = [RULES[0], { transactions: ['VA02'], keys: { Enter: 'read' } }];
+    await stack.configure({
+      planner: await stack.planner(VA02_EXAMPLE_SCRIPT),
+      screen_rules: byTransaction,
+      reason: REASON,
+    });
+    const { run, held: approved } = await runApprovingEveryWrite(stack, 'sap-orders');
+    expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
+    expect(run.steps[5]).toMatchObject({
+      n: 6,
+      action: { action: 'key', key: 'Enter' },
+      classification: 'read',
+      outcome: 'sent',
+      why: 'Enter in transaction VA02 is navigation by screen rule 2',
+    });
+    expect(approved.map((h) => h.n)).toEqual([5, 8, 9]);
+    expect(await saves(stack.sim)).toHaveLength(1);
+
+    // The same rule while a dialog is open over a VA02 screen: the dialog takes the Enter.
+    await stack.sim.reset();
+    const dialog = { role: 'dialog', name: 'Leave transaction?' };
+    await stack.configure({
+      planner: await stack.planner({
+        steps: [
+          click(AT.commandField),
+          type('/nVA02'),
+          key('Enter'),
+          { when: { element: dialog }, patience: 40, ...key('Enter') },
+          done('left'),
+        ],
+      }),
+      screen_rules: byTransaction,
+      reason: REASON,
+    });
+    const started = await stack.start('open VA02');
+    await stack.waitFor(started.id, (r) => r.steps?.[2]?.outcome === 'sent', 30_000);
+    const opened = await stack.sim.call('POST', '/sim/popup', {
+      title: dialog.name,
+      message: 'Unsaved data will be lost.',
+      buttons: ['Yes', 'No'],
+    });
+    expect(opened.status).toBe(200);
+    const held = await stack.waitFor(
+      started.id,
+      (r) => r.status === 'awaiting_approval' || isEnded(r),
+      60_000,
+    );
+    expect(held.status).toBe('awaiting_approval');
+    expect(held.steps[3]).toMatchObject({
+      action: { action: 'key', key: 'Enter' },
+      classification: 'write',
+      outcome: 'held',
+      why: 'key Enter commits',
+    });
+    const rejected = await stack.api.request(
+      'POST',
+      `/api/approvals/${held.pending_approval.id}/reject`,
+      { token: stack.tokens.approver, json: { comment: 'not into the dialog' } },
+    );
+    expect(rejected.status).toBe(200);
+  });
+
   it('holds a transaction code the rule does not list, and its Enter', async () => {
     await stack.configure({
       planner: await stack.planner({

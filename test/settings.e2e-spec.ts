@@ -493,7 +493,7 @@ describe('computer-use admin config', () => {
           { title: '^X$', keys: { Enter: 'read' }, command_field: { transactions: ['VA02'] } },
         ],
       }),
-      'agents.a.screen_rules[0]: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} or {"command_field": {"transactions": ["VA02"]}}',
+      'agents.a.screen_rules[0]: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} (with "transactions": ["VA03"] instead of the title or beside it) or {"command_field": {"transactions": ["VA02"]}}',
     ],
     [
       'a transaction code that is not one',

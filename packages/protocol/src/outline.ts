@@ -67,6 +67,23 @@ export interface OutlineElement {
 }
 
 /**
+ * The role of the element through which a host reports the session's transaction code (SAP GUI
+ * Scripting's `GuiSessionInfo.Transaction`: `VA02`): its name is the code. It has no place on the
+ * screen (a zero rect), so no click ever lands on it; a host that knows no transaction serves none.
+ */
+export const TRANSACTION_ROLE = 'transaction';
+
+/** The element that reports the session's transaction code (`TRANSACTION_ROLE`). */
+export function transactionElement(code: string): OutlineElement {
+  return {
+    id: 'ses[0]/info/transaction',
+    role: TRANSACTION_ROLE,
+    name: code,
+    rect: { x: 0, y: 0, width: 0, height: 0 },
+  };
+}
+
+/**
  * Whether an id is SAP GUI Scripting's id of a window's command field (`wnd[0]/tbar[0]/okcd`, also
  * as the tail of a full path `/app/con[0]/ses[0]/wnd[0]/tbar[0]/okcd`).
  */

@@ -22,6 +22,7 @@ import {
   labelText,
   outlineLabelAt,
   outlineTitle,
+  outlineTransaction,
 } from './label-at';
 import { labelEvidence, type LabelEvidence } from './label-evidence';
 import { judgeOcrReading } from './ocr-label';
@@ -88,7 +89,7 @@ export function needsFieldOcr(action: Action, screen: ScreenContext): boolean {
  * (`ScreenContext.titleBar`); with an outline, its `title` element is the title.
  */
 export function needsTitle(action: Action, screen: ScreenContext, rules: Rules): boolean {
-  if (rules.screenRules.titled.length === 0 || Array.isArray(screen.outline)) return false;
+  if (!rules.screenRules.titled.some((r) => r.title) || Array.isArray(screen.outline)) return false;
   return action.action === 'key' || action.action === 'click' || action.action === 'double_click';
 }
 
@@ -195,13 +196,17 @@ function screenFacts(
   const { titled, commandField } = rules.screenRules;
   const facts: ScreenFacts = {
     title: null,
+    transaction: null,
     label: null,
     targetVerb: null,
     inCommandField: false,
     previous: screen.previous ?? null,
   };
   if (titled.length === 0 && commandField.length === 0) return facts;
-  if (titled.length > 0) facts.title = screenTitle(screen, rules);
+  if (titled.some((r) => r.title)) facts.title = screenTitle(screen, rules);
+  if (titled.some((r) => r.transactions) && Array.isArray(screen.outline)) {
+    facts.transaction = outlineTransaction(screen.outline);
+  }
   if (commandField.length > 0) facts.inCommandField = focusInCommandField(screen, rules);
   if (action.action === 'click' || action.action === 'double_click') {
     if (labels.outline) {

@@ -2,6 +2,7 @@
 import { isSapCommandFieldId } from '@warden/protocol';
 import type { OutlineElement, ScreenContext } from './action.types';
 import { loadRules, roleKey, type Rules } from './rules';
+import { isTransactionCode } from './screen-rules-read';
 import { clean } from './text';
 
 function contains(e: OutlineElement, x: number, y: number): boolean {
@@ -92,6 +93,27 @@ export function outlineTitle(outline: readonly OutlineElement[]): string | null 
     if (name !== '') names.add(name);
   }
   return names.size === 1 ? [...names][0] : null;
+}
+
+/**
+ * The session's transaction code the host reports in the outline (an element of role
+ * `transaction`, SAP GUI Scripting's `GuiSessionInfo.Transaction`), in upper case, for screen
+ * rules. Null when the host reports none, reports codes that differ or one that is not a code, or
+ * while a modal dialog is open: the dialog is the window that takes the input, and a rule for
+ * the transaction's screens says nothing about a dialog's buttons (as the screen's title gives way
+ * to the dialog's).
+ */
+export function outlineTransaction(outline: readonly OutlineElement[]): string | null {
+  const codes = new Set<string>();
+  for (const e of outline) {
+    if (!e || typeof e !== 'object') continue;
+    if (Array.isArray(e.states) && e.states.includes('modal')) return null;
+    if (roleKey(e.role) !== 'transaction') continue;
+    const code = typeof e.name === 'string' ? e.name.trim().toUpperCase() : '';
+    if (!isTransactionCode(code)) return null;
+    codes.add(code);
+  }
+  return codes.size === 1 ? [...codes][0] : null;
 }
 
 /** Whether the outline marks the element as a text field (a role of `text_field_roles`). */

@@ -17,6 +17,8 @@ describe('checking screen rules', () => {
         { command_field: { transactions: ['va02', 'VA03', 'VA02', '/sapapo/res01'] } },
         { title: '^X$', keys: { return: 'read', Enter: 'write', 'ctrl-s': 'read' } },
         { title: '^Y$', labels: { '^Display$': 'read' } },
+        { transactions: ['va03', 'VA03', 'Va02'], labels: { '.*': 'read' } },
+        { title: '^Z$', transactions: ['FB50'], keys: { F8: 'write' } },
       ],
       keyRules,
     );
@@ -26,6 +28,14 @@ describe('checking screen rules', () => {
       // Two spellings of one key: write wins.
       { title: '^X$', keys: { Enter: 'write', 'Ctrl+S': 'read' } },
       { title: '^Y$', labels: { '^Display$': 'read' } },
+      { transactions: ['VA03', 'VA02'], labels: { '.*': 'read' } },
+      { title: '^Z$', transactions: ['FB50'], keys: { F8: 'write' } },
+    ]);
+    expect(read.compiled.titled.map((r) => [r.title?.source ?? null, r.transactions])).toEqual([
+      ['^X$', null],
+      ['^Y$', null],
+      [null, new Set(['VA03', 'VA02'])],
+      ['^Z$', new Set(['FB50'])],
     ]);
     expect(readScreenRules(null, keyRules).list).toEqual([]);
     expect(readScreenRules([], keyRules).problems).toEqual([]);
@@ -36,7 +46,7 @@ describe('checking screen rules', () => {
       'not a list',
       { title: 'x' },
       [
-        'screen_rules must be a list: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} or {"command_field": {"transactions": ["VA02"]}}',
+        'screen_rules must be a list: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} (with "transactions": ["VA03"] instead of the title or beside it) or {"command_field": {"transactions": ["VA02"]}}',
       ],
     ],
     [
@@ -93,14 +103,14 @@ describe('checking screen rules', () => {
       'neither keys nor labels',
       [{ title: '^X$' }],
       [
-        'screen_rules[0] needs keys or labels: what counts as a read or a write on screens whose title matches',
+        'screen_rules[0] needs keys or labels: what counts as a read or a write on the screens it is for',
       ],
     ],
     [
       'empty keys and labels',
       [{ title: '^X$', keys: {}, labels: {} }],
       [
-        'screen_rules[0] needs keys or labels: what counts as a read or a write on screens whose title matches',
+        'screen_rules[0] needs keys or labels: what counts as a read or a write on the screens it is for',
       ],
     ],
     [
@@ -132,7 +142,7 @@ describe('checking screen rules', () => {
       'both shapes in one rule',
       [{ title: '^X$', keys: { Enter: 'read' }, command_field: { transactions: ['VA02'] } }],
       [
-        'screen_rules[0]: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} or {"command_field": {"transactions": ["VA02"]}}',
+        'screen_rules[0]: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} (with "transactions": ["VA03"] instead of the title or beside it) or {"command_field": {"transactions": ["VA02"]}}',
       ],
     ],
     [
@@ -140,13 +150,15 @@ describe('checking screen rules', () => {
       [{ keys: { Enter: 'read' } }, null, 'VA02'],
       [0, 1, 2].map(
         (i) =>
-          `screen_rules[${i}]: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} or {"command_field": {"transactions": ["VA02"]}}`,
+          `screen_rules[${i}]: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} (with "transactions": ["VA03"] instead of the title or beside it) or {"command_field": {"transactions": ["VA02"]}}`,
       ),
     ],
     [
       'an unknown field',
       [{ title: '^X$', keys: { Enter: 'read' }, when: 'always' }],
-      ['screen_rules[0].when is not a field of this screen rule (title, keys, labels)'],
+      [
+        'screen_rules[0].when is not a field of this screen rule (title, transactions, keys, labels)',
+      ],
     ],
     [
       'transactions missing or empty',
@@ -164,6 +176,26 @@ describe('checking screen rules', () => {
         (j) =>
           `screen_rules[0].command_field.transactions[${j}] ${j === 3 ? '7' : JSON.stringify(['', '/nVA02', 'VA 02', '', 'X'.repeat(41)][j])} is not a transaction code (letters, digits and _, at most 40 characters, with an optional /NAMESPACE/ before them)`,
       ),
+    ],
+    [
+      "a screen rule's transactions that are not a list of codes",
+      [
+        { transactions: [], keys: { Enter: 'read' } },
+        { transactions: 'VA02', keys: { Enter: 'read' } },
+        { transactions: ['VA02', '/nVA02'], keys: { Enter: 'read' } },
+      ],
+      [
+        'screen_rules[0].transactions must be a list of 1 to 100 transaction codes',
+        'screen_rules[1].transactions must be a list of 1 to 100 transaction codes',
+        'screen_rules[2].transactions[1] "/nVA02" is not a transaction code (letters, digits and _, at most 40 characters, with an optional /NAMESPACE/ before them)',
+      ],
+    ],
+    [
+      'a transaction rule beside a command field rule in one',
+      [{ transactions: ['VA02'], command_field: { transactions: ['VA02'] } }],
+      [
+        'screen_rules[0]: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} (with "transactions": ["VA03"] instead of the title or beside it) or {"command_field": {"transactions": ["VA02"]}}',
+      ],
     ],
     [
       'an unknown field of command_field',
@@ -205,7 +237,7 @@ describe('checking screen rules', () => {
       ),
     ]);
     // The title that cannot be run: its write (Tab) applies on every screen, its read nowhere.
-    expect(titled[0].title.test('Anything at all')).toBe(true);
+    expect(titled[0].title!.test('Anything at all')).toBe(true);
     expect([...titled[0].keys]).toEqual([['Tab', 'write']]);
     // The label read that cannot be run is gone; the write names every label; the rest as written.
     expect(titled[1].labels.map((l) => [l.kind, l.pattern.test('Display')])).toEqual([

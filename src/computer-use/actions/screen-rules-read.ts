@@ -4,7 +4,8 @@
  *
  * - `{"title": "^Change Sales Order: Initial Screen$", "keys": {"Enter": "read"}, "labels":
  *   {"^Display$": "read"}}`: on screens whose title matches, the named keys, and clicks on elements
- *   whose label matches, are reads or writes as the rule says.
+ *   whose label matches, are reads or writes as the rule says. Instead of the title, or with it,
+ *   `"transactions": ["VA03"]`: the screens of a transaction the host reports (both must hold).
  * - `{"command_field": {"transactions": ["VA02", "VA03"]}}`: typing `VA02`, `/nVA02` or `/oVA02`
  *   into the command field, and the Enter right after it, are reads.
  *
@@ -24,7 +25,10 @@ import {
 } from './patterns';
 
 export interface TitleScreenRule {
-  title: string;
+  /** A regular expression over the screen's title. */
+  title?: string;
+  /** Transaction codes: the rule is for screens the host reports in one of them. */
+  transactions?: string[];
   keys?: Record<string, Kind>;
   labels?: Record<string, Kind>;
 }
@@ -56,15 +60,23 @@ export const SCREEN_RULE_LIMITS = {
 /** `VA02`, `SE38`, `/SAPAPO/RES01`: letters, digits and `_`, with an optional `/NAMESPACE/`. */
 const TRANSACTION = /^(?:\/[A-Z0-9_]+\/)?[A-Z0-9_]+$/;
 
+/** Whether `code` (in upper case) is a transaction code a screen rule can name. */
+export function isTransactionCode(code: string): boolean {
+  return code.length <= SCREEN_RULE_LIMITS.transaction && TRANSACTION.test(code);
+}
+
 interface LabelPattern {
   pattern: TenantPattern;
   kind: Kind;
 }
 
-interface CompiledTitleRule {
+export interface CompiledTitleRule {
   /** 1-based, as the why names it. */
   n: number;
-  title: TenantPattern;
+  /** Null: any title (the rule names transactions). */
+  title: TenantPattern | null;
+  /** Null: any transaction, or none reported (the rule names a title). */
+  transactions: ReadonlySet<string> | null;
   keys: ReadonlyMap<string, Kind>;
   labels: readonly LabelPattern[];
 }
@@ -116,8 +128,8 @@ export interface ReadScreenRules {
 }
 
 const SHAPES =
-  'a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} or {"command_field": {"transactions": ["VA02"]}}';
-const TITLE_FIELDS = ['title', 'keys', 'labels'];
+  'a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} (with "transactions": ["VA03"] instead of the title or beside it) or {"command_field": {"transactions": ["VA02"]}}';
+const TITLE_FIELDS = ['title', 'transactions', 'keys', 'labels'];
 const COMMAND_FIELD_FIELDS = ['command_field'];
 
 const show = (s: string) => JSON.stringify(s.length > 80 ? `${s.slice(0, 79)}…` : s);
@@ -151,11 +163,12 @@ export function readScreenRules(
   raw.forEach((item: unknown, i) => {
     const path = `screen_rules[${i}]`;
     const problems: string[] = [];
-    if (!isPlainObject(item) || 'title' in item === 'command_field' in item) {
+    const forScreens = isPlainObject(item) && ('title' in item || 'transactions' in item);
+    if (!isPlainObject(item) || forScreens === 'command_field' in item) {
       out.problems.push(`${path}: ${SHAPES}`);
       return;
     }
-    if ('title' in item) {
+    if (forScreens) {
       const rule = readTitleRule(item, path, i + 1, keyRules, patterns, problems);
       if (rule) {
         out.list.push(rule.rule);
@@ -251,7 +264,12 @@ function readTitleRule(
 ): { rule: TitleScreenRule; compiled: CompiledTitleRule } | null {
   const before = problems.length;
   unknownFields(item, TITLE_FIELDS, path, problems);
-  const title = readPattern(item.title, `${path}.title`, patterns, problems);
+  const title =
+    'title' in item ? readPattern(item.title, `${path}.title`, patterns, problems) : null;
+  const transactions =
+    'transactions' in item
+      ? readTransactions(item.transactions, `${path}.transactions`, problems)
+      : null;
 
   const keys = new Map<string, Kind>();
   const keyEntries = entriesOf(item.keys, `${path}.keys`, '{"Enter": "read"}', problems);
@@ -289,14 +307,17 @@ function readTitleRule(
 
   if (keyEntries.length === 0 && labelEntries.length === 0 && problems.length === before) {
     problems.push(
-      `${path} needs keys or labels: what counts as a read or a write on screens whose title matches`,
+      `${path} needs keys or labels: what counts as a read or a write on the screens it is for`,
     );
   }
-  if (problems.length > before || !title) return null;
-  const rule: TitleScreenRule = { title: title.source };
+  if (problems.length > before || (!title && !transactions)) return null;
+  const rule: TitleScreenRule = {};
+  if (title) rule.title = title.source;
+  if (transactions) rule.transactions = transactions;
   if (keyEntries.length > 0) rule.keys = Object.fromEntries(keys);
   if (labelEntries.length > 0) rule.labels = labelMap;
-  if (title.unusable) {
+  const codes = transactions ? new Set(transactions) : null;
+  if (title?.unusable) {
     // A stored title that cannot be run fails closed: what the rule makes a write is a write on
     // every screen, what it makes a read is read nowhere.
     const writes = [...keys].filter(([, kind]) => kind === 'write');
@@ -305,12 +326,35 @@ function readTitleRule(
       compiled: {
         n,
         title: unusablePattern(title.source, true),
+        transactions: codes,
         keys: new Map(writes),
         labels: labels.filter((l) => l.kind === 'write'),
       },
     };
   }
-  return { rule, compiled: { n, title, keys, labels } };
+  return { rule, compiled: { n, title, transactions: codes, keys, labels } };
+}
+
+/** A list of 1 to `transactions` codes, in upper case, each once; null (and a problem) if not. */
+function readTransactions(list: unknown, here: string, problems: string[]): string[] | null {
+  const { transactions: max, transaction: longest } = SCREEN_RULE_LIMITS;
+  if (!Array.isArray(list) || list.length === 0 || list.length > max) {
+    problems.push(`${here} must be a list of 1 to ${max} transaction codes`);
+    return null;
+  }
+  const before = problems.length;
+  const codes: string[] = [];
+  list.forEach((code: unknown, j) => {
+    const upper = typeof code === 'string' ? code.toUpperCase() : '';
+    if (typeof code !== 'string' || !isTransactionCode(upper)) {
+      problems.push(
+        `${here}[${j}] ${typeof code === 'string' ? show(code) : String(code)} is not a transaction code (letters, digits and _, at most ${longest} characters, with an optional /NAMESPACE/ before them)`,
+      );
+    } else if (!codes.includes(upper)) {
+      codes.push(upper);
+    }
+  });
+  return problems.length > before ? null : codes;
 }
 
 function readCommandFieldRule(
@@ -323,29 +367,13 @@ function readCommandFieldRule(
   unknownFields(item, COMMAND_FIELD_FIELDS, path, problems);
   const field = item.command_field;
   const here = `${path}.command_field`;
-  const { transactions: max, transaction: longest } = SCREEN_RULE_LIMITS;
   if (!isPlainObject(field)) {
     problems.push(`${here} must be {"transactions": ["VA02", …]}`);
     return null;
   }
   unknownFields(field, ['transactions'], here, problems);
-  const list = field.transactions;
-  if (!Array.isArray(list) || list.length === 0 || list.length > max) {
-    problems.push(`${here}.transactions must be a list of 1 to ${max} transaction codes`);
-    return null;
-  }
-  const codes: string[] = [];
-  list.forEach((code: unknown, j) => {
-    const upper = typeof code === 'string' ? code.toUpperCase() : '';
-    if (typeof code !== 'string' || code.length > longest || !TRANSACTION.test(upper)) {
-      problems.push(
-        `${here}.transactions[${j}] ${typeof code === 'string' ? show(code) : String(code)} is not a transaction code (letters, digits and _, at most ${longest} characters, with an optional /NAMESPACE/ before them)`,
-      );
-    } else if (!codes.includes(upper)) {
-      codes.push(upper);
-    }
-  });
-  if (problems.length > before) return null;
+  const codes = readTransactions(field.transactions, `${here}.transactions`, problems);
+  if (!codes || problems.length > before) return null;
   return {
     rule: { command_field: { transactions: codes } },
     compiled: { n, transactions: new Set(codes) },

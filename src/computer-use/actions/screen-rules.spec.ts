@@ -3,6 +3,7 @@
  * exact classification and why a step records. Runs the whole question as the engine asks it
  * (`checkAction`), so validation comes first and the default rules are underneath.
  */
+import { transactionElement } from '@warden/protocol';
 import type { EarlierStep, OcrReading, OutlineElement, ScreenContext } from './action.types';
 import { checkAction, needsTitle, screenTitle } from './check-action';
 import { loadRules } from './rules';
@@ -39,6 +40,12 @@ const retitled = (title: string | null): OutlineElement[] => [
   ...(title === null ? [] : [{ ...OUTLINE[0], name: title }]),
   ...OUTLINE.slice(1),
 ];
+
+/** The outline with the session's transaction codes the host reports. */
+const inTransaction = (...codes: string[]): Partial<ScreenContext> => ({
+  outline: [...OUTLINE, ...codes.map(transactionElement)],
+});
+const DIALOG = el('popup', 'dialog', 'Save changes?', 300, 300, 400, 200, { states: ['modal'] });
 
 const SCREEN: ScreenContext = { width: 1280, height: 800, outline: OUTLINE };
 const BLIND: ScreenContext = { width: 1280, height: 800, outline: null };
@@ -578,6 +585,85 @@ const CASES: Case[] = [
     expected: [
       'write',
       'click at (440, 132): nothing could read its label (OCR was unsure of “Display”: confidence 30, under 60), so it is a write',
+    ],
+  },
+  {
+    case: 'a transaction rule: Enter is navigation on the screens of VA02 the host reports',
+    rules: [{ transactions: ['va02'], keys: { Enter: 'read' } }],
+    answer: key('Enter'),
+    screen: inTransaction('VA02'),
+    expected: ['read', 'Enter in transaction VA02 is navigation by screen rule 1'],
+  },
+  {
+    case: 'a transaction rule, the host reporting the code in lower case',
+    rules: [{ transactions: ['VA02'], keys: { Enter: 'read' } }],
+    answer: key('Enter'),
+    screen: inTransaction('va02'),
+    expected: ['read', 'Enter in transaction VA02 is navigation by screen rule 1'],
+  },
+  {
+    case: 'a transaction rule, the host reporting another transaction',
+    rules: [{ transactions: ['VA02'], keys: { Enter: 'read' } }],
+    answer: key('Enter'),
+    screen: inTransaction('VA03'),
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'fail closed: a transaction rule where the host reports no transaction',
+    rules: [{ transactions: ['VA02'], keys: { Enter: 'read' } }],
+    answer: key('Enter'),
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'fail closed: a transaction rule where the host reports two transactions',
+    rules: [{ transactions: ['VA02', 'VA03'], keys: { Enter: 'read' } }],
+    answer: key('Enter'),
+    screen: inTransaction('VA02', 'VA03'),
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'fail closed: a transaction rule where the host reports what is not a code',
+    rules: [{ transactions: ['VA02'], keys: { Enter: 'read' } }],
+    answer: key('Enter'),
+    screen: inTransaction('VA02 '.repeat(3)),
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'a transaction rule says nothing about a modal dialog open over its screen',
+    rules: [{ transactions: ['VA02'], keys: { Enter: 'read' } }],
+    answer: key('Enter'),
+    screen: { outline: [...OUTLINE, DIALOG, transactionElement('VA02')] },
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'title and transaction: the title matches, the transaction does not',
+    rules: [{ title: `^${INITIAL}$`, transactions: ['VA03'], keys: { Enter: 'read' } }],
+    answer: key('Enter'),
+    screen: inTransaction('VA02'),
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'title and transaction: both hold',
+    rules: [{ title: `^${INITIAL}$`, transactions: ['VA03'], keys: { Enter: 'read' } }],
+    answer: key('Enter'),
+    screen: inTransaction('VA03'),
+    expected: ['read', `Enter on “${INITIAL}” in transaction VA03 is navigation by screen rule 1`],
+  },
+  {
+    case: 'title and transaction: the transaction matches, the title does not',
+    rules: [{ title: '^Display', transactions: ['VA02'], keys: { Enter: 'read' } }],
+    answer: key('Enter'),
+    screen: inTransaction('VA02'),
+    expected: ENTER_COMMITS,
+  },
+  {
+    case: 'a transaction rule makes a navigating click a write',
+    rules: [{ transactions: ['VA02'], labels: { '^Display$': 'write' } }],
+    answer: click('display'),
+    screen: inTransaction('VA02'),
+    expected: [
+      'write',
+      'click on “Display” (from the screen outline) in transaction VA02 is a write by screen rule 1',
     ],
   },
   {

@@ -4,12 +4,14 @@
  *
  * They apply to what validation accepted (a refused action stays refused), over the default
  * classification: a rule that says "write" wins over any that says "read", a rule never makes a
- * read of a click whose planner's target names a committing verb, and a title nothing could read
- * lets no title rule apply. The why names the rule, 1-based. Pure: no I/O, no clock.
+ * read of a click whose planner's target names a committing verb, a title nothing could read lets
+ * no title rule apply, and a transaction the host does not report none of the rules that name
+ * transactions. The why names the rule, 1-based. Pure: no I/O, no clock.
  */
 import type { Action, Classification, EarlierStep, Kind } from './action.types';
 import {
   type CompiledCommandFieldRule,
+  type CompiledTitleRule,
   SCREEN_RULE_LIMITS,
   type ScreenRules,
 } from './screen-rules-read';
@@ -33,6 +35,11 @@ export interface ClickLabel {
 export interface ScreenFacts {
   /** Null: nothing could read it, and no title rule applies. */
   title: ScreenTitle | null;
+  /**
+   * The transaction code the host reports (outline), in upper case. Null: it reports none, and no
+   * rule that names transactions applies.
+   */
+  transaction: string | null;
   /** For a click: its label (outline name, or an OCR reading that is a label); else null. */
   label: ClickLabel | null;
   /** For a click: a planner's target naming a committing verb; else null. */
@@ -66,17 +73,32 @@ function matchable(text: string): boolean {
   return text !== '' && codePointLength(text) <= SCREEN_RULE_LIMITS.text;
 }
 
-function onTitle(title: ScreenTitle): string {
-  return `on ${quote(title.text, Infinity)}${title.source === 'ocr' ? ' (the title read from the screen by OCR)' : ''}`;
+/** Where a rule applied, as the why says it: `on “Change Sales Order: Initial Screen”`, `in transaction VA03`. */
+function onScreen(rule: CompiledTitleRule, facts: ScreenFacts): string {
+  const { title, transaction } = facts;
+  const parts: string[] = [];
+  if (rule.title && title) {
+    parts.push(
+      `on ${quote(title.text, Infinity)}${title.source === 'ocr' ? ' (the title read from the screen by OCR)' : ''}`,
+    );
+  }
+  if (rule.transactions && transaction) parts.push(`in transaction ${transaction}`);
+  return parts.join(' ');
+}
+
+/** Whether a rule is for this screen: its title matches (if it names one), and its transaction. */
+function forThisScreen(rule: CompiledTitleRule, facts: ScreenFacts): boolean {
+  const { title, transaction } = facts;
+  if (rule.title && !(title && matchable(title.text) && rule.title.test(title.text))) return false;
+  return !rule.transactions || (transaction !== null && rule.transactions.has(transaction));
 }
 
 const LABEL_WORDS = { outline: 'from the screen outline', ocr: 'read from the screen by OCR' };
 
 function matches(action: Action, facts: ScreenFacts, rules: ScreenRules): Match[] {
   const found: Match[] = [];
-  const { title, previous } = facts;
-  const titled =
-    title && matchable(title.text) ? rules.titled.filter((r) => r.title.test(title.text)) : [];
+  const { previous } = facts;
+  const titled = rules.titled.filter((r) => forThisScreen(r, facts));
   switch (action.action) {
     case 'type':
       if (!facts.inCommandField) break;
@@ -111,7 +133,7 @@ function matches(action: Action, facts: ScreenFacts, rules: ScreenRules): Match[
       }
       for (const rule of titled) {
         const kind = rule.keys.get(action.key);
-        if (kind) found.push({ n: rule.n, kind, what: `${action.key} ${onTitle(title!)}` });
+        if (kind) found.push({ n: rule.n, kind, what: `${action.key} ${onScreen(rule, facts)}` });
       }
       break;
     }
@@ -124,7 +146,7 @@ function matches(action: Action, facts: ScreenFacts, rules: ScreenRules): Match[
         for (const { pattern, kind } of rule.labels) {
           if (!pattern.test(label.text)) continue;
           const on = `${verb} on ${quote(label.text)} (${LABEL_WORDS[label.source]})`;
-          found.push({ n: rule.n, kind, what: `${on} ${onTitle(title!)}` });
+          found.push({ n: rule.n, kind, what: `${on} ${onScreen(rule, facts)}` });
         }
       }
       break;

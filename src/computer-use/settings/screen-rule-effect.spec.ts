@@ -94,6 +94,36 @@ describe('screenRuleLoosenings', () => {
       [],
     ],
     [
+      'a transaction added to a read rule',
+      [{ transactions: ['VA03'], labels: { '.*': 'read' } }],
+      [{ transactions: ['VA03', 'VA02'], labels: { '.*': 'read' } }],
+      ['now a read: labels matching “.*” in transactions VA02, VA03'],
+    ],
+    [
+      'a transaction taken from a write rule',
+      [{ transactions: ['VA02', 'VA01'], labels: { '^Save$': 'write' } }],
+      [{ transactions: ['VA02'], labels: { '^Save$': 'write' } }],
+      ['no longer a write: labels matching “^Save$” in transactions VA01, VA02'],
+    ],
+    [
+      "a write rule's transactions given up for its title alone",
+      [{ title: OVERVIEW, transactions: ['VA02'], keys: { Tab: 'write' } }],
+      [{ title: OVERVIEW, keys: { Tab: 'write' } }],
+      [`no longer a write: key Tab on titles matching ${ON} in transaction VA02`],
+    ],
+    [
+      'a read rule narrowed to a transaction',
+      [{ title: OVERVIEW, keys: { Enter: 'read' } }],
+      [{ title: OVERVIEW, transactions: ['VA02'], keys: { Enter: 'read' } }],
+      [`now a read: key Enter on titles matching ${ON} in transaction VA02`],
+    ],
+    [
+      'the same transactions in another order',
+      [{ transactions: ['VA02', 'VA03'], keys: { Enter: 'read' } }],
+      [{ transactions: ['VA03', 'VA02'], keys: { Enter: 'read' } }],
+      [],
+    ],
+    [
       "a read rule's title widened",
       [NAVIGATES],
       [{ ...NAVIGATES, title: '^Change' }],
@@ -127,13 +157,16 @@ const entries = (names: string[]) =>
   fc.dictionary(fc.constantFrom(...names), kind, { maxKeys: names.length });
 const titleRule: fc.Arbitrary<ScreenRule> = fc
   .record({
-    title: fc.constantFrom(...TITLE_PATTERNS),
+    title: fc.option(fc.constantFrom(...TITLE_PATTERNS)),
+    transactions: fc.option(fc.uniqueArray(fc.constantFrom(...CODES), { minLength: 1 })),
     keys: entries(KEYS),
     labels: entries(LABEL_PATTERNS),
   })
   .filter((r) => Object.keys(r.keys).length + Object.keys(r.labels).length > 0)
+  .filter((r) => r.title !== null || r.transactions !== null)
   .map((r) => ({
-    title: r.title,
+    ...(r.title !== null ? { title: r.title } : {}),
+    ...(r.transactions !== null ? { transactions: r.transactions } : {}),
     ...(Object.keys(r.keys).length > 0 ? { keys: r.keys } : {}),
     ...(Object.keys(r.labels).length > 0 ? { labels: r.labels } : {}),
   }));
@@ -197,18 +230,31 @@ interface Situation {
 const SITUATIONS: Situation[] = (() => {
   const out: Situation[] = [];
   const nothing = { label: null, targetVerb: null, inCommandField: false, previous: null };
-  for (const title of [...TITLES.map((text) => ({ text, source: 'outline' as const })), null]) {
+  for (const [title, transaction] of [
+    ...TITLES.map((text) => ({ text, source: 'outline' as const })),
+    null,
+  ].flatMap((t) => [null, ...CODES].map((code) => [t, code] as const))) {
     for (const baseKind of ['read', 'write'] as const) {
       const base = { kind: baseKind, why: 'the default rules' };
       for (const key of KEYS) {
-        out.push({ action: { action: 'key', key }, base, facts: { ...nothing, title } });
+        out.push({
+          action: { action: 'key', key },
+          base,
+          facts: { ...nothing, title, transaction },
+        });
       }
       for (const text of LABELS) {
         for (const targetVerb of [null, 'Save']) {
           out.push({
             action: { action: 'click', x: 1, y: 1 },
             base,
-            facts: { ...nothing, title, label: { text, source: 'outline' }, targetVerb },
+            facts: {
+              ...nothing,
+              title,
+              transaction,
+              label: { text, source: 'outline' },
+              targetVerb,
+            },
           });
         }
       }
@@ -216,7 +262,7 @@ const SITUATIONS: Situation[] = (() => {
         out.push({
           action: { action: 'type', text: code },
           base,
-          facts: { ...nothing, title, inCommandField: true },
+          facts: { ...nothing, title, transaction, inCommandField: true },
         });
         out.push({
           action: { action: 'key', key: 'Enter' },
@@ -224,6 +270,7 @@ const SITUATIONS: Situation[] = (() => {
           facts: {
             ...nothing,
             title,
+            transaction,
             inCommandField: true,
             previous: { action: { action: 'type', text: code }, outcome: 'sent' },
           },

@@ -16,9 +16,10 @@ import type { ScreenRule } from '../actions';
  * - an entry that says "read" and was not there before may make a write a read.
  *
  * Anything else cannot turn a write into a read: a write entry added, a read entry removed, the
- * rules reordered, an entry moved from one rule to another with the same title. Patterns are
- * compared as written: a title or label pattern changed in any way is its old entries removed and
- * its new ones added (whether the new pattern matches less the code cannot tell).
+ * rules reordered, an entry moved from one rule to another with the same title and transactions.
+ * Patterns are compared as written: a title or label pattern changed in any way is its old entries
+ * removed and its new ones added (whether the new pattern matches less the code cannot tell), and
+ * so is a rule's list of transactions changed in any way.
  * `screen-rule-effect.spec.ts` checks this against the classification itself.
  */
 
@@ -45,12 +46,18 @@ export function ruleEntries(rules: readonly ScreenRule[]): Map<string, RuleEntry
       }
       continue;
     }
-    const on = `on titles matching “${rule.title}”`;
+    // The screens an entry is for: its title pattern as written, its transactions as a set.
+    const codes = rule.transactions ? [...rule.transactions].sort() : null;
+    const screens = [rule.title ?? null, codes];
+    const on = [
+      ...(rule.title !== undefined ? [`on titles matching “${rule.title}”`] : []),
+      ...(codes ? [`in transaction${codes.length > 1 ? 's' : ''} ${codes.join(', ')}`] : []),
+    ].join(' ');
     for (const [key, kind] of Object.entries(rule.keys ?? {})) {
-      add(['key', rule.title, key], { kind, what: `key ${key} ${on}` });
+      add(['key', ...screens, key], { kind, what: `key ${key} ${on}` });
     }
     for (const [pattern, kind] of Object.entries(rule.labels ?? {})) {
-      add(['label', rule.title, pattern], {
+      add(['label', ...screens, pattern], {
         kind,
         what: `labels matching “${pattern}” ${on}`,
       });

@@ -109,6 +109,28 @@ describe('SimApp: what its outline says, in SAP GUI Scripting’s terms', () => 
     });
   });
 
+  it('reports the session’s transaction code as SAP GUI Scripting’s GuiSessionInfo does, on no place of the screen', () => {
+    const d = new Driver();
+    const transaction = () => d.element((e) => e.role === 'transaction');
+    expect(transaction()).toEqual({
+      id: 'ses[0]/info/transaction',
+      role: 'transaction',
+      name: 'SESSION_MANAGER',
+      rect: { x: 0, y: 0, width: 0, height: 0 },
+    });
+    d.command('/nVA02');
+    expect(transaction().name).toBe('VA02');
+    d.click('textbox', 'Order').type('4711').key('Enter');
+    expect(d.title).toBe('Change Standard Order 4711: Overview');
+    expect(transaction().name).toBe('VA02');
+    d.command('/nVA03');
+    expect(transaction().name).toBe('VA03');
+    d.command('/nFB50');
+    expect(transaction().name).toBe('FB50');
+    d.command('/n');
+    expect(transaction().name).toBe('SESSION_MANAGER');
+  });
+
   it('prefill changes a field as someone else would: modified, with no action', () => {
     const d = new Driver();
     d.command('/nVA02').click('textbox', 'Order').type('4711').key('Enter');

@@ -5,6 +5,7 @@
  * the mouse, a modal dialog and the event log are here.
  */
 import { createHash } from 'node:crypto';
+import { transactionElement } from '@warden/protocol';
 import type { CheckedAction } from '../../actions';
 import { plainAction } from '../../actions';
 import type { OutlineElement } from '../backend';
@@ -60,12 +61,30 @@ export class SimApp {
     return createHash('sha256').update(JSON.stringify(this.state)).digest('hex');
   }
 
+  /** The outline, ending with the session's transaction code as SAP GUI Scripting reports it. */
   outline(): OutlineElement[] {
-    return toOutline(this.layout(), this.state.focus, {
+    const elements = toOutline(this.layout(), this.state.focus, {
       value: (id) => this.fieldValue(id),
       modified: (id) => this.state.modified.includes(id),
       message: () => (this.state.status?.text ? this.state.status.type : null),
     });
+    elements.push(transactionElement(this.transaction()));
+    return elements;
+  }
+
+  /** The transaction the screen belongs to; the menu is SAP Easy Access's `SESSION_MANAGER`. */
+  transaction(): string {
+    switch (this.state.screen) {
+      case 'menu':
+        return 'SESSION_MANAGER';
+      case 'va-initial':
+      case 'va-overview':
+        return this.state.mode === 'change' ? 'VA02' : 'VA03';
+      case 'fb50':
+        return 'FB50';
+      case 'pwd':
+        return 'PWD';
+    }
   }
 
   /** The text a read-only or editable field shows (computed fields included). */

@@ -17,19 +17,27 @@ export class CommandFieldDto {
 
 /** A screen rule of the first shape (DESIGN §5). */
 export class TitleScreenRuleDto {
-  @ApiProperty({
+  @ApiPropertyOptional({
     example: '^Change Sales Order: Initial Screen$',
     description:
-      "a regular expression (JavaScript, u flag) over the screen's title: the outline's title element, or OCR of the title bar on a host without an outline",
+      "a regular expression (JavaScript, u flag) over the screen's title: the outline's title element, or OCR of the title bar on a host without an outline. A rule has a title, transactions, or both (both must hold)",
   })
-  title: string;
+  title?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    example: ['VA03'],
+    description:
+      "the rule is for screens of these transactions, as the screen host reports the session's transaction code (SAP GUI Scripting's GuiSessionInfo); never while a modal dialog is open, and never on a host that reports none",
+  })
+  transactions?: string[];
 
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: { type: 'string', enum: ['read', 'write'] },
     example: { Enter: 'read' },
     description:
-      'navigation or commit keys (normalised like every key) and what they are on screens whose title matches',
+      'navigation or commit keys (normalised like every key) and what they are on the screens the rule is for',
   })
   keys?: Record<string, 'read' | 'write'>;
 
@@ -38,7 +46,7 @@ export class TitleScreenRuleDto {
     additionalProperties: { type: 'string', enum: ['read', 'write'] },
     example: { '^Display$': 'read' },
     description:
-      "regular expressions over a clicked element's label, and what such a click is on screens whose title matches",
+      "regular expressions over a clicked element's label, and what such a click is on the screens the rule is for",
   })
   labels?: Record<string, 'read' | 'write'>;
 }

@@ -14,7 +14,7 @@
  *   scale, or the session holds more than the outline takes, there is no outline (Warden then
  *   reads the pixels), never a partial or misplaced one.
  */
-import { MESSAGE_TYPES, type MessageType } from '@warden/protocol';
+import { MESSAGE_TYPES, type MessageType, transactionElement } from '@warden/protocol';
 import type { OutlineElement, Rect } from '../../backend';
 import { elementOf, type Place, sapRect, shortId, WINDOW_TYPES } from './sapgui-elements';
 import { intersect, overlaps, place, type Placement, placementOf } from './sapgui-geometry';
@@ -229,5 +229,7 @@ export function sapGuiOutline(
       detail: `the screen holds ${elements.length} elements, more than the ${MAX_OUTLINE_ELEMENTS} an outline takes`,
     };
   }
-  return { elements, session: sessionFacts(snapshot.session), source: snapshot.source };
+  const session = sessionFacts(snapshot.session);
+  if (session.transaction) elements.push(transactionElement(session.transaction));
+  return { elements, session, source: snapshot.source };
 }
