@@ -116,6 +116,13 @@ describe('a governed run, end to end', () => {
       'approval.decided',
       'computer_use.write',
     ]);
+    // Each decision names the screen the person decided on: the held step's screen.
+    for (const decided of audit.body.items.filter(
+      (e: { type: string }) => e.type === 'approval.decided',
+    )) {
+      const held = steps.find((s: { n: number }) => s.n === decided.step);
+      expect(decided.details.screen_sha256).toBe(held.screen_sha256);
+    }
     const write = audit.body.items.find((e: { type: string }) => e.type === 'computer_use.write');
     expect(write.details).toMatchObject({
       approved_by: 'bob',

@@ -234,6 +234,8 @@ export class ApprovalsService {
           kind: approval.kind,
           decision: status,
           comment: comment ?? null,
+          // The screen the person decided on (its SHA-256): the one the write may be sent onto.
+          screen_sha256: approval.screenSha256,
         },
       },
       manager,

@@ -257,6 +257,48 @@ describe('outcomes and change lists in the console', () => {
     );
   });
 
+  it('says what was weakened, whose token was made, and on which screen a decision was taken', () => {
+    expect(
+      eventInWords({
+        type: 'governance.weaken',
+        details: {
+          agent: 'sap-orders',
+          control: 'approve_at',
+          from: 'every_write',
+          to: 'commit',
+          reason: 'one decision per change',
+        },
+      }),
+    ).toBe('agent “sap-orders”: approve_at "every_write" → "commit" · one decision per change');
+    expect(
+      eventInWords({
+        type: 'governance.weaken',
+        details: {
+          agent: 'a',
+          control: 'screen_rules',
+          from: [],
+          to: [{ title: '^X$', keys: { Enter: 'read' } }],
+          entries: ['now a read: key Enter on titles matching “^X$”'],
+          reason: 'navigates',
+        },
+      }),
+    ).toBe(
+      'agent “a”: screen_rules [0 entries] → [1 entry] · now a read: key Enter on titles matching “^X$” · navigates',
+    );
+    expect(
+      eventInWords({
+        type: 'token.created',
+        details: { token_id: 't1', subject: 'bob', permissions: ['agents.approve', 'audit.read'] },
+      }),
+    ).toBe('a token for “bob”, who may approve held writes, read the audit log');
+    expect(
+      eventInWords({
+        type: 'approval.decided',
+        details: { decision: 'approved', screen_sha256: 'ab'.repeat(32), comment: 'ok' },
+      }),
+    ).toBe('approved on screen abababababab… · comment “ok”');
+  });
+
   it('says what the application answered a write, or why nothing was read', () => {
     const saved = { source: 'status', type: 'S', text: 'Standard Order 4711 has been saved' };
     expect(receiptInWords({ before: null, message: saved, fresh: true })).toBe(

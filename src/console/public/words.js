@@ -368,7 +368,8 @@ export function decisionSentence(o) {
   const what = actionInWords(o.action, o.why).replace(/ at -?\d+, -?\d+$/, '');
   const system = o.system ? `${o.system} · ` : '';
   const changes = o.changes ?? [];
-  const value = (/** @type {string | null} */ v) => (v === null ? '(not read)' : `“${shown(v, 40)}”`);
+  const value = (/** @type {string | null} */ v) =>
+    v === null ? '(not read)' : `“${shown(v, 40)}”`;
   const stored = changes
     .filter((c) => c.read_back_check !== 'earlier')
     .map((c) => `${c.field} ${value(c.before)} → ${value(c.read_back ?? c.after)}`);
@@ -519,6 +520,16 @@ export function modelInWords(model) {
 }
 
 /**
+ * A config value in an audit event, short: `"commit"`, `true`, `[2 rules]`, `null`.
+ * @param {unknown} v
+ */
+function valueInWords(v) {
+  if (Array.isArray(v)) return `[${v.length} ${v.length === 1 ? 'entry' : 'entries'}]`;
+  const text = JSON.stringify(v) ?? 'unset';
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+/**
  * An audit event's gist in one line, from the details Warden records.
  * @param {import('./api.js').AuditEvent} event
  */
@@ -532,11 +543,27 @@ export function eventInWords(event) {
         `approved by ${d.approved_by}${typeof d.resumed_by === 'string' ? `, resumed by ${d.resumed_by}` : ''}`,
       );
     } else if (d.staged === true) parts.push('staged, no approval (commit-point approval)');
-    else if (typeof d.without_approval === 'string') parts.push(`no approval: ${d.without_approval}`);
+    else if (typeof d.without_approval === 'string')
+      parts.push(`no approval: ${d.without_approval}`);
+  }
+  if (event.type === 'governance.weaken' && typeof d.control === 'string') {
+    // What was loosened, not only why: the control, from → to, and for screen rules each entry.
+    const agent = typeof d.agent === 'string' ? `agent ${quoted(d.agent)}: ` : '';
+    parts.push(`${agent}${d.control} ${valueInWords(d.from)} → ${valueInWords(d.to)}`);
+    if (Array.isArray(d.entries)) parts.push(...d.entries.filter((e) => typeof e === 'string'));
+  }
+  if (event.type === 'token.created' && typeof d.subject === 'string') {
+    const may = Array.isArray(d.permissions)
+      ? d.permissions.map((p) => permissionInWords(String(p))).join(', ')
+      : '';
+    parts.push(`a token for ${quoted(d.subject)}${may ? `, who may ${may}` : ''}`);
   }
   if (d.action && typeof d.action === 'object')
     parts.push(actionInWords(/** @type {Action} */ (d.action), str(d.why)));
-  if (typeof d.decision === 'string') parts.push(d.decision);
+  if (typeof d.decision === 'string') {
+    const screen = typeof d.screen_sha256 === 'string' ? d.screen_sha256.slice(0, 12) : null;
+    parts.push(screen ? `${d.decision} on screen ${screen}…` : d.decision);
+  }
   if (typeof d.goal === 'string') parts.push(`goal ${quoted(d.goal)}`);
   if (typeof d.end_reason === 'string') parts.push(`${str(d.status)} (${d.end_reason})`);
   if (typeof d.why === 'string' && !d.action) parts.push(d.why);
