@@ -3,21 +3,38 @@
  * screen host over HTTPS. On the sim's first screen (SAP Easy Access) it presses the right menu
  * entry first for its task, thinks aloud in the step record, and its press, a write by Warden's
  * rules (the entry's name holds the committing verb "Order"), is held for a person like any
- * planner's: nothing reaches the host until someone approves it.
+ * planner's: nothing reaches the host until someone approves it. On a host that serves no outline
+ * it answers done with why, and nothing reaches that host.
  */
 import { NAVIGATOR_PLANNER_ID } from '../src/computer-use/settings/config-bounds';
-import { startStack, type Stack } from './support/stack';
+import { startSimHost, startStack, type SimHost, type Stack } from './support/stack';
 
 describe('the navigator, end to end', () => {
   let stack: Stack;
+  /** A sim screen host that serves no outline (`--no-elements`). */
+  let blind: SimHost;
 
   beforeAll(async () => {
     stack = await startStack();
-    await stack.configure({ planner: NAVIGATOR_PLANNER_ID, max_steps: 1 });
+    blind = await startSimHost({ elements: false });
+    await stack.grant(blind.tokenEnv, blind.url);
+    await stack.configure(
+      { planner: NAVIGATOR_PLANNER_ID, max_steps: 1 },
+      {
+        'sap-blind': {
+          screen_url: blind.url,
+          screen_token_env: blind.tokenEnv,
+          screen_tls: { fingerprint_sha256: blind.fingerprint },
+          system: 'SAP GUI (sim, no outline)',
+          planner: NAVIGATOR_PLANNER_ID,
+        },
+      },
+    );
   });
 
   afterAll(async () => {
     await stack?.close();
+    await blind?.close();
   });
 
   it('presses the right control first, its energies in the step, and the press is held', async () => {
@@ -88,5 +105,22 @@ describe('the navigator, end to end', () => {
     expect(audit.body.items.map((e: { type: string }) => e.type)).toEqual(
       expect.arrayContaining(['computer_use.write.held', 'computer_use.write']),
     );
+  }, 120_000);
+
+  it('answers done, saying why, where the host serves no outline: it cannot see controls', async () => {
+    const started = await stack.start('open the display of a sales order', 'sap-blind');
+    const run = await stack.waitFor(started.id, (r) => r.status === 'completed', 60_000);
+    expect(run).toMatchObject({
+      end_reason: 'done',
+      summary:
+        'the navigator cannot see controls: the screen host serves no element outline (GET /elements)',
+    });
+    expect(run.steps).toHaveLength(1);
+    expect(run.steps[0]).toMatchObject({
+      action: { action: 'done' },
+      outcome: 'ended',
+      model: { provider: 'navigator', calls: 0 },
+    });
+    expect((await blind.events()).filter((e) => e.type === 'action')).toEqual([]);
   }, 120_000);
 });
