@@ -351,6 +351,16 @@ describe('choose and its notes', () => {
     expect(notesOf(choice, 0)).toMatch(/presses "Help" \(press 1 of 8\)$/);
   });
 
+  it('masks a card number in a control’s name', () => {
+    const controls = [
+      { name: 'Pay 4111 1111 1111 1111', role: 'button', x: 1, y: 1 },
+      { name: 'Help', role: 'button', x: 2, y: 2 },
+    ];
+    const notes = notesOf(choose('help', controls, new Set(), VECTORS), 0);
+    expect(notes).toContain('"Help"');
+    expect(notes).not.toContain('4111 1111 1111 1111');
+  });
+
   it('reads the names it pressed from its state', () => {
     expect(pressedSoFar(null, null)).toEqual([]);
     expect(pressedSoFar({ pressed: ['a', 'b'] }, 'sent')).toEqual(['a', 'b']);

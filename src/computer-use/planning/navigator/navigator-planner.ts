@@ -5,7 +5,7 @@
  * none is left, after 8 presses, or when it cannot see controls; it never types. Its presses are
  * judged by Warden's rules like any planner's: a press on a committing control is held.
  */
-import { loadRules, type Rules } from '../../actions';
+import { loadRules, maskCardNumbers, type Rules } from '../../actions';
 import type {
   ModelUsage,
   Planner,
@@ -92,7 +92,10 @@ export function choose(
   return { kind: 'press', control: next.control, ranked, unencoded };
 }
 
-/** The step's notes: the energies of the five best controls, and what it does. */
+/**
+ * The step's notes: the energies of the five best controls, and what it does. The names are the
+ * screen's; a card number in one is masked, as in any step record.
+ */
 export function notesOf(choice: Choice, presses: number): string {
   const best = choice.ranked
     .slice(0, NOTES_SHOWN)
@@ -115,7 +118,7 @@ export function notesOf(choice: Choice, presses: number): string {
       ? `presses ${JSON.stringify(choice.control.name)} (press ${presses + 1} of ${NAVIGATOR_MAX_PRESSES})`
       : `done: ${choice.summary}`,
   );
-  return parts.join('; ');
+  return maskCardNumbers(parts.join('; '));
 }
 
 /**
