@@ -35,6 +35,7 @@ interface Words {
     changes?: unknown[] | null;
   }): string;
   eventInWords(event: { type?: string; details: Record<string, unknown> }): string;
+  modelInWords(model: Record<string, unknown> | undefined): string;
 }
 const {
   actionInWords,
@@ -48,6 +49,7 @@ const {
   approvalInWords,
   decisionSentence,
   eventInWords,
+  modelInWords,
   shown,
   stepOutcomeInWords,
   typedPieces,
@@ -400,5 +402,37 @@ describe('outcomes and change lists in the console', () => {
     expect(changeInWords(change({ after: long, read_back: long }))).toBe(
       `Req. Deliv. Date: “15.03.2026” → “${'x'.repeat(100)}⟨U+00A0 NO-BREAK SPACE⟩”`,
     );
+  });
+});
+
+describe('a step’s planner in the console', () => {
+  it('gives a model’s tokens and time', () => {
+    expect(
+      modelInWords({
+        provider: 'anthropic',
+        model: 'claude-x',
+        input_tokens: 1200,
+        output_tokens: null,
+        latency_ms: 1400,
+        calls: 1,
+      }),
+    ).toBe('anthropic claude-x · 1200 in / unknown out tokens · 1.4 s');
+  });
+
+  it('gives a planner that asks no model its id, its time in ms and its notes', () => {
+    expect(
+      modelInWords({
+        provider: 'navigator',
+        model: 'navigator-2026-11-10-normal',
+        input_tokens: 0,
+        output_tokens: 0,
+        latency_ms: 2,
+        calls: 0,
+        notes: 'energy … lowest first: 0.395 "VA03 - Display Sales Order"',
+      }),
+    ).toBe(
+      'navigator-2026-11-10-normal, no model call · 2 ms · energy … lowest first: 0.395 "VA03 - Display Sales Order"',
+    );
+    expect(modelInWords(undefined)).toBe('no model call (scripted planner)');
   });
 });

@@ -73,6 +73,11 @@ export interface ModelUsage {
   /** Of `input_tokens`, read from and written to the provider's prompt cache (model planners). */
   cache_read_tokens?: number | null;
   cache_write_tokens?: number | null;
+  /**
+   * What a planner that asks no model says of its choice, kept with the step (the navigator: the
+   * energies of its five best controls). Written by Warden's own code, never a model's words.
+   */
+  notes?: string;
 }
 
 /** A check a model provider raised on an action (OpenAI `pending_safety_checks`). */

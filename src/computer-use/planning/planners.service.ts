@@ -10,8 +10,10 @@ import { AppConfig } from '../../config/app-config';
 import { defaultModel } from '../../models/default-model';
 import { ModelsService } from '../../models/models.service';
 import type { ModelPlannerConfig } from '../settings/agent-config';
+import { NAVIGATOR_PLANNER_ID } from '../settings/config-bounds';
 import { checkScript, show } from './check-script';
 import { ModelPlanner } from './model-planner';
+import { NavigatorPlanner } from './navigator/navigator-planner';
 import type { Planner } from '../planner-contract/planner';
 import type { Script } from './script.types';
 import { ScriptedPlanner, type ScriptedPlannerOptions } from './scripted-planner';
@@ -171,7 +173,8 @@ export class PlannersService {
 
   /**
    * The planner an agent's `planner` names, for the engine: a `ScriptedPlanner` over the stored
-   * script for `scripted-<uuid>`; a `ModelPlanner` for a model config, and for no planner at all
+   * script for `scripted-<uuid>`; the `NavigatorPlanner` for its id (`navigator-2026-11-10-normal`,
+   * exactly); a `ModelPlanner` for a model config, and for no planner at all
    * when the deployment has a default model; null for an unknown, deleted or other tenant's
    * scripted planner, and for anything else.
    */
@@ -182,6 +185,7 @@ export class PlannersService {
   ): Promise<Planner | null> {
     const model = this.modelFor(plannerRef);
     if (model) return new ModelPlanner(model, this.models);
+    if (plannerRef === NAVIGATOR_PLANNER_ID) return new NavigatorPlanner();
     const id = scriptedRowId(plannerRef);
     if (!id) return null;
     const script = await this.planners.script(tenant, id);

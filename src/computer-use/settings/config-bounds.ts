@@ -48,5 +48,7 @@ export const BOUNDS = {
 export const AGENT_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 export const SCRIPTED_PLANNER_PATTERN =
   /^scripted-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The navigator's planner id (DESIGN §8): a planner that asks no language model. */
+export const NAVIGATOR_PLANNER_ID = 'navigator-2026-11-10-normal';
 /** 32 bytes of hex, either bare or as colon-separated pairs (how `openssl x509 -fingerprint` prints it). */
 export const FINGERPRINT_PATTERN = /^(?:[0-9a-f]{64}|(?:[0-9a-f]{2}:){31}[0-9a-f]{2})$/i;

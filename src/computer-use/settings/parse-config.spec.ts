@@ -69,6 +69,20 @@ describe('parseConfigBody', () => {
     });
   });
 
+  it('accepts the navigator by its exact id, and nothing near it', () => {
+    const agent = (planner: string) => ({
+      enabled: false,
+      agents: { a: { ...MINIMAL.agents['sap-orders'], planner } },
+    });
+    const { config } = parseConfigBody(agent('navigator-2026-11-10-normal'));
+    expect(config.agents.a.planner).toBe('navigator-2026-11-10-normal');
+    for (const near of ['Navigator-2026-11-10-normal', 'navigator-2026-11-10', 'navigator']) {
+      expect(() => parseConfigBody(agent(near))).toThrow(
+        'agents.a.planner must be "scripted-<uuid>", "navigator-2026-11-10-normal" or a model',
+      );
+    }
+  });
+
   it('takes null as "the default", so a GET body can be PUT back', () => {
     const { config } = parseConfigBody(parseConfigBody(MINIMAL).config);
     expect(config).toEqual(parseConfigBody(MINIMAL).config);
@@ -93,7 +107,10 @@ describe('parseConfigBody', () => {
     [{ screen_tls: {} }, 'agents.a.screen_tls must have exactly one of'],
     [{ screen_tls: { fingerprint_sha256: 'abc' } }, 'agents.a.screen_tls.fingerprint_sha256'],
     [{ screen_tls: { ca_file: 'ca.pem' } }, 'agents.a.screen_tls.ca_file must be an absolute path'],
-    [{ planner: 'gpt' }, 'agents.a.planner must be "scripted-<uuid>" or a model'],
+    [
+      { planner: 'gpt' },
+      'agents.a.planner must be "scripted-<uuid>", "navigator-2026-11-10-normal" or a model',
+    ],
     [{ planner: { provider: 'x', model: 'm', api_key_env: 'K' } }, 'agents.a.planner.provider'],
     [
       { planner: { provider: 'openai-compatible', model: 'm', api_key_env: 'K' } },

@@ -16,6 +16,7 @@ import {
   type ScreenTlsConfig,
 } from './agent-config';
 import { AGENT_FIELD_SPECS } from './agent-fields';
+import { NAVIGATOR_PLANNER_ID } from './config-bounds';
 import { AgentDto } from './dto/computer-use-config.dto';
 import { ModelPlannerDto } from './dto/model-planner.dto';
 import { RECT_FIELDS, RectDto, SCREEN_TLS_FIELDS, ScreenTlsDto } from './dto/screen-parts.dto';
@@ -249,13 +250,16 @@ function parsePlanner(raw: unknown, path: string, problems: string[]): PlannerCo
   if (raw === undefined || raw === null) return null;
   if (typeof raw === 'string') {
     if (SCRIPTED_PLANNER_PATTERN.test(raw)) return raw.toLowerCase();
+    if (raw === NAVIGATOR_PLANNER_ID) return raw;
     problems.push(
-      `${path} must be "scripted-<uuid>" or a model {provider, model, api_key_env, …}, not "${raw.slice(0, 80)}"`,
+      `${path} must be "scripted-<uuid>", "${NAVIGATOR_PLANNER_ID}" or a model {provider, model, api_key_env, …}, not "${raw.slice(0, 80)}"`,
     );
     return null;
   }
   if (!isPlainObject(raw)) {
-    problems.push(`${path} must be "scripted-<uuid>" or a model {provider, model, api_key_env, …}`);
+    problems.push(
+      `${path} must be "scripted-<uuid>", "${NAVIGATOR_PLANNER_ID}" or a model {provider, model, api_key_env, …}`,
+    );
     return null;
   }
   const before = problems.length;

@@ -48,7 +48,7 @@
  *   Backspace).
  * @typedef {{
  *   provider?: string, model?: string, input_tokens?: number | null,
- *   output_tokens?: number | null, latency_ms?: number
+ *   output_tokens?: number | null, latency_ms?: number, calls?: number, notes?: string
  * }} ModelUsage
  * @typedef {{
  *   id: string, status: string, decided_by: string | null, decided_at: string | null,

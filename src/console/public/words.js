@@ -506,11 +506,19 @@ export function clock(iso) {
 }
 
 /**
- * A model call's usage: `anthropic claude-x · 1200 in / 80 out tokens · 1.4 s`.
+ * A model call's usage: `anthropic claude-x · 1200 in / 80 out tokens · 1.4 s`; for a planner
+ * that asks no model, its id, its time in ms and its notes.
  * @param {import('./api.js').ModelUsage | undefined} model
  */
 export function modelInWords(model) {
   if (!model) return 'no model call (scripted planner)';
+  // A planner that asks no model (the navigator): its name, its time and what it thought.
+  if (model.calls === 0) {
+    const said = [`${model.model ?? model.provider ?? '?'}, no model call`];
+    if (typeof model.latency_ms === 'number') said.push(`${model.latency_ms} ms`);
+    if (model.notes) said.push(model.notes);
+    return said.join(' · ');
+  }
   /** @param {number | null | undefined} n */
   const tokens = (n) => (typeof n === 'number' ? String(n) : 'unknown');
   const parts = [`${model.provider ?? '?'} ${model.model ?? ''}`.trim()];
