@@ -136,6 +136,17 @@ export class AppConfig {
   })
   DEFAULT_MODEL_API_KEY_ENV?: string = undefined;
 
+  /**
+   * The default model's planner id in the catalog (`<family>-<version>-<effort>`, such as
+   * `anthropic-claude-sonnet-4.5-normal`); unset: made from the provider and the model's name.
+   */
+  @ValidateIf((c: AppConfig) => c.DEFAULT_MODEL_ID !== undefined)
+  @Matches(/^[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*-(?:\d{4}-\d\d-\d\d|\d+(?:\.\d+)*)-[a-z]+$/, {
+    message:
+      'DEFAULT_MODEL_ID must be a planner id <family>-<version>-<effort>, like anthropic-claude-sonnet-4.5-normal',
+  })
+  DEFAULT_MODEL_ID?: string = undefined;
+
   /** Required for openai-compatible (vLLM, Ollama …); otherwise the provider's own endpoint. */
   @ValidateIf(
     (c: AppConfig) =>

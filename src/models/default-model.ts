@@ -32,3 +32,37 @@ export function defaultModel(
     base_url: config.DEFAULT_MODEL_BASE_URL ?? null,
   };
 }
+
+const VERSIONED_ID =
+  /^[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*-(?:\d{4}-\d\d-\d\d|\d+(?:\.\d+)*)-[a-z]+$/;
+
+/**
+ * The default model's planner id in the catalog (DESIGN §8): `DEFAULT_MODEL_ID`, or one made from
+ * the provider and the model's name, its trailing numbers as a dotted version
+ * (`anthropic` + `claude-sonnet-4-5` → `anthropic-claude-sonnet-4.5-normal`); a name with no
+ * version at its end gives `<provider>-default-1-normal`. Null when there is no default model.
+ */
+export function defaultModelId(
+  config: Pick<
+    AppConfig,
+    | 'DEFAULT_MODEL_PROVIDER'
+    | 'DEFAULT_MODEL'
+    | 'DEFAULT_MODEL_API_KEY_ENV'
+    | 'DEFAULT_MODEL_BASE_URL'
+    | 'DEFAULT_MODEL_ID'
+  >,
+): string | null {
+  const model = defaultModel(config);
+  if (!model) return null;
+  if (config.DEFAULT_MODEL_ID) return config.DEFAULT_MODEL_ID;
+  const slug = model.model
+    .toLowerCase()
+    .replace(/[^a-z0-9.]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  const dotted = slug.replace(
+    /-(\d+(?:-\d+)*)$/,
+    (_all, digits: string) => `-${digits.replace(/-/g, '.')}`,
+  );
+  const made = `${model.provider}-${dotted}-normal`;
+  return VERSIONED_ID.test(made) ? made : `${model.provider}-default-1-normal`;
+}

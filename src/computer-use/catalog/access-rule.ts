@@ -101,7 +101,11 @@ export function decideAccess(
     };
   }
   if (planner.public) {
-    return { available: true, step: 'public', why: planner.publicWhy ?? `${planner.id} is public.` };
+    return {
+      available: true,
+      step: 'public',
+      why: planner.publicWhy ?? `${planner.id} is public.`,
+    };
   }
   const tag = planner.tags.find((t) => caller.tags.includes(t));
   if (tag) {
@@ -128,9 +132,7 @@ function notPublicWhy(planner: RulePlanner, caller: RuleCaller): string {
       ? [`subjects tagged ${planner.tags.join(' or ')} (subject ${caller.subject} is not)`]
       : []),
     ...(planner.programs.length > 0
-      ? [
-          `tenants in the program ${planner.programs.join(' or ')} (tenant ${caller.tenant} is not)`,
-        ]
+      ? [`tenants in the program ${planner.programs.join(' or ')} (tenant ${caller.tenant} is not)`]
       : []),
     'whoever the deployment operator allows it to',
   ];

@@ -314,7 +314,8 @@ export class StepsRepository {
     );
     if (rows.length === 0) return false;
     step.receipt = receipt;
-    if (refusal !== null) Object.assign(step, { outcome: 'refused_by_application', error: refusal });
+    if (refusal !== null)
+      Object.assign(step, { outcome: 'refused_by_application', error: refusal });
     return true;
   }
 

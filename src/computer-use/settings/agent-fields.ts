@@ -120,7 +120,7 @@ export const AGENT_FIELD_SPECS = {
     default: null,
     doc: {
       oneOf: [
-        { type: 'string', pattern: '^scripted-<uuid>$' },
+        { type: 'string', pattern: '^(<family>-<version>-<effort>|scripted-<uuid>)$' },
         { $ref: getSchemaPath(ModelPlannerDto) },
       ],
       description: `left out: the deployment default model, if any; a new one for an agent whose writes need no approval ${WEAKENING}`,

@@ -93,7 +93,7 @@ describe('parseConfigBody', () => {
     [{ screen_tls: {} }, 'agents.a.screen_tls must have exactly one of'],
     [{ screen_tls: { fingerprint_sha256: 'abc' } }, 'agents.a.screen_tls.fingerprint_sha256'],
     [{ screen_tls: { ca_file: 'ca.pem' } }, 'agents.a.screen_tls.ca_file must be an absolute path'],
-    [{ planner: 'gpt' }, 'agents.a.planner must be "scripted-<uuid>" or a model'],
+    [{ planner: 'gpt' }, 'agents.a.planner must be a planner id'],
     [{ planner: { provider: 'x', model: 'm', api_key_env: 'K' } }, 'agents.a.planner.provider'],
     [
       { planner: { provider: 'openai-compatible', model: 'm', api_key_env: 'K' } },
