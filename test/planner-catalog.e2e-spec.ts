@@ -11,10 +11,16 @@ import { TEST_REDIS_URL } from './support/env';
 const NAVIGATOR = 'navigator-2026-11-10-normal';
 const DEFAULT_ID = 'anthropic-claude-sonnet-4.5-normal';
 const KEY_ENV = 'WARDEN_TEST_CATALOG_DEFAULT_KEY';
+const OPUS = 'anthropic-claude-opus-4.1-normal';
+const OPUS_KEY_ENV = 'WARDEN_TEST_CATALOG_OPUS_KEY';
 const DEPLOYMENT = {
   DEFAULT_MODEL_PROVIDER: 'anthropic',
   DEFAULT_MODEL: 'claude-sonnet-4-5',
   DEFAULT_MODEL_API_KEY_ENV: KEY_ENV,
+  // Another model planner of the deployment, not public.
+  MODEL_PLANNERS: JSON.stringify([
+    { id: OPUS, provider: 'anthropic', model: 'claude-opus-4-1', api_key_env: OPUS_KEY_ENV },
+  ]),
 };
 const AGENT = { screen_url: 'https://127.0.0.1:8443', screen_token_env: 'SIM_HOST_TOKEN' };
 const NOT_PUBLIC = `${NAVIGATOR} is not public: it is available only to subjects tagged researcher (subject bob is not), or whoever the deployment operator allows it to.`;
@@ -102,6 +108,18 @@ describe('the planner catalog', () => {
         available: true,
         why: `${DEFAULT_ID} is the deployment's default model, public to every tenant.`,
       },
+      {
+        id: OPUS,
+        name: 'anthropic claude-opus-4-1',
+        family: 'anthropic-claude-opus',
+        runs: 'platform',
+        pixels: true,
+        public: false,
+        tags: [],
+        programs: [],
+        available: false,
+        why: `${OPUS} is not public: it is available only to whoever the deployment operator allows it to.`,
+      },
       expect.objectContaining({
         id: NAVIGATOR,
         family: 'navigator',
@@ -120,9 +138,13 @@ describe('the planner catalog', () => {
       }),
     ]);
     // Another tenant sees its own scripts only.
-    expect((await catalog(globexAda)).planners.map((p) => p.id)).toEqual([DEFAULT_ID, NAVIGATOR]);
+    expect((await catalog(globexAda)).planners.map((p) => p.id)).toEqual([
+      DEFAULT_ID,
+      OPUS,
+      NAVIGATOR,
+    ]);
     const one = await api.request('GET', `/api/planners/${NAVIGATOR}`, { token: bob });
-    expect(one.body).toEqual({ planner: seen.planners[1] });
+    expect(one.body).toEqual({ planner: seen.planners[2] });
     const scripted = await api.request('GET', `/api/planners/${script}`, { token: bob });
     expect(scripted.body.planner).toMatchObject({
       id: script,
@@ -297,6 +319,52 @@ describe('the planner catalog', () => {
     );
     // Another tenant is not touched by acme's deny.
     expect((await entry(globexAda, DEFAULT_ID)).available).toBe(true);
+  });
+
+  it("another model planner of the deployment: only by the operator's allow, by id or as its exact model", async () => {
+    const asModel = { provider: 'anthropic', model: 'claude-opus-4-1', api_key_env: OPUS_KEY_ENV };
+    for (const planner of [OPUS, asModel]) {
+      const refused = await put(bob, { opus: { ...AGENT, planner } });
+      expect([refused.status, refused.body.error]).toEqual([403, 'planner_access_required']);
+      expect(refused.body.message).toBe(
+        `${OPUS} is not public: it is available only to whoever the deployment operator allows it to.`,
+      );
+    }
+    const allow = idOf(
+      await cliOk('allow', '--tenant', 'acme', '--subject', 'bob', '--planner', OPUS),
+    );
+    const current = (await api.request('GET', '/api/admin/computer-use', { token: bob })).body
+      .agents;
+    const saved = await put(bob, { ...current, opus: { ...AGENT, planner: OPUS } });
+    expect(saved.status).toBe(200);
+    expect(saved.body.agents.opus.planner).toBe(OPUS);
+    // otto starting it is not bob: refused with the why.
+    const refused = await start(otto, 'opus');
+    expect([refused.status, refused.body.error]).toEqual([403, 'planner_unavailable']);
+    await cliOk('remove', allow);
+    // Its key is the deployment's: a tenant can never be granted it.
+    const grant = await runEntry(
+      ENTRIES.cli,
+      [
+        'secrets',
+        'grant',
+        '--tenant',
+        'acme',
+        '--env',
+        OPUS_KEY_ENV,
+        '--to',
+        'https://api.anthropic.com',
+      ],
+      {
+        DATABASE_URL: api.db.url,
+        REDIS_URL: TEST_REDIS_URL,
+        MODEL_PLANNERS: DEPLOYMENT.MODEL_PLANNERS,
+      },
+    );
+    expect(grant.code).not.toBe(0);
+    expect(grant.stderr).toContain(
+      `${OPUS_KEY_ENV} is the key of one of the deployment's MODEL_PLANNERS`,
+    );
   });
 
   it('lists, refuses what is not a planner, a tag or a program, and removes a tag', async () => {

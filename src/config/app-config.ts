@@ -12,6 +12,7 @@ import {
   validateSync,
   ValidateIf,
 } from 'class-validator';
+import { parseModelPlanners } from './model-planners';
 import { ENV_NAME_PATTERN, MODEL_PROVIDERS, type ModelProvider } from './names';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -146,6 +147,14 @@ export class AppConfig {
       'DEFAULT_MODEL_ID must be a planner id <family>-<version>-<effort>, like anthropic-claude-sonnet-4.5-normal',
   })
   DEFAULT_MODEL_ID?: string = undefined;
+
+  /**
+   * The deployment's other model planners, a JSON array of `{id, provider, model, api_key_env,
+   * base_url?, public?, tags?, programs?}` (src/config/model-planners.ts, docs/planners.md).
+   */
+  @IsOptional()
+  @IsString()
+  MODEL_PLANNERS?: string = undefined;
 
   /** Required for openai-compatible (vLLM, Ollama …); otherwise the provider's own endpoint. */
   @ValidateIf(
@@ -350,6 +359,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       (e) => Object.values(e.constraints ?? {})[0] ?? `${e.property} is invalid`,
     );
     throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
+  }
+  const planners = parseModelPlanners(config.MODEL_PLANNERS);
+  if (typeof planners === 'string') throw new ConfigError(`Invalid configuration: ${planners}`);
+  if (config.DEFAULT_MODEL_ID && planners.some((p) => p.id === config.DEFAULT_MODEL_ID)) {
+    throw new ConfigError(
+      `Invalid configuration: DEFAULT_MODEL_ID ${config.DEFAULT_MODEL_ID} is also an id in MODEL_PLANNERS`,
+    );
   }
   return config;
 }

@@ -3,6 +3,7 @@ import {
   type ModelPlannerConfig,
 } from '../computer-use/settings/agent-config';
 import type { AppConfig } from '../config/app-config';
+import { modelPlanners } from '../config/model-planners';
 
 /**
  * The deployment's default model from the environment (`DEFAULT_MODEL_*`, validated in AppConfig),
@@ -65,4 +66,45 @@ export function defaultModelId(
   );
   const made = `${model.provider}-${dotted}-normal`;
   return VERSIONED_ID.test(made) ? made : `${model.provider}-default-1-normal`;
+}
+
+/** A model planner of the deployment, as the catalog lists it and the engine plans with it. */
+export interface DeploymentModel {
+  id: string;
+  model: ModelPlannerConfig;
+  /** The default model (`DEFAULT_MODEL_*`): public; the others are as `MODEL_PLANNERS` says. */
+  isDefault: boolean;
+  public: boolean;
+  tags: string[];
+  programs: string[];
+}
+
+/** The deployment's model planners: its default model first, then `MODEL_PLANNERS`. */
+export function deploymentModels(
+  config: Parameters<typeof defaultModelId>[0] & Pick<AppConfig, 'MODEL_PLANNERS'>,
+): DeploymentModel[] {
+  const models: DeploymentModel[] = [];
+  const fallback = defaultModel(config);
+  const id = defaultModelId(config);
+  if (fallback && id) {
+    models.push({ id, model: fallback, isDefault: true, public: true, tags: [], programs: [] });
+  }
+  for (const p of modelPlanners(config)) {
+    if (models.some((m) => m.id === p.id)) continue;
+    models.push({
+      id: p.id,
+      model: {
+        ...MODEL_PLANNER_DEFAULTS,
+        provider: p.provider,
+        model: p.model,
+        api_key_env: p.api_key_env,
+        base_url: p.base_url,
+      },
+      isDefault: false,
+      public: p.public,
+      tags: p.tags,
+      programs: p.programs,
+    });
+  }
+  return models;
 }

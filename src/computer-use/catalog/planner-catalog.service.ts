@@ -3,7 +3,7 @@ import { canonicalJson } from '../../audit/canonical-json';
 import type { Caller } from '../../auth/caller';
 import { DomainError, notFound } from '../../common/domain-error';
 import { AppConfig } from '../../config/app-config';
-import { defaultModel, defaultModelId } from '../../models/default-model';
+import { defaultModelId, deploymentModels } from '../../models/default-model';
 import { parsePlannerId, SCRIPTED_FAMILY } from '../planner-contract/planner-id';
 import { PlannersService, type ScriptedPlannerView } from '../planning/planners.service';
 import { ScriptedPlannersRepository } from '../planning/scripted-planners.repository';
@@ -162,24 +162,30 @@ export class PlannerCatalog implements OnModuleInit {
     };
   }
 
-  /** The deployment's planners: its default model, the navigator (remote families: none yet). */
+  /**
+   * The deployment's planners: its model planners (the default model first), the navigator;
+   * remote families: none yet.
+   */
   private deploymentEntries(): CatalogEntry[] {
     const entries: CatalogEntry[] = [];
-    const model = defaultModel(this.config);
-    const id = defaultModelId(this.config);
-    const parts = parsePlannerId(id);
-    if (model && parts) {
+    for (const m of deploymentModels(this.config)) {
+      const parts = parsePlannerId(m.id);
+      if (!parts) continue;
       entries.push({
         id: parts.id,
         family: parts.family,
-        name: `the deployment's default model (${model.provider} ${model.model})`,
+        name: m.isDefault
+          ? `the deployment's default model (${m.model.provider} ${m.model.model})`
+          : `${m.model.provider} ${m.model.model}`,
         kind: 'model',
         runs: 'platform',
         pixels: true,
-        public: true,
-        publicWhy: `${parts.id} is the deployment's default model, public to every tenant.`,
-        tags: [],
-        programs: [],
+        public: m.public,
+        ...(m.isDefault
+          ? { publicWhy: `${parts.id} is the deployment's default model, public to every tenant.` }
+          : {}),
+        tags: m.tags,
+        programs: m.programs,
       });
     }
     entries.push(NAVIGATOR_ENTRY);
@@ -214,18 +220,22 @@ export class PlannerCatalog implements OnModuleInit {
     }
     if (typeof planner === 'object' && !Array.isArray(planner)) {
       const named = planner as Record<string, unknown>;
-      const model = defaultModel(this.config);
-      if (!model || named.api_key_env !== model.api_key_env) {
+      const models = deploymentModels(this.config);
+      if (!models.some((m) => m.model.api_key_env === named.api_key_env)) {
         return { outside: "it is the tenant's own model, with its own key" };
       }
-      const same =
-        named.provider === model.provider &&
-        named.model === model.model &&
-        (named.base_url ?? null) === (model.base_url ?? null);
-      const entry = same ? deployment.find((e) => e.id === defaultId) : undefined;
+      // The deployment's key: only as exactly one of the deployment's model planners.
+      const same = models.find(
+        (m) =>
+          m.model.api_key_env === named.api_key_env &&
+          m.model.provider === named.provider &&
+          m.model.model === named.model &&
+          (m.model.base_url ?? null) === (named.base_url ?? null),
+      );
+      const entry = same ? deployment.find((e) => e.id === same.id) : undefined;
       return (
         entry ?? {
-          refused: `That model uses the deployment's key ${model.api_key_env} for a model the deployment does not offer: name a planner of the catalog by its id (GET /api/planners).`,
+          refused: `That model uses the deployment's key ${String(named.api_key_env)} for a model the deployment does not offer with it: name a planner of the catalog by its id (GET /api/planners).`,
         }
       );
     }

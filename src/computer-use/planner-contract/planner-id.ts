@@ -7,9 +7,9 @@
 
 /** A family name: also what an allow or deny may name instead of one id. */
 export const PLANNER_FAMILY = /^[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*$/;
-const PLANNER_ID = /^([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*)-(\d{4}-\d\d-\d\d|\d+(?:\.\d+)*)-([a-z]+)$/;
-const SCRIPTED_ID =
-  /^scripted-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+const PLANNER_ID =
+  /^([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*)-(\d{4}-\d\d-\d\d|\d+(?:\.\d+)*)-([a-z]+)$/;
+const SCRIPTED_ID = /^scripted-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
 /** The family of every `scripted-<uuid>`: an allow or deny of `scripted` names all scripts. */
 export const SCRIPTED_FAMILY = 'scripted';
