@@ -104,7 +104,7 @@ export function parseModelPlanners(raw: string | undefined): DeploymentModelPlan
       provider: p.provider as ModelProvider,
       model: p.model,
       api_key_env: p.api_key_env,
-      base_url: baseUrl as string | null,
+      base_url: baseUrl,
       public: p.public === true,
       tags,
       programs,
