@@ -60,7 +60,7 @@ function item(entry: CatalogEntry, decision: AccessDecision): CatalogItem {
 
 /**
  * The planner catalog (DESIGN §8 "Planners as a catalog"): every planner a tenant could name (the
- * deployment's default model, the navigator, the tenant's scripts), each decided for the caller by
+ * deployment's model planners, the navigator, the tenant's scripts), each decided for the caller by
  * the five-step rule over the operator's allows, denies, tags and programs. Checked when a config
  * names a planner (the config's PUT) and again when each run starts.
  */
@@ -113,8 +113,9 @@ export class PlannerCatalog implements OnModuleInit {
    * May the caller use what an agent's `planner` names? An id of the catalog is decided by the
    * rule (a script whether or not it still exists: a missing one is refused when the run starts);
    * no planner is the deployment's default; a model object with the tenant's own key is outside
-   * the catalog (its key needs the operator's secret grant); a model object with the deployment's
-   * key is the default, when it is exactly that model, and refused otherwise. Anything else: not.
+   * the catalog (its key needs the operator's secret grant); a model object with one of the
+   * deployment's keys is that model planner when it is exactly that model, and refused otherwise.
+   * Anything else: not available.
    */
   async verdict(caller: Caller, planner: unknown): Promise<PlannerVerdict> {
     const entry = this.entryOf(caller.tenant, planner);
