@@ -26,6 +26,7 @@ import { DestinationGrants1796430000000 } from './1796430000000-DestinationGrant
 import { ApproversTyped1796440000000 } from './1796440000000-ApproversTyped';
 import { WriteReceipts1796450000000 } from './1796450000000-WriteReceipts';
 import { StepLabelEvidence1796460000000 } from './1796460000000-StepLabelEvidence';
+import { PlannerAccess1796470000000 } from './1796470000000-PlannerAccess';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -56,4 +57,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ApproversTyped1796440000000,
   WriteReceipts1796450000000,
   StepLabelEvidence1796460000000,
+  PlannerAccess1796470000000,
 ];

@@ -5,7 +5,7 @@ import { AuditSinksApiModule } from './audit-sinks/audit-sinks-api.module';
 import { AuthModule } from './auth/auth.module';
 import { OidcModule } from './auth/oidc/oidc.module';
 import { InventoryModule } from './computer-use/inventory/inventory.module';
-import { PlanningApiModule } from './computer-use/planning/planning-api.module';
+import { CatalogApiModule } from './computer-use/catalog/catalog-api.module';
 import { RetentionApiModule } from './computer-use/retention/retention-api.module';
 import { RunsModule } from './computer-use/runs/runs.module';
 import { SettingsApiModule } from './computer-use/settings/settings-api.module';
@@ -31,7 +31,7 @@ export class AppModule {
         MetricsModule,
         AuditApiModule,
         SettingsApiModule,
-        PlanningApiModule,
+        CatalogApiModule,
         ModelsApiModule,
         RunsModule,
         ApprovalsApiModule,

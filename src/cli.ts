@@ -7,6 +7,9 @@ import type { VerifyResult } from './audit/audit-chain';
 import { AuditService } from './audit/audit.service';
 import { verifyExport } from './audit/verify-export';
 import { CoreModule } from './core.module';
+import { PlannerAccessModule } from './computer-use/catalog/planner-access.module';
+import { PlannerAccess } from './computer-use/catalog/planner-access.service';
+import { plannersCommand, PLANNERS_USAGE } from './computer-use/catalog/planners-cli';
 import { RetentionModule } from './computer-use/retention/retention.module';
 import { RetentionService } from './computer-use/retention/retention.service';
 import { ScreenRekey } from './computer-use/screens/screen-rekey.service';
@@ -31,6 +34,7 @@ const USAGE = `usage: npm run cli -- <command>
   secrets list [--tenant <tenant>]
   secrets revoke --tenant <tenant> --env <VARIABLE> --to <https://host:port>
 ${DESTINATIONS_USAGE}
+${PLANNERS_USAGE}
   screens purge [--tenant <tenant>] [--as-of <time>] [--early]
         drop the PNG bytes of screens past their tenant's retention (what the workers' daily job
         does; screens of a held run are kept), now or as if it were --as-of (ISO 8601 with its
@@ -59,6 +63,9 @@ async function main(argv: string[]): Promise<number> {
       env: { type: 'string' },
       to: { type: 'string', multiple: true },
       note: { type: 'string' },
+      planner: { type: 'string' },
+      tag: { type: 'string' },
+      program: { type: 'string' },
       file: { type: 'string' },
       'as-of': { type: 'string' },
       early: { type: 'boolean' },
@@ -87,6 +94,7 @@ async function main(argv: string[]): Promise<number> {
         SecretsModule,
         RetentionModule,
         ScreensModule,
+        PlannerAccessModule,
       ],
       providers: [TokensService],
     },
@@ -103,6 +111,9 @@ async function main(argv: string[]): Promise<number> {
     if (group === 'secrets') return await secrets(app.get(SecretGrants), command, values);
     if (group === 'destinations') {
       return await destinationsCommand(app.get(Destinations), command, values, operatorName());
+    }
+    if (group === 'planners') {
+      return await plannersCommand(app.get(PlannerAccess), command, arg, values, operatorName());
     }
     if (group === 'audit' && command === 'verify') {
       if (!values.tenant) {

@@ -747,6 +747,15 @@ describe('the console', () => {
     await expect(agent.locator('th').textContent()).resolves.toBe('sap-orders');
     await expect(agent.textContent()).resolves.toContain(stack.sim.url);
     await expect(agent.textContent()).resolves.toContain('every write');
+    // The planner catalog: the navigator listed, not available to ada, and why.
+    const navigator = page.locator(
+      '#planner-catalog tr[data-planner="navigator-2026-11-10-normal"]',
+    );
+    await navigator.waitFor();
+    await expect(navigator.locator('td').nth(1).textContent()).resolves.toBe('no');
+    await expect(navigator.textContent()).resolves.toContain(
+      'is not public: it is available only to subjects tagged researcher (subject ada is not)',
+    );
     // The switch's words come with the state, loaded after the page.
     await page.getByRole('button', { name: 'Pause every agent' }).waitFor();
     await expect(page.locator('#pause-state').textContent()).resolves.toMatch(/^Not paused/);

@@ -445,12 +445,13 @@ describe('every connection granted', () => {
     });
 
     it("the deployment's default model: refused until the tenant is granted it, then used, and a revoked grant stops the run", async () => {
-      // No planner named (the default model), and the default model's key named outright.
+      // No planner named (the default model), and the default model's key named outright with
+      // the default model itself.
       for (const planner of [
         undefined,
         {
           provider: 'openai-compatible',
-          model: 'another-model',
+          model: 'local-vlm',
           api_key_env: defaultKeyEnv,
           base_url: `${fake.url}/v1`,
         },
@@ -467,6 +468,30 @@ describe('every connection granted', () => {
       }
       const refusals = (await audit('computer_use.refused')).slice(-2);
       expect(refusals.map((e) => e.details.reason)).toEqual(['not_granted', 'not_granted']);
+      // The deployment's key with a model the deployment does not offer is no planner of the
+      // catalog: refused when the config names it (docs/planners.md).
+      const borrowed = await stack.api.request('PUT', '/api/admin/computer-use', {
+        token: stack.tokens.admin,
+        json: {
+          enabled: true,
+          agents: {
+            'sap-orders': {
+              ...(
+                await stack.api.request('GET', '/api/admin/computer-use', {
+                  token: stack.tokens.admin,
+                })
+              ).body.agents['sap-orders'],
+              planner: {
+                provider: 'openai-compatible',
+                model: 'another-model',
+                api_key_env: defaultKeyEnv,
+                base_url: `${fake.url}/v1`,
+              },
+            },
+          },
+        },
+      });
+      expect([borrowed.status, borrowed.body.error]).toEqual([403, 'planner_access_required']);
       expectNoConnection({ 'the default model': fake });
 
       const granted = await destinations('grant', 'default-model');

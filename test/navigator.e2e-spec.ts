@@ -18,6 +18,8 @@ describe('the navigator, end to end', () => {
     stack = await startStack();
     blind = await startSimHost({ elements: false });
     await stack.grant(blind.tokenEnv, blind.url);
+    // Not public: the operator allows it to this tenant (the catalog's rule, docs/planners.md).
+    await stack.allowPlanner(NAVIGATOR_PLANNER_ID);
     await stack.configure(
       { planner: NAVIGATOR_PLANNER_ID, max_steps: 1 },
       {

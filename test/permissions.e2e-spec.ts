@@ -62,6 +62,7 @@ const MATRIX: Array<[string, string, number[]]> = [
   // Planners: no body is a 400 past the guard; `{id}` is no planner of the tenant, a 404.
   ['POST', '/api/planners/scripted', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
   ['GET', '/api/planners', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
+  ['GET', '/api/planners/scripted', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
   ['GET', '/api/planners/{id}', [401, 401, 401, 403, 404, 403, 403, 403, 403, 404]],
   ['PUT', '/api/planners/{id}', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
   ['DELETE', '/api/planners/{id}', [401, 401, 401, 403, 404, 403, 403, 403, 403, 404]],
@@ -189,6 +190,7 @@ describe('permission matrix', () => {
       subject: 'only-agents.approve',
       token_id: expect.any(String),
       permissions: ['agents.approve'],
+      tags: [],
     });
   });
 });

@@ -73,7 +73,20 @@ describe('scripted planners API', () => {
     expect(planner.updated_at).toBe(planner.created_at);
     const again = await api.request('GET', `/api/planners/${planner.id}`, { token: admin });
     expect(again.status).toBe(200);
-    expect(again.body).toEqual({ planner });
+    // The catalog's view of it (docs/planners.md), with the script.
+    expect(again.body).toEqual({
+      planner: {
+        ...planner,
+        family: 'scripted',
+        runs: 'platform',
+        pixels: false,
+        public: true,
+        tags: [],
+        programs: [],
+        available: true,
+        why: `${planner.id} is a script of tenant acme, public to its own tenant.`,
+      },
+    });
     // jsonb gave back exactly what was checked.
     const [row] = await api.db.sql<{ script: unknown; tenant: string; deleted_at: Date | null }>(
       'SELECT script, tenant, deleted_at FROM scripted_planners WHERE id = $1',
@@ -171,7 +184,9 @@ describe('scripted planners API', () => {
     expect(result.body.message).toMatch(
       /^the body nests deeper than 32 levels \(at script\.steps\[0\]\.action\[0\]/,
     );
-    expect((await api.request('GET', '/api/planners?limit=1', { token: admin })).status).toBe(200);
+    expect(
+      (await api.request('GET', '/api/planners/scripted?limit=1', { token: admin })).status,
+    ).toBe(200);
   });
 
   it('takes 200 steps, refuses 201, and refuses more than 64 KB of JSON', async () => {
@@ -206,7 +221,7 @@ describe('scripted planners API', () => {
     let pages = 0;
     do {
       const query: string = cursor ? `?limit=2&cursor=${cursor}` : '?limit=2';
-      const page = await api2.request('GET', `/api/planners${query}`, { token: admin });
+      const page = await api2.request('GET', `/api/planners/scripted${query}`, { token: admin });
       expect(page.status).toBe(200);
       expect(page.body.items.length).toBeLessThanOrEqual(2);
       seen.push(...page.body.items);
@@ -223,11 +238,11 @@ describe('scripted planners API', () => {
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
     });
-    const whole = await api.request('GET', '/api/planners?limit=200', { token: admin });
+    const whole = await api.request('GET', '/api/planners/scripted?limit=200', { token: admin });
     expect(whole.body.items).toEqual(seen);
     expect(whole.body.next_cursor).toBeNull();
 
-    const bad = await api.request('GET', '/api/planners?cursor=bm9wZQ', { token: admin });
+    const bad = await api.request('GET', '/api/planners/scripted?cursor=bm9wZQ', { token: admin });
     expect([bad.status, bad.body.message]).toEqual([400, 'cursor is not one this API gave out']);
   });
 
@@ -284,7 +299,7 @@ describe('scripted planners API', () => {
         `no planner "${planner.id}"`,
       ]);
     }
-    const list = await api.request('GET', '/api/planners?limit=200', { token: admin });
+    const list = await api.request('GET', '/api/planners/scripted?limit=200', { token: admin });
     expect(list.body.items.map((p: { id: string }) => p.id)).not.toContain(planner.id);
     const [row] = await api.db.sql<{ deleted_at: Date | null; name: string }>(
       'SELECT deleted_at, name FROM scripted_planners WHERE id = $1',
@@ -312,10 +327,10 @@ describe('scripted planners API', () => {
       const result = await api.request(method, path, { token: globex, json });
       expect([method, result.status]).toEqual([method, 404]);
     }
-    const list = await api.request('GET', '/api/planners?limit=200', { token: globex });
+    const list = await api.request('GET', '/api/planners/scripted?limit=200', { token: globex });
     expect(list.body).toEqual({ items: [], next_cursor: null });
     const still = await api.request('GET', path, { token: admin });
-    expect(still.body.planner).toEqual(planner);
+    expect(still.body.planner).toMatchObject(planner);
   });
 
   it('needs computer_use.admin', async () => {

@@ -84,6 +84,7 @@ describe('console sessions (OpenID Connect)', () => {
       subject: 'bea',
       token_id: expect.any(String),
       permissions: ['agents.approve'],
+      tags: [],
       session: {
         csrf_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
         groups: ['warden-approvers'],

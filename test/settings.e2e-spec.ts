@@ -262,17 +262,17 @@ describe('computer-use admin config', () => {
     [
       'a planner that is neither scripted nor a model',
       withAgent({ planner: 'gpt-4' }),
-      'agents.a.planner must be "scripted-<uuid>", "navigator-2026-11-10-normal" or a model',
+      'agents.a.planner must be a planner id',
     ],
     [
       'a scripted planner without a uuid',
       withAgent({ planner: 'scripted-1' }),
-      'agents.a.planner must be "scripted-<uuid>", "navigator-2026-11-10-normal" or a model',
+      'agents.a.planner must be a planner id',
     ],
     [
       'a planner that is a number',
       withAgent({ planner: 7 }),
-      'agents.a.planner must be "scripted-<uuid>", "navigator-2026-11-10-normal" or a model',
+      'agents.a.planner must be a planner id',
     ],
     [
       'an unknown provider',

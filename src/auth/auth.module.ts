@@ -10,6 +10,7 @@ import { MeController } from './me.controller';
 import { PermissionsGuard } from './permissions.guard';
 import { SessionsRepository } from './sessions/sessions.repository';
 import { SessionsService } from './sessions/sessions.service';
+import { SubjectTagsRepository } from './subject-tags.repository';
 import { TokensService } from './tokens.service';
 
 @Module({
@@ -22,6 +23,7 @@ import { TokensService } from './tokens.service';
     SessionsService,
     AccessRepository,
     AccessService,
+    SubjectTagsRepository,
     { provide: APP_GUARD, useClass: PermissionsGuard },
   ],
   exports: [TokensService, SessionsService],

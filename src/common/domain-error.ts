@@ -15,6 +15,8 @@ export class DomainError extends Error {
   constructor(
     readonly code: DomainErrorCode,
     message: string,
+    /** The response's `error` in place of the status's name (`planner_access_required`). */
+    readonly label?: string,
   ) {
     super(message);
     this.name = 'DomainError';

@@ -12,6 +12,7 @@ import {
   validateSync,
   ValidateIf,
 } from 'class-validator';
+import { parseModelPlanners } from './model-planners';
 import { ENV_NAME_PATTERN, MODEL_PROVIDERS, type ModelProvider } from './names';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -135,6 +136,25 @@ export class AppConfig {
       'DEFAULT_MODEL_API_KEY_ENV must name the environment variable that holds the key (A-Z, 0-9, _), required when DEFAULT_MODEL_PROVIDER is set',
   })
   DEFAULT_MODEL_API_KEY_ENV?: string = undefined;
+
+  /**
+   * The default model's planner id in the catalog (`<family>-<version>-<effort>`, such as
+   * `anthropic-claude-sonnet-4.5-normal`); unset: made from the provider and the model's name.
+   */
+  @ValidateIf((c: AppConfig) => c.DEFAULT_MODEL_ID !== undefined)
+  @Matches(/^[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*-(?:\d{4}-\d\d-\d\d|\d+(?:\.\d+)*)-[a-z]+$/, {
+    message:
+      'DEFAULT_MODEL_ID must be a planner id <family>-<version>-<effort>, like anthropic-claude-sonnet-4.5-normal',
+  })
+  DEFAULT_MODEL_ID?: string = undefined;
+
+  /**
+   * The deployment's other model planners, a JSON array of `{id, provider, model, api_key_env,
+   * base_url?, public?, tags?, programs?}` (src/config/model-planners.ts, docs/planners.md).
+   */
+  @IsOptional()
+  @IsString()
+  MODEL_PLANNERS?: string = undefined;
 
   /** Required for openai-compatible (vLLM, Ollama …); otherwise the provider's own endpoint. */
   @ValidateIf(
@@ -339,6 +359,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       (e) => Object.values(e.constraints ?? {})[0] ?? `${e.property} is invalid`,
     );
     throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
+  }
+  const planners = parseModelPlanners(config.MODEL_PLANNERS);
+  if (typeof planners === 'string') throw new ConfigError(`Invalid configuration: ${planners}`);
+  if (config.DEFAULT_MODEL_ID && planners.some((p) => p.id === config.DEFAULT_MODEL_ID)) {
+    throw new ConfigError(
+      `Invalid configuration: DEFAULT_MODEL_ID ${config.DEFAULT_MODEL_ID} is also an id in MODEL_PLANNERS`,
+    );
   }
   return config;
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { AppConfig } from '../config/app-config';
+import { modelPlanners } from '../config/model-planners';
 import { modelEndpoint } from '../models/provider-urls';
 import { TenantsService } from '../tenants/tenants.service';
 import {
@@ -91,6 +92,26 @@ export class Destinations {
     if (!c.SMTP_URL) return null;
     const smtp = smtpDestination(c.SMTP_URL);
     return 'origin' in smtp ? smtp.origin : null;
+  }
+
+  /**
+   * Whether a key is one of the deployment's own model keys going to its own endpoint: the default
+   * model's (`default-model`) or a `MODEL_PLANNERS` planner's (`planner`); null for anything else.
+   */
+  deploymentKey(envName: string, origin: string): 'default-model' | 'planner' | null {
+    const c = this.config;
+    if (
+      c.DEFAULT_MODEL_API_KEY_ENV === envName &&
+      this.deploymentOrigin('default-model') === origin
+    ) {
+      return 'default-model';
+    }
+    for (const p of modelPlanners(c)) {
+      if (p.api_key_env !== envName) continue;
+      const endpoint = httpDestination(modelEndpoint(p));
+      if ('origin' in endpoint && endpoint.origin === origin) return 'planner';
+    }
+    return null;
   }
 
   async grant(

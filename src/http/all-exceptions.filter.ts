@@ -54,7 +54,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   toBody(exception: unknown, requestId: string): ErrorBody {
     if (exception instanceof DomainError) {
-      return body(STATUS_OF[exception.code], exception.message);
+      const domain = body(STATUS_OF[exception.code], exception.message);
+      return exception.label ? { ...domain, error: exception.label } : domain;
     }
     if (fastifyCode(exception) === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       // Fastify's own refusal of a Content-Type header that is no media type at all (`json`).

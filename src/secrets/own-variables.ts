@@ -1,4 +1,5 @@
 import { AppConfig } from '../config/app-config';
+import { modelPlanners } from '../config/model-planners';
 
 /**
  * Variables Warden itself reads, or that its libraries and Node read, whatever their value:
@@ -32,7 +33,8 @@ const OWN_NAMES = new Set([
  */
 export function ownVariable(
   name: string,
-  config: Partial<Pick<AppConfig, 'DEFAULT_MODEL_API_KEY_ENV'>> & Record<string, unknown>,
+  config: Partial<Pick<AppConfig, 'DEFAULT_MODEL_API_KEY_ENV' | 'MODEL_PLANNERS'>> &
+    Record<string, unknown>,
 ): string | null {
   const upper = name.toUpperCase();
   if (Object.keys(new AppConfig()).some((known) => known.toUpperCase() === upper)) {
@@ -42,6 +44,9 @@ export function ownVariable(
   const prefix = OWN_PREFIXES.find((p) => upper.startsWith(p));
   if (prefix) {
     return `${name} starts with ${prefix}, which Warden and its libraries read for themselves`;
+  }
+  if (modelPlanners(config).some((p) => p.api_key_env.toUpperCase() === upper)) {
+    return `${name} is the key of one of the deployment's MODEL_PLANNERS`;
   }
   for (const [key, value] of Object.entries(config)) {
     if (key.endsWith('_ENV') && typeof value === 'string' && value.toUpperCase() === upper) {

@@ -225,8 +225,12 @@ export class SecretGrants {
         `${use.what}: ${JSON.stringify(use.envName)} is not an environment variable name`,
       );
     }
-    const deploymentDefault = this.isDeploymentDefault(use.envName, origin);
-    if (!deploymentDefault) {
+    // The deployment's own model keys (the default model's, MODEL_PLANNERS') going to their own
+    // endpoints need no secret grant (and can have none); the tenant still needs the endpoint as
+    // a destination. Which tenant may use which of those planners is the catalog's rule (DESIGN §8).
+    const deploymentKey = this.destinations.deploymentKey(use.envName, origin);
+    const deploymentDefault = deploymentKey === 'default-model';
+    if (!deploymentKey) {
       const own = ownVariable(use.envName, { ...this.config });
       if (own) {
         throw new SecretRefused(
@@ -264,17 +268,6 @@ export class SecretGrants {
       );
     }
     return origin;
-  }
-
-  /**
-   * The deployment's default model's key going to the default model's endpoint: the operator's
-   * own key, which needs no secret grant (and can have none); the tenant still needs the default
-   * model as a destination.
-   */
-  private isDeploymentDefault(envName: string, origin: string): boolean {
-    const c = this.config;
-    if (!c.DEFAULT_MODEL_API_KEY_ENV || envName !== c.DEFAULT_MODEL_API_KEY_ENV) return false;
-    return this.destinations.deploymentOrigin('default-model') === origin;
   }
 }
 

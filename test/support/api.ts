@@ -5,6 +5,7 @@ import { createApp } from '../../src/app.factory';
 import { AppModule } from '../../src/app.module';
 import { TokensService } from '../../src/auth/tokens.service';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { PlannerAccess } from '../../src/computer-use/catalog/planner-access.service';
 import { Destinations } from '../../src/destinations/destinations.service';
 import { SecretGrants } from '../../src/secrets/secret-grants.service';
 import { createTestDatabase, TestDatabase } from './database';
@@ -35,6 +36,8 @@ export interface TestApi {
    * connect to `to` (an origin, or `default-model` / `smtp`) on the tenant's behalf.
    */
   grantDestination(tenant: string, to: string): Promise<void>;
+  /** The deployment operator's allow (`npm run cli -- planners allow`) of a planner id or family. */
+  allowPlanner(tenant: string, planner: string): Promise<void>;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<HttpResult<T>>;
   close(): Promise<void>;
 }
@@ -96,6 +99,9 @@ export async function startApi(
     },
     grantDestination: async (tenant, to) => {
       await app.get(Destinations).grant(tenant, to, undefined, 'os:test');
+    },
+    allowPlanner: async (tenant, planner) => {
+      await app.get(PlannerAccess).set({ kind: 'allow', tenant, planner }, 'os:test');
     },
     request: (method, path, options) => http(url, method, path, options),
     close: async () => {

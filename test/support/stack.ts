@@ -123,6 +123,8 @@ export interface Stack {
   grant(env: string, to: string, tenant?: string): Promise<void>;
   /** The operator's destination grant of `to` (an origin, `default-model`, `smtp`) for acme (or `tenant`). */
   grantDestination(to: string, tenant?: string): Promise<void>;
+  /** The operator's allow of a planner id or family for acme (or `tenant`). */
+  allowPlanner(planner: string, tenant?: string): Promise<void>;
   /** Stores a scripted planner and answers its id. */
   planner(script: unknown): Promise<string>;
   start(goal?: string, agent?: string, token?: string): Promise<any>;
@@ -218,6 +220,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     configureAs: (token, agent = {}) => putConfig(token, agent),
     grant: (env, to, tenant = 'acme') => api.grant(tenant, env, to),
     grantDestination: (to, tenant = 'acme') => api.grantDestination(tenant, to),
+    allowPlanner: (planner, tenant = 'acme') => api.allowPlanner(tenant, planner),
     planner: async (script) => {
       const r = await api.request('POST', '/api/planners/scripted', {
         token: tokens.admin,

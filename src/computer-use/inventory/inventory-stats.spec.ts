@@ -31,7 +31,7 @@ describe('plannerView', () => {
   it('names a scripted planner by id, a model by provider and model, and nothing secret', () => {
     expect(plannerView('scripted-1')).toEqual({ kind: 'scripted', id: 'scripted-1' });
     expect(plannerView('navigator-2026-11-10-normal')).toEqual({
-      kind: 'navigator',
+      kind: 'catalog',
       id: 'navigator-2026-11-10-normal',
     });
     const model = plannerView({

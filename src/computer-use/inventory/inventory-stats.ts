@@ -1,11 +1,11 @@
 import type { AgentConfig, PlannerConfig } from '../settings/agent-config';
-import { NAVIGATOR_PLANNER_ID } from '../settings/config-bounds';
 import type { RunCounts } from './inventory.repository';
 
 /** What an agent plans with, without anything secret (a key's variable name stays out too). */
 export type PlannerView =
   | { kind: 'scripted'; id: string }
-  | { kind: 'navigator'; id: string }
+  /** Another planner of the catalog named by its id (DESIGN §8): the navigator, a model's id. */
+  | { kind: 'catalog'; id: string }
   | { kind: 'model'; provider: string; model: string }
   | { kind: 'default' };
 
@@ -27,8 +27,11 @@ export function runWindow(counts: RunCounts | undefined): RunWindowView {
 
 export function plannerView(planner: PlannerConfig | null): PlannerView {
   if (planner === null) return { kind: 'default' };
-  if (planner === NAVIGATOR_PLANNER_ID) return { kind: 'navigator', id: planner };
-  if (typeof planner === 'string') return { kind: 'scripted', id: planner };
+  if (typeof planner === 'string') {
+    return planner.startsWith('scripted-')
+      ? { kind: 'scripted', id: planner }
+      : { kind: 'catalog', id: planner };
+  }
   return { kind: 'model', provider: planner.provider, model: planner.model };
 }
 

@@ -7,7 +7,7 @@ import { canonicalJson } from '../../audit/canonical-json';
 import type { Caller } from '../../auth/caller';
 import { invalid, notFound } from '../../common/domain-error';
 import { AppConfig } from '../../config/app-config';
-import { defaultModel } from '../../models/default-model';
+import { defaultModel, deploymentModels } from '../../models/default-model';
 import { ModelsService } from '../../models/models.service';
 import type { ModelPlannerConfig } from '../settings/agent-config';
 import { NAVIGATOR_PLANNER_ID } from '../settings/config-bounds';
@@ -211,9 +211,16 @@ export class PlannersService {
     return null;
   }
 
-  /** The model an agent's `planner` means: its own config, or the deployment's default for none. */
+  /**
+   * The model an agent's `planner` means: its own config, the deployment's default for none, or a
+   * model planner of the deployment by its catalog id.
+   */
   private modelFor(plannerRef: unknown): ModelPlannerConfig | null {
     if (plannerRef === null || plannerRef === undefined) return defaultModel(this.config);
+    // A model planner of the deployment named by its catalog id (DESIGN §8).
+    if (typeof plannerRef === 'string') {
+      return deploymentModels(this.config).find((m) => m.id === plannerRef)?.model ?? null;
+    }
     if (typeof plannerRef === 'object' && !Array.isArray(plannerRef)) {
       return plannerRef as ModelPlannerConfig;
     }

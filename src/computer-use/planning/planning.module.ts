@@ -7,6 +7,6 @@ import { ScriptedPlannersRepository } from './scripted-planners.repository';
 @Module({
   imports: [ModelsModule],
   providers: [PlannersService, ScriptedPlannersRepository],
-  exports: [PlannersService],
+  exports: [PlannersService, ScriptedPlannersRepository],
 })
 export class PlanningModule {}

@@ -49,6 +49,15 @@ export class ScriptedPlannersRepository {
     return rows[0]?.script ?? null;
   }
 
+  /** The ids and names of the tenant's live planners, oldest first, at most `limit` (the catalog). */
+  async names(tenant: string, limit: number): Promise<Array<{ id: string; name: string }>> {
+    return this.dataSource.query(
+      `SELECT id, name FROM scripted_planners WHERE tenant = $1 AND deleted_at IS NULL
+        ORDER BY created_at, id LIMIT $2`,
+      [tenant, limit],
+    );
+  }
+
   /** The tenant's live planners, oldest first, a page after `cursor`. */
   async page(
     tenant: string,

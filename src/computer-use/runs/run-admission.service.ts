@@ -3,6 +3,7 @@ import { type AuditEntry, AuditService } from '../../audit/audit.service';
 import type { Caller } from '../../auth/caller';
 import { conflict, DomainError, notFound } from '../../common/domain-error';
 import { SecretGrants } from '../../secrets/secret-grants.service';
+import { PlannerCatalog, plannerUnavailable } from '../catalog/planner-catalog.service';
 import { PlannersService } from '../planning/planners.service';
 import type { AgentConfig } from '../settings/agent-config';
 import { SettingsService } from '../settings/settings.service';
@@ -24,8 +25,8 @@ export interface Admitted {
 
 /**
  * Whether a run may start (DESIGN §4, §7, §10): computer use on, the agent configured, its kill
- * switch off, its screen host token granted for the host and set, a planner Warden can use (a
- * model's key granted for its endpoint). A refusal is audited `computer_use.refused` with the reason
+ * switch off, a planner the caller may use (the catalog's rule), its screen host token granted for
+ * the host and set, a planner Warden can use (a model's key granted for its endpoint). A refusal is audited `computer_use.refused` with the reason
  * and thrown.
  */
 @Injectable()
@@ -33,6 +34,7 @@ export class RunAdmission {
   constructor(
     private readonly settings: SettingsService,
     private readonly planners: PlannersService,
+    private readonly catalog: PlannerCatalog,
     private readonly secrets: SecretGrants,
     private readonly audit: AuditService,
   ) {}
@@ -59,6 +61,15 @@ export class RunAdmission {
     const kill = await this.settings.killSwitch(caller.tenant, body.agent);
     if (kill?.engaged)
       return refuse(conflict(`the kill switch of "${body.agent}" is engaged: ${kill.reason}`));
+    // The catalog's rule for whoever starts the run (DESIGN §8): a planner taken away since the
+    // config named it leaves the agent configured, and its runs refused with the why.
+    const verdict = await this.catalog.verdict(caller, agent.planner);
+    if (!verdict.available) {
+      return refuse(plannerUnavailable(`agent "${body.agent}" cannot plan: ${verdict.why}`), {
+        reason: 'planner_unavailable',
+        ...(verdict.id ? { planner: verdict.id } : {}),
+      });
+    }
     const secret = await this.secrets.refusal({
       tenant: caller.tenant,
       envName: agent.screen_token_env,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { SecretsModule } from '../../secrets/secrets.module';
+import { CatalogModule } from '../catalog/catalog.module';
 import { PlanningModule } from '../planning/planning.module';
 import { ScreensModule } from '../screens/screens.module';
 import { SettingsModule } from '../settings/settings.module';
@@ -11,7 +12,14 @@ import { StepDoneListener } from './step-done.listener';
 
 /** The runs API: start, list, read, resume and cancel runs. */
 @Module({
-  imports: [RunStateModule, SettingsModule, PlanningModule, ScreensModule, SecretsModule],
+  imports: [
+    RunStateModule,
+    SettingsModule,
+    PlanningModule,
+    CatalogModule,
+    ScreensModule,
+    SecretsModule,
+  ],
   controllers: [RunsController],
   providers: [RunsService, RunAdmission, StepDoneListener],
   exports: [RunsService],

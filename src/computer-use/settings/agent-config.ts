@@ -55,7 +55,7 @@ export interface ModelPlannerConfig {
   timeout_seconds: number;
 }
 
-/** `scripted-<uuid>` (a stored script, DESIGN §8) or a model. */
+/** A planner id of the catalog (`<family>-<version>-<effort>`, `scripted-<uuid>`: DESIGN §8) or a model. */
 export type PlannerConfig = string | ModelPlannerConfig;
 
 /** How the platform trusts the screen host's certificate; `null` in an agent: the system's CAs. */

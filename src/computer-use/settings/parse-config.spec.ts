@@ -107,10 +107,7 @@ describe('parseConfigBody', () => {
     [{ screen_tls: {} }, 'agents.a.screen_tls must have exactly one of'],
     [{ screen_tls: { fingerprint_sha256: 'abc' } }, 'agents.a.screen_tls.fingerprint_sha256'],
     [{ screen_tls: { ca_file: 'ca.pem' } }, 'agents.a.screen_tls.ca_file must be an absolute path'],
-    [
-      { planner: 'gpt' },
-      'agents.a.planner must be "scripted-<uuid>", "navigator-2026-11-10-normal" or a model',
-    ],
+    [{ planner: 'gpt' }, 'agents.a.planner must be a planner id'],
     [{ planner: { provider: 'x', model: 'm', api_key_env: 'K' } }, 'agents.a.planner.provider'],
     [
       { planner: { provider: 'openai-compatible', model: 'm', api_key_env: 'K' } },

@@ -16,12 +16,12 @@ import {
   type ScreenTlsConfig,
 } from './agent-config';
 import { AGENT_FIELD_SPECS } from './agent-fields';
-import { NAVIGATOR_PLANNER_ID } from './config-bounds';
 import { AgentDto } from './dto/computer-use-config.dto';
 import { ModelPlannerDto } from './dto/model-planner.dto';
 import { RECT_FIELDS, RectDto, SCREEN_TLS_FIELDS, ScreenTlsDto } from './dto/screen-parts.dto';
 import { type FieldTable, valueFields } from './field-table';
 import { MODEL_PLANNER_FIELD_SPECS } from './planner-fields';
+import { parsePlannerId } from '../planner-contract/planner-id';
 import { parseIncludeScreen, parseNotify } from './parse-notify';
 import { parseApproverFields } from './approver-fields';
 import { findSecrets } from './secret-fields';
@@ -250,15 +250,17 @@ function parsePlanner(raw: unknown, path: string, problems: string[]): PlannerCo
   if (raw === undefined || raw === null) return null;
   if (typeof raw === 'string') {
     if (SCRIPTED_PLANNER_PATTERN.test(raw)) return raw.toLowerCase();
-    if (raw === NAVIGATOR_PLANNER_ID) return raw;
+    // An id of the catalog; whether the caller may use it is the catalog's to say (DESIGN §8).
+    const id = parsePlannerId(raw);
+    if (id) return id.id;
     problems.push(
-      `${path} must be "scripted-<uuid>", "${NAVIGATOR_PLANNER_ID}" or a model {provider, model, api_key_env, …}, not "${raw.slice(0, 80)}"`,
+      `${path} must be a planner id ("<family>-<version>-<effort>" or "scripted-<uuid>", GET /api/planners) or a model {provider, model, api_key_env, …}, not "${raw.slice(0, 80)}"`,
     );
     return null;
   }
   if (!isPlainObject(raw)) {
     problems.push(
-      `${path} must be "scripted-<uuid>", "${NAVIGATOR_PLANNER_ID}" or a model {provider, model, api_key_env, …}`,
+      `${path} must be a planner id ("<family>-<version>-<effort>" or "scripted-<uuid>") or a model {provider, model, api_key_env, …}`,
     );
     return null;
   }

@@ -69,6 +69,16 @@ export interface Governance {
 }
 
 /**
+ * A check of a new config before it is stored, by a module above this one (the planner catalog:
+ * DESIGN §8); it throws the refusal.
+ */
+export type ConfigCheck = (
+  caller: Caller,
+  before: ComputerUseConfig | null,
+  after: ComputerUseConfig,
+) => Promise<void>;
+
+/**
  * The admin config of computer use (DESIGN §9): versioned, audited, and read by the engine through
  * `current`, `agent` and `killSwitch`. Changes to one tenant's config and kill switches are
  * serialised by a transaction-scoped advisory lock, so concurrent PUTs each get their own version.
@@ -81,6 +91,13 @@ export class SettingsService {
     private readonly audit: AuditService,
     private readonly appConfig: AppConfig,
   ) {}
+
+  private readonly checks: ConfigCheck[] = [];
+
+  /** Adds a check every PUT of the config passes before it is stored. */
+  addConfigCheck(check: ConfigCheck): void {
+    this.checks.push(check);
+  }
 
   /** The config in force, normalised; null before the first PUT (computer use is off). */
   async current(tenant: string): Promise<{ version: number; config: ComputerUseConfig } | null> {
@@ -153,6 +170,7 @@ export class SettingsService {
       }
       const unexplained = missingReasons(weakened, config);
       if (unexplained) throw invalid(unexplained);
+      for (const check of this.checks) await check(caller, before, config);
       const row = await this.settings.insertVersion(manager, {
         tenant,
         version: previous + 1,

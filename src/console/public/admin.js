@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * For admins: the tenant's agents (inventory.js), and its pause (DESIGN §4), one switch for every agent. Pausing stops runs going
+ * For admins: the tenant's agents (inventory.js), the planner catalog (which planners the admin may
+ * name, and why: DESIGN §8), and its pause (DESIGN §4), one switch for every agent. Pausing stops runs going
  * before their next step or send (they end `killed`) and keeps queued runs waiting; it needs a
  * reason, which the audit trail keeps.
  */
@@ -10,6 +11,73 @@ import { inventoryTable } from './inventory.js';
 import { clock } from './words.js';
 
 /** @typedef {{paused: boolean, reason: string | null, updated_by: string | null, updated_at: string | null}} Pause */
+/**
+ * @typedef {{id: string, name: string, runs: string, pixels: boolean, available: boolean, why: string, serving?: boolean}} CatalogPlanner
+ * @typedef {{default: string | null, tags: string[], planners: CatalogPlanner[]}} Catalog
+ */
+
+/**
+ * The catalog as a table, loaded once: each planner available or not, and why.
+ * @param {AbortSignal} signal
+ */
+function catalogTable(signal) {
+  const body = h('tbody');
+  const lead = h('p', { class: 'lead' });
+  const problem = h('p', { class: 'error', role: 'alert' });
+  const section = h(
+    'section',
+    { id: 'planner-catalog' },
+    h('h2', {}, 'Planners'),
+    lead,
+    problem,
+    h(
+      'table',
+      {},
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'Planner'),
+          h('th', { scope: 'col' }, 'Runs'),
+          h('th', { scope: 'col' }, 'Available'),
+          h('th', { scope: 'col' }, 'Why'),
+        ),
+      ),
+      body,
+    ),
+  );
+  void (async () => {
+    try {
+      const catalog = /** @type {Catalog} */ (await api('/api/planners', { signal }));
+      lead.textContent = `What an agent's planner may name for you (only the deployment operator changes it). Default: ${catalog.default ?? 'none'}. Your tags: ${catalog.tags.length ? catalog.tags.join(', ') : 'none'}.`;
+      body.replaceChildren(
+        ...catalog.planners.map((p) =>
+          h(
+            'tr',
+            { 'data-planner': p.id, class: p.available ? 'available' : 'unavailable' },
+            h('th', { scope: 'row' }, h('code', {}, p.id), h('div', {}, p.name)),
+            h(
+              'td',
+              {},
+              p.runs === 'remote'
+                ? `remote${p.serving ? ', serving' : ', not serving'}`
+                : 'platform',
+              p.pixels ? ', sees the screen' : '',
+            ),
+            h('td', {}, p.available ? 'yes' : 'no'),
+            h('td', {}, p.why),
+          ),
+        ),
+      );
+    } catch (error) {
+      if (signal.aborted) return;
+      problem.textContent = `Could not load the planners: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  })();
+  return section;
+}
 
 /** @type {import('./app.js').Page} */
 export async function renderAdmin(main, ctx) {
@@ -30,6 +98,7 @@ export async function renderAdmin(main, ctx) {
   main.append(
     h('h1', {}, 'Admin'),
     inventoryTable(ctx.signal),
+    catalogTable(ctx.signal),
     h('h2', {}, 'Pause'),
     h(
       'p',

@@ -10,7 +10,7 @@ import { clock, duration, statusInWords } from './words.js';
 
 /**
  * @typedef {{runs: number, ended: number, completed: number, success_rate: number | null}} RunWindow
- * @typedef {{kind: 'scripted' | 'navigator', id: string} | {kind: 'model', provider: string, model: string} | {kind: 'default'}} Planner
+ * @typedef {{kind: 'scripted' | 'catalog', id: string} | {kind: 'model', provider: string, model: string} | {kind: 'default'}} Planner
  * @typedef {{
  *   agent: string, system: string | null, screen_host: string, planner: Planner,
  *   write_approval: {require_write_approval: boolean, approve_at: string},
@@ -24,7 +24,7 @@ import { clock, duration, statusInWords } from './words.js';
 /** @param {Planner} planner */
 function plannerInWords(planner) {
   if (planner.kind === 'scripted') return `scripted (${planner.id})`;
-  if (planner.kind === 'navigator') return `the navigator (${planner.id}), no model`;
+  if (planner.kind === 'catalog') return planner.id;
   if (planner.kind === 'model') return `${planner.provider} ${planner.model}`;
   return "the deployment's default model";
 }

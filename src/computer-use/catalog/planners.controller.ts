@@ -4,17 +4,31 @@ import type { Caller } from '../../auth/caller';
 import { CurrentCaller } from '../../auth/current-caller.decorator';
 import { Permissions } from '../../auth/permissions.decorator';
 import { ListQueryDto } from '../../common/list-query.dto';
-import { CreateScriptedPlannerDto } from './dto/create-scripted-planner.dto';
-import { UpdateScriptedPlannerDto } from './dto/update-scripted-planner.dto';
-import { PlannersService } from './planners.service';
+import { CreateScriptedPlannerDto } from '../planning/dto/create-scripted-planner.dto';
+import { UpdateScriptedPlannerDto } from '../planning/dto/update-scripted-planner.dto';
+import { PlannersService } from '../planning/planners.service';
+import { PlannerCatalog } from './planner-catalog.service';
 
 const ID = { name: 'id', example: 'scripted-3f0c9a52-7d1e-4b6a-9c2f-5e8d7a1b4c30' };
+const ANY_ID = { name: 'id', example: 'navigator-2026-11-10-normal' };
 
 @ApiTags('planners')
 @Controller('api/planners')
 @Permissions('computer_use.admin')
 export class PlannersController {
-  constructor(private readonly planners: PlannersService) {}
+  constructor(
+    private readonly planners: PlannersService,
+    private readonly catalog: PlannerCatalog,
+  ) {}
+
+  /**
+   * The catalog: `{default, tags, planners}`, every planner this tenant could name, each with
+   * `available` and `why` for the caller (DESIGN §8).
+   */
+  @Get()
+  list(@CurrentCaller() caller: Caller) {
+    return this.catalog.list(caller);
+  }
 
   /** A new scripted planner; 400 names the step and field of the first problem in the script. */
   @Post('scripted')
@@ -22,16 +36,17 @@ export class PlannersController {
     return { planner: await this.planners.create(caller, body.name, body.script) };
   }
 
-  /** The tenant's planners, oldest first, without their scripts. */
-  @Get()
-  list(@CurrentCaller() caller: Caller, @Query() query: ListQueryDto) {
+  /** The tenant's scripted planners, oldest first, without their scripts. */
+  @Get('scripted')
+  scripted(@CurrentCaller() caller: Caller, @Query() query: ListQueryDto) {
     return this.planners.list(caller.tenant, query.limit, query.cursor);
   }
 
+  /** One planner of the catalog, as the list has it; a scripted one with its script. */
   @Get(':id')
-  @ApiParam(ID)
+  @ApiParam(ANY_ID)
   async get(@CurrentCaller() caller: Caller, @Param('id') id: string) {
-    return { planner: await this.planners.get(caller.tenant, id) };
+    return { planner: await this.catalog.get(caller, id) };
   }
 
   @Put(':id')

@@ -1,0 +1,46 @@
+import type { RulePlanner } from './access-rule';
+
+/** A planner of the catalog (DESIGN §8 "Planners as a catalog"), before the rule decides. */
+export interface CatalogEntry extends RulePlanner {
+  /** What it is, in words. */
+  name: string;
+  kind: 'model' | 'scripted' | 'navigator' | 'remote';
+  /** Where its decisions are made: in Warden, or by a worker outside it. */
+  runs: 'platform' | 'remote';
+  /** Whether it is sent the screenshot. */
+  pixels: boolean;
+  /** A remote family's: whether a worker asked for work within the last 30 s. */
+  serving?: boolean;
+}
+
+/**
+ * The navigator (DESIGN §8): no language model, on the platform, no pixels (it reads the outline).
+ * Not public: subjects tagged `researcher` may use it (step 4 of the rule), and whoever the
+ * operator allows it to.
+ */
+export const NAVIGATOR_ENTRY: CatalogEntry = Object.freeze({
+  id: 'navigator-2026-11-10-normal',
+  family: 'navigator',
+  name: 'the navigator: presses the control whose name is nearest the task, asks no model',
+  kind: 'navigator',
+  runs: 'platform',
+  pixels: false,
+  public: false,
+  tags: ['researcher'],
+  programs: [],
+});
+
+/** What GET /api/planners answers for one planner. */
+export interface CatalogItem {
+  id: string;
+  name: string;
+  family: string;
+  runs: 'platform' | 'remote';
+  pixels: boolean;
+  public: boolean;
+  tags: string[];
+  programs: string[];
+  available: boolean;
+  why: string;
+  serving?: boolean;
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { PlanningModule } from '../planning/planning.module';
+import { SettingsModule } from '../settings/settings.module';
+import { PlannerAccessModule } from './planner-access.module';
+import { PlannerCatalog } from './planner-catalog.service';
+
+/**
+ * The planner catalog (DESIGN §8 "Planners as a catalog"): which planners a caller may use and
+ * why, checked at the config's PUT and at every run start.
+ */
+@Module({
+  imports: [PlanningModule, SettingsModule, PlannerAccessModule],
+  providers: [PlannerCatalog],
+  exports: [PlannerCatalog],
+})
+export class CatalogModule {}

@@ -1,0 +1,267 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { canonicalJson } from '../../audit/canonical-json';
+import type { Caller } from '../../auth/caller';
+import { DomainError, notFound } from '../../common/domain-error';
+import { AppConfig } from '../../config/app-config';
+import { defaultModelId, deploymentModels } from '../../models/default-model';
+import { parsePlannerId, SCRIPTED_FAMILY } from '../planner-contract/planner-id';
+import { PlannersService, type ScriptedPlannerView } from '../planning/planners.service';
+import { ScriptedPlannersRepository } from '../planning/scripted-planners.repository';
+import type { ComputerUseConfig } from '../settings/agent-config';
+import { SettingsService } from '../settings/settings.service';
+import { type AccessDecision, decideAccess, type RuleCaller } from './access-rule';
+import { type CatalogEntry, type CatalogItem, NAVIGATOR_ENTRY } from './catalog-entries';
+import { PlannerAccessRepository } from './planner-access.repository';
+
+/** The most scripts of a tenant the catalog lists (GET /api/planners/scripted pages them all). */
+const MAX_SCRIPTS_LISTED = 500;
+
+export interface CatalogView {
+  /** The deployment default's id: what an agent with no `planner` is planned by; null: none. */
+  default: string | null;
+  /** The caller's tags. */
+  tags: string[];
+  planners: CatalogItem[];
+}
+
+/** Whether an agent's `planner` may be used by the caller, and why (one sentence). */
+export interface PlannerVerdict {
+  available: boolean;
+  why: string;
+  /** The catalog id it resolved to; null for a model of the tenant's own (outside the catalog). */
+  id: string | null;
+}
+
+/** A planner that is not available, for the config's PUT: 403 `planner_access_required`. */
+export function plannerAccessRequired(why: string): DomainError {
+  return new DomainError('forbidden', why, 'planner_access_required');
+}
+
+/** A run whose planner is not available, at its start: 403 `planner_unavailable`. */
+export function plannerUnavailable(message: string): DomainError {
+  return new DomainError('forbidden', message, 'planner_unavailable');
+}
+
+function item(entry: CatalogEntry, decision: AccessDecision): CatalogItem {
+  return {
+    id: entry.id,
+    name: entry.name,
+    family: entry.family,
+    runs: entry.runs,
+    pixels: entry.pixels,
+    public: entry.public,
+    tags: [...entry.tags],
+    programs: [...entry.programs],
+    available: decision.available,
+    why: decision.why,
+    ...(entry.runs === 'remote' ? { serving: entry.serving === true } : {}),
+  };
+}
+
+/**
+ * The planner catalog (DESIGN §8 "Planners as a catalog"): every planner a tenant could name (the
+ * deployment's model planners, the navigator, the tenant's scripts), each decided for the caller by
+ * the five-step rule over the operator's allows, denies, tags and programs. Checked when a config
+ * names a planner (the config's PUT) and again when each run starts.
+ */
+@Injectable()
+export class PlannerCatalog implements OnModuleInit {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly access: PlannerAccessRepository,
+    private readonly scripts: ScriptedPlannersRepository,
+    private readonly planners: PlannersService,
+    private readonly settings: SettingsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.settings.addConfigCheck((caller, before, after) =>
+      this.checkConfig(caller, before, after),
+    );
+  }
+
+  async list(caller: Caller): Promise<CatalogView> {
+    const who = await this.who(caller);
+    const entries = [...this.deploymentEntries(), ...(await this.scriptEntries(caller.tenant))];
+    return {
+      default: defaultModelId(this.config),
+      tags: [...who.tags],
+      planners: entries.map((e) => item(e, decideAccess(e, who, who.grants))),
+    };
+  }
+
+  /** One planner of the catalog; a scripted one with its script. 404 for anything else. */
+  async get(
+    caller: Caller,
+    id: string,
+  ): Promise<CatalogItem | (CatalogItem & Omit<ScriptedPlannerView, 'id' | 'name'>)> {
+    const parts = parsePlannerId(id);
+    if (parts?.kind === 'scripted') {
+      const script = await this.planners.get(caller.tenant, parts.id);
+      const entry = scriptEntry(caller.tenant, parts.id, script.name);
+      const who = await this.who(caller);
+      const { id: _id, name: _name, ...rest } = script;
+      return { ...item(entry, decideAccess(entry, who, who.grants)), ...rest };
+    }
+    const entry = parts ? this.deploymentEntries().find((e) => e.id === parts.id) : undefined;
+    if (!entry) throw notFound(`no planner ${JSON.stringify(id.slice(0, 100))}`);
+    const who = await this.who(caller);
+    return item(entry, decideAccess(entry, who, who.grants));
+  }
+
+  /**
+   * May the caller use what an agent's `planner` names? An id of the catalog is decided by the
+   * rule (a script whether or not it still exists: a missing one is refused when the run starts);
+   * no planner is the deployment's default; a model object with the tenant's own key is outside
+   * the catalog (its key needs the operator's secret grant); a model object with one of the
+   * deployment's keys is that model planner when it is exactly that model, and refused otherwise.
+   * Anything else: not available.
+   */
+  async verdict(caller: Caller, planner: unknown): Promise<PlannerVerdict> {
+    const entry = this.entryOf(caller.tenant, planner);
+    if ('outside' in entry) return { available: true, why: entry.outside, id: null };
+    if ('refused' in entry) return { available: false, why: entry.refused, id: null };
+    const who = await this.who(caller);
+    const decision = decideAccess(entry, who, who.grants);
+    return { available: decision.available, why: decision.why, id: entry.id };
+  }
+
+  /**
+   * The config's PUT: every agent whose planner is new or changed (a planner taken away later
+   * stays configured, and its runs are refused when they start) names one the caller may use.
+   */
+  async checkConfig(
+    caller: Caller,
+    before: ComputerUseConfig | null,
+    after: ComputerUseConfig,
+  ): Promise<void> {
+    for (const [name, agent] of Object.entries(after.agents)) {
+      // An agent with no planner names none: its runs are checked against the default at start.
+      if (agent.planner === null || agent.planner === undefined) continue;
+      const previous = before?.agents[name]?.planner;
+      if (previous !== undefined && canonicalJson(previous) === canonicalJson(agent.planner)) {
+        continue;
+      }
+      const verdict = await this.verdict(caller, agent.planner);
+      if (!verdict.available) throw plannerAccessRequired(verdict.why);
+    }
+  }
+
+  private async who(caller: Caller): Promise<RuleCaller & { grants: AccessRowGrant[] }> {
+    const found = await this.access.forCaller(caller.tenant, caller.subject);
+    return {
+      tenant: caller.tenant,
+      subject: caller.subject,
+      tags: found.tags,
+      programs: found.programs,
+      grants: found.grants.map((g) => ({
+        kind: g.kind as 'allow' | 'deny',
+        tenant: g.tenant,
+        subject: g.subject,
+        planner: g.planner!,
+      })),
+    };
+  }
+
+  /**
+   * The deployment's planners: its model planners (the default model first), the navigator;
+   * remote families: none yet.
+   */
+  private deploymentEntries(): CatalogEntry[] {
+    const entries: CatalogEntry[] = [];
+    for (const m of deploymentModels(this.config)) {
+      const parts = parsePlannerId(m.id);
+      if (!parts) continue;
+      entries.push({
+        id: parts.id,
+        family: parts.family,
+        name: m.isDefault
+          ? `the deployment's default model (${m.model.provider} ${m.model.model})`
+          : `${m.model.provider} ${m.model.model}`,
+        kind: 'model',
+        runs: 'platform',
+        pixels: true,
+        public: m.public,
+        ...(m.isDefault
+          ? { publicWhy: `${parts.id} is the deployment's default model, public to every tenant.` }
+          : {}),
+        tags: m.tags,
+        programs: m.programs,
+      });
+    }
+    entries.push(NAVIGATOR_ENTRY);
+    return entries;
+  }
+
+  private async scriptEntries(tenant: string): Promise<CatalogEntry[]> {
+    const rows = await this.scripts.names(tenant, MAX_SCRIPTS_LISTED);
+    return rows.map((r) => scriptEntry(tenant, `scripted-${r.id}`, r.name));
+  }
+
+  private entryOf(
+    tenant: string,
+    planner: unknown,
+  ): CatalogEntry | { outside: string } | { refused: string } {
+    const deployment = this.deploymentEntries();
+    const defaultId = defaultModelId(this.config);
+    if (planner === null || planner === undefined) {
+      const entry = deployment.find((e) => e.id === defaultId);
+      // No default: the run is refused for that at its start, with its own reason.
+      return entry ?? { outside: 'it names no planner' };
+    }
+    if (typeof planner === 'string') {
+      const parts = parsePlannerId(planner);
+      if (parts?.kind === 'scripted') return scriptEntry(tenant, parts.id, 'a script');
+      const entry = parts ? deployment.find((e) => e.id === parts.id) : undefined;
+      return (
+        entry ?? {
+          refused: `There is no planner ${JSON.stringify(planner.slice(0, 100))} in this deployment's catalog (GET /api/planners).`,
+        }
+      );
+    }
+    if (typeof planner === 'object' && !Array.isArray(planner)) {
+      const named = planner as Record<string, unknown>;
+      const models = deploymentModels(this.config);
+      if (!models.some((m) => m.model.api_key_env === named.api_key_env)) {
+        return { outside: "it is the tenant's own model, with its own key" };
+      }
+      // The deployment's key: only as exactly one of the deployment's model planners.
+      const same = models.find(
+        (m) =>
+          m.model.api_key_env === named.api_key_env &&
+          m.model.provider === named.provider &&
+          m.model.model === named.model &&
+          (m.model.base_url ?? null) === (named.base_url ?? null),
+      );
+      const entry = same ? deployment.find((e) => e.id === same.id) : undefined;
+      return (
+        entry ?? {
+          refused: `That model uses the deployment's key ${String(named.api_key_env)} for a model the deployment does not offer with it: name a planner of the catalog by its id (GET /api/planners).`,
+        }
+      );
+    }
+    return { refused: 'That is not a planner.' };
+  }
+}
+
+type AccessRowGrant = {
+  kind: 'allow' | 'deny';
+  tenant: string;
+  subject: string | null;
+  planner: string;
+};
+
+function scriptEntry(tenant: string, id: string, name: string): CatalogEntry {
+  return {
+    id,
+    family: SCRIPTED_FAMILY,
+    name,
+    kind: 'scripted',
+    runs: 'platform',
+    pixels: false,
+    public: true,
+    publicWhy: `${id} is a script of tenant ${tenant}, public to its own tenant.`,
+    tags: [],
+    programs: [],
+  };
+}

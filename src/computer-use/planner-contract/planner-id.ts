@@ -1,0 +1,41 @@
+/**
+ * Planner ids (DESIGN §8 "Planners as a catalog"): `<family>-<version>-<effort>` for a planner of
+ * the deployment (a model, the navigator, a remote family), `scripted-<uuid>` for a tenant's script.
+ * A family is lower-case words joined by hyphens, each starting with a letter; a version is dotted
+ * numbers (`4.6`) or a date (`2026-11-10`); an effort is one word (`normal`). Pure.
+ */
+
+/** A family name: also what an allow or deny may name instead of one id. */
+export const PLANNER_FAMILY = /^[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*$/;
+const PLANNER_ID =
+  /^([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*)-(\d{4}-\d\d-\d\d|\d+(?:\.\d+)*)-([a-z]+)$/;
+const SCRIPTED_ID = /^scripted-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+/** The family of every `scripted-<uuid>`: an allow or deny of `scripted` names all scripts. */
+export const SCRIPTED_FAMILY = 'scripted';
+
+export type PlannerIdParts =
+  | { kind: 'versioned'; id: string; family: string; version: string; effort: string }
+  | { kind: 'scripted'; id: string; family: typeof SCRIPTED_FAMILY; uuid: string };
+
+/** The parts of a planner id (compared lower-case), or null when it is no planner id. */
+export function parsePlannerId(raw: unknown): PlannerIdParts | null {
+  if (typeof raw !== 'string' || raw.length > 200) return null;
+  const id = raw.toLowerCase();
+  const scripted = SCRIPTED_ID.exec(id);
+  if (scripted) return { kind: 'scripted', id, family: SCRIPTED_FAMILY, uuid: scripted[1] };
+  const m = PLANNER_ID.exec(id);
+  if (!m || m[1] === SCRIPTED_FAMILY) return null;
+  return { kind: 'versioned', id, family: m[1], version: m[2], effort: m[3] };
+}
+
+/**
+ * What an allow or deny names, normalised: a whole id, or a family (every version and effort of
+ * it); null when it is neither.
+ */
+export function parsePlannerTarget(raw: string): { id: string } | { family: string } | null {
+  const parts = parsePlannerId(raw);
+  if (parts) return { id: parts.id };
+  const family = raw.toLowerCase();
+  return PLANNER_FAMILY.test(family) && family.length <= 100 ? { family } : null;
+}
