@@ -4,7 +4,9 @@ import {
   type OpenAPIObject,
   type OperationObject,
   type ParameterObject,
+  type ReferenceObject,
   type ResponseObject,
+  type SchemaObject,
   SwaggerModule,
 } from '@nestjs/swagger';
 import { APPROVAL_SCHEMAS } from '../approvals/approval.schemas';
@@ -12,6 +14,7 @@ import { AUDIT_SCHEMAS } from '../audit-api/audit.schemas';
 import { AUDIT_SINK_SCHEMAS } from '../audit-sinks/audit-sinks.schemas';
 import { AUTH_SCHEMAS } from '../auth/auth.schemas';
 import { type ApiSchemas, record, schemaRef, text } from '../common/api-schema';
+import { AGENT_DEFAULTS, MODEL_PLANNER_DEFAULTS } from '../computer-use/settings/agent-config';
 import { INVENTORY_SCHEMAS } from '../computer-use/inventory/inventory.schemas';
 import { RETENTION_SCHEMAS } from '../computer-use/retention/retention.schemas';
 import { RUN_SCHEMAS } from '../computer-use/runs/run.schemas';
@@ -85,19 +88,26 @@ const REASONS: Record<number, string> = {
   401: 'missing, unknown or revoked token',
   403: 'the token lacks the permission',
   404: 'not found in the caller’s tenant',
+  414: 'a path parameter is over 100 characters',
+  413: 'the body is over 1 MiB',
+  415: 'the Content-Type is no media type, or not JSON from a console session',
 };
 
 /**
  * What every operation shares, added once rather than on 40 handlers: the answers an operation
- * can give before its handler decides anything (401 and 403 from the guard, 400 from the
- * validation of its parameters and body, 404 for a path naming nothing of the tenant's), all in
- * the error schema, and an explicit empty security on the public routes.
+ * can give before its handler decides anything (401 and 403 from the guard; 400 from the
+ * validation of its parameters and body; 413 and 415 from reading a body; 404 for a path naming
+ * nothing of the tenant's, 414 for a path parameter the router refuses), all in the error schema,
+ * and an explicit empty security on the public routes.
  */
 export function completeDocument(document: OpenAPIObject): OpenAPIObject {
-  document.components = {
-    ...document.components,
-    schemas: { ...document.components?.schemas, ...SCHEMAS },
-  };
+  const schemas = { ...document.components?.schemas, ...SCHEMAS };
+  const [agent, planner] = [schemas.AgentDto, schemas.ModelPlannerDto] as SchemaObject[];
+  if (agent && planner) {
+    schemas.AgentConfig = answered(agent, AGENT_DEFAULTS, 'an agent of the config in force');
+    schemas.ModelPlannerConfig = answered(planner, MODEL_PLANNER_DEFAULTS, 'its model planner');
+  }
+  document.components = { ...document.components, schemas };
   for (const methods of Object.values(document.paths)) {
     for (const operation of Object.values(methods) as OperationObject[]) {
       if (typeof operation !== 'object' || !operation.responses) continue;
@@ -107,7 +117,8 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
       const statuses = new Set(Object.keys(operation.responses).map(Number));
       if (secured) statuses.add(401);
       if (operation.requestBody || parameters.length > 0) statuses.add(400);
-      if (parameters.some((p) => p.in === 'path')) statuses.add(404);
+      if (operation.requestBody) [413, 415].forEach((s) => statuses.add(s));
+      if (parameters.some((p) => p.in === 'path')) [404, 414].forEach((s) => statuses.add(s));
       for (const status of [...statuses].sort()) {
         if (status < 400) continue;
         const given = (operation.responses[status] ?? {}) as ResponseObject;
@@ -121,6 +132,48 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
     }
   }
   return document;
+}
+
+/**
+ * An agent (or its model planner) as the config's GET answers it: the body a PUT sends, with every
+ * default filled in (so those fields are always there) and null for a field whose default is none.
+ */
+function answered(dto: SchemaObject, given: object, description: string): SchemaObject {
+  const defaults = given as Record<string, unknown>;
+  const properties: Record<string, SchemaObject | ReferenceObject> = {};
+  for (const [name, property] of Object.entries(dto.properties ?? {})) {
+    const answer = withAnsweredPlanner(property);
+    properties[name] = defaults[name] === null ? nullable(answer) : answer;
+  }
+  return {
+    type: 'object',
+    description: `${description}, defaults filled in`,
+    required: [...new Set([...(dto.required ?? []), ...Object.keys(defaults)])],
+    properties,
+  };
+}
+
+const PLANNER_DTO = schemaRef('ModelPlannerDto').$ref;
+
+function withAnsweredPlanner(
+  schema: SchemaObject | ReferenceObject,
+): SchemaObject | ReferenceObject {
+  if ('$ref' in schema || !schema.oneOf) return schema;
+  const oneOf = schema.oneOf.map((s) =>
+    '$ref' in s && s.$ref === PLANNER_DTO ? schemaRef('ModelPlannerConfig') : s,
+  );
+  return { ...schema, oneOf };
+}
+
+/** OpenAPI 3.0's `nullable` needs a `type` beside it: a reference or a choice gets one. */
+function nullable(schema: SchemaObject | ReferenceObject): SchemaObject {
+  if ('$ref' in schema) return { type: 'object', allOf: [schema], nullable: true };
+  if (schema.type) return { ...schema, nullable: true };
+  if (schema.oneOf) {
+    const [first, ...rest] = schema.oneOf;
+    return { ...schema, oneOf: [nullable(first), ...rest] };
+  }
+  return { type: 'object', ...schema, nullable: true };
 }
 
 function sortedByStatus<T>(responses: Record<string, T>): Record<string, T> {

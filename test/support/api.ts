@@ -9,6 +9,7 @@ import { Destinations } from '../../src/destinations/destinations.service';
 import { SecretGrants } from '../../src/secrets/secret-grants.service';
 import { createTestDatabase, TestDatabase } from './database';
 import { TEST_REDIS_URL, testRunPrefix } from './env';
+import { checkAnswer } from './response-contract';
 
 export interface HttpResult<T = any> {
   status: number;
@@ -124,5 +125,7 @@ export async function http<T = any>(
   if (response.headers.get('content-type')?.includes('application/json')) {
     parsed = JSON.parse(text);
   }
+  // The answer must be one the API document describes (docs/openapi.json): else the test fails.
+  checkAnswer(method, path, response.status, response.headers.get('content-type'), parsed);
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }

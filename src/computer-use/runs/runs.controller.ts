@@ -16,6 +16,7 @@ import {
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiGoneResponse,
+  ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
@@ -56,6 +57,7 @@ export class RunsController {
     },
   })
   @ApiCreatedResponse({ schema: schemaRef('Run') })
+  @ApiNotFoundResponse({ description: 'no agent of that name in the computer-use config' })
   @ApiConflictResponse({
     description:
       'the agent may not run now: computer use off, kill switch or pause engaged, no usable planner or screen host',

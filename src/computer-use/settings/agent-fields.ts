@@ -1,6 +1,12 @@
 import { getSchemaPath } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsString, IsUrl, Matches } from 'class-validator';
-import { APPROVE_AT, BOUNDS, ENV_NAME_PATTERN, ON_INJECTION } from './config-bounds';
+import {
+  APPROVE_AT,
+  BOUNDS,
+  ENV_NAME_PATTERN,
+  ON_INJECTION,
+  SCRIPTED_PLANNER_JSON_PATTERN,
+} from './config-bounds';
 import { ENV_NAME_MESSAGE, HTTPS_URL } from './dto/field-checks';
 import { ModelPlannerDto } from './dto/model-planner.dto';
 import { NotifyChannelDto } from './dto/notify-channel.dto';
@@ -120,7 +126,7 @@ export const AGENT_FIELD_SPECS = {
     default: null,
     doc: {
       oneOf: [
-        { type: 'string', pattern: '^scripted-<uuid>$' },
+        { type: 'string', pattern: SCRIPTED_PLANNER_JSON_PATTERN },
         { $ref: getSchemaPath(ModelPlannerDto) },
       ],
       description: `left out: the deployment default model, if any; a new one for an agent whose writes need no approval ${WEAKENING}`,

@@ -30,7 +30,7 @@ const notices = {
 const agents = {
   type: 'object' as const,
   description: 'agents by name, with every default filled in',
-  additionalProperties: schemaRef('AgentDto'),
+  additionalProperties: schemaRef('AgentConfig'),
 };
 
 /** The tenant's computer-use config and its switches, as the admin API answers them. */

@@ -37,7 +37,7 @@ export const CONFIG_EXAMPLES: Record<string, ExampleObject> = {
             model: 'claude-sonnet-4-5',
             api_key_env: 'ANTHROPIC_API_KEY',
           },
-          approvers: ['warden-approvers'],
+          approvers: ['group:warden-approvers'],
         },
       },
     },
