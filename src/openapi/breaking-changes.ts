@@ -52,7 +52,9 @@ function walk(before: unknown, after: unknown, at: string[], problems: string[])
     const kept = new Set(here && Array.isArray(here.enum) ? here.enum : []);
     for (const value of before.enum) {
       if (!kept.has(value)) {
-        problems.push(`enum value removed: ${JSON.stringify(value)} at ${[...at, 'enum'].join('/')}`);
+        problems.push(
+          `enum value removed: ${JSON.stringify(value)} at ${[...at, 'enum'].join('/')}`,
+        );
       }
     }
   }
