@@ -95,8 +95,8 @@ const REASONS: Record<number, string> = {
 
 /**
  * What every operation shares, added once rather than on 40 handlers: the answers an operation
- * can give before its handler decides anything (401 and 403 from the guard; 400 from the
- * validation of its parameters and body; 413 and 415 from reading a body; 404 for a path naming
+ * can give before its handler decides anything (401, 403 and a 400 for two credentials from the
+ * guard; 400 from the validation of its parameters and body; 413 and 415 from reading a body; 404 for a path naming
  * nothing of the tenant's, 414 for a path parameter the router refuses), all in the error schema,
  * and an explicit empty security on the public routes.
  */
@@ -116,7 +116,8 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
       if (!secured) operation.security = [];
       const statuses = new Set(Object.keys(operation.responses).map(Number));
       if (secured) statuses.add(401);
-      if (operation.requestBody || parameters.length > 0) statuses.add(400);
+      // A signed-in request carrying both a bearer token and a session cookie is a 400 too.
+      if (secured || operation.requestBody || parameters.length > 0) statuses.add(400);
       if (operation.requestBody) [413, 415].forEach((s) => statuses.add(s));
       if (parameters.some((p) => p.in === 'path')) [404, 414].forEach((s) => statuses.add(s));
       for (const status of [...statuses].sort()) {

@@ -1546,6 +1546,15 @@ export interface operations {
                     "application/json": components["schemas"]["Me"];
                 };
             };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description missing, unknown or revoked token or session */
             401: {
                 headers: {
@@ -1572,6 +1581,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Access"];
+                };
+            };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description missing, unknown or revoked token */
@@ -2056,6 +2074,15 @@ export interface operations {
                     "application/json": components["schemas"]["AuditVerification"];
                 };
             };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description missing, unknown or revoked token */
             401: {
                 headers: {
@@ -2091,6 +2118,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ComputerUseConfig"];
+                };
+            };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description missing, unknown or revoked token */
@@ -2410,6 +2446,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Pause"];
+                };
+            };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description missing, unknown or revoked token */
@@ -3851,6 +3896,15 @@ export interface operations {
                     "application/json": components["schemas"]["AuditSinks"];
                 };
             };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description missing, unknown or revoked token */
             401: {
                 headers: {
@@ -3957,6 +4011,15 @@ export interface operations {
                     "application/json": components["schemas"]["Inventory"];
                 };
             };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description missing, unknown or revoked token */
             401: {
                 headers: {
@@ -3992,6 +4055,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Retention"];
+                };
+            };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description missing, unknown or revoked token */
