@@ -83,6 +83,8 @@ export function buildApiDocument(app: INestApplication): OpenAPIObject {
   return completeDocument(SwaggerModule.createDocument(app, config));
 }
 
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+
 const REASONS: Record<number, string> = {
   400: 'the request is malformed or refused: the message says which field and why',
   401: 'missing, unknown or revoked token',
@@ -111,7 +113,12 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
   for (const methods of Object.values(document.paths)) {
     for (const operation of Object.values(methods) as OperationObject[]) {
       if (typeof operation !== 'object' || !operation.responses) continue;
-      const parameters = (operation.parameters ?? []) as ParameterObject[];
+      // OpenAPI ignores header parameters named Accept, Content-Type or Authorization (content
+      // and security say those); a handler reading `accept` must not make it a required one.
+      operation.parameters = (operation.parameters ?? []).filter(
+        (p) => !('in' in p && p.in === 'header' && IGNORED_HEADERS.has(p.name.toLowerCase())),
+      );
+      const parameters = operation.parameters as ParameterObject[];
       const secured = (operation.security ?? []).length > 0;
       if (!secured) operation.security = [];
       const statuses = new Set(Object.keys(operation.responses).map(Number));

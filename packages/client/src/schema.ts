@@ -584,9 +584,9 @@ export interface components {
             /** @description USD per million input tokens written to the prompt cache (Anthropic); 1.25 × price_per_mtok_in when left out */
             price_per_mtok_cache_write?: number;
             /** @default 3 */
-            history_screens: number;
+            history_screens?: number;
             /** @default 60 */
-            timeout_seconds: number;
+            timeout_seconds?: number;
         };
         TitleScreenRuleDto: {
             /**
@@ -681,28 +681,28 @@ export interface components {
             /** @example SAP GUI */
             system?: string;
             /** @default 20 */
-            max_steps: number;
+            max_steps?: number;
             /** @default 300 */
-            max_seconds: number;
+            max_seconds?: number;
             /**
              * @description false needs governance.weaken and a reason
              * @default true
              */
-            require_write_approval: boolean;
+            require_write_approval?: boolean;
             /** @description why the agent is weakened: required (not blank) with every weakening (docs/security.md) and whenever require_write_approval is false */
             reason?: string;
             /**
              * @description false is a weakening: needs governance.weaken and a reason
              * @default true
              */
-            four_eyes: boolean;
+            four_eyes?: boolean;
             /**
              * @description raising it above the default is a weakening: needs governance.weaken and a reason
              * @default 3600
              */
-            approval_timeout_seconds: number;
+            approval_timeout_seconds?: number;
             /** @default 3 */
-            stall_after: number;
+            stall_after?: number;
             /** @description left out: the deployment default model, if any; a new one for an agent whose writes need no approval is a weakening: needs governance.weaken and a reason */
             planner?: string | components["schemas"]["ModelPlannerDto"];
             /** @description committing verbs added to the defaults; removing one is a weakening: needs governance.weaken and a reason */
@@ -714,7 +714,7 @@ export interface components {
              * @default write
              * @enum {string}
              */
-            unlabelled_clicks: "read" | "write";
+            unlabelled_clicks?: "read" | "write";
             /** @description covering more than 2% of a 1024×768 screen, and pixels not ignored before, is a weakening: needs governance.weaken and a reason */
             ignore_regions?: components["schemas"]["RectDto"][];
             /** @description blacked out in every screenshot Warden stores or shows (the model's included), never in what the host acts on */
@@ -723,29 +723,29 @@ export interface components {
              * @description what keys, labels and transaction codes are on given screens (docs/rules.md); a change that may make a write a read (a read entry added or changed, a write entry removed or changed) is a weakening: needs governance.weaken and a reason
              * @default []
              */
-            screen_rules: (components["schemas"]["TitleScreenRuleDto"] | components["schemas"]["CommandFieldScreenRuleDto"])[];
+            screen_rules?: (components["schemas"]["TitleScreenRuleDto"] | components["schemas"]["CommandFieldScreenRuleDto"])[];
             /**
              * @description where writes wait for a person: every write, or only commits ("commit": typing is staged and listed on the commit's approval, docs/approver-guide.md); "commit" is a weakening: needs governance.weaken and a reason
              * @default every_write
              * @enum {string}
              */
-            approve_at: "every_write" | "commit";
+            approve_at?: "every_write" | "commit";
             /**
              * @description when text on a model's screen looks like instructions to it (the injection rail, verdict injected): hold the action for a person, or stop the run (end reason injection)
              * @default hold
              * @enum {string}
              */
-            on_injection: "hold" | "stop";
+            on_injection?: "hold" | "stop";
             /**
              * @description where Warden tells people that a write is held, decided, escalated or reminded, and that a run ended (docs/notifications.md); at most 10
              * @default []
              */
-            notify: components["schemas"]["NotifyChannelDto"][];
+            notify?: components["schemas"]["NotifyChannelDto"][];
             /**
              * @description false: messages say "typed text (N characters)" and carry no screenshot link; true: typed text in full and a link to the held screen
              * @default false
              */
-            notify_include_screen: boolean;
+            notify_include_screen?: boolean;
             /**
              * @description who may approve or reject this agent's writes, each entry typed: "group:NAME" (a group of the identity provider the deployment trusts) or "subject:NAME" (an API token's subject, or the subject (sub) of a person signed in through that provider); an untyped entry is refused. [] (the default): anyone with agents.approve in the tenant. Widening it (adding an entry, or emptying it) is a weakening: needs governance.weaken and a reason
              * @default []
@@ -754,7 +754,7 @@ export interface components {
              *       "subject:carol"
              *     ]
              */
-            approvers: string[];
+            approvers?: string[];
             /** @description a pending write is recalled (audited approval.reminded) this many seconds after it was held; less than approval_timeout_seconds; null (the default): never */
             remind_after_seconds?: number | null;
             /** @description a pending write is handed to escalate_to as well this many seconds after it was held (audited approval.escalated); greater than remind_after_seconds, less than approval_timeout_seconds; null (the default): never */
@@ -763,7 +763,7 @@ export interface components {
              * @description who may decide as well once a write is escalated, typed like approvers ("group:NAME", "subject:NAME"); required (non-empty) with escalate_after_seconds. A new entry while approvers is not empty is a weakening: needs governance.weaken and a reason
              * @default []
              */
-            escalate_to: string[];
+            escalate_to?: string[];
         };
         ComputerUseConfigDto: {
             /** @description computer use is off until this is true */
@@ -2010,9 +2010,7 @@ export interface operations {
                 /** @description ISO 8601, exclusive */
                 until?: string;
             };
-            header: {
-                accept: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
