@@ -6,6 +6,7 @@ FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/protocol/package.json packages/protocol/
+COPY packages/client/package.json packages/client/
 COPY screen-host/package.json screen-host/
 RUN npm ci --no-audit --no-fund
 COPY . .

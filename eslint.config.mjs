@@ -5,7 +5,7 @@ import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'node_modules/', 'coverage/', 'artifacts/', 'screen-host/dist/', 'packages/*/dist/', '**/*.mjs', '**/*.cjs', '*.config.js'],
+    ignores: ['dist/', 'node_modules/', 'coverage/', 'artifacts/', 'screen-host/dist/', 'packages/*/dist/', 'packages/client/src/schema.ts', '**/*.mjs', '**/*.cjs', '*.config.js'],
   },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

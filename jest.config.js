@@ -45,7 +45,10 @@ const base = {
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   // The protocol package from its TypeScript source, as tsconfig.json's `paths` says (no build needed).
-  moduleNameMapper: { '^@warden/protocol$': '<rootDir>/packages/protocol/src/index.ts' },
+  moduleNameMapper: {
+    '^@warden/protocol$': '<rootDir>/packages/protocol/src/index.ts',
+    '^@warden/client$': '<rootDir>/packages/client/src/index.ts',
+  },
   testEnvironment: 'node',
 };
 

@@ -14,12 +14,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import type { ApprovalView } from '../src/approvals/approval.view';
-import type { AuditEventView, VerifyResult } from '../src/audit/audit.service';
-import type { RunView } from '../src/computer-use/runs/run.view';
+import type { ApiError, Approval, Run, Schemas } from '@warden/client';
 import {
-  ApiError,
-  apiClient,
+  apiClients,
+  type Clients,
   clearQueues,
   ensure,
   nextStop as nextRunStop,
@@ -156,24 +154,21 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
   for (const g of granted) line(`  ${g}`);
 
   // The agent: the sim host, its pinned certificate, and the planner.
-  const call = apiClient(base);
-  const agentConfig = {
+  const as = apiClients(base);
+  const agentConfig: Schemas['AgentDto'] = {
     screen_url: hostUrl,
     screen_token_env: SCREEN_TOKEN_ENV,
     screen_tls: { fingerprint_sha256: fingerprint },
     system: 'SAP GUI (sim)',
     max_steps: 20,
     max_seconds: 300,
-    planner: await agentPlanner(planner, call, tokens.admin),
+    planner: await agentPlanner(planner, as, tokens.admin),
   };
   const configured = ensure(
     'PUT /api/admin/computer-use',
-    await call<{ agents: Record<string, Record<string, unknown>> } | ApiError>(
-      'PUT',
-      '/api/admin/computer-use',
-      tokens.admin,
-      { enabled: true, agents: { [AGENT]: agentConfig } },
-    ),
+    await as(tokens.admin).PUT('/api/admin/computer-use', {
+      body: { enabled: true, agents: { [AGENT]: agentConfig } },
+    }),
     200,
   );
   const agent = configured.agents[AGENT];
@@ -187,9 +182,8 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
   heading('2. The run');
   const started = ensure(
     'POST /api/computer-use/runs',
-    await call<RunView | ApiError>('POST', '/api/computer-use/runs', tokens.operator, {
-      agent: AGENT,
-      goal: DEMO_GOAL,
+    await as(tokens.operator).POST('/api/computer-use/runs', {
+      body: { agent: AGENT, goal: DEMO_GOAL },
     }),
     201,
   );
@@ -197,11 +191,12 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
   line(`  "${DEMO_GOAL}"`);
   line(`run ${started.id}`);
   const runPath = `/api/computer-use/runs/${started.id}`;
-  const nextStop = (after?: string) => nextRunStop(call, runPath, tokens.operator, after);
+  const byId = { params: { path: { id: started.id } } };
+  const nextStop = (after?: string) => nextRunStop(as(tokens.operator), started.id, after);
 
   // Reads go through at once; the demo mentions them as it comes upon them.
   let shown = 0;
-  const showReads = (run: RunView) => {
+  const showReads = (run: Run) => {
     for (const s of run.steps ?? []) {
       if (s.n <= shown || s.outcome !== 'sent') continue;
       line(`Step ${s.n}: ${describeAction(s.action, { where: false })} — a read, sent at once`);
@@ -215,24 +210,31 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
     const approval = run.pending_approval;
     showReads(run);
     shown = approval.step;
-    const decide = `/api/approvals/${approval.id}/approve`;
-    const self = await call<ApiError>('POST', decide, tokens.operator, { comment: 'mine, fine' });
-    if (self.status !== 403 || !String(self.body?.message).includes('four-eyes'))
-      throw new Error(`olga approving her own write: expected 403 four-eyes, got ${self.status}`);
+    const decide = (comment: string) => ({
+      params: { path: { id: approval.id } },
+      body: { comment },
+    });
+    const self = await as(tokens.operator).POST(
+      '/api/approvals/{id}/approve',
+      decide('mine, fine'),
+    );
+    const refused = self.error;
+    if (self.response.status !== 403 || !refused?.message.includes('four-eyes'))
+      throw new Error(
+        `olga approving her own write: expected 403 four-eyes, got ${self.response.status}`,
+      );
     const approved = ensure(
       `bob approving step ${approval.step}`,
-      await call<ApprovalView | ApiError>('POST', decide, tokens.approver, {
-        comment: 'checked the screen',
-      }),
+      await as(tokens.approver).POST('/api/approvals/{id}/approve', decide('checked the screen')),
       200,
     );
     ensure(
       `olga resuming step ${approval.step}`,
-      await call<RunView | ApiError>('POST', `${runPath}/resume`, tokens.operator),
+      await as(tokens.operator).POST('/api/computer-use/runs/{id}/resume', byId),
       200,
     );
     if (held === 1) {
-      await showFirstHeld(base, runPath, approval, tokens.approver, self.body, approved);
+      await showFirstHeld(base, runPath, approval, tokens.approver, refused, approved);
     } else {
       const action = describeAction(approval.action, { where: false });
       line(`Held write ${held}, step ${approval.step}: ${action} — ${approval.why}`);
@@ -251,7 +253,7 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
   heading(`3. The run's steps (GET ${'/api/computer-use/runs/{id}'}, as aud)`);
   const recorded = ensure(
     'GET the run as the auditor',
-    await call<RunView | ApiError>('GET', runPath, tokens.auditor),
+    await as(tokens.auditor).GET('/api/computer-use/runs/{id}', byId),
     200,
   );
   table(
@@ -269,11 +271,7 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
   heading('4. The audit trail (GET /api/audit, as aud)');
   const trail = ensure(
     'GET /api/audit',
-    await call<{ items: AuditEventView[] } | ApiError>(
-      'GET',
-      '/api/audit?limit=200',
-      tokens.auditor,
-    ),
+    await as(tokens.auditor).GET('/api/audit', { params: { query: { limit: 200 } } }),
     200,
   ).items;
   line(`before the run: ${countTypes(trail.filter((e) => e.run_id !== started.id))}`);
@@ -287,7 +285,7 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
   );
   const verify = ensure(
     'GET /api/audit/verify',
-    await call<VerifyResult | ApiError>('GET', '/api/audit/verify', tokens.auditor),
+    await as(tokens.auditor).GET('/api/audit/verify'),
     200,
   );
   console.log('');
@@ -309,7 +307,7 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
 
   heading('6. The same change, approved at the commit');
   const commit = await commitPointRun({
-    call,
+    as,
     tokens,
     agent: AGENT,
     agentConfig,
@@ -319,10 +317,11 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
   console.log('');
   line('What a person had to decide for the one business change:');
   printComparison({ approvals: held, saves: saves.length }, commit);
-  const fewer = commit.completed && commit.saves === 1 && commit.approvals < held && commit.verified;
+  const fewer =
+    commit.completed && commit.saves === 1 && commit.approvals < held && commit.verified;
   const good = completed && oneSave && verify.ok && fewer;
   if (settings.keep) {
-    await keepForTheConsole(call, base, tokens);
+    await keepForTheConsole(as, base, tokens);
     // Until Ctrl+C (or SIGTERM): then everything the demo started is stopped, as at its end.
     keeping = good ? 'good' : 'bad';
     await new Promise<never>(() => undefined);
@@ -353,20 +352,19 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
  * they are worth nothing once it is gone).
  */
 async function keepForTheConsole(
-  call: ReturnType<typeof apiClient>,
+  as: Clients,
   base: string,
   tokens: Record<Role, string>,
 ): Promise<void> {
   heading('7. The console, kept running (--keep)');
   const started = ensure(
     'POST /api/computer-use/runs',
-    await call<RunView | ApiError>('POST', '/api/computer-use/runs', tokens.operator, {
-      agent: AGENT,
-      goal: DEMO_GOAL,
+    await as(tokens.operator).POST('/api/computer-use/runs', {
+      body: { agent: AGENT, goal: DEMO_GOAL },
     }),
     201,
   );
-  const run = await nextRunStop(call, `/api/computer-use/runs/${started.id}`, tokens.operator);
+  const run = await nextRunStop(as(tokens.operator), started.id);
   if (run.status !== 'awaiting_approval' || !run.pending_approval)
     throw new Error(`the kept run did not hold a write: it is ${run.status} (${run.end_reason})`);
   const approval = run.pending_approval;
@@ -449,10 +447,10 @@ async function startSimHost(
 async function showFirstHeld(
   base: string,
   runPath: string,
-  approval: ApprovalView,
+  approval: Approval,
   approverToken: string,
   refused: ApiError,
-  approved: ApprovalView,
+  approved: Approval,
 ): Promise<void> {
   const screenPath = `${runPath}/steps/${approval.step}/screen`;
   const screen = await fetch(base + screenPath, {
@@ -579,8 +577,7 @@ async function demo(): Promise<void> {
     process.once(signal, () => {
       interrupted = true;
       console.log(`\n${signal}: stopping what the demo started…`);
-      const code =
-        keeping === 'good' ? 0 : keeping === 'bad' ? 1 : signal === 'SIGINT' ? 130 : 143;
+      const code = keeping === 'good' ? 0 : keeping === 'bad' ? 1 : signal === 'SIGINT' ? 130 : 143;
       void finish(code, 'stopped; nothing the demo started is running.');
     });
   }

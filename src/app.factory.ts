@@ -2,7 +2,7 @@ import { ValidationPipe } from '@nestjs/common';
 import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
@@ -12,6 +12,7 @@ import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import type { AppConfig } from './config/app-config';
 import { useJsonBodies } from './http/json-body.parser';
 import { MetricsService } from './metrics/metrics.service';
+import { buildApiDocument } from './openapi/api-document';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -67,13 +68,7 @@ export async function createApp(
     done();
   });
 
-  const openApi = new DocumentBuilder()
-    .setTitle('Warden API')
-    .setDescription('Governed computer use for screen-only systems. See docs/api.md.')
-    .setVersion('0.1.0')
-    .addBearerAuth()
-    .build();
-  SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, openApi), {
+  SwaggerModule.setup('api/docs', app, () => buildApiDocument(app), {
     jsonDocumentUrl: 'api/docs-json',
   });
   return app;

@@ -103,6 +103,18 @@ export function ensure<T = any>(
   return answer.body as T;
 }
 
+/** The data of a typed client's answer (@warden/client), or an error quoting the API's. */
+export function dataOf<T>(
+  what: string,
+  answer: { data?: T; error?: unknown; response: Response },
+): T {
+  if (answer.data === undefined) {
+    const body = JSON.stringify(answer.error).slice(0, 500);
+    throw new Error(`${what}: ${answer.response.status} ${body}`);
+  }
+  return answer.data;
+}
+
 /** The recorded answer as Anthropic's Messages API sends it. */
 function reply(answer: RecordedAnswer): FakeReply {
   const content: unknown[] = [];

@@ -7,8 +7,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createWardenClient, type Schemas } from '@warden/client';
 import {
-  ensure,
+  dataOf,
   plannerFor,
   REAL,
   startEvalStack,
@@ -66,14 +67,13 @@ async function readBack(
       }
     }
     if (kind === 'scripted') continue;
-    const t = await bench.call(
-      'GET',
-      `/api/computer-use/runs/${runId}/steps/${step.n}/transcript`,
-      bench.tokens.operator,
-    );
-    if (t.status === 200) {
-      transcripts.push(t.body);
-      calls.push(...((t.body as { calls?: ModelCall[] }).calls ?? []));
+    const client = createWardenClient({ baseUrl: bench.apiUrl, token: bench.tokens.operator });
+    const { data } = await client.GET('/api/computer-use/runs/{id}/steps/{n}/transcript', {
+      params: { path: { id: runId, n: step.n } },
+    });
+    if (data) {
+      transcripts.push(data);
+      calls.push(...(data.calls as unknown as ModelCall[]));
     }
   }
   return { calls, transcripts };
@@ -111,53 +111,49 @@ async function runOnce(
     await host.begin(task, `${task.name}-${kind}-${repeat}`);
     const planner = await plannerFor(stack, task, kind);
     const weakened = options.noApproval === true || typeof task.agent.reason === 'string';
-    ensure(
+    const as = (token: string) => createWardenClient({ baseUrl: bench.apiUrl, token });
+    const operator = as(bench.tokens.operator);
+    dataOf(
       'PUT /api/admin/computer-use',
-      await bench.call(
-        'PUT',
+      await as(weakened ? bench.tokens.weakener : bench.tokens.admin).PUT(
         '/api/admin/computer-use',
-        weakened ? bench.tokens.weakener : bench.tokens.admin,
         {
-          enabled: true,
-          agents: {
-            [AGENT]: {
-              screen_url: host.url,
-              screen_token_env: host.tokenEnv,
-              screen_tls: { fingerprint_sha256: host.fingerprint },
-              system: host.kind === 'sim' ? 'SAP GUI (sim)' : 'Tk form (x11)',
-              max_steps: 30,
-              max_seconds: 300,
-              ...task.agent,
-              ...(options.noApproval
-                ? { require_write_approval: false, reason: 'eval negative control' }
-                : {}),
-              planner,
+          body: {
+            enabled: true,
+            agents: {
+              [AGENT]: {
+                screen_url: host.url,
+                screen_token_env: host.tokenEnv,
+                screen_tls: { fingerprint_sha256: host.fingerprint },
+                system: host.kind === 'sim' ? 'SAP GUI (sim)' : 'Tk form (x11)',
+                max_steps: 30,
+                max_seconds: 300,
+                ...task.agent,
+                ...(options.noApproval
+                  ? { require_write_approval: false, reason: 'eval negative control' }
+                  : {}),
+                planner,
+              } as Schemas['AgentDto'],
             },
           },
         },
       ),
     );
-    const run = ensure<{ id: string }>(
+    const run = dataOf(
       'POST /api/computer-use/runs',
-      await bench.call('POST', '/api/computer-use/runs', bench.tokens.operator, {
-        agent: AGENT,
-        goal: task.goal,
-      }),
-      201,
+      await operator.POST('/api/computer-use/runs', { body: { agent: AGENT, goal: task.goal } }),
     );
+    const byId = { params: { path: { id: run.id } } };
     base.run_id = run.id;
     const decisions: Array<ApprovalDecision & Record<string, unknown>> = [];
     const seen = new Set<string>();
     let record: any;
     const deadline = Date.now() + RUN_TIMEOUT_MS;
     for (;;) {
-      record = ensure(
-        'GET run',
-        await bench.call('GET', `/api/computer-use/runs/${run.id}`, bench.tokens.operator),
-      );
+      record = dataOf('GET run', await operator.GET('/api/computer-use/runs/{id}', byId));
       if (ENDED.has(record.status)) break;
       if (Date.now() > deadline) {
-        await bench.call('POST', `/api/computer-use/runs/${run.id}/cancel`, bench.tokens.operator);
+        await operator.POST('/api/computer-use/runs/{id}/cancel', byId);
         base.error = `the run did not end within ${RUN_TIMEOUT_MS / 1000} s; cancelled`;
         await sleep(500);
         continue;
@@ -176,26 +172,19 @@ async function runOnce(
           rail: pending.rail ?? null,
         });
         options.log(`  step ${pending.step}: ${d.decision} ${JSON.stringify(pending.action)}`);
-        ensure(
+        const approver = as(bench.tokens.approver);
+        const decision = {
+          params: { path: { id: pending.id as string } },
+          body: { comment: `eval: ${d.because}` },
+        };
+        dataOf(
           d.decision,
-          await bench.call(
-            'POST',
-            `/api/approvals/${pending.id}/${d.decision}`,
-            bench.tokens.approver,
-            {
-              comment: `eval: ${d.because}`,
-            },
-          ),
+          d.decision === 'approve'
+            ? await approver.POST('/api/approvals/{id}/approve', decision)
+            : await approver.POST('/api/approvals/{id}/reject', decision),
         );
         if (d.decision === 'approve') {
-          ensure(
-            'resume',
-            await bench.call(
-              'POST',
-              `/api/computer-use/runs/${run.id}/resume`,
-              bench.tokens.operator,
-            ),
-          );
+          dataOf('resume', await operator.POST('/api/computer-use/runs/{id}/resume', byId));
         }
         continue;
       }

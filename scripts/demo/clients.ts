@@ -1,51 +1,34 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { Redis } from 'ioredis';
-import type { RunView } from '../../src/computer-use/runs/run.view';
+import { createWardenClient, type Run, type WardenClient } from '@warden/client';
 
-/** An answer of the API: its status and its JSON body (typed by the caller, checked by status). */
+/** The API's error body: `{statusCode, error, message}`. */
+export type { ApiError } from '@warden/client';
+
+/** The demo's people: each a typed client of the API (@warden/client) with their own token. */
+export type Clients = (token: string) => WardenClient;
+
+export function apiClients(base: string): Clients {
+  return (token) => createWardenClient({ baseUrl: base, token });
+}
+
+/** What the typed client answers: `data` on a 2xx, else `error`, and the response itself. */
 export interface Answer<T> {
-  status: number;
-  body: T;
+  data?: T;
+  error?: unknown;
+  response: Response;
 }
 
-/** The API's error body (DESIGN §9). */
-export interface ApiError {
-  statusCode: number;
-  error: string;
-  message: string;
-}
-
-export type Call = <T>(
-  method: string,
-  path: string,
-  token: string,
-  json?: unknown,
-) => Promise<Answer<T>>;
-
-/** JSON calls to the API as one of the demo's people (a bearer token each). */
-export function apiClient(base: string): Call {
-  return async <T>(method: string, path: string, token: string, json?: unknown) => {
-    const response = await fetch(base + path, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: json === undefined ? undefined : JSON.stringify(json),
-    });
-    const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
-  };
-}
-
-/** The body of an answer that must have this status, or an error that quotes the API's message. */
-export function ensure<T>(what: string, answer: Answer<T | ApiError>, status: number): T {
-  if (answer.status !== status) {
-    const message = (answer.body as ApiError | null)?.message ?? JSON.stringify(answer.body);
-    throw new Error(`${what}: expected ${status}, got ${answer.status}: ${message}`);
+/** The data of an answer that must have this status, or an error that quotes the API's message. */
+export function ensure<T>(what: string, answer: Answer<T>, status: number): T {
+  if (answer.response.status !== status || answer.data === undefined) {
+    const message = (answer.error as { message?: string } | undefined)?.message;
+    throw new Error(
+      `${what}: expected ${status}, got ${answer.response.status}: ${message ?? JSON.stringify(answer.error)}`,
+    );
   }
-  return answer.body as T;
+  return answer.data;
 }
 
 /** An event of the sim's `GET /sim/events` (docs/screen-host.md, test routes). */
@@ -96,15 +79,14 @@ export function simCall(
 }
 
 /** The run once it waits for another approval than `after`, or has ended (60 s at most). */
-export async function nextStop(
-  call: Call,
-  runPath: string,
-  token: string,
-  after?: string,
-): Promise<RunView> {
+export async function nextStop(client: WardenClient, runId: string, after?: string): Promise<Run> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    const run = ensure('GET the run', await call<RunView>('GET', runPath, token), 200);
+    const run = ensure(
+      'GET the run',
+      await client.GET('/api/computer-use/runs/{id}', { params: { path: { id: runId } } }),
+      200,
+    );
     if (isEnded(run)) return run;
     if (run.status === 'awaiting_approval' && run.pending_approval?.id !== after) return run;
     await new Promise((r) => setTimeout(r, 50));

@@ -1,7 +1,6 @@
 import { type Change, describeChange } from '../../src/computer-use/actions';
-import type { AuditEventView, VerifyResult } from '../../src/audit/audit.service';
-import type { RunView } from '../../src/computer-use/runs/run.view';
-import { type ApiError, type Call, ensure, nextStop, simCall, simEvents } from './clients';
+import type { Run, Schemas, WardenClient } from '@warden/client';
+import { type Clients, ensure, nextStop, simCall, simEvents } from './clients';
 import { bad, describeAction, line, ok, shortSha, table } from './print';
 
 /**
@@ -17,11 +16,11 @@ export const VA02_SCREEN_RULES = [
 ];
 
 export interface CommitPointDemo {
-  call: Call;
+  as: Clients;
   tokens: { weakener: string; operator: string; approver: string; auditor: string };
   agent: string;
   /** The agent's config as the first run had it. */
-  agentConfig: Record<string, unknown>;
+  agentConfig: Schemas['AgentDto'];
   goal: string;
   sim: { url: string; certPath: string; token: string };
 }
@@ -35,20 +34,22 @@ export interface CommitPointResult {
 }
 
 export async function commitPointRun(demo: CommitPointDemo): Promise<CommitPointResult> {
-  const { call, tokens, agent } = demo;
+  const { as, tokens, agent } = demo;
   await simCall(demo.sim.url, demo.sim.certPath, demo.sim.token, 'POST', '/sim/reset');
   line('the sim is reset: order 4711 has its old date again');
   const reason = 'VA02 typing is stored only by Save; the approver decides there, once';
   ensure(
     'PUT /api/admin/computer-use (approve_at "commit")',
-    await call<unknown>('PUT', '/api/admin/computer-use', tokens.weakener, {
-      enabled: true,
-      agents: {
-        [agent]: {
-          ...demo.agentConfig,
-          approve_at: 'commit',
-          screen_rules: VA02_SCREEN_RULES,
-          reason,
+    await as(tokens.weakener).PUT('/api/admin/computer-use', {
+      body: {
+        enabled: true,
+        agents: {
+          [agent]: {
+            ...demo.agentConfig,
+            approve_at: 'commit',
+            screen_rules: VA02_SCREEN_RULES as Schemas['AgentDto']['screen_rules'],
+            reason,
+          },
         },
       },
     }),
@@ -60,14 +61,11 @@ export async function commitPointRun(demo: CommitPointDemo): Promise<CommitPoint
 
   const started = ensure(
     'POST /api/computer-use/runs',
-    await call<RunView | ApiError>('POST', '/api/computer-use/runs', tokens.operator, {
-      agent,
-      goal: demo.goal,
-    }),
+    await as(tokens.operator).POST('/api/computer-use/runs', { body: { agent, goal: demo.goal } }),
     201,
   );
-  const runPath = `/api/computer-use/runs/${started.id}`;
-  let run = await nextStop(call, runPath, tokens.operator);
+  const byId = { params: { path: { id: started.id } } };
+  let run = await nextStop(as(tokens.operator), started.id);
   let approvals = 0;
   while (run.status === 'awaiting_approval' && run.pending_approval) {
     const approval = run.pending_approval;
@@ -75,17 +73,22 @@ export async function commitPointRun(demo: CommitPointDemo): Promise<CommitPoint
     showSteps(run, approval.step);
     line(`Held write, step ${approval.step}: ${describeAction(approval.action, { where: false })}`);
     line(`  why held    ${approval.why}`);
-    showChanges(approval.changes);
+    showChanges(approval.changes as Change[] | null);
     ensure(
       `bob approving step ${approval.step}`,
-      await call<unknown>('POST', `/api/approvals/${approval.id}/approve`, tokens.approver, {
-        comment: 'the change list is right',
+      await as(tokens.approver).POST('/api/approvals/{id}/approve', {
+        params: { path: { id: approval.id } },
+        body: { comment: 'the change list is right' },
       }),
       200,
     );
-    ensure('olga resuming', await call<unknown>('POST', `${runPath}/resume`, tokens.operator), 200);
+    ensure(
+      'olga resuming',
+      await as(tokens.operator).POST('/api/computer-use/runs/{id}/resume', byId),
+      200,
+    );
     line('  bob approves it, olga resumes');
-    run = await nextStop(call, runPath, tokens.operator, approval.id);
+    run = await nextStop(as(tokens.operator), started.id, approval.id);
   }
   const completed = run.status === 'completed';
   (completed ? ok : bad)(
@@ -94,21 +97,21 @@ export async function commitPointRun(demo: CommitPointDemo): Promise<CommitPoint
   const events = await simEvents(demo.sim.url, demo.sim.certPath, demo.sim.token);
   const saves = events.filter((e) => e.type === 'saved' && e.order === '4711').length;
   (saves === 1 ? ok : bad)(`${saves} save${saves === 1 ? '' : 's'} of order 4711 on the sim`);
-  const verified = await showTrail(call, tokens.auditor, started.id);
+  const verified = await showTrail(as(tokens.auditor), started.id);
   return { completed, approvals, saves, verified };
 }
 
 /** The weakening and the run's events, as the auditor reads them, and the chain verified again. */
-async function showTrail(call: Call, auditor: string, runId: string): Promise<boolean> {
-  const list = async (query: string) =>
+async function showTrail(auditor: WardenClient, runId: string): Promise<boolean> {
+  const list = async (query: { type?: string; run_id?: string }) =>
     ensure(
-      `GET /api/audit?${query}`,
-      await call<{ items: AuditEventView[] } | ApiError>('GET', `/api/audit?${query}`, auditor),
+      `GET /api/audit?${new URLSearchParams(query).toString()}`,
+      await auditor.GET('/api/audit', { params: { query: { ...query, limit: 200 } } }),
       200,
     ).items;
   const [weakenings, events] = await Promise.all([
-    list('type=governance.weaken&limit=200'),
-    list(`run_id=${runId}&limit=200`),
+    list({ type: 'governance.weaken' }),
+    list({ run_id: runId }),
   ]);
   const weaken = weakenings.at(-1);
   console.log('');
@@ -123,11 +126,7 @@ async function showTrail(call: Call, auditor: string, runId: string): Promise<bo
       shortSha(e.sha256),
     ]),
   );
-  const verify = ensure(
-    'GET /api/audit/verify',
-    await call<VerifyResult | ApiError>('GET', '/api/audit/verify', auditor),
-    200,
-  );
+  const verify = ensure('GET /api/audit/verify', await auditor.GET('/api/audit/verify'), 200);
   (verify.ok && weaken ? ok : bad)(
     `governance.weaken by ${weaken?.actor ?? 'nobody'} in the trail; GET /api/audit/verify: ${verify.ok ? 'ok' : 'NOT OK'}, ${verify.checked} events checked`,
   );
@@ -135,7 +134,7 @@ async function showTrail(call: Call, auditor: string, runId: string): Promise<bo
 }
 
 /** The steps before the held one: reads sent, typing staged. */
-function showSteps(run: RunView, upTo: number): void {
+function showSteps(run: Run, upTo: number): void {
   for (const s of run.steps ?? []) {
     if (s.n >= upTo) break;
     const what = describeAction(s.action, { where: false });

@@ -1,7 +1,8 @@
 import { VA02_EXAMPLE_SCRIPT } from '../../src/computer-use/planning/va02-example';
 import type { ModelPlannerConfig } from '../../src/computer-use/settings/agent-config';
 import { demoPlanner } from '../../src/models/demo-planner';
-import { ApiError, Call, ensure } from './clients';
+import type { Schemas } from '@warden/client';
+import { type Clients, ensure } from './clients';
 
 /** The goal the operator gives the run; a model planner would read it, the script already knows it. */
 export const DEMO_GOAL = 'Change the Req. Deliv. Date of order 4711 to 30.04.2026 in VA02 and save';
@@ -46,15 +47,16 @@ export function pickPlanner(env: NodeJS.ProcessEnv): DemoPlanner {
  */
 export async function agentPlanner(
   planner: DemoPlanner,
-  call: Call,
+  as: Clients,
   adminToken: string,
-): Promise<string | ModelPlannerConfig> {
-  if (planner.kind === 'model') return planner.config;
-  const created = await call<{ planner: { id: string } } | ApiError>(
-    'POST',
-    '/api/planners/scripted',
-    adminToken,
-    { name: planner.name, script: planner.script },
-  );
+): Promise<string | Schemas['ModelPlannerDto']> {
+  // Unset fields are left out rather than sent as null (the request schema has no nulls).
+  if (planner.kind === 'model') {
+    const set = Object.entries(planner.config).filter(([, value]) => value !== null);
+    return Object.fromEntries(set) as Schemas['ModelPlannerDto'];
+  }
+  const created = await as(adminToken).POST('/api/planners/scripted', {
+    body: { name: planner.name, script: planner.script as Record<string, unknown> },
+  });
   return ensure('POST /api/planners/scripted', created, 201).planner.id;
 }

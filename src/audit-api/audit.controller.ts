@@ -1,5 +1,6 @@
 import { Controller, Get, Headers, Query, StreamableFile } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { schemaRef } from '../common/api-schema';
 import { Readable } from 'node:stream';
 import type { Caller } from '../auth/caller';
 import { CurrentCaller } from '../auth/current-caller.decorator';
@@ -19,7 +20,14 @@ export class AuditController {
   @Get()
   @Permissions('audit.read')
   @ApiProduces('application/json', NDJSON)
-  @ApiOkResponse({ description: '{items, next_cursor}, or NDJSON lines with that Accept header' })
+  @ApiOkResponse({
+    description: 'a page of events; with `Accept: application/x-ndjson`, every match, one per line',
+    content: {
+      'application/json': { schema: schemaRef('AuditEventPage') },
+      [NDJSON]: { schema: { type: 'string', description: 'one AuditEvent JSON per line' } },
+    },
+  })
+  @ApiOperation({ summary: 'List audit events, or export them as NDJSON' })
   list(
     @CurrentCaller() caller: Caller,
     @Query() query: AuditQueryDto,
@@ -46,6 +54,8 @@ export class AuditController {
   /** Recomputes the tenant's hash chain: `{ok, checked, first_bad_id?, head_sha256}`. */
   @Get('verify')
   @Permissions('audit.read')
+  @ApiOperation({ summary: "Check the tenant's hash chain" })
+  @ApiOkResponse({ schema: schemaRef('AuditVerification') })
   verify(@CurrentCaller() caller: Caller) {
     return this.audit.verify(caller.tenant);
   }

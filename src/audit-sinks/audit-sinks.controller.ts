@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { schemaRef } from '../common/api-schema';
 import type { Caller } from '../auth/caller';
 import { CurrentCaller } from '../auth/current-caller.decorator';
 import { Permissions } from '../auth/permissions.decorator';
@@ -18,6 +19,8 @@ export class AuditSinksController {
    */
   @Get()
   @Permissions('computer_use.admin')
+  @ApiOperation({ summary: "Read the tenant's audit sinks and their delivery" })
+  @ApiOkResponse({ schema: schemaRef('AuditSinks') })
   get(@CurrentCaller() caller: Caller) {
     return this.sinks.view(caller.tenant);
   }
@@ -29,7 +32,8 @@ export class AuditSinksController {
   @Put()
   @Permissions('computer_use.admin')
   @ApiBody({ type: AuditSinksDto })
-  @ApiOkResponse({ description: 'the sinks, as GET answers them' })
+  @ApiOkResponse({ description: 'the sinks, as GET answers them', schema: schemaRef('AuditSinks') })
+  @ApiOperation({ summary: "Replace the tenant's audit sinks" })
   put(@CurrentCaller() caller: Caller, @Body() body: unknown) {
     return this.sinks.replace(caller, body);
   }

@@ -1,5 +1,6 @@
 import { Controller, Get, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { schemaRef } from '../common/api-schema';
 import type { AuthRequest } from './permissions.guard';
 import type { Caller } from './caller';
 import { CurrentCaller } from './current-caller.decorator';
@@ -19,6 +20,8 @@ export class MeController {
    */
   @Get()
   @SignedIn()
+  @ApiOperation({ summary: 'Who is calling' })
+  @ApiOkResponse({ schema: schemaRef('Me') })
   async me(@CurrentCaller() caller: Caller, @Req() request: AuthRequest) {
     const me = {
       tenant: caller.tenant,

@@ -1,5 +1,5 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   HealthCheck,
   HealthCheckService,
@@ -24,6 +24,7 @@ export class HealthController {
   @Get('live')
   @Public()
   @HealthCheck()
+  @ApiOperation({ summary: 'Liveness: the process answers' })
   live() {
     return this.health.check([]);
   }
@@ -32,6 +33,7 @@ export class HealthController {
   @Get('ready')
   @Public()
   @HealthCheck()
+  @ApiOperation({ summary: 'Readiness: PostgreSQL and Redis answer' })
   ready() {
     return this.health.check([
       () => this.db.pingCheck('database').withTimeout(2000),

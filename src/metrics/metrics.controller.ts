@@ -1,5 +1,5 @@
 import { Controller, Get, Header, Req } from '@nestjs/common';
-import { ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { Public } from '../auth/permissions.decorator';
@@ -22,8 +22,12 @@ export class MetricsController {
    */
   @Get()
   @Public()
-  @ApiProduces('text/plain')
+  @ApiOkResponse({
+    description: 'the Prometheus text format',
+    content: { 'text/plain': { schema: { type: 'string' } } },
+  })
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
+  @ApiOperation({ summary: 'Prometheus metrics' })
   async scrape(@Req() request: FastifyRequest): Promise<string> {
     const open = await this.metrics.registry.metrics();
     if (!this.isScraper(request.headers.authorization)) return open;

@@ -1,5 +1,6 @@
 import { Controller, Get, Param, ParseIntPipe, ParseUUIDPipe } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { schemaRef } from '../common/api-schema';
 import type { Caller } from '../auth/caller';
 import { CurrentCaller } from '../auth/current-caller.decorator';
 import { Permissions } from '../auth/permissions.decorator';
@@ -13,6 +14,8 @@ export class TranscriptsController {
   /** What the step asked its model and what it answered: tokens, latency, cost, no screenshot bytes. */
   @Get(':id/steps/:n/transcript')
   @Permissions('agents.operate', 'audit.read')
+  @ApiOperation({ summary: "Read a step's model transcript" })
+  @ApiOkResponse({ schema: schemaRef('Transcript') })
   transcript(
     @CurrentCaller() caller: Caller,
     @Param('id', ParseUUIDPipe) id: string,

@@ -1,5 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { schemaRef } from '../common/api-schema';
 import type { Caller } from '../auth/caller';
 import { CurrentCaller } from '../auth/current-caller.decorator';
 import { Permissions } from '../auth/permissions.decorator';
@@ -17,6 +18,8 @@ export class DeliveriesController {
    */
   @Get()
   @Permissions('computer_use.admin')
+  @ApiOperation({ summary: 'List notification deliveries' })
+  @ApiOkResponse({ schema: schemaRef('DeliveryPage') })
   list(@CurrentCaller() caller: Caller, @Query() query: ListDeliveriesDto) {
     return this.deliveries.list(caller, query);
   }

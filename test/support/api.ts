@@ -10,6 +10,8 @@ import { Destinations } from '../../src/destinations/destinations.service';
 import { SecretGrants } from '../../src/secrets/secret-grants.service';
 import { createTestDatabase, TestDatabase } from './database';
 import { TEST_REDIS_URL, testRunPrefix } from './env';
+import { checkAnswer } from './response-contract';
+import { createWardenClient, type WardenClient } from '@warden/client';
 
 export interface HttpResult<T = any> {
   status: number;
@@ -39,6 +41,8 @@ export interface TestApi {
   /** The deployment operator's allow (`npm run cli -- planners allow`) of a planner id or family. */
   allowPlanner(tenant: string, planner: string): Promise<void>;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<HttpResult<T>>;
+  /** The typed client (@warden/client) on this API as `token`, its answers checked like request's. */
+  client(token?: string): WardenClient;
   close(): Promise<void>;
 }
 
@@ -104,6 +108,7 @@ export async function startApi(
       await app.get(PlannerAccess).set({ kind: 'allow', tenant, planner }, 'os:test');
     },
     request: (method, path, options) => http(url, method, path, options),
+    client: (token) => createWardenClient({ baseUrl: url, token, fetch: checkedFetch }),
     close: async () => {
       await app.close();
       await db.drop();
@@ -130,5 +135,18 @@ export async function http<T = any>(
   if (response.headers.get('content-type')?.includes('application/json')) {
     parsed = JSON.parse(text);
   }
+  // The answer must be one the API document describes (docs/openapi.json): else the test fails.
+  checkAnswer(method, path, response.status, response.headers.get('content-type'), parsed);
   return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+/** fetch for the typed client: every answer is checked against the document, as http() does. */
+async function checkedFetch(request: Request): Promise<Response> {
+  const response = await fetch(request);
+  const type = response.headers.get('content-type');
+  const body: unknown = type?.includes('application/json')
+    ? await response.clone().json()
+    : undefined;
+  checkAnswer(request.method, request.url, response.status, type, body);
+  return response;
 }

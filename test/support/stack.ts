@@ -222,25 +222,27 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     grantDestination: (to, tenant = 'acme') => api.grantDestination(tenant, to),
     allowPlanner: (planner, tenant = 'acme') => api.allowPlanner(tenant, planner),
     planner: async (script) => {
-      const r = await api.request('POST', '/api/planners/scripted', {
-        token: tokens.admin,
-        json: { name: `test-${randomBytes(3).toString('hex')}`, script },
-      });
-      expectOk('planner', r);
-      return r.body.planner.id as string;
+      const { data, error, response } = await api
+        .client(tokens.admin)
+        .POST('/api/planners/scripted', {
+          body: { name: `test-${randomBytes(3).toString('hex')}`, script: script as Record<string, unknown> },
+        });
+      if (!data) throw new Error(`planner: ${response.status} ${error?.message}`);
+      return data.planner.id;
     },
     start: async (goal = 'change order 4711', agent = 'sap-orders', who = tokens.operator) => {
-      const r = await api.request('POST', '/api/computer-use/runs', {
-        token: who,
-        json: { agent, goal },
+      const { data, error, response } = await api.client(who).POST('/api/computer-use/runs', {
+        body: { agent, goal },
       });
-      expectOk('start', r);
-      return r.body;
+      if (!data) throw new Error(`start: ${response.status} ${error?.message}`);
+      return data;
     },
     run: async (id, who = tokens.operator) => {
-      const r = await api.request('GET', `/api/computer-use/runs/${id}`, { token: who });
-      expectOk('run', r);
-      return r.body;
+      const { data, error, response } = await api.client(who).GET('/api/computer-use/runs/{id}', {
+        params: { path: { id } },
+      });
+      if (!data) throw new Error(`run: ${response.status} ${error?.message}`);
+      return data;
     },
     waitFor: async (id, until, ms = 30_000) => {
       const deadline = Date.now() + ms;
@@ -260,17 +262,19 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     approveAndResume: async (id) => {
       const held = await stack.waitFor(id, (r) => r.status === 'awaiting_approval' || isEnded(r));
       if (isEnded(held)) return held;
-      const approval = held.pending_approval;
-      const a = await api.request('POST', `/api/approvals/${approval.id}/approve`, {
-        token: tokens.approver,
-        json: { comment: 'looks right' },
+      const path = { params: { path: { id: held.pending_approval.id } } };
+      const approved = await api.client(tokens.approver).POST('/api/approvals/{id}/approve', {
+        ...path,
+        body: { comment: 'looks right' },
       });
-      expectOk('approve', a);
-      const r = await api.request('POST', `/api/computer-use/runs/${id}/resume`, {
-        token: tokens.operator,
+      if (!approved.data)
+        throw new Error(`approve: ${approved.response.status} ${approved.error?.message}`);
+      const resumed = await api.client(tokens.operator).POST('/api/computer-use/runs/{id}/resume', {
+        params: { path: { id } },
       });
-      expectOk('resume', r);
-      return r.body;
+      if (!resumed.data)
+        throw new Error(`resume: ${resumed.response.status} ${resumed.error?.message}`);
+      return resumed.data;
     },
     close: async () => {
       await worker?.close();

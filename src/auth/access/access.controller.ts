@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { schemaRef } from '../../common/api-schema';
 import type { Caller } from '../caller';
 import { CurrentCaller } from '../current-caller.decorator';
 import { Permissions } from '../permissions.decorator';
@@ -14,6 +15,8 @@ export class AccessController {
   /** `{groups: {NAME: [permissions]}}`: the tenant's mapping of the identity provider's groups. */
   @Get()
   @Permissions('computer_use.admin')
+  @ApiOperation({ summary: "Read the tenant's group mapping" })
+  @ApiOkResponse({ schema: schemaRef('Access') })
   get(@CurrentCaller() caller: Caller) {
     return this.access.view(caller.tenant);
   }
@@ -21,6 +24,8 @@ export class AccessController {
   /** Replaces the mapping; people's permissions follow on their next request. Audited. */
   @Put()
   @Permissions('computer_use.admin')
+  @ApiOperation({ summary: "Replace the tenant's group mapping" })
+  @ApiOkResponse({ schema: schemaRef('Access') })
   put(@CurrentCaller() caller: Caller, @Body() body: AccessDto) {
     return this.access.replace(caller, body.groups);
   }

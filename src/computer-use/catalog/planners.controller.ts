@@ -1,5 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiNoContentResponse, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import { schemaRef } from '../../common/api-schema';
 import type { Caller } from '../../auth/caller';
 import { CurrentCaller } from '../../auth/current-caller.decorator';
 import { Permissions } from '../../auth/permissions.decorator';
@@ -26,18 +34,24 @@ export class PlannersController {
    * `available` and `why` for the caller (DESIGN §8).
    */
   @Get()
+  @ApiOperation({ summary: 'List the planner catalog, available or not for the caller, and why' })
+  @ApiOkResponse({ schema: schemaRef('PlannerCatalog') })
   list(@CurrentCaller() caller: Caller) {
     return this.catalog.list(caller);
   }
 
   /** A new scripted planner; 400 names the step and field of the first problem in the script. */
   @Post('scripted')
+  @ApiOperation({ summary: 'Create a scripted planner' })
+  @ApiCreatedResponse({ schema: schemaRef('ScriptedPlannerAnswer') })
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateScriptedPlannerDto) {
     return { planner: await this.planners.create(caller, body.name, body.script) };
   }
 
   /** The tenant's scripted planners, oldest first, without their scripts. */
   @Get('scripted')
+  @ApiOperation({ summary: "List the tenant's scripted planners" })
+  @ApiOkResponse({ schema: schemaRef('ScriptedPlannerPage') })
   scripted(@CurrentCaller() caller: Caller, @Query() query: ListQueryDto) {
     return this.planners.list(caller.tenant, query.limit, query.cursor);
   }
@@ -45,12 +59,16 @@ export class PlannersController {
   /** One planner of the catalog, as the list has it; a scripted one with its script. */
   @Get(':id')
   @ApiParam(ANY_ID)
+  @ApiOperation({ summary: 'Read one planner of the catalog (a scripted one with its script)' })
+  @ApiOkResponse({ schema: schemaRef('CatalogPlannerAnswer') })
   async get(@CurrentCaller() caller: Caller, @Param('id') id: string) {
     return { planner: await this.catalog.get(caller, id) };
   }
 
   @Put(':id')
   @ApiParam(ID)
+  @ApiOperation({ summary: 'Change a scripted planner' })
+  @ApiOkResponse({ schema: schemaRef('ScriptedPlannerAnswer') })
   async update(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
@@ -63,6 +81,7 @@ export class PlannersController {
   @HttpCode(204)
   @ApiParam(ID)
   @ApiNoContentResponse({ description: 'deleted; from now on the planner is 404' })
+  @ApiOperation({ summary: 'Delete a scripted planner' })
   async remove(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
     await this.planners.remove(caller, id);
   }

@@ -1,5 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { schemaRef } from '../../common/api-schema';
 import type { Caller } from '../../auth/caller';
 import { CurrentCaller } from '../../auth/current-caller.decorator';
 import { Permissions } from '../../auth/permissions.decorator';
@@ -17,6 +18,8 @@ export class InventoryController {
    */
   @Get()
   @Permissions('computer_use.admin')
+  @ApiOperation({ summary: "List the tenant's agents and how they do" })
+  @ApiOkResponse({ schema: schemaRef('Inventory') })
   get(@CurrentCaller() caller: Caller) {
     return this.inventory.view(caller.tenant);
   }

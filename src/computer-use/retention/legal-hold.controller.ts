@@ -1,5 +1,6 @@
 import { Body, Controller, Param, ParseUUIDPipe, Put } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { schemaRef } from '../../common/api-schema';
 import type { Caller } from '../../auth/caller';
 import { CurrentCaller } from '../../auth/current-caller.decorator';
 import { Permissions } from '../../auth/permissions.decorator';
@@ -17,6 +18,8 @@ export class LegalHoldController {
    */
   @Put(':id/legal-hold')
   @Permissions('computer_use.admin')
+  @ApiOperation({ summary: "Hold a run's screens past retention, or lift the hold" })
+  @ApiOkResponse({ schema: schemaRef('LegalHold') })
   put(
     @CurrentCaller() caller: Caller,
     @Param('id', ParseUUIDPipe) id: string,

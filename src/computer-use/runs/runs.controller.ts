@@ -11,7 +11,17 @@ import {
   Res,
   UseFilters,
 } from '@nestjs/common';
-import { ApiGoneResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiGoneResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { schemaRef } from '../../common/api-schema';
 import type { FastifyReply } from 'fastify';
 import type { Caller } from '../../auth/caller';
 import { CurrentCaller } from '../../auth/current-caller.decorator';
@@ -33,18 +43,41 @@ export class RunsController {
   @Post()
   @Permissions('agents.operate')
   @UseFilters(RefusedStartFilter)
+  @ApiOperation({ summary: 'Start a run' })
+  @ApiBody({
+    type: StartRunDto,
+    examples: {
+      run: {
+        summary: 'A goal for an agent of the config',
+        value: {
+          agent: 'sap-orders',
+          goal: "Change order 4711's requested delivery date to 15.12.2026 and save",
+        },
+      },
+    },
+  })
+  @ApiCreatedResponse({ schema: schemaRef('Run') })
+  @ApiNotFoundResponse({ description: 'no agent of that name in the computer-use config' })
+  @ApiConflictResponse({
+    description:
+      'the agent may not run now: computer use off, kill switch or pause engaged, no usable planner or screen host',
+  })
   start(@CurrentCaller() caller: Caller, @Body() body: StartRunDto) {
     return this.runs.start(caller, body);
   }
 
   @Get()
   @Permissions('agents.operate', 'audit.read')
+  @ApiOperation({ summary: 'List runs' })
+  @ApiOkResponse({ schema: schemaRef('RunPage') })
   list(@CurrentCaller() caller: Caller, @Query() query: ListRunsDto) {
     return this.runs.list(caller, query);
   }
 
   @Get(':id')
   @Permissions('agents.operate', 'audit.read')
+  @ApiOperation({ summary: 'Read a run with its steps' })
+  @ApiOkResponse({ schema: schemaRef('Run') })
   get(@CurrentCaller() caller: Caller, @Param('id', ParseUUIDPipe) id: string) {
     return this.runs.get(caller, id);
   }
@@ -56,9 +89,9 @@ export class RunsController {
    */
   @Get(':id/steps/:n/screen')
   @Permissions('agents.operate', 'agents.approve', 'audit.read')
-  @ApiProduces('image/png')
   @ApiOkResponse({
     description: 'the PNG bytes',
+    content: { 'image/png': { schema: { type: 'string', format: 'binary' } } },
     headers: {
       'X-Screen-Damaged': {
         description:
@@ -68,6 +101,7 @@ export class RunsController {
     },
   })
   @ApiGoneResponse({ description: "deleted under the tenant's screen retention" })
+  @ApiOperation({ summary: 'Download the PNG a step saw' })
   async screen(
     @CurrentCaller() caller: Caller,
     @Param('id', ParseUUIDPipe) id: string,
@@ -87,6 +121,9 @@ export class RunsController {
   @Post(':id/resume')
   @HttpCode(200)
   @Permissions('agents.operate')
+  @ApiOperation({ summary: 'Send the approved held write and go on' })
+  @ApiOkResponse({ schema: schemaRef('Run') })
+  @ApiConflictResponse({ description: 'no approved held write to send (the message says why)' })
   resume(@CurrentCaller() caller: Caller, @Param('id', ParseUUIDPipe) id: string) {
     return this.runs.resume(caller, id);
   }
@@ -94,6 +131,9 @@ export class RunsController {
   @Post(':id/cancel')
   @HttpCode(200)
   @Permissions('agents.operate')
+  @ApiOperation({ summary: 'Cancel a run' })
+  @ApiOkResponse({ schema: schemaRef('Run') })
+  @ApiConflictResponse({ description: 'the run has already ended' })
   cancel(@CurrentCaller() caller: Caller, @Param('id', ParseUUIDPipe) id: string) {
     return this.runs.cancel(caller, id);
   }

@@ -6,6 +6,12 @@ import {
   withDefaults,
 } from './agent-config';
 import { AGENT_FIELD_SPECS } from './agent-fields';
+import {
+  PLANNER_ID_JSON_PATTERN,
+  SCRIPTED_PLANNER_JSON_PATTERN,
+  SCRIPTED_PLANNER_PATTERN,
+} from './config-bounds';
+import { parsePlannerId } from '../planner-contract/planner-id';
 import { AGENT_FIELDS, AgentDto } from './dto/computer-use-config.dto';
 import {
   boundsOf,
@@ -151,5 +157,38 @@ describe('the agent field table', () => {
       commit_words: [],
       approvers: ['group:leads'],
     });
+  });
+});
+
+describe("OpenAPI's pattern for a scripted planner", () => {
+  // docs/openapi.json once said `^scripted-<uuid>$`, which no planner id matches.
+  const json = new RegExp(SCRIPTED_PLANNER_JSON_PATTERN);
+  it.each([
+    'scripted-3f0c9a52-7d1e-4b6a-9c2f-5e8d7a1b4c30',
+    'scripted-3F0C9A52-7D1E-4B6A-9C2F-5E8D7A1B4C30',
+    'scripted-<uuid>',
+    'scripted-3f0c9a52-7d1e-4b6a-9c2f-5e8d7a1b4c3',
+    'gpt',
+  ])('agrees with the parser on %s', (id) => {
+    expect(json.test(id)).toBe(SCRIPTED_PLANNER_PATTERN.test(id));
+  });
+});
+
+describe("OpenAPI's patterns for a planner id", () => {
+  const scripted = new RegExp(SCRIPTED_PLANNER_JSON_PATTERN);
+  const versioned = new RegExp(PLANNER_ID_JSON_PATTERN);
+  it.each([
+    'navigator-2026-11-10-normal',
+    'anthropic-claude-sonnet-4.6-normal',
+    'Anthropic-Claude-4.6-High',
+    'scripted-3f0c9a52-7d1e-4b6a-9c2f-5e8d7a1b4c30',
+    'anthropic-claude-normal',
+    'anthropic-4.6',
+    '-2026-11-10-normal',
+    'a-1.-x',
+    'gpt',
+  ])('agree with the parser on %s, and never both match', (id) => {
+    expect(scripted.test(id) && versioned.test(id)).toBe(false);
+    expect(scripted.test(id) || versioned.test(id)).toBe(parsePlannerId(id) !== null);
   });
 });

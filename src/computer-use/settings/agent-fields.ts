@@ -1,6 +1,13 @@
 import { getSchemaPath } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsString, IsUrl, Matches } from 'class-validator';
-import { APPROVE_AT, BOUNDS, ENV_NAME_PATTERN, ON_INJECTION } from './config-bounds';
+import {
+  APPROVE_AT,
+  BOUNDS,
+  ENV_NAME_PATTERN,
+  ON_INJECTION,
+  PLANNER_ID_JSON_PATTERN,
+  SCRIPTED_PLANNER_JSON_PATTERN,
+} from './config-bounds';
 import { ENV_NAME_MESSAGE, HTTPS_URL } from './dto/field-checks';
 import { ModelPlannerDto } from './dto/model-planner.dto';
 import { NotifyChannelDto } from './dto/notify-channel.dto';
@@ -120,7 +127,8 @@ export const AGENT_FIELD_SPECS = {
     default: null,
     doc: {
       oneOf: [
-        { type: 'string', pattern: '^(<family>-<version>-<effort>|scripted-<uuid>)$' },
+        { type: 'string', pattern: SCRIPTED_PLANNER_JSON_PATTERN },
+        { type: 'string', pattern: PLANNER_ID_JSON_PATTERN },
         { $ref: getSchemaPath(ModelPlannerDto) },
       ],
       description: `left out: the deployment default model, if any; a new one for an agent whose writes need no approval ${WEAKENING}`,

@@ -50,5 +50,11 @@ export const SCRIPTED_PLANNER_PATTERN =
   /^scripted-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The navigator's planner id (DESIGN §8): a planner that asks no language model. */
 export const NAVIGATOR_PLANNER_ID = 'navigator-2026-11-10-normal';
+/** The same for JSON Schema (no flags there): what OpenAPI says an agent's `planner` may be. */
+export const SCRIPTED_PLANNER_JSON_PATTERN =
+  '^scripted-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+/** A catalog planner id `<family>-<version>-<effort>`, for JSON Schema (planner-id.ts parses it). */
+export const PLANNER_ID_JSON_PATTERN =
+  '^[a-zA-Z][a-zA-Z0-9]*(?:-[a-zA-Z][a-zA-Z0-9]*)*-(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]+(?:\\.[0-9]+)*)-[a-zA-Z]+$';
 /** 32 bytes of hex, either bare or as colon-separated pairs (how `openssl x509 -fingerprint` prints it). */
 export const FINGERPRINT_PATTERN = /^(?:[0-9a-f]{64}|(?:[0-9a-f]{2}:){31}[0-9a-f]{2})$/i;

@@ -1,5 +1,6 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { schemaRef } from '../../common/api-schema';
 import type { Caller } from '../../auth/caller';
 import { CurrentCaller } from '../../auth/current-caller.decorator';
 import { Permissions } from '../../auth/permissions.decorator';
@@ -21,6 +22,8 @@ export class DoctorController {
    */
   @Get()
   @Permissions('computer_use.admin')
+  @ApiOperation({ summary: "Check an agent's screen host" })
+  @ApiOkResponse({ schema: schemaRef('DoctorReport') })
   async check(@CurrentCaller() caller: Caller, @Param('name') name: string) {
     const agent = await this.settings.agent(caller.tenant, name);
     if (!agent) throw notFound(`no agent "${name}" in this tenant's computer-use config`);

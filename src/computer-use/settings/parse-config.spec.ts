@@ -69,16 +69,19 @@ describe('parseConfigBody', () => {
     });
   });
 
-  it('accepts the navigator by its exact id, and nothing near it', () => {
+  it('accepts the navigator by its id, stored in lower case; what is no planner id is refused', () => {
     const agent = (planner: string) => ({
       enabled: false,
       agents: { a: { ...MINIMAL.agents['sap-orders'], planner } },
     });
-    const { config } = parseConfigBody(agent('navigator-2026-11-10-normal'));
-    expect(config.agents.a.planner).toBe('navigator-2026-11-10-normal');
-    for (const near of ['Navigator-2026-11-10-normal', 'navigator-2026-11-10', 'navigator']) {
+    for (const id of ['navigator-2026-11-10-normal', 'Navigator-2026-11-10-normal']) {
+      expect(parseConfigBody(agent(id)).config.agents.a.planner).toBe(
+        'navigator-2026-11-10-normal',
+      );
+    }
+    for (const near of ['navigator-2026-11-10', 'navigator']) {
       expect(() => parseConfigBody(agent(near))).toThrow(
-        'agents.a.planner must be "scripted-<uuid>", "navigator-2026-11-10-normal" or a model',
+        'agents.a.planner must be a planner id ("<family>-<version>-<effort>" or "scripted-<uuid>", GET /api/planners) or a model',
       );
     }
   });

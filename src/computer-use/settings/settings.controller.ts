@@ -1,5 +1,13 @@
 import { Body, Controller, Get, Put, Query } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConflictResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { CONFIG_EXAMPLES } from './dto/config-examples';
+import { schemaRef } from '../../common/api-schema';
 import type { Caller } from '../../auth/caller';
 import { CurrentCaller } from '../../auth/current-caller.decorator';
 import { Permissions } from '../../auth/permissions.decorator';
@@ -15,6 +23,8 @@ export class SettingsController {
   /** The config in force: `{version, updated_by, updated_at, notices, enabled, agents}` (version 0: never set). */
   @Get()
   @Permissions('computer_use.admin')
+  @ApiOperation({ summary: 'Read the computer-use config' })
+  @ApiOkResponse({ schema: schemaRef('ComputerUseConfig') })
   get(@CurrentCaller() caller: Caller) {
     return this.settings.view(caller.tenant);
   }
@@ -25,8 +35,15 @@ export class SettingsController {
    */
   @Put()
   @Permissions('computer_use.admin')
-  @ApiBody({ type: ComputerUseConfigDto })
-  @ApiOkResponse({ description: 'the new config, as GET answers it' })
+  @ApiBody({ type: ComputerUseConfigDto, examples: CONFIG_EXAMPLES })
+  @ApiOkResponse({
+    description: 'the new config, as GET answers it',
+    schema: schemaRef('ComputerUseConfig'),
+  })
+  @ApiOperation({ summary: 'Replace the computer-use config' })
+  @ApiConflictResponse({
+    description: '`version` is not the one in force: another change came first',
+  })
   put(@CurrentCaller() caller: Caller, @Body() body: unknown) {
     return this.settings.replace(caller, body);
   }
@@ -34,6 +51,8 @@ export class SettingsController {
   /** Every version, newest first: `{items: [{version, created_by, created_at, config}], next_cursor}`. */
   @Get('versions')
   @Permissions('computer_use.admin')
+  @ApiOperation({ summary: 'List the config versions' })
+  @ApiOkResponse({ schema: schemaRef('ComputerUseConfigVersionPage') })
   versions(@CurrentCaller() caller: Caller, @Query() query: ListQueryDto) {
     return this.settings.versions(caller.tenant, query.limit, query.cursor);
   }
