@@ -55,6 +55,55 @@ describe('screen rules, end to end', () => {
     await blind.reset();
   });
 
+  /**
+   * Runs `before`, then opens a dialog over the screen and lets the script press Enter into it;
+   * answers the run once that Enter is held (or the run ended), and a way to reject it.
+   */
+  const enterIntoDialog = async (before: object[], screenRules: object[]) => {
+    const dialog = { role: 'dialog', name: 'Leave transaction?' };
+    await stack.configure({
+      planner: await stack.planner({
+        steps: [
+          ...before,
+          { when: { element: dialog }, patience: 40, ...key('Enter') },
+          done('left'),
+        ],
+      }),
+      screen_rules: screenRules,
+      reason: REASON,
+    });
+    const started = await stack.start('open VA02');
+    const last = before.length - 1;
+    await stack.waitFor(started.id, (r) => r.steps?.[last]?.outcome === 'sent', 30_000);
+    const opened = await stack.sim.call('POST', '/sim/popup', {
+      title: dialog.name,
+      message: 'Unsaved data will be lost.',
+      buttons: ['Yes', 'No'],
+    });
+    expect(opened.status).toBe(200);
+    const run = await stack.waitFor(
+      started.id,
+      (r) => r.status === 'awaiting_approval' || isEnded(r),
+      60_000,
+    );
+    expect(run.status).toBe('awaiting_approval');
+    const reject = async () => {
+      const rejected = await stack.api.request(
+        'POST',
+        `/api/approvals/${run.pending_approval.id}/reject`,
+        { token: stack.tokens.approver, json: { comment: 'not into the dialog' } },
+      );
+      expect(rejected.status).toBe(200);
+    };
+    return { run, reject };
+  };
+  const HELD_ENTER = {
+    action: { action: 'key', key: 'Enter' },
+    classification: 'write',
+    outcome: 'held',
+    why: 'key Enter commits',
+  };
+
   it('without rules: the click into the field “Order” is a read, typing, Enter and Save are held', async () => {
     await stack.configure({ planner: await stack.planner(VA02_EXAMPLE_SCRIPT) });
     const { run, held: approved } = await runApprovingEveryWrite(stack, 'sap-orders');
@@ -206,46 +255,12 @@ describe('screen rules, end to end', () => {
 
     // The same rule while a dialog is open over a VA02 screen: the dialog takes the Enter.
     await stack.sim.reset();
-    const dialog = { role: 'dialog', name: 'Leave transaction?' };
-    await stack.configure({
-      planner: await stack.planner({
-        steps: [
-          click(AT.commandField),
-          type('/nVA02'),
-          key('Enter'),
-          { when: { element: dialog }, patience: 40, ...key('Enter') },
-          done('left'),
-        ],
-      }),
-      screen_rules: byTransaction,
-      reason: REASON,
-    });
-    const started = await stack.start('open VA02');
-    await stack.waitFor(started.id, (r) => r.steps?.[2]?.outcome === 'sent', 30_000);
-    const opened = await stack.sim.call('POST', '/sim/popup', {
-      title: dialog.name,
-      message: 'Unsaved data will be lost.',
-      buttons: ['Yes', 'No'],
-    });
-    expect(opened.status).toBe(200);
-    const held = await stack.waitFor(
-      started.id,
-      (r) => r.status === 'awaiting_approval' || isEnded(r),
-      60_000,
+    const { run: held, reject } = await enterIntoDialog(
+      [click(AT.commandField), type('/nVA02'), key('Enter')],
+      byTransaction,
     );
-    expect(held.status).toBe('awaiting_approval');
-    expect(held.steps[3]).toMatchObject({
-      action: { action: 'key', key: 'Enter' },
-      classification: 'write',
-      outcome: 'held',
-      why: 'key Enter commits',
-    });
-    const rejected = await stack.api.request(
-      'POST',
-      `/api/approvals/${held.pending_approval.id}/reject`,
-      { token: stack.tokens.approver, json: { comment: 'not into the dialog' } },
-    );
-    expect(rejected.status).toBe(200);
+    expect(held.steps[3]).toMatchObject(HELD_ENTER);
+    await reject();
   });
 
   it('holds a transaction code the rule does not list, and its Enter', async () => {
@@ -263,49 +278,13 @@ describe('screen rules, end to end', () => {
   });
 
   it('holds the Enter after /nVA02 when a dialog opened over the screen: it has the focus', async () => {
-    const dialog = { role: 'dialog', name: 'Leave transaction?' };
-    await stack.configure({
-      planner: await stack.planner({
-        steps: [
-          click(AT.commandField),
-          type('/nVA02'),
-          { when: { element: dialog }, patience: 40, ...key('Enter') },
-          done('left'),
-        ],
-      }),
-      screen_rules: RULES,
-      reason: REASON,
-    });
-    const started = await stack.start('open VA02');
-    await stack.waitFor(started.id, (r) => r.steps?.[1]?.outcome === 'sent', 30_000);
-    const opened = await stack.sim.call('POST', '/sim/popup', {
-      title: dialog.name,
-      message: 'Unsaved data will be lost.',
-      buttons: ['Yes', 'No'],
-    });
-    expect(opened.status).toBe(200);
-    const run = await stack.waitFor(
-      started.id,
-      (r) => r.status === 'awaiting_approval' || isEnded(r),
-      60_000,
-    );
-    expect(run.status).toBe('awaiting_approval');
+    const { run, reject } = await enterIntoDialog([click(AT.commandField), type('/nVA02')], RULES);
     expect(run.steps[1].why).toBe(
       'typing “/nVA02” into the command field is navigation by screen rule 1',
     );
     // The host marks no focus behind a dialog, and the dialog's title is not the screen's.
-    expect(run.steps[2]).toMatchObject({
-      action: { action: 'key', key: 'Enter' },
-      classification: 'write',
-      outcome: 'held',
-      why: 'key Enter commits',
-    });
-    const rejected = await stack.api.request(
-      'POST',
-      `/api/approvals/${run.pending_approval.id}/reject`,
-      { token: stack.tokens.approver, json: { comment: 'not into the dialog' } },
-    );
-    expect(rejected.status).toBe(200);
+    expect(run.steps[2]).toMatchObject(HELD_ENTER);
+    await reject();
     const keys = (await stack.sim.events()).filter(
       (e) => e.type === 'action' && e.action.action === 'key',
     );
