@@ -275,6 +275,9 @@ describe('scripted planners API', () => {
     });
     expect(renamed.body.planner).toMatchObject({ name: 'renamed', created_by: 'ada', script });
     expect((await api.request('GET', path, { token: admin })).body.planner.name).toBe('renamed');
+    // An optional field sent as null means the same as leaving it out: the name stays.
+    const nulled = await api.request('PUT', path, { token: admin, json: { name: null, script } });
+    expect([nulled.status, nulled.body.planner?.name]).toEqual([200, 'renamed']);
 
     const missing = await api.request('PUT', path, { token: admin, json: { name: 'no script' } });
     expect([missing.status, missing.body.message]).toEqual([400, expect.stringMatching(/script/)]);

@@ -116,7 +116,7 @@ describe('random requests on every route', () => {
       examples: {
         'PUT /api/admin/computer-use': [MINIMAL_CONFIG, FULL_CONFIG],
         'POST /api/planners/scripted': [{ name: 'x', script: VA02_EXAMPLE_SCRIPT }],
-        'PUT /api/planners/{id}': [{ script: VA02_EXAMPLE_SCRIPT }],
+        'PUT /api/planners/{id}': [{ name: 'fuzz', script: VA02_EXAMPLE_SCRIPT }],
         'POST /api/computer-use/runs': [{ agent: 'sap-orders', goal: 'Change order 4711' }],
       },
     };

@@ -107,11 +107,26 @@ describe('computer-use admin config', () => {
     ]);
   });
 
-  it('takes a body read with GET back as it is', async () => {
-    const read = (await get()).body;
-    const again = await put(read);
-    expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ version: read.version + 1, agents: read.agents });
+  it('takes a body read with GET back as it is, typed so by the document (the client compiles it)', async () => {
+    const client = api.client(admin);
+    const planner = { provider: 'openai', model: 'gpt-test', api_key_env: 'OPENAI_API_KEY' };
+    const base = await currentVersion();
+    const set = await put({
+      enabled: true,
+      agents: { 'sap-orders': { ...AGENT, system: 'SAP GUI' }, plain: { ...AGENT, planner } },
+      version: base,
+    });
+    expect(set.status).toBe(200);
+    const read = await client.GET('/api/admin/computer-use');
+    if (!read.data) throw new Error(`GET answered ${read.response.status}`);
+    // The answer's nulls (no system, no screen_tls …) are a body PUT takes: if the document said
+    // otherwise this line would not compile, and an integrator could not send back what it read.
+    const again = await client.PUT('/api/admin/computer-use', { body: read.data });
+    expect(again.response.status).toBe(200);
+    expect(again.data).toMatchObject({ version: read.data.version + 1, agents: read.data.agents });
+    // The nulls are there to send back: an agent with no system, a planner with no budget.
+    expect(read.data.agents.plain.system).toBeNull();
+    expect(read.data.agents.plain.planner).toMatchObject({ ...planner, max_tokens_per_run: null });
   });
 
   // Each row: the agent's fields (or a whole body), and what the 400 must say.

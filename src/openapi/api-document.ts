@@ -108,6 +108,9 @@ export function completeDocument(document: OpenAPIObject): OpenAPIObject {
   if (agent && planner) {
     schemas.AgentConfig = answered(agent, AGENT_DEFAULTS, 'an agent of the config in force');
     schemas.ModelPlannerConfig = answered(planner, MODEL_PLANNER_DEFAULTS, 'its model planner');
+    // What GET answers null a PUT takes back as null (the default): a body read is a body sent.
+    schemas.AgentDto = acceptingNull(agent, AGENT_DEFAULTS);
+    schemas.ModelPlannerDto = acceptingNull(planner, MODEL_PLANNER_DEFAULTS);
   }
   document.components = { ...document.components, schemas };
   for (const methods of Object.values(document.paths)) {
@@ -159,6 +162,18 @@ function answered(dto: SchemaObject, given: object, description: string): Schema
     required: [...new Set([...(dto.required ?? []), ...Object.keys(defaults)])],
     properties,
   };
+}
+
+/** A body's schema whose fields defaulting to none also take null, meaning that default. */
+function acceptingNull(dto: SchemaObject, given: object): SchemaObject {
+  const defaults = given as Record<string, unknown>;
+  const properties = Object.fromEntries(
+    Object.entries(dto.properties ?? {}).map(([name, property]) => [
+      name,
+      defaults[name] === null ? nullable(property) : property,
+    ]),
+  );
+  return { ...dto, properties };
 }
 
 const PLANNER_DTO = schemaRef('ModelPlannerDto').$ref;

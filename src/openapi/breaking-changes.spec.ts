@@ -6,7 +6,7 @@ const read = (file: string): unknown =>
   JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'docs', file), 'utf8'));
 
 describe('the API document against the last released one (docs/openapi.released.json)', () => {
-  it('removes no operation, schema, field or enum value unless its major version changes', () => {
+  it('breaks nothing an integrator built against unless its major version changes', () => {
     const released = read('openapi.released.json');
     const current = read('openapi.json');
     expect(majorOf(current)).toBeGreaterThanOrEqual(majorOf(released));
@@ -56,6 +56,146 @@ describe('breakingChanges', () => {
       'field removed: components/schemas/Run/properties/id',
       'enum value removed: "queued" at components/schemas/Run/properties/status/enum',
       'field removed: components/schemas/Run/properties/steps/items/properties/n',
+    ]);
+  });
+
+  it('compares what a reference stands for when it now refers elsewhere, or where it was inline', () => {
+    const pageOf = (item: string) => ({
+      type: 'object',
+      properties: {
+        items: { type: 'array', items: { $ref: item } },
+        next_cursor: { type: 'string' },
+      },
+    });
+    const listed = (schema: unknown) => ({
+      paths: {
+        '/api/runs': {
+          get: { responses: { 200: { content: { 'application/json': { schema } } } } },
+        },
+      },
+      components: {
+        schemas: {
+          Run: run,
+          RunPage: pageOf('#/components/schemas/Run'),
+          Catalog: { type: 'object', properties: { planners: { type: 'array' } } },
+        },
+      },
+    });
+    const answer = 'paths//api/runs/get/responses/200/content/application/json/schema';
+    // The same answer, now a reference to another schema: fields gone from what the client reads.
+    expect(
+      breakingChanges(
+        listed({ $ref: '#/components/schemas/RunPage' }),
+        listed({ $ref: '#/components/schemas/Catalog' }),
+      ),
+    ).toEqual([
+      `field removed: ${answer}/properties/items`,
+      `field removed: ${answer}/properties/next_cursor`,
+    ]);
+    // Inline before, a reference to the same shape now: nothing lost.
+    expect(
+      breakingChanges(
+        listed(pageOf('#/components/schemas/Run')),
+        listed({ $ref: '#/components/schemas/RunPage' }),
+      ),
+    ).toEqual([]);
+    // A reference that now points at a schema referring to itself ends.
+    const tree = { type: 'object', properties: { child: { $ref: '#/components/schemas/Tree' } } };
+    const selfish = (schema: unknown) => ({
+      paths: {},
+      components: {
+        schemas: {
+          Tree: tree,
+          Other: structuredClone(tree),
+          Holder: { type: 'object', properties: { t: schema } },
+        },
+      },
+    });
+    expect(
+      breakingChanges(
+        selfish({ $ref: '#/components/schemas/Tree' }),
+        selfish({ $ref: '#/components/schemas/Other' }),
+      ),
+    ).toEqual([]);
+  });
+
+  it('finds a field newly required in a request body, not in an answer', () => {
+    const body = (required: string[]) => ({
+      type: 'object',
+      required,
+      properties: { goal: { type: 'string' }, agent: { type: 'string' } },
+    });
+    const api = (request: unknown, answer: unknown) => ({
+      paths: {
+        '/api/runs': {
+          post: {
+            requestBody: {
+              content: {
+                'application/json': { schema: { $ref: '#/components/schemas/StartRun' } },
+              },
+            },
+            responses: { 201: { content: { 'application/json': { schema: answer } } } },
+          },
+        },
+      },
+      components: { schemas: { StartRun: request } },
+    });
+    expect(
+      breakingChanges(api(body(['agent']), body([])), api(body(['agent', 'goal']), body(['goal']))),
+    ).toEqual(['field now required in a request: components/schemas/StartRun/properties/goal']);
+    expect(
+      breakingChanges(api(body(['agent', 'goal']), body([])), api(body(['agent']), body([]))),
+    ).toEqual([]);
+  });
+
+  it('finds a type changed, and reports nothing more below it', () => {
+    const changed = structuredClone(run) as any;
+    changed.properties.steps = { type: 'string' };
+    expect(breakingChanges(doc(run), doc(changed))).toEqual([
+      'type changed: array → string at components/schemas/Run/properties/steps/type',
+    ]);
+  });
+
+  it('matches parameters by where and name, and finds one removed, added required or made required', () => {
+    const op = (parameters: unknown[]) => ({
+      paths: { '/api/runs': { get: { parameters, responses: {} } } },
+    });
+    const limit = { in: 'query', name: 'limit', schema: { type: 'integer' } };
+    const status = {
+      in: 'query',
+      name: 'status',
+      schema: { type: 'string', enum: ['running', 'failed'] },
+    };
+    expect(breakingChanges(op([limit, status]), op([status, limit]))).toEqual([]);
+    expect(
+      breakingChanges(
+        op([limit, status]),
+        op([
+          { ...status, schema: { type: 'string', enum: ['running'] } },
+          { ...limit, required: true },
+          { in: 'header', name: 'x-tenant', required: true },
+        ]),
+      ),
+    ).toEqual([
+      'enum value removed: "failed" at GET /api/runs query status',
+      'parameter now required: GET /api/runs query limit',
+      'parameter now required: GET /api/runs header x-tenant',
+    ]);
+    expect(breakingChanges(op([limit, status]), op([status]))).toEqual([
+      'parameter removed: GET /api/runs query limit',
+    ]);
+  });
+
+  it('reads a oneOf as a set: an alternative added in front is no change, one gone is', () => {
+    const planner = (...oneOf: unknown[]) =>
+      doc({ type: 'object', properties: { planner: { oneOf } } });
+    const script = { type: 'string', pattern: '^scripted-' };
+    const model = { type: 'object', properties: { model: { type: 'string' } } };
+    expect(
+      breakingChanges(planner(script, model), planner({ type: 'string' }, script, model)),
+    ).toEqual([]);
+    expect(breakingChanges(planner(script, model), planner(script))).toEqual([
+      'alternative removed: type object at components/schemas/Run/properties/planner/oneOf/1',
     ]);
   });
 

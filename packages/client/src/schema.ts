@@ -572,18 +572,18 @@ export interface components {
              */
             api_key_env: string;
             /** @description required for openai-compatible; http or https */
-            base_url?: string;
-            max_tokens_per_run?: number;
-            max_tokens_per_day?: number;
-            max_cost_usd_per_run?: number;
+            base_url?: string | null;
+            max_tokens_per_run?: number | null;
+            max_tokens_per_day?: number | null;
+            max_cost_usd_per_run?: number | null;
             /** @description USD per million input tokens */
-            price_per_mtok_in?: number;
+            price_per_mtok_in?: number | null;
             /** @description USD per million output tokens */
-            price_per_mtok_out?: number;
+            price_per_mtok_out?: number | null;
             /** @description USD per million input tokens read from the prompt cache; Anthropic: 0.1 × price_per_mtok_in when left out, OpenAI: the model’s cached input price (price_per_mtok_in when left out: an upper bound) */
-            price_per_mtok_cache_read?: number;
+            price_per_mtok_cache_read?: number | null;
             /** @description USD per million input tokens written to the prompt cache (Anthropic); 1.25 × price_per_mtok_in when left out */
-            price_per_mtok_cache_write?: number;
+            price_per_mtok_cache_write?: number | null;
             /** @default 3 */
             history_screens?: number;
             /** @default 60 */
@@ -685,9 +685,9 @@ export interface components {
             /** @example TICKETIQ_SAPGUI_HOST_TOKEN */
             screen_token_env: string;
             /** @description left out: the system CAs */
-            screen_tls?: components["schemas"]["ScreenTlsDto"];
+            screen_tls?: components["schemas"]["ScreenTlsDto"] | null;
             /** @example SAP GUI */
-            system?: string;
+            system?: string | null;
             /** @default 20 */
             max_steps?: number;
             /** @default 300 */
@@ -698,7 +698,7 @@ export interface components {
              */
             require_write_approval?: boolean;
             /** @description why the agent is weakened: required (not blank) with every weakening (docs/security.md) and whenever require_write_approval is false */
-            reason?: string;
+            reason?: string | null;
             /**
              * @description false is a weakening: needs governance.weaken and a reason
              * @default true
@@ -712,7 +712,7 @@ export interface components {
             /** @default 3 */
             stall_after?: number;
             /** @description left out: the deployment default model, if any; a new one for an agent whose writes need no approval is a weakening: needs governance.weaken and a reason */
-            planner?: string | components["schemas"]["ModelPlannerDto"];
+            planner?: (string | null) | string | components["schemas"]["ModelPlannerDto"];
             /** @description committing verbs added to the defaults; removing one is a weakening: needs governance.weaken and a reason */
             commit_words?: string[];
             /** @description words added to the defaults that make a command control (a button, a menu item) a read when its labels name nothing else; adding one is a weakening: needs governance.weaken and a reason */
@@ -804,7 +804,8 @@ export interface components {
             };
         };
         UpdateScriptedPlannerDto: {
-            name?: string;
+            /** @description left out or null: kept */
+            name?: string | null;
             script: {
                 [key: string]: unknown;
             };

@@ -129,18 +129,21 @@ export class PlannersService {
     return toView(row);
   }
 
-  /** Replaces the script (and the name, when given). Runs already going read the new script from their next step. */
+  /**
+   * Replaces the script (and the name, when given: null, like leaving it out, keeps it). Runs
+   * already going read the new script from their next step.
+   */
   async update(
     caller: Caller,
     ref: string,
-    change: { name?: string; script: unknown },
+    change: { name?: string | null; script: unknown },
   ): Promise<ScriptedPlannerView> {
     const normal = checked(change.script);
     return this.dataSource.transaction(async (manager) => {
       const row = await this.lockLive(manager, caller.tenant, ref);
       const before = { name: row.name, script_sha256: scriptSha256(row.script) };
       row.script = normal;
-      if (change.name !== undefined) row.name = change.name;
+      if (change.name != null) row.name = change.name;
       row.updatedAt = new Date();
       await this.planners.save(manager, row);
       await this.record(manager, caller, AUDIT_PLANNER.updated, row, {

@@ -4,14 +4,19 @@ import { PLANNER_NAME } from './create-scripted-planner.dto';
 
 /** `PUT /api/planners/{id}`: a new script, and a new name if given. */
 export class UpdateScriptedPlannerDto {
-  @ApiPropertyOptional({ maxLength: 200 })
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: 200,
+    nullable: true,
+    description: 'left out or null: kept',
+  })
   @IsOptional()
   @IsString()
   @Length(1, 200)
   @Matches(PLANNER_NAME, {
     message: 'name must not start or end with a space or contain control characters',
   })
-  name?: string;
+  name?: string | null;
 
   @ApiProperty({ type: 'object', additionalProperties: true })
   @IsDefined({ message: 'script is missing: an object {steps, patience?}' })
