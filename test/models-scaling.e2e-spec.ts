@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PNG } from 'pngjs';
 import { startScreenHost } from '../screen-host/src';
 import type { OutlineElement, RunningScreenHost, ScreenBackend } from '../screen-host/src';
-import { encodeScreenPng } from '../screen-host/src/png';
+import { encodeScreenPng } from '@warden/protocol';
 import {
   anthropicComputer,
   anthropicTool,

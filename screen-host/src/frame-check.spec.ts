@@ -3,7 +3,7 @@ import type { ScreenBackend } from './backends/backend';
 import { FrameCheck, preconditionOf } from './frame-check';
 import { rawFrame } from './frames';
 import { HttpError } from './http-error';
-import { encodeScreenPng } from './png';
+import { encodeScreenPng } from '@warden/protocol';
 
 const sha = 'ab'.repeat(32);
 

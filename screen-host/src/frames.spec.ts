@@ -11,7 +11,7 @@ import {
   rawFrame,
   type RawFrame,
 } from './frames';
-import { encodeScreenPng, type PixelLayout } from './png';
+import { encodeScreenPng, type PixelLayout } from '@warden/protocol';
 
 /** What Warden computes from a PNG: decode (pngjs, as Warden's own decoder agrees), then hash. */
 function warden(png: Buffer): string {

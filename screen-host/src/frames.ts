@@ -5,10 +5,9 @@
  * coordinate space of actions), 8-bit RGBA exactly as a PNG decoder gives them back, so that the
  * host's `X-Frame-SHA256` is the pixel SHA-256 Warden computes from the PNG.
  */
-import { frameSha256, type FrameRect } from '@warden/protocol';
+import { frameSha256, type FrameRect, PIXEL_CHANNELS, type PixelLayout } from '@warden/protocol';
 import { endianness } from 'node:os';
 import { PNG } from 'pngjs';
-import { PIXEL_CHANNELS, type PixelLayout } from './png';
 
 export interface RawFrame {
   /** The PNG's pixels. */

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { encodeScreenPngAsync } from '@warden/protocol';
 import { decodePng, type Decoded } from '../computer-use/screens/png-decoder';
-import { encodeRgbPngAsync } from '../computer-use/screens/png-encoder';
 import type { Size } from './scaling';
 
 /**
@@ -14,7 +14,7 @@ export async function downscalePng(png: Buffer, size: Size): Promise<Buffer> {
   if (source.width === size.width && source.height === size.height) return png;
   const work = resample(source, size);
   for (let r = work.next(); ; r = work.next()) {
-    if (r.done) return encodeRgbPngAsync(r.value);
+    if (r.done) return encodeScreenPngAsync(r.value.rgba, r.value.width, r.value.height);
     await yieldToEventLoop();
   }
 }
@@ -28,52 +28,60 @@ export function downscale(source: Decoded, size: Size): Decoded {
 /** Source rows handled between two yields. */
 const ROWS_PER_SLICE = 64;
 
+/**
+ * One model row at a time: the source rows it averages are summed column span by column span into
+ * one row of sums (whole numbers, so the mean is exact), then divided by the pixels counted. The
+ * source is read row after row, in the order it lies in memory, and nothing larger than a row of
+ * sums is allocated besides the output.
+ */
 function* resample(source: Decoded, size: Size): Generator<void, Decoded> {
   if (source.width === size.width && source.height === size.height) return source;
   const columns = spans(size.width, source.width);
   const rows = spans(size.height, source.height);
   // A plain Uint8Array view: indexing a Buffer made in another realm (Jest's sandbox) is far slower.
   const rgba = new Uint8Array(source.rgba.buffer, source.rgba.byteOffset, source.rgba.length);
-
-  // Horizontal pass into one row of sums per source row, then the vertical pass.
-  const across = new Float64Array(size.width * source.height * 4);
-  for (let y = 0; y < source.height; y++) {
-    if (y > 0 && y % ROWS_PER_SLICE === 0) yield;
-    const rowIn = y * source.width * 4;
-    const rowOut = y * size.width * 4;
-    for (let m = 0; m < size.width; m++) {
-      const [lo, hi] = columns[m];
-      let r = 0;
-      let g = 0;
-      let b = 0;
-      let a = 0;
-      for (let x = lo; x <= hi; x++) {
-        const i = rowIn + x * 4;
-        r += rgba[i];
-        g += rgba[i + 1];
-        b += rgba[i + 2];
-        a += rgba[i + 3];
-      }
-      const n = hi - lo + 1;
-      const o = rowOut + m * 4;
-      across[o] = r / n;
-      across[o + 1] = g / n;
-      across[o + 2] = b / n;
-      across[o + 3] = a / n;
-    }
-  }
   const out = Buffer.alloc(size.width * size.height * 4);
   const view = new Uint8Array(out.buffer, out.byteOffset, out.length);
   const rowLength = size.width * 4;
+  // Float64: whole numbers stay exact far past what 255 × the pixels of one span can reach.
+  const sums = new Float64Array(rowLength);
+  const columnLo = Int32Array.from(columns, ([lo]) => lo);
+  const columnHi = Int32Array.from(columns, ([, hi]) => hi);
+  let sinceYield = 0;
   for (let m = 0; m < size.height; m++) {
-    if (m > 0 && m % ROWS_PER_SLICE === 0) yield;
     const [lo, hi] = rows[m];
-    const n = hi - lo + 1;
-    const o = m * rowLength;
-    for (let x = 0; x < rowLength; x++) {
-      let sum = 0;
-      for (let y = lo; y <= hi; y++) sum += across[y * rowLength + x];
-      view[o + x] = Math.round(sum / n);
+    sums.fill(0);
+    for (let y = lo; y <= hi; y++) {
+      if (++sinceYield === ROWS_PER_SLICE) {
+        sinceYield = 0;
+        yield;
+      }
+      const rowIn = y * source.width * 4;
+      for (let c = 0, o = 0; c < size.width; c++, o += 4) {
+        let r = 0;
+        let g = 0;
+        let b = 0;
+        let a = 0;
+        for (let i = rowIn + columnLo[c] * 4, end = rowIn + columnHi[c] * 4; i <= end; i += 4) {
+          r += rgba[i];
+          g += rgba[i + 1];
+          b += rgba[i + 2];
+          a += rgba[i + 3];
+        }
+        sums[o] += r;
+        sums[o + 1] += g;
+        sums[o + 2] += b;
+        sums[o + 3] += a;
+      }
+    }
+    const height = hi - lo + 1;
+    const rowOut = m * rowLength;
+    for (let c = 0, o = 0; c < size.width; c++, o += 4) {
+      const n = height * (columnHi[c] - columnLo[c] + 1);
+      view[rowOut + o] = Math.round(sums[o] / n);
+      view[rowOut + o + 1] = Math.round(sums[o + 1] / n);
+      view[rowOut + o + 2] = Math.round(sums[o + 2] / n);
+      view[rowOut + o + 3] = Math.round(sums[o + 3] / n);
     }
   }
   return { width: size.width, height: size.height, rgba: out };

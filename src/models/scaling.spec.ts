@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { PNG } from 'pngjs';
 import { checkAction, loadRules } from '../computer-use/actions';
 import { decodePng } from '../computer-use/screens/png-decoder';
-import { encodeRgbPng } from '../computer-use/screens/png-encoder';
+import { encodeScreenPng } from '@warden/protocol';
 import { downscale, downscalePng, spans } from './downscale';
 import { axisToScreen, insideModel, scaleFor, toModel, toScreen } from './scaling';
 
@@ -196,7 +196,10 @@ describe('downscalePng', () => {
     const source = new PNG({ width: 16, height: 8 });
     const png = PNG.sync.write(source);
     await expect(downscalePng(png, { width: 16, height: 8 })).resolves.toBe(png);
-    expect(encodeRgbPng(decodePng(png)).subarray(0, 8)).toEqual(png.subarray(0, 8));
+    const decoded = decodePng(png);
+    expect(encodeScreenPng(decoded.rgba, decoded.width, decoded.height).subarray(0, 8)).toEqual(
+      png.subarray(0, 8),
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * @warden/protocol: what Warden and its screen host must agree on, defined once (DESIGN §5, §7).
- * Pure and dependency-free (node:crypto only).
+ * Pure and dependency-free (node:crypto and node:zlib only).
  */
 export * from './actions';
 export * from './keys';
@@ -8,3 +8,4 @@ export * from './text';
 export * from './frame-hash';
 export * from './frame-precondition';
 export * from './outline';
+export * from './png-encoder';

@@ -2,7 +2,7 @@ import { PNG } from 'pngjs';
 import { sha256Hex } from '../../common/sha256';
 import type { SendGate } from '../runs/send-gate';
 import { type Decoded, VolatileMask } from '../screens/pixels';
-import { encodeRgbPng } from '../screens/png-encoder';
+import { encodeScreenPng } from '@warden/protocol';
 import type { Screenshot } from '../screens/screen-host.client';
 import {
   afterRefusal,
@@ -28,7 +28,9 @@ function withPixel(img: Decoded, x: number, y: number): Decoded {
   return { ...img, rgba };
 }
 
-/** The same pixels in other PNG bytes than encodeRgbPng's. */
+const encodeOf = (img: Decoded): Buffer => encodeScreenPng(img.rgba, img.width, img.height);
+
+/** The same pixels in other PNG bytes than encodeScreenPng's. */
 function otherEncoding(img: Decoded): Buffer {
   const png = new PNG({ width: img.width, height: img.height });
   img.rgba.copy(png.data);
@@ -58,7 +60,7 @@ function maskAt(x: number, y: number): VolatileMask {
 }
 
 describe('is this still the screen the action was judged or approved on', () => {
-  const heldPng = encodeRgbPng(solid());
+  const heldPng = encodeOf(solid());
   const held = { pngSha256: sha256Hex(heldPng), hiddenSha256: null };
   const none = { mask: null, ignoreRegions: [] };
   const loads = () => {
@@ -90,7 +92,7 @@ describe('is this still the screen the action was judged or approved on', () => 
   });
 
   it('sends onto pixels changed only inside the volatile mask or an ignore region', async () => {
-    const fresh = shot(encodeRgbPng(withPixel(solid(), 3, 2)));
+    const fresh = shot(encodeOf(withPixel(solid(), 3, 2)));
     const load = () => Promise.resolve(heldPng);
     await expect(
       screenChange(held, load, fresh, { mask: maskAt(3, 2), ignoreRegions: [] }),
@@ -115,7 +117,7 @@ describe('is this still the screen the action was judged or approved on', () => 
       [
         held,
         () => Promise.resolve(heldPng),
-        shot(encodeRgbPng(withPixel(solid(), 3, 2))),
+        shot(encodeOf(withPixel(solid(), 3, 2))),
         { mask: maskAt(4, 2), ignoreRegions: [{ x: 0, y: 0, width: 2, height: 2 }] },
       ],
       /^1 pixel changed at \(3, 2\), outside the volatile mask \(1 pixel\) and 1 ignore region$/,

@@ -8,18 +8,14 @@ import { go, pixelsOf, SIM_SIZE, simAfter } from '../../../test/support/sim-pixe
 import { railOf } from '../rail/screen-rail';
 import { OcrLabelReader } from './ocr-label-reader';
 import { linesInSpace, screenPgm } from './ocr-screen-text';
-import { encodeRgbPng } from './png-encoder';
+import { encodeScreenPng } from '@warden/protocol';
 
 jest.setTimeout(120_000);
 
 const BLIND = { ...SIM_SIZE, outline: null };
 const png = (app: ReturnType<typeof simAfter>['app']) => {
   const { width, height, data } = pixelsOf(app);
-  return encodeRgbPng({
-    width,
-    height,
-    rgba: Buffer.from(data.buffer, data.byteOffset, data.length),
-  });
+  return encodeScreenPng(data, width, height);
 };
 
 describe('the whole screen read for the injection rail', () => {

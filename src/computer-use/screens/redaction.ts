@@ -5,10 +5,10 @@
  * rectangles is kept only as a hash, so that Warden's own comparison still sees a change there.
  */
 import { createHash } from 'node:crypto';
+import { encodeScreenPng } from '@warden/protocol';
 import type { OutlineElement, Rect } from '../actions/action.types';
 import { Lru } from '../../common/lru';
 import { decodePng, pixelRects, pixelSha256, type PixelRect } from './pixels';
-import { encodeRgbPng } from './png-encoder';
 import type { ScreenHost, Screenshot } from './screen-host.types';
 
 /** A screenshot with the agent's regions blacked out. */
@@ -72,7 +72,7 @@ export function redactScreenshot(shot: Screenshot, regions: Rect[]): RedactedScr
   blackOut(rgba, image.width, rects);
   // The stored PNG is RGB: its pixels decode opaque, and their hash is taken so.
   for (let a = 3; a < rgba.length; a += 4) rgba[a] = 255;
-  const png = encodeRgbPng(image);
+  const png = encodeScreenPng(rgba, image.width, image.height);
   return {
     ...shot,
     png,

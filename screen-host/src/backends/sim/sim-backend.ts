@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CheckedAction } from '../../actions';
 import { rawFrame, type RawFrame } from '../../frames';
-import { ScreenPngEncoder } from '../../png';
+import { ScreenPngEncoder } from '@warden/protocol';
 import type { OutlineElement, ScreenBackend, Screenshot, TypingTarget } from '../backend';
 import { withTextChunk } from './png-text-chunk';
 import { SimApp } from './sim-app';

@@ -2,7 +2,7 @@ import { Monitor } from 'node-screenshots';
 import type { CheckedAction } from '../../actions';
 import { toXdotoolKey } from '../../keys';
 import { frameOfPng, OpaqueFrames, type RawFrame } from '../../frames';
-import { type PixelLayout, ScreenPngEncoder } from '../../png';
+import { type PixelLayout, ScreenPngEncoder } from '@warden/protocol';
 import { HttpError } from '../../http-error';
 import type {
   BackendHealth,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { PNG } from 'pngjs';
-import { encodeScreenPng, ScreenPngEncoder } from './png';
+import { encodeScreenPng, ScreenPngEncoder } from './png-encoder';
 
 function rgbOf(decoded: PNG): number[] {
   const out: number[] = [];
