@@ -8,6 +8,10 @@ import { describeChange, type Change } from '../computer-use/actions';
 import type { StepOutcome } from '../computer-use/runs/step.entity';
 // @ts-expect-error: the browser's own module; its JSDoc types are checked by public/tsconfig.json
 import * as browserWords from './public/words.js';
+// @ts-expect-error: the browser's own module
+import * as browserChangeWords from './public/change-words.js';
+// @ts-expect-error: the browser's own module
+import * as browserEventWords from './public/event-words.js';
 
 type Mark = { mark: string; name: string; char: string; newline: boolean };
 /** The functions of words.js this test uses, with the types its JSDoc gives them. */
@@ -53,7 +57,7 @@ const {
   shown,
   stepOutcomeInWords,
   typedPieces,
-} = browserWords as Words;
+} = { ...browserWords, ...browserChangeWords, ...browserEventWords } as Words;
 const marks = (text: string) => typedPieces(text).filter((p): p is Mark => typeof p !== 'string');
 
 describe('typed text in the console', () => {

@@ -8,19 +8,12 @@ import { changeList } from './changes.js';
 import { railNotice } from './rail.js';
 import { decidersFacts } from './deciders.js';
 import { actionTitle, every, facts, h } from './dom.js';
+import { decisionSentence } from './change-words.js';
 import { marksInWords } from './screen-marks.js';
 import { closeUp, screenView, typingFocus } from './screens.js';
-import {
-  actionInWords,
-  decisionSentence,
-  ago,
-  clock,
-  duration,
-  exactJson,
-  expiry,
-  statusInWords,
-  stepOutcomeInWords,
-} from './words.js';
+import { cannotApprove, refusalInWords, standing, standingClass } from './decision-words.js';
+import { earlierSteps } from './earlier-steps.js';
+import { actionInWords, clock, exactJson, statusInWords } from './words.js';
 
 /** @typedef {import('./api.js').Approval} Approval */
 /** @typedef {import('./api.js').Run} Run */
@@ -28,88 +21,6 @@ import {
 
 /** @param {unknown} error */
 const messageOf = (error) => (error instanceof Error ? error.message : String(error));
-
-/**
- * Why this person cannot approve the write, as Warden answered it (`for_you`), or null when they
- * may (or Warden did not say: then the decision itself answers).
- * @param {Approval} approval
- * @returns {string | null}
- */
-export function cannotApprove(approval) {
-  const why = approval.for_you?.approve;
-  if (!why) return null;
-  // Only approving is closed to them: the four-eyes rule (they started the run).
-  if (approval.for_you?.reject === null) {
-    return `You cannot approve this write. Four-eyes rule: ${why}. Ask another approver; you may still reject it.`;
-  }
-  return `You cannot decide this write: ${why}.`;
-}
-
-/**
- * The decision refused, in words an approver can act on.
- * @param {'approve' | 'reject'} kind
- * @param {unknown} error
- */
-function refusalInWords(kind, error) {
-  const verb = kind === 'approve' ? 'approve' : 'reject';
-  if (error instanceof ApiError) {
-    const fourEyes = /^four-eyes:\s*(.*)$/i.exec(error.message);
-    if (error.status === 403 && fourEyes) {
-      return `You cannot approve this write. Four-eyes rule: ${fourEyes[1]}. Ask another approver.`;
-    }
-    if (error.status === 403) return `You may not ${verb} this write: ${error.message}.`;
-    if (error.status === 409) return `Too late to ${verb}: ${error.message}.`;
-  }
-  return `Could not ${verb} the write: ${messageOf(error)}.`;
-}
-
-/**
- * Where the approval stands, in one or two sentences.
- * @param {Approval} a
- * @param {Run | null} run
- * @param {boolean} canOperate
- * @param {number} now
- */
-function standing(a, run, canOperate, now) {
-  const comment = a.comment ? ` Comment: “${a.comment}”` : '';
-  const step = run?.steps?.find((st) => st.n === a.step);
-  switch (a.status) {
-    case 'pending':
-      return `Waiting for a decision for ${duration(now - Date.parse(a.created_at))}; expires ${expiry(a.expires_at, now)}.`;
-    case 'approved': {
-      const when = a.decided_at ? ` ${ago(a.decided_at, now)}` : '';
-      const next = canOperate
-        ? 'resume the run below to send it.'
-        : 'an operator must resume the run to send it.';
-      return `Approved by ${a.decided_by ?? '?'}${when}.${comment} Not sent yet: ${next}`;
-    }
-    case 'rejected':
-      return `Rejected by ${a.decided_by ?? '?'} at ${clock(a.decided_at)}.${comment} Nothing was sent; the run stopped.`;
-    case 'expired':
-      return `Expired at ${clock(a.expires_at)}: nobody decided in time. Nothing was sent; the run stopped.`;
-    case 'spent': {
-      const used = `Approved by ${a.decided_by ?? '?'}, resumed by ${a.spent_by ?? '?'} at ${clock(a.spent_at)}.${comment}`;
-      if (step?.outcome === 'sent_after_approval') return `${used} The write was sent.`;
-      if (step?.outcome === 'stale') {
-        return `${used} It was not sent: the screen had changed since it was approved${step.error ? ` (${step.error})` : ''}. The run stopped.`;
-      }
-      return `${used} Sending…`;
-    }
-    default:
-      return a.status;
-  }
-}
-
-/**
- * The colour of the standing: waiting, good, or not sent.
- * @param {Approval} a
- * @param {Run | null} run
- */
-function standingClass(a, run) {
-  const outcome = run?.steps?.find((st) => st.n === a.step)?.outcome;
-  if (a.status === 'spent' && outcome === 'stale') return 'standing standing-stale';
-  return `standing standing-${a.status}`;
-}
 
 /** @type {import('./app.js').Page} */
 export async function renderApproval(main, ctx) {
@@ -465,89 +376,4 @@ function safetyChecks(approval) {
       ),
     ),
   );
-}
-
-/**
- * The run's earlier steps as a strip of thumbnails; choosing one shows it larger below.
- * @param {Approval} approval
- * @param {Step[]} steps
- */
-function earlierSteps(approval, steps) {
-  const earlier = steps.filter((st) => st.n < approval.step);
-  const section = h(
-    'section',
-    { class: 'earlier', 'aria-labelledby': 'earlier-title' },
-    h('h2', { id: 'earlier-title' }, 'Earlier steps of this run'),
-  );
-  if (!earlier.length) {
-    section.append(h('p', { class: 'help' }, 'None: this is the run’s first step.'));
-    return section;
-  }
-  const viewer = h('div', { class: 'step-viewer', 'aria-live': 'polite' });
-  const list = h('ol', { class: 'strip' });
-  /** @type {HTMLButtonElement[]} */
-  const buttons = [];
-  for (const st of earlier) {
-    const focus = st.action?.action === 'type' ? typingFocus(steps, st.n) : null;
-    const button = h(
-      'button',
-      { type: 'button', class: 'strip-item', 'aria-pressed': 'false' },
-      st.screen_sha256
-        ? screenView({
-            runId: approval.run_id,
-            n: st.n,
-            width: st.width,
-            height: st.height,
-            action: st.action,
-            why: st.why,
-            focus,
-            size: 'thumb',
-            alt: '',
-          })
-        : h('span', { class: 'screen screen-thumb screen-missing' }, 'no screen'),
-      h(
-        'span',
-        { class: 'strip-caption' },
-        h('strong', {}, `${st.n}`),
-        ' ',
-        ...actionTitle(st.action, st.why),
-        ` · ${st.classification ?? '?'} · ${stepOutcomeInWords(st)}`,
-      ),
-    );
-    button.addEventListener('click', () => {
-      const open = button.getAttribute('aria-pressed') === 'true';
-      for (const b of buttons) b.setAttribute('aria-pressed', 'false');
-      viewer.replaceChildren();
-      if (open) return;
-      button.setAttribute('aria-pressed', 'true');
-      viewer.append(
-        h(
-          'figure',
-          { class: 'earlier-screen' },
-          screenView({
-            runId: approval.run_id,
-            n: st.n,
-            width: st.width,
-            height: st.height,
-            action: st.action,
-            why: st.why,
-            focus,
-            size: 'full',
-            alt: `The screen at step ${st.n}`,
-          }),
-          h(
-            'figcaption',
-            {},
-            h('strong', {}, `Step ${st.n}: `, ...actionTitle(st.action, st.why), '. '),
-            `${st.classification ?? ''}${st.why ? ` (${st.why})` : ''}, ${stepOutcomeInWords(st)}. `,
-            marksInWords(st.action, st.why, st.width ?? 1280, st.height ?? 800, focus),
-          ),
-        ),
-      );
-    });
-    buttons.push(button);
-    list.append(h('li', {}, button));
-  }
-  section.append(list, viewer);
-  return section;
 }

@@ -5,7 +5,8 @@
  */
 import { api, apiBlob, query } from './api.js';
 import { facts, h } from './dom.js';
-import { clock, eventInWords } from './words.js';
+import { eventInWords } from './event-words.js';
+import { clock } from './words.js';
 
 /** @typedef {import('./api.js').AuditEvent} AuditEvent */
 

@@ -7,7 +7,8 @@
  * character a person could not see marked.
  */
 import { h, s, typedText } from './dom.js';
-import { changeInWords, changesHeading, marked } from './words.js';
+import { changeInWords, changesHeading } from './change-words.js';
+import { marked } from './words.js';
 
 /** @typedef {import('./api.js').Approval} Approval */
 /** @typedef {import('./api.js').Change} Change */
