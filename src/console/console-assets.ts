@@ -28,6 +28,8 @@ export const CONSOLE_FILES: Readonly<Record<string, string>> = {
   'event-words.js': 'text/javascript; charset=utf-8',
   'screens.js': 'text/javascript; charset=utf-8',
   'screen-marks.js': 'text/javascript; charset=utf-8',
+  'close-up.js': 'text/javascript; charset=utf-8',
+  'after-sent.js': 'text/javascript; charset=utf-8',
   'changes.js': 'text/javascript; charset=utf-8',
   'rail.js': 'text/javascript; charset=utf-8',
   'deciders.js': 'text/javascript; charset=utf-8',
@@ -40,6 +42,7 @@ export const CONSOLE_FILES: Readonly<Record<string, string>> = {
   'run.js': 'text/javascript; charset=utf-8',
   'audit.js': 'text/javascript; charset=utf-8',
   'admin.js': 'text/javascript; charset=utf-8',
+  'governance.js': 'text/javascript; charset=utf-8',
   'inventory.js': 'text/javascript; charset=utf-8',
 };
 

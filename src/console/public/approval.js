@@ -4,16 +4,18 @@
  * earlier steps, and the decision. After approval, an operator resumes the run from here.
  */
 import { ApiError, api } from './api.js';
-import { changeList } from './changes.js';
+import { changeList, editList } from './changes.js';
 import { railNotice } from './rail.js';
 import { decidersFacts } from './deciders.js';
 import { actionTitle, every, facts, h } from './dom.js';
 import { decisionSentence } from './change-words.js';
-import { marksInWords } from './screen-marks.js';
-import { closeUp, screenView, typingFocus } from './screens.js';
+import { marksInWords, targetOf } from './screen-marks.js';
+import { afterSentView } from './after-sent.js';
+import { closeUp } from './close-up.js';
+import { screenView, typingFocus } from './screens.js';
 import { cannotApprove, refusalInWords, standing, standingClass } from './decision-words.js';
 import { earlierSteps } from './earlier-steps.js';
-import { actionInWords, clock, exactJson, statusInWords } from './words.js';
+import { actionInWords, clock, exactJson, isEnded, statusInWords } from './words.js';
 
 /** @typedef {import('./api.js').Approval} Approval */
 /** @typedef {import('./api.js').Run} Run */
@@ -45,9 +47,17 @@ export async function renderApproval(main, ctx) {
   const canOperate = ctx.can('agents.operate');
   const canReadRuns = canOperate || ctx.can('audit.read');
   ctx.title(`Approval: ${words}`);
+  // Where the outline placed what the action lands on: the marks go around it, outside it.
+  const target = targetOf(held);
+  const edit = approval.action.action === 'type' ? (held?.edit ?? null) : null;
 
   const width = held?.width ?? null;
   const height = held?.height ?? null;
+  const heldCaption = h(
+    'figcaption',
+    {},
+    marksInWords(approval.action, approval.why, width ?? 1280, height ?? 800, focus, target),
+  );
   const heldScreen = h(
     'figure',
     { class: 'held-screen' },
@@ -64,15 +74,15 @@ export async function renderApproval(main, ctx) {
       volatile: approval.volatile_regions,
       changes: approval.changes,
       flagged: approval.rail?.rect ?? null,
+      target,
     }),
-    h(
-      'figcaption',
-      {},
-      marksInWords(approval.action, approval.why, width ?? 1280, height ?? 800, focus),
-    ),
+    heldCaption,
   );
+  // After the write was sent: what was sent, and the screen after it.
+  const afterSent = afterSentView();
 
   const stand = h('p', { class: standingClass(approval, run), id: 'standing' });
+  const whyTitle = h('h2', { class: 'why-title' }, 'Why Warden holds it');
   const deciders = decidersFacts();
   const said = h('p', { class: 'said', role: 'status' });
   const alert = h('p', { class: 'error', role: 'alert' });
@@ -84,7 +94,9 @@ export async function renderApproval(main, ctx) {
   const note = h(
     'p',
     { class: 'help' },
-    'Approving sends nothing by itself: an operator then resumes the run, and Warden sends this action once, only if the screen is still the one shown here. Rejecting stops the run.',
+    canOperate
+      ? 'Approving sends nothing by itself: you (or another operator) then resume the run from this page, and Warden sends this action once, only if the screen is still the one shown here. Rejecting stops the run.'
+      : 'Approving sends nothing by itself: an operator then resumes the run, and Warden sends this action once, only if the screen is still the one shown here. Rejecting stops the run.',
   );
 
   /** @param {string} text */
@@ -148,7 +160,7 @@ export async function renderApproval(main, ctx) {
       const step = answered.steps?.find((st) => st.n === approval.step);
       if (step?.outcome === 'sent_after_approval') {
         say(
-          `Sent: step ${approval.step} (${words}) was carried out on the screen you see here. The run goes on.`,
+          `Sent: step ${approval.step} (${words}) was carried out on the screen it was approved on. The run goes on.`,
         );
       } else if (step?.outcome === 'stale') {
         warn(
@@ -167,6 +179,13 @@ export async function renderApproval(main, ctx) {
     }
   };
 
+  /** Once the write was sent: what was sent, what the application said, and the next screen. */
+  const showAfterSent = () => {
+    if (!afterSent.show(approval, run)) return;
+    heldScreen.classList.add('held-screen-sent');
+    heldCaption.textContent = `The screen it was approved on (step ${approval.step}), before it was sent.`;
+  };
+
   let panelFor = '';
   /** @param {boolean} [force] */
   const update = (force = false) => {
@@ -176,6 +195,9 @@ export async function renderApproval(main, ctx) {
     deciders.update(approval, now);
     runStatus.textContent = run ? statusInWords(run) : 'not known';
     note.hidden = approval.status !== 'pending';
+    showAfterSent();
+    whyTitle.textContent =
+      approval.status === 'pending' ? 'Why Warden holds it' : 'Why Warden held it';
     const whyNot = approval.status === 'pending' ? cannotApprove(approval) : null;
     own.hidden = whyNot === null;
     own.textContent = whyNot ?? '';
@@ -191,10 +213,12 @@ export async function renderApproval(main, ctx) {
         maxlength: 2000,
         'aria-describedby': 'comment-help',
       });
+      // Approving sends nothing (the API's approve only allows a resume): the button says what
+      // happens after it, for this person.
       const approve = h(
         'button',
         { type: 'submit', class: 'primary', value: 'approve' },
-        'Approve',
+        canOperate ? 'Approve (you send it next)' : 'Approve (an operator sends it)',
       );
       if (whyNot !== null) {
         approve.disabled = true;
@@ -263,6 +287,7 @@ export async function renderApproval(main, ctx) {
         action: approval.action,
         why: approval.why,
         changes: approval.changes,
+        edit,
       }),
     ),
     h('h1', {}, ...actionTitle(approval.action, approval.why)),
@@ -280,7 +305,11 @@ export async function renderApproval(main, ctx) {
         'div',
         {},
         railNotice(approval),
-        changeList(approval, { level: 'h2', explain: true }),
+        afterSent.section,
+        changeList(approval, { level: 'h2', explain: true, steps }),
+        approval.action.action === 'type' && typeof approval.action.text === 'string'
+          ? editList(edit, approval.action.text, 'h2')
+          : null,
         heldScreen,
       ),
       h(
@@ -289,7 +318,7 @@ export async function renderApproval(main, ctx) {
         // Where it stands, why, and the decision first: in the first screen at 1280×800 (the
         // buttons stay at the bottom of a phone's screen, console.css); what helps judge it after.
         stand,
-        h('h2', { class: 'why-title' }, 'Why Warden holds it'),
+        whyTitle,
         h('p', { class: 'why' }, approval.why),
         safetyChecks(approval),
         own,
@@ -305,6 +334,7 @@ export async function renderApproval(main, ctx) {
           height,
           action: approval.action,
           focus,
+          target,
         }),
         h(
           'details',
@@ -348,10 +378,15 @@ export async function renderApproval(main, ctx) {
     if (approval.status !== before) ctx.announce(standing(approval, run, canOperate, Date.now()));
     update();
     const step = run?.steps?.find((st) => st.n === approval.step);
+    // A sent write is settled once the screen after it is known (or the run has ended).
+    const after =
+      step?.outcome !== 'sent_after_approval' ||
+      Boolean(run?.steps?.some((st) => st.n > approval.step && st.screen_sha256)) ||
+      (run !== null && isEnded(run.status));
     const settled =
       approval.status === 'rejected' ||
       approval.status === 'expired' ||
-      (approval.status === 'spent' && step?.outcome && step.outcome !== 'held');
+      (approval.status === 'spent' && step?.outcome && step.outcome !== 'held' && after);
     return !settled;
   });
 }
