@@ -90,7 +90,17 @@ export const RUN_SCHEMAS: ApiSchemas = {
       started_at: time(),
       ended_at: timeOrNull(),
     },
-    ['error', 'staged', 'rail', 'receipt', 'approval', 'model', 'label_evidence', 'timings'],
+    [
+      'error',
+      'staged',
+      'edit',
+      'rail',
+      'receipt',
+      'approval',
+      'model',
+      'label_evidence',
+      'timings',
+    ],
   ),
   Run: record(
     {
