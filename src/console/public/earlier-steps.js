@@ -4,7 +4,7 @@
  * larger, with what the step did and how it ended.
  */
 import { actionTitle, h } from './dom.js';
-import { marksInWords } from './screen-marks.js';
+import { marksInWords, targetOf } from './screen-marks.js';
 import { screenView, typingFocus } from './screens.js';
 import { stepOutcomeInWords } from './words.js';
 
@@ -77,6 +77,7 @@ export function earlierSteps(approval, steps) {
             why: st.why,
             focus,
             size: 'full',
+            target: targetOf(st),
             alt: `The screen at step ${st.n}`,
           }),
           h(
@@ -84,7 +85,14 @@ export function earlierSteps(approval, steps) {
             {},
             h('strong', {}, `Step ${st.n}: `, ...actionTitle(st.action, st.why), '. '),
             `${st.classification ?? ''}${st.why ? ` (${st.why})` : ''}, ${stepOutcomeInWords(st)}. `,
-            marksInWords(st.action, st.why, st.width ?? 1280, st.height ?? 800, focus),
+            marksInWords(
+              st.action,
+              st.why,
+              st.width ?? 1280,
+              st.height ?? 800,
+              focus,
+              targetOf(st),
+            ),
           ),
         ),
       );
