@@ -79,7 +79,16 @@ describe('the console under commit-point approval', () => {
     expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
     expect(held.map((h) => h.n)).toEqual([5, 8, 9]);
     expect(approvedSteps(run)).toEqual([5, 8, 9]);
-    expect(held.every((h) => h.changes === null)).toBe(true);
+    // The typing is held on its own; the Save lists what those approved edits leave it to store.
+    expect(held.map((h) => h.changes === null)).toEqual([true, true, false]);
+    expect(held[2].changes!.map((c: any) => [c.field, c.after, c.read_back_check, c.step])).toEqual(
+      [
+        ['Order', '4711', 'earlier', 5],
+        ['Req. Deliv. Date', '30.04.2026', 'same', 8],
+      ],
+    );
+    // Its why is the rules' alone: nothing was staged.
+    expect(held[2].why).toBe('click on “Save” (from the screen outline)');
     expect(await saves(stack.sim)).toHaveLength(1);
   });
 

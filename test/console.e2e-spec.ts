@@ -19,7 +19,7 @@ import { isEnded, startStack, Stack } from './support/stack';
 
 // The browser's names, used only in callbacks that run inside the page: this file is compiled
 // without the DOM types.
-declare const document: any, sessionStorage: any, localStorage: any;
+declare const document: any, sessionStorage: any, localStorage: any, requestAnimationFrame: any;
 
 const COMMAND = { role: 'textbox', name: 'Command field' };
 /** One held write: a click on the toolbar's Save button (a committing verb), then done. */
@@ -211,15 +211,34 @@ describe('the console', () => {
       const img = page.locator('.held-screen img.screen-img');
       await img.evaluate((el: ImageElement) => el.decode());
       const box = (await img.boundingBox())!;
-      const centre = (await page.locator('.held-screen .marker-centre').boundingBox())!;
-      const drawn = { x: centre.x + centre.width / 2, y: centre.y + centre.height / 2 };
-      // The action is in the host's coordinate space (the step's width and height: 1280 x 800).
-      const expected = {
-        x: box.x + (approval.action.x * box.width) / 1280,
-        y: box.y + (approval.action.y * box.height) / 800,
+      // The click lands on the host's Save button (the action is in the host's coordinate space:
+      // the step's width and height, 1280 x 800); the red frame goes around the button, outside
+      // it, so that nothing of it is covered.
+      const marker = page.locator('.held-screen .marker-framed');
+      await expect(marker.getAttribute('data-x')).resolves.toBe(String(approval.action.x));
+      await expect(marker.getAttribute('data-y')).resolves.toBe(String(approval.action.y));
+      const button = save.rect;
+      const sx = box.width / 1280;
+      const sy = box.height / 800;
+      const target = {
+        left: box.x + button.x * sx,
+        top: box.y + button.y * sy,
+        right: box.x + (button.x + button.width) * sx,
+        bottom: box.y + (button.y + button.height) * sy,
       };
-      expect(Math.abs(drawn.x - expected.x)).toBeLessThan(1.5);
-      expect(Math.abs(drawn.y - expected.y)).toBeLessThan(1.5);
+      // Placed for the size the picture is shown at (a resize observer): after the next frames.
+      await page.evaluate(
+        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+      );
+      // The white halo's inner edge (3 px inside the line) is clear of the button on every side.
+      const line = (await marker.locator('rect.ring').boundingBox())!;
+      expect({
+        left: line.x + 3 <= target.left - 0.5,
+        top: line.y + 3 <= target.top - 0.5,
+        right: line.x + line.width - 3 >= target.right + 0.5,
+        bottom: line.y + line.height - 3 >= target.bottom + 0.5,
+      }).toEqual({ left: true, top: true, right: true, bottom: true });
+      expect(line.x + line.width).toBeLessThan(target.right + 12);
       // Readable without scrolling sideways.
       const overflow = await page.evaluate(
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
@@ -269,6 +288,26 @@ describe('the console', () => {
     await olga.goto(`${stack.api.url}/console/approvals/${approval.id}`);
     await olga.getByRole('button', { name: 'Resume the run: send this write' }).click();
     await olga.getByText(/^Sent: step 1 \(Click “Save” at \d+, \d+\) was carried out/).waitFor();
+    // The page then says what was sent, by whose decision, and shows the screen after it.
+    const sent = olga.locator('.after-sent');
+    await sent.locator('.after-screen img.screen-img[src]').waitFor();
+    await expect(sent.locator('.sent-what').textContent()).resolves.toMatch(
+      /^Warden sent Click “Save” at \d+, \d+ \(step 1\), approved by bob, resumed by olga at [\d-]+ [\d:]+\./,
+    );
+    await expect(sent.locator('figcaption').textContent()).resolves.toBe(
+      'The screen after it was sent: what step 2 saw.',
+    );
+    await expect(olga.locator('.why-title').first().textContent()).resolves.toBe(
+      'Why Warden held it',
+    );
+    // Above the screen it was approved on.
+    const order = await olga.evaluate(() => {
+      const after = document.querySelector('.after-sent').getBoundingClientRect();
+      const held = document.querySelector('.held-screen').getBoundingClientRect();
+      return after.bottom <= held.top;
+    });
+    expect(order).toBe(true);
+    await sent.locator('.after-screen img.screen-img').evaluate((el: ImageElement) => el.decode());
     await shot(olga, 'approval-resumed');
 
     await auditor
@@ -663,7 +702,9 @@ describe('the console', () => {
     await page.getByLabel('Comment (optional)').focus();
     await page.keyboard.type('By keyboard.');
     await page.keyboard.press('Tab');
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Approve');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
+      'Approve (an operator sends it)',
+    );
     await page.keyboard.press('Enter');
     await page.getByText('You approved this write.').waitFor();
     const decided = await stack.api.request('GET', `/api/approvals/${approval.id}`, {

@@ -8,6 +8,10 @@ import { describeChange, type Change } from '../computer-use/actions';
 import type { StepOutcome } from '../computer-use/runs/step.entity';
 // @ts-expect-error: the browser's own module; its JSDoc types are checked by public/tsconfig.json
 import * as browserWords from './public/words.js';
+// @ts-expect-error: the browser's own module
+import * as browserChangeWords from './public/change-words.js';
+// @ts-expect-error: the browser's own module
+import * as browserEventWords from './public/event-words.js';
 
 type Mark = { mark: string; name: string; char: string; newline: boolean };
 /** The functions of words.js this test uses, with the types its JSDoc gives them. */
@@ -33,6 +37,7 @@ interface Words {
     action: unknown;
     why: string | null;
     changes?: unknown[] | null;
+    edit?: unknown;
   }): string;
   eventInWords(event: { type?: string; details: Record<string, unknown> }): string;
   modelInWords(model: Record<string, unknown> | undefined): string;
@@ -53,7 +58,7 @@ const {
   shown,
   stepOutcomeInWords,
   typedPieces,
-} = browserWords as Words;
+} = { ...browserWords, ...browserChangeWords, ...browserEventWords } as Words;
 const marks = (text: string) => typedPieces(text).filter((p): p is Mark => typeof p !== 'string');
 
 describe('typed text in the console', () => {
@@ -211,6 +216,31 @@ describe('outcomes and change lists in the console', () => {
         why: null,
       }),
     ).toBe('GnuCash · Type “Coffee”');
+  });
+
+  it('says what a held typing does to its field: replaces it, fills it, or is added to it', () => {
+    const field = { label: 'Req. Deliv. Date', id: 'd', rect: null, at: null };
+    const typing = { action: 'type', text: '30.04.2026' };
+    const say = (edit: Record<string, unknown>) =>
+      decisionSentence({
+        system: 'SAP GUI (sim)',
+        action: typing,
+        why: null,
+        edit: { field, text: '30.04.2026', ...edit },
+      });
+    expect(say({ before: '15.03.2026', selected: true })).toBe(
+      'SAP GUI (sim) · Type into Req. Deliv. Date “15.03.2026” → “30.04.2026”',
+    );
+    expect(say({ before: '' })).toBe(
+      'SAP GUI (sim) · Type into Req. Deliv. Date (empty) → “30.04.2026”',
+    );
+    // Nothing says the content is selected: the text goes in beside it, at the cursor.
+    expect(say({ before: '15.03.2026' })).toBe(
+      'SAP GUI (sim) · Type into Req. Deliv. Date “15.03.2026”, “30.04.2026” added at the cursor',
+    );
+    expect(say({ before: null })).toBe(
+      'SAP GUI (sim) · Type into Req. Deliv. Date (its value not read): “30.04.2026” replaces or is added to it',
+    );
   });
 
   it('names the people of a held write: who decided, the comment, who resumed', () => {

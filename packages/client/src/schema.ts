@@ -1084,6 +1084,10 @@ export interface components {
             staged?: {
                 [key: string]: unknown;
             };
+            /** @description an edit held for a person (approve_at every_write): field, before, text, selected */
+            edit?: {
+                [key: string]: unknown;
+            };
             /** @description the injection rail’s verdict on the screen */
             rail?: {
                 [key: string]: unknown;

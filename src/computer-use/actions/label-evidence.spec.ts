@@ -12,7 +12,7 @@ const enter: OutlineElement = {
 const click = (target?: string): Action => ({ action: 'click', x: 433, y: 57, target });
 
 describe('label evidence', () => {
-  it("a click on an outline element: its id, role, name and description, and the planner's target", () => {
+  it("a click on an outline element: its id, role, name, description and rect, and the planner's target", () => {
     expect(labelEvidence(click('Enter button'), { element: enter })).toEqual({
       source: 'outline',
       of: 'click',
@@ -21,6 +21,7 @@ describe('label evidence', () => {
         role: 'button',
         name: 'Enter',
         description: 'Record the current transaction',
+        rect: { x: 390, y: 29, width: 87, height: 56 },
       },
       target: 'Enter button',
     });
@@ -59,7 +60,12 @@ describe('label evidence', () => {
     expect(evidence).toEqual({
       source: 'outline',
       of: 'field',
-      element: { id: 'pin', role: 'passwordfield', name: 'PIN' },
+      element: {
+        id: 'pin',
+        role: 'passwordfield',
+        name: 'PIN',
+        rect: { x: 0, y: 0, width: 10, height: 10 },
+      },
     });
     expect(JSON.stringify(evidence)).not.toContain('never');
     expect(

@@ -16,6 +16,8 @@ export interface EvidenceElement {
   role: string;
   name: string;
   description?: string;
+  /** Where the element is on the step's screen, as the outline placed it: the approver's marks go around it. */
+  rect?: { x: number; y: number; width: number; height: number };
 }
 
 export type LabelEvidence = (
@@ -39,6 +41,10 @@ function elementOf(e: OutlineElement): EvidenceElement {
   };
   if (typeof e.description === 'string' && e.description.trim() !== '') {
     element.description = cut(e.description);
+  }
+  const r = e.rect;
+  if (r && [r.x, r.y, r.width, r.height].every((v) => Number.isFinite(v))) {
+    element.rect = { x: r.x, y: r.y, width: r.width, height: r.height };
   }
   return element;
 }

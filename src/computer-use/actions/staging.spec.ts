@@ -58,6 +58,15 @@ describe('staging an edit', () => {
     });
   });
 
+  it('says typing replaces the field where the outline marks its content selected', () => {
+    const selected = { ...date, states: [...date.states!, 'selected' as const] };
+    expect(stageEdit(type('30.04.2026'), screen([selected]), rules)).toMatchObject({
+      edit: { before: '15.03.2026', text: '30.04.2026', selected: true },
+    });
+    const edit = stageEdit(type('30.04.2026'), screen([date]), rules) as { edit: StagedEdit };
+    expect(edit.edit.selected).toBeUndefined();
+  });
+
   it('stages a Backspace in the field as an edit', () => {
     const staged = stageEdit({ action: 'key', key: 'Backspace' }, screen([date]), rules);
     expect(staged).toMatchObject({ edit: { text: null, key: 'Backspace', before: '15.03.2026' } });
@@ -253,6 +262,10 @@ describe('the change list', () => {
     outcome,
     staged: null,
   });
+  const approvedEdit = (n: number, f: StagedField, before: string | null, text: string) => ({
+    ...commit(n),
+    edit: { field: f, before, text } as StagedEdit,
+  });
   const dateField = field('date', 'Req. Deliv. Date');
   const orderField = field('order', 'Order');
   const onScreen = (id: string, value: string | undefined): OutlineElement => ({
@@ -261,6 +274,25 @@ describe('the change list', () => {
     name: id,
     rect: { x: 10, y: 20, width: 30, height: 40 },
     value,
+  });
+
+  it('lists edits a person approved one by one (every_write): the commit stores them', () => {
+    const history = [
+      commit(1),
+      approvedEdit(2, orderField, '', '4711'),
+      read(3),
+      approvedEdit(4, dateField, '15.03.2026', '30.04.2026'),
+    ];
+    const changes = changeList(history, [onScreen('date', '30.04.2026')]);
+    expect(changes.map((c) => [c.field, c.before, c.after, c.step])).toEqual([
+      ['Order', '', '4711', 2],
+      ['Req. Deliv. Date', '15.03.2026', '30.04.2026', 4],
+    ]);
+    // An approved write that is no edit (a Save) is a commit: nothing before it is listed again.
+    expect(changeList([...history, commit(5)], null)).toEqual([]);
+    // An edit held and not sent (rejected, stale) stores nothing.
+    const rejected = { ...approvedEdit(2, orderField, '', '4711'), outcome: 'rejected' };
+    expect(changeList([rejected], null)).toEqual([]);
   });
 
   describe('where the host reports field state (the application’s own word)', () => {

@@ -45,6 +45,11 @@ export interface StagedEdit {
   key?: 'Backspace';
   /** A click that changed a value (a checkbox, an option): what it stores is read back. */
   click?: true;
+  /**
+   * The outline marks the field's content selected (`selected`): typing replaces it. Absent: the
+   * host does not say, so the text may be added at the caret.
+   */
+  selected?: true;
 }
 
 /**
@@ -77,6 +82,11 @@ export interface StagingStep {
   classification: string | null;
   outcome: string | null;
   staged: StagedEdit | null;
+  /**
+   * An edit held for a person and sent after approval (`approve_at: "every_write"`): the field
+   * located as for staging. Like a staged edit, it is stored only by the next commit.
+   */
+  edit?: StagedEdit | null;
 }
 
 /** Why an edit was not staged: the write is held for a person, as always. */
@@ -127,6 +137,7 @@ export function stageEdit(
   if ('notStaged' in located) return located;
   const edit: StagedEdit = { field: located.field, before: located.before, text };
   if (text === null) edit.key = 'Backspace';
+  if (located.selected) edit.selected = true;
   return { edit };
 }
 
@@ -137,7 +148,7 @@ function notStaged(why: string): NotStaged {
 function outlineField(
   screen: ScreenContext,
   rules: Rules,
-): { field: StagedField; before: string | null } | NotStaged {
+): { field: StagedField; before: string | null; selected: boolean } | NotStaged {
   const outline = screen.outline as OutlineElement[];
   if (!outline.some((e) => e?.focused === true)) {
     return notStaged('the screen host marks no field as focused, so nothing locates the field');
@@ -159,7 +170,11 @@ function outlineField(
     return notStaged('the screen host does not mark the field changeable');
   }
   const before = typeof element.value === 'string' ? element.value : null;
-  return { field: { label, id: String(element.id), rect: rectOf(element), at: null }, before };
+  return {
+    field: { label, id: String(element.id), rect: rectOf(element), at: null },
+    before,
+    selected: element.states.includes('selected'),
+  };
 }
 
 /**
@@ -239,6 +254,8 @@ export function changeList(
   for (let i = history.length - 1; i >= 0; i--) {
     const s = history[i];
     if (s.outcome === 'staged' && s.staged) since.unshift(s);
+    // An edit a person approved on its own is on the screen, not stored: this commit stores it.
+    else if (s.outcome === 'sent_after_approval' && s.edit) since.unshift({ ...s, staged: s.edit });
     else if (COMMITTED.has(s.outcome ?? '') && s.classification === 'write') break;
   }
   const lines: Array<{

@@ -153,7 +153,7 @@ export class StepEngine {
         screen: judged.screen,
         fields: { ...fields, classification: 'write', why },
         safetyChecks: judged.safetyChecks,
-        changes: judged.changes,
+        changes: judged.changes ?? judged.stores ?? null,
         rail,
       });
     if (decided.go === 'hold') return hold(decided.why);

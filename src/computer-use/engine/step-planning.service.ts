@@ -126,12 +126,20 @@ export class StepPlanning {
           screenText: await screenText,
         })
       : null;
+    const point = commitPoint(
+      ctx.agent.approve_at,
+      ctx.rules,
+      verdict,
+      context,
+      screen.outline,
+      history,
+    );
     return {
       verdict,
       screen,
       rail,
-      ...commitPoint(ctx.agent.approve_at, ctx.rules, verdict, context, screen.outline, history),
-      fields: decisionFields(screen, verdict, result, rail),
+      ...point,
+      fields: { ...decisionFields(screen, verdict, result, rail), edit: point.edit ?? null },
       safetyChecks: result.safetyChecks ?? [],
     };
   }

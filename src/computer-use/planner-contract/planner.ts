@@ -32,6 +32,8 @@ export interface StepHistory {
   screen_sha256: string | null;
   /** A staged edit (DESIGN §6, commit-point approval); null otherwise. */
   staged?: StagedEdit | null;
+  /** An edit held for a person under `every_write`: its field and value before; null otherwise. */
+  edit?: StagedEdit | null;
 }
 
 export interface PlanningContext {

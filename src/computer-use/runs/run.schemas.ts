@@ -54,6 +54,9 @@ export const RUN_SCHEMAS: ApiSchemas = {
       outcome: { type: 'string', enum: [...OUTCOMES], nullable: true },
       error: text('why the step failed or was refused'),
       staged: anyObject('a staged edit under commit-point approval: field, before, text'),
+      edit: anyObject(
+        'an edit held for a person (approve_at every_write): field, before, text, selected',
+      ),
       rail: anyObject('the injection rail’s verdict on the screen'),
       receipt: anyObject('what the application said after a sent write'),
       approval: record({
@@ -87,7 +90,17 @@ export const RUN_SCHEMAS: ApiSchemas = {
       started_at: time(),
       ended_at: timeOrNull(),
     },
-    ['error', 'staged', 'rail', 'receipt', 'approval', 'model', 'label_evidence', 'timings'],
+    [
+      'error',
+      'staged',
+      'edit',
+      'rail',
+      'receipt',
+      'approval',
+      'model',
+      'label_evidence',
+      'timings',
+    ],
   ),
   Run: record(
     {

@@ -21,6 +21,8 @@ export interface StepView {
   error?: string;
   /** A staged edit under commit-point approval (DESIGN §6): the field, its value before, the text. */
   staged?: StagedEdit;
+  /** An edit held for a person (`every_write`): the field it goes into and its value before. */
+  edit?: StagedEdit;
   /** The injection rail's verdict on the step's screen (a model's step): no text, its SHA-256. */
   rail?: RailRecord;
   /** A sent write's receipt: what the application said after it, or why nothing was read. */
@@ -122,6 +124,7 @@ export function stepView(step: Step, approval?: Approval): StepView {
     outcome: step.outcome,
     ...(step.error ? { error: step.error } : {}),
     ...(step.staged ? { staged: step.staged } : {}),
+    ...(step.edit ? { edit: step.edit } : {}),
     ...(step.rail ? { rail: step.rail } : {}),
     ...(isReceipt(step.receipt) ? { receipt: step.receipt } : {}),
     ...(approval ? { approval: stepApproval(approval) } : {}),

@@ -111,6 +111,13 @@ export class Step {
   staged: StagedEdit | null;
 
   /**
+   * An edit held for a person (`approve_at: "every_write"`): the field it goes into, its value
+   * before and whether typing replaces it, located as for staging. Null for every other step.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  edit: StagedEdit | null;
+
+  /**
    * What made the action a read although the default rules make it a write: the agent's config
    * fields it rests on, as they were (`{unlabelled_clicks: "read"}`, `{screen_rules: […]}`). The
    * send requires the config in force to hold them still (DESIGN §6). Null for every other step.

@@ -1,12 +1,13 @@
 // @ts-check
 /**
- * For admins: the tenant's agents (inventory.js), the planner catalog (which planners the admin may
+ * For admins: the tenant's agents (inventory.js) and each one's governance (governance.js), the planner catalog (which planners the admin may
  * name, and why: DESIGN §8), and its pause (DESIGN §4), one switch for every agent. Pausing stops runs going
  * before their next step or send (they end `killed`) and keeps queued runs waiting; it needs a
  * reason, which the audit trail keeps.
  */
 import { api } from './api.js';
 import { facts, h } from './dom.js';
+import { governanceSection } from './governance.js';
 import { inventoryTable } from './inventory.js';
 import { clock } from './words.js';
 
@@ -98,6 +99,7 @@ export async function renderAdmin(main, ctx) {
   main.append(
     h('h1', {}, 'Admin'),
     inventoryTable(ctx.signal),
+    governanceSection(ctx.signal, ctx.can('audit.read')),
     catalogTable(ctx.signal),
     h('h2', {}, 'Pause'),
     h(

@@ -42,7 +42,7 @@
  *   coordinates; where it was, when it is not on the held screen).
  * @typedef {{
  *   field: {label: string, id: string | null, rect: Rect | null, at: {x: number, y: number} | null},
- *   before: string | null, text: string | null, key?: 'Backspace'
+ *   before: string | null, text: string | null, key?: 'Backspace', click?: true, selected?: true
  * }} StagedEdit
  *   A staged edit (outcome `staged`): the field, its value before, the text typed (null for a
  *   Backspace).
@@ -64,8 +64,9 @@
  *   n: number, screen_sha256: string | null, screen_pixel_sha256: string | null,
  *   width: number | null, height: number | null, action: Action | null,
  *   classification: 'read'|'write'|'invalid'|null, why: string | null, outcome: string | null,
- *   error?: string, staged?: StagedEdit, receipt?: Receipt, approval?: StepApproval,
- *   model?: ModelUsage,
+ *   error?: string, staged?: StagedEdit, edit?: StagedEdit, receipt?: Receipt,
+ *   approval?: StepApproval, model?: ModelUsage,
+ *   label_evidence?: {source: string, element?: {id: string, role: string, name: string, rect?: Rect}},
  *   timings?: Array<Record<string, unknown>>,
  *   started_at: string, ended_at: string | null
  * }} Step

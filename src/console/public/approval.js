@@ -4,23 +4,18 @@
  * earlier steps, and the decision. After approval, an operator resumes the run from here.
  */
 import { ApiError, api } from './api.js';
-import { changeList } from './changes.js';
+import { changeList, editList } from './changes.js';
 import { railNotice } from './rail.js';
 import { decidersFacts } from './deciders.js';
 import { actionTitle, every, facts, h } from './dom.js';
-import { marksInWords } from './screen-marks.js';
-import { closeUp, screenView, typingFocus } from './screens.js';
-import {
-  actionInWords,
-  decisionSentence,
-  ago,
-  clock,
-  duration,
-  exactJson,
-  expiry,
-  statusInWords,
-  stepOutcomeInWords,
-} from './words.js';
+import { decisionSentence } from './change-words.js';
+import { marksInWords, targetOf } from './screen-marks.js';
+import { afterSentView } from './after-sent.js';
+import { closeUp } from './close-up.js';
+import { screenView, typingFocus } from './screens.js';
+import { cannotApprove, refusalInWords, standing, standingClass } from './decision-words.js';
+import { earlierSteps } from './earlier-steps.js';
+import { actionInWords, clock, exactJson, isEnded, statusInWords } from './words.js';
 
 /** @typedef {import('./api.js').Approval} Approval */
 /** @typedef {import('./api.js').Run} Run */
@@ -28,88 +23,6 @@ import {
 
 /** @param {unknown} error */
 const messageOf = (error) => (error instanceof Error ? error.message : String(error));
-
-/**
- * Why this person cannot approve the write, as Warden answered it (`for_you`), or null when they
- * may (or Warden did not say: then the decision itself answers).
- * @param {Approval} approval
- * @returns {string | null}
- */
-export function cannotApprove(approval) {
-  const why = approval.for_you?.approve;
-  if (!why) return null;
-  // Only approving is closed to them: the four-eyes rule (they started the run).
-  if (approval.for_you?.reject === null) {
-    return `You cannot approve this write. Four-eyes rule: ${why}. Ask another approver; you may still reject it.`;
-  }
-  return `You cannot decide this write: ${why}.`;
-}
-
-/**
- * The decision refused, in words an approver can act on.
- * @param {'approve' | 'reject'} kind
- * @param {unknown} error
- */
-function refusalInWords(kind, error) {
-  const verb = kind === 'approve' ? 'approve' : 'reject';
-  if (error instanceof ApiError) {
-    const fourEyes = /^four-eyes:\s*(.*)$/i.exec(error.message);
-    if (error.status === 403 && fourEyes) {
-      return `You cannot approve this write. Four-eyes rule: ${fourEyes[1]}. Ask another approver.`;
-    }
-    if (error.status === 403) return `You may not ${verb} this write: ${error.message}.`;
-    if (error.status === 409) return `Too late to ${verb}: ${error.message}.`;
-  }
-  return `Could not ${verb} the write: ${messageOf(error)}.`;
-}
-
-/**
- * Where the approval stands, in one or two sentences.
- * @param {Approval} a
- * @param {Run | null} run
- * @param {boolean} canOperate
- * @param {number} now
- */
-function standing(a, run, canOperate, now) {
-  const comment = a.comment ? ` Comment: “${a.comment}”` : '';
-  const step = run?.steps?.find((st) => st.n === a.step);
-  switch (a.status) {
-    case 'pending':
-      return `Waiting for a decision for ${duration(now - Date.parse(a.created_at))}; expires ${expiry(a.expires_at, now)}.`;
-    case 'approved': {
-      const when = a.decided_at ? ` ${ago(a.decided_at, now)}` : '';
-      const next = canOperate
-        ? 'resume the run below to send it.'
-        : 'an operator must resume the run to send it.';
-      return `Approved by ${a.decided_by ?? '?'}${when}.${comment} Not sent yet: ${next}`;
-    }
-    case 'rejected':
-      return `Rejected by ${a.decided_by ?? '?'} at ${clock(a.decided_at)}.${comment} Nothing was sent; the run stopped.`;
-    case 'expired':
-      return `Expired at ${clock(a.expires_at)}: nobody decided in time. Nothing was sent; the run stopped.`;
-    case 'spent': {
-      const used = `Approved by ${a.decided_by ?? '?'}, resumed by ${a.spent_by ?? '?'} at ${clock(a.spent_at)}.${comment}`;
-      if (step?.outcome === 'sent_after_approval') return `${used} The write was sent.`;
-      if (step?.outcome === 'stale') {
-        return `${used} It was not sent: the screen had changed since it was approved${step.error ? ` (${step.error})` : ''}. The run stopped.`;
-      }
-      return `${used} Sending…`;
-    }
-    default:
-      return a.status;
-  }
-}
-
-/**
- * The colour of the standing: waiting, good, or not sent.
- * @param {Approval} a
- * @param {Run | null} run
- */
-function standingClass(a, run) {
-  const outcome = run?.steps?.find((st) => st.n === a.step)?.outcome;
-  if (a.status === 'spent' && outcome === 'stale') return 'standing standing-stale';
-  return `standing standing-${a.status}`;
-}
 
 /** @type {import('./app.js').Page} */
 export async function renderApproval(main, ctx) {
@@ -134,9 +47,17 @@ export async function renderApproval(main, ctx) {
   const canOperate = ctx.can('agents.operate');
   const canReadRuns = canOperate || ctx.can('audit.read');
   ctx.title(`Approval: ${words}`);
+  // Where the outline placed what the action lands on: the marks go around it, outside it.
+  const target = targetOf(held);
+  const edit = approval.action.action === 'type' ? (held?.edit ?? null) : null;
 
   const width = held?.width ?? null;
   const height = held?.height ?? null;
+  const heldCaption = h(
+    'figcaption',
+    {},
+    marksInWords(approval.action, approval.why, width ?? 1280, height ?? 800, focus, target),
+  );
   const heldScreen = h(
     'figure',
     { class: 'held-screen' },
@@ -153,15 +74,15 @@ export async function renderApproval(main, ctx) {
       volatile: approval.volatile_regions,
       changes: approval.changes,
       flagged: approval.rail?.rect ?? null,
+      target,
     }),
-    h(
-      'figcaption',
-      {},
-      marksInWords(approval.action, approval.why, width ?? 1280, height ?? 800, focus),
-    ),
+    heldCaption,
   );
+  // After the write was sent: what was sent, and the screen after it.
+  const afterSent = afterSentView();
 
   const stand = h('p', { class: standingClass(approval, run), id: 'standing' });
+  const whyTitle = h('h2', { class: 'why-title' }, 'Why Warden holds it');
   const deciders = decidersFacts();
   const said = h('p', { class: 'said', role: 'status' });
   const alert = h('p', { class: 'error', role: 'alert' });
@@ -173,7 +94,9 @@ export async function renderApproval(main, ctx) {
   const note = h(
     'p',
     { class: 'help' },
-    'Approving sends nothing by itself: an operator then resumes the run, and Warden sends this action once, only if the screen is still the one shown here. Rejecting stops the run.',
+    canOperate
+      ? 'Approving sends nothing by itself: you (or another operator) then resume the run from this page, and Warden sends this action once, only if the screen is still the one shown here. Rejecting stops the run.'
+      : 'Approving sends nothing by itself: an operator then resumes the run, and Warden sends this action once, only if the screen is still the one shown here. Rejecting stops the run.',
   );
 
   /** @param {string} text */
@@ -237,7 +160,7 @@ export async function renderApproval(main, ctx) {
       const step = answered.steps?.find((st) => st.n === approval.step);
       if (step?.outcome === 'sent_after_approval') {
         say(
-          `Sent: step ${approval.step} (${words}) was carried out on the screen you see here. The run goes on.`,
+          `Sent: step ${approval.step} (${words}) was carried out on the screen it was approved on. The run goes on.`,
         );
       } else if (step?.outcome === 'stale') {
         warn(
@@ -256,6 +179,13 @@ export async function renderApproval(main, ctx) {
     }
   };
 
+  /** Once the write was sent: what was sent, what the application said, and the next screen. */
+  const showAfterSent = () => {
+    if (!afterSent.show(approval, run)) return;
+    heldScreen.classList.add('held-screen-sent');
+    heldCaption.textContent = `The screen it was approved on (step ${approval.step}), before it was sent.`;
+  };
+
   let panelFor = '';
   /** @param {boolean} [force] */
   const update = (force = false) => {
@@ -265,6 +195,9 @@ export async function renderApproval(main, ctx) {
     deciders.update(approval, now);
     runStatus.textContent = run ? statusInWords(run) : 'not known';
     note.hidden = approval.status !== 'pending';
+    showAfterSent();
+    whyTitle.textContent =
+      approval.status === 'pending' ? 'Why Warden holds it' : 'Why Warden held it';
     const whyNot = approval.status === 'pending' ? cannotApprove(approval) : null;
     own.hidden = whyNot === null;
     own.textContent = whyNot ?? '';
@@ -280,10 +213,12 @@ export async function renderApproval(main, ctx) {
         maxlength: 2000,
         'aria-describedby': 'comment-help',
       });
+      // Approving sends nothing (the API's approve only allows a resume): the button says what
+      // happens after it, for this person.
       const approve = h(
         'button',
         { type: 'submit', class: 'primary', value: 'approve' },
-        'Approve',
+        canOperate ? 'Approve (you send it next)' : 'Approve (an operator sends it)',
       );
       if (whyNot !== null) {
         approve.disabled = true;
@@ -352,6 +287,7 @@ export async function renderApproval(main, ctx) {
         action: approval.action,
         why: approval.why,
         changes: approval.changes,
+        edit,
       }),
     ),
     h('h1', {}, ...actionTitle(approval.action, approval.why)),
@@ -369,7 +305,11 @@ export async function renderApproval(main, ctx) {
         'div',
         {},
         railNotice(approval),
-        changeList(approval, { level: 'h2', explain: true }),
+        afterSent.section,
+        changeList(approval, { level: 'h2', explain: true, steps }),
+        approval.action.action === 'type' && typeof approval.action.text === 'string'
+          ? editList(edit, approval.action.text, 'h2')
+          : null,
         heldScreen,
       ),
       h(
@@ -378,7 +318,7 @@ export async function renderApproval(main, ctx) {
         // Where it stands, why, and the decision first: in the first screen at 1280×800 (the
         // buttons stay at the bottom of a phone's screen, console.css); what helps judge it after.
         stand,
-        h('h2', { class: 'why-title' }, 'Why Warden holds it'),
+        whyTitle,
         h('p', { class: 'why' }, approval.why),
         safetyChecks(approval),
         own,
@@ -394,6 +334,7 @@ export async function renderApproval(main, ctx) {
           height,
           action: approval.action,
           focus,
+          target,
         }),
         h(
           'details',
@@ -437,10 +378,15 @@ export async function renderApproval(main, ctx) {
     if (approval.status !== before) ctx.announce(standing(approval, run, canOperate, Date.now()));
     update();
     const step = run?.steps?.find((st) => st.n === approval.step);
+    // A sent write is settled once the screen after it is known (or the run has ended).
+    const after =
+      step?.outcome !== 'sent_after_approval' ||
+      Boolean(run?.steps?.some((st) => st.n > approval.step && st.screen_sha256)) ||
+      (run !== null && isEnded(run.status));
     const settled =
       approval.status === 'rejected' ||
       approval.status === 'expired' ||
-      (approval.status === 'spent' && step?.outcome && step.outcome !== 'held');
+      (approval.status === 'spent' && step?.outcome && step.outcome !== 'held' && after);
     return !settled;
   });
 }
@@ -465,89 +411,4 @@ function safetyChecks(approval) {
       ),
     ),
   );
-}
-
-/**
- * The run's earlier steps as a strip of thumbnails; choosing one shows it larger below.
- * @param {Approval} approval
- * @param {Step[]} steps
- */
-function earlierSteps(approval, steps) {
-  const earlier = steps.filter((st) => st.n < approval.step);
-  const section = h(
-    'section',
-    { class: 'earlier', 'aria-labelledby': 'earlier-title' },
-    h('h2', { id: 'earlier-title' }, 'Earlier steps of this run'),
-  );
-  if (!earlier.length) {
-    section.append(h('p', { class: 'help' }, 'None: this is the run’s first step.'));
-    return section;
-  }
-  const viewer = h('div', { class: 'step-viewer', 'aria-live': 'polite' });
-  const list = h('ol', { class: 'strip' });
-  /** @type {HTMLButtonElement[]} */
-  const buttons = [];
-  for (const st of earlier) {
-    const focus = st.action?.action === 'type' ? typingFocus(steps, st.n) : null;
-    const button = h(
-      'button',
-      { type: 'button', class: 'strip-item', 'aria-pressed': 'false' },
-      st.screen_sha256
-        ? screenView({
-            runId: approval.run_id,
-            n: st.n,
-            width: st.width,
-            height: st.height,
-            action: st.action,
-            why: st.why,
-            focus,
-            size: 'thumb',
-            alt: '',
-          })
-        : h('span', { class: 'screen screen-thumb screen-missing' }, 'no screen'),
-      h(
-        'span',
-        { class: 'strip-caption' },
-        h('strong', {}, `${st.n}`),
-        ' ',
-        ...actionTitle(st.action, st.why),
-        ` · ${st.classification ?? '?'} · ${stepOutcomeInWords(st)}`,
-      ),
-    );
-    button.addEventListener('click', () => {
-      const open = button.getAttribute('aria-pressed') === 'true';
-      for (const b of buttons) b.setAttribute('aria-pressed', 'false');
-      viewer.replaceChildren();
-      if (open) return;
-      button.setAttribute('aria-pressed', 'true');
-      viewer.append(
-        h(
-          'figure',
-          { class: 'earlier-screen' },
-          screenView({
-            runId: approval.run_id,
-            n: st.n,
-            width: st.width,
-            height: st.height,
-            action: st.action,
-            why: st.why,
-            focus,
-            size: 'full',
-            alt: `The screen at step ${st.n}`,
-          }),
-          h(
-            'figcaption',
-            {},
-            h('strong', {}, `Step ${st.n}: `, ...actionTitle(st.action, st.why), '. '),
-            `${st.classification ?? ''}${st.why ? ` (${st.why})` : ''}, ${stepOutcomeInWords(st)}. `,
-            marksInWords(st.action, st.why, st.width ?? 1280, st.height ?? 800, focus),
-          ),
-        ),
-      );
-    });
-    buttons.push(button);
-    list.append(h('li', {}, button));
-  }
-  section.append(list, viewer);
-  return section;
 }

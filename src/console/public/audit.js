@@ -5,7 +5,8 @@
  */
 import { api, apiBlob, query } from './api.js';
 import { facts, h } from './dom.js';
-import { clock, eventInWords } from './words.js';
+import { eventInWords } from './event-words.js';
+import { clock } from './words.js';
 
 /** @typedef {import('./api.js').AuditEvent} AuditEvent */
 
@@ -82,13 +83,13 @@ function eventRow(event) {
   return h(
     'tr',
     { 'data-type': event.type },
-    h('td', { class: 'num' }, event.seq),
-    h('td', { class: 'nowrap' }, clock(event.at)),
-    h('td', {}, h('code', {}, event.type)),
-    h('td', {}, event.actor),
+    h('td', { class: 'num', 'data-label': '#' }, event.seq),
+    h('td', { class: 'nowrap', 'data-label': 'Time' }, clock(event.at)),
+    h('td', { 'data-label': 'Type' }, h('code', {}, event.type)),
+    h('td', { 'data-label': 'Actor' }, event.actor),
     h(
       'td',
-      {},
+      { 'data-label': 'Run' },
       event.run_id
         ? h(
             'a',
@@ -97,10 +98,10 @@ function eventRow(event) {
           )
         : '—',
     ),
-    h('td', { class: 'num' }, event.step ?? ''),
+    h('td', { class: 'num', 'data-label': 'Step' }, event.step ?? ''),
     h(
       'td',
-      {},
+      { 'data-label': 'What' },
       eventInWords(event),
       h(
         'details',

@@ -7,7 +7,8 @@
  * character a person could not see marked.
  */
 import { h, s, typedText } from './dom.js';
-import { changeInWords, changesHeading, marked } from './words.js';
+import { changeInWords, changesHeading, editMode } from './change-words.js';
+import { marked } from './words.js';
 
 /** @typedef {import('./api.js').Approval} Approval */
 /** @typedef {import('./api.js').Change} Change */
@@ -19,7 +20,11 @@ import { changeInWords, changesHeading, marked } from './words.js';
 export function fieldValue(text) {
   if (text === null) return h('span', { class: 'change-none' }, '(not read)');
   if (text === '') return h('span', { class: 'change-none' }, '(empty)');
-  return typedText(text);
+  const typed = typedText(text);
+  // A field's value (a date, an amount) is read whole: it never breaks across lines. A long text
+  // still wraps, or it would run off a phone's screen.
+  if ([...text].length <= 40 && !/\s/.test(text)) typed.classList.add('typed-whole');
+  return typed;
 }
 
 /**
@@ -54,12 +59,87 @@ function afterCell(c) {
   return cell;
 }
 
+/** @typedef {import('./api.js').StagedEdit} StagedEdit */
+
+/**
+ * What a held typing does to its field, before → after, as a one-row table like a commit's change
+ * list: the field's value now (the screen host's outline), and whether the text replaces it or is
+ * added to it. Null when nothing placed the field (the screenshot's marks are all there is).
+ * @param {StagedEdit | null | undefined} edit
+ * @param {string} text the text typed
+ * @param {'h2' | 'h3'} level
+ */
+export function editList(edit, text, level) {
+  if (!edit) return null;
+  const mode = editMode(edit);
+  const after = h('td', { class: 'change-after' });
+  if (mode === 'replaces' || mode === 'empty') {
+    after.append(fieldValue(text));
+  } else if (mode === 'adds') {
+    after.append(
+      fieldValue(edit.before),
+      ' ',
+      h('span', { class: 'change-flag' }, 'and “', fieldValue(text), '” added at the cursor'),
+    );
+  } else {
+    after.append(
+      fieldValue(text),
+      ' ',
+      h('span', { class: 'change-flag' }, 'replaces or is added to what the field holds'),
+    );
+  }
+  /** @type {Record<string, string>} */
+  const says = {
+    replaces: 'The field’s content is selected, so the text replaces it.',
+    empty: 'The field is empty.',
+    adds: 'The screen host does not say the field’s content is selected, so the text goes in at the cursor, beside what is there.',
+    unread: 'The screen host does not say what the field holds.',
+  };
+  return h(
+    'section',
+    { class: 'change-list edit-list', 'data-mode': mode, 'aria-labelledby': 'edit-title' },
+    h(level, { id: 'edit-title' }, `This typing changes “${marked(edit.field.label)}”`),
+    h(
+      'table',
+      {},
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'Field'),
+          h('th', { scope: 'col' }, 'Before'),
+          h('th', { scope: 'col' }, 'After'),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        h(
+          'tr',
+          { 'data-field': edit.field.label },
+          h('th', { scope: 'row' }, marked(edit.field.label)),
+          h('td', {}, fieldValue(edit.before)),
+          after,
+        ),
+      ),
+    ),
+    h(
+      'p',
+      { class: 'help' },
+      `${says[mode]} Typing puts it on the screen; the application stores it with the next commit (a Save), which is held for a person too.`,
+    ),
+  );
+}
+
 /**
  * The change list of a held commit as a table with its heading, or null for an approval without
- * one (every write held on its own, or a commit with nothing staged before it).
+ * one (a commit with nothing edited before it since the last commit).
  * @param {Approval} approval
- * @param {{level: 'h2' | 'h3', explain: boolean}} o `explain`: the lines under the table (the
- *   approval page); the inbox shows the table alone
+ * @param {{level: 'h2' | 'h3', explain: boolean, steps?: import('./api.js').Step[]}} o
+ *   `explain`: the lines under the table (the approval page); the inbox shows the table alone;
+ *   `steps`: the run's, to tell edits a person approved from staged ones
  */
 export function changeList(approval, o) {
   const changes = approval.changes ?? [];
@@ -105,11 +185,21 @@ export function changeList(approval, o) {
   const unread = changes.filter((c) => c.read_back_check === 'unread');
   const earlier = changes.filter((c) => c.read_back_check === 'earlier');
   const unexplained = changes.filter((c) => c.read_back_check === 'unexplained');
+  const outcomes = new Map((o.steps ?? []).map((st) => [st.n, st.outcome]));
+  const approved = changes.filter((c) => outcomes.get(c.step) === 'sent_after_approval');
+  const staged = changes.filter((c) => outcomes.get(c.step) === 'staged');
+  const how =
+    approved.length > 0 && staged.length === 0
+      ? 'Typed earlier in this run, each approved by a person: on the screen, not stored yet. '
+      : approved.length > 0
+        ? `Typed earlier in this run: ${names(approved)} approved by a person, the rest without one; on the screen, not stored yet. `
+        : 'Typed earlier in this run without a person: on the screen, not stored. ';
   section.append(
     h(
       'p',
       { class: 'help' },
-      'Typed earlier in this run without a person: on the screen, not stored. Approving lets this write store it; rejecting stores nothing and stops the run. ',
+      how,
+      'Approving lets this write store it; rejecting stores nothing and stops the run. ',
       'After is the value read back from this screen',
       outlined.length ? `; outlined in green on it: ${names(outlined)}. ` : '. ',
       earlier.length

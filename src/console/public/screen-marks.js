@@ -9,6 +9,31 @@ import { actionInWords, characters, marked } from './words.js';
 
 /** @typedef {import('./api.js').Action} Action */
 /** @typedef {import('./screens.js').Focus} Focus */
+/** @typedef {{x: number, y: number, width: number, height: number}} Rect */
+
+/**
+ * @param {Rect} r
+ * @param {number} x
+ * @param {number} y
+ */
+const contains = (r, x, y) => x >= r.x && y >= r.y && x < r.x + r.width && y < r.y + r.height;
+
+/**
+ * Where the outline placed a step's target: the element a click landed on, or the field typing
+ * goes into; null where nothing placed it.
+ * @param {import('./api.js').Step | null | undefined} step
+ * @returns {Rect | null}
+ */
+export function targetOf(step) {
+  const a = step?.action;
+  if (!step || !a) return null;
+  const rect =
+    a.action === 'type'
+      ? (step.edit?.field.rect ?? step.staged?.field.rect ?? null)
+      : (step.label_evidence?.element?.rect ?? null);
+  if (!rect || ![rect.x, rect.y, rect.width, rect.height].every(Number.isFinite)) return null;
+  return rect;
+}
 
 /**
  * The label of typing on a screenshot: the text with its marks when it fits, else only how long
@@ -30,14 +55,20 @@ export function typeBadge(text, room) {
  * @param {number} width
  * @param {number} height
  * @param {Focus | null} focus
+ * @param {Rect | null} [target] where the outline placed the click's target
  */
-export function marksInWords(action, why, width, height, focus) {
+export function marksInWords(action, why, width, height, focus, target = null) {
   if (!action) return 'No action on this screen.';
   const space = `on the ${width} × ${height} screen the planner saw`;
   switch (action.action) {
     case 'click':
-    case 'double_click':
-      return `The red ring marks where the ${action.action === 'click' ? 'click' : 'double-click'} lands: x ${String(action.x)}, y ${String(action.y)} ${space}.`;
+    case 'double_click': {
+      const verb = action.action === 'click' ? 'click' : 'double-click';
+      if (target) {
+        return `The red frame goes around what the ${verb} lands on, outside it; the ${verb} lands at x ${String(action.x)}, y ${String(action.y)} ${space}.`;
+      }
+      return `The red ring marks where the ${verb} lands: x ${String(action.x)}, y ${String(action.y)} ${space}.`;
+    }
     case 'type': {
       // The text itself is in the action's title, in full with its marks; not repeated here.
       const n = characters(typeof action.text === 'string' ? action.text : '');
@@ -46,7 +77,7 @@ export function marksInWords(action, why, width, height, focus) {
         return `Types ${text} into the field that has focus; the run's earlier steps do not show which (no click since its last key).`;
       }
       const label = focus.label ? ` “${focus.label}”` : '';
-      return `Types ${text} into the field${label} clicked in step ${focus.step} (dot at x ${focus.x}, y ${focus.y}; the field found around it is outlined in dashes).`;
+      return `Types ${text} into the field${label} clicked in step ${focus.step} at x ${focus.x}, y ${focus.y}; the field is outlined in dashes, outside it.`;
     }
     case 'key':
       return `Presses the key ${String(action.key)}; a key has no place on the screen.`;
@@ -58,8 +89,9 @@ export function marksInWords(action, why, width, height, focus) {
 }
 
 /**
- * A ring around a point with ticks outside it, in the step's coordinate space. The ring is wider
- * than a button and nothing but a small dot is drawn inside, so the target stays readable.
+ * A ring around a point with ticks outside it, in the step's coordinate space, for a click whose
+ * target the outline does not place. Nothing is drawn inside the ring, so what is under the point
+ * stays readable; the point itself is the ring's centre (`data-x`, `data-y`).
  * @param {number} x
  * @param {number} y
  * @param {number} r
@@ -68,7 +100,7 @@ export function marksInWords(action, why, width, height, focus) {
 export function ring(x, y, r, kind) {
   const common = { 'vector-effect': 'non-scaling-stroke', fill: 'none' };
   const inner = r * 1.15;
-  const outer = r * 1.9;
+  const outer = r * 1.6;
   /** @type {Array<[number, number, number, number]>} */
   const ticks = [
     [x - outer, y, x - inner, y],
@@ -86,7 +118,91 @@ export function ring(x, y, r, kind) {
     ...lines('halo'),
     s('circle', { ...common, class: 'ring', cx: x, cy: y, r }),
     ...lines('ring'),
-    s('circle', { class: 'marker-centre', cx: x, cy: y, r: Math.max(1, r / 12) }),
+  );
+}
+
+/** How far outside its target a mark's line runs, in CSS pixels (clear of its white halo). */
+export const OUTSIDE_PX = 6;
+
+/**
+ * A rectangle drawn around `target`, OUTSIDE_PX (or `gap`) screen pixels outside it at any
+ * displayed size (placeOutside sets its place once the picture's size is known): the mark never
+ * covers what it marks.
+ * @param {Rect} target in the step's coordinate space
+ * @param {Record<string, string | number>} attrs
+ * @param {number} [gap] CSS pixels
+ */
+export function rectOutside(target, attrs, gap = OUTSIDE_PX) {
+  const rect = s('rect', {
+    'vector-effect': 'non-scaling-stroke',
+    ...attrs,
+    'data-outside': gap,
+    'data-tx': target.x,
+    'data-ty': target.y,
+    'data-tw': target.width,
+    'data-th': target.height,
+  });
+  placeRect(rect, 1, 1);
+  return rect;
+}
+
+/**
+ * @param {Element} rect made by rectOutside
+ * @param {number} sx CSS pixels per step point, across
+ * @param {number} sy and down
+ */
+function placeRect(rect, sx, sy) {
+  const n = (/** @type {string} */ name) => Number(rect.getAttribute(name));
+  const gx = n('data-outside') / sx;
+  const gy = n('data-outside') / sy;
+  rect.setAttribute('x', String(n('data-tx') - gx));
+  rect.setAttribute('y', String(n('data-ty') - gy));
+  rect.setAttribute('width', String(n('data-tw') + 2 * gx));
+  rect.setAttribute('height', String(n('data-th') + 2 * gy));
+}
+
+/**
+ * Puts every rectOutside of an SVG its gap outside its target at the size the SVG is shown now.
+ * @param {SVGSVGElement} svg
+ */
+export function placeNow(svg) {
+  const box = svg.getBoundingClientRect();
+  const vb = svg.viewBox.baseVal;
+  if (!box.width || !box.height || !vb || !vb.width || !vb.height) return;
+  let sx = box.width / vb.width;
+  let sy = box.height / vb.height;
+  // The close-up keeps its viewBox's aspect; the overlay is stretched over the picture.
+  if (svg.getAttribute('preserveAspectRatio') !== 'none') sx = sy = Math.min(sx, sy);
+  for (const rect of svg.querySelectorAll('[data-outside]')) placeRect(rect, sx, sy);
+}
+
+/**
+ * Keeps every rectOutside of an SVG its gap outside its target whenever the SVG's size changes.
+ * @param {SVGSVGElement} svg
+ */
+export function placeOutside(svg) {
+  new ResizeObserver(() => placeNow(svg)).observe(svg);
+}
+
+/**
+ * A click's mark where the outline places its target (a button, a field): a frame around the
+ * target, outside it. The point the click lands on is `data-x`, `data-y`.
+ * @param {number} x
+ * @param {number} y
+ * @param {Rect} target
+ * @param {string} kind
+ * @param {number} [gap]
+ */
+export function frameAround(x, y, target, kind, gap = OUTSIDE_PX) {
+  return s(
+    'g',
+    {
+      class: `marker marker-${kind} marker-framed`,
+      'data-x': x,
+      'data-y': y,
+    },
+    rectOutside(target, { class: 'halo', fill: 'none', rx: 3 }, gap),
+    rectOutside(target, { class: 'ring', fill: 'none', rx: 3 }, gap),
   );
 }
 
@@ -112,7 +228,6 @@ function arrow(x, y, r, direction) {
     s('path', { ...common, class: 'halo', d: head }),
     s('line', { ...common, class: 'ring', x1: x, y1: y, x2: tx, y2: ty }),
     s('path', { ...common, class: 'ring', d: head }),
-    s('circle', { class: 'marker-centre', cx: x, cy: y, r: Math.max(1, r / 6) }),
   );
 }
 
@@ -128,20 +243,28 @@ export function markRadius(width, height, size) {
 }
 
 /**
- * The marks of an action: a ring where a click lands, an arrow for a scroll, a small ring at the
- * field typing goes into (its outline is added once the pixels are known).
+ * The marks of an action: a frame around the target a click lands on (a ring where the outline
+ * places none), an arrow for a scroll (typing's field is outlined by screens.js).
  * @param {SVGSVGElement} overlay
  * @param {Action | null} a
  * @param {Focus | null | undefined} focus
  * @param {number} r
+ * @param {Rect | null} [target] where the outline placed the click's target
  */
-export function drawMarks(overlay, a, focus, r) {
+export function drawMarks(overlay, a, focus, r, target = null) {
   if (!a) return;
   if (
     (a.action === 'click' || a.action === 'double_click') &&
     typeof a.x === 'number' &&
     typeof a.y === 'number'
   ) {
+    if (target && contains(target, a.x, a.y)) {
+      overlay.append(frameAround(a.x, a.y, target, a.action));
+      if (a.action === 'double_click') {
+        overlay.append(frameAround(a.x, a.y, target, 'double', OUTSIDE_PX * 2.5));
+      }
+      return;
+    }
     overlay.append(ring(a.x, a.y, r, a.action));
     if (a.action === 'double_click') overlay.append(ring(a.x, a.y, r * 1.35, 'double'));
   } else if (a.action === 'scroll' && typeof a.x === 'number' && typeof a.y === 'number') {

@@ -10,7 +10,15 @@ import { apiFile } from './api.js';
 import { drawChanges } from './changes.js';
 import { drawRail } from './rail.js';
 import { h, s } from './dom.js';
-import { drawMarks, markRadius, ring, typeBadge } from './screen-marks.js';
+import {
+  drawMarks,
+  markRadius,
+  placeNow,
+  placeOutside,
+  rectOutside,
+  ring,
+  typeBadge,
+} from './screen-marks.js';
 import { clickLabel } from './words.js';
 
 /** @typedef {import('./api.js').Action} Action */
@@ -189,48 +197,43 @@ export function fieldAround(img, point, width, height) {
 }
 
 /**
- * Where typing goes: the field's dashed outline with a dot at the point the run clicked, or, when
- * the pixels show no closed field there, a ring at that point.
+ * Where typing goes: the field's dashed outline, outside it (the outline's place for the field
+ * where the host gave one, else the field found in the pixels around the point the run clicked),
+ * or, when neither places a field, a ring at that point.
  * @param {SVGSVGElement} overlay
- * @param {HTMLImageElement} img a loaded screenshot
+ * @param {HTMLImageElement | null} img a loaded screenshot (null: the field is placed already)
  * @param {Focus} focus
  * @param {number} width
  * @param {number} height
  * @param {number} r
+ * @param {Rect | null} placed the field as the screen host's outline placed it
  */
-function drawField(overlay, img, focus, width, height, r) {
-  const field = fieldAround(img, focus, width, height);
+export function drawField(overlay, img, focus, width, height, r, placed = null) {
+  const field = placed ?? (img ? fieldAround(img, focus, width, height) : null);
   if (!field) {
     overlay.append(ring(focus.x, focus.y, r * 0.6, 'focus'));
     return;
   }
-  overlay.append(
-    fieldOutline(field),
-    s(
-      'g',
-      { class: 'marker marker-focus', 'data-x': focus.x, 'data-y': focus.y },
-      s('circle', { class: 'marker-centre', cx: focus.x, cy: focus.y, r: Math.max(1.5, r / 6) }),
-    ),
-  );
+  overlay.append(fieldOutline(field));
+  placeNow(overlay);
 }
 
 /**
- * The dashed outline of the field typing goes into.
+ * The dashed outline of the field typing goes into, drawn outside it: `data-*` say the field.
  * @param {Rect} field
  */
 function fieldOutline(field) {
-  return s('rect', {
-    class: 'field-outline',
-    'vector-effect': 'non-scaling-stroke',
-    x: field.x,
-    y: field.y,
-    width: field.width,
-    height: field.height,
-    'data-x': Math.round(field.x),
-    'data-y': Math.round(field.y),
-    'data-width': Math.round(field.width),
-    'data-height': Math.round(field.height),
-  });
+  return rectOutside(
+    field,
+    {
+      class: 'field-outline',
+      'data-x': Math.round(field.x),
+      'data-y': Math.round(field.y),
+      'data-width': Math.round(field.width),
+      'data-height': Math.round(field.height),
+    },
+    4,
+  );
 }
 
 /**
@@ -267,9 +270,10 @@ function drawVolatile(overlay, volatile, width, height) {
  *   size: 'full' | 'thumb', alt: string,
  *   volatile?: {frame: {width: number, height: number}, rects: Rect[]} | null,
  *   changes?: import('./api.js').Change[] | null,
- *   flagged?: Rect | null
+ *   flagged?: Rect | null, target?: Rect | null
  * }} o `changes`: a held commit's change list, its fields outlined (changes.js); `flagged`: text
- *   the injection rail flagged (rail.js)
+ *   the injection rail flagged (rail.js); `target`: where the outline placed what the action
+ *   lands on (the marks go around it)
  * @returns {HTMLElement}
  */
 export function screenView(o) {
@@ -291,13 +295,17 @@ export function screenView(o) {
   if (volatile) drawVolatile(overlay, volatile, width, height);
   if (o.changes) drawChanges(overlay, o.changes);
   if (o.flagged) drawRail(overlay, o.flagged);
-  drawMarks(overlay, a, o.focus, r);
-  if (a?.action === 'type' && o.focus) {
+  drawMarks(overlay, a, o.focus, r, o.target ?? null);
+  const target = o.target ?? null;
+  if (a?.action === 'type' && o.focus && target) {
+    drawField(overlay, null, o.focus, width, height, r, target);
+  } else if (a?.action === 'type' && o.focus) {
     const focus = o.focus;
     img.addEventListener('load', () => drawField(overlay, img, focus, width, height, r), {
       once: true,
     });
   }
+  placeOutside(overlay);
   if (a && (a.action === 'key' || a.action === 'type')) {
     const label =
       a.action === 'key'
@@ -333,68 +341,4 @@ export function screenView(o) {
     },
   );
   return frame;
-}
-
-/**
- * A close-up of where an action lands: the screen around the point at twice its size, with the
- * same marks. Null for actions without a place (a key, typing with no known field).
- * @param {{
- *   runId: string, n: number, width: number | null, height: number | null,
- *   action: Action | null, focus?: Focus | null
- * }} o
- * @returns {HTMLElement | null}
- */
-export function closeUp(o) {
-  const width = o.width ?? 1280;
-  const height = o.height ?? 800;
-  const a = o.action;
-  /** @type {{x: number, y: number} | null} */
-  let point = null;
-  if (a && typeof a.x === 'number' && typeof a.y === 'number' && a.action !== 'type') {
-    point = { x: a.x, y: a.y };
-  } else if (a?.action === 'type' && o.focus) {
-    point = o.focus;
-  }
-  if (!point) return null;
-  // 160 x 90 points around the point, kept inside the screen.
-  const w = Math.min(160, width);
-  const hgt = Math.min(90, height);
-  const x0 = Math.min(Math.max(0, point.x - w / 2), width - w);
-  const y0 = Math.min(Math.max(0, point.y - hgt / 2), height - hgt);
-  const image = s('image', { x: 0, y: 0, width, height, preserveAspectRatio: 'none' });
-  const svg = s(
-    'svg',
-    {
-      class: 'closeup-svg',
-      viewBox: `${x0} ${y0} ${w} ${hgt}`,
-      'aria-hidden': 'true',
-      focusable: 'false',
-    },
-    image,
-  );
-  drawMarks(svg, a, o.focus, markRadius(width, height, 'full'));
-  const focus = o.focus;
-  screenUrl(o.runId, o.n).then(
-    (url) => {
-      image.setAttribute('href', url);
-      if (a?.action !== 'type' || !focus) return;
-      const img = new Image();
-      const r = markRadius(width, height, 'full');
-      img.addEventListener('load', () => drawField(svg, img, focus, width, height, r), {
-        once: true,
-      });
-      img.src = url;
-    },
-    () => undefined,
-  );
-  return h(
-    'figure',
-    { class: 'closeup' },
-    svg,
-    h(
-      'figcaption',
-      {},
-      `Close-up at twice the size: x ${Math.round(x0)} to ${Math.round(x0 + w)}, y ${Math.round(y0)} to ${Math.round(y0 + hgt)}.`,
-    ),
-  );
 }

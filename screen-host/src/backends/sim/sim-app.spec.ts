@@ -63,6 +63,19 @@ class Driver {
 describe('SimApp: what its outline says, in SAP GUI Scripting’s terms', () => {
   const date = (d: Driver) => d.byName('textbox', 'Req. Deliv. Date');
 
+  it('marks a clicked field’s content selected until typing replaces it', () => {
+    const d = new Driver();
+    d.command('/nVA02').click('textbox', 'Order').type('4711').key('Enter');
+    d.click('textbox', 'Req. Deliv. Date');
+    expect(date(d).states).toEqual(['editable', 'changeable', 'focused', 'selected']);
+    d.type('30.04.2026');
+    expect(date(d).states).not.toContain('selected');
+    expect(date(d).value).toBe('30.04.2026');
+    // An empty field has nothing to select.
+    d.click('textbox', 'Command field');
+    expect(d.byName('textbox', 'Command field').states).not.toContain('selected');
+  });
+
   it('marks a typed field modified until a function takes the input, as SAP’s Modified', () => {
     const d = new Driver();
     d.command('/nVA02').click('textbox', 'Order').type('4711').key('Enter');

@@ -66,6 +66,9 @@ export class SimApp {
     const elements = toOutline(this.layout(), this.state.focus, {
       value: (id) => this.fieldValue(id),
       modified: (id) => this.state.modified.includes(id),
+      // Focused by a click or Tab, its content is selected until typing replaces it.
+      selected: (id) =>
+        id === this.state.focus && this.state.selectAll && this.fieldValue(id) !== '',
       message: () => (this.state.status?.text ? this.state.status.type : null),
     });
     elements.push(transactionElement(this.transaction()));

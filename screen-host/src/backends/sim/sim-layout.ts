@@ -173,6 +173,7 @@ function outlineOf(
   const states: OutlineState[] = [];
   if (w.editable) states.push('editable', 'changeable');
   if (w.id === focus && !popupOpen) states.push('focused');
+  if (w.id === focus && !popupOpen && fields?.selected?.(w.id)) states.push('selected');
   if (fields?.modified(w.id)) states.push('modified');
   if (states.length > 0) element.states = states;
   element.area = w.id === COMMAND_FIELD_ID ? 'command_field' : 'input';
@@ -185,6 +186,8 @@ function outlineOf(
 export interface FieldFacts {
   value(id: string): string;
   modified(id: string): boolean;
+  /** Whether the field's whole content is selected (typing replaces it). */
+  selected?(id: string): boolean;
   /** The status bar's message type, when it shows a message. */
   message?(): MessageType | null;
 }

@@ -1,0 +1,113 @@
+// @ts-check
+/**
+ * What a held write changes, in words: the change list's heading and lines, and the decision in
+ * one sentence. Pure functions of their inputs.
+ */
+import { actionInWords, clickLabel, marked, shown } from './words.js';
+
+/** @typedef {import('./api.js').Action} Action */
+/** @typedef {import('./api.js').Change} Change */
+/** @typedef {import('./api.js').StagedEdit} StagedEdit */
+
+/** @param {unknown} value */
+const str = (value) => (typeof value === 'string' ? value : '');
+
+/**
+ * What a held typing does to its field, as far as the screen host said: it replaces the field's
+ * content (the outline marks it selected), goes into an empty field, is added to what is there
+ * (nothing says it is selected: the text goes in at the cursor), or nothing read the field.
+ * @param {StagedEdit} edit
+ * @returns {'replaces' | 'empty' | 'adds' | 'unread'}
+ */
+export function editMode(edit) {
+  if (edit.before === null) return 'unread';
+  if (edit.before === '') return 'empty';
+  return edit.selected ? 'replaces' : 'adds';
+}
+
+/**
+ * A held typing's before → after in one line: `Req. Deliv. Date “15.03.2026” → “30.04.2026”`;
+ * `Order (empty) → “4711”`; where the text is added, `Notes “Call first”, “ today” added at the
+ * cursor`; where nothing read the field, says so.
+ * @param {StagedEdit} edit
+ */
+export function editInWords(edit) {
+  const text = `“${shown(edit.text ?? '', 40)}”`;
+  const field = edit.field.label;
+  switch (editMode(edit)) {
+    case 'replaces':
+      return `${field} “${shown(edit.before ?? '', 40)}” → ${text}`;
+    case 'empty':
+      return `${field} (empty) → ${text}`;
+    case 'adds':
+      return `${field} “${shown(edit.before ?? '', 40)}”, ${text} added at the cursor`;
+    default:
+      return `${field} (its value not read): ${text} replaces or is added to it`;
+  }
+}
+
+/**
+ * The heading of a held commit's change list (commit-point approval): `This Save stores 2
+ * changes`, `This Enter stores 1 change`; a held typing that commits staged changes says so.
+ * @param {Action} action
+ * @param {string | null} why
+ * @param {number} n
+ */
+export function changesHeading(action, why, n) {
+  const changes = `${n} ${n === 1 ? 'change' : 'changes'}`;
+  const label =
+    action.action === 'click' || action.action === 'double_click' ? clickLabel(action, why) : '';
+  if (label) return `This ${shown(label, 40)} stores ${changes}`;
+  if (action.action === 'key') return `This ${str(action.key)} stores ${changes}`;
+  return `This write commits ${n} staged ${n === 1 ? 'change' : 'changes'}`;
+}
+
+/**
+ * The decision in one sentence, in the system's words: `SAP GUI (sim) · Click “Save” stores Req.
+ * Deliv. Date “15.03.2026” → “30.04.2026”`. The point on the screen is left to the page's details;
+ * a field typed on an earlier screen (an order number that opened the order) is not a stored
+ * change: it is said as what it opened with.
+ * A held typing says the field it goes into and its before → after (`Type “30.04.2026” into Req.
+ * Deliv. Date “15.03.2026” → “30.04.2026”`).
+ * @param {{system: string | null | undefined, action: Action, why: string | null,
+ *   changes?: Change[] | null, edit?: StagedEdit | null}} o
+ * @returns {string}
+ */
+export function decisionSentence(o) {
+  const what = actionInWords(o.action, o.why).replace(/ at -?\d+, -?\d+$/, '');
+  const system = o.system ? `${o.system} · ` : '';
+  if (o.action.action === 'type' && o.edit) return `${system}Type into ${editInWords(o.edit)}`;
+  const changes = o.changes ?? [];
+  const value = (/** @type {string | null} */ v) =>
+    v === null ? '(not read)' : `“${shown(v, 40)}”`;
+  const stored = changes
+    .filter((c) => c.read_back_check !== 'earlier')
+    .map((c) => `${c.field} ${value(c.before)} → ${value(c.read_back ?? c.after)}`);
+  const opened = changes
+    .filter((c) => c.read_back_check === 'earlier')
+    .map((c) => `${c.field} ${value(c.after)}`);
+  const stores = stored.length > 0 ? ` stores ${stored.join('; ')}` : '';
+  const within = opened.length > 0 ? ` (opened with ${opened.join(', ')})` : '';
+  return `${system}${what}${stores}${within}`;
+}
+
+/**
+ * A line of a change list in words, as the API's audit and protocol say it
+ * (`Req. Deliv. Date: “15.03.2026” → “30.04.2026”`, ` (typed “300426”)` when the field reads back
+ * otherwise, ` (not read back)`), but with every value in full and its invisible characters marked.
+ * @param {Change} change
+ */
+export function changeInWords(change) {
+  /** @param {string | null} v */
+  const value = (v) => (v === null ? '(not read)' : `“${marked(v)}”`);
+  /** @type {Record<string, string>} */
+  const flags = {
+    differs: ` (typed ${value(change.after)})`,
+    unread: ' (not read back)',
+    earlier: ' (typed on an earlier screen)',
+    unexplained: ' (changed without a typed edit)',
+  };
+  const after =
+    change.read_back_check === 'earlier' ? change.after : (change.read_back ?? change.after);
+  return `${change.field}: ${value(change.before)} → ${value(after)}${flags[change.read_back_check] ?? ''}`;
+}
