@@ -344,6 +344,84 @@ describe('the change list', () => {
       );
     });
 
+    describe('navigation is not a change', () => {
+      const enter = (n: number, over: Partial<StagingStep> = {}): StagingStep => ({
+        n,
+        classification: 'read',
+        outcome: 'sent',
+        staged: null,
+        action: { action: 'key', key: 'Enter' },
+        loosened_by: {
+          screen_rules: [
+            { title: '^Change Sales Order: Initial Screen$', keys: { Enter: 'read' } },
+          ],
+        },
+        ...over,
+      });
+      const held = [withState('date', '30.04.2026')];
+      const kinds = (history: StagingStep[]) =>
+        changeList(history, held).map((c) => [c.field, c.read_back_check, c.kind ?? 'change']);
+
+      it('the order number that a screen rule’s Enter left (typed on VA02’s first screen) opened the order', () => {
+        const history = [
+          approvedEdit(1, orderField, '', '4711'),
+          enter(2),
+          approvedEdit(3, dateField, '15.03.2026', '30.04.2026'),
+        ];
+        expect(kinds(history)).toEqual([
+          ['Order', 'earlier', 'navigation'],
+          ['Req. Deliv. Date', 'same', 'change'],
+        ]);
+        const [order] = changeList(history, held);
+        expect(describeChange(order)).toBe(
+          'Order: opened with “4711” (navigation, not a stored change)',
+        );
+        // Other fields typed on the same screen before that Enter were left by it too.
+        const two = [
+          staged(1, orderField, '', '4711'),
+          staged(2, field('s', 'Sales Org.'), '', '1000'),
+          enter(3),
+        ];
+        expect(kinds(two).map((k) => k[2])).toEqual(['navigation', 'navigation']);
+        // A step that reached nothing (refused, the screen changed) does not leave the screen.
+        const refused = { ...commit(2, 'refused'), action: { action: 'key', key: 'F11' } };
+        expect(kinds([staged(1, orderField, '', '4711'), refused, enter(3)])[0][2]).toBe(
+          'navigation',
+        );
+      });
+
+      it('fails closed where Warden cannot tell it was navigation: the line stays a change', () => {
+        const typed = staged(1, orderField, '', '4711');
+        const cases: Array<[string, StagingStep]> = [
+          // A key the default rules make a read (Page Down on a long form): no admin's word.
+          [
+            'a default read',
+            enter(2, { loosened_by: null, action: { action: 'key', key: 'PageDown' } }),
+          ],
+          // A click that left the screen (a tab of a multi-screen form, whose fields Save stores).
+          ['a click', enter(2, { action: { action: 'click', x: 1, y: 2 } })],
+          // A read that the agent's unlabelled_clicks made, not a screen rule.
+          ['another weakening', enter(2, { loosened_by: { unlabelled_clicks: 'read' } })],
+          // A write that was refused by the application stored nothing, yet left no navigation.
+          ['a write', enter(2, { classification: 'write', outcome: 'refused_by_application' })],
+          // No history of the step that left (records from before loosened_by was read).
+          ['unknown', enter(2, { loosened_by: undefined })],
+        ];
+        for (const [what, leaving] of cases) {
+          expect({ what, kinds: kinds([typed, leaving]) }).toEqual({
+            what,
+            kinds: [['Order', 'earlier', 'change']],
+          });
+        }
+        // Nothing left the screen after it: the field is merely off the held screen.
+        expect(kinds([typed])).toEqual([['Order', 'earlier', 'change']]);
+        // A field on the held screen is never navigation, whatever left an earlier one.
+        const onIt = changeList([typed, enter(2)], [withState('order', '4711')]);
+        expect(onIt[0]).toMatchObject({ read_back_check: 'same' });
+        expect(onIt[0].kind).toBeUndefined();
+      });
+    });
+
     it('without field state, a field not on the held screen is not read back, as before', () => {
       const changes = changeList([staged(1, orderField, '', '4711')], [onScreen('date', 'x')]);
       expect(changes[0].read_back_check).toBe('unread');

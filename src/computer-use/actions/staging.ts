@@ -74,6 +74,13 @@ export interface Change {
   step: number;
   /** Where the field is on the held screen (or was, when it is no longer there); null: unknown. */
   rect: Rect | null;
+  /**
+   * `navigation`: not a change this commit stores. The field was typed on an earlier screen
+   * (`read_back_check` `earlier`) and the run left that screen by a key an agent's screen rule makes
+   * a read (the order number on VA02's first screen, which Enter only opens). Absent: a change
+   * the commit stores, or may store (Warden cannot tell it was navigation: it lists it).
+   */
+  kind?: 'navigation';
 }
 
 /** A step of the run as the change list reads it. */
@@ -87,6 +94,13 @@ export interface StagingStep {
    * located as for staging. Like a staged edit, it is stored only by the next commit.
    */
   edit?: StagedEdit | null;
+  /** The step's action (a key's name tells the key that left a screen); absent: not known. */
+  action?: unknown;
+  /**
+   * The agent config fields that made the step a read although the default rules make it a write,
+   * as the step records them (`{screen_rules: […]}`: a screen rule); absent or null: none.
+   */
+  loosened_by?: unknown;
 }
 
 /** Why an edit was not staged: the write is held for a person, as always. */
@@ -306,6 +320,9 @@ export function changeList(
       rect: (element && rectOf(element)) ?? l.field.rect,
     };
   });
+  for (const c of changes) {
+    if (c.read_back_check === 'earlier' && leftByNavigation(history, c.step)) c.kind = 'navigation';
+  }
   if (!fieldState || !outline) return changes;
   const explained = new Set(lines.map((l) => l.field.id));
   for (const e of outline) {
@@ -329,6 +346,33 @@ export function changeList(
   return changes;
 }
 
+/** Outcomes of a step that put its action on the screen. */
+const PERFORMED: ReadonlySet<string> = new Set(['sent', 'sent_after_approval', 'staged']);
+
+/**
+ * Whether the screen on which step `n` typed was left by navigation, as far as Warden can tell:
+ * the first action the run performed after it that is no edit in a field is a key sent as a read
+ * that an agent's screen rule made one (`loosened_by.screen_rules`: the admin's word that the key
+ * only moves on, on that screen). Anything else (a click, a key the default rules made a read such
+ * as Page Down on a long form, a write) may leave a form whose fields a Save still stores: not
+ * navigation, the line stays a change.
+ */
+function leftByNavigation(history: readonly StagingStep[], n: number): boolean {
+  for (const s of history) {
+    if (s.n <= n || !PERFORMED.has(s.outcome ?? '')) continue;
+    if (s.staged || s.edit) continue; // another field typed on the same screen
+    const action = s.action as { action?: unknown } | null | undefined;
+    const by = s.loosened_by as { screen_rules?: unknown } | null | undefined;
+    return (
+      action?.action === 'key' &&
+      s.classification === 'read' &&
+      s.outcome === 'sent' &&
+      Array.isArray(by?.screen_rules)
+    );
+  }
+  return false;
+}
+
 /** Whether the host reports field state (`changeable`, `modified`): the application's own word. */
 function reportsFieldState(outline: readonly OutlineElement[] | null): boolean {
   if (!outline) return false;
@@ -347,6 +391,9 @@ function readBackCheck(after: string | null, readBack: string | null): ReadBackC
 /** A change in words: `Req. Deliv. Date: 15.03.2026 → 30.04.2026`. */
 export function describeChange(c: Change): string {
   const shown = (v: string | null) => (v === null ? '(not read)' : quote(v, 80));
+  if (c.kind === 'navigation') {
+    return `${c.field}: opened with ${shown(c.after)} (navigation, not a stored change)`;
+  }
   const after = c.read_back ?? c.after;
   const flag = {
     same: '',

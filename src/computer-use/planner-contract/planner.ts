@@ -34,6 +34,8 @@ export interface StepHistory {
   staged?: StagedEdit | null;
   /** An edit held for a person under `every_write`: its field and value before; null otherwise. */
   edit?: StagedEdit | null;
+  /** What made the step a read although the default rules make it a write; null otherwise. */
+  loosened_by?: unknown;
 }
 
 export interface PlanningContext {

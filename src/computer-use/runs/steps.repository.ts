@@ -357,7 +357,8 @@ export class StepsRepository {
   /** The run's steps before `n`, as a planner is told about them. */
   history(runId: string, n: number): Promise<StepHistory[]> {
     return this.dataSource.query(
-      `SELECT n, action, classification, why, outcome, error, screen_sha256, staged, edit
+      `SELECT n, action, classification, why, outcome, error, screen_sha256, staged, edit,
+            loosened_by
          FROM steps WHERE run_id = $1 AND n < $2 ORDER BY n`,
       [runId, n],
     );
