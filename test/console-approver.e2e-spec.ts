@@ -214,12 +214,46 @@ describe('the approver decides at a glance', () => {
         width === 1280 ? 'approval-type-before-after' : 'approval-type-phone',
       );
     }
+    // The inbox shows the same before → after for the held typing, at both widths.
+    for (const [width, height] of WIDTHS) {
+      await bob.setViewportSize({ width, height });
+      await bob.goto(`${stack.api.url}/console/approvals`);
+      const item = bob.locator(`.inbox-item[data-approval-id="${typing.id}"]`);
+      const edit = item.locator('.edit-list');
+      await edit.waitFor();
+      await expect(edit.getAttribute('data-mode')).resolves.toBe('replaces');
+      await expect(edit.getByRole('heading', { level: 3 }).textContent()).resolves.toBe(
+        'This typing changes “Req. Deliv. Date”',
+      );
+      await expect(
+        rowsOf(bob, `.inbox-item[data-approval-id="${typing.id}"] .edit-list`),
+      ).resolves.toEqual([{ field: 'Req. Deliv. Date', before, after: '30.04.2026' }]);
+      // Under the item's title, inside the item and the screen (no sideways scrolling).
+      const title = (await item.getByRole('heading', { level: 2 }).boundingBox())!;
+      const box = (await edit.boundingBox())!;
+      const row = (await item.boundingBox())!;
+      expect({
+        width,
+        below: box.y >= title.y + title.height,
+        inside: box.x >= row.x && box.x + box.width <= row.x + row.width + 0.5,
+        onScreen: box.x + box.width <= width,
+      }).toEqual({ width, below: true, inside: true, onScreen: true });
+      const values = await edit
+        .locator('tbody .typed')
+        .evaluateAll((els) => els.map((el: any) => el.getClientRects().length));
+      expect({ width, values }).toEqual({ width, values: [1, 1] });
+    }
     await bob.setViewportSize({ width: 1280, height: 800 });
     await approveAndResume(started.id, typing.id);
 
     // Step 9: the Save, which stores the date; the order number only opened the order.
     const save = await nextHeld(started.id, typing.id);
     expect(save).toMatchObject({ step: 9, action: { action: 'click' } });
+    // The server tells navigation apart: the console only reads its word.
+    expect(save.changes.map((c: any) => [c.field, c.read_back_check, c.kind ?? 'change'])).toEqual([
+      ['Order', 'earlier', 'navigation'],
+      ['Req. Deliv. Date', 'same', 'change'],
+    ]);
     const button = await hostElement('button', 'Save');
     for (const [width, height] of WIDTHS) {
       await bob.setViewportSize({ width, height });
@@ -228,13 +262,28 @@ describe('the approver decides at a glance', () => {
         `SAP GUI (sim) · Click “Save” stores Req. Deliv. Date “${before}” → “30.04.2026” (opened with Order “4711”)`,
       );
       const list = bob.locator('.approval-layout .change-list');
+      // Navigation is not a change: the order number that opened the order (typed on VA02's
+      // first screen, left by the Enter screen rule 2 makes a read) is said in grey, not counted.
       await expect(list.getByRole('heading', { level: 2 }).textContent()).resolves.toBe(
-        'This Save stores 2 changes',
+        'This Save stores 1 change',
       );
+      await expect(list.locator('.change-navigation').allTextContents()).resolves.toEqual([
+        'opened order 4711',
+      ]);
       await expect(rowsOf(bob, '.approval-layout .change-list')).resolves.toEqual([
-        { field: 'Order', before: '(empty)', after: '4711 typed on an earlier screen' },
         { field: 'Req. Deliv. Date', before, after: '30.04.2026' },
       ]);
+      // The grey line sits between the heading and the table, inside the list.
+      const heading = (await list.getByRole('heading', { level: 2 }).boundingBox())!;
+      const opened = (await list.locator('.change-navigation').boundingBox())!;
+      const table = (await list.locator('table').boundingBox())!;
+      expect({ width, order: [heading.y < opened.y, opened.y < table.y] }).toEqual({
+        width,
+        order: [true, true],
+      });
+      await expect(list.locator('.help').textContent()).resolves.toContain(
+        'Not a change: “Order”, typed on an earlier screen that the run left by a key a screen rule makes a read (navigation)',
+      );
       // Navigation is not in doubt: nothing is flagged red.
       expect(await list.locator('.change-flag').count()).toBe(0);
       await expect(list.locator('.help').textContent()).resolves.toMatch(
@@ -299,6 +348,39 @@ describe('the approver decides at a glance', () => {
     const saved = await saves(stack.sim);
     expect(saved).toHaveLength(1);
     expect(saved[0]).toMatchObject({ order: '4711', fields: { reqDelivDate: '30.04.2026' } });
+    // The run page draws the Save the same way as its approval page: a frame around the
+    // button, outside it, on the thumbnail and on the larger screen; no ring.
+    for (const [width, height] of WIDTHS) {
+      await patPage.setViewportSize({ width, height });
+      await patPage.goto(`${stack.api.url}/console/runs/${started.id}`);
+      const step = patPage.locator('li.step[data-step="9"]');
+      await step
+        .locator('.thumb-button img.screen-img[src]')
+        .evaluate((el: ImageElement) => el.decode());
+      await expect(
+        step.locator('.thumb-button .marker-framed').getAttribute('data-x'),
+      ).resolves.toBe(String(save.action.x));
+      await step.locator('.thumb-button').click();
+      const large = step.locator('.step-large');
+      await large.locator('img.screen-img[src]').evaluate((el: ImageElement) => el.decode());
+      await large.evaluate((el: any) => el.scrollIntoView());
+      await settle(patPage);
+      const frame = large.locator('.marker-framed');
+      await expect(frame.getAttribute('data-x')).resolves.toBe(String(save.action.x));
+      expect(await step.locator('circle.ring').count()).toBe(0);
+      const target = await onPicture(patPage, 'li.step[data-step="9"] .step-large', button.rect);
+      await expect(
+        outside(patPage, 'li.step[data-step="9"] .step-large .marker-framed rect.halo', target, 3),
+      ).resolves.toEqual(ALL_OUTSIDE);
+      await expect(large.locator('figcaption').textContent()).resolves.toMatch(
+        /^The red frame goes around what the click lands on, outside it;/,
+      );
+      // The steps typed into a field keep the field's dashed outline there too.
+      await expect(
+        patPage.locator('li.step[data-step="8"] .thumb-button .field-outline').count(),
+      ).resolves.toBe(1);
+    }
+    await patPage.setViewportSize({ width: 1280, height: 800 });
     await bob.close();
     await patPage.close();
 

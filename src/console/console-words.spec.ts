@@ -19,6 +19,7 @@ interface Words {
   actionInWords(action: Record<string, unknown>, why?: string | null): string;
   changeInWords(change: Change): string;
   changesHeading(action: Record<string, unknown>, why: string | null, n: number): string;
+  openedInWords(change: Change): string;
   charName(char: string): string;
   outcomeInWords(outcome: string | null): string;
   stepOutcomeInWords(step: {
@@ -46,6 +47,7 @@ const {
   actionInWords,
   changeInWords,
   changesHeading,
+  openedInWords,
   charName,
   exactJson,
   marked,
@@ -193,18 +195,22 @@ describe('outcomes and change lists in the console', () => {
       step: 1,
       rect: null,
     });
-    expect(
+    const date = change('Req. Deliv. Date', '15.03.2026', '30.04.2026', 'same');
+    const order = change('Order', '', '4711', 'earlier');
+    const say = (changes: unknown[]) =>
       decisionSentence({
         system: 'SAP GUI (sim)',
         action: save,
         why: 'click on “Save” (from the screen outline)',
-        changes: [
-          change('Order', '', '4711', 'earlier'),
-          change('Req. Deliv. Date', '15.03.2026', '30.04.2026', 'same'),
-        ],
-      }),
-    ).toBe(
+        changes,
+      });
+    // The server told the order number apart as navigation: it is what the page opened with.
+    expect(say([{ ...order, kind: 'navigation' }, date])).toBe(
       'SAP GUI (sim) · Click “Save” stores Req. Deliv. Date “15.03.2026” → “30.04.2026” (opened with Order “4711”)',
+    );
+    // Where it could not tell, a field typed on an earlier screen is a change the Save may store.
+    expect(say([order, date])).toBe(
+      'SAP GUI (sim) · Click “Save” stores Order “” → “4711”; Req. Deliv. Date “15.03.2026” → “30.04.2026”',
     );
     expect(decisionSentence({ system: null, action: save, why: null, changes: null })).toBe(
       'Click “Save”',
@@ -393,6 +399,26 @@ describe('outcomes and change lists in the console', () => {
     expect(changesHeading({ action: 'type', text: 'x\n' }, 'typing', 1)).toBe(
       'This write commits 1 staged change',
     );
+    // Only navigation before it (the order number that opened the order): no typed change.
+    expect(changesHeading({ action: 'click', x: 1, y: 2 }, why, 0)).toBe(
+      'This Save stores no typed change',
+    );
+  });
+
+  it('says a navigation line as what it opened, in grey words', () => {
+    const line = (field: string): Change => ({
+      field,
+      before: '',
+      after: '4711',
+      read_back: null,
+      read_back_check: 'earlier',
+      step: 5,
+      rect: null,
+      kind: 'navigation',
+    });
+    expect(openedInWords(line('Order'))).toBe('opened order 4711');
+    expect(openedInWords(line('Sales Document'))).toBe('opened sales document 4711');
+    expect(openedInWords(line('PO Number'))).toBe('opened PO number 4711');
   });
 
   const change = (c: Partial<Change>): Change => ({
@@ -416,6 +442,16 @@ describe('outcomes and change lists in the console', () => {
     [
       'typed on an earlier screen',
       change({ field: 'Order', before: '', read_back: null, read_back_check: 'earlier' }),
+    ],
+    [
+      'navigation',
+      change({
+        field: 'Order',
+        before: '',
+        read_back: null,
+        read_back_check: 'earlier',
+        kind: 'navigation',
+      }),
     ],
     [
       'changed without a typed edit',

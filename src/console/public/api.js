@@ -34,12 +34,14 @@
  * @typedef {{x: number, y: number, width: number, height: number}} Rect
  * @typedef {{
  *   field: string, before: string | null, after: string | null, read_back: string | null,
- *   read_back_check: 'same'|'differs'|'unread'|'earlier'|'unexplained', step: number, rect: Rect | null
+ *   read_back_check: 'same'|'differs'|'unread'|'earlier'|'unexplained', step: number, rect: Rect | null,
+ *   kind?: 'navigation'
  * }} Change
  *   One line of a held commit's change list (commit-point approval): a field, its value before
  *   (null: nothing read it), what the run typed last (null: only Backspace), the value read back on
  *   the held screen (null: not read), the last step that edited it, and where it is (the action's
- *   coordinates; where it was, when it is not on the held screen).
+ *   coordinates; where it was, when it is not on the held screen). `kind` `navigation`: not a
+ *   change the commit stores (a field typed on an earlier screen that a screen rule's read left).
  * @typedef {{
  *   field: {label: string, id: string | null, rect: Rect | null, at: {x: number, y: number} | null},
  *   before: string | null, text: string | null, key?: 'Backspace', click?: true, selected?: true

@@ -54,7 +54,7 @@ export function editInWords(edit) {
  * @param {number} n
  */
 export function changesHeading(action, why, n) {
-  const changes = `${n} ${n === 1 ? 'change' : 'changes'}`;
+  const changes = n === 0 ? 'no typed change' : `${n} ${n === 1 ? 'change' : 'changes'}`;
   const label =
     action.action === 'click' || action.action === 'double_click' ? clickLabel(action, why) : '';
   if (label) return `This ${shown(label, 40)} stores ${changes}`;
@@ -63,10 +63,28 @@ export function changesHeading(action, why, n) {
 }
 
 /**
+ * Whether a line of a change list is navigation, not a change the commit stores: the server says
+ * so (`kind`), only where it can tell (a field typed on an earlier screen that a screen rule's
+ * read left). Every other line, `earlier` ones included, is a change.
+ * @param {Change} c
+ */
+export const isNavigation = (c) => c.kind === 'navigation';
+
+/**
+ * A navigation line as the approver reads it, grey: `opened order 4711`. The label's capitalised
+ * words are lower-cased (`Sales Document` → `sales document`), abbreviations kept (`PO`).
+ * @param {Change} c
+ */
+export function openedInWords(c) {
+  const field = c.field.replace(/\b\p{Lu}\p{Ll}+\b/gu, (w) => w.toLowerCase());
+  return `opened ${field} ${shown(c.after ?? '', 40)}`;
+}
+
+/**
  * The decision in one sentence, in the system's words: `SAP GUI (sim) · Click “Save” stores Req.
  * Deliv. Date “15.03.2026” → “30.04.2026”`. The point on the screen is left to the page's details;
- * a field typed on an earlier screen (an order number that opened the order) is not a stored
- * change: it is said as what it opened with.
+ * a field the server says is navigation (an order number typed on the first screen, which a
+ * screen rule's Enter left) is not a stored change: it is said as what it opened with.
  * A held typing says the field it goes into and its before → after (`Type “30.04.2026” into Req.
  * Deliv. Date “15.03.2026” → “30.04.2026”`).
  * @param {{system: string | null | undefined, action: Action, why: string | null,
@@ -80,12 +98,11 @@ export function decisionSentence(o) {
   const changes = o.changes ?? [];
   const value = (/** @type {string | null} */ v) =>
     v === null ? '(not read)' : `“${shown(v, 40)}”`;
+  // A field typed on an earlier screen that Warden cannot tell was navigation is a change.
   const stored = changes
-    .filter((c) => c.read_back_check !== 'earlier')
+    .filter((c) => !isNavigation(c))
     .map((c) => `${c.field} ${value(c.before)} → ${value(c.read_back ?? c.after)}`);
-  const opened = changes
-    .filter((c) => c.read_back_check === 'earlier')
-    .map((c) => `${c.field} ${value(c.after)}`);
+  const opened = changes.filter(isNavigation).map((c) => `${c.field} ${value(c.after)}`);
   const stores = stored.length > 0 ? ` stores ${stored.join('; ')}` : '';
   const within = opened.length > 0 ? ` (opened with ${opened.join(', ')})` : '';
   return `${system}${what}${stores}${within}`;
@@ -107,6 +124,9 @@ export function changeInWords(change) {
     earlier: ' (typed on an earlier screen)',
     unexplained: ' (changed without a typed edit)',
   };
+  if (isNavigation(change)) {
+    return `${change.field}: opened with ${value(change.after)} (navigation, not a stored change)`;
+  }
   const after =
     change.read_back_check === 'earlier' ? change.after : (change.read_back ?? change.after);
   return `${change.field}: ${value(change.before)} → ${value(after)}${flags[change.read_back_check] ?? ''}`;

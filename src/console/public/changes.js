@@ -7,7 +7,13 @@
  * character a person could not see marked.
  */
 import { h, s, typedText } from './dom.js';
-import { changeInWords, changesHeading, editMode } from './change-words.js';
+import {
+  changeInWords,
+  changesHeading,
+  editMode,
+  isNavigation,
+  openedInWords,
+} from './change-words.js';
 import { marked } from './words.js';
 
 /** @typedef {import('./api.js').Approval} Approval */
@@ -68,9 +74,12 @@ function afterCell(c) {
  * @param {StagedEdit | null | undefined} edit
  * @param {string} text the text typed
  * @param {'h2' | 'h3'} level
+ * @param {{id?: string, explain?: boolean}} [o] `id`: the heading's (unique on the page: the
+ *   inbox lists several); `explain`: the lines under the table (the approval page; not the inbox)
  */
-export function editList(edit, text, level) {
+export function editList(edit, text, level, o = {}) {
   if (!edit) return null;
+  const titleId = o.id ?? 'edit-title';
   const mode = editMode(edit);
   const after = h('td', { class: 'change-after' });
   if (mode === 'replaces' || mode === 'empty') {
@@ -97,8 +106,8 @@ export function editList(edit, text, level) {
   };
   return h(
     'section',
-    { class: 'change-list edit-list', 'data-mode': mode, 'aria-labelledby': 'edit-title' },
-    h(level, { id: 'edit-title' }, `This typing changes “${marked(edit.field.label)}”`),
+    { class: 'change-list edit-list', 'data-mode': mode, 'aria-labelledby': titleId },
+    h(level, { id: titleId }, `This typing changes “${marked(edit.field.label)}”`),
     h(
       'table',
       {},
@@ -125,11 +134,13 @@ export function editList(edit, text, level) {
         ),
       ),
     ),
-    h(
-      'p',
-      { class: 'help' },
-      `${says[mode]} Typing puts it on the screen; the application stores it with the next commit (a Save), which is held for a person too.`,
-    ),
+    o.explain === false
+      ? null
+      : h(
+          'p',
+          { class: 'help' },
+          `${says[mode]} Typing puts it on the screen; the application stores it with the next commit (a Save), which is held for a person too.`,
+        ),
   );
 }
 
@@ -142,50 +153,89 @@ export function editList(edit, text, level) {
  *   `steps`: the run's, to tell edits a person approved from staged ones
  */
 export function changeList(approval, o) {
-  const changes = approval.changes ?? [];
-  if (!changes.length) return null;
+  const all = approval.changes ?? [];
+  if (!all.length) return null;
+  // Navigation (the order number that opened the order) is said in grey, not counted or listed
+  // as a change; only the server's word makes a line navigation.
+  const changes = all.filter((c) => !isNavigation(c));
+  const opened = all.filter(isNavigation);
   const titleId = `changes-${approval.id}`;
   const section = h(
     'section',
     { class: 'change-list', 'aria-labelledby': titleId },
     h(o.level, { id: titleId }, changesHeading(approval.action, approval.why, changes.length)),
+    ...opened.map((c) =>
+      h(
+        'p',
+        { class: 'change-navigation', 'data-field': c.field, title: changeInWords(c) },
+        openedInWords(c),
+      ),
+    ),
+  );
+  if (changes.length) section.append(changeTable(changes));
+  if (!o.explain) return section;
+  appendHelp(section, changes, opened, o.steps ?? []);
+  return section;
+}
+
+/**
+ * The stored changes as a table: field, before, after.
+ * @param {Change[]} changes
+ */
+function changeTable(changes) {
+  return h(
+    'table',
+    {},
     h(
-      'table',
+      'thead',
       {},
       h(
-        'thead',
+        'tr',
         {},
+        h('th', { scope: 'col' }, 'Field'),
+        h('th', { scope: 'col' }, 'Before'),
+        h('th', { scope: 'col' }, 'After'),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      ...changes.map((c) =>
         h(
           'tr',
-          {},
-          h('th', { scope: 'col' }, 'Field'),
-          h('th', { scope: 'col' }, 'Before'),
-          h('th', { scope: 'col' }, 'After'),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        ...changes.map((c) =>
-          h(
-            'tr',
-            { 'data-field': c.field, 'data-check': c.read_back_check },
-            h('th', { scope: 'row' }, marked(c.field)),
-            h('td', {}, fieldValue(c.before)),
-            afterCell(c),
-          ),
+          { 'data-field': c.field, 'data-check': c.read_back_check },
+          h('th', { scope: 'row' }, marked(c.field)),
+          h('td', {}, fieldValue(c.before)),
+          afterCell(c),
         ),
       ),
     ),
   );
-  if (!o.explain) return section;
+}
+
+/**
+ * The lines under the table on the approval page: who typed the changes, what After is, and
+ * what is in doubt.
+ * @param {HTMLElement} section
+ * @param {Change[]} changes
+ * @param {Change[]} opened
+ * @param {import('./api.js').Step[]} steps
+ */
+function appendHelp(section, changes, opened, steps) {
+  const navigation = opened.length
+    ? `Not a change: ${opened.map((c) => `“${marked(c.field)}”`).join(', ')}, typed on an earlier screen that the run left by a key a screen rule makes a read (navigation); it only opened what this screen shows.`
+    : '';
+  if (!changes.length) {
+    section.append(h('p', { class: 'help' }, navigation));
+    return;
+  }
   /** @param {Change[]} some */
   const names = (some) => some.map((c) => `“${marked(c.field)}”`).join(', ');
   const outlined = changes.filter(isOnScreen);
   const unread = changes.filter((c) => c.read_back_check === 'unread');
   const earlier = changes.filter((c) => c.read_back_check === 'earlier');
   const unexplained = changes.filter((c) => c.read_back_check === 'unexplained');
-  const outcomes = new Map((o.steps ?? []).map((st) => [st.n, st.outcome]));
+  const outcomes = new Map(steps.map((st) => [st.n, st.outcome]));
   const approved = changes.filter((c) => outcomes.get(c.step) === 'sent_after_approval');
   const staged = changes.filter((c) => outcomes.get(c.step) === 'staged');
   const how =
@@ -203,17 +253,17 @@ export function changeList(approval, o) {
       'After is the value read back from this screen',
       outlined.length ? `; outlined in green on it: ${names(outlined)}. ` : '. ',
       earlier.length
-        ? `Typed on an earlier screen, which the application took: ${names(earlier)}, so After is what was typed there. `
+        ? `Typed on an earlier screen, which the application took: ${names(earlier)}, so After is what was typed there; Warden cannot tell that the run only moved on from it, so it counts as a change. `
         : '',
       unread.length
         ? `Not read back: ${names(unread)} (not on this screen, or its value could not be read), so After is what was typed. `
         : '',
       unexplained.length
-        ? `The application marks ${names(unexplained)} changed, and this run typed nothing there: someone or something else changed it. Approve only if you know why.`
+        ? `The application marks ${names(unexplained)} changed, and this run typed nothing there: someone or something else changed it. Approve only if you know why. `
         : '',
+      navigation,
     ),
   );
-  return section;
 }
 
 /**

@@ -5,7 +5,7 @@
  * Rows are kept and updated in place, so keyboard focus and reading position survive a refresh.
  */
 import { api } from './api.js';
-import { changeList } from './changes.js';
+import { changeList, editList } from './changes.js';
 import { decidersFacts } from './deciders.js';
 import { actionTitle, every, facts, h } from './dom.js';
 import { screenView, typingFocus } from './screens.js';
@@ -47,6 +47,9 @@ function inboxItem(approval, ctx) {
   const age = h('span');
   const expires = h('span');
   const thumb = h('div', { class: 'inbox-thumb' });
+  // A held typing's before → after (the field's value and whether the text replaces it), as on
+  // its approval page: the field is the held step's, which the run says.
+  const edit = h('div', { class: 'inbox-edit' });
   const deciders = decidersFacts();
   const runLink = ctx.can('agents.operate') || ctx.can('audit.read');
   const li = h(
@@ -66,6 +69,7 @@ function inboxItem(approval, ctx) {
         ),
       ),
       changeList(approval, { level: 'h3', explain: false }),
+      edit,
       facts([
         ['Agent', approval.agent],
         ['Goal', goal],
@@ -89,6 +93,14 @@ function inboxItem(approval, ctx) {
   runOf(approval).then(
     (run) => {
       goal.textContent = `“${run.goal}”`;
+      const held = run.steps?.find((st) => st.n === approval.step);
+      if (approval.action.action === 'type' && typeof approval.action.text === 'string') {
+        const list = editList(held?.edit, approval.action.text, 'h3', {
+          id: `edit-${approval.id}`,
+          explain: false,
+        });
+        if (list) edit.replaceChildren(list);
+      }
       thumb.append(
         screenView({
           runId: approval.run_id,
