@@ -110,6 +110,9 @@ describe('commit-point approval, end to end', () => {
         read_back_check: 'earlier',
         step: 5,
         rect: expect.any(Object),
+        // And the run left that screen by the Enter screen rule 2 makes a read: navigation, not
+        // a change the Save stores.
+        kind: 'navigation',
       },
       {
         field: 'Req. Deliv. Date',
