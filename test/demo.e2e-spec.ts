@@ -124,7 +124,9 @@ describe('npm run demo', () => {
     expect(output).toContain('SHA-256 matches');
     expect(output).toContain('✓ exactly one save of order 4711');
     // The same change approved at the commit: one decision, with the change list (issue 14).
-    expect(output).toMatch(/it commits\s+2 changes:\n\s+Order: “” → “4711”/);
+    expect(output).toMatch(
+      /it stores\s+1 change:\n\s+Order: opened with “4711” \(navigation, not a stored change\)\n\s+Req\. Deliv\. Date: “\d\d\.\d\d\.\d{4}” → “30\.04\.2026”\n/,
+    );
     expect(output).toMatch(/Req\. Deliv\. Date: “\d\d\.\d\d\.\d{4}” → “30\.04\.2026”\n/);
     expect(output).toMatch(/approvals a person gave\s+[2-9]\s+1\n/);
     expect(output).toContain('✓ 1 save of order 4711 on the sim');

@@ -148,7 +148,9 @@ function showSteps(run: Run, upTo: number): void {
 
 function showChanges(changes: Change[] | null): void {
   if (!changes) return;
-  line(`  it commits  ${changes.length} change${changes.length === 1 ? '' : 's'}:`);
+  // A navigation line (the order number that only opened the order) is said, not counted.
+  const n = changes.filter((c) => c.kind !== 'navigation').length;
+  line(`  it stores  ${n} change${n === 1 ? '' : 's'}:`);
   for (const c of changes) line(`    ${describeChange(c)}`);
 }
 
