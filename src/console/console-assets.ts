@@ -36,6 +36,7 @@ export const CONSOLE_FILES: Readonly<Record<string, string>> = {
   'signin.js': 'text/javascript; charset=utf-8',
   'inbox.js': 'text/javascript; charset=utf-8',
   'approval.js': 'text/javascript; charset=utf-8',
+  'resume-panel.js': 'text/javascript; charset=utf-8',
   'decision-words.js': 'text/javascript; charset=utf-8',
   'earlier-steps.js': 'text/javascript; charset=utf-8',
   'runs.js': 'text/javascript; charset=utf-8',

@@ -15,6 +15,7 @@ import { closeUp } from './close-up.js';
 import { screenView, typingFocus } from './screens.js';
 import { cannotApprove, refusalInWords, standing, standingClass } from './decision-words.js';
 import { earlierSteps } from './earlier-steps.js';
+import { resumePanel } from './resume-panel.js';
 import { actionInWords, clock, exactJson, isEnded, statusInWords } from './words.js';
 
 /** @typedef {import('./api.js').Approval} Approval */
@@ -146,39 +147,6 @@ export async function renderApproval(main, ctx) {
     }
   };
 
-  /** @param {HTMLButtonElement} button */
-  const resume = async (button) => {
-    button.disabled = true;
-    button.textContent = 'Sending…';
-    try {
-      /** @type {Run} */
-      const answered = await api(`/api/computer-use/runs/${approval.run_id}/resume`, {
-        method: 'POST',
-      });
-      run = answered;
-      approval = await api(`/api/approvals/${id}`);
-      const step = answered.steps?.find((st) => st.n === approval.step);
-      if (step?.outcome === 'sent_after_approval') {
-        say(
-          `Sent: step ${approval.step} (${words}) was carried out on the screen it was approved on. The run goes on.`,
-        );
-      } else if (step?.outcome === 'stale') {
-        warn(
-          `Not sent: the screen changed after approval${step.error ? ` (${step.error})` : ''}. Warden stopped the run (stale screen) without clicking or typing anything.`,
-        );
-      } else {
-        say(
-          `Resumed. The run is ${statusInWords(answered)}; the run page shows when the write is carried out.`,
-        );
-      }
-      update(true);
-    } catch (error) {
-      warn(`Could not resume the run: ${messageOf(error)}.`);
-      button.disabled = false;
-      button.textContent = 'Resume the run: send this write';
-    }
-  };
-
   /** Once the write was sent: what was sent, what the application said, and the next screen. */
   const showAfterSent = () => {
     if (!afterSent.show(approval, run)) return;
@@ -249,24 +217,18 @@ export async function renderApproval(main, ctx) {
       canOperate &&
       run?.status === 'awaiting_approval'
     ) {
-      const button = h(
-        'button',
-        { type: 'button', class: 'primary' },
-        'Resume the run: send this write',
-      );
-      button.addEventListener('click', () => void resume(button));
       panel.append(
-        h(
-          'div',
-          { class: 'resume' },
-          h('h2', {}, 'Send it'),
-          h(
-            'p',
-            {},
-            'Resuming sends exactly this action, once. Warden first takes a fresh screenshot: if the screen is no longer the one shown here, nothing is sent and the run stops.',
-          ),
-          button,
-        ),
+        resumePanel({
+          approval,
+          words,
+          say,
+          warn,
+          answered: (answeredRun, answeredApproval) => {
+            run = answeredRun;
+            approval = answeredApproval;
+            update(true);
+          },
+        }),
       );
     }
     if (run && canReadRuns) {
