@@ -125,6 +125,11 @@ describe('the console under commit-point approval', () => {
     ];
     await expect(rowsOf(bob, `[data-approval-id="${approval.id}"]`)).resolves.toEqual(expectedRows);
     await item.locator('img.screen-img[src]').evaluate((img: ImageElement) => img.decode());
+    // The thumbnail frames the Save button as the approval page does: no ring.
+    await expect(item.locator('.marker-framed').getAttribute('data-x')).resolves.toBe(
+      String(approval.action.x),
+    );
+    expect(await item.locator('circle.ring').count()).toBe(0);
     await browser.shot(bob, 'commit-inbox');
 
     // The approval page: the table above the screenshot, the changed field outlined on it.

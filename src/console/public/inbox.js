@@ -8,6 +8,7 @@ import { api } from './api.js';
 import { changeList, editList } from './changes.js';
 import { decidersFacts } from './deciders.js';
 import { actionTitle, every, facts, h } from './dom.js';
+import { targetOf } from './screen-marks.js';
 import { screenView, typingFocus } from './screens.js';
 import { actionInWords, ago, expiry } from './words.js';
 
@@ -112,6 +113,8 @@ function inboxItem(approval, ctx) {
           focus:
             approval.action.action === 'type' ? typingFocus(run.steps ?? [], approval.step) : null,
           size: 'thumb',
+          // The same frame outside the target as on the approval page.
+          target: targetOf(held),
           alt: `Screen at step ${approval.step}, action marked`,
         }),
       );
