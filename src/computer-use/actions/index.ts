@@ -18,9 +18,9 @@ export { labelEvidence, type EvidenceElement, type LabelEvidence } from './label
 export { loadRules, roleKey, RulesError, type Rules, type AgentRules } from './rules';
 export { findCommitWord, fold, words } from './commit-words';
 export { completesCardNumber, containsCardNumber, luhn, maskCardNumbers } from './card-number';
+export { describeChange } from './change-text';
 export {
   changeList,
-  describeChange,
   sameStagedField,
   stageEdit,
   type Change,

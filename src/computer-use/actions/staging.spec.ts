@@ -1,8 +1,8 @@
 import type { OutlineElement, ScreenContext } from './action.types';
+import { describeChange } from './change-text';
 import { loadRules } from './rules';
 import {
   changeList,
-  describeChange,
   stageEdit,
   type StagedEdit,
   type StagedField,

@@ -16,7 +16,7 @@
 import type { Action, OutlineElement, Rect, ScreenContext } from './action.types';
 import { controlAt, focusedFields, isCommandField, isTextField } from './label-at';
 import { roleKey, type Rules } from './rules';
-import { clean, quote } from './text';
+import { clean } from './text';
 import { SAME_LINE_PX } from './typed-field';
 
 /** The field a staged edit went into, as the change list names it. */
@@ -386,21 +386,4 @@ function readBackCheck(after: string | null, readBack: string | null): ReadBackC
   if (readBack === null) return 'unread';
   if (after === null) return 'same'; // only Backspace or a click: the read-back is what it holds
   return readBack.trim() === after.trim() ? 'same' : 'differs';
-}
-
-/** A change in words: `Req. Deliv. Date: 15.03.2026 → 30.04.2026`. */
-export function describeChange(c: Change): string {
-  const shown = (v: string | null) => (v === null ? '(not read)' : quote(v, 80));
-  if (c.kind === 'navigation') {
-    return `${c.field}: opened with ${shown(c.after)} (navigation, not a stored change)`;
-  }
-  const after = c.read_back ?? c.after;
-  const flag = {
-    same: '',
-    differs: ` (typed ${shown(c.after)})`,
-    unread: ' (not read back)',
-    earlier: ' (typed on an earlier screen)',
-    unexplained: ' (changed without a typed edit)',
-  }[c.read_back_check];
-  return `${c.field}: ${shown(c.before)} → ${shown(after)}${flag}`;
 }
