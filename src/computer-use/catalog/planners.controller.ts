@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
+  ApiConflictResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
@@ -54,6 +55,7 @@ export class PlannersController {
   @Post('scripted')
   @ApiOperation({ summary: 'Create a scripted planner' })
   @ApiCreatedResponse({ schema: schemaRef('ScriptedPlannerAnswer') })
+  @ApiConflictResponse({ description: 'the tenant has its most scripted planners (100)' })
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateScriptedPlannerDto) {
     await this.catalog.checkFallback(caller, fallbackIn(body.script));
     return { planner: await this.planners.create(caller, body.name, body.script) };
