@@ -7,6 +7,7 @@ import { OidcModule } from './auth/oidc/oidc.module';
 import { InventoryModule } from './computer-use/inventory/inventory.module';
 import { CatalogApiModule } from './computer-use/catalog/catalog-api.module';
 import { RetentionApiModule } from './computer-use/retention/retention-api.module';
+import { RoutinesModule } from './computer-use/routines/routines.module';
 import { RunsModule } from './computer-use/runs/runs.module';
 import { SettingsApiModule } from './computer-use/settings/settings-api.module';
 import type { AppConfig } from './config/app-config';
@@ -34,6 +35,7 @@ export class AppModule {
         CatalogApiModule,
         ModelsApiModule,
         RunsModule,
+        RoutinesModule,
         ApprovalsApiModule,
         ConsoleModule,
         DeliveriesApiModule,

@@ -96,6 +96,12 @@ const MATRIX: Array<[string, string, number[]]> = [
     '/api/computer-use/runs/{id}/cancel',
     [401, 401, 401, 403, 403, 404, 403, 403, 403, 404],
   ],
+  // Saving a run as a routine: no body is a 400 past the guard.
+  [
+    'POST',
+    '/api/computer-use/runs/{id}/script',
+    [401, 401, 401, 403, 400, 403, 403, 403, 403, 400],
+  ],
   ['GET', '/api/approvals', [401, 401, 401, 403, 403, 403, 200, 403, 403, 200]],
   ['GET', '/api/approvals/{id}', [401, 401, 401, 403, 403, 403, 404, 403, 403, 404]],
   ['POST', '/api/approvals/{id}/approve', [401, 401, 401, 403, 403, 403, 404, 403, 403, 404]],

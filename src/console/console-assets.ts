@@ -40,6 +40,7 @@ export const CONSOLE_FILES: Readonly<Record<string, string>> = {
   'earlier-steps.js': 'text/javascript; charset=utf-8',
   'runs.js': 'text/javascript; charset=utf-8',
   'run.js': 'text/javascript; charset=utf-8',
+  'routine.js': 'text/javascript; charset=utf-8',
   'audit.js': 'text/javascript; charset=utf-8',
   'admin.js': 'text/javascript; charset=utf-8',
   'governance.js': 'text/javascript; charset=utf-8',

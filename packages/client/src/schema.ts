@@ -369,6 +369,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/computer-use/runs/{id}/script": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Save a completed run as a scripted planner (a routine) */
+        post: operations["RoutinesController_save"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/approvals": {
         parameters: {
             query?: never;
@@ -818,6 +835,37 @@ export interface components {
             agent: string;
             /** @example Change order 4711's requested delivery date to 15.12.2026 and save */
             goal: string;
+            /**
+             * @description a value for each of the agent's script's parameters (routine runs, docs/planners.md): every one given, each 1 to 500 characters, no control characters
+             * @example {
+             *       "order": "4712",
+             *       "date": "15.05.2026"
+             *     }
+             */
+            params?: {
+                [key: string]: string;
+            };
+        };
+        SaveScriptDto: {
+            /** @example VA02: change the delivery date */
+            name: string;
+            /**
+             * @description text the run typed that becomes a named parameter, given at each run start (`{"params": {…}}`): name → the value the run typed
+             * @example {
+             *       "order": "4711",
+             *       "date": "30.04.2026"
+             *     }
+             */
+            parameters?: {
+                [key: string]: string;
+            };
+            /**
+             * @description a model planner (a catalog id or a model object) that plans a step whose screen is not the one the script expects (docs/planners.md)
+             * @example anthropic-claude-sonnet-4.5-normal
+             */
+            fallback?: string | {
+                [key: string]: unknown;
+            };
         };
         DecideDto: {
             /** @example Checked the date with the customer. */
@@ -1125,6 +1173,11 @@ export interface components {
             timings?: {
                 [key: string]: unknown;
             }[];
+            /**
+             * @description which planner answered a scripted run's step: the script, or its fallback model
+             * @enum {string}
+             */
+            planned_by?: "script" | "fallback";
             /** Format: date-time */
             started_at: string;
             /** Format: date-time */
@@ -1156,6 +1209,19 @@ export interface components {
             step_count: number;
             invalid_actions: number;
             pending_approval: components["schemas"]["Approval"] | null;
+            /** @description the parameters a run of a script was started with */
+            params?: {
+                [key: string]: string;
+            };
+            /** @description what planning the run cost over its steps (null: some step’s usage was unknown); with its steps only */
+            planning?: {
+                script_steps: number;
+                fallback_steps: number;
+                model_calls: number;
+                input_tokens: number | null;
+                output_tokens: number | null;
+                cost_usd: number | null;
+            };
             /** @description in GET of one run only */
             steps?: components["schemas"]["Step"][];
         };
@@ -1317,6 +1383,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description the run the script was saved from; null: written by hand */
+            source_run_id: string | null;
             /** @description the script as stored */
             script: {
                 steps: {
@@ -1335,6 +1403,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description the run the script was saved from; null: written by hand */
+            source_run_id: string | null;
             step_count: number;
         };
         ScriptedPlannerPage: {
@@ -1375,6 +1445,8 @@ export interface components {
             created_at?: string;
             /** Format: date-time */
             updated_at?: string;
+            /** @description a scripted planner read by its id: the run it was saved from */
+            source_run_id?: string | null;
             /** @description a scripted planner read by its id: the script as stored */
             script?: {
                 steps: {
@@ -2810,6 +2882,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the tenant has its most scripted planners (100) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description the body is over 1 MiB */
             413: {
                 headers: {
@@ -3540,6 +3621,103 @@ export interface operations {
             };
             /** @description a path parameter is over 100 characters */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    RoutinesController_save: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveScriptDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScriptedPlannerAnswer"];
+                };
+            };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description needs one of: computer_use.admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no run of that id in the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the run is not completed, or the tenant has its most scripted planners */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a path parameter is over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the Content-Type is no media type, or not JSON from a console session */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -144,6 +144,22 @@ export class PlannerCatalog implements OnModuleInit {
       }
       const verdict = await this.verdict(caller, agent.planner);
       if (!verdict.available) throw plannerAccessRequired(verdict.why);
+      await this.checkFallback(
+        caller,
+        await this.planners.fallbackOf(caller.tenant, agent.planner),
+      );
+    }
+  }
+
+  /**
+   * A script's fallback (routine runs) is a planner like any other: one the caller may use, when
+   * a script names it and when a config names that script. 403 `planner_access_required`.
+   */
+  async checkFallback(caller: Caller, fallback: unknown): Promise<void> {
+    if (fallback === null || fallback === undefined) return;
+    const verdict = await this.verdict(caller, fallback);
+    if (!verdict.available) {
+      throw plannerAccessRequired(`The script's fallback: ${verdict.why}`);
     }
   }
 

@@ -104,6 +104,7 @@ describe("the step's decision as it is recorded", () => {
   it('records the screen, the action and why, and the message on the screen before a screen action', () => {
     expect(decisionFields(screen, read, { action: click, model: null }, null)).toEqual({
       ...screenFields(screen),
+      screenTitle: null,
       action: click,
       classification: 'read',
       why: 'a click on a menu',

@@ -4,7 +4,7 @@
  * ends the run, and the step's decision as it is recorded.
  */
 import { BudgetExhaustedError } from '../../models/model-errors';
-import { labelAt, lastClickPoint, maskCardNumbers, type Verdict } from '../actions';
+import { labelAt, lastClickPoint, maskCardNumbers, outlineTitle, type Verdict } from '../actions';
 import { messageOf } from '../actions/receipt';
 import type { ObservedScreen, PlanResult, StepHistory } from '../planner-contract/planner';
 import type { RailRecord } from '../rail/screen-rail';
@@ -58,11 +58,13 @@ export function planFailure(error: unknown): { end: RunEnds; unexpected: boolean
 export function decisionFields(
   screen: ObservedScreen,
   verdict: Verdict,
-  result: Pick<PlanResult, 'action' | 'model'>,
+  result: Pick<PlanResult, 'action' | 'model' | 'plannedBy'>,
   rail: RailRecord | null,
 ): StepFields {
   return {
     ...screenFields(screen),
+    screenTitle: screen.outline ? outlineTitle(screen.outline) : null,
+    ...(result.plannedBy ? { plannedBy: result.plannedBy } : {}),
     action: verdict.action ?? verdict.recorded ?? safeJson(result.action),
     classification: verdict.classification,
     why: verdict.why,

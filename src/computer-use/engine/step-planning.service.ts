@@ -110,16 +110,20 @@ export class StepPlanning {
     const byModel = plannedByModel(agent.planner);
     let screenText = byModel ? this.readScreenText(screen) : undefined;
     const result = await this.plan(ctx, step, plannerFound.value, screen, history);
+    // A script's fallback is a model: its step passes the injection rail like any model's.
+    const railed = byModel || result.plannedBy === 'fallback';
     // The planner looked again and decided on a newer screen: that one is the step's screen.
     if (result.screen && result.screen.sha256 !== screen.sha256) {
       screen = result.screen;
-      if (byModel) screenText = this.readScreenText(screen);
+      if (railed) screenText = this.readScreenText(screen);
+    } else if (railed && !byModel) {
+      screenText = this.readScreenText(screen);
     }
     // Kept on the run together with this step's decision, never before it.
     ctx.plannerState = keptState(ctx.agent.planner, result.state);
     const { verdict, context, clickLabel } = await this.judge(ctx, result.action, screen, history);
     // The injection rail, for a model's step: what Warden read on this screen (issue 16 §2).
-    const rail = byModel
+    const rail = railed
       ? railOf(context, {
           also: [clickLabel],
           pixels: { image: () => decodeScreenshot(screen.png), redacted: agent.redact_regions },
@@ -247,6 +251,7 @@ export class StepPlanning {
         screen,
         history,
         state: stateFor(run.plannerState, agent.planner),
+        params: run.params ?? null,
         look: () => this.observe(ctx),
         signal: ctx.signal,
       });

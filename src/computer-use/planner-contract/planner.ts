@@ -54,6 +54,8 @@ export interface PlanningContext {
   history: StepHistory[];
   /** What this planner stored for this run after its previous step (null on the first). */
   state: unknown;
+  /** The parameters the run was started with (a script's, `{order: "4712"}`); null: none. */
+  params?: Record<string, string> | null;
   /**
    * Takes a fresh screenshot and outline. A planner that waits for the screen (a scripted `when`)
    * calls it; the screen it finally decides on must be returned as `PlanResult.screen`.
@@ -97,6 +99,11 @@ export interface PlanResult {
   /** The screen the action was chosen on, when it is not `context.screen` (after `look()`). */
   screen?: ObservedScreen;
   model?: ModelUsage | null;
+  /**
+   * Which planner of a scripted planner answered: `script`, or `fallback` (its model, where the
+   * screen was not the one the script expected). Absent for other planners.
+   */
+  plannedBy?: 'script' | 'fallback';
   /**
    * The provider's safety checks on this action: the action is held for a person whatever the
    * rules classify it as, and the checks are shown to the approver.

@@ -5,7 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
 import { canonicalJson } from '../../audit/canonical-json';
 import type { Caller } from '../../auth/caller';
-import { invalid, notFound } from '../../common/domain-error';
+import { conflict, invalid, notFound } from '../../common/domain-error';
 import { AppConfig } from '../../config/app-config';
 import { defaultModel, deploymentModels } from '../../models/default-model';
 import { ModelsService } from '../../models/models.service';
@@ -19,6 +19,9 @@ import type { Script } from './script.types';
 import { ScriptedPlanner, type ScriptedPlannerOptions } from './scripted-planner';
 import { ScriptedPlannerRecord } from './scripted-planner.entity';
 import { ScriptedPlannersRepository } from './scripted-planners.repository';
+
+/** The most live scripted planners a tenant may have. */
+export const SCRIPTED_PLANNERS_MAX = 100;
 
 /** A scripted planner's id in the API and in an agent's `planner`: `scripted-<uuid>`. */
 export const SCRIPTED_PREFIX = 'scripted-';
@@ -35,6 +38,8 @@ export interface ScriptedPlannerView {
   id: string;
   name: string;
   script: Script;
+  /** The run the script was saved from; null: written by hand. */
+  source_run_id: string | null;
   created_by: string;
   created_at: string;
   updated_at: string;
@@ -73,6 +78,7 @@ function toView(row: ScriptedPlannerRecord): ScriptedPlannerView {
     id: SCRIPTED_PREFIX + row.id,
     name: row.name,
     script: row.script,
+    source_run_id: row.sourceRunId ?? null,
     created_by: row.createdBy,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -90,11 +96,24 @@ export class PlannersService {
     private readonly models: ModelsService,
   ) {}
 
-  async create(caller: Caller, name: string, script: unknown): Promise<ScriptedPlannerView> {
+  async create(
+    caller: Caller,
+    name: string,
+    script: unknown,
+    options: { sourceRunId?: string } = {},
+  ): Promise<ScriptedPlannerView> {
     const normal = checked(script);
     return this.dataSource.transaction(async (manager) => {
+      // One tenant's scripts at a time: two creates cannot both pass the count.
+      const live = await this.planners.lockAndCount(manager, caller.tenant);
+      if (live >= SCRIPTED_PLANNERS_MAX) {
+        throw conflict(
+          `tenant ${caller.tenant} has ${live} scripted planners, the most it may have; delete one first (DELETE /api/planners/{id})`,
+        );
+      }
       const now = new Date();
       const row = await this.planners.create(manager, {
+        sourceRunId: options.sourceRunId ?? null,
         tenant: caller.tenant,
         name,
         script: normal,
@@ -104,6 +123,7 @@ export class PlannersService {
         deletedAt: null,
       });
       await this.record(manager, caller, AUDIT_PLANNER.created, row, {
+        ...(row.sourceRunId ? { source_run_id: row.sourceRunId } : {}),
         step_count: normal.steps.length,
         script_sha256: scriptSha256(normal),
       });
@@ -192,7 +212,29 @@ export class PlannersService {
     const id = scriptedRowId(plannerRef);
     if (!id) return null;
     const script = await this.planners.script(tenant, id);
-    return script ? new ScriptedPlanner(script, options) : null;
+    if (!script) return null;
+    const fallback = script.fallback === undefined ? null : this.modelFor(script.fallback);
+    // A fallback that names no model of this deployment (any more): the script runs without it.
+    return new ScriptedPlanner(script, {
+      ...options,
+      ...(fallback ? { fallback: new ModelPlanner(fallback, this.models) } : {}),
+    });
+  }
+
+  /** The fallback a scripted planner names (routine runs), or null. */
+  async fallbackOf(tenant: string, plannerRef: unknown): Promise<Script['fallback'] | null> {
+    const id = scriptedRowId(plannerRef);
+    if (!id) return null;
+    const script = await this.planners.script(tenant, id);
+    return script?.fallback ?? null;
+  }
+
+  /** The parameters a scripted planner declares (routine runs); [] for any other planner. */
+  async parametersOf(tenant: string, plannerRef: unknown): Promise<string[]> {
+    const id = scriptedRowId(plannerRef);
+    if (!id) return [];
+    const script = await this.planners.script(tenant, id);
+    return script?.parameters ?? [];
   }
 
   /**
@@ -205,6 +247,16 @@ export class PlannersService {
   ): Promise<{ message: string; reason?: string } | null> {
     const model = this.modelFor(plannerRef);
     if (model) return this.models.reasonNotUsable(tenant, model);
+    const fallback = await this.fallbackOf(tenant, plannerRef);
+    if (fallback) {
+      const fallbackModel = this.modelFor(fallback);
+      if (!fallbackModel) {
+        return { message: "its script's fallback names no model planner of this deployment" };
+      }
+      const notUsable = await this.models.reasonNotUsable(tenant, fallbackModel);
+      if (notUsable)
+        return { ...notUsable, message: `its script's fallback: ${notUsable.message}` };
+    }
     if (plannerRef === null || plannerRef === undefined) {
       return {
         message:

@@ -6,6 +6,7 @@
 import { api } from './api.js';
 import { fieldValue } from './changes.js';
 import { actionTitle, every, facts, h } from './dom.js';
+import { saveAsRoutine } from './routine.js';
 import { marksInWords } from './screen-marks.js';
 import { screenView, typingFocus } from './screens.js';
 import {
@@ -351,6 +352,8 @@ export async function renderRun(main, ctx) {
         });
         actions.append(cancel);
       }
+      if (run.status === 'completed' && ctx.can('computer_use.admin'))
+        actions.append(saveAsRoutine(run, { said, alert }));
     }
     /** @type {ChildNode | null} */
     let previous = null;
