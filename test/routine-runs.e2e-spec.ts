@@ -359,6 +359,57 @@ describe('routine runs: a run saved as a script, replayed under the same rules',
     );
     expect(audit.body.items).toHaveLength(1);
   });
+
+  it("holds a write the fallback chose even for an agent whose writes need no approval", async () => {
+    const saved = await post(`/api/computer-use/runs/${sourceRun.id}/script`, {
+      name: 'VA02 without approval, with a fallback',
+      parameters: { order: '4711', date: '30.04.2026' },
+      fallback: {
+        provider: 'anthropic',
+        model: 'claude-test',
+        api_key_env: keyEnv,
+        base_url: fake.url,
+      },
+    });
+    expect(saved.status).toBe(201);
+    // The weakening is the agent's: its writes go without approval, as its script plans them.
+    await stack.configure({
+      planner: saved.body.planner.id,
+      require_write_approval: false,
+      reason: 'routine delivery-date changes, reviewed as a script',
+    });
+    await stack.sim.reset();
+    await stack.sim.call('POST', '/sim/popup', {
+      title: 'Information',
+      message: 'The system will be down for maintenance at 18:00.',
+      buttons: ['OK', 'Close'],
+    });
+    fake.reset();
+    // Off the script, the model types: a write.
+    fake.script([anthropicComputer({ action: 'type', text: 'closing this' })]);
+    const started = await startWith('sap-orders', { order: '4713', date: '01.06.2026' });
+    expect(started.status).toBe(201);
+    const held = await stack.waitFor(
+      started.body.id,
+      (r) => r.status === 'awaiting_approval' || isEnded(r),
+    );
+    expect(held.status).toBe('awaiting_approval');
+    expect(held.pending_approval).toMatchObject({
+      action: { action: 'type', text: 'closing this' },
+      why: expect.stringContaining("the script's fallback model chose it, not the script"),
+    });
+    expect(held.steps.at(-1)).toMatchObject({ planned_by: 'fallback', outcome: 'held' });
+    const typed = (await stack.sim.events()).filter(
+      (e) => e.type === 'action' && e.action.action === 'type',
+    );
+    expect(typed).toEqual([]);
+    const cancelled = await post(
+      `/api/computer-use/runs/${started.body.id}/cancel`,
+      {},
+      stack.tokens.operator,
+    );
+    expect(cancelled.status).toBe(200);
+  });
 });
 
 /** The agent `sap-orders` of the stack, for an agent of another name on the same sim. */

@@ -56,6 +56,8 @@ export interface Judged extends CommitPoint {
   fields: StepFields;
   /** Checks a model provider raised on the action: a person decides, whatever the rules say. */
   safetyChecks: ProviderSafetyCheck[];
+  /** The action is a script's fallback model's, not the script's. */
+  offScript: boolean;
 }
 
 /**
@@ -145,6 +147,7 @@ export class StepPlanning {
       ...point,
       fields: { ...decisionFields(screen, verdict, result, rail), edit: point.edit ?? null },
       safetyChecks: result.safetyChecks ?? [],
+      offScript: result.plannedBy === 'fallback',
     };
   }
 
