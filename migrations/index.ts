@@ -27,6 +27,7 @@ import { ApproversTyped1796440000000 } from './1796440000000-ApproversTyped';
 import { WriteReceipts1796450000000 } from './1796450000000-WriteReceipts';
 import { StepLabelEvidence1796460000000 } from './1796460000000-StepLabelEvidence';
 import { PlannerAccess1796470000000 } from './1796470000000-PlannerAccess';
+import { RemotePlanners1796480000000 } from './1796480000000-RemotePlanners';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -58,4 +59,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   WriteReceipts1796450000000,
   StepLabelEvidence1796460000000,
   PlannerAccess1796470000000,
+  RemotePlanners1796480000000,
 ];
