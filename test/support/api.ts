@@ -94,9 +94,14 @@ export async function startApi(
     db,
     url,
     token: async (tenant, subject, permissions, plannerFamilies) => {
-      const { info, token } = await app
-        .get(TokensService)
-        .create(tenant, subject, permissions, 'test', plannerFamilies);
+      const { info, token } = await app.get(TokensService).create(
+        tenant,
+        subject,
+        permissions,
+        'test',
+        // planners.serve is scoped to families: a test that names none serves one of its own.
+        plannerFamilies ?? (permissions.includes('planners.serve') ? ['test-family'] : []),
+      );
       return { id: info.id, token };
     },
     grant: async (tenant, env, to) => {

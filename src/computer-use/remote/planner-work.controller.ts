@@ -1,5 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Caller } from '../../auth/caller';
 import { CurrentCaller } from '../../auth/current-caller.decorator';
 import { Permissions } from '../../auth/permissions.decorator';
@@ -34,6 +41,10 @@ export class PlannerWorkController {
   @ApiParam(ID)
   @ApiOperation({ summary: 'Claim a waiting step: the winner gets its published input' })
   @ApiOkResponse({ schema: schemaRef('PlannerWorkClaimed') })
+  @ApiNotFoundResponse({ description: "no such work of the token's tenant and families" })
+  @ApiConflictResponse({
+    description: 'another claim won, or the step is past its deadline or its run ended',
+  })
   async claim(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
@@ -48,6 +59,11 @@ export class PlannerWorkController {
   @ApiParam(ID)
   @ApiOperation({ summary: 'Answer a claimed step with a decision (one action) or an error' })
   @ApiOkResponse({ schema: schemaRef('PlannerWorkAnswered') })
+  @ApiNotFoundResponse({ description: "no such work of the token's tenant and families" })
+  @ApiConflictResponse({
+    description:
+      'not claimed by this worker and token, answered already, or past its deadline or its run ended',
+  })
   async answer(
     @CurrentCaller() caller: Caller,
     @Param('id') id: string,
