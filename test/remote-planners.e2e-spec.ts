@@ -35,8 +35,9 @@ describe('remote planners, end to end', () => {
   const answer = (id: string, body: Record<string, unknown>, token = worker) =>
     stack.api.request('POST', `/api/planner-work/${id}/answer`, { token, json: body });
 
-  /** A worker that keeps asking (its heartbeat) until stopped. */
-  const heartbeat = (name: string, families = FAMILY, token = worker) => {
+  /** A worker that has asked once (its heartbeat) and keeps asking until stopped. */
+  const heartbeat = async (name: string, families = FAMILY, token = worker) => {
+    expect((await get(token, families, name)).status).toBe(200);
     const timer = setInterval(() => void get(token, families, name).catch(() => undefined), 200);
     beats.add(timer);
     return () => {
@@ -107,7 +108,7 @@ describe('remote planners, end to end', () => {
 
   it('completes a run: the step waits with no job, the answer carries it on, judged like a model', async () => {
     const { api, sim } = stack;
-    const stop = heartbeat('w1');
+    const stop = await heartbeat('w1');
     await stack.configure({ planner: PLANNER, max_steps: 5 });
     const run = await stack.start('tab to the next field, then finish');
     const first = await waitingWork(run.id);
@@ -183,7 +184,7 @@ describe('remote planners, end to end', () => {
   }, 90_000);
 
   it('lets one of many concurrent claims win, and only the winner answer', async () => {
-    const stop = heartbeat('w1');
+    const stop = await heartbeat('w1');
     await stack.configure({ planner: PLANNER, max_steps: 5 });
     const run = await stack.start('race');
     const item = await waitingWork(run.id);
@@ -215,7 +216,7 @@ describe('remote planners, end to end', () => {
   }, 90_000);
 
   it('refuses a malformed decision with 400 naming the field, and counts an invalid action', async () => {
-    const stop = heartbeat('w1');
+    const stop = await heartbeat('w1');
     await stack.configure({ planner: PLANNER, max_steps: 5 });
     const run = await stack.start('malformed');
     const item = await waitingWork(run.id);
@@ -240,8 +241,39 @@ describe('remote planners, end to end', () => {
     stop();
   }, 90_000);
 
+  it('judges a decision on the frame it was given: a screen that changed since refuses it', async () => {
+    const { sim } = stack;
+    const stop = await heartbeat('w1');
+    await stack.configure({ planner: PLANNER, max_steps: 5 });
+    const run = await stack.start('frame rule');
+    const item = await waitingWork(run.id);
+    const given = (await claim(item.id, 'w1')).body.work.input;
+    const sentActions = async () => (await sim.events()).filter((e) => e.type === 'action').length;
+    const before = await sentActions();
+    // While the worker thinks, the screen changes (a status message appears).
+    await sim.poke('Order 4711 is being changed by someone else');
+    await answer(item.id, { worker: 'w1', decision: { action: 'key', key: 'Tab' } });
+    const next = await waitingWork(run.id);
+    expect(next.step).toBe(2);
+    const seen = await stack.run(run.id);
+    expect(seen.steps[0]).toMatchObject({
+      action: { action: 'key', key: 'Tab' },
+      outcome: 'screen_changed',
+      screen_sha256: given.frame.png_sha256,
+    });
+    expect(await sentActions()).toBe(before);
+    const again = (await claim(next.id, 'w1')).body.work.input;
+    expect(again.frame.id).not.toBe(given.frame.id);
+    expect(again.last_outcome).toBe('screen_changed');
+    expect(again.outline.text).toContain('Order 4711 is being changed by someone else');
+    await answer(next.id, { worker: 'w1', decision: { action: 'done', summary: 'ok' } });
+    await stack.waitFor(run.id, isEnded);
+    stop();
+    await sim.reset();
+  }, 90_000);
+
   it("never shows a worker another tenant's work, nor families its token does not serve", async () => {
-    const stop = heartbeat('w1');
+    const stop = await heartbeat('w1');
     await stack.configure({ planner: PLANNER, max_steps: 5 });
     const run = await stack.start('isolation');
     const item = await waitingWork(run.id);
@@ -272,7 +304,7 @@ describe('remote planners, end to end', () => {
     );
 
     // A worker claims, then stops asking (killed mid-step).
-    const stop = heartbeat('w1');
+    const stop = await heartbeat('w1');
     const run = await stack.start('offline mid-step');
     const item = await waitingWork(run.id);
     expect((await claim(item.id, 'w1')).status).toBe(200);
@@ -290,7 +322,7 @@ describe('remote planners, end to end', () => {
   }, 90_000);
 
   it('ends the step planner_timeout when no answer comes by the deadline', async () => {
-    const stop = heartbeat('w1', SLOW);
+    const stop = await heartbeat('w1', SLOW);
     await stack.configure({ planner: SLOW_PLANNER, max_steps: 5 });
     const run = await stack.start('timeout');
     const item = await waitingWork(run.id, 'w1', SLOW);
@@ -305,7 +337,7 @@ describe('remote planners, end to end', () => {
   }, 90_000);
 
   it('ends the step planner_failed on an error answer, keeping only a code or its length', async () => {
-    const stop = heartbeat('w1');
+    const stop = await heartbeat('w1');
     await stack.configure({ planner: PLANNER, max_steps: 5 });
     const coded = await stack.start('error with a code');
     const a = await waitingWork(coded.id);
@@ -336,7 +368,7 @@ describe('remote planners, end to end', () => {
 
   it('refuses a ninth waiting step of a tenant planner_busy, and a run start with 429', async () => {
     const { api } = stack;
-    const stop = heartbeat('w1');
+    const stop = await heartbeat('w1');
     await stack.configure({ planner: PLANNER, max_steps: 5 });
     const run = await stack.start('busy');
     const item = await waitingWork(run.id);
