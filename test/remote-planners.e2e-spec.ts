@@ -1,82 +1,42 @@
 /**
- * Remote planners (DESIGN §8) through the real stack: API, worker, PostgreSQL, Redis and a sim
- * screen host over HTTPS, with the test as the planner's worker over the worker API. A step
- * publishes its input and waits with no job running; the worker's answer carries the run on, and
- * its decision is judged like a model's. One claim of many wins; a malformed decision is a 400
- * and an invalid action; a worker sees only its tenant's work; and a step ends as a model error
- * when no worker asks (planner_offline), the worker goes quiet after its claim, no answer comes
- * by the deadline (planner_timeout), the worker answers an error (planner_failed), or the tenant
- * has too many steps waiting (planner_busy, 429 at the run's start).
+ * Remote planners through the real stack: API, worker, PostgreSQL, Redis and a sim screen host
+ * over HTTPS, with the test as the planner's worker over the worker API. A step publishes its
+ * input and waits with no job running; the worker's answer carries the run on, and its decision is
+ * judged like a model's, on the frame it was given. One claim of many wins; a malformed decision is
+ * a 400 and an invalid action; a worker sees only its tenant's work. The errors are in
+ * remote-planner-errors.e2e-spec.ts.
  */
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { STEP_QUEUE } from '../src/queue/step-queue';
-import { RemoteFamilies } from '../src/computer-use/remote/remote-families.service';
 import type { HttpResult } from './support/api';
-import { isEnded, startStack, type Stack } from './support/stack';
-
-const FAMILY = 'acme-vision';
-const PLANNER = `${FAMILY}-1-normal`;
-const SLOW = 'acme-slow';
-const SLOW_PLANNER = `${SLOW}-1-normal`;
+import {
+  FAMILY,
+  PLANNER,
+  SLOW,
+  SLOW_PLANNER,
+  startRemoteStack,
+  type RemoteStack,
+} from './support/planner-work';
+import { isEnded, type Stack } from './support/stack';
 
 describe('remote planners, end to end', () => {
+  let remote: RemoteStack;
   let stack: Stack;
-  /** planners.serve for acme-vision and acme-slow in acme. */
   let worker: string;
-  /** planners.serve for acme-vision in globex. */
   let globexWorker: string;
-  const beats = new Set<NodeJS.Timeout>();
-
-  const get = (token: string, families: string, name: string) =>
-    stack.api.request('GET', `/api/planner-work?families=${families}&worker=${name}`, { token });
-  const claim = (id: string, name: string, token = worker) =>
-    stack.api.request('POST', `/api/planner-work/${id}/claim`, { token, json: { worker: name } });
-  const answer = (id: string, body: Record<string, unknown>, token = worker) =>
-    stack.api.request('POST', `/api/planner-work/${id}/answer`, { token, json: body });
-
-  /** A worker that has asked once (its heartbeat) and keeps asking until stopped. */
-  const heartbeat = async (name: string, families = FAMILY, token = worker) => {
-    expect((await get(token, families, name)).status).toBe(200);
-    const timer = setInterval(() => void get(token, families, name).catch(() => undefined), 200);
-    beats.add(timer);
-    return () => {
-      clearInterval(timer);
-      beats.delete(timer);
-    };
-  };
-
-  /** Waits for the run's step to be listed as waiting work, and answers it. */
-  const waitingWork = async (runId: string, name = 'w1', families = FAMILY) => {
-    const until = Date.now() + 30_000;
-    while (Date.now() < until) {
-      const listed = await get(worker, families, name);
-      expect(listed.status).toBe(200);
-      const item = listed.body.items.find((i: { run_id: string }) => i.run_id === runId);
-      if (item) return item;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`no waiting work for run ${runId}`);
-  };
+  const get: RemoteStack['get'] = (...a) => remote.get(...a);
+  const claim: RemoteStack['claim'] = (...a) => remote.claim(...a);
+  const answer: RemoteStack['answer'] = (...a) => remote.answer(...a);
+  const heartbeat: RemoteStack['heartbeat'] = (...a) => remote.heartbeat(...a);
+  const waitingWork: RemoteStack['waitingWork'] = (...a) => remote.waitingWork(...a);
 
   beforeAll(async () => {
-    stack = await startStack({ env: { PLANNER_HEARTBEAT_SECONDS: '2' } });
-    const families = stack.api.app.get(RemoteFamilies);
-    await families.add({ family: FAMILY, deadline: '60', pixels: 'no' }, 'os:test');
-    await families.add({ family: SLOW, deadline: '2', pixels: 'yes' }, 'os:test');
-    worker = (await stack.api.token('acme', 'planner-box', ['planners.serve'], [FAMILY, SLOW]))
-      .token;
-    globexWorker = (await stack.api.token('globex', 'planner-box', ['planners.serve'], [FAMILY]))
-      .token;
-    // Not public: the operator allows the families to acme (the catalog's rule).
-    await stack.allowPlanner(FAMILY);
-    await stack.allowPlanner(SLOW);
+    remote = await startRemoteStack();
+    ({ stack, worker, globexWorker } = remote);
   });
 
-  afterEach(() => {
-    for (const timer of beats) clearInterval(timer);
-    beats.clear();
-  });
+  afterEach(() => remote.stopBeats());
 
   afterAll(async () => {
     await stack?.close();
@@ -290,118 +250,5 @@ describe('remote planners, end to end', () => {
     await answer(item.id, { worker: 'w1', decision: { action: 'done', summary: 'ok' } });
     await stack.waitFor(run.id, isEnded);
     stop();
-  }, 90_000);
-
-  it('ends the step planner_offline when no worker asks, or the claimer goes quiet', async () => {
-    await stack.configure({ planner: PLANNER, max_steps: 5 });
-    // Nobody asked for 2 s (the heartbeat in this stack): the first step is not even published.
-    await new Promise((r) => setTimeout(r, 2100));
-    const nobody = await stack.start('offline');
-    const ended = await stack.waitFor(nobody.id, isEnded);
-    expect(ended).toMatchObject({ status: 'failed', end_reason: 'model_error' });
-    expect(ended.summary).toMatch(
-      /^planner_offline: no worker of remote planner family acme-vision/,
-    );
-
-    // A worker claims, then stops asking (killed mid-step).
-    const stop = await heartbeat('w1');
-    const run = await stack.start('offline mid-step');
-    const item = await waitingWork(run.id);
-    expect((await claim(item.id, 'w1')).status).toBe(200);
-    stop();
-    const quiet = await stack.waitFor(run.id, isEnded);
-    expect(quiet).toMatchObject({ status: 'failed', end_reason: 'model_error' });
-    expect(quiet.summary).toMatch(/^planner_offline: the worker "w1" that claimed the step/);
-    expect(quiet.steps[0].error).toBe(quiet.summary);
-    // Too late: the answer of a step that ended is refused.
-    const late = await answer(item.id, {
-      worker: 'w1',
-      decision: { action: 'done', summary: 'x' },
-    });
-    expect(late.status).toBe(409);
-  }, 90_000);
-
-  it('ends the step planner_timeout when no answer comes by the deadline', async () => {
-    const stop = await heartbeat('w1', SLOW);
-    await stack.configure({ planner: SLOW_PLANNER, max_steps: 5 });
-    const run = await stack.start('timeout');
-    const item = await waitingWork(run.id, 'w1', SLOW);
-    const claimed = await claim(item.id, 'w1');
-    // pixels: yes, the screenshot is in the input.
-    const png = Buffer.from(claimed.body.work.input.image.base64, 'base64');
-    expect(png.subarray(1, 4).toString()).toBe('PNG');
-    const ended = await stack.waitFor(run.id, isEnded);
-    stop();
-    expect(ended).toMatchObject({ status: 'failed', end_reason: 'model_error' });
-    expect(ended.summary).toBe("planner_timeout: no decision within the planner's deadline of 2 s");
-  }, 90_000);
-
-  it('ends the step planner_failed on an error answer, keeping only a code or its length', async () => {
-    const stop = await heartbeat('w1');
-    await stack.configure({ planner: PLANNER, max_steps: 5 });
-    const coded = await stack.start('error with a code');
-    const a = await waitingWork(coded.id);
-    await claim(a.id, 'w1');
-    expect((await answer(a.id, { worker: 'w1', error: 'model_unreachable' })).status).toBe(200);
-    const first = await stack.waitFor(coded.id, isEnded);
-    expect(first.summary).toBe(
-      'planner_failed: the worker "w1" answered an error: model_unreachable',
-    );
-
-    const quoted = await stack.start('order 4711 for Mrs Secret');
-    const b = await waitingWork(quoted.id);
-    await claim(b.id, 'w1');
-    const text = 'I could not do "order 4711 for Mrs Secret" on this screen';
-    await answer(b.id, { worker: 'w1', error: text });
-    const second = await stack.waitFor(quoted.id, isEnded);
-    stop();
-    expect(second.summary).toBe(
-      `planner_failed: the worker "w1" answered an error of ${text.length} characters (its text is not kept: it could quote the step's input)`,
-    );
-    const [row] = await stack.api.db.sql<Record<string, unknown>>(
-      'SELECT row_to_json(w)::text AS j FROM planner_work w WHERE id = $1',
-      [b.id],
-    );
-    expect(String(row.j)).not.toContain('Mrs Secret", "error');
-    expect(String(row.j)).not.toContain('I could not do');
-  }, 90_000);
-
-  it('refuses a ninth waiting step of a tenant planner_busy, and a run start with 429', async () => {
-    const { api } = stack;
-    const stop = await heartbeat('w1');
-    await stack.configure({ planner: PLANNER, max_steps: 5 });
-    const run = await stack.start('busy');
-    const item = await waitingWork(run.id);
-    // Seven more steps of the tenant waiting (as other runs' steps would be): eight in all.
-    for (let n = 1001; n <= 1007; n++) {
-      await api.db.sql(
-        `INSERT INTO planner_work (tenant, family, planner, run_id, step, status, input, screen,
-           deadline_at)
-         VALUES ('acme', $1, $2, $3, $4, 'waiting', '{}', '{}', now() + interval '1 hour')`,
-        [FAMILY, PLANNER, run.id, n],
-      );
-    }
-    const refused = await api.request('POST', '/api/computer-use/runs', {
-      token: stack.tokens.operator,
-      json: { agent: 'sap-orders', goal: 'one too many' },
-    });
-    expect(refused.status).toBe(429);
-    expect(refused.body).toMatchObject({ error: 'planner_busy' });
-    expect(refused.body.message).toMatch(/8 steps waiting for remote planners/);
-
-    // The run's own next step would be the ninth waiting: it ends planner_busy.
-    await api.db.sql(
-      `INSERT INTO planner_work (tenant, family, planner, run_id, step, status, input, screen,
-         deadline_at)
-       VALUES ('acme', $1, $2, $3, 1008, 'waiting', '{}', '{}', now() + interval '1 hour')`,
-      [FAMILY, PLANNER, run.id],
-    );
-    await claim(item.id, 'w1');
-    await answer(item.id, { worker: 'w1', decision: { action: 'key', key: 'Tab' } });
-    const ended = await stack.waitFor(run.id, isEnded);
-    stop();
-    expect(ended).toMatchObject({ status: 'failed', end_reason: 'model_error' });
-    expect(ended.summary).toMatch(/^planner_busy: tenant acme has 8 steps waiting/);
-    expect(ended.steps).toHaveLength(2);
   }, 90_000);
 });
