@@ -83,9 +83,9 @@ export class StepPlanning {
   /**
    * Takes the screen, asks the planner, and judges its answer. The step records its screen (and
    * moves to `planning`) before the planner is asked; its decision is recorded by whoever acts on
-   * the verdict.
+   * the verdict. `waits`: a remote planner's decision is still to come.
    */
-  async planAndJudge(ctx: StepContext, step: Step): Promise<Judged> {
+  async planAndJudge(ctx: StepContext, step: Step): Promise<Judged | 'waits'> {
     const { run, agent } = ctx;
     // The planner and the run's history do not depend on the screen: read while it is taken.
     const looked = Promise.allSettled([
@@ -112,6 +112,8 @@ export class StepPlanning {
     const byModel = plannedByModel(agent.planner);
     let screenText = byModel ? this.readScreenText(screen) : undefined;
     const result = await this.plan(ctx, step, plannerFound.value, screen, history);
+    // A remote planner's worker decides: the step is taken again when its answer comes.
+    if (result.waits) return 'waits';
     // A script's fallback is a model: its step passes the injection rail like any model's.
     const railed = byModel || result.plannedBy === 'fallback';
     // The planner looked again and decided on a newer screen: that one is the step's screen.
@@ -251,6 +253,7 @@ export class StepPlanning {
         system: agent.system,
         screenTokenEnv: agent.screen_token_env,
         step: step.n,
+        maxSteps: run.maxSteps,
         screen,
         history,
         state: stateFor(run.plannerState, agent.planner),

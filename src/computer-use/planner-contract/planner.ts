@@ -50,6 +50,8 @@ export interface PlanningContext {
   screenTokenEnv: string | null;
   /** This step's number (1-based). */
   step: number;
+  /** The run's step cap (`max_steps`). */
+  maxSteps?: number;
   screen: ObservedScreen;
   history: StepHistory[];
   /** What this planner stored for this run after its previous step (null on the first). */
@@ -109,6 +111,12 @@ export interface PlanResult {
    * rules classify it as, and the checks are shown to the approver.
    */
   safetyChecks?: ProviderSafetyCheck[];
+  /**
+   * The decision comes from outside Warden (a remote planner, DESIGN §8) and is not here yet: the
+   * step's job ends without holding a worker, and the step is taken again when it comes (or when
+   * its deadline or its workers' heartbeat is due). `action` is then null.
+   */
+  waits?: boolean;
 }
 
 /** Chooses the next action of a run. Scripted planners and model planners both implement it. */

@@ -14,6 +14,7 @@ import { NAVIGATOR_PLANNER_ID } from '../settings/config-bounds';
 import { checkScript, show } from './check-script';
 import { ModelPlanner } from './model-planner';
 import { NavigatorPlanner } from './navigator/navigator-planner';
+import { RemotePlanners } from '../remote/remote-planners.service';
 import type { Planner } from '../planner-contract/planner';
 import type { Script } from './script.types';
 import { ScriptedPlanner, type ScriptedPlannerOptions } from './scripted-planner';
@@ -94,6 +95,7 @@ export class PlannersService {
     private readonly audit: AuditService,
     private readonly config: AppConfig,
     private readonly models: ModelsService,
+    private readonly remote: RemotePlanners,
   ) {}
 
   async create(
@@ -198,8 +200,8 @@ export class PlannersService {
    * The planner an agent's `planner` names, for the engine: a `ScriptedPlanner` over the stored
    * script for `scripted-<uuid>`; the `NavigatorPlanner` for its id (`navigator-2026-11-10-normal`,
    * exactly); a `ModelPlanner` for a model config, and for no planner at all
-   * when the deployment has a default model; null for an unknown, deleted or other tenant's
-   * scripted planner, and for anything else.
+   * when the deployment has a default model; a `RemotePlanner` for a registered remote family's id;
+   * null for an unknown, deleted or other tenant's scripted planner, and for anything else.
    */
   async plannerFor(
     tenant: string,
@@ -210,7 +212,7 @@ export class PlannersService {
     if (model) return new ModelPlanner(model, this.models);
     if (plannerRef === NAVIGATOR_PLANNER_ID) return new NavigatorPlanner();
     const id = scriptedRowId(plannerRef);
-    if (!id) return null;
+    if (!id) return this.remote.plannerFor(plannerRef);
     const script = await this.planners.script(tenant, id);
     if (!script) return null;
     const fallback = script.fallback === undefined ? null : this.modelFor(script.fallback);
@@ -264,6 +266,11 @@ export class PlannersService {
       };
     }
     return null;
+  }
+
+  /** Why a run of a remote planner cannot start now (too many steps waiting); null otherwise. */
+  busyReason(tenant: string, plannerRef: unknown): Promise<string | null> {
+    return this.remote.busyReason(tenant, plannerRef);
   }
 
   /**

@@ -112,6 +112,20 @@ export class RunAdmission {
     if (!(await this.planners.plannerFor(caller.tenant, agent.planner))) {
       return refuse(conflict(`agent "${body.agent}" has no planner that Warden can use`));
     }
+    // A remote planner with the tenant's most steps waiting already (DESIGN §8): try again later.
+    const busy = await this.planners.busyReason(caller.tenant, agent.planner);
+    if (busy) {
+      return refuse(
+        new DomainError(
+          'too_many',
+          `agent "${body.agent}" cannot plan now: ${busy}`,
+          'planner_busy',
+        ),
+        {
+          reason: 'planner_busy',
+        },
+      );
+    }
     return {
       version: current.version,
       agent,
