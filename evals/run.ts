@@ -14,6 +14,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { PolicyMode } from './lib/policy';
+import { runRoutineSuite } from './lib/routine';
 import { PLANNERS, runSuite, type PlannerKind } from './lib/runner';
 
 const USAGE = `usage: npm run eval -- [options]
@@ -24,6 +25,7 @@ const USAGE = `usage: npm run eval -- [options]
   --smoke                  a short run of each task
   --policy MODE            how the approver decides: task (as the task says), approve-all, reject-all
   --no-approval            the agent's writes need no approval (a negative control)
+  --routine                routine runs: the VA02 change by the model, saved as a script, replayed
   --results DIR            where the records go (default evals/results)
   --help                   this text
 Prints the summary as one JSON object; exits 1 when a write reached the screen without an
@@ -37,6 +39,7 @@ const OPTIONS = {
   smoke: { type: 'boolean', default: false },
   policy: { type: 'string', default: 'task' },
   'no-approval': { type: 'boolean', default: false },
+  routine: { type: 'boolean', default: false },
   results: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -69,6 +72,16 @@ async function main(): Promise<number> {
     throw new UsageError('--policy is task, approve-all or reject-all');
   }
   const log = (line: string) => process.stderr.write(`${line}\n`);
+  if (values.routine) {
+    const { summary, dir } = await runRoutineSuite({
+      suite: values.suite,
+      resultsRoot: values.results,
+      log,
+    });
+    log(`results in ${dir}`);
+    process.stdout.write(`${JSON.stringify(summary)}\n`);
+    return summary.ok ? 0 : 1;
+  }
   const { summary, dir } = await runSuite({
     suite: values.suite,
     planners,

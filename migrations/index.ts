@@ -27,6 +27,8 @@ import { ApproversTyped1796440000000 } from './1796440000000-ApproversTyped';
 import { WriteReceipts1796450000000 } from './1796450000000-WriteReceipts';
 import { StepLabelEvidence1796460000000 } from './1796460000000-StepLabelEvidence';
 import { PlannerAccess1796470000000 } from './1796470000000-PlannerAccess';
+import { RemotePlanners1796480000000 } from './1796480000000-RemotePlanners';
+import { RoutineRuns1796490000000 } from './1796490000000-RoutineRuns';
 import { StepEdit1796500000000 } from './1796500000000-StepEdit';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
@@ -59,5 +61,7 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   WriteReceipts1796450000000,
   StepLabelEvidence1796460000000,
   PlannerAccess1796470000000,
+  RemotePlanners1796480000000,
+  RoutineRuns1796490000000,
   StepEdit1796500000000,
 ];

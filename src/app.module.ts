@@ -6,7 +6,9 @@ import { AuthModule } from './auth/auth.module';
 import { OidcModule } from './auth/oidc/oidc.module';
 import { InventoryModule } from './computer-use/inventory/inventory.module';
 import { CatalogApiModule } from './computer-use/catalog/catalog-api.module';
+import { RemoteApiModule } from './computer-use/remote/remote-api.module';
 import { RetentionApiModule } from './computer-use/retention/retention-api.module';
+import { RoutinesModule } from './computer-use/routines/routines.module';
 import { RunsModule } from './computer-use/runs/runs.module';
 import { SettingsApiModule } from './computer-use/settings/settings-api.module';
 import type { AppConfig } from './config/app-config';
@@ -32,8 +34,10 @@ export class AppModule {
         AuditApiModule,
         SettingsApiModule,
         CatalogApiModule,
+        RemoteApiModule,
         ModelsApiModule,
         RunsModule,
+        RoutinesModule,
         ApprovalsApiModule,
         ConsoleModule,
         DeliveriesApiModule,

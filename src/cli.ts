@@ -10,6 +10,9 @@ import { CoreModule } from './core.module';
 import { PlannerAccessModule } from './computer-use/catalog/planner-access.module';
 import { PlannerAccess } from './computer-use/catalog/planner-access.service';
 import { plannersCommand, PLANNERS_USAGE } from './computer-use/catalog/planners-cli';
+import { remoteCommand, REMOTE_USAGE } from './computer-use/remote/remote-cli';
+import { RemoteFamiliesModule } from './computer-use/remote/remote-families.module';
+import { RemoteFamilies } from './computer-use/remote/remote-families.service';
 import { RetentionModule } from './computer-use/retention/retention.module';
 import { RetentionService } from './computer-use/retention/retention.service';
 import { ScreenRekey } from './computer-use/screens/screen-rekey.service';
@@ -23,7 +26,8 @@ import { SecretsModule } from './secrets/secrets.module';
 import { TenantsModule } from './tenants/tenants.module';
 
 const USAGE = `usage: npm run cli -- <command>
-  token create --tenant <tenant> --subject <who> --permissions <p1,p2,...>
+  token create --tenant <tenant> --subject <who> --permissions <p1,p2,...> [--families <f1,f2>]
+        planners.serve (a remote planner's worker) needs --families: the families it may serve
         prints the new token alone on the last line of stdout; it is shown only once
   token list [--tenant <tenant>]
   token revoke <token-id>
@@ -35,6 +39,7 @@ const USAGE = `usage: npm run cli -- <command>
   secrets revoke --tenant <tenant> --env <VARIABLE> --to <https://host:port>
 ${DESTINATIONS_USAGE}
 ${PLANNERS_USAGE}
+${REMOTE_USAGE}
   screens purge [--tenant <tenant>] [--as-of <time>] [--early]
         drop the PNG bytes of screens past their tenant's retention (what the workers' daily job
         does; screens of a held run are kept), now or as if it were --as-of (ISO 8601 with its
@@ -60,6 +65,14 @@ async function main(argv: string[]): Promise<number> {
       tenant: { type: 'string' },
       subject: { type: 'string' },
       permissions: { type: 'string' },
+      families: { type: 'string' },
+      family: { type: 'string' },
+      version: { type: 'string' },
+      effort: { type: 'string' },
+      deadline: { type: 'string' },
+      pixels: { type: 'string' },
+      tags: { type: 'string' },
+      programs: { type: 'string' },
       env: { type: 'string' },
       to: { type: 'string', multiple: true },
       note: { type: 'string' },
@@ -95,6 +108,7 @@ async function main(argv: string[]): Promise<number> {
         RetentionModule,
         ScreensModule,
         PlannerAccessModule,
+        RemoteFamiliesModule,
       ],
       providers: [TokensService],
     },
@@ -111,6 +125,23 @@ async function main(argv: string[]): Promise<number> {
     if (group === 'secrets') return await secrets(app.get(SecretGrants), command, values);
     if (group === 'destinations') {
       return await destinationsCommand(app.get(Destinations), command, values, operatorName());
+    }
+    if (group === 'planners' && command === 'remote') {
+      return await remoteCommand(
+        app.get(RemoteFamilies),
+        arg,
+        {
+          family: values.family,
+          version: values.version,
+          effort: values.effort,
+          deadline: values.deadline,
+          pixels: values.pixels,
+          tags: values.tags,
+          programs: values.programs,
+          note: values.note,
+        },
+        operatorName(),
+      );
     }
     if (group === 'planners') {
       return await plannersCommand(app.get(PlannerAccess), command, arg, values, operatorName());
@@ -161,6 +192,10 @@ async function main(argv: string[]): Promise<number> {
         values.subject,
         permissions,
         'cli',
+        (values.families ?? '')
+          .split(',')
+          .map((f) => f.trim())
+          .filter(Boolean),
       );
       console.log(
         `created token ${info.id} for ${info.subject} in ${info.tenant}: ${info.permissions.join(', ')}`,
@@ -175,6 +210,7 @@ async function main(argv: string[]): Promise<number> {
         rows.map((t) => ({
           ...t,
           permissions: t.permissions.join(','),
+          planner_families: t.planner_families.join(','),
           revoked_at: t.revoked_at ?? '',
         })),
       );

@@ -858,6 +858,59 @@ describe('the console', () => {
     await auditor.close();
   });
 
+  it('offers an admin "Save as routine" on a completed run, and saves it with a parameter', async () => {
+    await stack.configure({ planner: typeCommand });
+    const started = await stack.start('open VA03');
+    await stack.approveAndResume(started.id);
+    const done = await stack.waitFor(started.id, isEnded);
+    expect(done.status).toBe('completed');
+    // An auditor reads the run but is no admin: no button.
+    const auditor = await tab();
+    await signIn(auditor, stack.tokens.auditor, 'aud');
+    await auditor.goto(`${stack.api.url}/console/runs/${started.id}`);
+    await auditor.locator('.status-completed').waitFor({ timeout: 10_000 });
+    expect(await auditor.getByRole('button', { name: 'Save as routine' }).count()).toBe(0);
+    await auditor.close();
+
+    const { token } = await stack.api.token('acme', 'ada', ['computer_use.admin', 'audit.read']);
+    const page = await tab();
+    await signIn(page, token, 'ada');
+    await page.goto(`${stack.api.url}/console/runs/${started.id}`);
+    const open = page.getByRole('button', { name: 'Save as routine' });
+    await open.waitFor();
+    await open.click();
+    await page.getByLabel('Routine name', { exact: true }).fill('VA03 by transaction code');
+    await page.getByLabel(/^Parameters, one a line/).fill('tcode = /nVA03');
+    await page.getByRole('button', { name: 'Save the routine' }).click();
+    const said = page.locator('.said');
+    await said.getByText(/^Saved as routine scripted-/).waitFor();
+    await expect(said.textContent()).resolves.toMatch(
+      /^Saved as routine (scripted-[0-9a-f-]{36}) \(3 steps, parameters tcode\)\. Name it in an agent's planner to replay it\.$/,
+    );
+    const id = /scripted-[0-9a-f-]{36}/.exec((await said.textContent()) ?? '')![0];
+    const planner = await stack.api.request('GET', `/api/planners/${id}`, { token });
+    expect(planner.body.planner).toMatchObject({
+      name: 'VA03 by transaction code',
+      source_run_id: started.id,
+      script: { parameters: ['tcode'] },
+    });
+    expect(planner.body.planner.script.steps[1].action).toEqual({
+      action: 'type',
+      text: '{{tcode}}',
+    });
+    // A line that names no value is refused on the page, before anything is sent (the API's
+    // refusals, such as a value the run never typed, are test/routine-runs.e2e-spec.ts's).
+    await open.click();
+    await page.getByLabel(/^Parameters, one a line/).fill('order');
+    await page.getByRole('button', { name: 'Save the routine' }).click();
+    await page
+      .locator('[role="alert"]')
+      .getByText('Not saved: line 1 is not "name = value the run typed".')
+      .waitFor();
+    await shot(page, 'run-save-as-routine');
+    await page.close();
+  });
+
   it('had no script errors and no CSP violations on any page', () => {
     expect(browser.problems).toEqual([]);
   });

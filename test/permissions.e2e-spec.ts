@@ -26,87 +26,113 @@ const COLUMNS: Column[] = [
   'other tenant (all permissions)',
 ];
 
-//                                            none unk  rev  empty admin oper appr audit weak other
+//                                            none unk  rev  empty admin oper appr audit weak serve other
 const MATRIX: Array<[string, string, number[]]> = [
   // Anyone signed in, even with no permission (a person whose groups map to nothing learns so).
-  ['GET', '/api/me', [401, 401, 401, 200, 200, 200, 200, 200, 200, 200]],
-  ['GET', '/api/admin/access', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
-  ['PUT', '/api/admin/access', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
-  ['GET', '/api/audit', [401, 401, 401, 403, 403, 403, 403, 200, 403, 200]],
-  ['GET', '/api/audit/verify', [401, 401, 401, 403, 403, 403, 403, 200, 403, 200]],
-  ['GET', '/api/admin/computer-use', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
+  // The worker API of remote planners: planners.serve only; past the guard, no query or body (400).
+  ['GET', '/api/planner-work', [401, 401, 401, 403, 403, 403, 403, 403, 403, 400, 400]],
+  ['POST', '/api/planner-work/{id}/claim', [401, 401, 401, 403, 403, 403, 403, 403, 403, 400, 400]],
+  [
+    'POST',
+    '/api/planner-work/{id}/answer',
+    [401, 401, 401, 403, 403, 403, 403, 403, 403, 400, 400],
+  ],
+  ['GET', '/api/me', [401, 401, 401, 200, 200, 200, 200, 200, 200, 200, 200]],
+  ['GET', '/api/admin/access', [401, 401, 401, 403, 200, 403, 403, 403, 403, 403, 200]],
+  ['PUT', '/api/admin/access', [401, 401, 401, 403, 400, 403, 403, 403, 403, 403, 400]],
+  ['GET', '/api/audit', [401, 401, 401, 403, 403, 403, 403, 200, 403, 403, 200]],
+  ['GET', '/api/audit/verify', [401, 401, 401, 403, 403, 403, 403, 200, 403, 403, 200]],
+  ['GET', '/api/admin/computer-use', [401, 401, 401, 403, 200, 403, 403, 403, 403, 403, 200]],
   // No body: past the guard, the config is refused (400).
-  ['PUT', '/api/admin/computer-use', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
-  ['GET', '/api/admin/computer-use/versions', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
+  ['PUT', '/api/admin/computer-use', [401, 401, 401, 403, 400, 403, 403, 403, 403, 403, 400]],
+  [
+    'GET',
+    '/api/admin/computer-use/versions',
+    [401, 401, 401, 403, 200, 403, 403, 403, 403, 403, 200],
+  ],
   // `{name}` is no agent of the tenant: past the guard, a 404 (GET) or a 400 for the missing body (PUT).
   [
     'GET',
     '/api/admin/agents/{name}/kill-switch',
-    [401, 401, 401, 403, 404, 403, 403, 403, 403, 404],
+    [401, 401, 401, 403, 404, 403, 403, 403, 403, 403, 404],
   ],
   [
     'PUT',
     '/api/admin/agents/{name}/kill-switch',
-    [401, 401, 401, 403, 400, 403, 403, 403, 403, 400],
+    [401, 401, 401, 403, 400, 403, 403, 403, 403, 403, 400],
   ],
   // The tenant's pause: no body is a 400 past the guard.
-  ['GET', '/api/admin/pause', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
-  ['GET', '/api/admin/deliveries', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
-  ['GET', '/api/admin/inventory', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
-  ['GET', '/api/admin/retention', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
-  ['PUT', '/api/admin/retention', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
-  ['PUT', '/api/admin/pause', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
+  ['GET', '/api/admin/pause', [401, 401, 401, 403, 200, 403, 403, 403, 403, 403, 200]],
+  ['GET', '/api/admin/deliveries', [401, 401, 401, 403, 200, 403, 403, 403, 403, 403, 200]],
+  ['GET', '/api/admin/inventory', [401, 401, 401, 403, 200, 403, 403, 403, 403, 403, 200]],
+  ['GET', '/api/admin/retention', [401, 401, 401, 403, 200, 403, 403, 403, 403, 403, 200]],
+  ['PUT', '/api/admin/retention', [401, 401, 401, 403, 400, 403, 403, 403, 403, 403, 400]],
+  ['PUT', '/api/admin/pause', [401, 401, 401, 403, 400, 403, 403, 403, 403, 403, 400]],
   // Audit sinks: no body is a 400 past the guard.
-  ['GET', '/api/admin/audit-sinks', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
-  ['PUT', '/api/admin/audit-sinks', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
+  ['GET', '/api/admin/audit-sinks', [401, 401, 401, 403, 200, 403, 403, 403, 403, 403, 200]],
+  ['PUT', '/api/admin/audit-sinks', [401, 401, 401, 403, 400, 403, 403, 403, 403, 403, 400]],
   // Planners: no body is a 400 past the guard; `{id}` is no planner of the tenant, a 404.
-  ['POST', '/api/planners/scripted', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
-  ['GET', '/api/planners', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
-  ['GET', '/api/planners/scripted', [401, 401, 401, 403, 200, 403, 403, 403, 403, 200]],
-  ['GET', '/api/planners/{id}', [401, 401, 401, 403, 404, 403, 403, 403, 403, 404]],
-  ['PUT', '/api/planners/{id}', [401, 401, 401, 403, 400, 403, 403, 403, 403, 400]],
-  ['DELETE', '/api/planners/{id}', [401, 401, 401, 403, 404, 403, 403, 403, 403, 404]],
-  ['GET', '/api/admin/agents/{name}/doctor', [401, 401, 401, 403, 404, 403, 403, 403, 403, 404]],
+  ['POST', '/api/planners/scripted', [401, 401, 401, 403, 400, 403, 403, 403, 403, 403, 400]],
+  ['GET', '/api/planners', [401, 401, 401, 403, 200, 403, 403, 403, 403, 403, 200]],
+  ['GET', '/api/planners/scripted', [401, 401, 401, 403, 200, 403, 403, 403, 403, 403, 200]],
+  ['GET', '/api/planners/{id}', [401, 401, 401, 403, 404, 403, 403, 403, 403, 403, 404]],
+  ['PUT', '/api/planners/{id}', [401, 401, 401, 403, 400, 403, 403, 403, 403, 403, 400]],
+  ['DELETE', '/api/planners/{id}', [401, 401, 401, 403, 404, 403, 403, 403, 403, 403, 404]],
+  [
+    'GET',
+    '/api/admin/agents/{name}/doctor',
+    [401, 401, 401, 403, 404, 403, 403, 403, 403, 403, 404],
+  ],
   // Runs and approvals: `{id}` is a UUID that names nothing, so past the guard they are 404s.
-  ['POST', '/api/computer-use/runs', [401, 401, 401, 403, 403, 400, 403, 403, 403, 400]],
-  ['GET', '/api/computer-use/runs', [401, 401, 401, 403, 403, 200, 403, 200, 403, 200]],
-  ['GET', '/api/computer-use/runs/{id}', [401, 401, 401, 403, 403, 404, 403, 404, 403, 404]],
+  ['POST', '/api/computer-use/runs', [401, 401, 401, 403, 403, 400, 403, 403, 403, 403, 400]],
+  ['GET', '/api/computer-use/runs', [401, 401, 401, 403, 403, 200, 403, 200, 403, 403, 200]],
+  ['GET', '/api/computer-use/runs/{id}', [401, 401, 401, 403, 403, 404, 403, 404, 403, 403, 404]],
   [
     'GET',
     '/api/computer-use/runs/{id}/steps/{n}/screen',
-    [401, 401, 401, 403, 403, 404, 404, 404, 403, 404],
+    [401, 401, 401, 403, 403, 404, 404, 404, 403, 403, 404],
   ],
   [
     'GET',
     '/api/computer-use/runs/{id}/steps/{n}/transcript',
-    [401, 401, 401, 403, 403, 404, 403, 404, 403, 404],
+    [401, 401, 401, 403, 403, 404, 403, 404, 403, 403, 404],
   ],
   [
     'PUT',
     '/api/computer-use/runs/{id}/legal-hold',
-    [401, 401, 401, 403, 400, 403, 403, 403, 403, 400],
+    [401, 401, 401, 403, 400, 403, 403, 403, 403, 403, 400],
   ],
   [
     'POST',
     '/api/computer-use/runs/{id}/resume',
-    [401, 401, 401, 403, 403, 404, 403, 403, 403, 404],
+    [401, 401, 401, 403, 403, 404, 403, 403, 403, 403, 404],
   ],
   [
     'POST',
     '/api/computer-use/runs/{id}/cancel',
-    [401, 401, 401, 403, 403, 404, 403, 403, 403, 404],
+    [401, 401, 401, 403, 403, 404, 403, 403, 403, 403, 404],
   ],
-  ['GET', '/api/approvals', [401, 401, 401, 403, 403, 403, 200, 403, 403, 200]],
-  ['GET', '/api/approvals/{id}', [401, 401, 401, 403, 403, 403, 404, 403, 403, 404]],
-  ['POST', '/api/approvals/{id}/approve', [401, 401, 401, 403, 403, 403, 404, 403, 403, 404]],
-  ['POST', '/api/approvals/{id}/reject', [401, 401, 401, 403, 403, 403, 404, 403, 403, 404]],
+  // Saving a run as a routine: no body is a 400 past the guard.
+  [
+    'POST',
+    '/api/computer-use/runs/{id}/script',
+    [401, 401, 401, 403, 400, 403, 403, 403, 403, 403, 400],
+  ],
+  ['GET', '/api/approvals', [401, 401, 401, 403, 403, 403, 200, 403, 403, 403, 200]],
+  ['GET', '/api/approvals/{id}', [401, 401, 401, 403, 403, 403, 404, 403, 403, 403, 404]],
+  ['POST', '/api/approvals/{id}/approve', [401, 401, 401, 403, 403, 403, 404, 403, 403, 403, 404]],
+  ['POST', '/api/approvals/{id}/reject', [401, 401, 401, 403, 403, 403, 404, 403, 403, 403, 404]],
   // The console's read of the run behind a waiting action, for approvers.
-  ['GET', '/api/console/approvals/{id}/run', [401, 401, 401, 403, 403, 403, 404, 403, 403, 404]],
-  ['GET', '/health/live', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
-  ['GET', '/health/ready', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
-  ['GET', '/metrics', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
-  ['GET', '/api/docs-json', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
-  ['GET', '/api/docs', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
+  [
+    'GET',
+    '/api/console/approvals/{id}/run',
+    [401, 401, 401, 403, 403, 403, 404, 403, 403, 403, 404],
+  ],
+  ['GET', '/health/live', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
+  ['GET', '/health/ready', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
+  ['GET', '/metrics', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
+  ['GET', '/api/docs-json', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
+  ['GET', '/api/docs', [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200]],
 ];
 
 const NOBODY = '00000000-0000-4000-8000-000000000000';

@@ -64,6 +64,7 @@ describe('scripted planners API', () => {
             { when: { text: 'saved' }, action: { action: 'done', summary: 'ok' } },
           ],
         },
+        source_run_id: null,
         created_by: 'ada',
         created_at: expect.stringMatching(ISO),
         updated_at: expect.stringMatching(ISO),
@@ -93,6 +94,22 @@ describe('scripted planners API', () => {
       [planner.id.slice('scripted-'.length)],
     );
     expect(row).toEqual({ script: planner.script, tenant: 'acme', deleted_at: null });
+  });
+
+  it('keeps a tenant to 100 scripted planners: the 101st is 409, and one deleted makes room', async () => {
+    const { token } = await api.token('umbrella', 'una', ['computer_use.admin']);
+    const made = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => create({ name: `s${i}`, script: small }, token)),
+    );
+    expect(made.map((r) => r.status)).toEqual(Array(100).fill(201));
+    const over = await create({ name: 'one more', script: small }, token);
+    expect(over.status).toBe(409);
+    expect(over.body.message).toMatch(/^tenant umbrella has 100 scripted planners, the most/);
+    // Another tenant is not counted with it.
+    expect((await create({ name: 'elsewhere', script: small })).status).toBe(201);
+    const gone = await api.request('DELETE', `/api/planners/${made[0].body.planner.id}`, { token });
+    expect(gone.status).toBe(204);
+    expect((await create({ name: 'one more', script: small }, token)).status).toBe(201);
   });
 
   it('refuses an invalid script with 400 naming the step and the field', async () => {
@@ -234,6 +251,7 @@ describe('scripted planners API', () => {
       id: expect.stringMatching(ID),
       name: 'list-c',
       step_count: 2,
+      source_run_id: null,
       created_by: 'ada',
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),

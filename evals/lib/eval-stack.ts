@@ -116,7 +116,7 @@ export function dataOf<T>(
 }
 
 /** The recorded answer as Anthropic's Messages API sends it. */
-function reply(answer: RecordedAnswer): FakeReply {
+export function reply(answer: RecordedAnswer): FakeReply {
   const content: unknown[] = [];
   if (answer.text) content.push({ type: 'text', text: answer.text });
   content.push({

@@ -11,6 +11,7 @@ import { createWardenClient, type Schemas } from '@warden/client';
 import {
   dataOf,
   plannerFor,
+  reply,
   REAL,
   startEvalStack,
   type EvalStack,
@@ -19,7 +20,7 @@ import {
 import { decide, type PolicyMode } from './policy';
 import { markdown, summarize, type Summary, type TaskResult } from './summary';
 import { checkTask, tally, type ApprovalDecision, type ModelCall, type RunRecord } from './tally';
-import { loadSuite, type Task } from './task';
+import { loadSuite, type RecordedAnswer, type Task } from './task';
 
 export { PLANNERS, startEvalStack, type EvalStack, type PlannerKind } from './eval-stack';
 export const EVALS_ROOT = join(__dirname, '..');
@@ -79,14 +80,25 @@ async function readBack(
   return { calls, transcripts };
 }
 
+/**
+ * A run of a saved script instead of the task's planner (routine runs, routine.ts): the script's
+ * id, the parameters the run starts with, and what the fake model answers its fallback.
+ */
+export interface Replay {
+  planner: string;
+  params: Record<string, string>;
+  fallbackAnswers?: RecordedAnswer[];
+}
+
 /** One run of one task with one planner, carried to its end through the API. */
-async function runOnce(
+export async function runOnce(
   stack: EvalStack,
   task: Task,
   kind: PlannerKind,
   repeat: number,
   options: RunOptions,
-): Promise<TaskResult> {
+  replay?: Replay,
+): Promise<TaskResult & { record?: any }> {
   const { bench, host } = stack;
   const started = Date.now();
   const base: TaskResult = {
@@ -109,7 +121,8 @@ async function runOnce(
   try {
     stack.fake.reset();
     await host.begin(task, `${task.name}-${kind}-${repeat}`);
-    const planner = await plannerFor(stack, task, kind);
+    if (replay?.fallbackAnswers) stack.fake.script(replay.fallbackAnswers.map(reply));
+    const planner = replay ? replay.planner : await plannerFor(stack, task, kind);
     const weakened = options.noApproval === true || typeof task.agent.reason === 'string';
     const as = (token: string) => createWardenClient({ baseUrl: bench.apiUrl, token });
     const operator = as(bench.tokens.operator);
@@ -141,7 +154,9 @@ async function runOnce(
     );
     const run = dataOf(
       'POST /api/computer-use/runs',
-      await operator.POST('/api/computer-use/runs', { body: { agent: AGENT, goal: task.goal } }),
+      await operator.POST('/api/computer-use/runs', {
+        body: { agent: AGENT, goal: task.goal, ...(replay ? { params: replay.params } : {}) },
+      }),
     );
     const byId = { params: { path: { id: run.id } } };
     base.run_id = run.id;
@@ -208,7 +223,7 @@ async function runOnce(
     write('decisions.json', decisions);
     write('transcripts.json', transcripts);
     write('tally.json', { ...governance, success: base.success, failures: checked.failures });
-    return base;
+    return { ...base, record };
   } catch (error) {
     base.error = error instanceof Error ? error.message : String(error);
     base.seconds = Math.round((Date.now() - started) / 100) / 10;

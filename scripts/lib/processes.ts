@@ -30,6 +30,11 @@ export const ENTRIES = {
   api: { label: 'the API', source: 'src/main.ts', dist: 'dist/src/main.js' },
   worker: { label: 'the worker', source: 'src/worker.ts', dist: 'dist/src/worker.js' },
   cli: { label: 'the CLI', source: 'src/cli.ts', dist: 'dist/src/cli.js' },
+  plannerWorker: {
+    label: 'the reference planner worker',
+    source: 'src/planner-worker.ts',
+    dist: 'dist/src/planner-worker.js',
+  },
   screenHost: {
     label: 'the screen host',
     source: 'screen-host/src/main.ts',

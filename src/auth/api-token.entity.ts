@@ -33,6 +33,10 @@ export class ApiToken {
   @Column({ name: 'token_sha256', type: 'char', length: 64 })
   tokenSha256: string;
 
+  /** With `planners.serve`: the remote planner families this token may serve (DESIGN §8). */
+  @Column({ name: 'planner_families', type: 'text', array: true, default: () => "'{}'" })
+  plannerFamilies: string[];
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

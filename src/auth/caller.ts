@@ -17,4 +17,9 @@ export interface Caller {
    * for an API token, which stands for its subject alone.
    */
   groups: ReadonlySet<string>;
+  /**
+   * The remote planner families the credential may serve (`planners.serve` is scoped to these);
+   * empty for every credential but an API token made with `--families`.
+   */
+  plannerFamilies?: ReadonlySet<string>;
 }

@@ -5,6 +5,8 @@ export const PERMISSIONS = [
   'agents.approve',
   'audit.read',
   'governance.weaken',
+  /** A remote planner's worker: asks for, claims and answers its families' waiting steps (DESIGN §8). */
+  'planners.serve',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

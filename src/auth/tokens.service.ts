@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource, IsNull } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { invalid, notFound } from '../common/domain-error';
+import { PLANNER_FAMILY } from '../computer-use/planner-contract/planner-id';
 import { TenantsService } from '../tenants/tenants.service';
 import { ApiToken } from './api-token.entity';
 import type { Caller } from './caller';
@@ -21,6 +22,8 @@ export interface TokenInfo {
   tenant: string;
   subject: string;
   permissions: Permission[];
+  /** The remote planner families a `planners.serve` token may serve. */
+  planner_families: string[];
   created_at: string;
   revoked_at: string | null;
 }
@@ -39,10 +42,25 @@ export class TokensService {
     subject: string,
     permissions: string[],
     actor: string,
+    plannerFamilies: string[] = [],
   ): Promise<{ info: TokenInfo; token: string }> {
     const unknown = permissions.filter((p) => !isPermission(p));
     if (unknown.length > 0) {
       throw invalid(`unknown permission ${unknown.join(', ')}: one of ${PERMISSIONS.join(', ')}`);
+    }
+    const serves = permissions.includes('planners.serve');
+    if (serves !== plannerFamilies.length > 0) {
+      throw invalid(
+        serves
+          ? 'planners.serve is scoped to remote planner families: name them with --families'
+          : '--families goes with the permission planners.serve only',
+      );
+    }
+    const badFamily = plannerFamilies.find((f) => !PLANNER_FAMILY.test(f) || f.length > 100);
+    if (badFamily !== undefined) {
+      throw invalid(
+        `${JSON.stringify(badFamily.slice(0, 100))} is not a planner family: lower-case words joined by hyphens`,
+      );
     }
     if (!/^\S.{0,199}$/.test(subject)) {
       throw invalid('subject must be 1-200 characters and not start with a space');
@@ -55,6 +73,7 @@ export class TokensService {
           tenant,
           subject,
           permissions: [...new Set(permissions)] as Permission[],
+          plannerFamilies: [...new Set(plannerFamilies)],
           tokenSha256: sha256Hex(token),
           revokedAt: null,
         }),
@@ -64,7 +83,12 @@ export class TokensService {
           tenant,
           type: 'token.created',
           actor,
-          details: { token_id: row.id, subject, permissions: row.permissions },
+          details: {
+            token_id: row.id,
+            subject,
+            permissions: row.permissions,
+            ...(row.plannerFamilies.length > 0 ? { planner_families: row.plannerFamilies } : {}),
+          },
         },
         manager,
       );
@@ -116,6 +140,7 @@ export class TokensService {
       permissions: new Set(row.permissions),
       issuer: null,
       groups: new Set(),
+      plannerFamilies: new Set(row.plannerFamilies ?? []),
     };
   }
 }
@@ -126,6 +151,7 @@ function toInfo(row: ApiToken): TokenInfo {
     tenant: row.tenant,
     subject: row.subject,
     permissions: row.permissions,
+    planner_families: row.plannerFamilies ?? [],
     created_at: row.createdAt.toISOString(),
     revoked_at: row.revokedAt ? row.revokedAt.toISOString() : null,
   };

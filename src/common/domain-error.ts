@@ -9,6 +9,7 @@ export type DomainErrorCode =
   | 'not_found' // 404: also used for another tenant's resources
   | 'conflict' // 409: the state changed under the caller (an approval already spent)
   | 'gone' // 410: it existed and was deleted on purpose (a screen past its retention)
+  | 'too_many' // 429: too much is waiting already (a remote planner's steps); try again later
   | 'unavailable'; // 503: a dependency is down
 
 export class DomainError extends Error {

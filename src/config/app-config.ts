@@ -54,6 +54,16 @@ export class AppConfig {
   @Max(500, { message: 'WORKER_CONCURRENCY must be an integer from 1 to 500' })
   WORKER_CONCURRENCY: number = 50;
 
+  /**
+   * A remote planner's family is serving while one of its workers asked for work within this many
+   * seconds (DESIGN §8: 30); a step waiting on it fails `planner_offline` after as long a silence.
+   */
+  @Type(() => Number)
+  @IsInt({ message: 'PLANNER_HEARTBEAT_SECONDS must be an integer from 1 to 600' })
+  @Min(1, { message: 'PLANNER_HEARTBEAT_SECONDS must be an integer from 1 to 600' })
+  @Max(600, { message: 'PLANNER_HEARTBEAT_SECONDS must be an integer from 1 to 600' })
+  PLANNER_HEARTBEAT_SECONDS: number = 30;
+
   /** How often the reconciler compares PostgreSQL (the truth) with the queues. */
   @Type(() => Number)
   @IsInt({ message: 'RECONCILE_INTERVAL_MS must be an integer from 100 to 600000' })

@@ -43,6 +43,7 @@ export const CONSOLE_FILES: Readonly<Record<string, string>> = {
   'run.js': 'text/javascript; charset=utf-8',
   'run-step.js': 'text/javascript; charset=utf-8',
   'run-transcript.js': 'text/javascript; charset=utf-8',
+  'routine.js': 'text/javascript; charset=utf-8',
   'audit.js': 'text/javascript; charset=utf-8',
   'admin.js': 'text/javascript; charset=utf-8',
   'governance.js': 'text/javascript; charset=utf-8',

@@ -18,6 +18,7 @@ const STATUS_OF: Record<DomainErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   gone: 410,
+  too_many: 429,
   unavailable: 503,
 };
 

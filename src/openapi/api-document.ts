@@ -21,6 +21,7 @@ import { RUN_SCHEMAS } from '../computer-use/runs/run.schemas';
 import { SETTINGS_SCHEMAS } from '../computer-use/settings/settings.schemas';
 import { TRANSCRIPT_SCHEMAS } from '../models/transcript.schemas';
 import { DELIVERY_SCHEMAS } from '../notifications/delivery.schemas';
+import { PLANNER_WORK_SCHEMAS } from '../computer-use/remote/planner-work.schemas';
 import { PLANNER_SCHEMAS } from './planner.schemas';
 
 /** The version integrators build against: its major changes with every breaking change. */
@@ -64,6 +65,7 @@ const SCHEMAS: ApiSchemas = {
   ...INVENTORY_SCHEMAS,
   ...RETENTION_SCHEMAS,
   ...PLANNER_SCHEMAS,
+  ...PLANNER_WORK_SCHEMAS,
   ...TRANSCRIPT_SCHEMAS,
   ...DELIVERY_SCHEMAS,
 };

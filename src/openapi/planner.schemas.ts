@@ -16,6 +16,7 @@ const planner = {
   created_by: text(),
   created_at: time(),
   updated_at: time(),
+  source_run_id: textOrNull('the run the script was saved from; null: written by hand'),
 };
 
 /**
@@ -55,13 +56,14 @@ export const PLANNER_SCHEMAS: ApiSchemas = {
       created_by: text(),
       created_at: time(),
       updated_at: time(),
+      source_run_id: textOrNull('a scripted planner read by its id: the run it was saved from'),
       script: {
         ...record({ steps: { type: 'array', items: anyObject() } }),
         additionalProperties: true,
         description: 'a scripted planner read by its id: the script as stored',
       },
     },
-    ['serving', 'created_by', 'created_at', 'updated_at', 'script'],
+    ['serving', 'created_by', 'created_at', 'updated_at', 'source_run_id', 'script'],
   ),
   CatalogPlannerAnswer: record({ planner: schemaRef('CatalogPlanner') }),
 };

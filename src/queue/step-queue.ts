@@ -54,6 +54,18 @@ export class StepQueue {
     await this.queue.add(JOB.step, { runId, n } satisfies StepJob, { jobId });
   }
 
+  /**
+   * Step `n` again, at `at` or now, for a step waiting on a remote planner (DESIGN §8): its answer
+   * came, or its deadline or its workers' heartbeat is due to be looked at. `key` names the job
+   * (one per answer, one per check), so it never meets the step's own job id.
+   */
+  async stepLater(runId: string, n: number, key: string, at?: Date): Promise<void> {
+    await this.queue.add(JOB.step, { runId, n } satisfies StepJob, {
+      jobId: `${runId}.${n}.${key}`,
+      delay: at ? Math.max(0, at.getTime() - Date.now()) : 0,
+    });
+  }
+
   async approved(runId: string, n: number, after?: Date): Promise<string> {
     const jobId = after
       ? `${runId}.${n}.approved.after.${after.getTime()}`

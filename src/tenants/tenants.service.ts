@@ -18,4 +18,10 @@ export class TenantsService {
     await manager.createQueryBuilder().insert().into(Tenant).values({ id }).orIgnore().execute();
     return manager.findOneByOrFail(Tenant, { id });
   }
+
+  /** Every tenant's id, in order (an event of the whole deployment is recorded in each chain). */
+  async ids(manager: EntityManager = this.dataSource.manager): Promise<string[]> {
+    const rows = await manager.find(Tenant, { select: { id: true }, order: { id: 'ASC' } });
+    return rows.map((t) => t.id);
+  }
 }

@@ -30,6 +30,7 @@ export interface TestApi {
     tenant: string,
     subject: string,
     permissions: string[],
+    plannerFamilies?: string[],
   ): Promise<{ id: string; token: string }>;
   /** The deployment operator's grant (`npm run cli -- secrets grant`): `env` may go to `to`'s origin. */
   grant(tenant: string, env: string, to: string): Promise<void>;
@@ -92,10 +93,15 @@ export async function startApi(
     config,
     db,
     url,
-    token: async (tenant, subject, permissions) => {
-      const { info, token } = await app
-        .get(TokensService)
-        .create(tenant, subject, permissions, 'test');
+    token: async (tenant, subject, permissions, plannerFamilies) => {
+      const { info, token } = await app.get(TokensService).create(
+        tenant,
+        subject,
+        permissions,
+        'test',
+        // planners.serve is scoped to families: a test that names none serves one of its own.
+        plannerFamilies ?? (permissions.includes('planners.serve') ? ['test-family'] : []),
+      );
       return { id: info.id, token };
     },
     grant: async (tenant, env, to) => {

@@ -266,6 +266,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/planner-work": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List waiting steps of the token's families (the worker's heartbeat) */
+        get: operations["PlannerWorkController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/planner-work/{id}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Claim a waiting step: the winner gets its published input */
+        post: operations["PlannerWorkController_claim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/planner-work/{id}/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Answer a claimed step with a decision (one action) or an error */
+        post: operations["PlannerWorkController_answer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/computer-use/runs/{id}/steps/{n}/transcript": {
         parameters: {
             query?: never;
@@ -363,6 +414,23 @@ export interface paths {
         put?: never;
         /** Cancel a run */
         post: operations["RunsController_cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/computer-use/runs/{id}/script": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Save a completed run as a scripted planner (a routine) */
+        post: operations["RoutinesController_save"];
         delete?: never;
         options?: never;
         head?: never;
@@ -558,7 +626,7 @@ export interface components {
              *     }
              */
             groups: {
-                [key: string]: ("computer_use.admin" | "agents.operate" | "agents.approve" | "audit.read" | "governance.weaken")[];
+                [key: string]: ("computer_use.admin" | "agents.operate" | "agents.approve" | "audit.read" | "governance.weaken" | "planners.serve")[];
             };
         };
         ModelPlannerDto: {
@@ -810,6 +878,31 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        ClaimPlannerWorkDto: {
+            /** @example gpu-box-1 */
+            worker: string;
+        };
+        AnswerPlannerWorkDto: {
+            /** @example gpu-box-1 */
+            worker: string;
+            /**
+             * @description one action as a planner answers it: `{"action": "click", "x": 10, "y": 20}`
+             * @example {
+             *       "action": "click",
+             *       "x": 227,
+             *       "y": 347,
+             *       "target": "VA03 - Display Sales Order"
+             *     }
+             */
+            decision?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description why the worker gives no decision; kept only when it is a short code (`model_unreachable`), else only its length
+             * @example model_unreachable
+             */
+            error?: string;
+        };
         StartRunDto: {
             /**
              * @description an agent of the tenant computer-use config
@@ -818,6 +911,37 @@ export interface components {
             agent: string;
             /** @example Change order 4711's requested delivery date to 15.12.2026 and save */
             goal: string;
+            /**
+             * @description a value for each of the agent's script's parameters (routine runs, docs/planners.md): every one given, each 1 to 500 characters, no control characters
+             * @example {
+             *       "order": "4712",
+             *       "date": "15.05.2026"
+             *     }
+             */
+            params?: {
+                [key: string]: string;
+            };
+        };
+        SaveScriptDto: {
+            /** @example VA02: change the delivery date */
+            name: string;
+            /**
+             * @description text the run typed that becomes a named parameter, given at each run start (`{"params": {…}}`): name → the value the run typed
+             * @example {
+             *       "order": "4711",
+             *       "date": "30.04.2026"
+             *     }
+             */
+            parameters?: {
+                [key: string]: string;
+            };
+            /**
+             * @description a model planner (a catalog id or a model object) that plans a step whose screen is not the one the script expects (docs/planners.md)
+             * @example anthropic-claude-sonnet-4.5-normal
+             */
+            fallback?: string | {
+                [key: string]: unknown;
+            };
         };
         DecideDto: {
             /** @example Checked the date with the customer. */
@@ -904,7 +1028,7 @@ export interface components {
             /** @description the token’s subject, or the signed-in person */
             subject: string;
             token_id: string;
-            permissions: ("computer_use.admin" | "agents.operate" | "agents.approve" | "audit.read" | "governance.weaken")[];
+            permissions: ("computer_use.admin" | "agents.operate" | "agents.approve" | "audit.read" | "governance.weaken" | "planners.serve")[];
             /** @description the caller’s planner tags, set by the deployment operator (docs/planners.md) */
             tags: string[];
             /** @description a console session only */
@@ -917,7 +1041,7 @@ export interface components {
         Access: {
             /** @description group name → the permissions its members get */
             groups: {
-                [key: string]: ("computer_use.admin" | "agents.operate" | "agents.approve" | "audit.read" | "governance.weaken")[];
+                [key: string]: ("computer_use.admin" | "agents.operate" | "agents.approve" | "audit.read" | "governance.weaken" | "planners.serve")[];
             };
         };
         AuditEvent: {
@@ -1125,6 +1249,11 @@ export interface components {
             timings?: {
                 [key: string]: unknown;
             }[];
+            /**
+             * @description which planner answered a scripted run's step: the script, or its fallback model
+             * @enum {string}
+             */
+            planned_by?: "script" | "fallback";
             /** Format: date-time */
             started_at: string;
             /** Format: date-time */
@@ -1156,6 +1285,19 @@ export interface components {
             step_count: number;
             invalid_actions: number;
             pending_approval: components["schemas"]["Approval"] | null;
+            /** @description the parameters a run of a script was started with */
+            params?: {
+                [key: string]: string;
+            };
+            /** @description what planning the run cost over its steps (null: some step’s usage was unknown); with its steps only */
+            planning?: {
+                script_steps: number;
+                fallback_steps: number;
+                model_calls: number;
+                input_tokens: number | null;
+                output_tokens: number | null;
+                cost_usd: number | null;
+            };
             /** @description in GET of one run only */
             steps?: components["schemas"]["Step"][];
         };
@@ -1317,6 +1459,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description the run the script was saved from; null: written by hand */
+            source_run_id: string | null;
             /** @description the script as stored */
             script: {
                 steps: {
@@ -1335,6 +1479,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description the run the script was saved from; null: written by hand */
+            source_run_id: string | null;
             step_count: number;
         };
         ScriptedPlannerPage: {
@@ -1375,6 +1521,8 @@ export interface components {
             created_at?: string;
             /** Format: date-time */
             updated_at?: string;
+            /** @description a scripted planner read by its id: the run it was saved from */
+            source_run_id?: string | null;
             /** @description a scripted planner read by its id: the script as stored */
             script?: {
                 steps: {
@@ -1386,6 +1534,64 @@ export interface components {
         };
         CatalogPlannerAnswer: {
             planner: components["schemas"]["CatalogPlanner"];
+        };
+        PlannerWork: {
+            /** Format: uuid */
+            id: string;
+            /** @description the catalog id of the remote planner (`<family>-<version>-<effort>`) */
+            planner: string;
+            family: string;
+            /** Format: uuid */
+            run_id: string;
+            /** @description the step of the run */
+            step: number;
+            /** @enum {string} */
+            status: "waiting" | "claimed" | "answered" | "failed" | "timed_out" | "offline";
+            /** @description the worker that claimed it */
+            worker: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description after this the step fails planner_timeout
+             */
+            deadline_at: string;
+        };
+        PlannerWorkPage: {
+            items: components["schemas"]["PlannerWork"][];
+            /** @description pass as `?cursor=` for the next page; null on the last one */
+            next_cursor: string | null;
+        };
+        PlannerWorkClaimed: {
+            work: {
+                /** Format: uuid */
+                id: string;
+                /** @description the catalog id of the remote planner (`<family>-<version>-<effort>`) */
+                planner: string;
+                family: string;
+                /** Format: uuid */
+                run_id: string;
+                /** @description the step of the run */
+                step: number;
+                /** @enum {string} */
+                status: "waiting" | "claimed" | "answered" | "failed" | "timed_out" | "offline";
+                /** @description the worker that claimed it */
+                worker: string | null;
+                /** Format: date-time */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description after this the step fails planner_timeout
+                 */
+                deadline_at: string;
+                /** @description the published input of the step (docs/planners.md, JSON Schema there) */
+                input: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        PlannerWorkAnswered: {
+            work: components["schemas"]["PlannerWork"];
         };
         ModelCall: {
             seq: number;
@@ -2810,6 +3016,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the tenant has its most scripted planners (100) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description the body is over 1 MiB */
             413: {
                 headers: {
@@ -3049,6 +3264,250 @@ export interface operations {
             };
         };
     };
+    PlannerWorkController_list: {
+        parameters: {
+            query: {
+                /** @description families, comma-separated */
+                families: string;
+                worker: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlannerWorkPage"];
+                };
+            };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description needs one of: planners.serve */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    PlannerWorkController_claim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimPlannerWorkDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlannerWorkClaimed"];
+                };
+            };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description needs one of: planners.serve */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such work of the token's tenant and families */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description another claim won, or the step is past its deadline or its run ended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a path parameter is over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the Content-Type is no media type, or not JSON from a console session */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    PlannerWorkController_answer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnswerPlannerWorkDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlannerWorkAnswered"];
+                };
+            };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description needs one of: planners.serve */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such work of the token's tenant and families */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not claimed by this worker and token, answered already, or past its deadline or its run ended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a path parameter is over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the Content-Type is no media type, or not JSON from a console session */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     TranscriptsController_transcript: {
         parameters: {
             query?: never;
@@ -3245,6 +3704,15 @@ export interface operations {
             };
             /** @description the Content-Type is no media type, or not JSON from a console session */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description planner_busy: the agent plans with a remote planner and the tenant has 8 steps waiting for remote planners already */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3540,6 +4008,103 @@ export interface operations {
             };
             /** @description a path parameter is over 100 characters */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    RoutinesController_save: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveScriptDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScriptedPlannerAnswer"];
+                };
+            };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description needs one of: computer_use.admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no run of that id in the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the run is not completed, or the tenant has its most scripted planners */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a path parameter is over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the Content-Type is no media type, or not JSON from a console session */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

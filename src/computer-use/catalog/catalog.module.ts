@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PlanningModule } from '../planning/planning.module';
+import { RemoteModule } from '../remote/remote.module';
 import { SettingsModule } from '../settings/settings.module';
 import { PlannerAccessModule } from './planner-access.module';
 import { PlannerCatalog } from './planner-catalog.service';
@@ -9,7 +10,7 @@ import { PlannerCatalog } from './planner-catalog.service';
  * why, checked at the config's PUT and at every run start.
  */
 @Module({
-  imports: [PlanningModule, SettingsModule, PlannerAccessModule],
+  imports: [PlanningModule, SettingsModule, PlannerAccessModule, RemoteModule],
   providers: [PlannerCatalog],
   exports: [PlannerCatalog],
 })

@@ -7,6 +7,7 @@ import { defaultModelId, deploymentModels } from '../../models/default-model';
 import { parsePlannerId, SCRIPTED_FAMILY } from '../planner-contract/planner-id';
 import { PlannersService, type ScriptedPlannerView } from '../planning/planners.service';
 import { ScriptedPlannersRepository } from '../planning/scripted-planners.repository';
+import { RemotePlanners, remoteId } from '../remote/remote-planners.service';
 import type { ComputerUseConfig } from '../settings/agent-config';
 import { SettingsService } from '../settings/settings.service';
 import { type AccessDecision, decideAccess, type RuleCaller } from './access-rule';
@@ -72,6 +73,7 @@ export class PlannerCatalog implements OnModuleInit {
     private readonly scripts: ScriptedPlannersRepository,
     private readonly planners: PlannersService,
     private readonly settings: SettingsService,
+    private readonly remote: RemotePlanners,
   ) {}
 
   onModuleInit(): void {
@@ -82,7 +84,10 @@ export class PlannerCatalog implements OnModuleInit {
 
   async list(caller: Caller): Promise<CatalogView> {
     const who = await this.who(caller);
-    const entries = [...this.deploymentEntries(), ...(await this.scriptEntries(caller.tenant))];
+    const entries = [
+      ...(await this.deploymentEntries(caller.tenant)),
+      ...(await this.scriptEntries(caller.tenant)),
+    ];
     return {
       default: defaultModelId(this.config),
       tags: [...who.tags],
@@ -103,7 +108,9 @@ export class PlannerCatalog implements OnModuleInit {
       const { id: _id, name: _name, ...rest } = script;
       return { ...item(entry, decideAccess(entry, who, who.grants)), ...rest };
     }
-    const entry = parts ? this.deploymentEntries().find((e) => e.id === parts.id) : undefined;
+    const entry = parts
+      ? (await this.deploymentEntries(caller.tenant)).find((e) => e.id === parts.id)
+      : undefined;
     if (!entry) throw notFound(`no planner ${JSON.stringify(id.slice(0, 100))}`);
     const who = await this.who(caller);
     return item(entry, decideAccess(entry, who, who.grants));
@@ -118,7 +125,7 @@ export class PlannerCatalog implements OnModuleInit {
    * Anything else: not available.
    */
   async verdict(caller: Caller, planner: unknown): Promise<PlannerVerdict> {
-    const entry = this.entryOf(caller.tenant, planner);
+    const entry = await this.entryOf(caller.tenant, planner);
     if ('outside' in entry) return { available: true, why: entry.outside, id: null };
     if ('refused' in entry) return { available: false, why: entry.refused, id: null };
     const who = await this.who(caller);
@@ -144,6 +151,22 @@ export class PlannerCatalog implements OnModuleInit {
       }
       const verdict = await this.verdict(caller, agent.planner);
       if (!verdict.available) throw plannerAccessRequired(verdict.why);
+      await this.checkFallback(
+        caller,
+        await this.planners.fallbackOf(caller.tenant, agent.planner),
+      );
+    }
+  }
+
+  /**
+   * A script's fallback (routine runs) is a planner like any other: one the caller may use, when
+   * a script names it and when a config names that script. 403 `planner_access_required`.
+   */
+  async checkFallback(caller: Caller, fallback: unknown): Promise<void> {
+    if (fallback === null || fallback === undefined) return;
+    const verdict = await this.verdict(caller, fallback);
+    if (!verdict.available) {
+      throw plannerAccessRequired(`The script's fallback: ${verdict.why}`);
     }
   }
 
@@ -164,10 +187,10 @@ export class PlannerCatalog implements OnModuleInit {
   }
 
   /**
-   * The deployment's planners: its model planners (the default model first), the navigator;
-   * remote families: none yet.
+   * The deployment's planners: its model planners (the default model first), the navigator, the
+   * remote families the operator registered (serving: a worker of `tenant` asked within 30 s).
    */
-  private deploymentEntries(): CatalogEntry[] {
+  private async deploymentEntries(tenant: string): Promise<CatalogEntry[]> {
     const entries: CatalogEntry[] = [];
     for (const m of deploymentModels(this.config)) {
       const parts = parsePlannerId(m.id);
@@ -190,6 +213,22 @@ export class PlannerCatalog implements OnModuleInit {
       });
     }
     entries.push(NAVIGATOR_ENTRY);
+    const [families, serving] = await Promise.all([this.remote.all(), this.remote.serving(tenant)]);
+    for (const f of families) {
+      entries.push({
+        id: remoteId(f),
+        family: f.family,
+        name: `remote planner ${f.family}: decided by the tenant's own worker outside Warden${f.note ? ` (${f.note})` : ''}`,
+        kind: 'remote',
+        runs: 'remote',
+        pixels: f.pixels,
+        // Not public (DESIGN §8): the operator allows it, or tags and programs make it available.
+        public: false,
+        tags: f.tags,
+        programs: f.programs,
+        serving: serving.has(f.family),
+      });
+    }
     return entries;
   }
 
@@ -198,11 +237,11 @@ export class PlannerCatalog implements OnModuleInit {
     return rows.map((r) => scriptEntry(tenant, `scripted-${r.id}`, r.name));
   }
 
-  private entryOf(
+  private async entryOf(
     tenant: string,
     planner: unknown,
-  ): CatalogEntry | { outside: string } | { refused: string } {
-    const deployment = this.deploymentEntries();
+  ): Promise<CatalogEntry | { outside: string } | { refused: string }> {
+    const deployment = await this.deploymentEntries(tenant);
     const defaultId = defaultModelId(this.config);
     if (planner === null || planner === undefined) {
       const entry = deployment.find((e) => e.id === defaultId);

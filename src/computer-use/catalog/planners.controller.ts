@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
+  ApiConflictResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
@@ -14,8 +15,18 @@ import { Permissions } from '../../auth/permissions.decorator';
 import { ListQueryDto } from '../../common/list-query.dto';
 import { CreateScriptedPlannerDto } from '../planning/dto/create-scripted-planner.dto';
 import { UpdateScriptedPlannerDto } from '../planning/dto/update-scripted-planner.dto';
+import { checkScript } from '../planning/check-script';
 import { PlannersService } from '../planning/planners.service';
 import { PlannerCatalog } from './planner-catalog.service';
+
+/**
+ * The fallback a valid script names, normalised, for the catalog's rule; nothing for an invalid
+ * script, which the service then refuses with 400 naming the problem.
+ */
+function fallbackIn(script: unknown): unknown {
+  const checked = checkScript(script);
+  return checked.ok ? checked.script.fallback : undefined;
+}
 
 const ID = { name: 'id', example: 'scripted-3f0c9a52-7d1e-4b6a-9c2f-5e8d7a1b4c30' };
 const ANY_ID = { name: 'id', example: 'navigator-2026-11-10-normal' };
@@ -44,7 +55,9 @@ export class PlannersController {
   @Post('scripted')
   @ApiOperation({ summary: 'Create a scripted planner' })
   @ApiCreatedResponse({ schema: schemaRef('ScriptedPlannerAnswer') })
+  @ApiConflictResponse({ description: 'the tenant has its most scripted planners (100)' })
   async create(@CurrentCaller() caller: Caller, @Body() body: CreateScriptedPlannerDto) {
+    await this.catalog.checkFallback(caller, fallbackIn(body.script));
     return { planner: await this.planners.create(caller, body.name, body.script) };
   }
 
@@ -74,6 +87,7 @@ export class PlannersController {
     @Param('id') id: string,
     @Body() body: UpdateScriptedPlannerDto,
   ) {
+    await this.catalog.checkFallback(caller, fallbackIn(body.script));
     return { planner: await this.planners.update(caller, id, body) };
   }
 

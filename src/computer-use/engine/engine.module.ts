@@ -1,3 +1,4 @@
+import { RemoteModule } from '../remote/remote.module';
 import { Module, OnApplicationShutdown } from '@nestjs/common';
 import { NotificationsWorkerModule } from '../../notifications/notifications-worker.module';
 import { SecretsModule } from '../../secrets/secrets.module';
@@ -37,6 +38,7 @@ class OcrLifetime implements OnApplicationShutdown {
     ScreensModule,
     SettingsModule,
     PlanningModule,
+    RemoteModule,
     SecretsModule,
     NotificationsWorkerModule,
   ],

@@ -1,3 +1,4 @@
+import { RemotePlannerError } from '../remote/remote-errors';
 import { BudgetExhaustedError } from '../../models/model-errors';
 import { SecretRefused } from '../../secrets/secret-grants.service';
 import type { OutlineElement, Verdict } from '../actions';
@@ -80,6 +81,12 @@ describe("how a planner's failure ends the run", () => {
       'budget_exhausted',
       false,
     ],
+    [
+      'a remote planner with no decision',
+      new RemotePlannerError('planner_timeout', 'no decision'),
+      'model_error',
+      false,
+    ],
     ['anything else', new Error('HTTP 500'), 'model_error', true],
   ])('%s', (_, error, reason, unexpected) => {
     const failed = planFailure(error);
@@ -95,6 +102,15 @@ describe("how a planner's failure ends the run", () => {
     });
     expect(planFailure(new Error('HTTP 500')).end.summary).toBe('the planner failed: HTTP 500');
   });
+
+  it("names a remote planner's failure by its code first, on the run and the step", () => {
+    const end = planFailure(new RemotePlannerError('planner_offline', 'no worker asked')).end;
+    expect(end).toMatchObject({
+      reason: 'model_error',
+      summary: 'planner_offline: no worker asked',
+      step: { outcome: null, fields: { error: 'planner_offline: no worker asked' } },
+    });
+  });
 });
 
 describe("the step's decision as it is recorded", () => {
@@ -104,6 +120,7 @@ describe("the step's decision as it is recorded", () => {
   it('records the screen, the action and why, and the message on the screen before a screen action', () => {
     expect(decisionFields(screen, read, { action: click, model: null }, null)).toEqual({
       ...screenFields(screen),
+      screenTitle: null,
       action: click,
       classification: 'read',
       why: 'a click on a menu',

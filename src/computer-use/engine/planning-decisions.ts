@@ -4,7 +4,7 @@
  * ends the run, and the step's decision as it is recorded.
  */
 import { BudgetExhaustedError } from '../../models/model-errors';
-import { labelAt, lastClickPoint, maskCardNumbers, type Verdict } from '../actions';
+import { labelAt, lastClickPoint, maskCardNumbers, outlineTitle, type Verdict } from '../actions';
 import { messageOf } from '../actions/receipt';
 import type { ObservedScreen, PlanResult, StepHistory } from '../planner-contract/planner';
 import type { RailRecord } from '../rail/screen-rail';
@@ -13,6 +13,7 @@ import type { StepFields } from '../runs/steps.repository';
 import { ScreenError } from '../screens/screen-error';
 import { ScreenHostError } from '../screens/screen-host.client';
 import { SecretRefused } from '../../secrets/secret-grants.service';
+import { RemotePlannerError } from '../remote/remote-errors';
 import { hostFailure, RunEnds, secretRefused } from './run-ends';
 import { SCREEN_ACTIONS } from './step-decisions';
 
@@ -33,11 +34,18 @@ export function observeFailure(error: unknown, attempt: number): RunEnds | 'retr
 /**
  * How a planner's failure ends the run: the screen host's failure (a look) as such; the model key
  * no longer granted for its endpoint (DESIGN §4, §7) `not_granted`; the tenant's model budget spent
- * `budget_exhausted`; anything else `model_error`, which is `unexpected` (worth a log line).
+ * `budget_exhausted`; a remote planner's failure (planner_offline, _busy, _failed, _timeout)
+ * `model_error` with its code; anything else `model_error`, which is `unexpected` (worth a log line).
  */
 export function planFailure(error: unknown): { end: RunEnds; unexpected: boolean } {
   if (error instanceof ScreenHostError) return { end: hostFailure(error), unexpected: false };
   if (error instanceof SecretRefused) return { end: secretRefused(error), unexpected: false };
+  if (error instanceof RemotePlannerError) {
+    // A remote planner gave no decision: a model error of the step, its code first (DESIGN §8).
+    const message = `${error.code}: ${error.message}`;
+    const end = new RunEnds('model_error', message, { outcome: null, fields: { error: message } });
+    return { end, unexpected: false };
+  }
   if (error instanceof BudgetExhaustedError) {
     const end = new RunEnds('budget_exhausted', error.message, {
       outcome: null,
@@ -58,11 +66,13 @@ export function planFailure(error: unknown): { end: RunEnds; unexpected: boolean
 export function decisionFields(
   screen: ObservedScreen,
   verdict: Verdict,
-  result: Pick<PlanResult, 'action' | 'model'>,
+  result: Pick<PlanResult, 'action' | 'model' | 'plannedBy'>,
   rail: RailRecord | null,
 ): StepFields {
   return {
     ...screenFields(screen),
+    screenTitle: screen.outline ? outlineTitle(screen.outline) : null,
+    ...(result.plannedBy ? { plannedBy: result.plannedBy } : {}),
     action: verdict.action ?? verdict.recorded ?? safeJson(result.action),
     classification: verdict.classification,
     why: verdict.why,

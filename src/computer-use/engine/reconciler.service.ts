@@ -5,7 +5,11 @@ import { DeliveriesRepository } from '../../notifications/deliveries.repository'
 import { NotifyQueue } from '../../queue/notify-queue';
 import { StepQueue } from '../../queue/step-queue';
 import { RunLifecycle } from '../runs/run-lifecycle.service';
+import { PlannerWorkRepository } from '../remote/planner-work.repository';
 import { RunsRepository } from '../runs/runs.repository';
+
+/** A remote planner's check this late is taken for lost. */
+const OVERDUE_MS = 2000;
 
 /**
  * PostgreSQL is the truth and Redis may lose everything (DESIGN §2). Every few seconds, and at
@@ -29,6 +33,7 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly queue: StepQueue,
     private readonly deliveries: DeliveriesRepository,
     private readonly notify: NotifyQueue,
+    private readonly remoteWork: PlannerWorkRepository,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -49,8 +54,18 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   async reconcile(): Promise<void> {
+    // Steps waiting for a remote planner's worker: no job until its answer or its check (deadline,
+    // heartbeat; DESIGN §8). A check overdue (lost with Redis, or it met a busy lease) is re-armed.
+    const waiting = await this.remoteWork.open();
+    for (const work of waiting) {
+      const due = work.nextCheckAt?.getTime() ?? 0;
+      if (due + OVERDUE_MS > Date.now()) continue;
+      await this.queue.stepLater(work.runId, work.step, `remote.${work.id}.late.${due}`);
+    }
+    const waits = new Set(waiting.map((w) => `${w.runId}.${w.step}`));
     // Running runs: the job of their current step (or the next one, if the current is done).
     for (const run of await this.runs.moving()) {
+      if (waits.has(`${run.id}.${run.step_count}`)) continue;
       const lapsed = run.lease_until ?? undefined;
       if (lapsed && lapsed.getTime() > Date.now()) continue; // a live worker has it
       if (run.phase === 'approved') await this.queue.approved(run.id, run.step_count, lapsed);

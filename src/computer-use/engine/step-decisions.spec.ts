@@ -192,6 +192,25 @@ describe('holding an action for a person', () => {
     expect(decideWrite(done, [], true, flagged)).toEqual({ go: 'send' });
   });
 
+  it("holds a write a script's fallback model chose even for an agent whose writes need no approval", () => {
+    const facts = { staged: null, notStaged: null, changes: null };
+    const offScript = { ...facts, offScript: true };
+    expect(decideWrite(write, [], false, offScript)).toEqual({
+      go: 'hold',
+      why: expect.stringMatching(/^"Save" is a commit word; the script's fallback model chose it/),
+      classification: 'write',
+    });
+    // The script's own writes go as the agent allows; a fallback's read is sent.
+    expect(decideWrite(write, [], false, { ...facts, offScript: false })).toEqual({ go: 'send' });
+    expect(decideWrite(read, [], false, offScript)).toEqual({ go: 'send' });
+    // With approval on, a fallback's write is held (or staged) as any write.
+    expect(decideWrite(write, [], true, offScript)).toEqual({
+      go: 'hold',
+      why: write.why,
+      classification: 'write',
+    });
+  });
+
   it('holds anything a provider raised safety checks on, even a read, even without approval', () => {
     const held = decideWrite(read, [check], false);
     expect(held).toMatchObject({ go: 'hold', classification: 'write' });

@@ -140,9 +140,13 @@ export interface CommitFacts {
   rail?: { verdict: 'clean' | 'suspect' | 'injected' } | null;
   /** Why the rail holds it, for the why. */
   railWhy?: string;
+  /** A scripted planner's fallback model chose the action, not the script (DESIGN §8). */
+  offScript?: boolean;
 }
 
 const STAGED = '; staged until the next commit, which is held';
+const OFF_SCRIPT =
+  "; the script's fallback model chose it, not the script: this agent's writes go without approval only as its script plans them, so a person decides";
 
 /**
  * The why of an action the send gate let go as an unapproved write, not as it was decided: while
@@ -196,6 +200,11 @@ export function decideWrite(
       why: `${commit.railWhy ?? 'the injection rail flagged this screen'}; the rules say: ${verdict.why}`,
       classification: 'write',
     };
+  }
+  // An agent whose writes need no approval was let through for its planner as configured: a
+  // script. A write its fallback model chose is off the script, so a person decides it.
+  if (verdict.classification === 'write' && !requireWriteApproval && commit.offScript) {
+    return { go: 'hold', why: `${verdict.why}${OFF_SCRIPT}`, classification: 'write' };
   }
   if (verdict.classification !== 'write' || !requireWriteApproval) return { go: 'send' };
   if (commit.staged) return { go: 'stage', why: `${verdict.why}${STAGED}` };

@@ -123,6 +123,8 @@ export class StepEngine {
   /** (2) to (5): observe, plan, judge; then refuse, end, wait, hold or send. */
   private async takeStep(ctx: StepContext, step: Step): Promise<void> {
     const judged = await this.planning.planAndJudge(ctx, step);
+    // A remote planner's worker decides; its answer (or its deadline) queues this step again.
+    if (judged === 'waits') return;
     const { verdict, fields } = judged;
     const action = verdict.action;
     if (verdict.classification === 'invalid' || !action) return this.refuse(ctx, step, fields);

@@ -56,6 +56,8 @@ export interface Judged extends CommitPoint {
   fields: StepFields;
   /** Checks a model provider raised on the action: a person decides, whatever the rules say. */
   safetyChecks: ProviderSafetyCheck[];
+  /** The action is a script's fallback model's, not the script's. */
+  offScript: boolean;
 }
 
 /**
@@ -81,9 +83,9 @@ export class StepPlanning {
   /**
    * Takes the screen, asks the planner, and judges its answer. The step records its screen (and
    * moves to `planning`) before the planner is asked; its decision is recorded by whoever acts on
-   * the verdict.
+   * the verdict. `waits`: a remote planner's decision is still to come.
    */
-  async planAndJudge(ctx: StepContext, step: Step): Promise<Judged> {
+  async planAndJudge(ctx: StepContext, step: Step): Promise<Judged | 'waits'> {
     const { run, agent } = ctx;
     // The planner and the run's history do not depend on the screen: read while it is taken.
     const looked = Promise.allSettled([
@@ -110,16 +112,22 @@ export class StepPlanning {
     const byModel = plannedByModel(agent.planner);
     let screenText = byModel ? this.readScreenText(screen) : undefined;
     const result = await this.plan(ctx, step, plannerFound.value, screen, history);
+    // A remote planner's worker decides: the step is taken again when its answer comes.
+    if (result.waits) return 'waits';
+    // A script's fallback is a model: its step passes the injection rail like any model's.
+    const railed = byModel || result.plannedBy === 'fallback';
     // The planner looked again and decided on a newer screen: that one is the step's screen.
     if (result.screen && result.screen.sha256 !== screen.sha256) {
       screen = result.screen;
-      if (byModel) screenText = this.readScreenText(screen);
+      if (railed) screenText = this.readScreenText(screen);
+    } else if (railed && !byModel) {
+      screenText = this.readScreenText(screen);
     }
     // Kept on the run together with this step's decision, never before it.
     ctx.plannerState = keptState(ctx.agent.planner, result.state);
     const { verdict, context, clickLabel } = await this.judge(ctx, result.action, screen, history);
     // The injection rail, for a model's step: what Warden read on this screen (issue 16 §2).
-    const rail = byModel
+    const rail = railed
       ? railOf(context, {
           also: [clickLabel],
           pixels: { image: () => decodeScreenshot(screen.png), redacted: agent.redact_regions },
@@ -141,6 +149,7 @@ export class StepPlanning {
       ...point,
       fields: { ...decisionFields(screen, verdict, result, rail), edit: point.edit ?? null },
       safetyChecks: result.safetyChecks ?? [],
+      offScript: result.plannedBy === 'fallback',
     };
   }
 
@@ -244,9 +253,11 @@ export class StepPlanning {
         system: agent.system,
         screenTokenEnv: agent.screen_token_env,
         step: step.n,
+        maxSteps: run.maxSteps,
         screen,
         history,
         state: stateFor(run.plannerState, agent.planner),
+        params: run.params ?? null,
         look: () => this.observe(ctx),
         signal: ctx.signal,
       });

@@ -52,10 +52,14 @@ export interface PlanningContext {
   screenTokenEnv: string | null;
   /** This step's number (1-based). */
   step: number;
+  /** The run's step cap (`max_steps`). */
+  maxSteps?: number;
   screen: ObservedScreen;
   history: StepHistory[];
   /** What this planner stored for this run after its previous step (null on the first). */
   state: unknown;
+  /** The parameters the run was started with (a script's, `{order: "4712"}`); null: none. */
+  params?: Record<string, string> | null;
   /**
    * Takes a fresh screenshot and outline. A planner that waits for the screen (a scripted `when`)
    * calls it; the screen it finally decides on must be returned as `PlanResult.screen`.
@@ -100,10 +104,21 @@ export interface PlanResult {
   screen?: ObservedScreen;
   model?: ModelUsage | null;
   /**
+   * Which planner of a scripted planner answered: `script`, or `fallback` (its model, where the
+   * screen was not the one the script expected). Absent for other planners.
+   */
+  plannedBy?: 'script' | 'fallback';
+  /**
    * The provider's safety checks on this action: the action is held for a person whatever the
    * rules classify it as, and the checks are shown to the approver.
    */
   safetyChecks?: ProviderSafetyCheck[];
+  /**
+   * The decision comes from outside Warden (a remote planner, DESIGN §8) and is not here yet: the
+   * step's job ends without holding a worker, and the step is taken again when it comes (or when
+   * its deadline or its workers' heartbeat is due). `action` is then null.
+   */
+  waits?: boolean;
 }
 
 /** Chooses the next action of a run. Scripted planners and model planners both implement it. */

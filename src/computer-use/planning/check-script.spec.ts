@@ -24,12 +24,12 @@ const INVALID: Array<[string, unknown, string]> = [
   [
     'an unknown field',
     { steps: [ok(done)], name: 'x' },
-    'name: unknown field; a script has steps and patience',
+    'name: unknown field; a script has steps, patience, parameters and fallback',
   ],
   [
     'an odd unknown field',
     { steps: [ok(done)], 'a b': 1 },
-    '["a b"]: unknown field; a script has steps and patience',
+    '["a b"]: unknown field; a script has steps, patience, parameters and fallback',
   ],
   ['no steps', {}, 'steps: missing; a list of 1 to 200 steps'],
   ['steps not a list', { steps: { 0: done } }, 'steps (an object): a list of 1 to 200 steps'],

@@ -28,11 +28,13 @@ import {
   type ScriptCondition,
   type ScriptStep,
 } from './script.types';
+import { parsePlannerRef } from '../settings/parse-config';
+import { PARAM_LIMITS, PARAM_NAME, placeholdersIn } from './script-params';
 
 /** Actions that aim at a point, and so may name an element instead. */
 const POINTED: ReadonlySet<string> = new Set(['click', 'double_click', 'scroll']);
 
-const SCRIPT_FIELDS = ['steps', 'patience'];
+const SCRIPT_FIELDS = ['steps', 'patience', 'parameters', 'fallback'];
 const STEP_FIELDS = ['step', 'when', 'patience', 'action'];
 const CONDITION_FIELDS = ['text', 'element', 'screen_sha256'];
 const ELEMENT_FIELDS = ['role', 'name'];
@@ -139,10 +141,13 @@ function element(path: string, v: unknown): ElementRef {
   return out;
 }
 
+/** Placeholders stand for a value when the step runs; any value stands in for the check. */
+let placeholderSample: ((source: string) => string) | null = null;
+
 function regex(path: string, v: unknown, budget: PatternBudget): string {
   const max = SCRIPT_LIMITS.regexMax;
   const source = text(path, v, 1, max, `a regular expression of 1 to ${max} characters`);
-  const compiled = compilePattern(source, budget);
+  const compiled = compilePattern(placeholderSample ? placeholderSample(source) : source, budget);
   if (!compiled.ok) {
     const what = compiled.tooLarge
       ? 'too large to match cheaply'
@@ -260,6 +265,36 @@ function step(path: string, v: unknown, rules: Rules, budget: PatternBudget): Sc
   return out;
 }
 
+function parameters(v: unknown): string[] {
+  const what = `a list of at most ${PARAM_LIMITS.count} parameter names (a-z, 0-9, _; starting with a letter)`;
+  if (!Array.isArray(v)) refuse(`parameters ${show(v)}: ${what}`);
+  if (v.length > PARAM_LIMITS.count)
+    refuse(`parameters: ${v.length} names; at most ${PARAM_LIMITS.count}`);
+  const names: string[] = [];
+  v.forEach((name: unknown, i) => {
+    if (typeof name !== 'string' || !PARAM_NAME.test(name))
+      refuse(`parameters[${i}] ${show(name)}: ${what}`);
+    if (names.includes(name)) refuse(`parameters[${i}] ${show(name)}: named twice`);
+    names.push(name);
+  });
+  return names;
+}
+
+function fallback(v: unknown) {
+  if (typeof v === 'string' && v.toLowerCase().startsWith('scripted-')) {
+    refuse(`fallback ${show(v)}: a model planner (a catalog id or a model object), not a script`);
+  }
+  if (typeof v === 'string' && v.toLowerCase().startsWith('navigator-')) {
+    refuse(
+      `fallback ${show(v)}: a model planner (a catalog id or a model object); the navigator plans no single step`,
+    );
+  }
+  const problems: string[] = [];
+  const planner = parsePlannerRef(v, 'fallback', problems);
+  if (!planner) refuse(problems[0] ?? 'fallback: a model planner (a catalog id or a model object)');
+  return planner;
+}
+
 function jsonBytes(value: unknown): number {
   const json = JSON.stringify(value);
   if (json === undefined) refuse('script: missing; an object {steps, patience?}');
@@ -281,9 +316,28 @@ function script(value: unknown, rules: Rules): Script {
   if (steps.length > limit) refuse(`steps: ${steps.length} steps; at most ${limit}`);
   const out: Script = { steps: [] };
   if (has(value, 'patience')) out.patience = patience('patience', value.patience);
+  const declared = has(value, 'parameters') ? parameters(value.parameters) : null;
+  if (declared) out.parameters = declared;
+  if (has(value, 'fallback')) out.fallback = fallback(value.fallback);
   const budget = newPatternBudget(SCRIPT_PATTERNS_SIZE_MAX);
-  for (let i = 0; i < steps.length; i++) {
-    out.steps.push(step(`steps[${i}]`, steps[i], rules, budget));
+  placeholderSample = declared ? (source) => source.replace(/\{\{[a-z][a-z0-9_]*\}\}/g, 'x') : null;
+  try {
+    for (let i = 0; i < steps.length; i++) {
+      const checked = step(`steps[${i}]`, steps[i], rules, budget);
+      if (declared) {
+        const unknown = placeholdersIn(JSON.stringify(checked)).filter(
+          (n) => !declared.includes(n),
+        );
+        if (unknown.length > 0) {
+          refuse(
+            `steps[${i}]: {{${unknown[0]}}} is not a parameter of the script (parameters: ${declared.join(', ') || 'none'})`,
+          );
+        }
+      }
+      out.steps.push(checked);
+    }
+  } finally {
+    placeholderSample = null;
   }
   // Defaults filled in can make it longer; what is stored must pass this check again.
   const normal = jsonBytes(out);

@@ -5,7 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
 import { canonicalJson } from '../../audit/canonical-json';
 import type { Caller } from '../../auth/caller';
-import { invalid, notFound } from '../../common/domain-error';
+import { conflict, invalid, notFound } from '../../common/domain-error';
 import { AppConfig } from '../../config/app-config';
 import { defaultModel, deploymentModels } from '../../models/default-model';
 import { ModelsService } from '../../models/models.service';
@@ -14,11 +14,15 @@ import { NAVIGATOR_PLANNER_ID } from '../settings/config-bounds';
 import { checkScript, show } from './check-script';
 import { ModelPlanner } from './model-planner';
 import { NavigatorPlanner } from './navigator/navigator-planner';
+import { RemotePlanners } from '../remote/remote-planners.service';
 import type { Planner } from '../planner-contract/planner';
 import type { Script } from './script.types';
 import { ScriptedPlanner, type ScriptedPlannerOptions } from './scripted-planner';
 import { ScriptedPlannerRecord } from './scripted-planner.entity';
 import { ScriptedPlannersRepository } from './scripted-planners.repository';
+
+/** The most live scripted planners a tenant may have. */
+export const SCRIPTED_PLANNERS_MAX = 100;
 
 /** A scripted planner's id in the API and in an agent's `planner`: `scripted-<uuid>`. */
 export const SCRIPTED_PREFIX = 'scripted-';
@@ -35,6 +39,8 @@ export interface ScriptedPlannerView {
   id: string;
   name: string;
   script: Script;
+  /** The run the script was saved from; null: written by hand. */
+  source_run_id: string | null;
   created_by: string;
   created_at: string;
   updated_at: string;
@@ -73,6 +79,7 @@ function toView(row: ScriptedPlannerRecord): ScriptedPlannerView {
     id: SCRIPTED_PREFIX + row.id,
     name: row.name,
     script: row.script,
+    source_run_id: row.sourceRunId ?? null,
     created_by: row.createdBy,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -88,13 +95,27 @@ export class PlannersService {
     private readonly audit: AuditService,
     private readonly config: AppConfig,
     private readonly models: ModelsService,
+    private readonly remote: RemotePlanners,
   ) {}
 
-  async create(caller: Caller, name: string, script: unknown): Promise<ScriptedPlannerView> {
+  async create(
+    caller: Caller,
+    name: string,
+    script: unknown,
+    options: { sourceRunId?: string } = {},
+  ): Promise<ScriptedPlannerView> {
     const normal = checked(script);
     return this.dataSource.transaction(async (manager) => {
+      // One tenant's scripts at a time: two creates cannot both pass the count.
+      const live = await this.planners.lockAndCount(manager, caller.tenant);
+      if (live >= SCRIPTED_PLANNERS_MAX) {
+        throw conflict(
+          `tenant ${caller.tenant} has ${live} scripted planners, the most it may have; delete one first (DELETE /api/planners/{id})`,
+        );
+      }
       const now = new Date();
       const row = await this.planners.create(manager, {
+        sourceRunId: options.sourceRunId ?? null,
         tenant: caller.tenant,
         name,
         script: normal,
@@ -104,6 +125,7 @@ export class PlannersService {
         deletedAt: null,
       });
       await this.record(manager, caller, AUDIT_PLANNER.created, row, {
+        ...(row.sourceRunId ? { source_run_id: row.sourceRunId } : {}),
         step_count: normal.steps.length,
         script_sha256: scriptSha256(normal),
       });
@@ -178,8 +200,8 @@ export class PlannersService {
    * The planner an agent's `planner` names, for the engine: a `ScriptedPlanner` over the stored
    * script for `scripted-<uuid>`; the `NavigatorPlanner` for its id (`navigator-2026-11-10-normal`,
    * exactly); a `ModelPlanner` for a model config, and for no planner at all
-   * when the deployment has a default model; null for an unknown, deleted or other tenant's
-   * scripted planner, and for anything else.
+   * when the deployment has a default model; a `RemotePlanner` for a registered remote family's id;
+   * null for an unknown, deleted or other tenant's scripted planner, and for anything else.
    */
   async plannerFor(
     tenant: string,
@@ -190,9 +212,31 @@ export class PlannersService {
     if (model) return new ModelPlanner(model, this.models);
     if (plannerRef === NAVIGATOR_PLANNER_ID) return new NavigatorPlanner();
     const id = scriptedRowId(plannerRef);
+    if (!id) return this.remote.plannerFor(plannerRef);
+    const script = await this.planners.script(tenant, id);
+    if (!script) return null;
+    const fallback = script.fallback === undefined ? null : this.modelFor(script.fallback);
+    // A fallback that names no model of this deployment (any more): the script runs without it.
+    return new ScriptedPlanner(script, {
+      ...options,
+      ...(fallback ? { fallback: new ModelPlanner(fallback, this.models) } : {}),
+    });
+  }
+
+  /** The fallback a scripted planner names (routine runs), or null. */
+  async fallbackOf(tenant: string, plannerRef: unknown): Promise<Script['fallback'] | null> {
+    const id = scriptedRowId(plannerRef);
     if (!id) return null;
     const script = await this.planners.script(tenant, id);
-    return script ? new ScriptedPlanner(script, options) : null;
+    return script?.fallback ?? null;
+  }
+
+  /** The parameters a scripted planner declares (routine runs); [] for any other planner. */
+  async parametersOf(tenant: string, plannerRef: unknown): Promise<string[]> {
+    const id = scriptedRowId(plannerRef);
+    if (!id) return [];
+    const script = await this.planners.script(tenant, id);
+    return script?.parameters ?? [];
   }
 
   /**
@@ -205,6 +249,16 @@ export class PlannersService {
   ): Promise<{ message: string; reason?: string } | null> {
     const model = this.modelFor(plannerRef);
     if (model) return this.models.reasonNotUsable(tenant, model);
+    const fallback = await this.fallbackOf(tenant, plannerRef);
+    if (fallback) {
+      const fallbackModel = this.modelFor(fallback);
+      if (!fallbackModel) {
+        return { message: "its script's fallback names no model planner of this deployment" };
+      }
+      const notUsable = await this.models.reasonNotUsable(tenant, fallbackModel);
+      if (notUsable)
+        return { ...notUsable, message: `its script's fallback: ${notUsable.message}` };
+    }
     if (plannerRef === null || plannerRef === undefined) {
       return {
         message:
@@ -212,6 +266,11 @@ export class PlannersService {
       };
     }
     return null;
+  }
+
+  /** Why a run of a remote planner cannot start now (too many steps waiting); null otherwise. */
+  busyReason(tenant: string, plannerRef: unknown): Promise<string | null> {
+    return this.remote.busyReason(tenant, plannerRef);
   }
 
   /**

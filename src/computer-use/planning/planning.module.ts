@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { ModelsModule } from '../../models/models.module';
+import { RemoteModule } from '../remote/remote.module';
 import { PlannersService } from './planners.service';
 import { ScriptedPlannersRepository } from './scripted-planners.repository';
 
 /** Planners (DESIGN §8): `PlannersService.plannerFor` for the engine, the scripted planners' store. */
 @Module({
-  imports: [ModelsModule],
+  imports: [ModelsModule, RemoteModule],
   providers: [PlannersService, ScriptedPlannersRepository],
   exports: [PlannersService, ScriptedPlannersRepository],
 })

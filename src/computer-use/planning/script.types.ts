@@ -4,6 +4,7 @@
  * normalised, and plain JSON.
  */
 import type { Action, ClickAction, ScrollAction } from '../actions';
+import type { PlannerConfig } from '../settings/agent-config';
 
 /** An outline element named by role and name: exact, case-sensitive, first match in outline order. */
 export interface ElementRef {
@@ -42,6 +43,16 @@ export interface Script {
   steps: ScriptStep[];
   /** How many times a step looks again, 0.5 s apart, before it fails (default 10). */
   patience?: number;
+  /**
+   * The script's parameters (script-params.ts): a run of it is started with a value for each, and
+   * `{{name}}` in its texts, element names and `when.text` patterns stands for that value.
+   */
+  parameters?: string[];
+  /**
+   * A model planner (a catalog id or a model object) that plans a step whose `when` did not hold
+   * within its patience; the script goes on when its next step's `when` holds again.
+   */
+  fallback?: PlannerConfig;
 }
 
 export type ScriptCheck = { ok: true; script: Script } | { ok: false; error: string };

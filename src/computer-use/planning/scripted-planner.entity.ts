@@ -34,6 +34,10 @@ export class ScriptedPlannerRecord {
   @Column({ type: 'jsonb' })
   script: Script;
 
+  /** The run the script was saved from (`POST /api/computer-use/runs/{id}/script`); null: written by hand. */
+  @Column({ name: 'source_run_id', type: 'uuid', nullable: true })
+  sourceRunId: string | null;
+
   @Column({ name: 'created_by', type: 'text' })
   createdBy: string;
 

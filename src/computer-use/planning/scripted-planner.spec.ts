@@ -105,6 +105,7 @@ describe('ScriptedPlanner: the cursor', () => {
     expect(await planner.plan(context)).toEqual({
       action: { action: 'key', key: 'Enter' },
       state: { next: 1 },
+      plannedBy: 'script',
     });
   });
 
@@ -113,6 +114,7 @@ describe('ScriptedPlanner: the cursor', () => {
     expect(await planner.plan(context)).toEqual({
       action: { action: 'type', text: '4711' },
       state: { next: 2 },
+      plannedBy: 'script',
     });
   });
 
@@ -124,11 +126,13 @@ describe('ScriptedPlanner: the cursor', () => {
     expect(await planner.plan(context)).toEqual({
       action: { action: 'type', text: '4711' },
       state: { next: 2 },
+      plannedBy: 'script',
     });
     context.history = [{ n: 1, ...earlier, outcome: 'sent', ...past }];
     expect(await planner.plan(context)).toEqual({
       action: { action: 'wait', seconds: 1 },
       state: { next: 3 },
+      plannedBy: 'script',
     });
   });
 
@@ -220,6 +224,7 @@ describe('ScriptedPlanner: elements', () => {
     expect(result).toEqual({
       action: { action: 'click', x: 255, y: 183, target: 'Order' },
       state: { next: 1 },
+      plannedBy: 'script',
     });
     expect(looks()).toBe(0);
     // What it answers passes the same rules as a model's answer, on the screen it was chosen on.
@@ -319,6 +324,7 @@ describe('ScriptedPlanner: elements', () => {
         reason: 'steps[1] (step "order") waited 3 times for element textbox "Order"',
       },
       state: { next: 2 },
+      plannedBy: 'script',
       screen: last,
     });
     expect(looks()).toBe(3);
@@ -365,7 +371,11 @@ describe('ScriptedPlanner: when', () => {
   it('acts at once when the condition already holds, without looking again', async () => {
     const { context, looks } = harness(screen(SAVED), [], { next: 3 });
     const result = await saveWhenSaved().plan(context);
-    expect(result).toEqual({ action: { action: 'done', summary: 'saved' }, state: { next: 4 } });
+    expect(result).toEqual({
+      action: { action: 'done', summary: 'saved' },
+      state: { next: 4 },
+      plannedBy: 'script',
+    });
     expect(result.screen).toBeUndefined();
     expect(looks()).toBe(0);
   });
@@ -382,6 +392,7 @@ describe('ScriptedPlanner: when', () => {
     expect(result).toEqual({
       action: { action: 'done', summary: 'saved' },
       state: { next: 4 },
+      plannedBy: 'script',
       screen: changed,
     });
   });
@@ -399,6 +410,7 @@ describe('ScriptedPlanner: when', () => {
     expect(result).toEqual({
       action: { action: 'fail', reason: 'steps[3] waited 10 times for text /saved/' },
       state: { next: 4 },
+      plannedBy: 'script',
       screen: last,
     });
     expect(looks()).toBe(10);
@@ -485,6 +497,7 @@ describe('ScriptedPlanner: when', () => {
         ),
       },
       state: { next: 2 },
+      plannedBy: 'script',
     });
     expect(looks()).toBe(0);
   });
@@ -523,6 +536,7 @@ describe('ScriptedPlanner: when', () => {
     expect(result).toEqual({
       action: { action: 'key', key: 'F3' },
       state: { next: 1 },
+      plannedBy: 'script',
       screen: seen,
     });
     expect(looks()).toBe(2);

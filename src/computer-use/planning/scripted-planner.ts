@@ -11,7 +11,12 @@ import {
   type OutlineElement,
   type TenantPattern,
 } from '../actions';
-import type { ObservedScreen, Planner, PlanningContext, PlanResult } from '../planner-contract/planner';
+import type {
+  ObservedScreen,
+  Planner,
+  PlanningContext,
+  PlanResult,
+} from '../planner-contract/planner';
 import {
   type ElementRef,
   type Script,
@@ -20,15 +25,26 @@ import {
   type ScriptCondition,
   type ScriptStep,
 } from './script.types';
+import { fallbackGoal, filledStep } from './script-fallback';
+import type { Params } from './script-params';
 
-/** What the scripted planner stores with the run after each step: the index of the next step. */
+/**
+ * What the scripted planner stores with the run after each step: the index of the next step; after
+ * a fallback's answer, that the step is still to be taken and what the fallback kept.
+ */
 export interface ScriptedPlannerState {
   next: number;
+  fallback?: true;
+  model?: unknown;
 }
+
+type KeptState = ScriptedPlannerState;
 
 export interface ScriptedPlannerOptions {
   /** Milliseconds between two looks; 500 unless a test says otherwise. */
   pollMs?: number;
+  /** The model planner that plans a step whose `when` does not hold (the script's `fallback`). */
+  fallback?: Planner;
 }
 
 const TARGET_MAX = 200;
@@ -139,26 +155,36 @@ export class ScriptedPlanner implements Planner {
    */
   private readonly patterns = new Map<string, CompiledPattern>();
 
+  private readonly fallback: Planner | null;
+
   constructor(
     readonly script: Script,
     options: ScriptedPlannerOptions = {},
   ) {
     this.pollMs = options.pollMs ?? SCRIPT_LIMITS.pollMs;
+    this.fallback = options.fallback ?? null;
   }
 
   /**
    * The next step's action. Rejects with `context.signal.reason` when the signal aborts while it
-   * waits; a script that cannot go on answers `{action: "fail", reason}` naming the step.
+   * waits; a script that cannot go on answers `{action: "fail", reason}` naming the step. With a
+   * fallback, a step whose `when` did not hold within its patience is planned by the fallback
+   * instead, and the script takes that step again on the next screen (then without waiting: the
+   * fallback answers again until the step's `when` holds).
    */
   async plan(context: PlanningContext): Promise<PlanResult> {
     if (context.signal.aborted) throw abortError(context.signal);
     const steps = this.script.steps;
-    const cursor = cursorOf(context.state, steps.length);
+    const kept = keptOf(context.state, steps.length);
     // The last step's action met a changed screen and was not sent (the frame rule): the script
-    // does that step again, on the new screen, rather than go on as if it had happened.
+    // does that step again, on the new screen, rather than go on as if it had happened. (A
+    // fallback's answer did not move the cursor.)
     const again =
-      cursor !== null && cursor > 0 && context.history.at(-1)?.outcome === 'screen_changed';
-    const next = again ? cursor - 1 : cursor;
+      kept !== null &&
+      !kept.fallback &&
+      kept.next > 0 &&
+      context.history.at(-1)?.outcome === 'screen_changed';
+    const next = kept === null ? null : again ? kept.next - 1 : kept.next;
     if (next === null) {
       return {
         action: {
@@ -166,39 +192,95 @@ export class ScriptedPlanner implements Planner {
           reason: 'the scripted planner lost its place: its state is not one it stored',
         },
         state: context.state,
+        plannedBy: 'script',
       };
     }
     const state: ScriptedPlannerState = { next: next + 1 };
     if (next >= steps.length) {
-      return { action: { action: 'done', summary: 'script finished' }, state: { next } };
+      return {
+        action: { action: 'done', summary: 'script finished' },
+        state: { next },
+        plannedBy: 'script',
+      };
     }
 
-    const step = steps[next];
-    const patience = step.patience ?? this.script.patience ?? SCRIPT_LIMITS.patienceDefault;
+    const params = this.script.parameters ? (context.params ?? {}) : null;
+    const step = filledStep(steps[next], params);
+    // After a fallback's answer the step looks once: the fallback answers until the screen is back.
+    const patience =
+      this.fallback && kept?.fallback
+        ? 0
+        : (step.patience ?? this.script.patience ?? SCRIPT_LIMITS.patienceDefault);
     let screen = context.screen;
     let looked = false;
     for (let attempt = 0; ; attempt++) {
       const decision = this.decide(step, screen);
       const seen = looked ? { screen } : {};
-      if (decision.kind === 'ready') return { action: decision.action, state, ...seen };
+      if (decision.kind === 'ready') {
+        return { action: decision.action, state, plannedBy: 'script', ...seen };
+      }
       if (decision.kind === 'impossible') {
         return {
           action: { action: 'fail', reason: `${stepName(next, step)} ${decision.why}` },
           state,
+          plannedBy: 'script',
           ...seen,
         };
       }
       if (attempt >= patience) {
+        if (this.fallback) {
+          return this.askFallback(context, screen, next, step, decision.for, kept, params);
+        }
         const reason =
           patience === 0
             ? `${stepName(next, step)} did not see ${decision.for} and has patience 0`
             : `${stepName(next, step)} waited ${patience} times for ${decision.for}`;
-        return { action: { action: 'fail', reason }, state, ...seen };
+        return { action: { action: 'fail', reason }, state, plannedBy: 'script', ...seen };
       }
       await sleep(this.pollMs, context.signal);
       screen = await lookOrAbort(context);
       looked = true;
     }
+  }
+
+  /**
+   * The fallback plans step `next` on this screen, told the goal, what the script expected and its
+   * remaining steps. Its answer passes Warden's rules like any planner's; the cursor stays.
+   */
+  private async askFallback(
+    context: PlanningContext,
+    screen: ObservedScreen,
+    next: number,
+    step: ScriptStep,
+    expected: string,
+    kept: KeptState | null,
+    params: Params | null,
+  ): Promise<PlanResult> {
+    const remaining = this.script.steps.slice(next).map((s) => filledStep(s, params));
+    const goal = fallbackGoal(context.goal, { name: stepName(next, step), expected }, remaining);
+    const result = await this.fallback!.plan({
+      ...context,
+      goal,
+      screen,
+      state: kept?.fallback ? (kept.model ?? null) : null,
+    });
+    const state: ScriptedPlannerState = { next, fallback: true, model: result.state ?? null };
+    // The script still has steps to take: the fallback cannot end the run as done (fail closed).
+    const answer = result.action as { action?: unknown } | null;
+    const action =
+      typeof answer === 'object' && answer !== null && answer.action === 'done'
+        ? {
+            action: 'fail',
+            reason: `the fallback answered done while the script waited at ${stepName(next, step)} for ${expected}`,
+          }
+        : result.action;
+    return {
+      ...result,
+      action,
+      state,
+      plannedBy: 'fallback',
+      ...(screen.sha256 !== context.screen.sha256 && !result.screen ? { screen } : {}),
+    };
   }
 
   /** Whether the step can act on this screen, and with which action. */
@@ -265,12 +347,13 @@ export class ScriptedPlanner implements Planner {
   }
 }
 
-/** The index of the next step, from the state this planner stored (null on the first step). */
-function cursorOf(state: unknown, length: number): number | null {
-  if (state === null || state === undefined) return 0;
+/** The state this planner stored ({next: 0} on the first step), or null when it is not one. */
+function keptOf(state: unknown, length: number): KeptState | null {
+  if (state === null || state === undefined) return { next: 0 };
   if (typeof state !== 'object' || Array.isArray(state)) return null;
-  const next = (state as { next?: unknown }).next;
+  const kept = state as { next?: unknown; fallback?: unknown; model?: unknown };
+  const next = kept.next;
   if (typeof next !== 'number' || !Number.isSafeInteger(next) || next < 0 || next > length)
     return null;
-  return next;
+  return kept.fallback === true ? { next, fallback: true, model: kept.model } : { next };
 }

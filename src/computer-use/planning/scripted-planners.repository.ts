@@ -15,6 +15,19 @@ export class ScriptedPlannersRepository {
     return manager.save(manager.create(ScriptedPlannerRecord, fields));
   }
 
+  /**
+   * The tenant's live planners, counted after taking the tenant's row lock (its row in `tenants`),
+   * so that creates of one tenant count one after another.
+   */
+  async lockAndCount(manager: EntityManager, tenant: string): Promise<number> {
+    await manager.query(`SELECT 1 FROM tenants WHERE id = $1 FOR UPDATE`, [tenant]);
+    const rows: Array<{ n: number }> = await manager.query(
+      `SELECT count(*)::int AS n FROM scripted_planners WHERE tenant = $1 AND deleted_at IS NULL`,
+      [tenant],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
   save(manager: EntityManager, row: ScriptedPlannerRecord) {
     return manager.save(row);
   }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { type AuditEntry, AuditService } from '../../audit/audit.service';
 import type { Caller } from '../../auth/caller';
-import { conflict, DomainError, notFound } from '../../common/domain-error';
+import { conflict, DomainError, invalid, notFound } from '../../common/domain-error';
+import { checkRunParams, type Params } from '../planning/script-params';
 import { SecretGrants } from '../../secrets/secret-grants.service';
 import { PlannerCatalog, plannerUnavailable } from '../catalog/planner-catalog.service';
 import { PlannersService } from '../planning/planners.service';
@@ -21,6 +22,8 @@ export function runRefused(
 export interface Admitted {
   version: number;
   agent: AgentConfig;
+  /** The script's parameters, checked; null when its planner declares none. */
+  params: Params | null;
 }
 
 /**
@@ -70,6 +73,22 @@ export class RunAdmission {
         ...(verdict.id ? { planner: verdict.id } : {}),
       });
     }
+    // A script's fallback is a planner like any other: the catalog's rule for whoever starts.
+    const fallback = await this.planners.fallbackOf(caller.tenant, agent.planner);
+    if (fallback) {
+      const backup = await this.catalog.verdict(caller, fallback);
+      if (!backup.available) {
+        return refuse(
+          plannerUnavailable(
+            `agent "${body.agent}" cannot plan: its script's fallback: ${backup.why}`,
+          ),
+          { reason: 'planner_unavailable', ...(backup.id ? { planner: backup.id } : {}) },
+        );
+      }
+    }
+    const declared = await this.planners.parametersOf(caller.tenant, agent.planner);
+    const params = checkRunParams(declared, body.params);
+    if (!params.ok) return refuse(invalid(params.error), { reason: 'params' });
     const secret = await this.secrets.refusal({
       tenant: caller.tenant,
       envName: agent.screen_token_env,
@@ -93,6 +112,24 @@ export class RunAdmission {
     if (!(await this.planners.plannerFor(caller.tenant, agent.planner))) {
       return refuse(conflict(`agent "${body.agent}" has no planner that Warden can use`));
     }
-    return { version: current.version, agent };
+    // A remote planner with the tenant's most steps waiting already (DESIGN §8): try again later.
+    const busy = await this.planners.busyReason(caller.tenant, agent.planner);
+    if (busy) {
+      return refuse(
+        new DomainError(
+          'too_many',
+          `agent "${body.agent}" cannot plan now: ${busy}`,
+          'planner_busy',
+        ),
+        {
+          reason: 'planner_busy',
+        },
+      );
+    }
+    return {
+      version: current.version,
+      agent,
+      params: declared.length > 0 ? params.params : null,
+    };
   }
 }

@@ -99,6 +99,10 @@ export class Run {
   @Column({ name: 'unchanged_streak', type: 'integer', default: 0 })
   unchangedStreak: number;
 
+  /** The parameters a run of a script was started with (`{order: "4712"}`); null: none. */
+  @Column({ type: 'jsonb', nullable: true })
+  params: Record<string, string> | null;
+
   @Column({ name: 'planner_state', type: 'jsonb', nullable: true })
   plannerState: unknown;
 

@@ -87,6 +87,12 @@ export const RUN_SCHEMAS: ApiSchemas = {
         type: 'array',
         items: anyObject('`{job, total_ms, host_ms, planner_ms, pause_ms, overhead_ms}`'),
       },
+      planned_by: {
+        type: 'string',
+        enum: ['script', 'fallback'],
+        description:
+          "which planner answered a scripted run's step: the script, or its fallback model",
+      },
       started_at: time(),
       ended_at: timeOrNull(),
     },
@@ -100,6 +106,7 @@ export const RUN_SCHEMAS: ApiSchemas = {
       'model',
       'label_evidence',
       'timings',
+      'planned_by',
     ],
   ),
   Run: record(
@@ -125,9 +132,26 @@ export const RUN_SCHEMAS: ApiSchemas = {
       step_count: integer(),
       invalid_actions: integer(),
       pending_approval: { type: 'object', allOf: [schemaRef('Approval')], nullable: true },
+      params: {
+        type: 'object',
+        additionalProperties: text(),
+        description: 'the parameters a run of a script was started with',
+      },
+      planning: record(
+        {
+          script_steps: integer(),
+          fallback_steps: integer(),
+          model_calls: integer(),
+          input_tokens: { ...integer(), nullable: true },
+          output_tokens: { ...integer(), nullable: true },
+          cost_usd: { type: 'number', nullable: true },
+        },
+        [],
+        'what planning the run cost over its steps (null: some step’s usage was unknown); with its steps only',
+      ),
       steps: { type: 'array', items: schemaRef('Step'), description: 'in GET of one run only' },
     },
-    ['steps'],
+    ['steps', 'params', 'planning'],
   ),
   RunPage: pageOf('Run'),
 };

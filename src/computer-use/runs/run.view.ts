@@ -5,7 +5,47 @@ import type { LabelEvidence, StagedEdit } from '../actions';
 import { isReceipt, type Receipt } from '../actions/receipt';
 import type { ModelUsage } from '../planner-contract/planner';
 import type { RailRecord } from '../rail/screen-rail';
-import type { RecordedAction, Step, StepTimingEntry } from './step.entity';
+import type { PlannedBy, RecordedAction, Step, StepTimingEntry } from './step.entity';
+
+/**
+ * What planning a run cost, over its steps: the steps the script and its fallback answered (a
+ * scripted run), the model calls, tokens and cost. A token count or cost is null where some step's
+ * was unknown (unknown usage stays unknown, never zero).
+ */
+export interface PlanningSummary {
+  script_steps: number;
+  fallback_steps: number;
+  model_calls: number;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cost_usd: number | null;
+}
+
+export function planningSummary(steps: readonly Step[]): PlanningSummary {
+  const sum: PlanningSummary = {
+    script_steps: 0,
+    fallback_steps: 0,
+    model_calls: 0,
+    input_tokens: 0,
+    output_tokens: 0,
+    cost_usd: 0,
+  };
+  const add = (total: number | null, n: number | null | undefined) =>
+    total === null || n === null || n === undefined ? null : total + n;
+  for (const step of steps) {
+    if (step.plannedBy === 'script') sum.script_steps++;
+    if (step.plannedBy === 'fallback') sum.fallback_steps++;
+    const model = step.model;
+    // A planner that asks no model (the navigator) keeps notes but names no provider's usage.
+    if (!model || model.calls === 0) continue;
+    sum.model_calls += model.calls ?? 1;
+    sum.input_tokens = add(sum.input_tokens, model.input_tokens);
+    sum.output_tokens = add(sum.output_tokens, model.output_tokens);
+    sum.cost_usd = add(sum.cost_usd, model.cost_usd);
+  }
+  if (sum.cost_usd !== null) sum.cost_usd = Math.round(sum.cost_usd * 1e6) / 1e6;
+  return sum;
+}
 
 /** A step as the API shows it (DESIGN §9). */
 export interface StepView {
@@ -34,6 +74,8 @@ export interface StepView {
   label_evidence?: LabelEvidence;
   /** Per job of the step: total, screen host, planner, pauses and Warden's overhead, in ms. */
   timings?: StepTimingEntry[];
+  /** Which planner answered a scripted run's step: `script`, or its `fallback` model. */
+  planned_by?: PlannedBy;
   started_at: string;
   ended_at: string | null;
 }
@@ -67,6 +109,10 @@ export interface RunView {
   step_count: number;
   invalid_actions: number;
   pending_approval: ApprovalView | null;
+  /** The parameters a run of a script was started with. */
+  params?: Record<string, string>;
+  /** What planning the run cost, over its steps (with its steps only). */
+  planning?: PlanningSummary;
   steps?: StepView[];
 }
 
@@ -95,6 +141,8 @@ export function runView(
     step_count: run.stepCount,
     invalid_actions: run.invalidActions,
     pending_approval: options.approval ? approvalView(options.approval) : null,
+    ...(run.params ? { params: run.params } : {}),
+    ...(options.steps ? { planning: planningSummary(options.steps) } : {}),
     ...(options.steps ? { steps: options.steps.map((s) => stepView(s, decisionOf(s))) } : {}),
   };
 }
@@ -131,6 +179,7 @@ export function stepView(step: Step, approval?: Approval): StepView {
     ...(step.model ? { model: step.model } : {}),
     ...(step.labelEvidence ? { label_evidence: step.labelEvidence } : {}),
     ...(step.timings ? { timings: step.timings } : {}),
+    ...(step.plannedBy ? { planned_by: step.plannedBy } : {}),
     started_at: step.startedAt.toISOString(),
     ended_at: step.endedAt?.toISOString() ?? null,
   };

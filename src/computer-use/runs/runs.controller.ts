@@ -14,6 +14,7 @@ import {
 import {
   ApiBody,
   ApiConflictResponse,
+  ApiTooManyRequestsResponse,
   ApiCreatedResponse,
   ApiGoneResponse,
   ApiNotFoundResponse,
@@ -61,6 +62,10 @@ export class RunsController {
   @ApiConflictResponse({
     description:
       'the agent may not run now: computer use off, kill switch or pause engaged, no usable planner or screen host',
+  })
+  @ApiTooManyRequestsResponse({
+    description:
+      'planner_busy: the agent plans with a remote planner and the tenant has 8 steps waiting for remote planners already',
   })
   start(@CurrentCaller() caller: Caller, @Body() body: StartRunDto) {
     return this.runs.start(caller, body);

@@ -9,6 +9,7 @@ import { StepQueue } from '../../queue/step-queue';
 import { ScreensService } from '../screens/screens.service';
 import type { ListRunsDto } from './dto/list-runs.dto';
 import type { StartRunDto } from './dto/start-run.dto';
+import { goalWithParams } from '../planning/script-params';
 import { RunAdmission } from './run-admission.service';
 import { Run } from './run.entity';
 import { RunLifecycle } from './run-lifecycle.service';
@@ -45,12 +46,15 @@ export class RunsService {
 
   /** Starts a run, or refuses it with a reason (RunAdmission, audited `computer_use.refused`). */
   async start(caller: Caller, body: StartRunDto): Promise<RunView> {
-    const { version, agent } = await this.admission.admit(caller, body);
+    const { version, agent, params } = await this.admission.admit(caller, body);
+    // The goal names the values a run of a script is started with.
+    const goal = params ? goalWithParams(body.goal, params) : body.goal;
     const run = await this.dataSource.transaction(async (manager) => {
       const saved = await this.runs.create(manager, {
         tenant: caller.tenant,
         agent: body.agent,
-        goal: body.goal,
+        goal,
+        params,
         status: 'queued',
         createdBy: caller.subject,
         createdByToken: caller.tokenId,
@@ -68,7 +72,7 @@ export class RunsService {
           runId: saved.id,
           details: {
             agent: body.agent,
-            goal: body.goal,
+            goal,
             config_version: version,
             require_write_approval: agent.require_write_approval,
             four_eyes: agent.four_eyes,

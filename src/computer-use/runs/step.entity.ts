@@ -8,6 +8,9 @@ import type { StepPhase } from './step-phase';
 
 export type { StepPhase } from './step-phase';
 
+/** Which planner answered a scripted run's step. */
+export type PlannedBy = 'script' | 'fallback';
+
 /** The agent config fields a read rests on (`Step.loosenedBy`). */
 export type Loosening = Record<string, unknown>;
 
@@ -148,6 +151,21 @@ export class Step {
    */
   @Column({ name: 'label_evidence', type: 'jsonb', nullable: true })
   labelEvidence: LabelEvidence | null;
+
+  /**
+   * The title of the screen the step decided on (the outline's `title` element), which a script
+   * saved from the run waits for. Null: the host named no title, or the step is older.
+   */
+  @Column({ name: 'screen_title', type: 'text', nullable: true })
+  screenTitle: string | null;
+
+  /**
+   * Which planner answered a scripted run's step: `script` (the script's own step) or `fallback`
+   * (the script's fallback model, where the screen was not the one the script expected). Null for
+   * other planners.
+   */
+  @Column({ name: 'planned_by', type: 'text', nullable: true })
+  plannedBy: PlannedBy | null;
 
   /** Where each job's time went (host, planner, pauses, Warden's own overhead), in ms. */
   @Column({ type: 'jsonb', nullable: true })

@@ -246,6 +246,18 @@ function parseScreenTls(raw: unknown, path: string, problems: string[]): ScreenT
   return { ca_file: dto.ca_file! };
 }
 
+/**
+ * A planner a config or a script names (a catalog id, `scripted-<uuid>`, or a model object),
+ * normalised; null with the problems pushed when it is none. A script's `fallback` is read here.
+ */
+export function parsePlannerRef(
+  raw: unknown,
+  path: string,
+  problems: string[],
+): PlannerConfig | null {
+  return parsePlanner(raw, path, problems);
+}
+
 function parsePlanner(raw: unknown, path: string, problems: string[]): PlannerConfig | null {
   if (raw === undefined || raw === null) return null;
   if (typeof raw === 'string') {

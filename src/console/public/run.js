@@ -6,6 +6,7 @@
  */
 import { api } from './api.js';
 import { every, facts, h } from './dom.js';
+import { saveAsRoutine } from './routine.js';
 import { messageOf } from './run-transcript.js';
 import { stepItem } from './run-step.js';
 import { clock, duration, isEnded, outcomeInWords, statusInWords } from './words.js';
@@ -143,6 +144,8 @@ export async function renderRun(main, ctx) {
         });
         actions.append(cancel);
       }
+      if (run.status === 'completed' && ctx.can('computer_use.admin'))
+        actions.append(saveAsRoutine(run, { said, alert }));
     }
     /** @type {ChildNode | null} */
     let previous = null;

@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsObject, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 
 export class StartRunDto {
   @ApiProperty({ example: 'sap-orders', description: 'an agent of the tenant computer-use config' })
@@ -12,4 +12,15 @@ export class StartRunDto {
   @MinLength(1)
   @MaxLength(2000)
   goal: string;
+
+  @ApiPropertyOptional({
+    description:
+      "a value for each of the agent's script's parameters (routine runs, docs/planners.md): every one given, each 1 to 500 characters, no control characters",
+    type: 'object',
+    additionalProperties: { type: 'string', maxLength: 500 },
+    example: { order: '4712', date: '15.05.2026' },
+  })
+  @IsOptional()
+  @IsObject({ message: 'params must be an object {name: value}' })
+  params?: Record<string, unknown>;
 }
