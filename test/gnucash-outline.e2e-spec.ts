@@ -151,10 +151,19 @@ describe('GnuCash through the x11 screen host, with its outline from AT-SPI', ()
         role: 'button',
         name: 'Enter',
         description: 'Record the current transaction',
+        // Where the button is, for the console to frame it.
+        rect: {
+          x: expect.any(Number),
+          y: expect.any(Number),
+          width: expect.any(Number),
+          height: expect.any(Number),
+        },
       },
       // The scripted planner names the element it aims at as its target.
       target: 'Enter',
     });
+    expect(enter.label_evidence.element.rect.width).toBeGreaterThan(0);
+    expect(enter.label_evidence.element.rect.height).toBeGreaterThan(0);
     const checking = steps.find((s) => /^double-click on “Checking”/.test(s.why)) as any;
     expect(checking.label_evidence).toMatchObject({
       source: 'outline',
