@@ -29,7 +29,7 @@ import {
   type ScriptStep,
 } from './script.types';
 import { parsePlannerRef } from '../settings/parse-config';
-import { PARAM_LIMITS, PARAM_NAME, placeholdersIn } from './script-params';
+import { PARAM_LIMITS, PARAM_NAME, placeholdersIn, samplePattern } from './script-params';
 
 /** Actions that aim at a point, and so may name an element instead. */
 const POINTED: ReadonlySet<string> = new Set(['click', 'double_click', 'scroll']);
@@ -141,13 +141,20 @@ function element(path: string, v: unknown): ElementRef {
   return out;
 }
 
-/** Placeholders stand for a value when the step runs; any value stands in for the check. */
-let placeholderSample: ((source: string) => string) | null = null;
+/**
+ * How a script's patterns are checked: against one size budget for them all, each as `sample`
+ * makes it (a script with parameters: each placeholder stands for a value when the step runs, so
+ * any value stands in for the check).
+ */
+interface PatternCheck {
+  budget: PatternBudget;
+  sample: (source: string) => string;
+}
 
-function regex(path: string, v: unknown, budget: PatternBudget): string {
+function regex(path: string, v: unknown, patterns: PatternCheck): string {
   const max = SCRIPT_LIMITS.regexMax;
   const source = text(path, v, 1, max, `a regular expression of 1 to ${max} characters`);
-  const compiled = compilePattern(placeholderSample ? placeholderSample(source) : source, budget);
+  const compiled = compilePattern(patterns.sample(source), patterns.budget);
   if (!compiled.ok) {
     const what = compiled.tooLarge
       ? 'too large to match cheaply'
@@ -157,7 +164,7 @@ function regex(path: string, v: unknown, budget: PatternBudget): string {
   return source;
 }
 
-function condition(path: string, v: unknown, budget: PatternBudget): ScriptCondition {
+function condition(path: string, v: unknown, patterns: PatternCheck): ScriptCondition {
   const what = 'one of {text}, {element} or {screen_sha256}';
   if (!isPlainObject(v)) refuse(`${path} ${show(v)}: ${what}`);
   onlyFields(v, path, CONDITION_FIELDS, `when has one of ${CONDITION_FIELDS.join(', ')}`);
@@ -168,7 +175,7 @@ function condition(path: string, v: unknown, budget: PatternBudget): ScriptCondi
   }
   switch (present[0]) {
     case 'text':
-      return { text: regex(`${path}.text`, v.text, budget) };
+      return { text: regex(`${path}.text`, v.text, patterns) };
     case 'element':
       return { element: element(`${path}.element`, v.element) };
     default: {
@@ -253,12 +260,12 @@ function action(path: string, v: unknown, rules: Rules): ScriptAction {
   return { ...rest, element: target } as ScriptAction;
 }
 
-function step(path: string, v: unknown, rules: Rules, budget: PatternBudget): ScriptStep {
+function step(path: string, v: unknown, rules: Rules, patterns: PatternCheck): ScriptStep {
   if (!isPlainObject(v)) refuse(`${path} ${show(v)}: a step {step?, when?, patience?, action}`);
   onlyFields(v, path, STEP_FIELDS, `a step has ${and(STEP_FIELDS)}`);
   const out: ScriptStep = {} as ScriptStep;
   if (has(v, 'step')) out.step = label(`${path}.step`, v.step);
-  if (has(v, 'when')) out.when = condition(`${path}.when`, v.when, budget);
+  if (has(v, 'when')) out.when = condition(`${path}.when`, v.when, patterns);
   if (has(v, 'patience')) out.patience = patience(`${path}.patience`, v.patience);
   if (!has(v, 'action')) refuse(`${path}.action: missing; every step has an action`);
   out.action = action(`${path}.action`, v.action, rules);
@@ -319,25 +326,21 @@ function script(value: unknown, rules: Rules): Script {
   const declared = has(value, 'parameters') ? parameters(value.parameters) : null;
   if (declared) out.parameters = declared;
   if (has(value, 'fallback')) out.fallback = fallback(value.fallback);
-  const budget = newPatternBudget(SCRIPT_PATTERNS_SIZE_MAX);
-  placeholderSample = declared ? (source) => source.replace(/\{\{[a-z][a-z0-9_]*\}\}/g, 'x') : null;
-  try {
-    for (let i = 0; i < steps.length; i++) {
-      const checked = step(`steps[${i}]`, steps[i], rules, budget);
-      if (declared) {
-        const unknown = placeholdersIn(JSON.stringify(checked)).filter(
-          (n) => !declared.includes(n),
+  const patterns: PatternCheck = {
+    budget: newPatternBudget(SCRIPT_PATTERNS_SIZE_MAX),
+    sample: declared ? samplePattern : (source) => source,
+  };
+  for (let i = 0; i < steps.length; i++) {
+    const checked = step(`steps[${i}]`, steps[i], rules, patterns);
+    if (declared) {
+      const unknown = placeholdersIn(JSON.stringify(checked)).filter((n) => !declared.includes(n));
+      if (unknown.length > 0) {
+        refuse(
+          `steps[${i}]: {{${unknown[0]}}} is not a parameter of the script (parameters: ${declared.join(', ') || 'none'})`,
         );
-        if (unknown.length > 0) {
-          refuse(
-            `steps[${i}]: {{${unknown[0]}}} is not a parameter of the script (parameters: ${declared.join(', ') || 'none'})`,
-          );
-        }
       }
-      out.steps.push(checked);
     }
-  } finally {
-    placeholderSample = null;
+    out.steps.push(checked);
   }
   // Defaults filled in can make it longer; what is stored must pass this check again.
   const normal = jsonBytes(out);

@@ -41,6 +41,11 @@ export function escapePattern(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
 }
 
+/** A `when.text` pattern as checking sees it: each `{{name}}` stands for a value, any value. */
+export function samplePattern(pattern: string): string {
+  return pattern.replace(PLACEHOLDER, 'x');
+}
+
 /** A `when.text` pattern with each `{{name}}` replaced by its value, escaped. */
 export function fillPattern(pattern: string, params: Params): string {
   return pattern.replace(PLACEHOLDER, (whole, name: string) =>
