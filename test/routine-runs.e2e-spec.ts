@@ -56,6 +56,16 @@ describe('routine runs: a run saved as a script, replayed under the same rules',
     }
   }
 
+  /** The sim from its start, with an information dialog the script does not expect over it. */
+  async function unexpectedDialog(): Promise<void> {
+    await stack.sim.reset();
+    await stack.sim.call('POST', '/sim/popup', {
+      title: 'Information',
+      message: 'The system will be down for maintenance at 18:00.',
+      buttons: ['OK', 'Close'],
+    });
+  }
+
   const agents: Record<string, Record<string, unknown>> = {};
   /** Adds an agent on the same sim planned by `planner`, keeping those added before. */
   async function agentWith(name: string, planner: string): Promise<void> {
@@ -222,12 +232,7 @@ describe('routine runs: a run saved as a script, replayed under the same rules',
   });
 
   it('fails naming the step when the screen is not the one the script expects and it has no fallback', async () => {
-    await stack.sim.reset();
-    await stack.sim.call('POST', '/sim/popup', {
-      title: 'Information',
-      message: 'The system will be down for maintenance at 18:00.',
-      buttons: ['OK', 'Close'],
-    });
+    await unexpectedDialog();
     const started = await startWith('routine', { order: '4712', date: '15.05.2026' });
     const run = await stack.waitFor(started.body.id, isEnded, 60_000);
     expect(run).toMatchObject({ status: 'failed', end_reason: 'fail' });
@@ -254,12 +259,7 @@ describe('routine runs: a run saved as a script, replayed under the same rules',
     });
     expect(saved.status).toBe(201);
     await agentWith('routine-fb', saved.body.planner.id);
-    await stack.sim.reset();
-    await stack.sim.call('POST', '/sim/popup', {
-      title: 'Information',
-      message: 'The system will be down for maintenance at 18:00.',
-      buttons: ['OK', 'Close'],
-    });
+    await unexpectedDialog();
     fake.reset();
     fake.script([anthropicComputer({ action: 'key', text: 'Escape' })]);
     const started = await startWith('routine-fb', { order: '4713', date: '01.06.2026' });
@@ -360,7 +360,7 @@ describe('routine runs: a run saved as a script, replayed under the same rules',
     expect(audit.body.items).toHaveLength(1);
   });
 
-  it("holds a write the fallback chose even for an agent whose writes need no approval", async () => {
+  it('holds a write the fallback chose even for an agent whose writes need no approval', async () => {
     const saved = await post(`/api/computer-use/runs/${sourceRun.id}/script`, {
       name: 'VA02 without approval, with a fallback',
       parameters: { order: '4711', date: '30.04.2026' },
@@ -378,12 +378,7 @@ describe('routine runs: a run saved as a script, replayed under the same rules',
       require_write_approval: false,
       reason: 'routine delivery-date changes, reviewed as a script',
     });
-    await stack.sim.reset();
-    await stack.sim.call('POST', '/sim/popup', {
-      title: 'Information',
-      message: 'The system will be down for maintenance at 18:00.',
-      buttons: ['OK', 'Close'],
-    });
+    await unexpectedDialog();
     fake.reset();
     // Off the script, the model types: a write.
     fake.script([anthropicComputer({ action: 'type', text: 'closing this' })]);
