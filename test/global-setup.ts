@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { Redis } from 'ioredis';
+import { createTemplateDatabase } from './support/database';
 import { TEST_PG_ADMIN_URL, TEST_REDIS_URL } from './support/env';
 
 /**
  * Checks that PostgreSQL and Redis answer (with a message that says how to start them), and names
- * this run: each test file creates its own databases under this prefix and Redis keys under it.
+ * this run: each test file creates its own databases under this prefix (copies of the run's
+ * migrated template) and Redis keys under it.
  */
 export default async function globalSetup(): Promise<void> {
   const pg = new Client({ connectionString: TEST_PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
@@ -33,4 +35,5 @@ export default async function globalSetup(): Promise<void> {
     redis.disconnect();
   }
   process.env.WARDEN_TEST_RUN = `warden_test_${randomBytes(3).toString('hex')}`;
+  await createTemplateDatabase();
 }

@@ -28,11 +28,23 @@ async function admin<T>(fn: (client: Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** A new database with a random name, migrated through the real migrations. */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `${testRunPrefix()}_${randomBytes(4).toString('hex')}`;
+/**
+ * The name of this run's migrated template: the global setup migrates it once through the real
+ * migrations, and every test database is a copy of it (CREATE DATABASE … TEMPLATE copies files, about
+ * a tenth of the time of 32 migrations, once per suite and stack).
+ */
+export function templateName(): string {
+  return `${testRunPrefix()}_template`;
+}
+
+/** Creates this run's template database and runs the real migrations on it (the global setup). */
+export async function createTemplateDatabase(): Promise<void> {
+  const name = templateName();
   await admin((c) => c.query(`CREATE DATABASE "${name}"`));
-  const url = urlFor(name);
+  await migrate(urlFor(name));
+}
+
+async function migrate(url: string): Promise<void> {
   const migrator = new DataSource(databaseOptions({ DATABASE_URL: url }));
   await migrator.initialize();
   try {
@@ -40,6 +52,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   } finally {
     await migrator.destroy();
   }
+}
+
+/** A new database with a random name: a copy of the run's template, which the real migrations made. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `${testRunPrefix()}_${randomBytes(4).toString('hex')}`;
+  await admin((c) => c.query(`CREATE DATABASE "${name}" TEMPLATE "${templateName()}"`));
+  const url = urlFor(name);
   // A pool, not one client: tests ask concurrently (lanes of the property test, Promise.all), and
   // a client given a query while it runs another only queues it (deprecated, gone in pg 9).
   const pool = new Pool({ connectionString: url, max: 4 });
