@@ -38,9 +38,9 @@ export default tseslint.config(
     },
   },
   {
-    // The console's browser code: plain JS checked by TypeScript (src/console/public/tsconfig.json,
+    // The console's browser code: plain JS checked by TypeScript (src/console/browser/tsconfig.json,
     // DOM types), which already knows the browser's globals.
-    files: ['src/console/public/**/*.js'],
+    files: ['src/console/browser/**/*.js'],
     rules: { 'no-undef': 'off' },
   },
   {

@@ -1,9 +1,9 @@
 /**
  * The console's words for who may decide a held write and its escalation (approver groups), from
- * public/deciders.js (the browser's own module, compiled for the test).
+ * browser/deciders.js (the browser's own module, compiled for the test).
  */
-// @ts-expect-error: the browser's own module; its JSDoc types are checked by public/tsconfig.json
-import * as browserDeciders from './public/deciders.js';
+// @ts-expect-error: the browser's own module; its JSDoc types are checked by browser/tsconfig.json
+import * as browserDeciders from './browser/deciders.js';
 
 type Seen = {
   status: string;

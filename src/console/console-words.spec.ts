@@ -1,17 +1,17 @@
 /**
  * What the approver sees is what is sent (DESIGN §6): the console's words for typed text, from
- * public/words.js (the browser's own module, compiled for the test). The console e2e test shows
+ * browser/words.js (the browser's own module, compiled for the test). The console e2e test shows
  * the same in a real browser.
  */
 import fc from 'fast-check';
 import { describeChange, type Change } from '../computer-use/actions';
 import type { StepOutcome } from '../computer-use/runs/step.entity';
-// @ts-expect-error: the browser's own module; its JSDoc types are checked by public/tsconfig.json
-import * as browserWords from './public/words.js';
+// @ts-expect-error: the browser's own module; its JSDoc types are checked by browser/tsconfig.json
+import * as browserWords from './browser/words.js';
 // @ts-expect-error: the browser's own module
-import * as browserChangeWords from './public/change-words.js';
+import * as browserChangeWords from './browser/change-words.js';
 // @ts-expect-error: the browser's own module
-import * as browserEventWords from './public/event-words.js';
+import * as browserEventWords from './browser/event-words.js';
 
 type Mark = { mark: string; name: string; char: string; newline: boolean };
 /** The functions of words.js this test uses, with the types its JSDoc gives them. */
