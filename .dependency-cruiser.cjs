@@ -27,7 +27,15 @@ module.exports = {
       comment:
         "the console's browser code (bundled by scripts/build-console.ts) imports only itself and the pure tables of packages/protocol",
       from: { path: '^src/console/browser/' },
-      to: { pathNot: '^src/console/browser/|^packages/protocol/src/(text|actions|outline)\\.ts$' },
+      to: { pathNot: '^src/console/browser/|^packages/protocol/src/(char-names|actions|outline)\\.ts$' },
+    },
+    {
+      name: 'protocol-as-one-package',
+      severity: 'error',
+      comment:
+        "import @warden/protocol, not its files: compiled code loads the package's dist/index.js (only the console's bundle takes single files)",
+      from: { path: '^(src|screen-host/src)/', pathNot: '^src/console/browser/|\\.spec\\.ts$' },
+      to: { path: '^packages/protocol/src/', pathNot: '^packages/protocol/src/index\\.ts$' },
     },
     {
       name: 'console-browser-code-only-in-the-browser',

@@ -7,8 +7,8 @@ import { actionTitle, h } from './dom.js';
 import { screenView } from './screens.js';
 import { clock, receiptInWords } from './words.js';
 
-/** @typedef {import('./api.js').Approval} Approval */
-/** @typedef {import('./api.js').Run} Run */
+/** @typedef {import('./api-types.js').Approval} Approval */
+/** @typedef {import('./api-types.js').Run} Run */
 
 /**
  * The section, hidden until the write is sent; `show` fills it (again when the next screen

@@ -26,7 +26,7 @@ import { permissionInWords } from './words.js';
 /**
  * What every page gets.
  * @typedef {{
- *   me: import('./api.js').Me,
+ *   me: import('./api-types.js').Me,
  *   can: (permission: string) => boolean,
  *   signal: AbortSignal,
  *   params: string[],
@@ -87,7 +87,7 @@ const nav = /** @type {HTMLElement} */ (document.getElementById('nav'));
 const who = /** @type {HTMLElement} */ (document.getElementById('who'));
 const announcer = /** @type {HTMLElement} */ (document.getElementById('announcer'));
 
-/** @type {import('./api.js').Me | null} */
+/** @type {import('./api-types.js').Me | null} */
 let me = null;
 /** @type {AbortController | null} */
 let current = null;

@@ -18,9 +18,9 @@ import { earlierSteps } from './earlier-steps.js';
 import { resumePanel } from './resume-panel.js';
 import { actionInWords, clock, exactJson, isEnded, statusInWords } from './words.js';
 
-/** @typedef {import('./api.js').Approval} Approval */
-/** @typedef {import('./api.js').Run} Run */
-/** @typedef {import('./api.js').Step} Step */
+/** @typedef {import('./api-types.js').Approval} Approval */
+/** @typedef {import('./api-types.js').Run} Run */
+/** @typedef {import('./api-types.js').Step} Step */
 
 /** @param {unknown} error */
 const messageOf = (error) => (error instanceof Error ? error.message : String(error));

@@ -8,7 +8,7 @@ import { facts, h } from './dom.js';
 import { eventInWords } from './event-words.js';
 import { clock } from './words.js';
 
-/** @typedef {import('./api.js').AuditEvent} AuditEvent */
+/** @typedef {import('./api-types.js').AuditEvent} AuditEvent */
 
 const KNOWN_TYPES = [
   'computer_use.',
@@ -168,7 +168,7 @@ export function renderAudit(main, ctx) {
     chain.className = 'chain';
     chain.textContent = 'Checking every event of the tenant…';
     api('/api/audit/verify').then(
-      (/** @type {import('./api.js').Verify} */ result) => {
+      (/** @type {import('./api-types.js').Verify} */ result) => {
         verify.disabled = false;
         chain.className = `chain ${result.ok ? 'chain-ok' : 'chain-bad'}`;
         chain.textContent = result.ok
@@ -252,7 +252,7 @@ export function renderAudit(main, ctx) {
   const load = async (cursor) => {
     moreButton.disabled = true;
     try {
-      /** @type {import('./api.js').Page<AuditEvent>} */
+      /** @type {import('./api-types.js').ListPage<AuditEvent>} */
       const page = await api(`/api/audit${query({ ...filters(), limit: 100, cursor })}`, {
         signal: ctx.signal,
       });

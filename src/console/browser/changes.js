@@ -16,8 +16,8 @@ import {
 } from './change-words.js';
 import { marked } from './words.js';
 
-/** @typedef {import('./api.js').Approval} Approval */
-/** @typedef {import('./api.js').Change} Change */
+/** @typedef {import('./api-types.js').Approval} Approval */
+/** @typedef {import('./api-types.js').Change} Change */
 
 /**
  * A value of a field: typed text in full, `(not read)` when nothing read it, `(empty)`.
@@ -65,7 +65,7 @@ function afterCell(c) {
   return cell;
 }
 
-/** @typedef {import('./api.js').StagedEdit} StagedEdit */
+/** @typedef {import('./api-types.js').StagedEdit} StagedEdit */
 
 /**
  * What a held typing does to its field, before → after, as a one-row table like a commit's change
@@ -148,7 +148,7 @@ export function editList(edit, text, level, o = {}) {
  * The change list of a held commit as a table with its heading, or null for an approval without
  * one (a commit with nothing edited before it since the last commit).
  * @param {Approval} approval
- * @param {{level: 'h2' | 'h3', explain: boolean, steps?: import('./api.js').Step[]}} o
+ * @param {{level: 'h2' | 'h3', explain: boolean, steps?: import('./api-types.js').Step[]}} o
  *   `explain`: the lines under the table (the approval page); the inbox shows the table alone;
  *   `steps`: the run's, to tell edits a person approved from staged ones
  */
@@ -219,7 +219,7 @@ function changeTable(changes) {
  * @param {HTMLElement} section
  * @param {Change[]} changes
  * @param {Change[]} opened
- * @param {import('./api.js').Step[]} steps
+ * @param {import('./api-types.js').Step[]} steps
  */
 function appendHelp(section, changes, opened, steps) {
   const navigation = opened.length

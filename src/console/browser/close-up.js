@@ -7,7 +7,7 @@ import { h, s } from './dom.js';
 import { drawMarks, markRadius, placeOutside } from './screen-marks.js';
 import { drawField, screenUrl } from './screens.js';
 
-/** @typedef {import('./api.js').Action} Action */
+/** @typedef {import('./api-types.js').Action} Action */
 /** @typedef {import('./screens.js').Focus} Focus */
 /** @typedef {{x: number, y: number, width: number, height: number}} Rect */
 

@@ -83,7 +83,7 @@ export function typedText(text) {
 /**
  * An action in words, as nodes: typing shows its text in full with its marks (`typedText`), any
  * other action is `actionInWords`.
- * @param {import('./api.js').Action | null | undefined} action
+ * @param {import('./api-types.js').Action | null | undefined} action
  * @param {string | null} [why]
  * @returns {Child[]}
  */

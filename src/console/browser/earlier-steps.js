@@ -8,8 +8,8 @@ import { marksInWords, targetOf } from './screen-marks.js';
 import { screenView, typingFocus } from './screens.js';
 import { stepOutcomeInWords } from './words.js';
 
-/** @typedef {import('./api.js').Approval} Approval */
-/** @typedef {import('./api.js').Step} Step */
+/** @typedef {import('./api-types.js').Approval} Approval */
+/** @typedef {import('./api-types.js').Step} Step */
 
 /**
  * The run's earlier steps as a strip of thumbnails; choosing one shows it larger below.

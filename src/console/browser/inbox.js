@@ -12,8 +12,8 @@ import { targetOf } from './screen-marks.js';
 import { screenView, typingFocus } from './screens.js';
 import { actionInWords, ago, expiry } from './words.js';
 
-/** @typedef {import('./api.js').Approval} Approval */
-/** @typedef {import('./api.js').Run} Run */
+/** @typedef {import('./api-types.js').Approval} Approval */
+/** @typedef {import('./api-types.js').Run} Run */
 
 /** How often the inbox asks: well inside the two seconds an approver may wait to see a new write. */
 const POLL_MS = 1000;
@@ -159,7 +159,7 @@ export function renderInbox(main, ctx) {
   const rows = new Map();
   let shownCount = -1;
   void every(POLL_MS, ctx.signal, async () => {
-    /** @type {import('./api.js').Page<Approval>} */
+    /** @type {import('./api-types.js').ListPage<Approval>} */
     let page;
     try {
       page = await api('/api/approvals?limit=200', { signal: ctx.signal });

@@ -7,8 +7,8 @@
  */
 import { h, s } from './dom.js';
 
-/** @typedef {import('./api.js').Approval} Approval */
-/** @typedef {import('./api.js').Rect} Rect */
+/** @typedef {import('./api-types.js').Approval} Approval */
+/** @typedef {import('./api-types.js').Rect} Rect */
 
 /** What each rule means, in a sentence an approver reads. */
 const RULES = {

@@ -8,8 +8,8 @@ import { api } from './api.js';
 import { h } from './dom.js';
 import { statusInWords } from './words.js';
 
-/** @typedef {import('./api.js').Approval} Approval */
-/** @typedef {import('./api.js').Run} Run */
+/** @typedef {import('./api-types.js').Approval} Approval */
+/** @typedef {import('./api-types.js').Run} Run */
 
 /** @param {unknown} error */
 const messageOf = (error) => (error instanceof Error ? error.message : String(error));

@@ -8,7 +8,7 @@
 import { api } from './api.js';
 import { h } from './dom.js';
 
-/** @typedef {import('./api.js').Run} Run */
+/** @typedef {import('./api-types.js').Run} Run */
 
 /** @param {unknown} error */
 const messageOf = (error) => (error instanceof Error ? error.message : String(error));

@@ -15,8 +15,8 @@ import {
   stepOutcomeInWords,
 } from './words.js';
 
-/** @typedef {import('./api.js').Run} Run */
-/** @typedef {import('./api.js').Step} Step */
+/** @typedef {import('./api-types.js').Run} Run */
+/** @typedef {import('./api-types.js').Step} Step */
 
 /**
  * One step of the film: its screen (a thumbnail that opens larger), the action drawn where the

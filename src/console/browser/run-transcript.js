@@ -12,7 +12,7 @@ export const messageOf = (error) => (error instanceof Error ? error.message : St
 /**
  * A model call of a transcript: what it cost, what the model answered, what Warden sent (the
  * screens by SHA-256). Shown as text, never as HTML: a model's answer can say anything.
- * @param {import('./api.js').ModelCall} call
+ * @param {import('./api-types.js').ModelCall} call
  */
 function callView(call) {
   /** @param {number | null} n */
@@ -54,7 +54,7 @@ export function transcriptDetails(runId, n) {
     if (!details.open || loading) return;
     loading = true;
     api(`/api/computer-use/runs/${runId}/steps/${n}/transcript`).then(
-      (/** @type {import('./api.js').Transcript} */ transcript) => {
+      (/** @type {import('./api-types.js').Transcript} */ transcript) => {
         body.replaceChildren(
           ...(transcript.calls.length
             ? transcript.calls.map(callView)

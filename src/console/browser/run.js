@@ -11,7 +11,7 @@ import { messageOf } from './run-transcript.js';
 import { stepItem } from './run-step.js';
 import { clock, duration, isEnded, outcomeInWords, statusInWords } from './words.js';
 
-/** @typedef {import('./api.js').Run} Run */
+/** @typedef {import('./api-types.js').Run} Run */
 
 /** @param {Run} run */
 function usage(run) {

@@ -4,7 +4,7 @@ import { api, query } from './api.js';
 import { every, h } from './dom.js';
 import { clock, statusInWords } from './words.js';
 
-/** @typedef {import('./api.js').Run} Run */
+/** @typedef {import('./api-types.js').Run} Run */
 
 const STATUSES = ['', 'queued', 'running', 'awaiting_approval', 'completed', 'failed', 'stopped'];
 
@@ -51,7 +51,7 @@ export function renderRuns(main, ctx) {
   );
   let shown = '';
   void every(2000, ctx.signal, async () => {
-    /** @type {import('./api.js').Page<Run>} */
+    /** @type {import('./api-types.js').ListPage<Run>} */
     let page;
     try {
       page = await api(`/api/computer-use/runs${query({ limit: 50, status })}`, {

@@ -7,7 +7,7 @@
 import { s } from './dom.js';
 import { actionInWords, characters, marked } from './words.js';
 
-/** @typedef {import('./api.js').Action} Action */
+/** @typedef {import('./api-types.js').Action} Action */
 /** @typedef {import('./screens.js').Focus} Focus */
 /** @typedef {{x: number, y: number, width: number, height: number}} Rect */
 
@@ -21,7 +21,7 @@ const contains = (r, x, y) => x >= r.x && y >= r.y && x < r.x + r.width && y < r
 /**
  * Where the outline placed a step's target: the element a click landed on, or the field typing
  * goes into; null where nothing placed it.
- * @param {import('./api.js').Step | null | undefined} step
+ * @param {import('./api-types.js').Step | null | undefined} step
  * @returns {Rect | null}
  */
 export function targetOf(step) {

@@ -21,8 +21,8 @@ import {
 } from './screen-marks.js';
 import { clickLabel } from './words.js';
 
-/** @typedef {import('./api.js').Action} Action */
-/** @typedef {import('./api.js').Step} Step */
+/** @typedef {import('./api-types.js').Action} Action */
+/** @typedef {import('./api-types.js').Step} Step */
 /** @typedef {{x: number, y: number, width: number, height: number}} Rect */
 /**
  * Where typing goes, as far as the run tells: the point its last click landed on.
@@ -269,7 +269,7 @@ function drawVolatile(overlay, volatile, width, height) {
  *   action: Action | null, why: string | null, focus?: Focus | null,
  *   size: 'full' | 'thumb', alt: string,
  *   volatile?: {frame: {width: number, height: number}, rects: Rect[]} | null,
- *   changes?: import('./api.js').Change[] | null,
+ *   changes?: import('./api-types.js').Change[] | null,
  *   flagged?: Rect | null, target?: Rect | null
  * }} o `changes`: a held commit's change list, its fields outlined (changes.js); `flagged`: text
  *   the injection rail flagged (rail.js); `target`: where the outline placed what the action

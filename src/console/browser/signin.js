@@ -21,7 +21,7 @@ export function signInErrorInWords(code) {
  * development. The token is checked with GET /api/me and kept in this tab's sessionStorage only:
  * closing the tab signs out.
  * @param {HTMLElement} main
- * @param {{message?: string, signedIn: (me: import('./api.js').Me) => void}} options
+ * @param {{message?: string, signedIn: (me: import('./api-types.js').Me) => void}} options
  */
 export function renderSignIn(main, options) {
   const input = h('input', {
@@ -58,7 +58,7 @@ export function renderSignIn(main, options) {
     }
     button.disabled = true;
     api('/api/me', { token }).then(
-      (/** @type {import('./api.js').Me} */ me) => {
+      (/** @type {import('./api-types.js').Me} */ me) => {
         setToken(token);
         options.signedIn(me);
       },

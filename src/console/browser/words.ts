@@ -1,31 +1,24 @@
-// @ts-check
 /**
  * How the console says things: actions, outcomes, statuses and times in words an approver reads
  * without knowing the API. Pure functions of their inputs.
  */
+import { ACTION_LIMITS } from '@warden/protocol/actions';
+import { marked, shown } from './typed-words';
+import type { Action, ModelUsage, Receipt, Step, StepApproval } from './api-types';
 
-import { marked, shown } from './typed-words.js';
+export { characters, charName, exactJson, marked, shown, typedPieces } from './typed-words';
 
-export { characters, charName, exactJson, marked, shown, typedPieces } from './typed-words.js';
+const str = (value: unknown) => (typeof value === 'string' ? value : '');
+const num = (value: unknown) =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
 
-/** @typedef {import('./api.js').Action} Action */
-/** @typedef {import('./api.js').Step} Step */
-
-/** @param {unknown} value */
-const str = (value) => (typeof value === 'string' ? value : '');
-/** @param {unknown} value */
-const num = (value) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-
-/** @param {string} text */
-const quoted = (text) => `“${shown(text, 60)}”`;
+const quoted = (text: string) => `“${shown(text, 60)}”`;
 
 /**
  * The label a click is about: the planner's target, or the label Warden itself read (the
  * classification's why quotes it: `click on “Save” (from the screen outline)`).
- * @param {Action} action
- * @param {string | null} [why]
  */
-export function clickLabel(action, why) {
+export function clickLabel(action: Action, why?: string | null) {
   const target = str(action.target).trim();
   if (target) return target;
   const match = /\bon “([^”]+)”/.exec(why ?? '');
@@ -34,10 +27,9 @@ export function clickLabel(action, why) {
 
 /**
  * One action in words: `Click “Save” at 812, 96`, `Type “15.12.2026”`, `Key Ctrl+S`.
- * @param {Action | null | undefined} action
- * @param {string | null} [why] the classification's why, for the label of a click
+ * @param why the classification's why, for the label of a click
  */
-export function actionInWords(action, why) {
+export function actionInWords(action: Action | null | undefined, why?: string | null) {
   if (!action || typeof action !== 'object') return 'No action';
   const x = num(action.x);
   const y = num(action.y);
@@ -55,7 +47,7 @@ export function actionInWords(action, why) {
     case 'key':
       return `Key ${str(action.key)}`;
     case 'scroll':
-      return `Scroll ${str(action.direction) || 'down'} ${num(action.amount) ?? 3}${at}`;
+      return `Scroll ${str(action.direction) || 'down'} ${num(action.amount) ?? ACTION_LIMITS.amountDefault}${at}`;
     case 'wait':
       return `Wait ${num(action.seconds) ?? '?'} s`;
     case 'done':
@@ -67,8 +59,7 @@ export function actionInWords(action, why) {
   }
 }
 
-/** @type {Record<string, string>} */
-const OUTCOMES = {
+const OUTCOMES: Record<string, string> = {
   sent: 'sent',
   held: 'held for approval',
   sent_after_approval: 'sent after approval',
@@ -84,10 +75,8 @@ const OUTCOMES = {
 /**
  * Who decided a held write, when, with which comment, and who resumed it: `approved by bob at
  * 10:02 (“checked the screen”); resumed by olga at 10:03`.
- * @param {import('./api.js').StepApproval | undefined | null} a
- * @returns {string | null}
  */
-export function approvalInWords(a) {
+export function approvalInWords(a: StepApproval | undefined | null): string | null {
   if (!a) return null;
   if (a.status === 'pending') return 'waiting for a decision';
   if (a.status === 'expired' && !a.decided_by) return 'expired: nobody decided in time';
@@ -102,16 +91,19 @@ export function approvalInWords(a) {
   return a.status === 'approved' ? `${decided}; not resumed yet` : decided;
 }
 
-/** @type {Record<string, string>} */
-const MESSAGE_TYPES = { S: 'success', I: 'information', W: 'warning', E: 'error', A: 'abort' };
+const MESSAGE_TYPES: Record<string, string> = {
+  S: 'success',
+  I: 'information',
+  W: 'warning',
+  E: 'error',
+  A: 'abort',
+};
 
 /**
  * A write's receipt in words: `saved: Standard Order 4711 has been saved` as the application put
  * it, with its message type; a message left from before the write says so; no receipt says why.
- * @param {import('./api.js').Receipt | undefined | null} receipt
- * @returns {string | null}
  */
-export function receiptInWords(receipt) {
+export function receiptInWords(receipt: Receipt | undefined | null): string | null {
   if (!receipt) return null;
   if (!receipt.message) return `none: ${receipt.none ?? 'not read'}`;
   const { type, text, source } = receipt.message;
@@ -122,8 +114,7 @@ export function receiptInWords(receipt) {
   return `${kind}${said} in ${where}`;
 }
 
-/** @param {string | null} outcome */
-export function outcomeInWords(outcome) {
+export function outcomeInWords(outcome: string | null) {
   if (!outcome) return 'in progress';
   return OUTCOMES[outcome] ?? outcome;
 }
@@ -132,9 +123,10 @@ export function outcomeInWords(outcome) {
  * A step's outcome in words; a staged edit names its field: `staged into “Order” until the commit`.
  * A step that ended with no outcome (a screen host or model error, or an action whose outcome
  * nobody can tell) is not in progress: its error says why.
- * @param {Pick<Step, 'outcome' | 'staged'> & {ended_at?: string | null}} step
  */
-export function stepOutcomeInWords(step) {
+export function stepOutcomeInWords(
+  step: Pick<Step, 'outcome' | 'staged'> & { ended_at?: string | null },
+) {
   if (step.outcome === 'staged' && step.staged) {
     return `staged into ${quoted(step.staged.field.label)} until the commit`;
   }
@@ -142,8 +134,7 @@ export function stepOutcomeInWords(step) {
   return outcomeInWords(step.outcome);
 }
 
-/** @type {Record<string, string>} */
-const STATUSES = {
+const STATUSES: Record<string, string> = {
   queued: 'queued: waiting for its screen host',
   running: 'running',
   awaiting_approval: 'waiting for approval',
@@ -152,8 +143,7 @@ const STATUSES = {
   stopped: 'stopped',
 };
 
-/** @type {Record<string, string>} */
-const END_REASONS = {
+const END_REASONS: Record<string, string> = {
   done: 'the planner finished the goal',
   fail: 'the planner gave up',
   model_error: 'the model call failed',
@@ -174,20 +164,17 @@ const END_REASONS = {
   injection: 'the screen held instructions to the model, and the agent stops on those',
 };
 
-/** @param {{status: string, end_reason: string | null}} run */
-export function statusInWords(run) {
+export function statusInWords(run: { status: string; end_reason: string | null }) {
   const status = STATUSES[run.status] ?? run.status;
   if (!run.end_reason) return status;
   return `${status}: ${END_REASONS[run.end_reason] ?? run.end_reason}`;
 }
 
-/** @param {string} status */
-export function isEnded(status) {
+export function isEnded(status: string) {
   return status === 'completed' || status === 'failed' || status === 'stopped';
 }
 
-/** @type {Record<string, string>} */
-const PERMISSIONS = {
+const PERMISSIONS: Record<string, string> = {
   'agents.approve': 'approve held writes',
   'agents.operate': 'start, resume and cancel runs',
   'audit.read': 'read the audit log',
@@ -195,16 +182,12 @@ const PERMISSIONS = {
   'governance.weaken': 'loosen controls',
 };
 
-/** @param {string} permission */
-export function permissionInWords(permission) {
+export function permissionInWords(permission: string) {
   return PERMISSIONS[permission] ?? permission;
 }
 
-/**
- * A duration in the largest sensible unit: `45 s`, `3 min`, `2 h 5 min`, `3 days`.
- * @param {number} ms
- */
-export function duration(ms) {
+/** A duration in the largest sensible unit: `45 s`, `3 min`, `2 h 5 min`, `3 days`. */
+export function duration(ms: number) {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s} s`;
   const min = Math.floor(s / 60);
@@ -214,43 +197,30 @@ export function duration(ms) {
   return `${Math.floor(hours / 24)} days`;
 }
 
-/**
- * How long ago: `12 s ago`.
- * @param {string} iso
- * @param {number} now
- */
-export function ago(iso, now) {
+/** How long ago: `12 s ago`. */
+export function ago(iso: string, now: number) {
   return `${duration(now - Date.parse(iso))} ago`;
 }
 
-/**
- * When an approval runs out: `in 59 min`, or `expired 2 min ago`.
- * @param {string} iso
- * @param {number} now
- */
-export function expiry(iso, now) {
+/** When an approval runs out: `in 59 min`, or `expired 2 min ago`. */
+export function expiry(iso: string, now: number) {
   const left = Date.parse(iso) - now;
   return left > 0 ? `in ${duration(left)}` : `expired ${duration(-left)} ago`;
 }
 
-/**
- * A local date and time without the browser's locale guessing: `2026-05-01 14:03:22`.
- * @param {string | null} iso
- */
-export function clock(iso) {
+/** A local date and time without the browser's locale guessing: `2026-05-01 14:03:22`. */
+export function clock(iso: string | null) {
   if (!iso) return '';
   const d = new Date(iso);
-  /** @param {number} n */
-  const p = (n) => String(n).padStart(2, '0');
+  const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }
 
 /**
  * A model call's usage: `anthropic claude-x · 1200 in / 80 out tokens · 1.4 s`; for a planner
  * that asks no model, its id, its time in ms and its notes.
- * @param {import('./api.js').ModelUsage | undefined} model
  */
-export function modelInWords(model) {
+export function modelInWords(model: ModelUsage | undefined) {
   if (!model) return 'no model call (scripted planner)';
   // A planner that asks no model (the navigator): its name, its time and what it thought.
   if (model.calls === 0) {
@@ -259,8 +229,7 @@ export function modelInWords(model) {
     if (model.notes) said.push(model.notes);
     return said.join(' · ');
   }
-  /** @param {number | null | undefined} n */
-  const tokens = (n) => (typeof n === 'number' ? String(n) : 'unknown');
+  const tokens = (n: number | null | undefined) => (typeof n === 'number' ? String(n) : 'unknown');
   const parts = [`${model.provider ?? '?'} ${model.model ?? ''}`.trim()];
   parts.push(`${tokens(model.input_tokens)} in / ${tokens(model.output_tokens)} out tokens`);
   if (typeof model.latency_ms === 'number') parts.push(`${(model.latency_ms / 1000).toFixed(1)} s`);

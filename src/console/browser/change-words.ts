@@ -1,25 +1,18 @@
-// @ts-check
 /**
  * What a held write changes, in words: the change list's heading and lines, and the decision in
  * one sentence. Pure functions of their inputs.
  */
-import { actionInWords, clickLabel, marked, shown } from './words.js';
+import { actionInWords, clickLabel, marked, shown } from './words';
+import type { Action, Change, StagedEdit } from './api-types';
 
-/** @typedef {import('./api.js').Action} Action */
-/** @typedef {import('./api.js').Change} Change */
-/** @typedef {import('./api.js').StagedEdit} StagedEdit */
-
-/** @param {unknown} value */
-const str = (value) => (typeof value === 'string' ? value : '');
+const str = (value: unknown) => (typeof value === 'string' ? value : '');
 
 /**
  * What a held typing does to its field, as far as the screen host said: it replaces the field's
  * content (the outline marks it selected), goes into an empty field, is added to what is there
  * (nothing says it is selected: the text goes in at the cursor), or nothing read the field.
- * @param {StagedEdit} edit
- * @returns {'replaces' | 'empty' | 'adds' | 'unread'}
  */
-export function editMode(edit) {
+export function editMode(edit: StagedEdit): 'replaces' | 'empty' | 'adds' | 'unread' {
   if (edit.before === null) return 'unread';
   if (edit.before === '') return 'empty';
   return edit.selected ? 'replaces' : 'adds';
@@ -29,9 +22,8 @@ export function editMode(edit) {
  * A held typing's before → after in one line: `Req. Deliv. Date “15.03.2026” → “30.04.2026”`;
  * `Order (empty) → “4711”`; where the text is added, `Notes “Call first”, “ today” added at the
  * cursor`; where nothing read the field, says so.
- * @param {StagedEdit} edit
  */
-export function editInWords(edit) {
+export function editInWords(edit: StagedEdit) {
   const text = `“${shown(edit.text ?? '', 40)}”`;
   const field = edit.field.label;
   switch (editMode(edit)) {
@@ -49,11 +41,8 @@ export function editInWords(edit) {
 /**
  * The heading of a held commit's change list (commit-point approval): `This Save stores 2
  * changes`, `This Enter stores 1 change`; a held typing that commits staged changes says so.
- * @param {Action} action
- * @param {string | null} why
- * @param {number} n
  */
-export function changesHeading(action, why, n) {
+export function changesHeading(action: Action, why: string | null, n: number) {
   const changes = n === 0 ? 'no typed change' : `${n} ${n === 1 ? 'change' : 'changes'}`;
   const label =
     action.action === 'click' || action.action === 'double_click' ? clickLabel(action, why) : '';
@@ -66,16 +55,14 @@ export function changesHeading(action, why, n) {
  * Whether a line of a change list is navigation, not a change the commit stores: the server says
  * so (`kind`), only where it can tell (a field typed on an earlier screen that a screen rule's
  * read left). Every other line, `earlier` ones included, is a change.
- * @param {Change} c
  */
-export const isNavigation = (c) => c.kind === 'navigation';
+export const isNavigation = (c: Change) => c.kind === 'navigation';
 
 /**
  * A navigation line as the approver reads it, grey: `opened order 4711`. The label's capitalised
  * words are lower-cased (`Sales Document` → `sales document`), abbreviations kept (`PO`).
- * @param {Change} c
  */
-export function openedInWords(c) {
+export function openedInWords(c: Change) {
   const field = c.field.replace(/\b\p{Lu}\p{Ll}+\b/gu, (w) => w.toLowerCase());
   return `opened ${field} ${shown(c.after ?? '', 40)}`;
 }
@@ -87,17 +74,19 @@ export function openedInWords(c) {
  * screen rule's Enter left) is not a stored change: it is said as what it opened with.
  * A held typing says the field it goes into and its before → after (`Type “30.04.2026” into Req.
  * Deliv. Date “15.03.2026” → “30.04.2026”`).
- * @param {{system: string | null | undefined, action: Action, why: string | null,
- *   changes?: Change[] | null, edit?: StagedEdit | null}} o
- * @returns {string}
  */
-export function decisionSentence(o) {
+export function decisionSentence(o: {
+  system: string | null | undefined;
+  action: Action;
+  why: string | null;
+  changes?: Change[] | null;
+  edit?: StagedEdit | null;
+}): string {
   const what = actionInWords(o.action, o.why).replace(/ at -?\d+, -?\d+$/, '');
   const system = o.system ? `${o.system} · ` : '';
   if (o.action.action === 'type' && o.edit) return `${system}Type into ${editInWords(o.edit)}`;
   const changes = o.changes ?? [];
-  const value = (/** @type {string | null} */ v) =>
-    v === null ? '(not read)' : `“${shown(v, 40)}”`;
+  const value = (v: string | null) => (v === null ? '(not read)' : `“${shown(v, 40)}”`);
   // A field typed on an earlier screen that Warden cannot tell was navigation is a change.
   const stored = changes
     .filter((c) => !isNavigation(c))
@@ -112,13 +101,10 @@ export function decisionSentence(o) {
  * A line of a change list in words, as the API's audit and protocol say it
  * (`Req. Deliv. Date: “15.03.2026” → “30.04.2026”`, ` (typed “300426”)` when the field reads back
  * otherwise, ` (not read back)`), but with every value in full and its invisible characters marked.
- * @param {Change} change
  */
-export function changeInWords(change) {
-  /** @param {string | null} v */
-  const value = (v) => (v === null ? '(not read)' : `“${marked(v)}”`);
-  /** @type {Record<string, string>} */
-  const flags = {
+export function changeInWords(change: Change) {
+  const value = (v: string | null) => (v === null ? '(not read)' : `“${marked(v)}”`);
+  const flags: Record<string, string> = {
     differs: ` (typed ${value(change.after)})`,
     unread: ' (not read back)',
     earlier: ' (typed on an earlier screen)',

@@ -1,24 +1,18 @@
-// @ts-check
 /**
  * Where a waiting action stands and what this person may do with it, in words an approver acts
  * on: the standing line, why they cannot approve (four-eyes, who may decide), a refused decision.
  */
-import { ApiError } from './api.js';
-import { ago, clock, duration, expiry } from './words.js';
+import { ApiError } from './api';
+import { ago, clock, duration, expiry } from './words';
+import type { Approval, Run } from './api-types';
 
-/** @typedef {import('./api.js').Approval} Approval */
-/** @typedef {import('./api.js').Run} Run */
-
-/** @param {unknown} error */
-const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Why this person cannot approve the write, as Warden answered it (`for_you`), or null when they
  * may (or Warden did not say: then the decision itself answers).
- * @param {Approval} approval
- * @returns {string | null}
  */
-export function cannotApprove(approval) {
+export function cannotApprove(approval: Approval): string | null {
   const why = approval.for_you?.approve;
   if (!why) return null;
   // Only approving is closed to them: the four-eyes rule (they started the run).
@@ -28,12 +22,8 @@ export function cannotApprove(approval) {
   return `You cannot decide this write: ${why}.`;
 }
 
-/**
- * The decision refused, in words an approver can act on.
- * @param {'approve' | 'reject'} kind
- * @param {unknown} error
- */
-export function refusalInWords(kind, error) {
+/** The decision refused, in words an approver can act on. */
+export function refusalInWords(kind: 'approve' | 'reject', error: unknown) {
   const verb = kind === 'approve' ? 'approve' : 'reject';
   if (error instanceof ApiError) {
     const fourEyes = /^four-eyes:\s*(.*)$/i.exec(error.message);
@@ -46,14 +36,8 @@ export function refusalInWords(kind, error) {
   return `Could not ${verb} the write: ${messageOf(error)}.`;
 }
 
-/**
- * Where the approval stands, in one or two sentences.
- * @param {Approval} a
- * @param {Run | null} run
- * @param {boolean} canOperate
- * @param {number} now
- */
-export function standing(a, run, canOperate, now) {
+/** Where the approval stands, in one or two sentences. */
+export function standing(a: Approval, run: Run | null, canOperate: boolean, now: number) {
   const comment = a.comment ? ` Comment: “${a.comment}”` : '';
   const step = run?.steps?.find((st) => st.n === a.step);
   switch (a.status) {
@@ -83,12 +67,8 @@ export function standing(a, run, canOperate, now) {
   }
 }
 
-/**
- * The colour of the standing: waiting, good, or not sent.
- * @param {Approval} a
- * @param {Run | null} run
- */
-export function standingClass(a, run) {
+/** The colour of the standing: waiting, good, or not sent. */
+export function standingClass(a: Approval, run: Run | null) {
   const outcome = run?.steps?.find((st) => st.n === a.step)?.outcome;
   if (a.status === 'spent' && outcome === 'stale') return 'standing standing-stale';
   return `standing standing-${a.status}`;

@@ -1,31 +1,19 @@
-// @ts-check
-/**
- * An audit event's gist in one line, from the details Warden records. Pure.
- */
-import { actionInWords, permissionInWords, receiptInWords, shown } from './words.js';
+/** An audit event's gist in one line, from the details Warden records. Pure. */
+import { actionInWords, permissionInWords, receiptInWords, shown } from './words';
+import type { Action, AuditEvent, Receipt } from './api-types';
 
-/** @typedef {import('./api.js').Action} Action */
+const str = (value: unknown) => (typeof value === 'string' ? value : '');
+const quoted = (text: string) => `“${shown(text, 60)}”`;
 
-/** @param {unknown} value */
-const str = (value) => (typeof value === 'string' ? value : '');
-/** @param {string} text */
-const quoted = (text) => `“${shown(text, 60)}”`;
-
-/**
- * A config value in an audit event, short: `"commit"`, `true`, `[2 rules]`, `null`.
- * @param {unknown} v
- */
-function valueInWords(v) {
+/** A config value in an audit event, short: `"commit"`, `true`, `[2 rules]`, `null`. */
+function valueInWords(v: unknown) {
   if (Array.isArray(v)) return `[${v.length} ${v.length === 1 ? 'entry' : 'entries'}]`;
   const text = JSON.stringify(v) ?? 'unset';
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
-/**
- * An audit event's gist in one line, from the details Warden records.
- * @param {import('./api.js').AuditEvent} event
- */
-export function eventInWords(event) {
+/** An audit event's gist in one line, from the details Warden records. */
+export function eventInWords(event: Pick<AuditEvent, 'type' | 'details'>): string {
   const d = event.details;
   const parts = [];
   if (event.type === 'computer_use.write' || event.type === 'computer_use.write.unknown') {
@@ -51,7 +39,7 @@ export function eventInWords(event) {
     parts.push(`a token for ${quoted(d.subject)}${may ? `, who may ${may}` : ''}`);
   }
   if (d.action && typeof d.action === 'object')
-    parts.push(actionInWords(/** @type {Action} */ (d.action), str(d.why)));
+    parts.push(actionInWords(d.action as Action, str(d.why)));
   if (typeof d.decision === 'string') {
     const screen = typeof d.screen_sha256 === 'string' ? d.screen_sha256.slice(0, 12) : null;
     parts.push(screen ? `${d.decision} on screen ${screen}…` : d.decision);
@@ -62,7 +50,7 @@ export function eventInWords(event) {
   if (typeof d.comment === 'string' && d.comment) parts.push(`comment ${quoted(d.comment)}`);
   if (typeof d.reason === 'string' && d.reason) parts.push(d.reason);
   if (d.receipt && typeof d.receipt === 'object') {
-    const words = receiptInWords(/** @type {import('./api.js').Receipt} */ (d.receipt));
+    const words = receiptInWords(d.receipt as Receipt);
     if (words) parts.push(`the application said: ${words}`);
   }
   return parts.join(' · ');
