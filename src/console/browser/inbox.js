@@ -9,7 +9,8 @@ import { changeList, editList } from './changes.js';
 import { decidersFacts } from './deciders.js';
 import { actionTitle, every, facts, h } from './dom.js';
 import { targetOf } from './screen-marks.js';
-import { screenView, typingFocus } from './screens.js';
+import { screenView } from './screens.js';
+import { typingFocus } from './typing-focus.js';
 import { actionInWords, ago, expiry } from './words.js';
 
 /** @typedef {import('./api-types.js').Approval} Approval */

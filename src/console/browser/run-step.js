@@ -6,7 +6,8 @@ import { fieldValue } from './changes.js';
 import { actionTitle, facts, h } from './dom.js';
 import { transcriptDetails } from './run-transcript.js';
 import { marksInWords, targetOf } from './screen-marks.js';
-import { screenView, typingFocus } from './screens.js';
+import { screenView } from './screens.js';
+import { typingFocus } from './typing-focus.js';
 import {
   approvalInWords,
   clock,

@@ -1,17 +1,14 @@
-// @ts-check
 /**
  * The injection rail on the approval page (issue 16 §2): when text on the screen looked like
  * instructions to the model, Warden held the action whatever it was. The approver is told so above
  * the screenshot, and the flagged text is outlined on it (dashed orange), so they read what the
  * model read before deciding.
  */
-import { h, s } from './dom.js';
-
-/** @typedef {import('./api-types.js').Approval} Approval */
-/** @typedef {import('./api-types.js').Rect} Rect */
+import { h, s } from './dom';
+import type { Approval, Rect } from './api-types';
 
 /** What each rule means, in a sentence an approver reads. */
-const RULES = {
+const RULES: Readonly<Record<string, string>> = {
   override: 'tries to replace the task or the rules',
   exfiltration: 'asks for a password, a token or other secret',
   approval_bypass: 'asks to act without a person’s approval',
@@ -23,16 +20,11 @@ const RULES = {
   rail_error: 'could not be checked (the check failed), so a person decides',
 };
 
-/**
- * The notice above the screenshot, or null when the rail did not hold this action.
- * @param {Approval} approval
- */
-export function railNotice(approval) {
+/** The notice above the screenshot, or null when the rail did not hold this action. */
+export function railNotice(approval: Approval) {
   const rail = approval.rail;
   if (!rail || rail.verdict === 'clean') return null;
-  const meaning =
-    RULES[/** @type {keyof typeof RULES} */ (rail.rule ?? '')] ??
-    'looks like instructions to the model';
+  const meaning = RULES[rail.rule ?? ''] ?? 'looks like instructions to the model';
   const where = rail.rect
     ? ' It is outlined in orange on the screenshot.'
     : rail.source === 'ocr'
@@ -58,10 +50,9 @@ export function railNotice(approval) {
 
 /**
  * The flagged text on the screenshot: a dashed orange box (the action keeps its red marks).
- * @param {SVGSVGElement} overlay in the action's coordinate space
- * @param {Rect} rect
+ * @param overlay in the action's coordinate space
  */
-export function drawRail(overlay, rect) {
+export function drawRail(overlay: SVGSVGElement, rect: Rect) {
   const pad = 3;
   overlay.append(
     s(

@@ -1,31 +1,31 @@
-// @ts-check
 /**
  * The close-up of where an action lands: the screen around it, larger, with the same marks; the
  * whole target where the outline places it.
  */
-import { h, s } from './dom.js';
-import { drawMarks, markRadius, placeOutside } from './screen-marks.js';
-import { drawField, screenUrl } from './screens.js';
-
-/** @typedef {import('./api-types.js').Action} Action */
-/** @typedef {import('./screens.js').Focus} Focus */
-/** @typedef {{x: number, y: number, width: number, height: number}} Rect */
+import { h, s } from './dom';
+import { drawMarks, markRadius, placeOutside } from './screen-marks';
+import { drawField, screenUrl } from './screens';
+import type { Action, Rect } from './api-types';
+import type { Focus } from './typing-focus';
 
 /**
  * A close-up of where an action lands: the screen around the point at twice its size, with the
  * same marks. Null for actions without a place (a key, typing with no known field).
- * @param {{
- *   runId: string, n: number, width: number | null, height: number | null,
- *   action: Action | null, focus?: Focus | null, target?: Rect | null
- * }} o `target`: where the outline placed what the action lands on; the close-up shows it whole
- * @returns {HTMLElement | null}
+ * @param o `target`: where the outline placed what the action lands on; the close-up shows it whole
  */
-export function closeUp(o) {
+export function closeUp(o: {
+  runId: string;
+  n: number;
+  width: number | null;
+  height: number | null;
+  action: Action | null;
+  focus?: Focus | null;
+  target?: Rect | null;
+}): HTMLElement | null {
   const width = o.width ?? 1280;
   const height = o.height ?? 800;
   const a = o.action;
-  /** @type {{x: number, y: number} | null} */
-  let point = null;
+  let point: { x: number; y: number } | null = null;
   if (a && typeof a.x === 'number' && typeof a.y === 'number' && a.action !== 'type') {
     point = { x: a.x, y: a.y };
   } else if (a?.action === 'type' && o.focus) {

@@ -1,30 +1,21 @@
-// @ts-check
 /**
  * An action's marks on a screenshot, as SVG in the step's own coordinate space (see screens.js): a
  * ring where a click lands, an arrow for a scroll; the label of typing; and the marks in words,
  * for the caption and for screen readers.
  */
-import { s } from './dom.js';
-import { actionInWords, characters, marked } from './words.js';
+import { s } from './dom';
+import { actionInWords, characters, marked } from './words';
+import type { Action, Rect, Step } from './api-types';
+import type { Focus } from './typing-focus';
 
-/** @typedef {import('./api-types.js').Action} Action */
-/** @typedef {import('./screens.js').Focus} Focus */
-/** @typedef {{x: number, y: number, width: number, height: number}} Rect */
-
-/**
- * @param {Rect} r
- * @param {number} x
- * @param {number} y
- */
-const contains = (r, x, y) => x >= r.x && y >= r.y && x < r.x + r.width && y < r.y + r.height;
+const contains = (r: Rect, x: number, y: number) =>
+  x >= r.x && y >= r.y && x < r.x + r.width && y < r.y + r.height;
 
 /**
  * Where the outline placed a step's target: the element a click landed on, or the field typing
  * goes into; null where nothing placed it.
- * @param {import('./api-types.js').Step | null | undefined} step
- * @returns {Rect | null}
  */
-export function targetOf(step) {
+export function targetOf(step: Step | null | undefined): Rect | null {
   const a = step?.action;
   if (!step || !a) return null;
   const rect =
@@ -39,10 +30,9 @@ export function targetOf(step) {
  * The label of typing on a screenshot: the text with its marks when it fits, else only how long
  * it is. A shortened text is never shown: its start could read as a whole (the full text is in
  * the action's title).
- * @param {string} text
- * @param {number} room characters that fit
+ * @param room characters that fit
  */
-export function typeBadge(text, room) {
+export function typeBadge(text: string, room: number) {
   const shownText = marked(text);
   if ([...shownText].length <= room) return `Type “${shownText}”`;
   return `Type ${characters(text)} characters`;
@@ -50,14 +40,16 @@ export function typeBadge(text, room) {
 
 /**
  * What the marks show, for the caption and for screen readers.
- * @param {Action | null} action
- * @param {string | null} why
- * @param {number} width
- * @param {number} height
- * @param {Focus | null} focus
- * @param {Rect | null} [target] where the outline placed the click's target
+ * @param target where the outline placed the click's target
  */
-export function marksInWords(action, why, width, height, focus, target = null) {
+export function marksInWords(
+  action: Action | null,
+  why: string | null,
+  width: number,
+  height: number,
+  focus: Focus | null,
+  target: Rect | null = null,
+) {
   if (!action) return 'No action on this screen.';
   const space = `on the ${width} × ${height} screen the planner saw`;
   switch (action.action) {
@@ -92,24 +84,18 @@ export function marksInWords(action, why, width, height, focus, target = null) {
  * A ring around a point with ticks outside it, in the step's coordinate space, for a click whose
  * target the outline does not place. Nothing is drawn inside the ring, so what is under the point
  * stays readable; the point itself is the ring's centre (`data-x`, `data-y`).
- * @param {number} x
- * @param {number} y
- * @param {number} r
- * @param {string} kind
  */
-export function ring(x, y, r, kind) {
+export function ring(x: number, y: number, r: number, kind: string) {
   const common = { 'vector-effect': 'non-scaling-stroke', fill: 'none' };
   const inner = r * 1.15;
   const outer = r * 1.6;
-  /** @type {Array<[number, number, number, number]>} */
-  const ticks = [
+  const ticks: Array<[number, number, number, number]> = [
     [x - outer, y, x - inner, y],
     [x + inner, y, x + outer, y],
     [x, y - outer, x, y - inner],
     [x, y + inner, x, y + outer],
   ];
-  /** @param {string} cls */
-  const lines = (cls) =>
+  const lines = (cls: string) =>
     ticks.map(([x1, y1, x2, y2]) => s('line', { ...common, class: cls, x1, y1, x2, y2 }));
   return s(
     'g',
@@ -128,11 +114,14 @@ export const OUTSIDE_PX = 6;
  * A rectangle drawn around `target`, OUTSIDE_PX (or `gap`) screen pixels outside it at any
  * displayed size (placeOutside sets its place once the picture's size is known): the mark never
  * covers what it marks.
- * @param {Rect} target in the step's coordinate space
- * @param {Record<string, string | number>} attrs
- * @param {number} [gap] CSS pixels
+ * @param target in the step's coordinate space
+ * @param gap CSS pixels
  */
-export function rectOutside(target, attrs, gap = OUTSIDE_PX) {
+export function rectOutside(
+  target: Rect,
+  attrs: Record<string, string | number>,
+  gap: number = OUTSIDE_PX,
+) {
   const rect = s('rect', {
     'vector-effect': 'non-scaling-stroke',
     ...attrs,
@@ -147,12 +136,12 @@ export function rectOutside(target, attrs, gap = OUTSIDE_PX) {
 }
 
 /**
- * @param {Element} rect made by rectOutside
- * @param {number} sx CSS pixels per step point, across
- * @param {number} sy and down
+ * @param rect made by rectOutside
+ * @param sx CSS pixels per step point, across
+ * @param sy and down
  */
-function placeRect(rect, sx, sy) {
-  const n = (/** @type {string} */ name) => Number(rect.getAttribute(name));
+function placeRect(rect: Element, sx: number, sy: number) {
+  const n = (name: string) => Number(rect.getAttribute(name));
   const gx = n('data-outside') / sx;
   const gy = n('data-outside') / sy;
   rect.setAttribute('x', String(n('data-tx') - gx));
@@ -161,11 +150,8 @@ function placeRect(rect, sx, sy) {
   rect.setAttribute('height', String(n('data-th') + 2 * gy));
 }
 
-/**
- * Puts every rectOutside of an SVG its gap outside its target at the size the SVG is shown now.
- * @param {SVGSVGElement} svg
- */
-export function placeNow(svg) {
+/** Puts every rectOutside of an SVG its gap outside its target at the size the SVG is shown now. */
+export function placeNow(svg: SVGSVGElement) {
   const box = svg.getBoundingClientRect();
   const vb = svg.viewBox.baseVal;
   if (!box.width || !box.height || !vb || !vb.width || !vb.height) return;
@@ -176,24 +162,22 @@ export function placeNow(svg) {
   for (const rect of svg.querySelectorAll('[data-outside]')) placeRect(rect, sx, sy);
 }
 
-/**
- * Keeps every rectOutside of an SVG its gap outside its target whenever the SVG's size changes.
- * @param {SVGSVGElement} svg
- */
-export function placeOutside(svg) {
+/** Keeps every rectOutside of an SVG its gap outside its target whenever the SVG's size changes. */
+export function placeOutside(svg: SVGSVGElement) {
   new ResizeObserver(() => placeNow(svg)).observe(svg);
 }
 
 /**
  * A click's mark where the outline places its target (a button, a field): a frame around the
  * target, outside it. The point the click lands on is `data-x`, `data-y`.
- * @param {number} x
- * @param {number} y
- * @param {Rect} target
- * @param {string} kind
- * @param {number} [gap]
  */
-export function frameAround(x, y, target, kind, gap = OUTSIDE_PX) {
+export function frameAround(
+  x: number,
+  y: number,
+  target: Rect,
+  kind: string,
+  gap: number = OUTSIDE_PX,
+) {
   return s(
     'g',
     {
@@ -206,14 +190,8 @@ export function frameAround(x, y, target, kind, gap = OUTSIDE_PX) {
   );
 }
 
-/**
- * An arrow from a point in a direction, for scrolls.
- * @param {number} x
- * @param {number} y
- * @param {number} r
- * @param {string} direction
- */
-function arrow(x, y, r, direction) {
+/** An arrow from a point in a direction, for scrolls. */
+function arrow(x: number, y: number, r: number, direction: string) {
   const d = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] }[direction] ?? [0, 1];
   const [dx, dy] = d;
   const len = r * 3;
@@ -234,24 +212,23 @@ function arrow(x, y, r, direction) {
 /**
  * How big the ring is, in the step's coordinate space: about 40 points across on a 1280-wide
  * screen (a toolbar button fits inside), larger on thumbnails so that it can still be seen.
- * @param {number} width
- * @param {number} height
- * @param {'full' | 'thumb'} size
  */
-export function markRadius(width, height, size) {
+export function markRadius(width: number, height: number, size: 'full' | 'thumb') {
   return Math.max(width, height) * (size === 'thumb' ? 0.03 : 0.016);
 }
 
 /**
  * The marks of an action: a frame around the target a click lands on (a ring where the outline
  * places none), an arrow for a scroll (typing's field is outlined by screens.js).
- * @param {SVGSVGElement} overlay
- * @param {Action | null} a
- * @param {Focus | null | undefined} focus
- * @param {number} r
- * @param {Rect | null} [target] where the outline placed the click's target
+ * @param target where the outline placed the click's target
  */
-export function drawMarks(overlay, a, focus, r, target = null) {
+export function drawMarks(
+  overlay: SVGSVGElement,
+  a: Action | null,
+  focus: Focus | null | undefined,
+  r: number,
+  target: Rect | null = null,
+) {
   if (!a) return;
   if (
     (a.action === 'click' || a.action === 'double_click') &&

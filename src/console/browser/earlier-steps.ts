@@ -1,22 +1,16 @@
-// @ts-check
 /**
  * The run's earlier steps on an approval page: a strip of thumbnails, each opening its screen
  * larger, with what the step did and how it ended.
  */
-import { actionTitle, h } from './dom.js';
-import { marksInWords, targetOf } from './screen-marks.js';
-import { screenView, typingFocus } from './screens.js';
-import { stepOutcomeInWords } from './words.js';
+import { actionTitle, h } from './dom';
+import { marksInWords, targetOf } from './screen-marks';
+import { screenView } from './screens';
+import { typingFocus } from './typing-focus';
+import { stepOutcomeInWords } from './words';
+import type { Approval, Step } from './api-types';
 
-/** @typedef {import('./api-types.js').Approval} Approval */
-/** @typedef {import('./api-types.js').Step} Step */
-
-/**
- * The run's earlier steps as a strip of thumbnails; choosing one shows it larger below.
- * @param {Approval} approval
- * @param {Step[]} steps
- */
-export function earlierSteps(approval, steps) {
+/** The run's earlier steps as a strip of thumbnails; choosing one shows it larger below. */
+export function earlierSteps(approval: Approval, steps: Step[]) {
   const earlier = steps.filter((st) => st.n < approval.step);
   const section = h(
     'section',
@@ -29,8 +23,7 @@ export function earlierSteps(approval, steps) {
   }
   const viewer = h('div', { class: 'step-viewer', 'aria-live': 'polite' });
   const list = h('ol', { class: 'strip' });
-  /** @type {HTMLButtonElement[]} */
-  const buttons = [];
+  const buttons: HTMLButtonElement[] = [];
   for (const st of earlier) {
     const focus = st.action?.action === 'type' ? typingFocus(steps, st.n) : null;
     const button = h(

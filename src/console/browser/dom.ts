@@ -1,21 +1,16 @@
-// @ts-check
 /**
  * Building the page node by node. Text always goes in as text (textContent), never as HTML: the
  * page's CSP enforces Trusted Types, so an HTML string would not even be accepted.
  */
+import type { Action } from './api-types';
+import { actionInWords, typedPieces } from './words';
 
-import { actionInWords, typedPieces } from './words.js';
+/** What goes into an element: text (a number as its digits) or a node; nothing for the rest. */
+export type Child = string | number | Node | null | undefined | false;
+/** Attributes by name; `true` is an empty attribute, nothing is left out, `onX` are listeners. */
+export type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
 
-/**
- * @typedef {string | number | Node | null | undefined | false} Child
- * @typedef {Record<string, string | number | boolean | null | undefined | EventListener>} Attrs
- */
-
-/**
- * @param {Element} el
- * @param {Attrs} attrs
- */
-function applyAttrs(el, attrs) {
+function applyAttrs(el: Element, attrs: Attrs) {
   for (const [name, value] of Object.entries(attrs)) {
     if (value === undefined || value === null || value === false) continue;
     if (typeof value === 'function') {
@@ -28,26 +23,19 @@ function applyAttrs(el, attrs) {
   }
 }
 
-/**
- * @param {Element} el
- * @param {Child[]} children
- */
-function append(el, children) {
+function append(el: Element, children: Child[]) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
     el.append(typeof child === 'object' ? child : String(child));
   }
 }
 
-/**
- * An HTML element: `h('a', {href: '/console'}, 'Inbox')`. Attributes named `onX` are listeners.
- * @template {keyof HTMLElementTagNameMap} K
- * @param {K} tag
- * @param {Attrs} [attrs]
- * @param {...Child} children
- * @returns {HTMLElementTagNameMap[K]}
- */
-export function h(tag, attrs = {}, ...children) {
+/** An HTML element: `h('a', {href: '/console'}, 'Inbox')`. Attributes named `onX` are listeners. */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   applyAttrs(el, attrs);
   append(el, children);
@@ -59,9 +47,8 @@ export function h(tag, attrs = {}, ...children) {
  * (`⇥`, `↵`, `␍`, `⟨U+200B ZERO WIDTH SPACE⟩`) drawn apart from the text, so that a mark is never
  * taken for a typed character and a typed `⇥` never for a tab; after a newline's mark the text
  * goes on on the next line. Long text wraps (console.css `.typed`); nothing is shortened.
- * @param {string} text
  */
-export function typedText(text) {
+export function typedText(text: string) {
   const span = h('span', { class: 'typed' });
   for (const piece of typedPieces(text)) {
     if (typeof piece === 'string') {
@@ -83,11 +70,8 @@ export function typedText(text) {
 /**
  * An action in words, as nodes: typing shows its text in full with its marks (`typedText`), any
  * other action is `actionInWords`.
- * @param {import('./api-types.js').Action | null | undefined} action
- * @param {string | null} [why]
- * @returns {Child[]}
  */
-export function actionTitle(action, why) {
+export function actionTitle(action: Action | null | undefined, why?: string | null): Child[] {
   if (action?.action === 'type' && typeof action.text === 'string') {
     return ['Type “', typedText(action.text), '”'];
   }
@@ -96,27 +80,20 @@ export function actionTitle(action, why) {
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-/**
- * An SVG element, for the marks drawn over a screenshot.
- * @template {keyof SVGElementTagNameMap} K
- * @param {K} tag
- * @param {Attrs} [attrs]
- * @param {...Child} children
- * @returns {SVGElementTagNameMap[K]}
- */
-export function s(tag, attrs = {}, ...children) {
+/** An SVG element, for the marks drawn over a screenshot. */
+export function s<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): SVGElementTagNameMap[K] {
   const el = document.createElementNS(SVG, tag);
   applyAttrs(el, attrs);
   append(el, children);
   return el;
 }
 
-/**
- * A description list from label/value pairs, leaving out the pairs without a value.
- * @param {Array<[string, Child | Child[]]>} pairs
- * @param {string} [className]
- */
-export function facts(pairs, className = 'facts') {
+/** A description list from label/value pairs, leaving out the pairs without a value. */
+export function facts(pairs: Array<[string, Child | Child[]]>, className = 'facts') {
   const dl = h('dl', { class: className });
   for (const [label, value] of pairs) {
     if (value === null || value === undefined || value === false || value === '') continue;
@@ -127,19 +104,15 @@ export function facts(pairs, className = 'facts') {
   return dl;
 }
 
-/**
- * Waits, but wakes up at once when the signal aborts.
- * @param {number} ms
- * @param {AbortSignal} signal
- */
-export function sleep(ms, signal) {
+/** Waits, but wakes up at once when the signal aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
     signal.addEventListener(
       'abort',
       () => {
         clearTimeout(timer);
-        resolve(undefined);
+        resolve();
       },
       { once: true },
     );
@@ -149,15 +122,12 @@ export function sleep(ms, signal) {
 /**
  * Calls `tick` now and then every `ms` after the previous call finished, until the signal aborts
  * or `tick` answers false. A hidden tab is not polled; it catches up as soon as it is shown.
- * @param {number} ms
- * @param {AbortSignal} signal
- * @param {() => Promise<boolean | void>} tick
  */
-export async function every(ms, signal, tick) {
+export async function every(ms: number, signal: AbortSignal, tick: () => Promise<boolean | void>) {
   while (!signal.aborted) {
     if (document.visibilityState === 'hidden') {
-      await new Promise((resolve) => {
-        const wake = () => resolve(undefined);
+      await new Promise<void>((resolve) => {
+        const wake = () => resolve();
         document.addEventListener('visibilitychange', wake, { once: true });
         signal.addEventListener('abort', wake, { once: true });
       });

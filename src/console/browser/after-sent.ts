@@ -1,14 +1,11 @@
-// @ts-check
 /**
  * An approval page once its write was sent: what was sent, by whose approval and resume, what the
  * application said (its receipt), and the screen after it (the next step's screenshot).
  */
-import { actionTitle, h } from './dom.js';
-import { screenView } from './screens.js';
-import { clock, receiptInWords } from './words.js';
-
-/** @typedef {import('./api-types.js').Approval} Approval */
-/** @typedef {import('./api-types.js').Run} Run */
+import { actionTitle, h } from './dom';
+import { screenView } from './screens';
+import { clock, receiptInWords } from './words';
+import type { Approval, Run } from './api-types';
 
 /**
  * The section, hidden until the write is sent; `show` fills it (again when the next screen
@@ -18,11 +15,7 @@ export function afterSentView() {
   const section = h('section', { class: 'after-sent', 'aria-labelledby': 'after-sent-title' });
   section.hidden = true;
   let shownStep = 0;
-  /**
-   * @param {Approval} approval
-   * @param {Run | null} run
-   */
-  const show = (approval, run) => {
+  const show = (approval: Approval, run: Run | null) => {
     const step = run?.steps?.find((st) => st.n === approval.step);
     if (!run || approval.status !== 'spent' || step?.outcome !== 'sent_after_approval') {
       return false;

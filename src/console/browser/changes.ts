@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * The change list of a held commit (commit-point approval): the typing a run staged since its last
  * commit reached the screen without a person, and this commit (a Save, an Enter) stores it. The
@@ -6,24 +5,19 @@
  * outlined on it. Values are shown as typed text is (dom.js typedText): in full, with every
  * character a person could not see marked.
  */
-import { h, s, typedText } from './dom.js';
+import { h, s, typedText } from './dom';
 import {
   changeInWords,
   changesHeading,
   editMode,
   isNavigation,
   openedInWords,
-} from './change-words.js';
-import { marked } from './words.js';
+} from './change-words';
+import { marked } from './words';
+import type { Approval, Change, StagedEdit, Step } from './api-types';
 
-/** @typedef {import('./api-types.js').Approval} Approval */
-/** @typedef {import('./api-types.js').Change} Change */
-
-/**
- * A value of a field: typed text in full, `(not read)` when nothing read it, `(empty)`.
- * @param {string | null} text
- */
-export function fieldValue(text) {
+/** A value of a field: typed text in full, `(not read)` when nothing read it, `(empty)`. */
+export function fieldValue(text: string | null) {
   if (text === null) return h('span', { class: 'change-none' }, '(not read)');
   if (text === '') return h('span', { class: 'change-none' }, '(empty)');
   const typed = typedText(text);
@@ -37,9 +31,8 @@ export function fieldValue(text) {
  * What the commit stores in the field: the value read back from the held screen, flagged when it
  * is not what was typed (insert mode, a field that reformats) or could not be read back, in which
  * case the typed value is all there is to show.
- * @param {Change} c
  */
-function afterCell(c) {
+function afterCell(c: Change) {
   const cell = h('td', { class: 'change-after' });
   if (c.read_back_check === 'earlier') {
     // The application took it on an earlier screen: not in doubt, so not flagged red.
@@ -65,19 +58,20 @@ function afterCell(c) {
   return cell;
 }
 
-/** @typedef {import('./api-types.js').StagedEdit} StagedEdit */
-
 /**
  * What a held typing does to its field, before → after, as a one-row table like a commit's change
  * list: the field's value now (the screen host's outline), and whether the text replaces it or is
  * added to it. Null when nothing placed the field (the screenshot's marks are all there is).
- * @param {StagedEdit | null | undefined} edit
- * @param {string} text the text typed
- * @param {'h2' | 'h3'} level
- * @param {{id?: string, explain?: boolean}} [o] `id`: the heading's (unique on the page: the
+ * @param text the text typed
+ * @param o `id`: the heading's (unique on the page: the
  *   inbox lists several); `explain`: the lines under the table (the approval page; not the inbox)
  */
-export function editList(edit, text, level, o = {}) {
+export function editList(
+  edit: StagedEdit | null | undefined,
+  text: string,
+  level: 'h2' | 'h3',
+  o: { id?: string; explain?: boolean } = {},
+) {
   if (!edit) return null;
   const titleId = o.id ?? 'edit-title';
   const mode = editMode(edit);
@@ -97,8 +91,7 @@ export function editList(edit, text, level, o = {}) {
       h('span', { class: 'change-flag' }, 'replaces or is added to what the field holds'),
     );
   }
-  /** @type {Record<string, string>} */
-  const says = {
+  const says: Record<string, string> = {
     replaces: 'The field’s content is selected, so the text replaces it.',
     empty: 'The field is empty.',
     adds: 'The screen host does not say the field’s content is selected, so the text goes in at the cursor, beside what is there.',
@@ -147,12 +140,14 @@ export function editList(edit, text, level, o = {}) {
 /**
  * The change list of a held commit as a table with its heading, or null for an approval without
  * one (a commit with nothing edited before it since the last commit).
- * @param {Approval} approval
- * @param {{level: 'h2' | 'h3', explain: boolean, steps?: import('./api-types.js').Step[]}} o
+ * @param o
  *   `explain`: the lines under the table (the approval page); the inbox shows the table alone;
  *   `steps`: the run's, to tell edits a person approved from staged ones
  */
-export function changeList(approval, o) {
+export function changeList(
+  approval: Approval,
+  o: { level: 'h2' | 'h3'; explain: boolean; steps?: Step[] },
+) {
   const all = approval.changes ?? [];
   if (!all.length) return null;
   // Navigation (the order number that opened the order) is said in grey, not counted or listed
@@ -178,11 +173,8 @@ export function changeList(approval, o) {
   return section;
 }
 
-/**
- * The stored changes as a table: field, before, after.
- * @param {Change[]} changes
- */
-function changeTable(changes) {
+/** The stored changes as a table: field, before, after. */
+function changeTable(changes: Change[]) {
   return h(
     'table',
     {},
@@ -216,12 +208,8 @@ function changeTable(changes) {
 /**
  * The lines under the table on the approval page: who typed the changes, what After is, and
  * what is in doubt.
- * @param {HTMLElement} section
- * @param {Change[]} changes
- * @param {Change[]} opened
- * @param {import('./api-types.js').Step[]} steps
  */
-function appendHelp(section, changes, opened, steps) {
+function appendHelp(section: HTMLElement, changes: Change[], opened: Change[], steps: Step[]) {
   const navigation = opened.length
     ? `Not a change: ${opened.map((c) => `“${marked(c.field)}”`).join(', ')}, typed on an earlier screen that the run left by a key a screen rule makes a read (navigation); it only opened what this screen shows.`
     : '';
@@ -229,8 +217,7 @@ function appendHelp(section, changes, opened, steps) {
     section.append(h('p', { class: 'help' }, navigation));
     return;
   }
-  /** @param {Change[]} some */
-  const names = (some) => some.map((c) => `“${marked(c.field)}”`).join(', ');
+  const names = (some: Change[]) => some.map((c) => `“${marked(c.field)}”`).join(', ');
   const outlined = changes.filter(isOnScreen);
   const unread = changes.filter((c) => c.read_back_check === 'unread');
   const earlier = changes.filter((c) => c.read_back_check === 'earlier');
@@ -270,19 +257,17 @@ function appendHelp(section, changes, opened, steps) {
  * Whether a change's field is known to be on the held screen: its value was read back there. The
  * rect of a field not read back, or typed on an earlier screen, is where it was there, so it is not
  * drawn.
- * @param {Change} c
  */
-function isOnScreen(c) {
+function isOnScreen(c: Change) {
   return c.rect !== null && ['same', 'differs', 'unexplained'].includes(c.read_back_check);
 }
 
 /**
  * The changed fields on the held screenshot: a solid green outline around each field read back on
  * it (the action keeps its red marks), named in its title.
- * @param {SVGSVGElement} overlay in the action's coordinate space
- * @param {Change[]} changes
+ * @param overlay in the action's coordinate space
  */
-export function drawChanges(overlay, changes) {
+export function drawChanges(overlay: SVGSVGElement, changes: Change[]) {
   for (const c of changes) {
     if (!isOnScreen(c) || !c.rect) continue;
     const pad = 4;
