@@ -31,7 +31,7 @@ export interface BuiltConsole {
 /** Builds the console in memory: nothing is written. */
 export async function buildConsoleFiles(): Promise<BuiltConsole> {
   const result = await build({
-    entryPoints: [join(CONSOLE_SOURCE, 'app.js')],
+    entryPoints: [join(CONSOLE_SOURCE, 'app.ts')],
     absWorkingDir: ROOT,
     bundle: true,
     format: 'esm',

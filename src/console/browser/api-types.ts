@@ -233,3 +233,87 @@ export interface ListPage<T> {
   items: T[];
   next_cursor: string | null;
 }
+
+/** The tenant's pause (`GET /api/admin/pause`): one switch for every agent. */
+export interface Pause {
+  paused: boolean;
+  reason: string | null;
+  updated_by: string | null;
+  updated_at: string | null;
+}
+
+/** An agent's kill switch (`GET /api/admin/agents/{name}/kill-switch`). */
+export interface KillSwitch {
+  agent: string;
+  engaged: boolean;
+  reason: string | null;
+  updated_by: string | null;
+  updated_at: string | null;
+}
+
+/** What the Admin page reads of an agent's config in force. */
+export interface AgentConfig {
+  planner?: unknown;
+  require_write_approval?: boolean;
+  approve_at?: string;
+  four_eyes?: boolean;
+  approvers?: string[];
+  escalate_to?: string[];
+  screen_rules?: Array<Record<string, unknown>>;
+  system?: string;
+}
+
+/** A planner of the catalog (`GET /api/planners`), available to this tenant or not, and why. */
+export interface CatalogPlanner {
+  id: string;
+  name: string;
+  runs: string;
+  pixels: boolean;
+  available: boolean;
+  why: string;
+  serving?: boolean;
+}
+
+export interface Catalog {
+  default: string | null;
+  tags: string[];
+  planners: CatalogPlanner[];
+}
+
+/** How an agent's runs went over a window of days. */
+export interface RunWindow {
+  runs: number;
+  ended: number;
+  completed: number;
+  success_rate: number | null;
+}
+
+/** An agent's planner as the inventory names it. */
+export type InventoryPlanner =
+  | { kind: 'scripted' | 'catalog'; id: string }
+  | { kind: 'model'; provider: string; model: string }
+  | { kind: 'default' };
+
+/** One agent of the inventory (`GET /api/admin/inventory`). */
+export interface InventoryAgent {
+  agent: string;
+  system: string | null;
+  screen_host: string;
+  planner: InventoryPlanner;
+  write_approval: { require_write_approval: boolean; approve_at: string };
+  last_run: {
+    id: string;
+    status: string;
+    end_reason: string | null;
+    ended_at: string | null;
+  } | null;
+  runs_7d: RunWindow;
+  runs_30d: RunWindow;
+  approvals_30d: { decided: number; median_seconds_to_decide: number | null };
+}
+
+export interface Inventory {
+  enabled: boolean;
+  config_version: number;
+  agents: InventoryAgent[];
+}

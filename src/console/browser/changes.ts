@@ -2,7 +2,7 @@
  * The change list of a held commit (commit-point approval): the typing a run staged since its last
  * commit reached the screen without a person, and this commit (a Save, an Enter) stores it. The
  * approver reads it as a table, field by field, above the screenshot, and sees the changed fields
- * outlined on it. Values are shown as typed text is (dom.js typedText): in full, with every
+ * outlined on it. Values are shown as typed text is (dom.ts typedText): in full, with every
  * character a person could not see marked.
  */
 import { h, s, typedText } from './dom';

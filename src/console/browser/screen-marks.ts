@@ -1,5 +1,5 @@
 /**
- * An action's marks on a screenshot, as SVG in the step's own coordinate space (see screens.js): a
+ * An action's marks on a screenshot, as SVG in the step's own coordinate space (see screens.ts): a
  * ring where a click lands, an arrow for a scroll; the label of typing; and the marks in words,
  * for the caption and for screen readers.
  */
@@ -219,7 +219,7 @@ export function markRadius(width: number, height: number, size: 'full' | 'thumb'
 
 /**
  * The marks of an action: a frame around the target a click lands on (a ring where the outline
- * places none), an arrow for a scroll (typing's field is outlined by screens.js).
+ * places none), an arrow for a scroll (typing's field is outlined by screens.ts).
  * @param target where the outline placed the click's target
  */
 export function drawMarks(

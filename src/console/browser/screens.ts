@@ -126,8 +126,8 @@ function drawVolatile(
 
 /**
  * A screenshot with its action drawn on it.
- * @param o `changes`: a held commit's change list, its fields outlined (changes.js); `flagged`: text
- *   the injection rail flagged (rail.js); `target`: where the outline placed what the action
+ * @param o `changes`: a held commit's change list, its fields outlined (changes.ts); `flagged`: text
+ *   the injection rail flagged (rail.ts); `target`: where the outline placed what the action
  *   lands on (the marks go around it)
  */
 export function screenView(o: {

@@ -64,7 +64,7 @@ export function typedPieces(text: string): Array<string | Mark> {
 
 /**
  * Typed text in full on one line, its marks in place: for page titles and announcements. Where
- * the marks can be told from typed characters (a page), `typedText` in dom.js builds them.
+ * the marks can be told from typed characters (a page), `typedText` in dom.ts builds them.
  */
 export function marked(text: string): string {
   return typedPieces(text)

@@ -1,41 +1,32 @@
-// @ts-check
 /**
- * A step of a run's film (run.js): the screen it saw with its action drawn on it, and its facts.
+ * A step of a run's film (run.ts): the screen it saw with its action drawn on it, and its facts.
  */
-import { fieldValue } from './changes.js';
-import { actionTitle, facts, h } from './dom.js';
-import { transcriptDetails } from './run-transcript.js';
-import { marksInWords, targetOf } from './screen-marks.js';
-import { screenView } from './screens.js';
-import { typingFocus } from './typing-focus.js';
-import {
-  approvalInWords,
-  clock,
-  modelInWords,
-  receiptInWords,
-  stepOutcomeInWords,
-} from './words.js';
-
-/** @typedef {import('./api-types.js').Run} Run */
-/** @typedef {import('./api-types.js').Step} Step */
+import { fieldValue } from './changes';
+import { actionTitle, facts, h } from './dom';
+import { transcriptDetails } from './run-transcript';
+import { marksInWords, targetOf } from './screen-marks';
+import { screenView } from './screens';
+import { typingFocus } from './typing-focus';
+import { approvalInWords, clock, modelInWords, receiptInWords, stepOutcomeInWords } from './words';
+import type { Run, Step } from './api-types';
 
 /**
  * One step of the film: its screen (a thumbnail that opens larger), the action drawn where the
  * outline placed its target (the same frame outside the target as on an approval page), read or
  * write and why, what happened, its approval and its model.
- * @param {Run} run
- * @param {Step} step
- * @param {boolean} canReadTranscripts
  */
-export function stepItem(run, step, canReadTranscripts) {
+export function stepItem(run: Run, step: Step, canReadTranscripts: boolean) {
   const steps = run.steps ?? [];
   const focus = step.action?.action === 'type' ? typingFocus(steps, step.n) : null;
   // Where the outline placed what the action lands on: the marks go around it, outside it.
   const target = targetOf(step);
   const large = h('div', { class: 'step-large', hidden: true });
   const kind = step.classification ?? 'pending';
-  /** @type {HTMLElement} */
-  let thumb = h('span', { class: 'screen screen-thumb screen-missing' }, 'no screen yet');
+  let thumb: HTMLElement = h(
+    'span',
+    { class: 'screen screen-thumb screen-missing' },
+    'no screen yet',
+  );
   if (step.screen_sha256) {
     const button = h(
       'button',

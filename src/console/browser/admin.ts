@@ -1,27 +1,20 @@
-// @ts-check
 /**
- * For admins: the tenant's agents (inventory.js) and each one's governance (governance.js), the planner catalog (which planners the admin may
- * name, and why: DESIGN §8), and its pause (DESIGN §4), one switch for every agent. Pausing stops runs going
- * before their next step or send (they end `killed`) and keeps queued runs waiting; it needs a
- * reason, which the audit trail keeps.
+ * For admins: the tenant's agents (inventory.ts) and each one's governance (governance.ts), the
+ * planner catalog (which planners the admin may name, and why: DESIGN §8), and its pause
+ * (DESIGN §4), one switch for every agent. Pausing stops runs going before their next step or
+ * send (they end `killed`) and keeps queued runs waiting; it needs a reason, which the audit trail
+ * keeps.
  */
-import { api } from './api.js';
-import { facts, h } from './dom.js';
-import { governanceSection } from './governance.js';
-import { inventoryTable } from './inventory.js';
-import { clock } from './words.js';
+import { api } from './api';
+import { facts, h } from './dom';
+import { governanceSection } from './governance';
+import { inventoryTable } from './inventory';
+import { clock } from './words';
+import type { PageContext } from './page';
+import type { Catalog, Pause } from './api-types';
 
-/** @typedef {{paused: boolean, reason: string | null, updated_by: string | null, updated_at: string | null}} Pause */
-/**
- * @typedef {{id: string, name: string, runs: string, pixels: boolean, available: boolean, why: string, serving?: boolean}} CatalogPlanner
- * @typedef {{default: string | null, tags: string[], planners: CatalogPlanner[]}} Catalog
- */
-
-/**
- * The catalog as a table, loaded once: each planner available or not, and why.
- * @param {AbortSignal} signal
- */
-function catalogTable(signal) {
+/** The catalog as a table, loaded once: each planner available or not, and why. */
+function catalogTable(signal: AbortSignal) {
   const body = h('tbody');
   const lead = h('p', { class: 'lead' });
   const problem = h('p', { class: 'error', role: 'alert' });
@@ -51,7 +44,7 @@ function catalogTable(signal) {
   );
   void (async () => {
     try {
-      const catalog = /** @type {Catalog} */ (await api('/api/planners', { signal }));
+      const catalog = await api<Catalog>('/api/planners', { signal });
       lead.textContent = `What an agent's planner may name for you (only the deployment operator changes it). Default: ${catalog.default ?? 'none'}. Your tags: ${catalog.tags.length ? catalog.tags.join(', ') : 'none'}.`;
       body.replaceChildren(
         ...catalog.planners.map((p) =>
@@ -80,16 +73,17 @@ function catalogTable(signal) {
   return section;
 }
 
-/** @type {import('./app.js').Page} */
-export async function renderAdmin(main, ctx) {
+export async function renderAdmin(main: HTMLElement, ctx: PageContext) {
   const state = h('div', { id: 'pause-state' });
   const problem = h('p', { class: 'error', role: 'alert' });
-  const reason = /** @type {HTMLInputElement} */ (
-    h('input', { id: 'pause-reason', name: 'reason', type: 'text', maxlength: 500, size: 60 })
-  );
-  const button = /** @type {HTMLButtonElement} */ (
-    h('button', { type: 'submit', id: 'pause-button' })
-  );
+  const reason = h('input', {
+    id: 'pause-reason',
+    name: 'reason',
+    type: 'text',
+    maxlength: 500,
+    size: 60,
+  });
+  const button = h('button', { type: 'submit', id: 'pause-button' });
   const form = h(
     'form',
     { class: 'pause' },
@@ -112,8 +106,7 @@ export async function renderAdmin(main, ctx) {
     form,
   );
 
-  /** @param {Pause} pause */
-  function show(pause) {
+  function show(pause: Pause) {
     state.replaceChildren(
       h(
         'p',
@@ -136,13 +129,11 @@ export async function renderAdmin(main, ctx) {
     const paused = button.dataset.pause === 'true';
     void (async () => {
       try {
-        const pause = /** @type {Pause} */ (
-          await api('/api/admin/pause', {
-            method: 'PUT',
-            json: { paused, reason: reason.value.trim() || undefined },
-            signal: ctx.signal,
-          })
-        );
+        const pause = await api<Pause>('/api/admin/pause', {
+          method: 'PUT',
+          json: { paused, reason: reason.value.trim() || undefined },
+          signal: ctx.signal,
+        });
         problem.textContent = '';
         reason.value = '';
         show(pause);
@@ -155,7 +146,7 @@ export async function renderAdmin(main, ctx) {
   });
 
   try {
-    show(/** @type {Pause} */ (await api('/api/admin/pause', { signal: ctx.signal })));
+    show(await api<Pause>('/api/admin/pause', { signal: ctx.signal }));
   } catch (error) {
     if (ctx.signal.aborted) return;
     problem.textContent = `Could not load the pause: ${error instanceof Error ? error.message : String(error)}`;

@@ -1,15 +1,13 @@
-// @ts-check
 /** Recent runs of the tenant, newest first, for operators and auditors. */
-import { api, query } from './api.js';
-import { every, h } from './dom.js';
-import { clock, statusInWords } from './words.js';
-
-/** @typedef {import('./api-types.js').Run} Run */
+import { api, query } from './api';
+import { every, h } from './dom';
+import { clock, statusInWords } from './words';
+import type { ListPage, Run } from './api-types';
+import type { PageContext } from './page';
 
 const STATUSES = ['', 'queued', 'running', 'awaiting_approval', 'completed', 'failed', 'stopped'];
 
-/** @type {import('./app.js').Page} */
-export function renderRuns(main, ctx) {
+export function renderRuns(main: HTMLElement, ctx: PageContext) {
   const status = ctx.search.get('status') ?? '';
   const select = h('select', { id: 'status', name: 'status' });
   for (const value of STATUSES) {
@@ -51,8 +49,7 @@ export function renderRuns(main, ctx) {
   );
   let shown = '';
   void every(2000, ctx.signal, async () => {
-    /** @type {import('./api-types.js').ListPage<Run>} */
-    let page;
+    let page: ListPage<Run>;
     try {
       page = await api(`/api/computer-use/runs${query({ limit: 50, status })}`, {
         signal: ctx.signal,
@@ -87,9 +84,7 @@ export function renderRuns(main, ctx) {
     if (!page.items.length) body.append(h('tr', {}, h('td', { colspan: 6 }, 'No runs.')));
     // A refresh must not take the keyboard focus away from the link the user was on.
     if (focused) {
-      /** @type {HTMLAnchorElement | null} */ (
-        body.querySelector(`a[href="${CSS.escape(focused)}"]`)
-      )?.focus();
+      body.querySelector<HTMLAnchorElement>(`a[href="${CSS.escape(focused)}"]`)?.focus();
     }
   });
 }

@@ -1,24 +1,22 @@
-// @ts-check
 /**
  * A step's model transcript on the run page: each model call, what it cost, what the model answered
  * and what Warden sent, loaded when a person opens it.
  */
-import { api } from './api.js';
-import { facts, h } from './dom.js';
+import { api } from './api';
+import { facts, h } from './dom';
+import type { ModelCall, Transcript } from './api-types';
 
-/** @param {unknown} error */
-export const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+export const messageOf = (error: unknown) =>
+  error instanceof Error ? error.message : String(error);
 
 /**
  * A model call of a transcript: what it cost, what the model answered, what Warden sent (the
  * screens by SHA-256). Shown as text, never as HTML: a model's answer can say anything.
- * @param {import('./api-types.js').ModelCall} call
  */
-function callView(call) {
-  /** @param {number | null} n */
-  const known = (n) => (typeof n === 'number' ? String(n) : 'unknown');
-  /** @param {string} label @param {unknown} value */
-  const json = (label, value) =>
+function callView(call: ModelCall) {
+  const known = (n: number | null) => (typeof n === 'number' ? String(n) : 'unknown');
+  /** @param value */
+  const json = (label: string, value: unknown) =>
     h('details', {}, h('summary', {}, label), h('pre', {}, JSON.stringify(value, null, 2)));
   return h(
     'section',
@@ -36,12 +34,8 @@ function callView(call) {
   );
 }
 
-/**
- * The model's transcript of a step, loaded when a person opens it.
- * @param {string} runId
- * @param {number} n
- */
-export function transcriptDetails(runId, n) {
+/** The model's transcript of a step, loaded when a person opens it. */
+export function transcriptDetails(runId: string, n: number) {
   const body = h('div', { class: 'transcript', 'aria-live': 'polite' }, 'Loading…');
   const details = h(
     'details',
@@ -53,15 +47,15 @@ export function transcriptDetails(runId, n) {
   details.addEventListener('toggle', () => {
     if (!details.open || loading) return;
     loading = true;
-    api(`/api/computer-use/runs/${runId}/steps/${n}/transcript`).then(
-      (/** @type {import('./api-types.js').Transcript} */ transcript) => {
+    api<Transcript>(`/api/computer-use/runs/${runId}/steps/${n}/transcript`).then(
+      (transcript) => {
         body.replaceChildren(
           ...(transcript.calls.length
             ? transcript.calls.map(callView)
             : [h('p', {}, 'No model calls were recorded for this step.')]),
         );
       },
-      (/** @type {unknown} */ error) => {
+      (error: unknown) => {
         loading = false; // opening it again tries again
         body.textContent = `Could not load the transcript: ${messageOf(error)}.`;
       },

@@ -1,33 +1,20 @@
-// @ts-check
 /**
  * For admins: each agent's governance state at a glance, from the config in force and its
  * switches: the planner by name, whether and where writes wait for a person (approve_at), the
  * four-eyes rule, who approves, the screen rules, the kill switch and the tenant's pause, and what
  * was loosened, when and by whom (the audit log's `governance.weaken`, for those who may read it).
  */
-import { api } from './api.js';
-import { facts, h } from './dom.js';
-import { eventInWords } from './event-words.js';
-import { clock, shown } from './words.js';
-
-/**
- * @typedef {{
- *   planner?: unknown, require_write_approval?: boolean, approve_at?: string,
- *   four_eyes?: boolean, approvers?: string[], escalate_to?: string[],
- *   screen_rules?: Array<Record<string, unknown>>, system?: string
- * }} AgentConfig
- * @typedef {{agent: string, engaged: boolean, reason: string | null, updated_by: string | null,
- *   updated_at: string | null}} KillSwitch
- * @typedef {{paused: boolean, reason: string | null, updated_by: string | null,
- *   updated_at: string | null}} Pause
- */
+import { api } from './api';
+import { facts, h } from './dom';
+import { eventInWords } from './event-words';
+import { clock, shown } from './words';
+import type { AgentConfig, KillSwitch, Pause } from './api-types';
 
 /**
  * A planner by name: a scripted planner's or the catalog's name, a model by provider and model.
- * @param {unknown} planner
- * @param {Map<string, string>} names by id
+ * @param names by id
  */
-export function plannerName(planner, names) {
+export function plannerName(planner: unknown, names: Map<string, string>) {
   if (planner === undefined || planner === null) {
     return "the deployment's default model";
   }
@@ -35,25 +22,23 @@ export function plannerName(planner, names) {
     const name = names.get(planner);
     return name ? `${name} (${planner})` : planner;
   }
-  const p = /** @type {Record<string, unknown>} */ (planner);
-  const text = (/** @type {unknown} */ v) => (typeof v === 'string' ? v : '?');
+  const p = planner as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' ? v : '?');
   return `${text(p.provider)} ${text(p.model)}`;
 }
 
 /**
  * One screen rule in words: on which screens, which keys and labels count as what; or which
  * transaction codes typed into the command field are navigation.
- * @param {Record<string, unknown>} rule
  */
-export function screenRuleInWords(rule) {
-  const field = /** @type {{transactions?: unknown} | undefined} */ (rule.command_field);
+export function screenRuleInWords(rule: Record<string, unknown>) {
+  const field = rule.command_field as { transactions?: unknown } | undefined;
   if (field && Array.isArray(field.transactions)) {
     return `typing ${field.transactions.map((t) => String(t)).join(', ')} into the command field (and its Enter) is navigation`;
   }
-  /** @param {unknown} map */
-  const entries = (map) =>
+  const entries = (map: unknown) =>
     map && typeof map === 'object'
-      ? Object.entries(/** @type {Record<string, unknown>} */ (map)).map(
+      ? Object.entries(map as Record<string, unknown>).map(
           ([k, v]) => `${shown(k, 40)} → ${String(v)}`,
         )
       : [];
@@ -63,23 +48,15 @@ export function screenRuleInWords(rule) {
   return `${title}: ${said.length ? said.join(', ') : 'nothing'}`;
 }
 
-/**
- * @param {AgentConfig} a
- * @returns {string}
- */
-function writesInWords(a) {
+function writesInWords(a: AgentConfig): string {
   if (a.require_write_approval === false) return 'act straight away: no person approves them';
   return a.approve_at === 'commit'
     ? 'held at each commit (a Save, an Enter); typing before it is staged and listed there'
     : 'every write held for a person (approve_at: every_write)';
 }
 
-/**
- * The governance section of the admin page, loaded once.
- * @param {AbortSignal} signal
- * @param {boolean} canReadAudit
- */
-export function governanceSection(signal, canReadAudit) {
+/** The governance section of the admin page, loaded once. */
+export function governanceSection(signal: AbortSignal, canReadAudit: boolean) {
   const list = h('div', { class: 'governance-list' });
   const problem = h('p', { class: 'error', role: 'alert' });
   const section = h(
@@ -92,32 +69,40 @@ export function governanceSection(signal, canReadAudit) {
   void (async () => {
     try {
       const [config, pause, scripted, catalog] = await Promise.all([
-        /** @type {Promise<{agents: Record<string, AgentConfig>}>} */ (
-          api('/api/admin/computer-use', { signal })
-        ),
-        /** @type {Promise<Pause>} */ (api('/api/admin/pause', { signal })),
-        /** @type {Promise<{items: Array<{id: string, name: string}>}>} */ (
-          api('/api/planners/scripted?limit=200', { signal })
-        ),
-        /** @type {Promise<{planners: Array<{id: string, name: string}>}>} */ (
-          api('/api/planners', { signal })
-        ),
+        api<{
+          agents: Record<string, AgentConfig>;
+        }>('/api/admin/computer-use', { signal }),
+        api<Pause>('/api/admin/pause', { signal }),
+        api<{
+          items: Array<{ id: string; name: string }>;
+        }>('/api/planners/scripted?limit=200', { signal }),
+        api<{
+          planners: Array<{ id: string; name: string }>;
+        }>('/api/planners', { signal }),
       ]);
       const names = new Map([...catalog.planners, ...scripted.items].map((p) => [p.id, p.name]));
-      /** @type {Array<{at: string, actor: string, type: string, details: Record<string, unknown>}> | null} */
-      let weakened = null;
+      let weakened: Array<{
+        at: string;
+        actor: string;
+        type: string;
+        details: Record<string, unknown>;
+      }> | null = null;
       if (canReadAudit) {
-        /** @type {{items: NonNullable<typeof weakened>}} */
-        const page = await api('/api/audit?type=governance.weaken&limit=200', { signal });
+        const page: { items: NonNullable<typeof weakened> } = await api(
+          '/api/audit?type=governance.weaken&limit=200',
+          { signal },
+        );
         weakened = page.items;
       }
       const agents = Object.entries(config.agents ?? {});
       const cards = await Promise.all(
         agents.map(async ([name, a]) => {
-          /** @type {KillSwitch} */
-          const kill = await api(`/api/admin/agents/${encodeURIComponent(name)}/kill-switch`, {
-            signal,
-          });
+          const kill: KillSwitch = await api(
+            `/api/admin/agents/${encodeURIComponent(name)}/kill-switch`,
+            {
+              signal,
+            },
+          );
           return agentCard(name, a, kill, pause, names, weakened);
         }),
       );
@@ -130,15 +115,19 @@ export function governanceSection(signal, canReadAudit) {
   return section;
 }
 
-/**
- * @param {string} name
- * @param {AgentConfig} a
- * @param {KillSwitch} kill
- * @param {Pause} pause
- * @param {Map<string, string>} names
- * @param {Array<{at: string, actor: string, type: string, details: Record<string, unknown>}> | null} weakened
- */
-function agentCard(name, a, kill, pause, names, weakened) {
+function agentCard(
+  name: string,
+  a: AgentConfig,
+  kill: KillSwitch,
+  pause: Pause,
+  names: Map<string, string>,
+  weakened: Array<{
+    at: string;
+    actor: string;
+    type: string;
+    details: Record<string, unknown>;
+  }> | null,
+) {
   const rules = a.screen_rules ?? [];
   const approvers = a.approvers ?? [];
   const mine = (weakened ?? []).filter((e) => e.details.agent === name);
@@ -198,14 +187,7 @@ function agentCard(name, a, kill, pause, names, weakened) {
             ? h(
                 'ul',
                 { class: 'weakened' },
-                ...mine.map((e) =>
-                  h(
-                    'li',
-                    {},
-                    `${clock(e.at)} by ${e.actor}: `,
-                    eventInWords(/** @type {any} */ (e)),
-                  ),
-                ),
+                ...mine.map((e) => h('li', {}, `${clock(e.at)} by ${e.actor}: `, eventInWords(e))),
               )
             : 'never',
       ],

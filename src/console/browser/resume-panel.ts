@@ -1,27 +1,25 @@
-// @ts-check
 /**
  * The approval page's "Send it" panel, for an operator once the write is approved: resuming sends
  * exactly the approved action, once, and says what happened (sent, not sent because the screen
  * changed, or where the run is).
  */
-import { api } from './api.js';
-import { h } from './dom.js';
-import { statusInWords } from './words.js';
+import { api } from './api';
+import { h } from './dom';
+import { statusInWords } from './words';
+import type { Approval, Run } from './api-types';
 
-/** @typedef {import('./api-types.js').Approval} Approval */
-/** @typedef {import('./api-types.js').Run} Run */
-
-/** @param {unknown} error */
-const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * @param {{
- *   approval: Approval, words: string,
- *   say: (text: string) => void, warn: (text: string) => void,
- *   answered: (run: Run, approval: Approval) => void
- * }} o `words`: the action in words; `answered`: the run and the approval after the resume
+ * @param o `words`: the action in words; `answered`: the run and the approval after the resume
  */
-export function resumePanel(o) {
+export function resumePanel(o: {
+  approval: Approval;
+  words: string;
+  say: (text: string) => void;
+  warn: (text: string) => void;
+  answered: (run: Run, approval: Approval) => void;
+}) {
   const { approval } = o;
   const button = h(
     'button',
@@ -32,10 +30,10 @@ export function resumePanel(o) {
     button.disabled = true;
     button.textContent = 'Sending…';
     try {
-      /** @type {Run} */
-      const run = await api(`/api/computer-use/runs/${approval.run_id}/resume`, { method: 'POST' });
-      /** @type {Approval} */
-      const now = await api(`/api/approvals/${approval.id}`);
+      const run: Run = await api(`/api/computer-use/runs/${approval.run_id}/resume`, {
+        method: 'POST',
+      });
+      const now: Approval = await api(`/api/approvals/${approval.id}`);
       const step = run.steps?.find((st) => st.n === now.step);
       if (step?.outcome === 'sent_after_approval') {
         o.say(

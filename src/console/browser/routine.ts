@@ -1,26 +1,23 @@
-// @ts-check
 /**
  * "Save as routine" on a completed run, for an admin (computer_use.admin): the run saved as a
  * scripted planner (POST /api/computer-use/runs/{id}/script), its typed values named as parameters
  * that each later run is started with. What was saved is said in words; the planner's id is shown
  * as text to put in an agent's `planner`.
  */
-import { api } from './api.js';
-import { h } from './dom.js';
+import { api } from './api';
+import { h } from './dom';
+import type { Run } from './api-types';
 
-/** @typedef {import('./api-types.js').Run} Run */
+/** What saving a run as a routine answers: the scripted planner it made. */
+interface SavedRoutine {
+  planner: { id: string; script: { steps: unknown[]; parameters?: string[] } };
+}
 
-/** @param {unknown} error */
-const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/**
- * `order = 4711` lines as `{order: "4711"}`; a line without `=` is refused, naming it.
- * @param {string} text
- * @returns {Record<string, string>}
- */
-export function parametersOf(text) {
-  /** @type {Record<string, string>} */
-  const out = {};
+/** `order = 4711` lines as `{order: "4711"}`; a line without `=` is refused, naming it. */
+export function parametersOf(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
   for (const [i, raw] of text.split('\n').entries()) {
     const line = raw.trim();
     if (line === '') continue;
@@ -31,43 +28,38 @@ export function parametersOf(text) {
   return out;
 }
 
-/**
- * The button and its form, for a completed run.
- * @param {Run} run
- * @param {{said: HTMLElement, alert: HTMLElement}} where
- */
-export function saveAsRoutine(run, where) {
+/** The button and its form, for a completed run. */
+export function saveAsRoutine(run: Run, where: { said: HTMLElement; alert: HTMLElement }) {
   const open = h('button', { type: 'button' }, 'Save as routine');
-  const name = /** @type {HTMLInputElement} */ (
-    h('input', {
-      id: 'routine-name',
-      name: 'name',
-      type: 'text',
-      required: true,
-      maxlength: 200,
-      size: 60,
-      value: `Routine: ${[...run.goal].slice(0, 180).join('')}`.trim(),
-    })
-  );
-  const params = /** @type {HTMLTextAreaElement} */ (
-    h('textarea', { id: 'routine-params', name: 'parameters', rows: 3, cols: 40 })
-  );
+  const name = h('input', {
+    id: 'routine-name',
+    name: 'name',
+    type: 'text',
+    required: true,
+    maxlength: 200,
+    size: 60,
+    value: `Routine: ${[...run.goal].slice(0, 180).join('')}`.trim(),
+  });
+  const params = h('textarea', {
+    id: 'routine-params',
+    name: 'parameters',
+    rows: 3,
+    cols: 40,
+  });
   const save = h('button', { type: 'submit', class: 'primary' }, 'Save the routine');
-  const form = /** @type {HTMLFormElement} */ (
+  const form = h(
+    'form',
+    { class: 'routine-form', hidden: true, 'aria-label': 'Save the run as a routine' },
+    h('label', { for: 'routine-name' }, 'Routine name'),
+    name,
+    h('label', { for: 'routine-params' }, 'Parameters, one a line: name = value the run typed'),
+    params,
     h(
-      'form',
-      { class: 'routine-form', hidden: true, 'aria-label': 'Save the run as a routine' },
-      h('label', { for: 'routine-name' }, 'Routine name'),
-      name,
-      h('label', { for: 'routine-params' }, 'Parameters, one a line: name = value the run typed'),
-      params,
-      h(
-        'p',
-        { class: 'help' },
-        'Each sent action becomes a step aimed at the element it hit, waiting for the screen it was sent on. A value named here is given at each run start instead.',
-      ),
-      save,
-    )
+      'p',
+      { class: 'help' },
+      'Each sent action becomes a step aimed at the element it hit, waiting for the screen it was sent on. A value named here is given at each run start instead.',
+    ),
+    save,
   );
   open.addEventListener('click', () => {
     form.hidden = !form.hidden;
@@ -78,8 +70,7 @@ export function saveAsRoutine(run, where) {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     where.alert.textContent = '';
-    /** @type {Record<string, string>} */
-    let parameters;
+    let parameters: Record<string, string>;
     try {
       parameters = parametersOf(params.value);
     } catch (error) {
@@ -87,13 +78,11 @@ export function saveAsRoutine(run, where) {
       return;
     }
     save.disabled = true;
-    api(`/api/computer-use/runs/${run.id}/script`, {
+    api<SavedRoutine>(`/api/computer-use/runs/${run.id}/script`, {
       method: 'POST',
       json: { name: name.value, ...(Object.keys(parameters).length ? { parameters } : {}) },
     }).then(
-      (
-        /** @type {{planner: {id: string, script: {steps: unknown[], parameters?: string[]}}}} */ answer,
-      ) => {
+      (answer) => {
         const { id, script } = answer.planner;
         const named = script.parameters?.length
           ? `, parameters ${script.parameters.join(', ')}`
@@ -103,7 +92,7 @@ export function saveAsRoutine(run, where) {
         open.setAttribute('aria-expanded', 'false');
         save.disabled = false;
       },
-      (/** @type {unknown} */ error) => {
+      (error: unknown) => {
         save.disabled = false;
         where.alert.textContent = `Not saved: ${messageOf(error)}.`;
       },

@@ -1,36 +1,31 @@
-// @ts-check
 /**
  * A run as a film: its steps in order, each with the screen it saw, the action drawn on it, read
  * or write and why, what happened, and the model's usage. Polled while the run moves. Each step
- * is drawn by run-step.js.
+ * is drawn by run-step.ts.
  */
-import { api } from './api.js';
-import { every, facts, h } from './dom.js';
-import { saveAsRoutine } from './routine.js';
-import { messageOf } from './run-transcript.js';
-import { stepItem } from './run-step.js';
-import { clock, duration, isEnded, outcomeInWords, statusInWords } from './words.js';
+import { api } from './api';
+import { every, facts, h } from './dom';
+import { saveAsRoutine } from './routine';
+import { messageOf } from './run-transcript';
+import { stepItem } from './run-step';
+import { clock, duration, isEnded, outcomeInWords, statusInWords } from './words';
+import type { Run } from './api-types';
+import type { PageContext } from './page';
 
-/** @typedef {import('./api-types.js').Run} Run */
-
-/** @param {Run} run */
-function usage(run) {
+function usage(run: Run) {
   const steps = run.steps ?? [];
   const calls = steps.filter((st) => st.model);
   if (!calls.length) return 'no model calls';
-  /** @param {'input_tokens' | 'output_tokens'} field */
-  const sum = (field) =>
+  const sum = (field: 'input_tokens' | 'output_tokens') =>
     calls.some((st) => typeof st.model?.[field] !== 'number')
       ? 'unknown'
       : String(calls.reduce((total, st) => total + Number(st.model?.[field] ?? 0), 0));
   return `${calls.length} model calls · ${sum('input_tokens')} in / ${sum('output_tokens')} out tokens`;
 }
 
-/** @type {import('./app.js').Page} */
-export async function renderRun(main, ctx) {
+export async function renderRun(main: HTMLElement, ctx: PageContext) {
   const id = ctx.params[0];
-  /** @type {Run} */
-  let run = await api(`/api/computer-use/runs/${id}`, { signal: ctx.signal });
+  let run: Run = await api(`/api/computer-use/runs/${id}`, { signal: ctx.signal });
   ctx.title(`Run: ${run.goal}`);
   const header = h('div', { class: 'run-header' });
   const actions = h('div', { class: 'run-actions' });
@@ -50,8 +45,7 @@ export async function renderRun(main, ctx) {
     timeline,
   );
 
-  /** @type {Map<number, {sig: string, li: HTMLElement}>} */
-  const items = new Map();
+  const items: Map<number, { sig: string; li: HTMLElement }> = new Map();
   let shownStatus = '';
   let actionsFor = '';
 
@@ -107,8 +101,8 @@ export async function renderRun(main, ctx) {
         );
         resume.addEventListener('click', () => {
           resume.disabled = true;
-          api(`/api/computer-use/runs/${run.id}/resume`, { method: 'POST' }).then(
-            (/** @type {Run} */ answered) => {
+          api<Run>(`/api/computer-use/runs/${run.id}/resume`, { method: 'POST' }).then(
+            (answered) => {
               run = answered;
               const step = answered.steps?.find((st) => st.n === pending.step);
               if (step?.outcome === 'stale')
@@ -117,7 +111,7 @@ export async function renderRun(main, ctx) {
                 said.textContent = `Resumed: step ${pending.step} is ${outcomeInWords(step?.outcome ?? null)}.`;
               draw();
             },
-            (/** @type {unknown} */ error) => {
+            (error: unknown) => {
               resume.disabled = false;
               alert.textContent = `Could not resume: ${messageOf(error)}.`;
             },
@@ -130,13 +124,13 @@ export async function renderRun(main, ctx) {
         cancel.addEventListener('click', () => {
           if (!confirm('Cancel this run? It stops before its next action.')) return;
           cancel.disabled = true;
-          api(`/api/computer-use/runs/${run.id}/cancel`, { method: 'POST' }).then(
-            (/** @type {Run} */ answered) => {
+          api<Run>(`/api/computer-use/runs/${run.id}/cancel`, { method: 'POST' }).then(
+            (answered) => {
               run = answered;
               said.textContent = 'The run was cancelled.';
               draw();
             },
-            (/** @type {unknown} */ error) => {
+            (error: unknown) => {
               cancel.disabled = false;
               alert.textContent = `Could not cancel: ${messageOf(error)}.`;
             },
@@ -147,8 +141,7 @@ export async function renderRun(main, ctx) {
       if (run.status === 'completed' && ctx.can('computer_use.admin'))
         actions.append(saveAsRoutine(run, { said, alert }));
     }
-    /** @type {ChildNode | null} */
-    let previous = null;
+    let previous: ChildNode | null = null;
     for (const step of run.steps ?? []) {
       const sig = JSON.stringify([
         step.outcome,
@@ -165,8 +158,7 @@ export async function renderRun(main, ctx) {
         item = { sig, li };
         items.set(step.n, item);
       }
-      /** @type {ChildNode | null} */
-      const wanted = previous ? previous.nextSibling : timeline.firstChild;
+      const wanted: ChildNode | null = previous ? previous.nextSibling : timeline.firstChild;
       if (item.li !== wanted) timeline.insertBefore(item.li, wanted);
       previous = item.li;
     }

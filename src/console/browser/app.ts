@@ -1,4 +1,3 @@
-// @ts-check
 /**
  * The console's shell: who is signed in, the pages their permissions allow, and the router.
  * Pages are paths under /console (the API serves the same HTML for each); links are real links,
@@ -12,36 +11,20 @@ import {
   setSession,
   signOutSession,
   UNAUTHENTICATED,
-} from './api.js';
-import { h } from './dom.js';
-import { renderAdmin } from './admin.js';
-import { renderApproval } from './approval.js';
-import { renderAudit } from './audit.js';
-import { renderInbox } from './inbox.js';
-import { renderRun } from './run.js';
-import { renderRuns } from './runs.js';
-import { renderSignIn, signInErrorInWords } from './signin.js';
-import { permissionInWords } from './words.js';
+} from './api';
+import { h } from './dom';
+import { renderAdmin } from './admin';
+import { renderApproval } from './approval';
+import { renderAudit } from './audit';
+import { renderInbox } from './inbox';
+import { renderRun } from './run';
+import { renderRuns } from './runs';
+import { renderSignIn, signInErrorInWords } from './signin';
+import { permissionInWords } from './words';
+import type { Page } from './page';
+import type { Me } from './api-types';
 
-/**
- * What every page gets.
- * @typedef {{
- *   me: import('./api-types.js').Me,
- *   can: (permission: string) => boolean,
- *   signal: AbortSignal,
- *   params: string[],
- *   search: URLSearchParams,
- *   navigate: (path: string) => void,
- *   announce: (text: string) => void,
- *   title: (text: string) => void,
- * }} PageContext
- * @typedef {(main: HTMLElement, ctx: PageContext) => void | Promise<void>} Page
- */
-
-/**
- * @type {Array<{pattern: RegExp, page: Page, needs: string[], title: string}>}
- */
-const ROUTES = [
+const ROUTES: Array<{ pattern: RegExp; page: Page; needs: string[]; title: string }> = [
   {
     pattern: /^\/console\/approvals\/?$/,
     page: renderInbox,
@@ -82,30 +65,25 @@ const NAV = [
   { href: '/console/admin', label: 'Admin', needs: ['computer_use.admin'] },
 ];
 
-const main = /** @type {HTMLElement} */ (document.getElementById('main'));
-const nav = /** @type {HTMLElement} */ (document.getElementById('nav'));
-const who = /** @type {HTMLElement} */ (document.getElementById('who'));
-const announcer = /** @type {HTMLElement} */ (document.getElementById('announcer'));
+const main = document.getElementById('main') as HTMLElement;
+const nav = document.getElementById('nav') as HTMLElement;
+const who = document.getElementById('who') as HTMLElement;
+const announcer = document.getElementById('announcer') as HTMLElement;
 
-/** @type {import('./api-types.js').Me | null} */
-let me = null;
-/** @type {AbortController | null} */
-let current = null;
+let me: Me | null = null;
+let current: AbortController | null = null;
 
-/** @param {string} text */
-function announce(text) {
+function announce(text: string) {
   // Cleared first, so that the same words said twice are read twice.
   announcer.textContent = '';
   setTimeout(() => (announcer.textContent = text), 50);
 }
 
-/** @param {string[]} needs */
-function allowed(needs) {
+function allowed(needs: string[]) {
   return me !== null && needs.some((p) => me?.permissions.includes(p));
 }
 
-/** @param {string} path */
-function navigate(path) {
+function navigate(path: string) {
   if (path !== location.pathname + location.search) history.pushState(null, '', path);
   void route();
 }
@@ -150,8 +128,7 @@ function renderShell() {
   );
 }
 
-/** @param {string} message */
-function signOut(message) {
+function signOut(message: string) {
   if (me?.session) {
     // Ends the session at Warden; the sign-in page shows at once either way.
     signOutSession().catch(() => undefined);
@@ -164,8 +141,7 @@ function signOut(message) {
   showSignIn(message);
 }
 
-/** @param {string} [message] */
-function showSignIn(message) {
+function showSignIn(message?: string) {
   current?.abort();
   document.title = 'Sign in · Warden console';
   renderSignIn(main, {
@@ -221,8 +197,7 @@ async function route() {
   const holder = caller.session ? 'your account' : 'this token';
   const match = ROUTES.map((r) => ({ r, m: r.pattern.exec(path) })).find((x) => x.m);
   main.replaceChildren();
-  /** @param {string} text */
-  const title = (text) => (document.title = `${text} · Warden console`);
+  const title = (text: string) => (document.title = `${text} · Warden console`);
   if (!match || !match.m) {
     title('Not found');
     main.append(

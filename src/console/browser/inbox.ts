@@ -1,35 +1,31 @@
-// @ts-check
 /**
  * The approvals inbox: every waiting action of the tenant that the signed-in person may decide,
  * oldest first, polled every second.
  * Rows are kept and updated in place, so keyboard focus and reading position survive a refresh.
  */
-import { api } from './api.js';
-import { changeList, editList } from './changes.js';
-import { decidersFacts } from './deciders.js';
-import { actionTitle, every, facts, h } from './dom.js';
-import { targetOf } from './screen-marks.js';
-import { screenView } from './screens.js';
-import { typingFocus } from './typing-focus.js';
-import { actionInWords, ago, expiry } from './words.js';
-
-/** @typedef {import('./api-types.js').Approval} Approval */
-/** @typedef {import('./api-types.js').Run} Run */
+import { api } from './api';
+import { changeList, editList } from './changes';
+import { decidersFacts } from './deciders';
+import { actionTitle, every, facts, h } from './dom';
+import { targetOf } from './screen-marks';
+import { screenView } from './screens';
+import { typingFocus } from './typing-focus';
+import { actionInWords, ago, expiry } from './words';
+import type { Approval, ListPage, Run } from './api-types';
+import type { PageContext } from './page';
 
 /** How often the inbox asks: well inside the two seconds an approver may wait to see a new write. */
 const POLL_MS = 1000;
 /** An approval closer than this to its expiry is marked. */
 const SOON_MS = 5 * 60 * 1000;
 
-/** @type {Map<string, Promise<Run>>} */
-const runs = new Map();
+const runs: Map<string, Promise<Run>> = new Map();
 
 /**
  * The run behind a waiting action (goal, earlier steps), through the console's approval route, so
  * an approver who may not read runs still sees what the agent is doing.
- * @param {Approval} approval
  */
-export function runOf(approval) {
+export function runOf(approval: Approval) {
   let run = runs.get(approval.run_id);
   if (!run) {
     run = api(`/api/console/approvals/${approval.id}/run`);
@@ -39,11 +35,7 @@ export function runOf(approval) {
   return run;
 }
 
-/**
- * @param {Approval} approval
- * @param {import('./app.js').PageContext} ctx
- */
-function inboxItem(approval, ctx) {
+function inboxItem(approval: Approval, ctx: PageContext) {
   const words = actionInWords(approval.action, approval.why);
   const goal = h('span', { class: 'goal' }, '…');
   const age = h('span');
@@ -120,15 +112,14 @@ function inboxItem(approval, ctx) {
         }),
       );
     },
-    (/** @type {unknown} */ error) => {
+    (error: unknown) => {
       goal.textContent = `(not available: ${error instanceof Error ? error.message : String(error)})`;
     },
   );
   /**
-   * @param {number} now
-   * @param {Approval} latest the approval as the last poll saw it (an escalation adds deciders)
+   * @param latest the approval as the last poll saw it (an escalation adds deciders)
    */
-  const update = (now, latest) => {
+  const update = (now: number, latest: Approval) => {
     deciders.update(latest, now);
     age.textContent = ago(approval.created_at, now);
     expires.textContent = expiry(approval.expires_at, now);
@@ -137,8 +128,7 @@ function inboxItem(approval, ctx) {
   return { li, words, update };
 }
 
-/** @type {import('./app.js').Page} */
-export function renderInbox(main, ctx) {
+export function renderInbox(main: HTMLElement, ctx: PageContext) {
   const status = h('p', { class: 'inbox-status' }, 'Looking for waiting actions…');
   const problem = h('p', { class: 'error', role: 'alert' });
   const list = h('ol', { class: 'inbox', 'aria-label': 'Waiting actions, oldest first' });
@@ -156,12 +146,10 @@ export function renderInbox(main, ctx) {
     more,
   );
 
-  /** @type {Map<string, ReturnType<typeof inboxItem>>} */
-  const rows = new Map();
+  const rows: Map<string, ReturnType<typeof inboxItem>> = new Map();
   let shownCount = -1;
   void every(POLL_MS, ctx.signal, async () => {
-    /** @type {import('./api-types.js').ListPage<Approval>} */
-    let page;
+    let page: ListPage<Approval>;
     try {
       page = await api('/api/approvals?limit=200', { signal: ctx.signal });
       problem.textContent = '';
@@ -178,10 +166,8 @@ export function renderInbox(main, ctx) {
         rows.delete(id);
       }
     }
-    /** @type {string[]} */
-    const added = [];
-    /** @type {ChildNode | null} */
-    let previous = null;
+    const added: string[] = [];
+    let previous: ChildNode | null = null;
     for (const approval of page.items) {
       let row = rows.get(approval.id);
       if (!row) {
@@ -189,8 +175,7 @@ export function renderInbox(main, ctx) {
         rows.set(approval.id, row);
         if (shownCount >= 0) added.push(row.words);
       }
-      /** @type {ChildNode | null} */
-      const wanted = previous ? previous.nextSibling : list.firstChild;
+      const wanted: ChildNode | null = previous ? previous.nextSibling : list.firstChild;
       if (row.li !== wanted) list.insertBefore(row.li, wanted);
       row.update(now, approval);
       previous = row.li;

@@ -1,14 +1,13 @@
-// @ts-check
 /**
  * The audit log: filters, the hash chain check, and the NDJSON export. The filters live in the
  * URL (`/console/audit?run_id=…`), so a run page can link to its events.
  */
-import { api, apiBlob, query } from './api.js';
-import { facts, h } from './dom.js';
-import { eventInWords } from './event-words.js';
-import { clock } from './words.js';
-
-/** @typedef {import('./api-types.js').AuditEvent} AuditEvent */
+import { api, apiBlob, query } from './api';
+import { facts, h } from './dom';
+import { eventInWords } from './event-words';
+import { clock } from './words';
+import type { AuditEvent, ListPage, Verify } from './api-types';
+import type { PageContext } from './page';
 
 const KNOWN_TYPES = [
   'computer_use.',
@@ -29,37 +28,24 @@ const KNOWN_TYPES = [
   'approval.decided',
 ];
 
-/** @param {unknown} error */
-const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/**
- * `2026-05-01T14:00` (a datetime-local field, local time) as ISO 8601 UTC for the API.
- * @param {string} local
- */
-function toIso(local) {
+/** `2026-05-01T14:00` (a datetime-local field, local time) as ISO 8601 UTC for the API. */
+function toIso(local: string) {
   if (!local) return '';
   const d = new Date(local);
   return Number.isNaN(d.getTime()) ? '' : d.toISOString();
 }
 
-/**
- * ISO 8601 back to a datetime-local value.
- * @param {string | null} iso
- */
-function toLocal(iso) {
+/** ISO 8601 back to a datetime-local value. */
+function toLocal(iso: string | null) {
   if (!iso) return '';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
   return new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
 }
 
-/**
- * @param {string} id
- * @param {string} label
- * @param {Record<string, string>} attrs
- * @param {string} [help]
- */
-function field(id, label, attrs, help) {
+function field(id: string, label: string, attrs: Record<string, string>, help?: string) {
   const input = h('input', {
     id,
     name: id,
@@ -78,8 +64,7 @@ function field(id, label, attrs, help) {
   };
 }
 
-/** @param {AuditEvent} event */
-function eventRow(event) {
+function eventRow(event: AuditEvent) {
   return h(
     'tr',
     { 'data-type': event.type },
@@ -117,8 +102,7 @@ function eventRow(event) {
   );
 }
 
-/** @type {import('./app.js').Page} */
-export function renderAudit(main, ctx) {
+export function renderAudit(main: HTMLElement, ctx: PageContext) {
   const type = field(
     'type',
     'Type',
@@ -167,15 +151,15 @@ export function renderAudit(main, ctx) {
     verify.disabled = true;
     chain.className = 'chain';
     chain.textContent = 'Checking every event of the tenant…';
-    api('/api/audit/verify').then(
-      (/** @type {import('./api-types.js').Verify} */ result) => {
+    api<Verify>('/api/audit/verify').then(
+      (result) => {
         verify.disabled = false;
         chain.className = `chain ${result.ok ? 'chain-ok' : 'chain-bad'}`;
         chain.textContent = result.ok
           ? `Chain ok: all ${result.checked} events of tenant ${ctx.me.tenant} are intact and in order. Head SHA-256 ${result.head_sha256.slice(0, 16)}…`
           : `Chain broken: event ${result.first_bad_id ?? '?'} was changed, removed or reordered (${result.checked - 1} events before it are intact).`;
       },
-      (/** @type {unknown} */ error) => {
+      (error: unknown) => {
         verify.disabled = false;
         chain.className = 'chain chain-bad';
         chain.textContent = `Could not check the chain: ${messageOf(error)}`;
@@ -201,7 +185,7 @@ export function renderAudit(main, ctx) {
         exportButton.disabled = false;
         exported.textContent = `Exported ${lines} events (${Math.ceil(blob.size / 1024)} KB), one JSON object a line.`;
       },
-      (/** @type {unknown} */ error) => {
+      (error: unknown) => {
         exportButton.disabled = false;
         exported.textContent = `Could not export: ${messageOf(error)}`;
       },
@@ -248,14 +232,15 @@ export function renderAudit(main, ctx) {
   );
 
   let shown = 0;
-  /** @param {string | null} cursor */
-  const load = async (cursor) => {
+  const load = async (cursor: string | null) => {
     moreButton.disabled = true;
     try {
-      /** @type {import('./api-types.js').ListPage<AuditEvent>} */
-      const page = await api(`/api/audit${query({ ...filters(), limit: 100, cursor })}`, {
-        signal: ctx.signal,
-      });
+      const page: ListPage<AuditEvent> = await api(
+        `/api/audit${query({ ...filters(), limit: 100, cursor })}`,
+        {
+          signal: ctx.signal,
+        },
+      );
       problem.textContent = '';
       body.append(...page.items.map(eventRow));
       shown += page.items.length;

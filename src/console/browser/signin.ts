@@ -1,17 +1,16 @@
-// @ts-check
-import { ApiError, api, setToken } from './api.js';
-import { h } from './dom.js';
+import { ApiError, api, setToken } from './api';
+import { h } from './dom';
+import type { Me } from './api-types';
 
 /** Why a sign-in through the identity provider came back without a session (`?signin_error=`). */
-const SIGNIN_ERRORS = /** @type {Record<string, string>} */ ({
+const SIGNIN_ERRORS = {
   expired: 'The sign-in took too long or was started in another browser. Try again.',
   account:
     'Your company account cannot use Warden: it names no Warden tenant. Ask your administrator.',
   failed: 'The sign-in with your company account did not work. Try again.',
-});
+} as Record<string, string>;
 
-/** @param {string | null} code */
-export function signInErrorInWords(code) {
+export function signInErrorInWords(code: string | null) {
   return code ? (SIGNIN_ERRORS[code] ?? SIGNIN_ERRORS.failed) : undefined;
 }
 
@@ -20,10 +19,11 @@ export function signInErrorInWords(code) {
  * /auth/login, which comes back with a session cookie), or with an API token, for automation and
  * development. The token is checked with GET /api/me and kept in this tab's sessionStorage only:
  * closing the tab signs out.
- * @param {HTMLElement} main
- * @param {{message?: string, signedIn: (me: import('./api-types.js').Me) => void}} options
  */
-export function renderSignIn(main, options) {
+export function renderSignIn(
+  main: HTMLElement,
+  options: { message?: string; signedIn: (me: Me) => void },
+) {
   const input = h('input', {
     id: 'token',
     name: 'token',
@@ -57,12 +57,12 @@ export function renderSignIn(main, options) {
       return;
     }
     button.disabled = true;
-    api('/api/me', { token }).then(
-      (/** @type {import('./api-types.js').Me} */ me) => {
+    api<Me>('/api/me', { token }).then(
+      (me) => {
         setToken(token);
         options.signedIn(me);
       },
-      (/** @type {unknown} */ e) => {
+      (e: unknown) => {
         button.disabled = false;
         error.textContent =
           e instanceof ApiError && e.status === 401
@@ -91,8 +91,8 @@ export function renderSignIn(main, options) {
   );
   input.focus();
   // The company sign-in, when the deployment has one: a plain link (the page allows no forms).
-  api('/auth/status').then(
-    (/** @type {{oidc: boolean}} */ status) => {
+  api<{ oidc: boolean }>('/auth/status').then(
+    (status) => {
       if (!status.oidc) return;
       const back = /^\/console(\/[A-Za-z0-9/-]*)?$/.test(location.pathname)
         ? location.pathname

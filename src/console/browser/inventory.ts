@@ -1,49 +1,33 @@
-// @ts-check
 /**
  * For admins: every agent of the tenant's config in force (`GET /api/admin/inventory`) as a table:
  * what it works on, where, with which planner and approval mode, its last run, and how its runs
  * and approvals have gone over 7 and 30 days.
  */
-import { api } from './api.js';
-import { h } from './dom.js';
-import { clock, duration, statusInWords } from './words.js';
+import { api } from './api';
+import { h } from './dom';
+import { clock, duration, statusInWords } from './words';
+import type { Inventory, InventoryAgent, InventoryPlanner, RunWindow } from './api-types';
 
-/**
- * @typedef {{runs: number, ended: number, completed: number, success_rate: number | null}} RunWindow
- * @typedef {{kind: 'scripted' | 'catalog', id: string} | {kind: 'model', provider: string, model: string} | {kind: 'default'}} Planner
- * @typedef {{
- *   agent: string, system: string | null, screen_host: string, planner: Planner,
- *   write_approval: {require_write_approval: boolean, approve_at: string},
- *   last_run: {id: string, status: string, end_reason: string | null, ended_at: string | null} | null,
- *   runs_7d: RunWindow, runs_30d: RunWindow,
- *   approvals_30d: {decided: number, median_seconds_to_decide: number | null},
- * }} InventoryAgent
- * @typedef {{enabled: boolean, config_version: number, agents: InventoryAgent[]}} Inventory
- */
-
-/** @param {Planner} planner */
-function plannerInWords(planner) {
+function plannerInWords(planner: InventoryPlanner) {
   if (planner.kind === 'scripted') return `scripted (${planner.id})`;
   if (planner.kind === 'catalog') return planner.id;
   if (planner.kind === 'model') return `${planner.provider} ${planner.model}`;
   return "the deployment's default model";
 }
 
-/** @param {InventoryAgent['write_approval']} mode */
-function approvalInWords(mode) {
+function approvalInWords(mode: InventoryAgent['write_approval']) {
   if (!mode.require_write_approval) return 'none: writes act straight away';
   return mode.approve_at === 'commit' ? 'at each commit (typing staged)' : 'every write';
 }
 
-/** `3 runs · 67% of 3 ended done`, or `3 runs · none ended`. @param {RunWindow} w */
-function windowInWords(w) {
+/** `3 runs · 67% of 3 ended done`, or `3 runs · none ended`. @param w */
+function windowInWords(w: RunWindow) {
   const runs = `${w.runs} run${w.runs === 1 ? '' : 's'}`;
   if (w.success_rate === null) return w.runs ? `${runs} · none ended` : runs;
   return `${runs} · ${Math.round(w.success_rate * 100)}% of ${w.ended} ended done`;
 }
 
-/** @param {InventoryAgent} a */
-function row(a) {
+function row(a: InventoryAgent) {
   const last = a.last_run
     ? [
         h('a', { href: `/console/runs/${a.last_run.id}` }, statusInWords(a.last_run)),
@@ -72,11 +56,8 @@ function row(a) {
   );
 }
 
-/**
- * The inventory table, loaded once.
- * @param {AbortSignal} signal
- */
-export function inventoryTable(signal) {
+/** The inventory table, loaded once. */
+export function inventoryTable(signal: AbortSignal) {
   const body = h('tbody');
   const problem = h('p', { class: 'error', role: 'alert' });
   const section = h(
@@ -112,7 +93,7 @@ export function inventoryTable(signal) {
   );
   void (async () => {
     try {
-      const inventory = /** @type {Inventory} */ (await api('/api/admin/inventory', { signal }));
+      const inventory = await api<Inventory>('/api/admin/inventory', { signal });
       body.replaceChildren(
         ...(inventory.agents.length
           ? inventory.agents.map(row)

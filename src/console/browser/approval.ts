@@ -1,38 +1,31 @@
-// @ts-check
 /**
  * One waiting action: the full screenshot the planner saw with the action drawn on it, the run's
  * earlier steps, and the decision. After approval, an operator resumes the run from here.
  */
-import { ApiError, api } from './api.js';
-import { changeList, editList } from './changes.js';
-import { railNotice } from './rail.js';
-import { decidersFacts } from './deciders.js';
-import { actionTitle, every, facts, h } from './dom.js';
-import { decisionSentence } from './change-words.js';
-import { marksInWords, targetOf } from './screen-marks.js';
-import { afterSentView } from './after-sent.js';
-import { closeUp } from './close-up.js';
-import { screenView } from './screens.js';
-import { typingFocus } from './typing-focus.js';
-import { cannotApprove, refusalInWords, standing, standingClass } from './decision-words.js';
-import { earlierSteps } from './earlier-steps.js';
-import { resumePanel } from './resume-panel.js';
-import { actionInWords, clock, exactJson, isEnded, statusInWords } from './words.js';
+import { ApiError, api } from './api';
+import { changeList, editList } from './changes';
+import { railNotice } from './rail';
+import { decidersFacts } from './deciders';
+import { actionTitle, every, facts, h } from './dom';
+import { decisionSentence } from './change-words';
+import { marksInWords, targetOf } from './screen-marks';
+import { afterSentView } from './after-sent';
+import { closeUp } from './close-up';
+import { screenView } from './screens';
+import { typingFocus } from './typing-focus';
+import { cannotApprove, refusalInWords, standing, standingClass } from './decision-words';
+import { earlierSteps } from './earlier-steps';
+import { resumePanel } from './resume-panel';
+import { actionInWords, clock, exactJson, isEnded, statusInWords } from './words';
+import type { Approval, Run } from './api-types';
+import type { PageContext } from './page';
 
-/** @typedef {import('./api-types.js').Approval} Approval */
-/** @typedef {import('./api-types.js').Run} Run */
-/** @typedef {import('./api-types.js').Step} Step */
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** @param {unknown} error */
-const messageOf = (error) => (error instanceof Error ? error.message : String(error));
-
-/** @type {import('./app.js').Page} */
-export async function renderApproval(main, ctx) {
+export async function renderApproval(main: HTMLElement, ctx: PageContext) {
   const id = ctx.params[0];
-  /** @type {Approval} */
-  let approval = await api(`/api/approvals/${id}`, { signal: ctx.signal });
-  /** @type {Run | null} */
-  let run = null;
+  let approval: Approval = await api(`/api/approvals/${id}`, { signal: ctx.signal });
+  let run: Run | null = null;
   try {
     run = await api(`/api/console/approvals/${id}/run`, { signal: ctx.signal });
   } catch (error) {
@@ -101,14 +94,12 @@ export async function renderApproval(main, ctx) {
       : 'Approving sends nothing by itself: an operator then resumes the run, and Warden sends this action once, only if the screen is still the one shown here. Rejecting stops the run.',
   );
 
-  /** @param {string} text */
-  const say = (text) => {
+  const say = (text: string) => {
     alert.textContent = '';
     said.textContent = text;
     said.scrollIntoView({ block: 'nearest' });
   };
-  /** @param {string} text */
-  const warn = (text) => {
+  const warn = (text: string) => {
     said.textContent = '';
     alert.textContent = text;
     alert.scrollIntoView({ block: 'nearest' });
@@ -122,8 +113,11 @@ export async function renderApproval(main, ctx) {
     }
   };
 
-  /** @param {'approve' | 'reject'} kind @param {HTMLTextAreaElement} comment @param {HTMLButtonElement[]} buttons */
-  const decide = async (kind, comment, buttons) => {
+  const decide = async (
+    kind: 'approve' | 'reject',
+    comment: HTMLTextAreaElement,
+    buttons: HTMLButtonElement[],
+  ) => {
     for (const b of buttons) b.disabled = true;
     try {
       const text = comment.value.trim();
@@ -156,8 +150,7 @@ export async function renderApproval(main, ctx) {
   };
 
   let panelFor = '';
-  /** @param {boolean} [force] */
-  const update = (force = false) => {
+  const update = (force: boolean = false) => {
     const now = Date.now();
     stand.className = standingClass(approval, run);
     stand.textContent = standing(approval, run, canOperate, now);
@@ -208,7 +201,7 @@ export async function renderApproval(main, ctx) {
       );
       form.addEventListener('submit', (event) => {
         event.preventDefault();
-        const submitter = /** @type {SubmitEvent} */ (event).submitter;
+        const submitter = event.submitter;
         const kind = submitter === reject ? 'reject' : 'approve';
         void decide(kind, comment, [approve, reject]);
       });
@@ -357,9 +350,8 @@ export async function renderApproval(main, ctx) {
 /**
  * The checks a model provider raised on this action (they hold it for a person whatever Warden's
  * rules say), as the provider worded them.
- * @param {Approval} approval
  */
-function safetyChecks(approval) {
+function safetyChecks(approval: Approval) {
   const checks = approval.safety_checks ?? [];
   if (!checks.length) return null;
   return h(
