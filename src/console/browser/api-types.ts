@@ -156,14 +156,40 @@ export interface Step {
   receipt?: Receipt;
   approval?: StepApproval;
   model?: ModelUsage;
-  label_evidence?: {
-    source: string;
-    element?: { id: string; role: string; name: string; rect?: Rect };
-  };
+  label_evidence?: LabelEvidence;
   timings?: Array<Record<string, unknown>>;
   started_at: string;
   ended_at: string | null;
 }
+
+/**
+ * The element the screen host's outline has where a click lands, or the focused field typing goes
+ * into: its role, name and description as the host says them (screen text), and where it is.
+ */
+export interface EvidenceElement {
+  id: string;
+  role: string;
+  name: string;
+  description?: string;
+  rect?: Rect;
+}
+
+/** One word OCR read, with tesseract's confidence (0–100). */
+export interface OcrWord {
+  text: string;
+  confidence: number;
+}
+
+/**
+ * How the label the rules judged was read (a step's `label_evidence`, docs/api.md): the outline's
+ * element, the words OCR read with their confidences, or why nothing could be read; `of` the
+ * point clicked or the field typed into, with the planner's `target` where it gave one.
+ */
+export type LabelEvidence = (
+  | { source: 'outline'; element: EvidenceElement }
+  | { source: 'ocr'; words: OcrWord[] }
+  | { source: 'none'; why: string }
+) & { of: 'click' | 'field'; target?: string };
 
 export interface Run {
   id: string;

@@ -15,6 +15,7 @@ import { screenView } from './screens';
 import { typingFocus } from './typing-focus';
 import { cannotApprove, refusalInWords, standing, standingClass } from './decision-words';
 import { earlierSteps } from './earlier-steps';
+import { labelEvidenceInWords } from './label-words';
 import { resumePanel } from './resume-panel';
 import { actionInWords, clock, exactJson, isEnded, statusInWords } from './words';
 import type { Approval, Run } from './api-types';
@@ -298,6 +299,13 @@ export async function renderApproval(main: HTMLElement, ctx: PageContext) {
           h('summary', {}, 'More about this action'),
           facts([
             ['Exact action', h('code', {}, exactJson(approval.action))],
+            // How the label the rules judged was read: the outline, OCR, or nothing.
+            [
+              'Label',
+              held?.label_evidence
+                ? h('span', { class: 'label-evidence' }, labelEvidenceInWords(held.label_evidence))
+                : null,
+            ],
             ['Held at', clock(approval.created_at)],
             ['Expires at', clock(approval.expires_at)],
             ['Run status', runStatus],

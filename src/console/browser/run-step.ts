@@ -3,6 +3,7 @@
  */
 import { fieldValue } from './changes';
 import { actionTitle, facts, h } from './dom';
+import { labelEvidenceInWords } from './label-words';
 import { transcriptDetails } from './run-transcript';
 import { marksInWords, targetOf } from './screen-marks';
 import { screenView } from './screens';
@@ -116,6 +117,13 @@ export function stepItem(run: Run, step: Step, canReadTranscripts: boolean) {
         step.why ?? '',
       ),
       facts([
+        // How the label the rules judged was read: the outline, OCR, or nothing.
+        [
+          'Label',
+          step.label_evidence
+            ? h('span', { class: 'label-evidence' }, labelEvidenceInWords(step.label_evidence))
+            : null,
+        ],
         [
           'Outcome',
           h(

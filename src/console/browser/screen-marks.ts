@@ -21,7 +21,9 @@ export function targetOf(step: Step | null | undefined): Rect | null {
   const rect =
     a.action === 'type'
       ? (step.edit?.field.rect ?? step.staged?.field.rect ?? null)
-      : (step.label_evidence?.element?.rect ?? null);
+      : step.label_evidence?.source === 'outline'
+        ? (step.label_evidence.element.rect ?? null)
+        : null;
   if (!rect || ![rect.x, rect.y, rect.width, rect.height].every(Number.isFinite)) return null;
   return rect;
 }
