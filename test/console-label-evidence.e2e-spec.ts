@@ -75,15 +75,28 @@ describe('how the label was read, in the console', () => {
   async function labelWords(page: Page): Promise<string | null> {
     await page.getByText('More about this action').click();
     const label = page.locator('.more .label-evidence');
+    const words = await label.textContent();
     // The screen's text goes in as text: nothing in it becomes an element.
     expect(await label.locator('*').count()).toBe(0);
-    return label.textContent();
+    return words;
   }
 
   /** The approval's page, and the words under "More about this action". */
   async function labelOnApproval(page: Page, approvalId: string): Promise<string | null> {
     await openApproval(page, approvalId);
     return labelWords(page);
+  }
+
+  /** The words of the run's first step on its run page, as an operator reads it. */
+  async function labelOnRunPage(runId: string): Promise<string | null> {
+    const olga = await browser.tab();
+    await browser.signIn(olga, stack.tokens.operator, 'olga');
+    await olga.goto(`${stack.api.url}/console/runs/${runId}`);
+    const label = olga.locator('.step[data-step="1"] .label-evidence');
+    const words = await label.textContent();
+    expect(await label.locator('*').count()).toBe(0);
+    await olga.close();
+    return words;
   }
 
   const reject = (approvalId: string) =>
@@ -150,16 +163,10 @@ describe('how the label was read, in the console', () => {
     await bob.setViewportSize({ width: 1280, height: 800 });
 
     // The run's step says the same.
-    const olga = await browser.tab();
-    await browser.signIn(olga, stack.tokens.operator, 'olga');
-    await olga.goto(`${stack.api.url}/console/runs/${run.id}`);
-    await expect(olga.locator('.step[data-step="1"] .label-evidence').textContent()).resolves.toBe(
-      words,
-    );
+    await expect(labelOnRunPage(run.id)).resolves.toBe(words);
     expect((await reject(run.pending_approval.id)).status).toBe(200);
     expect(browser.problems).toEqual([]);
     await bob.close();
-    await olga.close();
   });
 
   it('says the words OCR read, with their confidences, where the host has no outline', async () => {
@@ -229,15 +236,9 @@ describe('how the label was read, in the console', () => {
     const bob = await browser.tab();
     await browser.signIn(bob, stack.tokens.approver, 'bob');
     await expect(labelOnApproval(bob, run.pending_approval.id)).resolves.toBe(words);
-    const olga = await browser.tab();
-    await browser.signIn(olga, stack.tokens.operator, 'olga');
-    await olga.goto(`${stack.api.url}/console/runs/${run.id}`);
-    await expect(olga.locator('.step[data-step="1"] .label-evidence').textContent()).resolves.toBe(
-      words,
-    );
+    await expect(labelOnRunPage(run.id)).resolves.toBe(words);
     expect((await reject(run.pending_approval.id)).status).toBe(200);
     expect(browser.problems).toEqual([]);
     await bob.close();
-    await olga.close();
   });
 });
