@@ -1,7 +1,8 @@
 /**
  * `npm run lint` checks that no module of the service, the protocol package or the screen host
  * imports itself through others (a cycle), type-only imports included; and that the step engine
- * is used only by the worker: runs, approvals and the API never depend on it. Between folders,
+ * is used only by the worker: runs, approvals and the API never depend on it; and that the
+ * console's browser code and the server keep apart. Between folders,
  * scripts/lint/folder-ties.mjs (run after it by `npm run lint:modules`) keeps imports one way.
  */
 module.exports = {
@@ -19,6 +20,29 @@ module.exports = {
       comment: 'what the API and the engine share lives in runs/ or queue/, not in engine/',
       from: { path: '^src/', pathNot: '^src/(computer-use/engine/|worker\\.module\\.ts$)' },
       to: { path: '^src/computer-use/engine/' },
+    },
+    {
+      name: 'console-browser-code-stands-alone',
+      severity: 'error',
+      comment:
+        "the console's browser code (bundled by scripts/build-console.ts) imports only itself and the pure tables of packages/protocol",
+      from: { path: '^src/console/browser/' },
+      to: { pathNot: '^src/console/browser/|^packages/protocol/src/(char-names|actions|outline)\\.ts$' },
+    },
+    {
+      name: 'protocol-as-one-package',
+      severity: 'error',
+      comment:
+        "import @warden/protocol, not its files: compiled code loads the package's dist/index.js (only the console's bundle takes single files)",
+      from: { path: '^(src|screen-host/src)/', pathNot: '^src/console/browser/|\\.spec\\.ts$' },
+      to: { path: '^packages/protocol/src/', pathNot: '^packages/protocol/src/index\\.ts$' },
+    },
+    {
+      name: 'console-browser-code-only-in-the-browser',
+      severity: 'error',
+      comment: "the server never runs the console's browser code; only its specs import it",
+      from: { path: '^src/', pathNot: '^src/console/browser/|\\.spec\\.ts$' },
+      to: { path: '^src/console/browser/' },
     },
   ],
   options: {

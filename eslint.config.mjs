@@ -38,12 +38,6 @@ export default tseslint.config(
     },
   },
   {
-    // The console's browser code: plain JS checked by TypeScript (src/console/public/tsconfig.json,
-    // DOM types), which already knows the browser's globals.
-    files: ['src/console/public/**/*.js'],
-    rules: { 'no-undef': 'off' },
-  },
-  {
     files: ['**/*.spec.ts', 'test/**/*.ts', 'screen-host/test/**/*.ts', 'bench/**/*.ts', 'evals/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',

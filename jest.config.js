@@ -47,6 +47,8 @@ const base = {
   // The protocol package from its TypeScript source, as tsconfig.json's `paths` says (no build needed).
   moduleNameMapper: {
     '^@warden/protocol$': '<rootDir>/packages/protocol/src/index.ts',
+    // The console's browser code imports single files of it (scripts/build-console.ts bundles them).
+    '^@warden/protocol/(.*)$': '<rootDir>/packages/protocol/src/$1',
     '^@warden/client$': '<rootDir>/packages/client/src/index.ts',
   },
   testEnvironment: 'node',

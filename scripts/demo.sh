@@ -62,4 +62,10 @@ if [ "${WARDEN_DEMO_FROM_SOURCE:-}" != 1 ]; then
   fi
 fi
 
+# The console is served from dist/console/ however the entry points run.
+if stale dist/console/app.js src/console/browser packages/protocol/src scripts/build-console.ts; then
+  say "Building the console…"
+  npm run build:console --silent
+fi
+
 node -r @swc-node/register scripts/demo.ts "$@"

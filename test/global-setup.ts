@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { Redis } from 'ioredis';
+import { buildConsole } from '../scripts/build-console';
 import { createTemplateDatabase } from './support/database';
 import { TEST_PG_ADMIN_URL, TEST_REDIS_URL } from './support/env';
 
 /**
- * Checks that PostgreSQL and Redis answer (with a message that says how to start them), and names
- * this run: each test file creates its own databases under this prefix (copies of the run's
- * migrated template) and Redis keys under it.
+ * Checks that PostgreSQL and Redis answer (with a message that says how to start them), names
+ * this run (each test file creates its own databases under this prefix, copies of the run's
+ * migrated template, and Redis keys under it), and builds the console into dist/console/, where
+ * the API serves it from: the tests open the console of the sources they test, built or not before.
  */
 export default async function globalSetup(): Promise<void> {
   const pg = new Client({ connectionString: TEST_PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
@@ -35,5 +37,5 @@ export default async function globalSetup(): Promise<void> {
     redis.disconnect();
   }
   process.env.WARDEN_TEST_RUN = `warden_test_${randomBytes(3).toString('hex')}`;
-  await createTemplateDatabase();
+  await Promise.all([createTemplateDatabase(), buildConsole()]);
 }

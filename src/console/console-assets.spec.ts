@@ -1,45 +1,51 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { CONSOLE_DIR, CONSOLE_FILES } from './console-assets';
+import { buildConsoleFiles, CONSOLE_SOURCE, type BuiltConsole } from '../../scripts/build-console';
+import { CONSOLE_FILES } from './console-assets';
 
 /**
- * The console's browser code is plain JavaScript served as it is, so these checks stand in for a
- * build: it type-checks against the DOM (JSDoc types, strict), every file is served, and none
- * turns strings into HTML or code (the page's CSP enforces that too, in the browser).
+ * The console as it is built (scripts/build-console.ts, in memory here): the API serves exactly
+ * the files the build makes, the bundle is made of every source file of src/console/browser/, and
+ * neither the sources nor the bundle turn strings into HTML or code (the page's CSP and Trusted
+ * Types enforce that too, in the browser). `npm run typecheck` checks the sources' types.
  */
-describe('console files', () => {
-  const files = readdirSync(CONSOLE_DIR).filter((name) => name !== 'tsconfig.json');
-
-  it('serves every file of public/ and names none that is missing', () => {
-    expect(Object.keys(CONSOLE_FILES).sort()).toEqual([...files].sort());
+describe('the console as built', () => {
+  let built: BuiltConsole;
+  beforeAll(async () => {
+    built = await buildConsoleFiles();
   });
 
-  it('type-checks the browser code with DOM types (public/tsconfig.json)', () => {
-    const configPath = join(CONSOLE_DIR, 'tsconfig.json');
-    const read = ts.readConfigFile(configPath, (p) => ts.sys.readFile(p));
-    expect(read.error).toBeUndefined();
-    const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, CONSOLE_DIR);
-    expect(parsed.fileNames.map((f) => f.split('/').pop()).sort()).toEqual(
-      files.filter((f) => f.endsWith('.js')).sort(),
-    );
-    const program = ts.createProgram(parsed.fileNames, parsed.options);
-    const diagnostics = ts.getPreEmitDiagnostics(program);
-    const report = ts.formatDiagnostics(diagnostics, {
-      getCanonicalFileName: (f) => f,
-      getCurrentDirectory: () => CONSOLE_DIR,
-      getNewLine: () => '\n',
-    });
-    expect(report).toBe('');
+  const sources = readdirSync(CONSOLE_SOURCE).filter((name) => /\.[jt]s$/.test(name));
+  const HTML_OR_CODE =
+    /innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function/;
+
+  it('makes exactly the files the API serves', () => {
+    expect([...built.files.keys()].sort()).toEqual(Object.keys(CONSOLE_FILES).sort());
   });
 
-  it.each(files.filter((f) => f.endsWith('.js')))(
-    '%s builds no HTML or code from strings',
-    (file) => {
-      const source = readFileSync(join(CONSOLE_DIR, file), 'utf8');
-      expect(source).not.toMatch(
-        /innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function/,
-      );
-    },
-  );
+  it('bundles every source file of the console that has code to run, and of the rest only the protocol', () => {
+    const own = built.inputs.filter((input) => input.startsWith('src/console/browser/'));
+    const bundled = own.map((input) => input.replace('src/console/browser/', ''));
+    // A file the bundle leaves out holds types only: nothing of it runs.
+    for (const file of sources.filter((f) => !bundled.includes(f))) {
+      const js = ts.transpileModule(readFileSync(join(CONSOLE_SOURCE, file), 'utf8'), {
+        compilerOptions: { module: ts.ModuleKind.ESNext, removeComments: true },
+      }).outputText;
+      expect({ file, js: js.replace(/\s+/g, ' ').trim() }).toEqual({ file, js: 'export {};' });
+    }
+    expect(bundled.length).toBeGreaterThan(sources.length / 2);
+    expect(built.inputs.filter((input) => !own.includes(input)).sort()).toEqual([
+      'packages/protocol/src/actions.ts',
+      'packages/protocol/src/char-names.ts',
+    ]);
+  });
+
+  it.each(sources)('%s builds no HTML or code from strings', (file) => {
+    expect(readFileSync(join(CONSOLE_SOURCE, file), 'utf8')).not.toMatch(HTML_OR_CODE);
+  });
+
+  it('and neither does the bundle', () => {
+    expect(built.files.get('app.js')?.toString('utf8')).not.toMatch(HTML_OR_CODE);
+  });
 });

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 
 /** A file of the console as it is served: its bytes, type and ETag. */
 export interface ConsoleAsset {
@@ -11,46 +11,25 @@ export interface ConsoleAsset {
 }
 
 /**
- * The console's files: plain HTML, CSS and ES modules, no build step. Only the files named here
- * are served; the folder is read once at start-up. `nest build` copies it next to the compiled
- * code (nest-cli.json `assets`), so `public/` beside this file exists both in `src/` and `dist/`.
+ * The console's files as the browser gets them: the page, its style sheet, its icon and the
+ * bundle of its code, built from src/console/browser/ into dist/console/ by `npm run build`
+ * (scripts/build-console.ts). Only the files named here are served; the folder is read once at
+ * start-up.
  */
 export const CONSOLE_FILES: Readonly<Record<string, string>> = {
   'index.html': 'text/html; charset=utf-8',
   'console.css': 'text/css; charset=utf-8',
   'favicon.svg': 'image/svg+xml',
   'app.js': 'text/javascript; charset=utf-8',
-  'api.js': 'text/javascript; charset=utf-8',
-  'dom.js': 'text/javascript; charset=utf-8',
-  'words.js': 'text/javascript; charset=utf-8',
-  'typed-words.js': 'text/javascript; charset=utf-8',
-  'change-words.js': 'text/javascript; charset=utf-8',
-  'event-words.js': 'text/javascript; charset=utf-8',
-  'screens.js': 'text/javascript; charset=utf-8',
-  'screen-marks.js': 'text/javascript; charset=utf-8',
-  'close-up.js': 'text/javascript; charset=utf-8',
-  'after-sent.js': 'text/javascript; charset=utf-8',
-  'changes.js': 'text/javascript; charset=utf-8',
-  'rail.js': 'text/javascript; charset=utf-8',
-  'deciders.js': 'text/javascript; charset=utf-8',
-  'signin.js': 'text/javascript; charset=utf-8',
-  'inbox.js': 'text/javascript; charset=utf-8',
-  'approval.js': 'text/javascript; charset=utf-8',
-  'resume-panel.js': 'text/javascript; charset=utf-8',
-  'decision-words.js': 'text/javascript; charset=utf-8',
-  'earlier-steps.js': 'text/javascript; charset=utf-8',
-  'runs.js': 'text/javascript; charset=utf-8',
-  'run.js': 'text/javascript; charset=utf-8',
-  'run-step.js': 'text/javascript; charset=utf-8',
-  'run-transcript.js': 'text/javascript; charset=utf-8',
-  'routine.js': 'text/javascript; charset=utf-8',
-  'audit.js': 'text/javascript; charset=utf-8',
-  'admin.js': 'text/javascript; charset=utf-8',
-  'governance.js': 'text/javascript; charset=utf-8',
-  'inventory.js': 'text/javascript; charset=utf-8',
 };
 
-export const CONSOLE_DIR = join(__dirname, 'public');
+/**
+ * The repository's (or the image's) root: this file runs compiled from dist/src/console/, or from
+ * its source in src/console/ (the e2e tests); the built console is in dist/console/ either way.
+ */
+const above = resolve(__dirname, '..', '..');
+const ROOT = basename(above) === 'dist' ? resolve(above, '..') : above;
+export const CONSOLE_DIR = join(ROOT, 'dist', 'console');
 
 @Injectable()
 export class ConsoleAssets implements OnModuleInit {
@@ -65,7 +44,9 @@ export class ConsoleAssets implements OnModuleInit {
         this.files.set(name, { body, type, etag });
       } catch (error) {
         // The API still serves; the console answers 404 for what is missing and says so here.
-        this.logger.error(`console file ${name} is missing from ${CONSOLE_DIR}: ${String(error)}`);
+        this.logger.error(
+          `console file ${name} is missing from ${CONSOLE_DIR} (npm run build builds the console): ${String(error)}`,
+        );
       }
     }
   }

@@ -1,24 +1,11 @@
 /**
  * The console's words for who may decide a held write and its escalation (approver groups), from
- * public/deciders.js (the browser's own module, compiled for the test).
+ * the browser's own module (browser/decider-words.ts).
  */
-// @ts-expect-error: the browser's own module; its JSDoc types are checked by public/tsconfig.json
-import * as browserDeciders from './public/deciders.js';
-
-type Seen = {
-  status: string;
-  may_decide_now: string[] | null;
-  escalates_at: string | null;
-  escalated_at: string | null;
-  reminded_at: string | null;
-};
-const { whoMayDecide, escalationInWords } = browserDeciders as {
-  whoMayDecide(a: Seen): string;
-  escalationInWords(a: Seen, now: number): string;
-};
+import { type Deciding, escalationInWords, whoMayDecide } from './browser/decider-words';
 
 const NOW = Date.parse('2026-03-15T10:10:00Z');
-const pending: Seen = {
+const pending: Deciding = {
   status: 'pending',
   may_decide_now: ['sap-leads', 'carol'],
   escalates_at: null,

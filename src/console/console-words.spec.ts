@@ -1,66 +1,34 @@
 /**
  * What the approver sees is what is sent (DESIGN §6): the console's words for typed text, from
- * public/words.js (the browser's own module, compiled for the test). The console e2e test shows
- * the same in a real browser.
+ * the browser's own modules (browser/words.ts and its neighbours). The console e2e test shows the
+ * same in a real browser.
  */
 import fc from 'fast-check';
 import { describeChange, type Change } from '../computer-use/actions';
 import type { StepOutcome } from '../computer-use/runs/step.entity';
-// @ts-expect-error: the browser's own module; its JSDoc types are checked by public/tsconfig.json
-import * as browserWords from './public/words.js';
-// @ts-expect-error: the browser's own module
-import * as browserChangeWords from './public/change-words.js';
-// @ts-expect-error: the browser's own module
-import * as browserEventWords from './public/event-words.js';
-
-type Mark = { mark: string; name: string; char: string; newline: boolean };
-/** The functions of words.js this test uses, with the types its JSDoc gives them. */
-interface Words {
-  actionInWords(action: Record<string, unknown>, why?: string | null): string;
-  changeInWords(change: Change): string;
-  changesHeading(action: Record<string, unknown>, why: string | null, n: number): string;
-  openedInWords(change: Change): string;
-  charName(char: string): string;
-  outcomeInWords(outcome: string | null): string;
-  stepOutcomeInWords(step: {
-    outcome: string | null;
-    staged?: unknown;
-    ended_at?: string | null;
-  }): string;
-  exactJson(value: unknown): string;
-  marked(text: string): string;
-  shown(text: string, max?: number): string;
-  typedPieces(text: string): Array<string | Mark>;
-  receiptInWords(receipt: unknown): string | null;
-  approvalInWords(approval: unknown): string | null;
-  decisionSentence(o: {
-    system: string | null;
-    action: unknown;
-    why: string | null;
-    changes?: unknown[] | null;
-    edit?: unknown;
-  }): string;
-  eventInWords(event: { type?: string; details: Record<string, unknown> }): string;
-  modelInWords(model: Record<string, unknown> | undefined): string;
-}
-const {
-  actionInWords,
+import {
   changeInWords,
   changesHeading,
+  decisionSentence,
   openedInWords,
+} from './browser/change-words';
+import { eventInWords } from './browser/event-words';
+import type { Change as ConsoleChange, StagedEdit } from './browser/api-types';
+import type { Mark } from './browser/typed-words';
+import {
+  actionInWords,
+  approvalInWords,
   charName,
   exactJson,
   marked,
+  modelInWords,
   outcomeInWords,
   receiptInWords,
-  approvalInWords,
-  decisionSentence,
-  eventInWords,
-  modelInWords,
   shown,
   stepOutcomeInWords,
   typedPieces,
-} = { ...browserWords, ...browserChangeWords, ...browserEventWords } as Words;
+} from './browser/words';
+
 const marks = (text: string) => typedPieces(text).filter((p): p is Mark => typeof p !== 'string');
 
 describe('typed text in the console', () => {
@@ -202,7 +170,7 @@ describe('outcomes and change lists in the console', () => {
         system: 'SAP GUI (sim)',
         action: save,
         why: 'click on “Save” (from the screen outline)',
-        changes,
+        changes: changes as ConsoleChange[],
       });
     // The server told the order number apart as navigation: it is what the page opened with.
     expect(say([{ ...order, kind: 'navigation' }, date])).toBe(
@@ -232,7 +200,7 @@ describe('outcomes and change lists in the console', () => {
         system: 'SAP GUI (sim)',
         action: typing,
         why: null,
-        edit: { field, text: '30.04.2026', ...edit },
+        edit: { field, text: '30.04.2026', ...edit } as StagedEdit,
       });
     expect(say({ before: '15.03.2026', selected: true })).toBe(
       'SAP GUI (sim) · Type into Req. Deliv. Date “15.03.2026” → “30.04.2026”',
@@ -338,7 +306,11 @@ describe('outcomes and change lists in the console', () => {
   });
 
   it('says what the application answered a write, or why nothing was read', () => {
-    const saved = { source: 'status', type: 'S', text: 'Standard Order 4711 has been saved' };
+    const saved = {
+      source: 'status' as const,
+      type: 'S',
+      text: 'Standard Order 4711 has been saved',
+    };
     expect(receiptInWords({ before: null, message: saved, fresh: true })).toBe(
       'success (S) “Standard Order 4711 has been saved” in the status bar',
     );
@@ -358,6 +330,7 @@ describe('outcomes and change lists in the console', () => {
     expect(receiptInWords(undefined)).toBeNull();
     expect(
       eventInWords({
+        type: 'computer_use.write.receipt',
         details: {
           receipt: {
             message: { source: 'status', type: 'E', text: 'Enter a valid date' },
@@ -372,7 +345,11 @@ describe('outcomes and change lists in the console', () => {
   });
 
   it('says a staged step is staged until the commit, and into which field', () => {
-    const staged = { field: { label: 'Req. Deliv. Date', id: 'f1', rect: null, at: null } };
+    const staged = {
+      field: { label: 'Req. Deliv. Date', id: 'f1', rect: null, at: null },
+      before: null,
+      text: null,
+    };
     expect(stepOutcomeInWords({ outcome: 'staged', staged })).toBe(
       'staged into “Req. Deliv. Date” until the commit',
     );

@@ -5,6 +5,7 @@
 export * from './actions';
 export * from './keys';
 export * from './text';
+export * from './char-names';
 export * from './frame-hash';
 export * from './frame-precondition';
 export * from './outline';

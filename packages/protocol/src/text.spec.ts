@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { charName, textProblemInWords, typedTextProblem } from './text';
+import { textProblemInWords, typedTextProblem } from './text';
 
 const BIDI = [
   0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
@@ -77,7 +77,10 @@ describe('the typed text rule (DESIGN §5), shared by Warden and the screen host
     );
     expect(words('')).toBe('must be 1 to 500 characters (it has 0)');
     expect(words('\ud800')).toBe('is not valid Unicode (a lone surrogate)');
-    expect(charName('\u{e0041}')).toBe('U+E0041');
+    // A tag character says which letter it copies (char-names.ts).
+    expect(words('a\u{e0041}')).toBe(
+      'must not contain invisible characters (it has U+E0041 TAG A): a person cannot see them on the approval page or the screen',
+    );
   });
 
   it('refuses exactly the characters of its categories, whatever surrounds them (property)', () => {

@@ -17,9 +17,10 @@
  *   sees none of them on the approval page's screenshot or on the screen, yet they are typed.
  *
  * Each side words a problem its own way (`“text” must …` in Warden, `text must …` on the host) from
- * `textProblemInWords`.
+ * `textProblemInWords`, naming the character as char-names.ts does.
  */
 import { ACTION_LIMITS } from './actions';
+import { charName } from './char-names';
 
 export type TextProblem =
   | { kind: 'length'; length: number }
@@ -35,47 +36,6 @@ const REFUSED = /[\p{Cf}\p{Cc}\p{Zl}\p{Zp}\p{Cs}]/gu;
 
 /** Line breaks besides newline: carriage return, vertical tab, form feed, next line, the separators. */
 const LINE_BREAKS = /[\r\v\f\u0085\u2028\u2029]/u;
-
-/** The names of the characters a refusal names most often; others are named by code point only. */
-const NAMES: Readonly<Record<number, string>> = Object.freeze({
-  0x00: 'NULL',
-  0x07: 'BELL',
-  0x08: 'BACKSPACE',
-  0x0b: 'LINE TABULATION',
-  0x0c: 'FORM FEED',
-  0x0d: 'CARRIAGE RETURN',
-  0x1b: 'ESCAPE',
-  0x7f: 'DELETE',
-  0x85: 'NEXT LINE',
-  0xad: 'SOFT HYPHEN',
-  0x061c: 'ARABIC LETTER MARK',
-  0x200b: 'ZERO WIDTH SPACE',
-  0x200c: 'ZERO WIDTH NON-JOINER',
-  0x200d: 'ZERO WIDTH JOINER',
-  0x200e: 'LEFT-TO-RIGHT MARK',
-  0x200f: 'RIGHT-TO-LEFT MARK',
-  0x2028: 'LINE SEPARATOR',
-  0x2029: 'PARAGRAPH SEPARATOR',
-  0x202a: 'LEFT-TO-RIGHT EMBEDDING',
-  0x202b: 'RIGHT-TO-LEFT EMBEDDING',
-  0x202c: 'POP DIRECTIONAL FORMATTING',
-  0x202d: 'LEFT-TO-RIGHT OVERRIDE',
-  0x202e: 'RIGHT-TO-LEFT OVERRIDE',
-  0x2060: 'WORD JOINER',
-  0x2066: 'LEFT-TO-RIGHT ISOLATE',
-  0x2067: 'RIGHT-TO-LEFT ISOLATE',
-  0x2068: 'FIRST STRONG ISOLATE',
-  0x2069: 'POP DIRECTIONAL ISOLATE',
-  0xfeff: 'ZERO WIDTH NO-BREAK SPACE',
-});
-
-/** `U+202E RIGHT-TO-LEFT OVERRIDE`, or `U+E0041` for a character without a name here. */
-export function charName(char: string): string {
-  const cp = char.codePointAt(0) ?? 0;
-  const hex = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
-  const name = NAMES[cp];
-  return name ? `${hex} ${name}` : hex;
-}
 
 function kindOf(char: string): 'surrogate' | 'bidi' | 'invisible' | 'control' {
   if (/\p{Cs}/u.test(char)) return 'surrogate';
