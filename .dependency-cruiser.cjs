@@ -1,7 +1,8 @@
 /**
  * `npm run lint` checks that no module of the service, the protocol package or the screen host
  * imports itself through others (a cycle), type-only imports included; and that the step engine
- * is used only by the worker: runs, approvals and the API never depend on it. Between folders,
+ * is used only by the worker: runs, approvals and the API never depend on it; and that pixels/
+ * needs nothing else of computer-use. Between folders,
  * scripts/lint/folder-ties.mjs (run after it by `npm run lint:modules`) keeps imports one way.
  */
 module.exports = {
@@ -19,6 +20,14 @@ module.exports = {
       comment: 'what the API and the engine share lives in runs/ or queue/, not in engine/',
       from: { path: '^src/', pathNot: '^src/(computer-use/engine/|worker\\.module\\.ts$)' },
       to: { path: '^src/computer-use/engine/' },
+    },
+    {
+      name: 'pixels-need-nothing-of-computer-use',
+      severity: 'error',
+      comment:
+        'pixels/ is pure pixel work (PNG, hashes, masks, comparisons): what it needs from elsewhere comes from @warden/protocol or src/common',
+      from: { path: '^src/computer-use/pixels/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^src/computer-use/', pathNot: '^src/computer-use/pixels/' },
     },
   ],
   options: {

@@ -30,8 +30,8 @@ import type { ScreenBackend } from '../screen-host/src/backends/backend';
 import { SimBackend } from '../screen-host/src/backends/sim/sim-backend';
 import { SapGuiProvider } from '../screen-host/src/backends/windows/sapgui/sapgui-provider';
 import { DoctorReport, DoctorService } from '../src/computer-use/screens/doctor.service';
-import { decodePng, pixelSha256, ScreenError } from '../src/computer-use/screens/pixels';
-import { ScreenHostError } from '../src/computer-use/screens/screen-error';
+import { decodePng, pixelSha256, ScreenError } from '../src/computer-use/pixels/pixels';
+import { ScreenHostError } from '../src/computer-use/screens/screen-host-error';
 import {
   ScreenHost,
   ScreenHostClient,

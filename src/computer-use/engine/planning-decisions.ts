@@ -10,7 +10,7 @@ import type { ObservedScreen, PlanResult, StepHistory } from '../planner-contrac
 import type { RailRecord } from '../rail/screen-rail';
 import type { RecordedAction } from '../runs/step.entity';
 import type { StepFields } from '../runs/steps.repository';
-import { ScreenError } from '../screens/screen-error';
+import { ScreenError } from '../pixels/screen-error';
 import { ScreenHostError } from '../screens/screen-host.client';
 import { SecretRefused } from '../../secrets/secret-grants.service';
 import { RemotePlannerError } from '../remote/remote-errors';

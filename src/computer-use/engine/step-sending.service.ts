@@ -7,7 +7,7 @@ import { isWrite, type StepPhase } from '../runs/step-phase';
 import type { Step } from '../runs/step.entity';
 import type { SendGate } from '../runs/send-gate';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
-import { VolatileMask } from '../screens/pixels';
+import { VolatileMask } from '../pixels/pixels';
 import { ScreenHostError } from '../screens/screen-host.client';
 import { ScreensService } from '../screens/screens.service';
 import { FrameGuard, type JudgedScreen } from './frame-guard.service';

@@ -12,7 +12,7 @@
  * right of its box is not seen there, and is held: a person decides. Pure.
  */
 import type { RgbaImage } from '../screens/glyph-components';
-import type { PixelRect } from '../screens/pixels';
+import type { PixelRect } from '../pixels/pixels';
 
 /**
  * Below this contrast ratio with its background a pixel does not stand out (WCAG asks 3:1 of

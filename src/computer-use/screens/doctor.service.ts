@@ -12,8 +12,8 @@ import {
   sapGuiCheck,
   sizeCheck,
 } from './doctor-checks';
-import { decodePng, pixelSha256 } from './pixels';
-import { ScreenHostError } from './screen-error';
+import { decodePng, pixelSha256 } from '../pixels/pixels';
+import { ScreenHostError } from './screen-host-error';
 import {
   normaliseFingerprint,
   resolveTarget,

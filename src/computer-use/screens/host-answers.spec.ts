@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { PNG } from 'pngjs';
 import { actFailureOf, lookupOf, MAX_OUTLINE_VALUE, outlineOf, screenshotOf } from './host-answers';
 import type { Answer } from './host-transport';
-import { ScreenHostError } from './screen-error';
+import { ScreenHostError } from './screen-host-error';
 import { resolveTarget } from './screen-host-target';
 
 const target = resolveTarget({

@@ -18,9 +18,10 @@ import {
 } from '@warden/protocol';
 import type { OutlineElement } from '../actions/action.types';
 import { size, type Answer } from './host-transport';
-import { hasPngSignature, readPngHeader } from './png-structure';
+import { hasPngSignature, readPngHeader } from '../pixels/png-structure';
 import { sapGuiHealthOf } from './sap-gui-health';
-import { type ScreenError, ScreenHostError } from './screen-error';
+import type { ScreenError } from '../pixels/screen-error';
+import { ScreenHostError } from './screen-host-error';
 import type { HostTarget, ResolvedTarget } from './screen-host-target';
 
 /** The host an answer came from; its token, when known, is cut out of the host's messages. */

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { encodeScreenPng } from '@warden/protocol';
 import type { OutlineElement, Rect } from '../actions/action.types';
 import { Lru } from '../../common/lru';
-import { decodePng, pixelRects, pixelSha256, type PixelRect } from './pixels';
+import { decodePng, pixelRects, pixelSha256, type PixelRect } from '../pixels/pixels';
 import type { ScreenHost, Screenshot } from './screen-host.types';
 
 /** A screenshot with the agent's regions blacked out. */
