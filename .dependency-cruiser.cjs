@@ -1,9 +1,10 @@
 /**
  * `npm run lint` checks that no module of the service, the protocol package or the screen host
- * imports itself through others (a cycle), type-only imports included; and that the step engine
- * is used only by the worker: runs, approvals and the API never depend on it; and that pixels/
- * needs nothing else of computer-use. Between folders,
- * scripts/lint/folder-ties.mjs (run after it by `npm run lint:modules`) keeps imports one way.
+ * imports itself through others (a cycle), type-only imports included; that the step engine is
+ * used only by the worker: runs, approvals and the API never depend on it; and that of
+ * computer-use, pixels/ needs nothing else and ocr/ only pixels/ (their specs may reach across).
+ * Between folders, scripts/lint/folder-ties.mjs (run after it by `npm run lint:modules`) keeps
+ * imports one way.
  */
 module.exports = {
   forbidden: [
@@ -28,6 +29,13 @@ module.exports = {
         'pixels/ is pure pixel work (PNG, hashes, masks, comparisons): what it needs from elsewhere comes from @warden/protocol or src/common',
       from: { path: '^src/computer-use/pixels/', pathNot: '\\.spec\\.ts$' },
       to: { path: '^src/computer-use/', pathNot: '^src/computer-use/pixels/' },
+    },
+    {
+      name: 'ocr-needs-only-pixels',
+      severity: 'error',
+      comment: 'ocr/ reads text from pixels: of computer-use it may use pixels/ and nothing else',
+      from: { path: '^src/computer-use/ocr/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^src/computer-use/', pathNot: '^src/computer-use/(ocr|pixels)/' },
     },
   ],
   options: {

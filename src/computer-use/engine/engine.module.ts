@@ -1,10 +1,10 @@
 import { RemoteModule } from '../remote/remote.module';
-import { Module, OnApplicationShutdown } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { NotificationsWorkerModule } from '../../notifications/notifications-worker.module';
 import { SecretsModule } from '../../secrets/secrets.module';
 import { PlanningModule } from '../planning/planning.module';
 import { RunStateModule } from '../runs/run-state.module';
-import { OcrLabelReader } from '../screens/ocr-label-reader';
+import { OcrModule } from '../ocr/ocr.module';
 import { ScreensModule } from '../screens/screens.module';
 import { SettingsModule } from '../settings/settings.module';
 import { ApprovalExpiry } from './approval-expiry.service';
@@ -24,18 +24,12 @@ import { StepSettling } from './step-settling.service';
 import { StepProcessor } from './step.processor';
 import { WriteReceipts } from './write-receipts.service';
 
-class OcrLifetime implements OnApplicationShutdown {
-  constructor(private readonly ocr: OcrLabelReader) {}
-  async onApplicationShutdown(): Promise<void> {
-    await this.ocr.close();
-  }
-}
-
 /** The worker's part: the step processor, the engine and its stages, the reconciler. */
 @Module({
   imports: [
     RunStateModule,
     ScreensModule,
+    OcrModule,
     SettingsModule,
     PlanningModule,
     RemoteModule,
@@ -59,12 +53,6 @@ class OcrLifetime implements OnApplicationShutdown {
     ApprovalNotices,
     StepProcessor,
     Reconciler,
-    { provide: OcrLabelReader, useFactory: () => new OcrLabelReader() },
-    {
-      provide: OcrLifetime,
-      inject: [OcrLabelReader],
-      useFactory: (ocr: OcrLabelReader) => new OcrLifetime(ocr),
-    },
   ],
 })
 export class EngineModule {}

@@ -11,7 +11,7 @@
  * box shows elsewhere (a status bar's system field) does not count for it. Text aligned to the
  * right of its box is not seen there, and is held: a person decides. Pure.
  */
-import type { RgbaImage } from '../screens/glyph-components';
+import type { RgbaImage } from '../ocr/glyph-components';
 import type { PixelRect } from '../pixels/pixels';
 
 /**
