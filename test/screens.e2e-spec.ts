@@ -31,12 +31,12 @@ import { SimBackend } from '../screen-host/src/backends/sim/sim-backend';
 import { SapGuiProvider } from '../screen-host/src/backends/windows/sapgui/sapgui-provider';
 import { DoctorReport, DoctorService } from '../src/computer-use/screens/doctor.service';
 import { decodePng, pixelSha256, ScreenError } from '../src/computer-use/pixels/pixels';
-import { ScreenHostError } from '../src/computer-use/screens/screen-host-error';
+import { ScreenHostError } from '../src/computer-use/host-client/screen-host-error';
 import {
   ScreenHost,
   ScreenHostClient,
   ScreenHostTarget,
-} from '../src/computer-use/screens/screen-host.client';
+} from '../src/computer-use/host-client/screen-host.client';
 import { ScreensModule } from '../src/computer-use/screens/screens.module';
 import { ScreensService } from '../src/computer-use/screens/screens.service';
 import { AuditModule } from '../src/audit/audit.module';

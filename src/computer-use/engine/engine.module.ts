@@ -4,6 +4,7 @@ import { NotificationsWorkerModule } from '../../notifications/notifications-wor
 import { SecretsModule } from '../../secrets/secrets.module';
 import { PlanningModule } from '../planning/planning.module';
 import { RunStateModule } from '../runs/run-state.module';
+import { HostClientModule } from '../host-client/host-client.module';
 import { OcrModule } from '../ocr/ocr.module';
 import { ScreensModule } from '../screens/screens.module';
 import { SettingsModule } from '../settings/settings.module';
@@ -29,6 +30,7 @@ import { WriteReceipts } from './write-receipts.service';
   imports: [
     RunStateModule,
     ScreensModule,
+    HostClientModule,
     OcrModule,
     SettingsModule,
     PlanningModule,

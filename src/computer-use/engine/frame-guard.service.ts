@@ -10,7 +10,7 @@ import {
   type ScreenHost,
   ScreenHostError,
   type Screenshot,
-} from '../screens/screen-host.client';
+} from '../host-client/screen-host.client';
 import { ScreensService } from '../screens/screens.service';
 import { screenChange } from './sending-decisions';
 import { hostFailure, RunEnds, staleEnd } from './run-ends';

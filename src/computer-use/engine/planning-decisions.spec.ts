@@ -5,7 +5,7 @@ import type { OutlineElement, Verdict } from '../actions';
 import type { ObservedScreen, StepHistory } from '../planner-contract/planner';
 import type { RailRecord } from '../rail/screen-rail';
 import { ScreenError } from '../pixels/screen-error';
-import { ScreenHostError } from '../screens/screen-host.client';
+import { ScreenHostError } from '../host-client/screen-host.client';
 import {
   decisionFields,
   lastClickFocus,

@@ -7,7 +7,7 @@ import type { Action } from '../actions';
 import { isWrite } from '../runs/step-phase';
 import type { Step, StepOutcome } from '../runs/step.entity';
 import { StepsRepository } from '../runs/steps.repository';
-import { ScreenHostError } from '../screens/screen-host.client';
+import { ScreenHostError } from '../host-client/screen-host.client';
 import { RunEnds, writeOutcomeUnknown } from './run-ends';
 import { ENGINE_ACTOR } from './run-ending.service';
 import type { StepContext } from './step-context';

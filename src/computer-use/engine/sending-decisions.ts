@@ -6,8 +6,8 @@
  */
 import type { SendGate } from '../runs/send-gate';
 import { compareScreens, type VolatileMask } from '../pixels/pixels';
-import { hiddenChange } from '../screens/redaction';
-import type { Screenshot } from '../screens/screen-host.client';
+import { hiddenChange } from '../host-client/redaction';
+import type { Screenshot } from '../host-client/screen-host.client';
 import type { Rect } from '../settings/agent-config';
 
 /** Why a read that a weakening made one is held after all. */

@@ -8,7 +8,7 @@ import type { Step } from '../runs/step.entity';
 import type { SendGate } from '../runs/send-gate';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
 import { VolatileMask } from '../pixels/pixels';
-import { ScreenHostError } from '../screens/screen-host.client';
+import { ScreenHostError } from '../host-client/screen-host.client';
 import { ScreensService } from '../screens/screens.service';
 import { FrameGuard, type JudgedScreen } from './frame-guard.service';
 import { RunEnds, staleEnd, writeOutcomeUnknown } from './run-ends';

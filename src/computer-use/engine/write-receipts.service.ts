@@ -6,7 +6,7 @@ import { AuditService } from '../../audit/audit.service';
 import { isReceipt, type Receipt, receiptOf, refusalOf } from '../actions/receipt';
 import type { Step } from '../runs/step.entity';
 import { StepReceiptsRepository } from '../runs/step-receipts.repository';
-import { ScreenHostError } from '../screens/screen-host.client';
+import { ScreenHostError } from '../host-client/screen-host.client';
 import { ENGINE_ACTOR } from './run-ending.service';
 import type { StepContext } from './step-context';
 

@@ -7,7 +7,7 @@ import { checkPngStructure } from '../pixels/png-structure';
 import { ScreenError } from '../pixels/screen-error';
 import { openScreen, sealScreen } from './screen-crypto';
 import { ScreenKeys } from './screen-keys';
-import type { Screenshot } from './screen-host.client';
+import type { Screenshot } from '../host-client/screen-host.client';
 import { PixelFacts, ScreensRepository, StoredBytes } from './screens.repository';
 
 export interface StoredScreen {

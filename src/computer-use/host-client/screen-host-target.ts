@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ReleasedSecret } from '../../secrets/secret-grants.service';
-import { readCaFile } from './ca-file';
+import { readCaFile } from '../../common/ca-file';
 import { ScreenHostError } from './screen-host-error';
 import type { ScreenHostTarget, TlsVerification } from './screen-host.types';
 
