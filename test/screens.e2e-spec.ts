@@ -29,7 +29,7 @@ import {
 import type { ScreenBackend } from '../screen-host/src/backends/backend';
 import { SimBackend } from '../screen-host/src/backends/sim/sim-backend';
 import { SapGuiProvider } from '../screen-host/src/backends/windows/sapgui/sapgui-provider';
-import { DoctorReport, DoctorService } from '../src/computer-use/screens/doctor.service';
+import { DoctorReport, DoctorService } from '../src/computer-use/doctor/doctor.service';
 import { decodePng, pixelSha256, ScreenError } from '../src/computer-use/pixels/pixels';
 import { ScreenHostError } from '../src/computer-use/host-client/screen-host-error';
 import {
