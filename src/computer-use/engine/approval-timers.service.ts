@@ -7,7 +7,7 @@ import { ApprovalsRepository } from '../../approvals/approvals.repository';
 import { AuditService } from '../../audit/audit.service';
 import { StepQueue } from '../../queue/step-queue';
 import { ApprovalNotice, ApprovalNotices } from './approval-notices.service';
-import { ENGINE_ACTOR } from './run-ending.service';
+import { WARDEN_ACTOR } from '../../audit/warden-actor';
 
 /**
  * A pending write's reminder and escalation (DESIGN §6): each is a delayed job queued when the
@@ -42,7 +42,7 @@ export class ApprovalTimers {
         {
           tenant: approval.tenant,
           type: 'approval.reminded',
-          actor: ENGINE_ACTOR,
+          actor: WARDEN_ACTOR,
           runId: approval.runId,
           step: approval.step,
           details: {
@@ -82,7 +82,7 @@ export class ApprovalTimers {
         {
           tenant: approval.tenant,
           type: 'approval.escalated',
-          actor: ENGINE_ACTOR,
+          actor: WARDEN_ACTOR,
           runId: approval.runId,
           step: approval.step,
           details: {

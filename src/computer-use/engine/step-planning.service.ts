@@ -40,7 +40,7 @@ import {
   screenFields,
 } from './planning-decisions';
 import { keptState, stateFor } from './step-decisions';
-import { ENGINE_ACTOR } from './run-ending.service';
+import { WARDEN_ACTOR } from '../../audit/warden-actor';
 import { ScreenSampling } from './screen-sampling.service';
 import type { StepContext } from './step-context';
 import { runMask } from './step-sending.service';
@@ -222,7 +222,7 @@ export class StepPlanning {
         {
           tenant: run.tenant,
           type: 'computer_use.action.refused',
-          actor: ENGINE_ACTOR,
+          actor: WARDEN_ACTOR,
           runId: run.id,
           step: step.n,
           details: { agent: run.agent, action: fields.action ?? null, why: fields.why },
