@@ -1,5 +1,6 @@
 import { RemoteModule } from '../remote/remote.module';
 import { Module } from '@nestjs/common';
+import { ApprovalTimersModule } from '../../approvals/approval-timers.module';
 import { NotificationsWorkerModule } from '../../notifications/notifications-worker.module';
 import { SecretsModule } from '../../secrets/secrets.module';
 import { PlanningModule } from '../planning/planning.module';
@@ -9,8 +10,6 @@ import { OcrModule } from '../ocr/ocr.module';
 import { ScreensModule } from '../screens/screens.module';
 import { SettingsModule } from '../settings/settings.module';
 import { ApprovalExpiry } from './approval-expiry.service';
-import { ApprovalNotices } from './approval-notices.service';
-import { ApprovalTimers } from './approval-timers.service';
 import { FrameGuard } from './frame-guard.service';
 import { Reconciler } from './reconciler.service';
 import { RunEnding } from './run-ending.service';
@@ -37,6 +36,7 @@ import { WriteReceipts } from './write-receipts.service';
     RemoteModule,
     SecretsModule,
     NotificationsWorkerModule,
+    ApprovalTimersModule,
   ],
   providers: [
     StepEngine,
@@ -51,8 +51,6 @@ import { WriteReceipts } from './write-receipts.service';
     StepSettling,
     WriteReceipts,
     ApprovalExpiry,
-    ApprovalTimers,
-    ApprovalNotices,
     StepProcessor,
     Reconciler,
   ],
