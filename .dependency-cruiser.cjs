@@ -1,7 +1,8 @@
 /**
  * `npm run lint` checks that no module of the service, the protocol package or the screen host
  * imports itself through others (a cycle), type-only imports included; that the step engine is
- * used only by the worker: runs, approvals and the API never depend on it; and that of
+ * used only by the worker: runs, approvals and the API never depend on it, nor on an approval's
+ * timers, which only the engine loads; and that of
  * computer-use, pixels/ needs nothing else and ocr/ only pixels/ (their specs may reach across).
  * Between folders, scripts/lint/folder-ties.mjs (run after it by `npm run lint:modules`) keeps
  * imports one way.
@@ -21,6 +22,17 @@ module.exports = {
       comment: 'what the API and the engine share lives in runs/ or queue/, not in engine/',
       from: { path: '^src/', pathNot: '^src/(computer-use/engine/|worker\\.module\\.ts$)' },
       to: { path: '^src/computer-use/engine/' },
+    },
+    {
+      name: 'approval-timers-only-from-the-engine',
+      severity: 'error',
+      comment:
+        "an approval's reminder and escalation run where the step queue is taken: only the engine (the worker) loads them",
+      from: {
+        path: '^src/',
+        pathNot: '^src/(computer-use/engine/|approvals/approval-(timers|notices)[.])',
+      },
+      to: { path: '^src/approvals/approval-(timers|notices)[.]' },
     },
     {
       name: 'pixels-need-nothing-of-computer-use',
