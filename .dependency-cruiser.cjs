@@ -1,9 +1,11 @@
 /**
  * `npm run lint` checks that no module of the service, the protocol package or the screen host
- * imports itself through others (a cycle), type-only imports included; and that the step engine
- * is used only by the worker: runs, approvals and the API never depend on it; and that the
- * console's browser code and the server keep apart. Between folders,
- * scripts/lint/folder-ties.mjs (run after it by `npm run lint:modules`) keeps imports one way.
+ * imports itself through others (a cycle), type-only imports included; that the step engine is
+ * used only by the worker: runs, approvals and the API never depend on it, nor on an approval's
+ * timers, which only the engine loads; that of computer-use, pixels/ needs nothing else and ocr/
+ * only pixels/ (their specs may reach across); and that the console's browser code and the server
+ * keep apart. Between folders, scripts/lint/folder-ties.mjs (run after it by `npm run
+ * lint:modules`) keeps imports one way.
  */
 module.exports = {
   forbidden: [
@@ -43,6 +45,32 @@ module.exports = {
       comment: "the server never runs the console's browser code; only its specs import it",
       from: { path: '^src/', pathNot: '^src/console/browser/|\\.spec\\.ts$' },
       to: { path: '^src/console/browser/' },
+    },
+    {
+      name: 'approval-timers-only-from-the-engine',
+      severity: 'error',
+      comment:
+        "an approval's reminder and escalation run where the step queue is taken: only the engine (the worker) loads them",
+      from: {
+        path: '^src/',
+        pathNot: '^src/(computer-use/engine/|approvals/approval-(timers|notices)[.])',
+      },
+      to: { path: '^src/approvals/approval-(timers|notices)[.]' },
+    },
+    {
+      name: 'pixels-need-nothing-of-computer-use',
+      severity: 'error',
+      comment:
+        'pixels/ is pure pixel work (PNG, hashes, masks, comparisons): what it needs from elsewhere comes from @warden/protocol or src/common',
+      from: { path: '^src/computer-use/pixels/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^src/computer-use/', pathNot: '^src/computer-use/pixels/' },
+    },
+    {
+      name: 'ocr-needs-only-pixels',
+      severity: 'error',
+      comment: 'ocr/ reads text from pixels: of computer-use it may use pixels/ and nothing else',
+      from: { path: '^src/computer-use/ocr/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^src/computer-use/', pathNot: '^src/computer-use/(ocr|pixels)/' },
     },
   ],
   options: {

@@ -14,7 +14,7 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { SimBackend } from '../screen-host/src/backends/sim/sim-backend';
 import { encodeScreenPng } from '@warden/protocol';
-import { decodePng, pixelSha256 } from '../src/computer-use/screens/pixels';
+import { decodePng, pixelSha256 } from '../src/computer-use/pixels/pixels';
 import { downscalePng } from '../src/models/downscale';
 import { scaleFor } from '../src/models/scaling';
 

@@ -24,7 +24,7 @@ import {
   OcrLabelReader,
   renderTextLine,
   type RgbaImage,
-} from '../src/computer-use/screens/ocr-label-reader';
+} from '../src/computer-use/ocr/ocr-label-reader';
 
 const WIDTH = 1280;
 const HEIGHT = 800;

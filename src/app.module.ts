@@ -6,6 +6,7 @@ import { AuthModule } from './auth/auth.module';
 import { OidcModule } from './auth/oidc/oidc.module';
 import { InventoryModule } from './computer-use/inventory/inventory.module';
 import { CatalogApiModule } from './computer-use/catalog/catalog-api.module';
+import { DoctorModule } from './computer-use/doctor/doctor.module';
 import { RemoteApiModule } from './computer-use/remote/remote-api.module';
 import { RetentionApiModule } from './computer-use/retention/retention-api.module';
 import { RoutinesModule } from './computer-use/routines/routines.module';
@@ -33,6 +34,7 @@ export class AppModule {
         MetricsModule,
         AuditApiModule,
         SettingsApiModule,
+        DoctorModule,
         CatalogApiModule,
         RemoteApiModule,
         ModelsApiModule,

@@ -420,6 +420,13 @@ describe('notifications', () => {
       ]),
     );
     expect(JSON.stringify(bodies.find((b) => b.event === 'escalated'))).toContain('finance-heads');
+    // Each names the run by its goal and the approval, read with the approval when it is sent.
+    for (const event of ['reminder', 'escalated']) {
+      expect(bodies.find((b) => b.event === event)).toMatchObject({
+        run: { id: run.id, goal: 'change order 4711: delivery date' },
+        approval: { step: 1, action: { action: 'click', target: 'Save' } },
+      });
+    }
     await reject(run.id);
   });
 });

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { RetentionService } from '../src/computer-use/retention/retention.service';
-import { pixelSha256 } from '../src/computer-use/screens/pixels';
-import { decodePng } from '../src/computer-use/screens/png-decoder';
+import { pixelSha256 } from '../src/computer-use/pixels/pixels';
+import { decodePng } from '../src/computer-use/pixels/png-decoder';
 import { ScreenKeys } from '../src/computer-use/screens/screen-keys';
 import { ScreensRepository } from '../src/computer-use/screens/screens.repository';
 import { ScreensService } from '../src/computer-use/screens/screens.service';

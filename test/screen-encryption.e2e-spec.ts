@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { pngPixelFacts, sha256Hex } from '../src/computer-use/screens/pixels';
+import { pngPixelFacts, sha256Hex } from '../src/computer-use/pixels/pixels';
 import { ScreenRekey } from '../src/computer-use/screens/screen-rekey.service';
 import { ScreensService } from '../src/computer-use/screens/screens.service';
 import { startApi, TestApi } from './support/api';

@@ -1,6 +1,6 @@
 import type { Action, Change, Rect } from '../computer-use/actions';
-import { maskRects } from '../computer-use/screens/frame-ignore';
-import { VolatileMask } from '../computer-use/screens/volatile-mask';
+import { maskRects } from '../computer-use/pixels/frame-ignore';
+import { VolatileMask } from '../computer-use/pixels/volatile-mask';
 import type { ProviderSafetyCheck } from '../computer-use/planner-contract/planner';
 import type { RailRecord } from '../computer-use/rail/screen-rail';
 import type { Approval } from './approval.entity';

@@ -2,9 +2,9 @@ import { Module } from '@nestjs/common';
 import { ApprovalsRepository } from './approvals.repository';
 
 /**
- * Approvals as stored: the waiting actions of held writes and the decisions on them. It knows
+ * Approvals as stored: the waiting actions of held writes and the decisions on them. It imports
  * nothing of runs; the run state machine (computer-use/runs) and the approvals API
- * (approvals-api/) build on it.
+ * (approvals-api/) build on it. Its timers are ApprovalTimersModule, which only the worker loads.
  */
 @Module({ providers: [ApprovalsRepository], exports: [ApprovalsRepository] })
 export class ApprovalsModule {}

@@ -28,6 +28,22 @@ export class ApprovalsRepository {
     return manager.findOneBy(Approval, { id });
   }
 
+  /**
+   * The approval with the goal of its run, for what people are told of it (a reminder, an
+   * escalation); null when either is gone.
+   */
+  async withRunGoal(id: string): Promise<{ approval: Approval; runGoal: string } | null> {
+    const { entities, raw } = await this.dataSource
+      .getRepository(Approval)
+      .createQueryBuilder('a')
+      .innerJoin('runs', 'r', 'r.id = a.run_id')
+      .addSelect('r.goal', 'run_goal')
+      .where('a.id = :id', { id })
+      .getRawAndEntities<{ run_goal: string }>();
+    if (entities.length === 0) return null;
+    return { approval: entities[0], runGoal: raw[0].run_goal };
+  }
+
   /** Another tenant's approval is simply not there. */
   findInTenant(tenant: string, id: string): Promise<Approval | null> {
     return this.dataSource.getRepository(Approval).findOneBy({ id, tenant });
@@ -55,7 +71,9 @@ export class ApprovalsRepository {
 
   /** Every approval of a run's steps, in step order: who decided each, and who resumed. */
   ofRun(runId: string): Promise<Approval[]> {
-    return this.dataSource.getRepository(Approval).find({ where: { runId }, order: { step: 'ASC' } });
+    return this.dataSource
+      .getRepository(Approval)
+      .find({ where: { runId }, order: { step: 'ASC' } });
   }
 
   /** The approval of a held step; with `status`, only in that status. */

@@ -5,7 +5,7 @@ import { AuditService } from '../audit/audit.service';
 import type { Caller } from '../auth/caller';
 import { invalid } from '../common/domain-error';
 import { AppConfig } from '../config/app-config';
-import { caFileProblem } from '../computer-use/screens/ca-file';
+import { caFileProblem } from '../common/ca-file';
 import { Destinations } from '../destinations/destinations.service';
 import { SecretGrants } from '../secrets/secret-grants.service';
 import { TenantsService } from '../tenants/tenants.service';

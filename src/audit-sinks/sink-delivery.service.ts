@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { hostname } from 'node:os';
 import type { AuditEventView } from '../audit/audit.service';
 import { AppConfig } from '../config/app-config';
-import { readCaFile } from '../computer-use/screens/ca-file';
+import { readCaFile } from '../common/ca-file';
 import { Destinations, DestinationRefused } from '../destinations/destinations.service';
 import { SecretGrants, SecretRefused } from '../secrets/secret-grants.service';
 import { hecBody } from './hec-payload';

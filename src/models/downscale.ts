@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { encodeScreenPngAsync } from '@warden/protocol';
-import { decodePng, type Decoded } from '../computer-use/screens/png-decoder';
+import { decodePng, type Decoded } from '../computer-use/pixels/png-decoder';
 import type { Size } from './scaling';
 
 /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { PlanningContext } from '../computer-use/planner-contract/planner';
-import { readPngHeader } from '../computer-use/screens/png-structure';
+import { readPngHeader } from '../computer-use/pixels/png-structure';
 import { ScreensService } from '../computer-use/screens/screens.service';
 import { downscalePng } from './downscale';
 import { screenLabel, shownScreens } from './prompt';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { PNG } from 'pngjs';
 import { checkAction, loadRules } from '../computer-use/actions';
-import { decodePng } from '../computer-use/screens/png-decoder';
+import { decodePng } from '../computer-use/pixels/png-decoder';
 import { encodeScreenPng } from '@warden/protocol';
 import { downscale, downscalePng, spans } from './downscale';
 import { axisToScreen, insideModel, scaleFor, toModel, toScreen } from './scaling';

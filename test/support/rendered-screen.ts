@@ -4,7 +4,7 @@
  */
 import { dirname, join } from 'node:path';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
-import type { RgbaImage } from '../../src/computer-use/screens/glyph-components';
+import type { RgbaImage } from '../../src/computer-use/ocr/glyph-components';
 
 const FONT_DIR = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
 export const FONTS = {

@@ -6,7 +6,7 @@ import { checkAction as checkHostAction } from '../../screen-host/src/actions';
 import { SimApp } from '../../screen-host/src/backends/sim/sim-app';
 import type { SimLang } from '../../screen-host/src/backends/sim/sim-labels';
 import { renderSim } from '../../screen-host/src/backends/sim/sim-render';
-import type { RgbaImage } from '../../src/computer-use/screens/glyph-components';
+import type { RgbaImage } from '../../src/computer-use/ocr/glyph-components';
 
 export const SIM_SIZE = { width: 1280, height: 800 };
 

@@ -22,7 +22,7 @@ export type { MessageType, OutlineArea, OutlineState, Rect } from '@warden/proto
 
 /**
  * One element of the screen host's accessibility outline (`GET /elements`, DESIGN §7), as Warden
- * keeps it once the host's answer is checked (screens/host-answers.ts): the protocol's element,
+ * keeps it once the host's answer is checked (host-client/host-answers.ts): the protocol's element,
  * with `focused` set where the host's `states` say so.
  */
 export interface OutlineElement extends WireElement {

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { outlineOf } from '../screens/host-answers';
-import { resolveTarget } from '../screens/screen-host-target';
+import { outlineOf } from '../host-client/host-answers';
+import { resolveTarget } from '../host-client/screen-host-target';
 import type { OutlineElement, ScreenContext } from './action.types';
 import { checkAction, needsOcr } from './check-action';
 import { isCommandField, outlineTitle } from './label-at';

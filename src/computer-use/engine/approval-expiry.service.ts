@@ -6,7 +6,7 @@ import { StepQueue } from '../../queue/step-queue';
 import { RunLifecycle } from '../runs/run-lifecycle.service';
 import { RunsRepository } from '../runs/runs.repository';
 import { StepsRepository } from '../runs/steps.repository';
-import { ENGINE_ACTOR } from './run-ending.service';
+import { WARDEN_ACTOR } from '../../audit/warden-actor';
 
 /**
  * An approval's time is up (DESIGN §6): the run stops `approval_expired`, nothing is sent. The
@@ -47,7 +47,7 @@ export class ApprovalExpiry {
         approval.runId,
         'approval_expired',
         `the held write of step ${approval.step} was not approved and resumed in time`,
-        ENGINE_ACTOR,
+        WARDEN_ACTOR,
         { step: approval.step, manager },
       );
     });

@@ -1,15 +1,15 @@
 import { RemoteModule } from '../remote/remote.module';
-import { Module, OnApplicationShutdown } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { ApprovalTimersModule } from '../../approvals/approval-timers.module';
 import { NotificationsWorkerModule } from '../../notifications/notifications-worker.module';
 import { SecretsModule } from '../../secrets/secrets.module';
 import { PlanningModule } from '../planning/planning.module';
 import { RunStateModule } from '../runs/run-state.module';
-import { OcrLabelReader } from '../screens/ocr-label-reader';
+import { HostClientModule } from '../host-client/host-client.module';
+import { OcrModule } from '../ocr/ocr.module';
 import { ScreensModule } from '../screens/screens.module';
 import { SettingsModule } from '../settings/settings.module';
 import { ApprovalExpiry } from './approval-expiry.service';
-import { ApprovalNotices } from './approval-notices.service';
-import { ApprovalTimers } from './approval-timers.service';
 import { FrameGuard } from './frame-guard.service';
 import { Reconciler } from './reconciler.service';
 import { RunEnding } from './run-ending.service';
@@ -24,23 +24,19 @@ import { StepSettling } from './step-settling.service';
 import { StepProcessor } from './step.processor';
 import { WriteReceipts } from './write-receipts.service';
 
-class OcrLifetime implements OnApplicationShutdown {
-  constructor(private readonly ocr: OcrLabelReader) {}
-  async onApplicationShutdown(): Promise<void> {
-    await this.ocr.close();
-  }
-}
-
 /** The worker's part: the step processor, the engine and its stages, the reconciler. */
 @Module({
   imports: [
     RunStateModule,
     ScreensModule,
+    HostClientModule,
+    OcrModule,
     SettingsModule,
     PlanningModule,
     RemoteModule,
     SecretsModule,
     NotificationsWorkerModule,
+    ApprovalTimersModule,
   ],
   providers: [
     StepEngine,
@@ -55,16 +51,8 @@ class OcrLifetime implements OnApplicationShutdown {
     StepSettling,
     WriteReceipts,
     ApprovalExpiry,
-    ApprovalTimers,
-    ApprovalNotices,
     StepProcessor,
     Reconciler,
-    { provide: OcrLabelReader, useFactory: () => new OcrLabelReader() },
-    {
-      provide: OcrLifetime,
-      inject: [OcrLabelReader],
-      useFactory: (ocr: OcrLabelReader) => new OcrLifetime(ocr),
-    },
   ],
 })
 export class EngineModule {}

@@ -2,15 +2,15 @@ import { Injectable, Logger } from '@nestjs/common';
 import { FRAME_PRECONDITION_CAPABILITY } from '@warden/protocol';
 import type { Approval } from '../../approvals/approval.entity';
 import type { Step } from '../runs/step.entity';
-import { frameIgnore } from '../screens/frame-ignore';
-import { VolatileMask } from '../screens/pixels';
-import { readPngHeader } from '../screens/png-structure';
+import { frameIgnore } from '../pixels/frame-ignore';
+import { VolatileMask } from '../pixels/pixels';
+import { readPngHeader } from '../pixels/png-structure';
 import {
   type FrameExpectation,
   type ScreenHost,
   ScreenHostError,
   type Screenshot,
-} from '../screens/screen-host.client';
+} from '../host-client/screen-host.client';
 import { ScreensService } from '../screens/screens.service';
 import { screenChange } from './sending-decisions';
 import { hostFailure, RunEnds, staleEnd } from './run-ends';

@@ -1,6 +1,6 @@
 import { SecretRefused } from '../../secrets/secret-grants.service';
 import type { StepPhase } from '../runs/step-phase';
-import { ScreenError } from '../screens/screen-error';
+import { ScreenError } from '../pixels/screen-error';
 import {
   afterFailures,
   jobEnding,

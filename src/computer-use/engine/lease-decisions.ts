@@ -4,7 +4,7 @@
  * settings its compiled rules are kept by.
  */
 import type { StepPhase } from '../runs/step-phase';
-import { ScreenError } from '../screens/screen-error';
+import { ScreenError } from '../pixels/screen-error';
 import type { AgentConfig } from '../settings/agent-config';
 import { SecretRefused } from '../../secrets/secret-grants.service';
 import { RunEnds } from './run-ends';

@@ -4,8 +4,8 @@ import { SecretRefused } from '../../secrets/secret-grants.service';
 import type { OutlineElement, Verdict } from '../actions';
 import type { ObservedScreen, StepHistory } from '../planner-contract/planner';
 import type { RailRecord } from '../rail/screen-rail';
-import { ScreenError } from '../screens/screen-error';
-import { ScreenHostError } from '../screens/screen-host.client';
+import { ScreenError } from '../pixels/screen-error';
+import { ScreenHostError } from '../host-client/screen-host.client';
 import {
   decisionFields,
   lastClickFocus,

@@ -10,8 +10,8 @@ import type { ObservedScreen, PlanResult, StepHistory } from '../planner-contrac
 import type { RailRecord } from '../rail/screen-rail';
 import type { RecordedAction } from '../runs/step.entity';
 import type { StepFields } from '../runs/steps.repository';
-import { ScreenError } from '../screens/screen-error';
-import { ScreenHostError } from '../screens/screen-host.client';
+import { ScreenError } from '../pixels/screen-error';
+import { ScreenHostError } from '../host-client/screen-host.client';
 import { SecretRefused } from '../../secrets/secret-grants.service';
 import { RemotePlannerError } from '../remote/remote-errors';
 import { hostFailure, RunEnds, secretRefused } from './run-ends';

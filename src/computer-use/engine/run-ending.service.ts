@@ -2,14 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
+import { WARDEN_ACTOR } from '../../audit/warden-actor';
 import type { Run } from '../runs/run.entity';
 import { RunLifecycle } from '../runs/run-lifecycle.service';
 import { RunsRepository } from '../runs/runs.repository';
 import type { Step } from '../runs/step.entity';
 import { StepsRepository } from '../runs/steps.repository';
 import type { RunEnds } from './run-ends';
-
-export const ENGINE_ACTOR = 'warden';
 
 /**
  * Ends a run where one of its steps said so (RunEnds): the step's last state, its own audit event
@@ -46,7 +45,7 @@ export class RunEnding {
           {
             tenant: run.tenant,
             type: ends.event.type,
-            actor: ENGINE_ACTOR,
+            actor: WARDEN_ACTOR,
             runId: run.id,
             step: step.n,
             details: { agent: run.agent, ...ends.event.details },
@@ -54,7 +53,7 @@ export class RunEnding {
           manager,
         );
       }
-      return this.lifecycle.end(run.id, ends.reason, ends.summary, ENGINE_ACTOR, {
+      return this.lifecycle.end(run.id, ends.reason, ends.summary, WARDEN_ACTOR, {
         step: step.n,
         manager,
       });

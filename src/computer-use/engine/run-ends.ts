@@ -4,8 +4,8 @@ import type { EndReason } from '../runs/run-status';
 import type { Step, StepOutcome } from '../runs/step.entity';
 import type { StepFields } from '../runs/steps.repository';
 import { isWrite } from '../runs/step-phase';
-import type { ScreenError } from '../screens/screen-error';
-import type { ScreenHostError } from '../screens/screen-host.client';
+import type { ScreenError } from '../pixels/screen-error';
+import type { ScreenHostError } from '../host-client/screen-host.client';
 import type { SecretRefused } from '../../secrets/secret-grants.service';
 import { writeDetails } from './write-audit';
 

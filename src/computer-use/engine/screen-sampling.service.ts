@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
-import { decodePng, learnVolatileMask, VolatileMask } from '../screens/pixels';
-import { ScreenHostError } from '../screens/screen-host.client';
+import { decodePng, learnVolatileMask, VolatileMask } from '../pixels/pixels';
+import { ScreenHostError } from '../host-client/screen-host.client';
 import { hostFailure } from './run-ends';
 import type { StepContext } from './step-context';
 import { pause } from './step-timing';

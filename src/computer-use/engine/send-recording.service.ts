@@ -7,9 +7,9 @@ import type { Action } from '../actions';
 import { isWrite } from '../runs/step-phase';
 import type { Step, StepOutcome } from '../runs/step.entity';
 import { StepsRepository } from '../runs/steps.repository';
-import { ScreenHostError } from '../screens/screen-host.client';
+import { ScreenHostError } from '../host-client/screen-host.client';
 import { RunEnds, writeOutcomeUnknown } from './run-ends';
-import { ENGINE_ACTOR } from './run-ending.service';
+import { WARDEN_ACTOR } from '../../audit/warden-actor';
 import type { StepContext } from './step-context';
 import { pause } from './step-timing';
 import { writeDetails } from './write-audit';
@@ -49,7 +49,7 @@ export class SendRecording {
         {
           tenant: run.tenant,
           type: 'computer_use.write',
-          actor: ENGINE_ACTOR,
+          actor: WARDEN_ACTOR,
           runId: run.id,
           step: step.n,
           details: { agent: run.agent, ...writeDetails(step, action, approval) },

@@ -1,9 +1,9 @@
 import { PNG } from 'pngjs';
 import { sha256Hex } from '../../common/sha256';
 import type { SendGate } from '../runs/send-gate';
-import { type Decoded, VolatileMask } from '../screens/pixels';
+import { type Decoded, VolatileMask } from '../pixels/pixels';
 import { encodeScreenPng } from '@warden/protocol';
-import type { Screenshot } from '../screens/screen-host.client';
+import type { Screenshot } from '../host-client/screen-host.client';
 import {
   afterRefusal,
   LOOSENING_GONE,

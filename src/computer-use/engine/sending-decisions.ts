@@ -5,9 +5,9 @@
  * let go is recorded, what a host's refusal to act means, and whether a recovered send may go.
  */
 import type { SendGate } from '../runs/send-gate';
-import { compareScreens, type VolatileMask } from '../screens/pixels';
-import { hiddenChange } from '../screens/redaction';
-import type { Screenshot } from '../screens/screen-host.client';
+import { compareScreens, type VolatileMask } from '../pixels/pixels';
+import { hiddenChange } from '../host-client/redaction';
+import type { Screenshot } from '../host-client/screen-host.client';
 import type { Rect } from '../settings/agent-config';
 
 /** Why a read that a weakening made one is held after all. */

@@ -3,7 +3,7 @@
  * the statement that counts the streak: when the screen is settled, whether a screen action
  * changed it, and when a streak of actions that changed nothing stops the run.
  */
-import { type FrameIdentity, sameFrame } from '../screens/same-frame';
+import { type FrameIdentity, sameFrame } from '../pixels/same-frame';
 import { RunEnds } from './run-ends';
 
 /**

@@ -1,6 +1,6 @@
 import type { Rules } from '../actions';
 import type { Run } from '../runs/run.entity';
-import type { ScreenHost } from '../screens/screen-host.client';
+import type { ScreenHost } from '../host-client/screen-host.client';
 import type { AgentConfig } from '../settings/agent-config';
 import type { StepTiming } from './step-timing';
 

@@ -7,7 +7,7 @@ import { StepFields, StepsRepository } from '../runs/steps.repository';
 import { Governance, SettingsService } from '../settings/settings.service';
 import { railWhy } from '../rail/screen-rail';
 import { RunEnds } from './run-ends';
-import { ENGINE_ACTOR } from './run-ending.service';
+import { WARDEN_ACTOR } from '../../audit/warden-actor';
 import type { StepContext } from './step-context';
 import {
   decideWrite,
@@ -63,7 +63,7 @@ export class StepEngine {
       // (1) The admin's switches and the caps, before the step exists.
       const stop = stopBeforeStep(run, switchesOf(governance), Date.now());
       if (stop) {
-        await this.lifecycle.end(run.id, stop.reason, stop.summary, ENGINE_ACTOR, {
+        await this.lifecycle.end(run.id, stop.reason, stop.summary, WARDEN_ACTOR, {
           step: run.stepCount || null,
         });
         return;

@@ -17,7 +17,7 @@ import { ScreensService } from '../screens/screens.service';
 import { type AgentConfig, withDefaults } from '../settings/agent-config';
 import { SettingsRepository } from '../settings/settings.repository';
 import { approvalTimes, flaggedRail, heldDetails } from './holding-decisions';
-import { ENGINE_ACTOR } from './run-ending.service';
+import { WARDEN_ACTOR } from '../../audit/warden-actor';
 import { ScreenSampling } from './screen-sampling.service';
 import type { StepContext } from './step-context';
 
@@ -121,7 +121,7 @@ export class StepHolding {
         {
           tenant: run.tenant,
           type: 'computer_use.write.held',
-          actor: ENGINE_ACTOR,
+          actor: WARDEN_ACTOR,
           runId: run.id,
           step: step.n,
           details: heldDetails({

@@ -8,7 +8,7 @@ import { loadRules, type Rules } from '../actions';
 import type { Run } from '../runs/run.entity';
 import type { Step } from '../runs/step.entity';
 import { StepsRepository } from '../runs/steps.repository';
-import { ScreenHostClient } from '../screens/screen-host.client';
+import { ScreenHostClient } from '../host-client/screen-host.client';
 import type { AgentConfig } from '../settings/agent-config';
 import { SecretGrants } from '../../secrets/secret-grants.service';
 import { afterFailures, jobEnding, renewEvery, ruleSettings } from './lease-decisions';
@@ -21,7 +21,7 @@ import {
 } from './run-ends';
 import { RunEnding } from './run-ending.service';
 import type { StepContext } from './step-context';
-import { redactingHost } from '../screens/redaction';
+import { redactingHost } from '../host-client/redaction';
 import { timedHost, timingEntry, type StepTiming } from './step-timing';
 
 /**

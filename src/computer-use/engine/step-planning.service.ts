@@ -26,8 +26,8 @@ import { PlannersService } from '../planning/planners.service';
 import { RunsRepository } from '../runs/runs.repository';
 import type { Step } from '../runs/step.entity';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
-import { decodeScreenshot, OcrLabelReader, OcrTimeoutError } from '../screens/ocr-label-reader';
-import type { ScreenTextLine } from '../screens/ocr-screen-text';
+import { decodeScreenshot, OcrLabelReader, OcrTimeoutError } from '../ocr/ocr-label-reader';
+import type { ScreenTextLine } from '../ocr/ocr-screen-text';
 import { type ScreenCheck, ScreensService } from '../screens/screens.service';
 import { plannedByModel, railOf, type RailRecord } from '../rail/screen-rail';
 import { type CommitPoint, commitPoint } from './commit-point';
@@ -40,7 +40,7 @@ import {
   screenFields,
 } from './planning-decisions';
 import { keptState, stateFor } from './step-decisions';
-import { ENGINE_ACTOR } from './run-ending.service';
+import { WARDEN_ACTOR } from '../../audit/warden-actor';
 import { ScreenSampling } from './screen-sampling.service';
 import type { StepContext } from './step-context';
 import { runMask } from './step-sending.service';
@@ -222,7 +222,7 @@ export class StepPlanning {
         {
           tenant: run.tenant,
           type: 'computer_use.action.refused',
-          actor: ENGINE_ACTOR,
+          actor: WARDEN_ACTOR,
           runId: run.id,
           step: step.n,
           details: { agent: run.agent, action: fields.action ?? null, why: fields.why },

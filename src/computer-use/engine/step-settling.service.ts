@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { RunNow, RunsRepository } from '../runs/runs.repository';
 import type { Step } from '../runs/step.entity';
-import { ScreenHostError, type Screenshot } from '../screens/screen-host.client';
+import { ScreenHostError, type Screenshot } from '../host-client/screen-host.client';
 import { hostFailure } from './run-ends';
 import { settling, stalled, unchangedBy } from './settling-decisions';
 import type { StepContext } from './step-context';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { StepTimingEntry } from '../runs/step.entity';
-import type { FrameExpectation, ScreenHost } from '../screens/screen-host.client';
+import type { FrameExpectation, ScreenHost } from '../host-client/screen-host.client';
 
 /**
  * Where one job's time went: waiting on the screen host, on the planner, in deliberate pauses

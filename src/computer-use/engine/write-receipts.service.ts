@@ -6,8 +6,8 @@ import { AuditService } from '../../audit/audit.service';
 import { isReceipt, type Receipt, receiptOf, refusalOf } from '../actions/receipt';
 import type { Step } from '../runs/step.entity';
 import { StepReceiptsRepository } from '../runs/step-receipts.repository';
-import { ScreenHostError } from '../screens/screen-host.client';
-import { ENGINE_ACTOR } from './run-ending.service';
+import { ScreenHostError } from '../host-client/screen-host.client';
+import { WARDEN_ACTOR } from '../../audit/warden-actor';
 import type { StepContext } from './step-context';
 
 /**
@@ -46,7 +46,7 @@ export class WriteReceipts {
         {
           tenant: ctx.run.tenant,
           type: 'computer_use.write.receipt',
-          actor: ENGINE_ACTOR,
+          actor: WARDEN_ACTOR,
           runId: ctx.run.id,
           step: step.n,
           details: {

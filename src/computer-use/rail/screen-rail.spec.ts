@@ -1,5 +1,5 @@
 import type { OutlineElement, ScreenContext } from '../actions';
-import type { RgbaImage } from '../screens/glyph-components';
+import type { RgbaImage } from '../ocr/glyph-components';
 import { plannedByModel, railOf, railWhy, screenTexts } from './screen-rail';
 
 const el = (name: string, value?: string): OutlineElement => ({

@@ -9,9 +9,9 @@
  */
 import { sha256Hex } from '../../common/sha256';
 import type { OcrReading, OutlineElement, Rect, ScreenContext } from '../actions';
-import type { RgbaImage } from '../screens/glyph-components';
-import { pixelRects } from '../screens/pixels';
-import { underRegion } from '../screens/redaction';
+import type { RgbaImage } from '../ocr/glyph-components';
+import { pixelRects } from '../pixels/pixels';
+import { underRegion } from '../host-client/redaction';
 import {
   HIDDEN_WORDS,
   judgeScreenText,

@@ -4,8 +4,8 @@
  */
 import type { SimLang } from '../../../screen-host/src/backends/sim/sim-labels';
 import { go, pixelsOf, SIM_SIZE, simAfter } from '../../../test/support/sim-pixels';
-import type { RgbaImage } from '../screens/glyph-components';
-import { pixelRects } from '../screens/pixels';
+import type { RgbaImage } from '../ocr/glyph-components';
+import { pixelRects } from '../pixels/pixels';
 import { faintText } from './text-contrast';
 
 type Rgb = [number, number, number];

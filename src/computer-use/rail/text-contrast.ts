@@ -11,8 +11,8 @@
  * box shows elsewhere (a status bar's system field) does not count for it. Text aligned to the
  * right of its box is not seen there, and is held: a person decides. Pure.
  */
-import type { RgbaImage } from '../screens/glyph-components';
-import type { PixelRect } from '../screens/pixels';
+import type { RgbaImage } from '../ocr/glyph-components';
+import type { PixelRect } from '../pixels/pixels';
 
 /**
  * Below this contrast ratio with its background a pixel does not stand out (WCAG asks 3:1 of

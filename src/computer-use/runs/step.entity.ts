@@ -78,7 +78,7 @@ export class Step {
   @Column({ name: 'frame_sha256', type: 'char', length: 64, nullable: true })
   frameSha256: string | null;
 
-  /** SHA-256 of the real pixels under the agent's `redact_regions` (screens/redaction.ts). */
+  /** SHA-256 of the real pixels under the agent's `redact_regions` (host-client/redaction.ts). */
   @Column({ name: 'hidden_sha256', type: 'char', length: 64, nullable: true })
   hiddenSha256: string | null;
 

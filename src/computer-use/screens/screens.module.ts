@@ -1,26 +1,15 @@
 import { Module } from '@nestjs/common';
-import { SecretsModule } from '../../secrets/secrets.module';
-import { DoctorService } from './doctor.service';
-import { ScreenHostClient } from './screen-host.client';
 import { ScreenKeys } from './screen-keys';
 import { ScreenRekey } from './screen-rekey.service';
 import { ScreensRepository } from './screens.repository';
 import { ScreensService } from './screens.service';
 
 /**
- * Screen hosts and screens: the HTTPS client, the content-addressed store and the doctor. Needs
- * the TypeORM data source of the root module.
+ * Screens as stored (DESIGN §6): content-addressed by SHA-256, sealed with the deployment's screen
+ * keys, and re-sealed under a new key. Needs the TypeORM data source of the root module.
  */
 @Module({
-  imports: [SecretsModule],
-  providers: [
-    ScreenHostClient,
-    ScreensService,
-    ScreensRepository,
-    DoctorService,
-    ScreenKeys,
-    ScreenRekey,
-  ],
-  exports: [ScreenHostClient, ScreensService, DoctorService, ScreenRekey],
+  providers: [ScreensService, ScreensRepository, ScreenKeys, ScreenRekey],
+  exports: [ScreensService, ScreenRekey],
 })
 export class ScreensModule {}

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Lru } from '../../common/lru';
-import { pngPixelFacts, sha256Hex } from './pixels';
-import { checkPngData } from './png-data-check';
-import { checkPngStructure } from './png-structure';
-import { ScreenError } from './screen-error';
+import { pngPixelFacts, sha256Hex } from '../pixels/pixels';
+import { checkPngData } from '../pixels/png-data-check';
+import { checkPngStructure } from '../pixels/png-structure';
+import { ScreenError } from '../pixels/screen-error';
 import { openScreen, sealScreen } from './screen-crypto';
 import { ScreenKeys } from './screen-keys';
-import type { Screenshot } from './screen-host.client';
+import type { Screenshot } from '../host-client/screen-host.client';
 import { PixelFacts, ScreensRepository, StoredBytes } from './screens.repository';
 
 export interface StoredScreen {

@@ -97,7 +97,7 @@ export interface AgentConfig {
   ignore_regions: Rect[];
   /**
    * Rectangles (in the host's coordinate space) blacked out in every screenshot Warden keeps or
-   * shows, the model's included; never in what the host acts on (screens/redaction.ts).
+   * shows, the model's included; never in what the host acts on (host-client/redaction.ts).
    */
   redact_regions: Rect[];
   /** DESIGN §5: keys canonical, transaction codes in upper case (actions/screen-rules-read.ts). */

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
 import { AppConfig } from '../../config/app-config';
-import { caFileProblem } from '../screens/ca-file';
+import { caFileProblem } from '../../common/ca-file';
 import type { Caller } from '../../auth/caller';
 import { decodeCursor, encodeCursor } from '../../common/cursor';
 import { conflict, forbidden, invalid, notFound } from '../../common/domain-error';

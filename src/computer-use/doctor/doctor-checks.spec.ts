@@ -1,5 +1,5 @@
 import { frameCheck, sapGuiCheck, sizeCheck } from './doctor-checks';
-import type { ScreenHostHealth } from './screen-host.types';
+import type { ScreenHostHealth } from '../host-client/screen-host.types';
 
 describe('sizeCheck', () => {
   it('passes equal sizes', () => {

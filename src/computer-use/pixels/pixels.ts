@@ -3,10 +3,9 @@
  * stale-screen comparison. Equal PNG bytes mean equal pixels, so bytes are compared first; only
  * different bytes are decoded, and then size and RGBA decide (a re-encoding is not a change).
  */
-import { frameSha256, startFrameHash } from '@warden/protocol';
+import { frameSha256, startFrameHash, type Rect } from '@warden/protocol';
 import { sha256Hex } from '../../common/sha256';
 import type { Hash } from 'node:crypto';
-import type { Rect } from '../actions/action.types';
 import { decodePng, visitPngRows, type Decoded } from './png-decoder';
 import { ScreenError } from './screen-error';
 import { fillBits, VolatileMask } from './volatile-mask';

@@ -5,8 +5,8 @@
  * judge.
  */
 import { FRAME_PRECONDITION_CAPABILITY } from '@warden/protocol';
-import type { SapGuiHealth, SapGuiState } from './sap-gui-health';
-import type { ScreenHostHealth, Screenshot } from './screen-host.types';
+import type { SapGuiHealth, SapGuiState } from '../host-client/sap-gui-health';
+import type { ScreenHostHealth, Screenshot } from '../host-client/screen-host.types';
 
 export type DoctorCheckName =
   | 'config'

@@ -6,7 +6,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { request, type Agent } from 'node:https';
-import { ScreenHostError } from './screen-error';
+import { ScreenHostError } from './screen-host-error';
 import { bearerToken, type HostTarget } from './screen-host-target';
 import { errorCode, UNREACHABLE } from './tls-connector';
 

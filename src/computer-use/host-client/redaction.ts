@@ -5,10 +5,9 @@
  * rectangles is kept only as a hash, so that Warden's own comparison still sees a change there.
  */
 import { createHash } from 'node:crypto';
-import { encodeScreenPng } from '@warden/protocol';
 import type { OutlineElement, Rect } from '../actions/action.types';
 import { Lru } from '../../common/lru';
-import { decodePng, pixelRects, pixelSha256, type PixelRect } from './pixels';
+import { blackOutRegions } from '../pixels/blacked-out';
 import type { ScreenHost, Screenshot } from './screen-host.types';
 
 /** A screenshot with the agent's regions blacked out. */
@@ -59,38 +58,16 @@ function redactedOnce(shot: Screenshot, regions: Rect[], regionsKey: string): Re
  * with a ScreenError, as the store would refuse it.
  */
 export function redactScreenshot(shot: Screenshot, regions: Rect[]): RedactedScreenshot {
-  const image = decodePng(shot.png);
-  const frameSha256 = shot.frameSha256 ?? pixelSha256(image);
-  const rects = pixelRects(regions, image, { width: shot.width, height: shot.height });
-  const hidden = createHash('sha256');
-  const rgba = Buffer.from(image.rgba.buffer, image.rgba.byteOffset, image.rgba.length);
-  for (const r of rects) {
-    for (let y = r.y0; y < r.y1; y++) {
-      hidden.update(rgba.subarray((y * image.width + r.x0) * 4, (y * image.width + r.x1) * 4));
-    }
-  }
-  blackOut(rgba, image.width, rects);
-  // The stored PNG is RGB: its pixels decode opaque, and their hash is taken so.
-  for (let a = 3; a < rgba.length; a += 4) rgba[a] = 255;
-  const png = encodeScreenPng(rgba, image.width, image.height);
+  const space = { width: shot.width, height: shot.height };
+  const out = blackOutRegions(shot.png, regions, space, shot.frameSha256);
   return {
     ...shot,
-    png,
-    pngSha256: createHash('sha256').update(png).digest('hex'),
-    frameSha256,
-    pixelSha256: pixelSha256(image),
-    hiddenSha256: hidden.digest('hex'),
+    png: out.png,
+    pngSha256: createHash('sha256').update(out.png).digest('hex'),
+    frameSha256: out.realPixelSha256,
+    pixelSha256: out.pixelSha256,
+    hiddenSha256: out.hiddenSha256,
   };
-}
-
-function blackOut(rgba: Buffer, width: number, rects: PixelRect[]): void {
-  for (const r of rects) {
-    for (let y = r.y0; y < r.y1; y++) {
-      const row = rgba.subarray((y * width + r.x0) * 4, (y * width + r.x1) * 4);
-      row.fill(0);
-      for (let a = 3; a < row.length; a += 4) row[a] = 255;
-    }
-  }
 }
 
 /**

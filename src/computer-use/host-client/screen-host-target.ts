@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { ReleasedSecret } from '../../secrets/secret-grants.service';
-import { readCaFile } from './ca-file';
-import { ScreenHostError } from './screen-error';
+import { readCaFile } from '../../common/ca-file';
+import { ScreenHostError } from './screen-host-error';
 import type { ScreenHostTarget, TlsVerification } from './screen-host.types';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -5,8 +5,8 @@ import type { Caller } from '../../auth/caller';
 import { CurrentCaller } from '../../auth/current-caller.decorator';
 import { Permissions } from '../../auth/permissions.decorator';
 import { notFound } from '../../common/domain-error';
-import { DoctorService } from '../screens/doctor.service';
-import { SettingsService } from './settings.service';
+import { DoctorService } from './doctor.service';
+import { SettingsService } from '../settings/settings.service';
 
 @ApiTags('computer-use admin')
 @Controller('api/admin/agents/:name/doctor')

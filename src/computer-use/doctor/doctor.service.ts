@@ -12,8 +12,8 @@ import {
   sapGuiCheck,
   sizeCheck,
 } from './doctor-checks';
-import { decodePng, pixelSha256 } from './pixels';
-import { ScreenHostError } from './screen-error';
+import { decodePng, pixelSha256 } from '../pixels/pixels';
+import { ScreenHostError } from '../host-client/screen-host-error';
 import {
   normaliseFingerprint,
   resolveTarget,
@@ -23,7 +23,7 @@ import {
   type ScreenHostHealth,
   type ScreenHostTarget,
   type Screenshot,
-} from './screen-host.client';
+} from '../host-client/screen-host.client';
 
 export type { DoctorCheck, DoctorCheckName } from './doctor-checks';
 export { frameCheck, sapGuiCheck, sizeCheck } from './doctor-checks';

@@ -11,9 +11,9 @@
  * For the injection rail on a host without an outline it also reads a whole screen's lines.
  */
 import { PSM, type Worker } from 'tesseract.js';
-import { decodePng } from './png-decoder';
-import { hasPngSignature, MAX_SIDE } from './png-structure';
-import { ScreenError } from './screen-error';
+import { decodePng } from '../pixels/png-decoder';
+import { hasPngSignature, MAX_SIDE } from '../pixels/png-structure';
+import { ScreenError } from '../pixels/screen-error';
 import { linesInSpace, screenPgm, type ScreenTextLine } from './ocr-screen-text';
 import {
   DEFAULT_LANGUAGES,

@@ -1,13 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { decidersAfterEscalation } from '../../approvals/deciders';
-import type { Approval } from '../../approvals/approval.entity';
-import { ApprovalsRepository } from '../../approvals/approvals.repository';
-import { AuditService } from '../../audit/audit.service';
-import { StepQueue } from '../../queue/step-queue';
+import { AuditService } from '../audit/audit.service';
+import { WARDEN_ACTOR } from '../audit/warden-actor';
+import { StepQueue } from '../queue/step-queue';
 import { ApprovalNotice, ApprovalNotices } from './approval-notices.service';
-import { ENGINE_ACTOR } from './run-ending.service';
+import type { Approval } from './approval.entity';
+import { ApprovalsRepository } from './approvals.repository';
+import { decidersAfterEscalation } from './deciders';
 
 /**
  * A pending write's reminder and escalation (DESIGN §6): each is a delayed job queued when the
@@ -42,7 +42,7 @@ export class ApprovalTimers {
         {
           tenant: approval.tenant,
           type: 'approval.reminded',
-          actor: ENGINE_ACTOR,
+          actor: WARDEN_ACTOR,
           runId: approval.runId,
           step: approval.step,
           details: {
@@ -82,7 +82,7 @@ export class ApprovalTimers {
         {
           tenant: approval.tenant,
           type: 'approval.escalated',
-          actor: ENGINE_ACTOR,
+          actor: WARDEN_ACTOR,
           runId: approval.runId,
           step: approval.step,
           details: {

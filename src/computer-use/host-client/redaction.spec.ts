@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PNG } from 'pngjs';
 import type { OutlineElement } from '../actions';
-import { decodePng, type Decoded, pixelSha256 } from './pixels';
+import { decodePng, type Decoded, pixelSha256 } from '../pixels/pixels';
 import { hiddenChange, redactingHost, redactOutline, redactScreenshot } from './redaction';
 import type { ScreenHost, Screenshot } from './screen-host.types';
 

@@ -1,31 +1,23 @@
 /**
  * A screen host's answers, checked before anyone uses them (DESIGN §7, §11): the status, the
  * host's own message (short, printable, the token cut out), JSON, the screenshot's headers and
- * PNG, the element outline (only the fields of DESIGN §7), an action's result and the health.
- * What is off is a ScreenHostError naming the host and the call.
+ * PNG, the element outline (each element checked by outline-element.ts), an action's result and
+ * the health. What is off is a ScreenHostError naming the host and the call.
  */
 import { createHash } from 'node:crypto';
-import {
-  FRAME_SHA256_HEADER,
-  FRAME_SHA256_PATTERN,
-  isFrameError,
-  MESSAGE_TYPES,
-  type MessageType,
-  OUTLINE_AREAS,
-  OUTLINE_STATES,
-  type OutlineArea,
-  type OutlineState,
-} from '@warden/protocol';
+import { FRAME_SHA256_HEADER, FRAME_SHA256_PATTERN, isFrameError } from '@warden/protocol';
 import type { OutlineElement } from '../actions/action.types';
 import { size, type Answer } from './host-transport';
-import { hasPngSignature, readPngHeader } from './png-structure';
+import { hasPngSignature, readPngHeader } from '../pixels/png-structure';
+import { outlineProblem, type RawElement, toOutlineElement } from './outline-element';
 import { sapGuiHealthOf } from './sap-gui-health';
-import { type ScreenError, ScreenHostError } from './screen-error';
+import type { ScreenError } from '../pixels/screen-error';
+import { ScreenHostError } from './screen-host-error';
 import type { HostTarget, ResolvedTarget } from './screen-host-target';
+import type { ActionLookup, ActResult, ScreenHostHealth, Screenshot } from './screen-host.types';
 
 /** The host an answer came from; its token, when known, is cut out of the host's messages. */
 type Target = ResolvedTarget & Partial<Pick<HostTarget, 'token'>>;
-import type { ActionLookup, ActResult, ScreenHostHealth, Screenshot } from './screen-host.types';
 
 const SCREEN_SIZE = /^[1-9][0-9]{0,4}$/;
 const MAX_SCREEN_SIZE = 65535;
@@ -258,12 +250,6 @@ function screenSize(
   return Number(text);
 }
 
-/**
- * The longest `value` of an outline element Warden takes (UTF-16 code units): a field's content, for
- * people and change lists, not a document. A longer one is left out, as if the host served none.
- */
-export const MAX_OUTLINE_VALUE = 2000;
-
 /** The element outline: a list of elements, each checked and copied (DESIGN §7). */
 export function outlineOf(t: Target, answer: Answer, what: string): OutlineElement[] {
   const value = json(t, answer, what);
@@ -273,95 +259,6 @@ export function outlineOf(t: Target, answer: Answer, what: string): OutlineEleme
     if (problem) throw badAnswer(t, answer, what, `element ${n} ${problem}`);
     return toOutlineElement(item as RawElement);
   });
-}
-
-/** The longest `description` Warden takes: a tooltip, not a document; a longer one is left out. */
-export const MAX_OUTLINE_DESCRIPTION = 500;
-
-interface RawElement {
-  id: string;
-  role: string;
-  name: string;
-  rect: { x: number; y: number; width: number; height: number };
-  description?: string | null;
-  value?: string | null;
-  password?: boolean;
-  focused?: boolean;
-  states?: unknown[];
-  area?: unknown;
-  message_type?: unknown;
-}
-
-function outlineProblem(item: unknown): string | null {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) return 'is not an object';
-  const e = item as Record<string, unknown>;
-  for (const field of ['id', 'role', 'name']) {
-    if (typeof e[field] !== 'string') return `has no ${field} string`;
-  }
-  const rect = e.rect as Record<string, unknown> | null;
-  if (typeof rect !== 'object' || rect === null) return 'has no rect';
-  for (const field of ['x', 'y', 'width', 'height']) {
-    const v = rect[field];
-    if (typeof v !== 'number' || !Number.isFinite(v)) return `has no numeric rect.${field}`;
-  }
-  if ((rect.width as number) < 0 || (rect.height as number) < 0) return 'has a negative rect size';
-  for (const field of ['password', 'focused']) {
-    if (e[field] !== undefined && typeof e[field] !== 'boolean')
-      return `has a ${field} that is not true or false`;
-  }
-  for (const field of ['value', 'description']) {
-    if (e[field] !== undefined && e[field] !== null && typeof e[field] !== 'string') {
-      return `has a ${field} that is not a string`;
-    }
-  }
-  if (e.states !== undefined && e.states !== null) {
-    if (
-      !Array.isArray(e.states) ||
-      e.states.length > 32 ||
-      !e.states.every((x) => typeof x === 'string')
-    )
-      return 'has states that are not a list of at most 32 strings';
-  }
-  for (const field of ['area', 'message_type']) {
-    if (e[field] !== undefined && e[field] !== null && typeof e[field] !== 'string')
-      return `has ${field === 'area' ? 'an' : 'a'} ${field} that is not a string`;
-  }
-  return null;
-}
-
-const STATES: ReadonlySet<string> = new Set(OUTLINE_STATES);
-const AREAS: ReadonlySet<string> = new Set(OUTLINE_AREAS);
-const TYPES: ReadonlySet<string> = new Set(MESSAGE_TYPES);
-
-/**
- * Only the fields of DESIGN §7, copied: nothing else the host sent comes along. A state, area or
- * message type Warden does not know is left out (a newer host's word is not guessed at); the
- * focus is the `focused` state (or a host's older `focused: true`).
- */
-function toOutlineElement(e: RawElement): OutlineElement {
-  const element: OutlineElement = {
-    id: e.id,
-    role: e.role,
-    name: e.name,
-    rect: { x: e.rect.x, y: e.rect.y, width: e.rect.width, height: e.rect.height },
-  };
-  if (typeof e.description === 'string' && e.description.length <= MAX_OUTLINE_DESCRIPTION) {
-    element.description = e.description;
-  }
-  // A password field's value is never taken, whatever the host sent (DESIGN §7).
-  if (typeof e.value === 'string' && e.value.length <= MAX_OUTLINE_VALUE && e.password !== true) {
-    element.value = e.value;
-  }
-  if (e.password !== undefined) element.password = e.password;
-  const states = [...new Set((e.states ?? []) as string[])].filter((x) => STATES.has(x));
-  if (states.length > 0) element.states = states as OutlineState[];
-  if (e.focused === true || states.includes('focused')) element.focused = true;
-  else if (e.focused === false) element.focused = false;
-  if (typeof e.area === 'string' && AREAS.has(e.area)) element.area = e.area as OutlineArea;
-  if (typeof e.message_type === 'string' && TYPES.has(e.message_type)) {
-    element.message_type = e.message_type as MessageType;
-  }
-  return element;
 }
 
 /** `{ok: true, ms}`, and whether the host answered a stored result for the Idempotency-Key. */

@@ -18,8 +18,8 @@ import { resolveTarget } from './screen-host-target';
 import type { ScreenHost, ScreenHostClientOptions, ScreenHostTarget } from './screen-host.types';
 import { VerifyingAgent } from './tls-connector';
 
-export { ScreenHostError } from './screen-error';
-export type { ScreenHostErrorKind } from './screen-error';
+export { ScreenHostError } from './screen-host-error';
+export type { ScreenHostErrorKind } from './screen-host-error';
 export type * from './screen-host.types';
 export { normaliseFingerprint, resolveTarget } from './screen-host-target';
 export { MAX_ELEMENTS_BYTES, MAX_JSON_BYTES, MAX_SCREENSHOT_BYTES } from './host-transport';

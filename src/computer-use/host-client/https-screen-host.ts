@@ -31,7 +31,7 @@ import {
   type Answer,
   type Call,
 } from './host-transport';
-import { ScreenHostError } from './screen-error';
+import { ScreenHostError } from './screen-host-error';
 import type { HostTarget } from './screen-host-target';
 import type {
   ActionLookup,

@@ -9,7 +9,7 @@ import { Agent, type RequestOptions } from 'node:https';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
-import { ScreenHostError } from './screen-error';
+import { ScreenHostError } from './screen-host-error';
 import type { ResolvedTarget } from './screen-host-target';
 import type { ScreenHostClientOptions } from './screen-host.types';
 

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ApprovalsRepository } from '../../approvals/approvals.repository';
-import { Notifications } from '../../notifications/notifications.service';
-import { approvalFacts, runFacts } from '../../notifications/notify-facts';
-import { RunsRepository } from '../runs/runs.repository';
+import { Notifications } from '../notifications/notifications.service';
+import { approvalFacts, runFacts } from '../notifications/notify-facts';
+import { ApprovalsRepository } from './approvals.repository';
 
 /** What happened to a pending approval, after the transaction that recorded it committed. */
 export interface ApprovalNotice {
@@ -26,7 +25,6 @@ export interface ApprovalNotice {
 export class ApprovalNotices {
   constructor(
     private readonly approvals: ApprovalsRepository,
-    private readonly runs: RunsRepository,
     private readonly notifications: Notifications,
   ) {}
 
@@ -51,11 +49,12 @@ export class ApprovalNotices {
   }
 
   private async facts(notice: ApprovalNotice) {
-    const [approval, run] = await Promise.all([
-      this.approvals.findById(notice.approvalId),
-      this.runs.findForJob(notice.runId),
-    ]);
-    if (!approval || !run) return null;
-    return { run: runFacts(run), approval: approvalFacts(approval) };
+    const found = await this.approvals.withRunGoal(notice.approvalId);
+    if (!found) return null;
+    const { approval, runGoal } = found;
+    return {
+      run: runFacts({ id: approval.runId, goal: runGoal }),
+      approval: approvalFacts(approval),
+    };
   }
 }

@@ -4,7 +4,7 @@
  */
 import type { SapGuiHealth } from './sap-gui-health';
 import type { Action, OutlineElement, Rect } from '../actions/action.types';
-import type { ScreenHostError } from './screen-error';
+import type { ScreenHostError } from './screen-host-error';
 
 /** What Warden needs to know about an agent's screen host (DESIGN §9). */
 export interface ScreenHostTarget {

@@ -3,7 +3,7 @@
  * is about to act on (`X-Frame-Ignore`, DESIGN §7): the volatile mask and the admin's
  * `ignore_regions`, as rectangles in the frame's pixels. The host takes at most 256.
  */
-import type { Rect } from '../actions';
+import type { Rect } from '@warden/protocol';
 import { pixelRects } from './pixels';
 import type { VolatileMask } from './volatile-mask';
 

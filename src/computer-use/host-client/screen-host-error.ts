@@ -1,13 +1,5 @@
 import { DomainError } from '../../common/domain-error';
 
-/** A screenshot Warden cannot use: not a PNG, damaged, cut off, or too large to decode. */
-export class ScreenError extends DomainError {
-  constructor(message: string) {
-    super('invalid', message);
-    this.name = 'ScreenError';
-  }
-}
-
 /**
  * What went wrong talking to a screen host, and for `POST /action` whether it may have acted:
  * - `config`: the agent's configuration cannot work (not https, a bad pin, the token variable

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import type { IncomingHttpHeaders } from 'node:http';
 import { PNG } from 'pngjs';
-import { actFailureOf, lookupOf, MAX_OUTLINE_VALUE, outlineOf, screenshotOf } from './host-answers';
+import { actFailureOf, lookupOf, outlineOf, screenshotOf } from './host-answers';
+import { MAX_OUTLINE_VALUE } from './outline-element';
 import type { Answer } from './host-transport';
-import { ScreenHostError } from './screen-error';
+import { ScreenHostError } from './screen-host-error';
 import { resolveTarget } from './screen-host-target';
 
 const target = resolveTarget({

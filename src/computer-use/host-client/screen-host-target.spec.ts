@@ -1,4 +1,4 @@
-import { ScreenHostError } from './screen-error';
+import { ScreenHostError } from './screen-host-error';
 import { normaliseFingerprint, resolveTarget } from './screen-host-target';
 
 const PIN = 'ab'.repeat(32);
