@@ -56,6 +56,11 @@ const base = {
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // Two test files at a time even on a 2-core machine (Jest's default there is one): most of an
+  // e2e suite's time is waiting (on processes, hosts, queues and timers), and the whole run took
+  // 30 min instead of 51 with two (both measured at load average ~10, 2026-12-06). Each file keeps
+  // its own databases, queue prefix, ports and X display, so two never share state.
+  maxWorkers: Math.max(2, require('node:os').availableParallelism() - 1),
   // e2e tests start processes, databases and browsers; a unit test that waits this long is broken anyway.
   testTimeout: 60000,
   projects: [
