@@ -79,10 +79,16 @@ export type OcrFailure = 'no_text' | 'failed' | 'timed_out';
 
 /**
  * What OCR made of the pixels around a point, as the rules take it (DESIGN §5, "Labels fail
- * closed"): every word it read on the line, however unsure, or why it read none. The rules
- * decide what the words say (ocr-label.ts).
+ * closed"): every word it read on the line, however unsure, and where the line is; or why it
+ * read none. The rules decide what the words say (ocr-label.ts).
  */
-export type OcrReading = { words: readonly OcrWord[] } | { unreadable: OcrFailure };
+export type OcrReading =
+  | {
+      words: readonly OcrWord[];
+      /** Where the line read is, in the coordinate space of actions (kept as evidence). */
+      box?: { x: number; y: number; width: number; height: number };
+    }
+  | { unreadable: OcrFailure };
 
 export type Kind = 'read' | 'write';
 

@@ -36,6 +36,17 @@ describe('label evidence', () => {
     });
   });
 
+  it('a click OCR read keeps the box of the line it read, and drops one that is not numbers', () => {
+    const box = { x: 10, y: 20, width: 48, height: 14 };
+    expect(
+      labelEvidence(click(), { ocr: { words: [{ text: 'Save', confidence: 90 }], box } }),
+    ).toEqual({ source: 'ocr', of: 'click', words: [{ text: 'Save', confidence: 90 }], box });
+    const broken = { x: 10, y: Number.NaN, width: 48, height: 14 };
+    expect(
+      labelEvidence(click(), { ocr: { words: [{ text: 'Save', confidence: 90 }], box: broken } }),
+    ).not.toHaveProperty('box');
+  });
+
   it('nothing read: why', () => {
     expect(labelEvidence(click(), { ocr: { unreadable: 'timed_out' } })).toEqual({
       source: 'none',

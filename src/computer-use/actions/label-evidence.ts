@@ -1,7 +1,7 @@
 /**
  * How a step's label was read, kept with the step so that a person can see what the rules saw:
  * the outline's element at the click (role, name, description), or the words OCR read there with
- * their confidences, or why nothing could be read; and the planner's target, which can only make
+ * their confidences and the box of the line they are on, or why nothing could be read; and the planner's target, which can only make
  * an action stricter. For typing, the field the outline marks focused, or the words OCR read
  * beside it. Pure.
  */
@@ -11,18 +11,29 @@ import type { Action, OcrReading, OcrWord, OutlineElement } from './action.types
 const MAX_WORDS = 20;
 const MAX_TEXT = 200;
 
+type EvidenceRect = { x: number; y: number; width: number; height: number };
+
+/** A rectangle of whole, finite numbers as it was given, else none. */
+function rectOf(r: Partial<EvidenceRect> | null | undefined): EvidenceRect | undefined {
+  if (!r) return undefined;
+  const { x, y, width, height } = r;
+  return [x, y, width, height].every((v) => Number.isFinite(v))
+    ? { x: x!, y: y!, width: width!, height: height! }
+    : undefined;
+}
+
 export interface EvidenceElement {
   id: string;
   role: string;
   name: string;
   description?: string;
   /** Where the element is on the step's screen, as the outline placed it: the approver's marks go around it. */
-  rect?: { x: number; y: number; width: number; height: number };
+  rect?: EvidenceRect;
 }
 
 export type LabelEvidence = (
   | { source: 'outline'; element: EvidenceElement }
-  | { source: 'ocr'; words: OcrWord[] }
+  | { source: 'ocr'; words: OcrWord[]; box?: EvidenceRect }
   | { source: 'none'; why: string }
 ) & {
   /** What the label is of: the point clicked, or the field typed into. */
@@ -42,10 +53,8 @@ function elementOf(e: OutlineElement): EvidenceElement {
   if (typeof e.description === 'string' && e.description.trim() !== '') {
     element.description = cut(e.description);
   }
-  const r = e.rect;
-  if (r && [r.x, r.y, r.width, r.height].every((v) => Number.isFinite(v))) {
-    element.rect = { x: r.x, y: r.y, width: r.width, height: r.height };
-  }
+  const rect = rectOf(e.rect);
+  if (rect) element.rect = rect;
   return element;
 }
 
@@ -58,9 +67,9 @@ function fromOcr(reading: OcrReading | null | undefined): LabelEvidence | null {
     text: cut(w.text),
     confidence: Math.round(w.confidence * 10) / 10,
   }));
-  return words.length > 0
-    ? { source: 'ocr', words, of: 'click' }
-    : { source: 'none', why: 'OCR: no_text', of: 'click' };
+  if (words.length === 0) return { source: 'none', why: 'OCR: no_text', of: 'click' };
+  const box = rectOf(reading.box);
+  return box ? { source: 'ocr', words, box, of: 'click' } : { source: 'ocr', words, of: 'click' };
 }
 
 /**

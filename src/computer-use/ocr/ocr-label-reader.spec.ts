@@ -35,6 +35,19 @@ function expectWords(label: { text: string } | null, expected: string): void {
   expect(words(label!.text)).toEqual(words(expected));
 }
 
+/** A line's box that is on the button, and at least as large as a letter. */
+function expectBoxWithin(
+  box: { x: number; y: number; width: number; height: number },
+  button: { x: number; y: number; width: number; height: number },
+): void {
+  expect(box.width).toBeGreaterThanOrEqual(5);
+  expect(box.height).toBeGreaterThanOrEqual(5);
+  expect(box.x).toBeGreaterThanOrEqual(button.x);
+  expect(box.y).toBeGreaterThanOrEqual(button.y);
+  expect(box.x + box.width).toBeLessThanOrEqual(button.x + button.width);
+  expect(box.y + box.height).toBeLessThanOrEqual(button.y + button.height);
+}
+
 describe('OcrLabelReader on rendered screens', () => {
   const reader = new OcrLabelReader(UNHURRIED);
   beforeAll(() => reader.start());
@@ -121,16 +134,21 @@ describe('OcrLabelReader on rendered screens', () => {
         checkAction({ action: 'click', ...centre(b) }, BLIND, rules, read[i]).classification,
     );
     expect(kinds).toEqual(['write', 'read', 'write', 'write', 'read']);
+    // Where each line was read (the step keeps it as evidence): on its own button, not beside it.
+    read.forEach((label, i) => expectBoxWithin(label!.box, buttons[i]));
   });
 
   it('maps HiDPI coordinates into the screenshot’s pixels', async () => {
     const buttons = layout([{ text: 'Buchen', size: 12, font: 'sans' }], 640);
     const s = render(640, 400, buttons, 2);
     const { x, y } = centre(buttons[0]);
-    expectWords(
-      await reader.readLabelAtPixels(s.rgba, x, y, { width: 640, height: 400 }),
-      'Buchen',
-    );
+    const label = await reader.readLabelAtPixels(s.rgba, x, y, { width: 640, height: 400 });
+    expectWords(label, 'Buchen');
+    // The box is in the coordinate space of actions too: where the same line is at 1×.
+    const once = await reader.readLabelAtPixels(render(640, 400, buttons).rgba, x, y);
+    for (const side of ['x', 'y', 'width', 'height'] as const) {
+      expect(Math.abs(label!.box[side] - once!.box[side])).toBeLessThanOrEqual(2);
+    }
   });
 
   describe('at the screen’s edges', () => {

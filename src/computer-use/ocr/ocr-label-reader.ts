@@ -11,6 +11,7 @@
  * For the injection rail on a host without an outline it also reads a whole screen's lines.
  */
 import { PSM, type Worker } from 'tesseract.js';
+import type { Rect } from '@warden/protocol';
 import { decodePng } from '../pixels/png-decoder';
 import { hasPngSignature, MAX_SIDE } from '../pixels/png-structure';
 import { ScreenError } from '../pixels/screen-error';
@@ -42,6 +43,8 @@ export interface OcrLabel {
   text: string;
   /** Tesseract's mean word confidence of those words, 0–100 (0 when there are none). */
   confidence: number;
+  /** The line read, in the coordinate space of actions: where on the screen the words are. */
+  box: Rect;
 }
 
 /** One word of a line, as tesseract read it. */
@@ -229,13 +232,13 @@ export class OcrLabelReader {
   ): Promise<OcrLabel | null> {
     // Not async: this frame, and the image with it, ends before anything is awaited.
     if (this.closed) return Promise.reject(new OcrError('the OCR reader is closed'));
-    let pgm: Buffer | null;
+    let line: { pgm: Buffer; box: Rect } | null;
     try {
-      pgm = lineToRead(image, x, y, space, find);
+      line = lineToRead(image, x, y, space, find);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new OcrError(String(error)));
     }
-    return pgm ? this.readRendered(pgm) : Promise.resolve(null);
+    return line ? this.readRendered(line.pgm, line.box) : Promise.resolve(null);
   }
 
   /**
@@ -252,7 +255,7 @@ export class OcrLabelReader {
     return linesInSpace(linesOfTsv(await this.recognise(pgm, 'screen')), size, space);
   }
 
-  private async readRendered(pgm: Buffer): Promise<OcrLabel | null> {
+  private async readRendered(pgm: Buffer, box: Rect): Promise<OcrLabel | null> {
     const words = wordsOfTsv(await this.recognise(pgm, 'line'))
       .map((w) => ({ text: w.text.trim(), confidence: w.confidence }))
       .filter((w) => w.text !== '');
@@ -261,7 +264,7 @@ export class OcrLabelReader {
     const text = kept.map((w) => w.text).join(' ');
     const confidence =
       kept.length === 0 ? 0 : Math.round(kept.reduce((s, w) => s + w.confidence, 0) / kept.length);
-    return { words, text, confidence };
+    return { words, text, confidence, box };
   }
 
   async close(): Promise<void> {
@@ -361,7 +364,7 @@ function lineToRead(
   y: number,
   space: CoordinateSpace | undefined,
   find: (image: RgbaImage, x: number, y: number, scale: number) => TextLine | null,
-): Buffer | null {
+): { pgm: Buffer; box: Rect } | null {
   const { width, height, data } = image ?? ({} as Partial<RgbaImage>);
   if (
     width === undefined ||
@@ -390,5 +393,15 @@ function lineToRead(
     return null;
   }
   const line = find(image, ix, iy, Math.max(1, Math.min(sx, sy)));
-  return line ? renderTextLine(line).pgm : null;
+  if (!line) return null;
+  const { x0, y0 } = line.analysis.window;
+  const left = Math.floor((x0 + line.minX) / sx);
+  const top = Math.floor((y0 + line.top) / sy);
+  const box = {
+    x: left,
+    y: top,
+    width: Math.ceil((x0 + line.maxX + 1) / sx) - left,
+    height: Math.ceil((y0 + line.bottom + 1) / sy) - top,
+  };
+  return { pgm: renderTextLine(line).pgm, box };
 }

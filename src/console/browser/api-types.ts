@@ -187,7 +187,7 @@ export interface OcrWord {
  */
 export type LabelEvidence = (
   | { source: 'outline'; element: EvidenceElement }
-  | { source: 'ocr'; words: OcrWord[] }
+  | { source: 'ocr'; words: OcrWord[]; box?: Rect }
   | { source: 'none'; why: string }
 ) & { of: 'click' | 'field'; target?: string };
 
