@@ -70,19 +70,16 @@ describe('request bodies', () => {
       ['json'], // no media type at all: Fastify alone answers 415
       ['text/plain;;'],
       [null],
-    ])(
-      'reads JSON sent as %s',
-      async (type) => {
-        const json = JSON.stringify({ paused: false });
-        const pause = await stack.api.request('PUT', '/api/admin/pause', {
-          token: stack.tokens.admin,
-          // fetch sends a string as text/plain, and bytes without a content type.
-          body: type ? json : Buffer.from(json),
-          headers: type ? { 'content-type': type } : {},
-        });
-        expect([pause.status, pause.body.message]).toEqual([200, undefined]);
-      },
-    );
+    ])('reads JSON sent as %s', async (type) => {
+      const json = JSON.stringify({ paused: false });
+      const pause = await stack.api.request('PUT', '/api/admin/pause', {
+        token: stack.tokens.admin,
+        // fetch sends a string as text/plain, and bytes without a content type.
+        body: type ? json : Buffer.from(json),
+        headers: type ? { 'content-type': type } : {},
+      });
+      expect([pause.status, pause.body.message]).toEqual([200, undefined]);
+    });
 
     it.each([
       ['form fields', 'agent=sap-orders&goal=change+4711', 'application/x-www-form-urlencoded'],

@@ -85,9 +85,7 @@ describe('reaching people: sign-in, approver groups and a webhook, together', ()
     await signInThroughProvider(dora, `${stack.api.url}/console`, 'dora');
     await dora.goto(link);
     // The page says so before she presses anything: neither decision is open to her.
-    await dora
-      .getByText(/only group:sap-leads may decide writes of agent sap-orders/)
-      .waitFor();
+    await dora.getByText(/only group:sap-leads may decide writes of agent sap-orders/).waitFor();
     expect(await dora.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(true);
     expect(await dora.getByRole('button', { name: 'Reject' }).isDisabled()).toBe(true);
     await browser.shot(dora, 'approval-other-group');

@@ -175,10 +175,7 @@ export function violations(input: OracleInput): string[] {
 
   // The Enter key: the host's count against the steps that may have sent one, each allowed.
   const enterSteps = steps.filter(
-    (s) =>
-      s.action?.action === 'key' &&
-      s.action.key === 'Enter' &&
-      reachedHost(s),
+    (s) => s.action?.action === 'key' && s.action.key === 'Enter' && reachedHost(s),
   );
   for (const s of enterSteps) {
     if (!allowedSend(s, null)) {
@@ -194,10 +191,7 @@ export function violations(input: OracleInput): string[] {
   // VA02's Change button: the host's count against the steps that may have pressed it, each
   // allowed (approved, unapproved while in force, or a read by a navigation word then in force).
   const changeSteps = steps.filter(
-    (s) =>
-      s.action?.action === 'click' &&
-      /^click on “Change”/.test(s.why ?? '') &&
-      reachedHost(s),
+    (s) => s.action?.action === 'click' && /^click on “Change”/.test(s.why ?? '') && reachedHost(s),
   );
   for (const s of changeSteps) {
     if (!allowedSend(s, null)) {

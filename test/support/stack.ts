@@ -225,7 +225,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       const { data, error, response } = await api
         .client(tokens.admin)
         .POST('/api/planners/scripted', {
-          body: { name: `test-${randomBytes(3).toString('hex')}`, script: script as Record<string, unknown> },
+          body: {
+            name: `test-${randomBytes(3).toString('hex')}`,
+            script: script as Record<string, unknown>,
+          },
         });
       if (!data) throw new Error(`planner: ${response.status} ${error?.message}`);
       return data.planner.id;

@@ -21,7 +21,12 @@ const dialog: OutlineElement[] = [
     states: ['modal'],
     area: 'dialog',
   },
-  { id: 'popup-message', role: 'label', name: 'Data was changed. Save?', rect: rect(420, 340, 300) },
+  {
+    id: 'popup-message',
+    role: 'label',
+    name: 'Data was changed. Save?',
+    rect: rect(420, 340, 300),
+  },
   { id: 'yes', role: 'button', name: 'Yes', rect: rect(420, 450, 80) },
   { id: 'behind', role: 'label', name: 'Sold-to party', rect: rect(10, 100) },
 ];

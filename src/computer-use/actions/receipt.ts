@@ -62,7 +62,10 @@ export function receiptOf(
 ): Receipt {
   const before = pending?.before ?? null;
   if (outline === null) {
-    return { before, none: "the screen host serves no outline: the application's message was not read" };
+    return {
+      before,
+      none: "the screen host serves no outline: the application's message was not read",
+    };
   }
   const message = messageOf(outline);
   if (!message) return { before, none: 'the application showed no message' };
@@ -98,7 +101,9 @@ function isDialog(e: OutlineElement): boolean {
 function within(e: OutlineElement, box: OutlineElement): boolean {
   const r = e.rect;
   const b = box.rect;
-  return r.x >= b.x && r.y >= b.y && r.x + r.width <= b.x + b.width && r.y + r.height <= b.y + b.height;
+  return (
+    r.x >= b.x && r.y >= b.y && r.x + r.width <= b.x + b.width && r.y + r.height <= b.y + b.height
+  );
 }
 
 function sameMessage(a: AppMessage | null, b: AppMessage): boolean {

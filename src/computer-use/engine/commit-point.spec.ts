@@ -12,8 +12,11 @@ const date: OutlineElement = {
   states: ['editable', 'changeable', 'focused', 'selected'],
   area: 'input',
 };
-const write = (action: Verdict['action']): Verdict =>
-  ({ action, classification: 'write', why: 'a write' });
+const write = (action: Verdict['action']): Verdict => ({
+  action,
+  classification: 'write',
+  why: 'a write',
+});
 const context = (outline: OutlineElement[]) => ({ width: 1024, height: 768, outline });
 const typing = write({ action: 'type', text: '30.04.2026' });
 const save = write({ action: 'click', x: 20, y: 20 });
