@@ -12,9 +12,7 @@
  */
 import { PSM, type Worker } from 'tesseract.js';
 import type { Rect } from '@warden/protocol';
-import { decodePng } from '../pixels/png-decoder';
-import { hasPngSignature, MAX_SIDE } from '../pixels/png-structure';
-import { ScreenError } from '../pixels/screen-error';
+import { type CoordinateSpace, decodeScreenshot, lineToRead } from './ocr-input';
 import { linesInSpace, screenPgm, type ScreenTextLine } from './ocr-screen-text';
 import {
   DEFAULT_LANGUAGES,
@@ -26,7 +24,6 @@ import {
 import { findFieldLabelLine } from './field-label-line';
 import type { RgbaImage } from './glyph-components';
 import { findTextLine, type TextLine } from './text-line';
-import { renderTextLine } from './text-line-render';
 import { dialogCaptionBelow } from './dialog-caption';
 import { findTitleLine } from './title-line';
 
@@ -35,6 +32,12 @@ export type { RgbaImage } from './glyph-components';
 export { findTextLine, type TextLine } from './text-line';
 export { renderTextLine } from './text-line-render';
 export { DEFAULT_LANGUAGES, type OcrLanguage } from './tesseract-worker';
+export {
+  type CoordinateSpace,
+  decodeScreenshot,
+  OcrImageError,
+  MAX_IMAGE_PIXELS,
+} from './ocr-input';
 
 export interface OcrLabel {
   /** Every word read on the line, in order, with tesseract's confidence (0–100), however unsure. */
@@ -53,12 +56,6 @@ export interface OcrWord {
   confidence: number;
 }
 
-/** The coordinate space x and y are in, when it differs from the image's pixels (HiDPI). */
-export interface CoordinateSpace {
-  width: number;
-  height: number;
-}
-
 export interface OcrLabelReaderOptions {
   /** Words read with less confidence are left out of `text` (they stay in `words`). Default 40. */
   minConfidence?: number;
@@ -71,10 +68,6 @@ export interface OcrLabelReaderOptions {
    * agent whose screens are in one language may pass just that one.
    */
   languages?: readonly OcrLanguage[];
-}
-
-export class OcrImageError extends Error {
-  readonly code = 'ocr_image_invalid';
 }
 
 export class OcrError extends Error {
@@ -91,33 +84,6 @@ const LINE_MODE = { tessedit_pageseg_mode: PSM.SINGLE_LINE };
 
 /** Loading tesseract and both languages takes about a second; this much means it is stuck. */
 const START_TIMEOUT_MS = 60_000;
-
-/** Screens larger than this are refused before decoding (a PNG can claim any size). */
-export const MAX_IMAGE_PIXELS = MAX_SIDE * MAX_SIDE;
-
-/** Decodes a PNG to RGBA (8-bit, straight alpha), refusing anything that is not a PNG or is too large, with a clear error. */
-export function decodeScreenshot(png: Buffer): RgbaImage {
-  if (!Buffer.isBuffer(png) || png.length < 33 || !hasPngSignature(png)) {
-    throw new OcrImageError('the screenshot is not a PNG');
-  }
-  if (png.toString('latin1', 12, 16) !== 'IHDR') {
-    throw new OcrImageError('the screenshot is a broken PNG (no IHDR chunk)');
-  }
-  const width = png.readUInt32BE(16);
-  const height = png.readUInt32BE(20);
-  if (width === 0 || height === 0 || width * height > MAX_IMAGE_PIXELS) {
-    throw new OcrImageError(`the screenshot's size ${width}×${height} is not allowed`);
-  }
-  try {
-    // The screens' decoder: the same checks as every other PNG Warden reads, and about five
-    // times faster than pngjs on screenshots.
-    const { rgba } = decodePng(png);
-    return { width, height, data: rgba };
-  } catch (e) {
-    if (!(e instanceof ScreenError)) throw e;
-    throw new OcrImageError(`the screenshot is a broken PNG: ${e.message}`);
-  }
-}
 
 /**
  * One long-lived tesseract.js worker (deu+eng by default, LSTM, single-line mode), started on first use or
@@ -355,53 +321,4 @@ export class OcrLabelReader {
       // it never started, or is already gone
     }
   }
-}
-
-/** The text line at (x, y), rendered for tesseract; null when there is none there. */
-function lineToRead(
-  image: RgbaImage,
-  x: number,
-  y: number,
-  space: CoordinateSpace | undefined,
-  find: (image: RgbaImage, x: number, y: number, scale: number) => TextLine | null,
-): { pgm: Buffer; box: Rect } | null {
-  const { width, height, data } = image ?? ({} as Partial<RgbaImage>);
-  if (
-    width === undefined ||
-    height === undefined ||
-    !Number.isSafeInteger(width) ||
-    !Number.isSafeInteger(height) ||
-    width <= 0 ||
-    height <= 0 ||
-    !data ||
-    data.length < width * height * 4
-  ) {
-    throw new OcrImageError('the screenshot pixels do not match its size');
-  }
-  const sx = space && space.width > 0 ? width / space.width : 1;
-  const sy = space && space.height > 0 ? height / space.height : 1;
-  const ix = Math.floor(x * sx);
-  const iy = Math.floor(y * sy);
-  if (
-    !Number.isFinite(ix) ||
-    !Number.isFinite(iy) ||
-    ix < 0 ||
-    iy < 0 ||
-    ix >= width ||
-    iy >= height
-  ) {
-    return null;
-  }
-  const line = find(image, ix, iy, Math.max(1, Math.min(sx, sy)));
-  if (!line) return null;
-  const { x0, y0 } = line.analysis.window;
-  const left = Math.floor((x0 + line.minX) / sx);
-  const top = Math.floor((y0 + line.top) / sy);
-  const box = {
-    x: left,
-    y: top,
-    width: Math.ceil((x0 + line.maxX + 1) / sx) - left,
-    height: Math.ceil((y0 + line.bottom + 1) / sy) - top,
-  };
-  return { pgm: renderTextLine(line).pgm, box };
 }
