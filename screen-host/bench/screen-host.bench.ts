@@ -235,7 +235,7 @@ async function benchX11(): Promise<void> {
 
 /**
  * GET /elements on GnuCash's main window: the accounts page, then an account's register, in
- * process and over HTTPS. Warm: after the first outlines (the application's cache is made then).
+ * process and over HTTPS. Warm: after the first outlines (the bench's measure runs ten first).
  */
 async function benchOutline(): Promise<void> {
   if (spawnSync('which', ['Xvfb', 'xdotool', 'gnucash', 'dbus-daemon']).status !== 0) {

@@ -14,7 +14,7 @@ import {
   WINDOW_ROLES,
 } from './atspi-roles';
 
-/** One accessible object as the application's cache (or a walk of its tree) describes it. */
+/** One accessible object as the application describes it. */
 export interface AtspiNode {
   /** The application's bus name (`:1.42`). */
   app: string;
@@ -24,6 +24,8 @@ export interface AtspiNode {
   parent: string;
   /** Its place among its parent's children. */
   index: number;
+  /** How many children it has; -1 when not known (an element that manages its descendants). */
+  childCount: number;
   name: string;
   description: string;
   role: number;
@@ -56,6 +58,11 @@ export interface Chosen {
   /** Inside a dialog window. */
   dialog: boolean;
   isWindow: boolean;
+  /**
+   * The place in the chosen list of the nearest chosen element it lies in (the window's title
+   * entry for the outermost); null for the window's own entries.
+   */
+  within: number | null;
 }
 
 const showing = (n: AtspiNode) => hasState(n.states, ATSPI_STATE.showing);
@@ -123,7 +130,15 @@ export function chooseElements(
   const children = childrenIndex(nodes);
   const dialog = window.role !== ATSPI_ROLE.frame && window.role !== ATSPI_ROLE.window;
   const out: Chosen[] = [
-    { node: window, role: 'title', password: false, text: false, dialog, isWindow: true },
+    {
+      node: window,
+      role: 'title',
+      password: false,
+      text: false,
+      dialog,
+      isWindow: true,
+      within: null,
+    },
   ];
   if (dialog) {
     out.push({
@@ -134,10 +149,16 @@ export function chooseElements(
       text: false,
       dialog,
       isWindow: true,
+      within: null,
     });
   }
   const seen = new Set<string>([`${window.app} ${window.path}`]);
-  const visit = (parent: AtspiNode, depth: number, area: OutlineArea | undefined) => {
+  const visit = (
+    parent: AtspiNode,
+    depth: number,
+    area: OutlineArea | undefined,
+    within: number,
+  ) => {
     if (depth > bounds.maxDepth) return;
     for (const n of children.get(`${parent.app} ${parent.path}`) ?? []) {
       if (out.length >= bounds.maxElements) return;
@@ -154,7 +175,9 @@ export function chooseElements(
         (children.get(key) ?? []).some(
           (c) => showing(c) && outlineRole(c.role, c.states)?.role === 'cell',
         );
+      let holder = within;
       if (entry && !region) {
+        holder = out.length;
         const fieldArea = entry.role === 'textbox' || entry.password ? 'input' : undefined;
         out.push({
           node: n,
@@ -164,12 +187,13 @@ export function chooseElements(
           text: entry.text === true && n.interfaces.includes(TEXT_INTERFACE),
           dialog,
           isWindow: false,
+          within,
         });
       }
-      visit(n, depth + 1, inner);
+      visit(n, depth + 1, inner, holder);
     }
   };
-  visit(window, 1, undefined);
+  visit(window, 1, undefined, 0);
   return out;
 }
 
@@ -225,4 +249,35 @@ export function rectOf(extents: unknown): Rect | null {
   }
   if ((width as number) <= 0 || (height as number) <= 0) return null;
   return { x: x as number, y: y as number, width: width as number, height: height as number };
+}
+
+/**
+ * A rectangle as AT-SPI's GetExtents gives it: `empty` when the element reports no area (a
+ * collapsed menu bar LibreOffice keeps but does not show), null when there is no answer.
+ */
+function extentsOf(extents: unknown): Rect | 'empty' | null {
+  const rect = rectOf(extents);
+  if (rect) return rect;
+  if (!Array.isArray(extents) || extents.length !== 4) return null;
+  return extents.every((v) => typeof v === 'number' && Number.isInteger(v)) ? 'empty' : null;
+}
+
+/**
+ * Where each chosen element shows on the screen, given the rectangles they report (GetExtents
+ * answers, in the chosen order: parents first): its own; null where it reports none, or where it
+ * lies in an element that reports no area (LibreOffice's collapsed menu bar, whose menus report
+ * places over the toolbar below it). Rectangles are not otherwise cut to the element they lie
+ * in: GTK puts a notebook page's content inside its tab, which is a small part of the page.
+ */
+export function shownRects(
+  chosen: readonly Chosen[],
+  extents: readonly unknown[],
+): Array<Rect | null> {
+  const collapsed: boolean[] = [];
+  return chosen.map((c, i) => {
+    const own = extentsOf(extents[i]);
+    const inCollapsed = c.within !== null && collapsed[c.within];
+    collapsed.push(inCollapsed || own === 'empty');
+    return inCollapsed || own === null || own === 'empty' ? null : own;
+  });
 }
