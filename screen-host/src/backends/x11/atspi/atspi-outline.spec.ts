@@ -95,6 +95,25 @@ describe('the active window and its elements', () => {
     expect(dialog).toMatchObject({ role: 'dialog', states: ['modal'], area: 'dialog' });
   });
 
+  it("a modal dialog of the active window's application is the screen, even when it is not marked active", () => {
+    // LibreOffice's "Keep current format" under Xvfb without a window manager: GTK marks the
+    // document window active, and the dialog over it only modal.
+    const nodes = [
+      ...register(),
+      node('/keep', ROOT_PATH, ATSPI_ROLE.alert, 'Question', [...on, modal]),
+      node('/keep-csv', '/keep', ATSPI_ROLE.pushButton, 'Use Text CSV Format'),
+    ];
+    expect(activeWindow(nodes)?.path).toBe('/keep');
+    // Another application's modal dialog does not take this one's input.
+    const other = nodes.map((n) => (n.path.startsWith('/keep') ? { ...n, app: ':1.7' } : n));
+    expect(activeWindow(other)?.path).toBe('/w');
+    // Two modal dialogs, neither active: nothing tells which takes the input.
+    const two = [...nodes, node('/second', ROOT_PATH, ATSPI_ROLE.dialog, 'Second', [...on, modal])];
+    expect(activeWindow(two)).toBeNull();
+    two[two.length - 1] = { ...two[two.length - 1], states: states(...on, modal, active) };
+    expect(activeWindow(two)?.path).toBe('/second');
+  });
+
   it('serves what shows, mapped, parents first; leaves out what it does not know', () => {
     const nodes = register();
     const chosen = chooseElements(nodes, activeWindow(nodes)!);

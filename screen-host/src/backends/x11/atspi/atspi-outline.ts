@@ -68,25 +68,31 @@ export interface Chosen {
 const showing = (n: AtspiNode) => hasState(n.states, ATSPI_STATE.showing);
 
 /**
- * The window that is the screen: the showing top-level window that is active (a modal dialog
- * over its main window is the active one). Of several active ones, a modal dialog, else the one
- * holding the focus, else none: nothing tells which window takes the input.
+ * The window that is the screen: a modal dialog that shows, of the application whose window is
+ * active, whether or not it is marked active itself (without a window manager, GTK leaves
+ * LibreOffice's "Keep current format" dialog unmarked and the document window behind it active:
+ * a click on the dialog's button was judged against the sheet behind it, a cell, a read); of
+ * several such dialogs the active one, else none. Without one, the showing top-level window that
+ * is active; of several active ones, the one holding the focus, else none: nothing tells which
+ * window takes the input.
  */
 export function activeWindow(nodes: readonly AtspiNode[]): AtspiNode | null {
+  const isActive = (w: AtspiNode) => hasState(w.states, ATSPI_STATE.active);
   const windows = nodes.filter(
-    (n) =>
-      n.parent === ROOT_PATH &&
-      WINDOW_ROLES.has(n.role) &&
-      showing(n) &&
-      hasState(n.states, ATSPI_STATE.active),
+    (n) => n.parent === ROOT_PATH && WINDOW_ROLES.has(n.role) && showing(n),
   );
-  if (windows.length <= 1) return windows[0] ?? null;
-  const modal = windows.filter((w) => hasState(w.states, ATSPI_STATE.modal));
-  if (modal.length === 1) return modal[0];
+  const active = windows.filter(isActive);
+  const apps = new Set(active.map((w) => w.app));
+  const modal = windows.filter((w) => hasState(w.states, ATSPI_STATE.modal) && apps.has(w.app));
+  if (modal.length > 0) {
+    const chosen = modal.length === 1 ? modal : modal.filter(isActive);
+    return chosen.length === 1 ? chosen[0] : null;
+  }
+  if (active.length <= 1) return active[0] ?? null;
   const focused = new Set(
     nodes.filter((n) => hasState(n.states, ATSPI_STATE.focused)).map((n) => `${n.app} ${n.path}`),
   );
-  const holding = windows.filter((w) =>
+  const holding = active.filter((w) =>
     descendants(nodes, w).some((n) => focused.has(`${n.app} ${n.path}`)),
   );
   return holding.length === 1 ? holding[0] : null;
