@@ -113,7 +113,10 @@ export async function startX11Host(log: (line: string) => void, tasks: Task[]): 
       await app?.stop();
       app = null;
       screen = screenOf(task);
-      app = await startApp(task.start.app ?? 'tk-form', screen.display, screen.dir);
+      app = await startApp(task.start.app ?? 'tk-form', screen, {
+        outline: withOutline(task),
+        rows: task.start.rows,
+      });
       performedBefore = screen.actions().filter((l) => l.outcome === 'performed').length;
     },
     events: async () => (app ? app.events() : []),

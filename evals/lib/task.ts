@@ -44,7 +44,7 @@ export interface TaskCheck {
 }
 
 /** The applications an x11 task can run on (x11-apps.ts). */
-export const X11_APPS = ['tk-form', 'gnucash'] as const;
+export const X11_APPS = ['tk-form', 'gnucash', 'libreoffice-calc'] as const;
 export type X11AppName = (typeof X11_APPS)[number];
 
 export interface TaskStart {
@@ -55,6 +55,8 @@ export interface TaskStart {
    * with --no-elements, and every label is read from the pixels (OCR).
    */
   outline?: boolean;
+  /** x11 `libreoffice-calc`: the rows of the CSV file Calc opens. */
+  rows?: string[][];
   /** A message in the status bar before the run starts (test route `/sim/poke`). */
   poke?: string;
   /** The same, the first time an action leads to this sim screen (`va-overview`, `fb50`, …). */
