@@ -18,7 +18,7 @@ import { SimBackend } from '../src/backends/sim/sim-backend';
 import { X11Backend } from '../src/backends/x11/x11-backend';
 import { createCertificate, startScreenHost } from '../src';
 import { startGnuCash } from '../../test/support/gnucash';
-import { startCalc } from '../../test/support/libreoffice';
+import { startCalc, type Calc } from '../../test/support/libreoffice';
 
 const TOKEN = randomBytes(24).toString('hex');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
@@ -319,13 +319,14 @@ async function benchCalcOutline(): Promise<void> {
   console.error('x11 outline (AT-SPI, LibreOffice Calc on Xvfb 1280x800)');
   const xvfb = await startXvfb();
   const x11 = await X11Backend.start({ display: xvfb.display });
-  const calc = await startCalc(
-    xvfb.display,
-    mkdtempSync(join(tmpdir(), 'screen-host-bench-')),
-    [['Item', 'Amount']],
-    () => x11.elements(),
-  );
+  let calc: Calc | null = null;
   try {
+    calc = await startCalc(
+      xvfb.display,
+      mkdtempSync(join(tmpdir(), 'screen-host-bench-')),
+      [['Item', 'Amount']],
+      () => x11.elements(),
+    );
     const outline = async () => {
       const elements = await x11.elements();
       if (!elements || elements.length === 0) throw new Error('Calc gave no outline');
@@ -340,7 +341,7 @@ async function benchCalcOutline(): Promise<void> {
       Math.min(ROUNDS, 50),
     );
   } finally {
-    await calc.close();
+    await calc?.close();
     await x11.close();
     await stop(xvfb.child);
   }
