@@ -1,7 +1,12 @@
 /**
- * What reading AT-SPI can run into, and the one shape of a method call on the bus that the
- * readers share (atspi-client.ts owns the connection).
+ * What reading AT-SPI can run into, the one shape of a method call on the bus, and the names
+ * the readers share (atspi-client.ts owns the connection).
  */
+
+export const ACCESSIBLE = 'org.a11y.atspi.Accessible';
+export const PROPERTIES = 'org.freedesktop.DBus.Properties';
+/** ATSPI_COORD_TYPE_SCREEN: rectangles and points in screen coordinates. */
+export const SCREEN_COORDS = 0;
 
 /** The bus did not answer in time, or answered what AT-SPI never says: no outline now. */
 export class AtspiUnavailable extends Error {}

@@ -9,7 +9,14 @@
  */
 import * as dbus from '@homebridge/dbus-native';
 import type { OutlineElement, Rect } from '@warden/protocol';
-import { AtspiUnavailable, DbusCallError, optional } from './atspi-calls';
+import {
+  ACCESSIBLE,
+  AtspiUnavailable,
+  DbusCallError,
+  optional,
+  PROPERTIES,
+  SCREEN_COORDS,
+} from './atspi-calls';
 import {
   activeWindow,
   chooseElements,
@@ -22,13 +29,11 @@ import {
   shownRects,
   TEXT_INTERFACE,
 } from './atspi-outline';
-import { numberOf, SCREEN_COORDS, WindowReader } from './atspi-window-reader';
+import { numberOf, WindowReader } from './atspi-window-reader';
 
 export { AtspiUnavailable } from './atspi-calls';
 
 const REGISTRY = 'org.a11y.atspi.Registry';
-const ACCESSIBLE = 'org.a11y.atspi.Accessible';
-const PROPERTIES = 'org.freedesktop.DBus.Properties';
 
 /** Applications asked at most. */
 export const MAX_APPLICATIONS = 64;

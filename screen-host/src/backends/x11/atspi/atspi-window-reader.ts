@@ -8,11 +8,14 @@
  * answer grows with the document.
  */
 import {
+  ACCESSIBLE,
   AtspiUnavailable,
   type BusCall,
   optional,
+  PROPERTIES,
   referencePath,
   referencePaths,
+  SCREEN_COORDS,
 } from './atspi-calls';
 import {
   type AtspiNode,
@@ -24,11 +27,7 @@ import {
 import { cellRange, type CellPlace, childrenPlan, TABLE_INTERFACE } from './atspi-reading';
 import { ATSPI_STATE, hasState } from './atspi-roles';
 
-const ACCESSIBLE = 'org.a11y.atspi.Accessible';
 const COLLECTION = 'org.a11y.atspi.Collection';
-const PROPERTIES = 'org.freedesktop.DBus.Properties';
-/** ATSPI_COORD_TYPE_SCREEN: rectangles and points in screen coordinates. */
-export const SCREEN_COORDS = 0;
 
 /** More showing elements than this in the window, and there is no outline (a runaway tree). */
 export const MAX_SHOWING = 10_000;
