@@ -28,11 +28,14 @@ case $purpose in
     # rsyslog with its OpenSSL driver and openssl, the audit sinks' syslog receiver over TLS, and
     # rsyslog-relp (imrelp), their RELP receiver;
     # PostgreSQL's server binaries and redis-server with redis-cli, which the scale-out test runs
-    # as its own instances (to restart them) next to the machine's; GnuCash, a real application
-    # the x11 tests drive through the screen host, with at-spi2-core and dbus-daemon, the
+    # as its own instances (to restart them) next to the machine's; the real applications the x11
+    # tests drive through the screen host: GnuCash, with python3-gnucash, its engine, which reads
+    # the book it saved back, and LibreOffice Calc with its GTK 3 UI (libreoffice-gtk3, which
+    # publishes its widgets on the accessibility bus); and at-spi2-core and dbus-daemon, the
     # accessibility bus the x11 host starts to read its outline.
     debian=(xvfb xauth xdotool x11-utils python3-tk rsyslog rsyslog-openssl rsyslog-relp openssl
-      postgresql redis-server redis-tools gnucash at-spi2-core dbus-daemon)
+      postgresql redis-server redis-tools gnucash python3-gnucash libreoffice-calc libreoffice-gtk3
+      at-spi2-core dbus-daemon)
     [ -n "${WARDEN_TEST_CHROMIUM:-}" ] || debian+=(chromium)
     ;;
   demo)

@@ -37,12 +37,16 @@ export interface EvalStack {
   close(): Promise<void>;
 }
 
-/** Warden, the fake provider and the suite's screen: `sim` (default) or `x11`. */
+/**
+ * Warden, the fake provider and the suite's screen: `sim` (default) or `x11` (its screens as the
+ * suite's `tasks` need them).
+ */
 export async function startEvalStack(
   log: (line: string) => void,
   suite = 'sim',
+  tasks: Task[] = [],
 ): Promise<EvalStack> {
-  const x11 = suite === 'x11' ? await startX11Host(log) : null;
+  const x11 = suite === 'x11' ? await startX11Host(log, tasks) : null;
   const fake = await startFakeProvider();
   const env: Record<string, string> = { [RECORDED_KEY_ENV]: randomBytes(24).toString('hex') };
   const grants = [{ env: RECORDED_KEY_ENV, to: fake.url }];
@@ -56,10 +60,13 @@ export async function startEvalStack(
     env[real.env] = key;
     grants.push({ env: real.env, to: real.origin });
   }
-  if (x11) {
-    env[x11.tokenEnv] = x11.token;
-    grants.push({ env: x11.tokenEnv, to: x11.url });
+  for (const secret of x11?.secrets ?? []) {
+    env[secret.env] = secret.token;
+    grants.push({ env: secret.env, to: secret.url });
   }
+  // LibreOffice starts repainting about 150 ms after a key: screenshots 50 ms apart would find
+  // its screen settled before it changed (docs/screen-host.md, "LibreOffice Calc").
+  if (tasks.some((t) => t.start.app === 'libreoffice-calc')) env.SETTLE_INTERVAL_MS = '300';
   try {
     const bench = await startBenchStack({
       name: 'eval',

@@ -1,30 +1,35 @@
 /**
  * The screens an eval suite runs on, each with the system's own record of what happened there:
  * - sim: the bench's sim host in this process (EvalSim), its event log (`/sim/events`);
- * - x11: a throwaway Xvfb display with the x11 screen host (x11-screen.ts), and the Tk test
- *   program of the screen host's own tests (screen-host/test/fixtures/tk_form.py, which logs every
- *   input it gets as JSON lines, started afresh for each run).
+ * - x11: throwaway Xvfb displays with the x11 screen host (x11-screen.ts), one serving its
+ *   outline from AT-SPI and, where a task asks for it, one without (--no-elements: every label
+ *   from OCR); the task's application (x11-apps.ts) starts afresh for each run, so that every run
+ *   sees the same first screen.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { BenchHost } from '../../bench/engine-stack';
-import { ROOT } from '../../scripts/lib/processes';
 import type { EvalSim } from './eval-sim';
 import { unapprovedOnSim, unapprovedOnX11, type RunRecord, type SimEventRecord } from './tally';
 import type { Task } from './task';
-import { jsonLines, startX11Screen, stopChild, until } from './x11-screen';
+import { startApp, type X11App } from './x11-apps';
+import { startX11Screen, type X11Screen } from './x11-screen';
 
-export interface EvalHost {
-  kind: 'sim' | 'x11';
+/** Where a task's agent reaches its screen host. */
+export interface HostTarget {
   url: string;
   fingerprint: string;
   /** The variable of Warden's environment that holds the host's token. */
   tokenEnv: string;
+  /** What the agent's config calls the system. */
+  system: string;
+}
+
+export interface EvalHost {
+  kind: 'sim' | 'x11';
+  /** The host a task runs on. */
+  target(task: Task): HostTarget;
   /** Puts the screen in the task's start state. */
   begin(task: Task, tag: string): Promise<void>;
-  /** The system's own record since `begin`: the sim's events, or the program's log lines. */
+  /** The system's own record since `begin`: the sim's events, or the application's. */
   events(): Promise<SimEventRecord[]>;
   /** Writes that reached the screen without an approval (tally.ts). */
   unapproved(run: RunRecord, events: SimEventRecord[]): string[];
@@ -34,9 +39,12 @@ export interface EvalHost {
 export function simHost(host: BenchHost & { sim: EvalSim }, tokenEnv: string): EvalHost {
   return {
     kind: 'sim',
-    url: host.url,
-    fingerprint: host.fingerprint,
-    tokenEnv,
+    target: () => ({
+      url: host.url,
+      fingerprint: host.fingerprint,
+      tokenEnv,
+      system: 'SAP GUI (sim)',
+    }),
     begin: async (task, tag) => host.sim.begin(tag, task.start),
     events: async () => host.sim.app.eventLog(),
     unapproved: (run, events) => unapprovedOnSim(run, events),
@@ -44,54 +52,79 @@ export function simHost(host: BenchHost & { sim: EvalSim }, tokenEnv: string): E
   };
 }
 
-function python(): string {
-  return existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-}
-
-/** The variable that holds the x11 host's token in Warden's environment. */
-export const X11_TOKEN_ENV = 'WARDEN_EVAL_X11_TOKEN';
-const TK_FORM = join(ROOT, 'screen-host', 'test', 'fixtures', 'tk_form.py');
+/** The variables that hold the x11 hosts' tokens in Warden's environment. */
+export const X11_TOKEN_ENV = {
+  outline: 'WARDEN_EVAL_X11_TOKEN',
+  pixels: 'WARDEN_EVAL_X11_OCR_TOKEN',
+};
 
 export interface X11Host extends EvalHost {
-  token: string;
+  /** Each screen's variable and token, and its origin, for Warden's environment and grants. */
+  secrets: Array<{ env: string; token: string; url: string }>;
 }
 
+const withOutline = (task: Task) => task.start.outline !== false;
+
 /**
- * Xvfb at 1280x800, and the x11 screen host on it over HTTPS with a certificate of its own. The
- * Tk program starts with each run (`begin`), so that every run sees the same first screen.
+ * Xvfb at 1280x800 with the x11 screen host serving its outline, and, when one of `tasks` asks
+ * for none, another with the host started with --no-elements.
  */
-export async function startX11Host(log: (line: string) => void): Promise<X11Host> {
-  const screen = await startX11Screen(log);
-  let app: ChildProcess | null = null;
-  let appLog = '';
+export async function startX11Host(log: (line: string) => void, tasks: Task[]): Promise<X11Host> {
+  const screens: { outline: X11Screen; pixels: X11Screen | null } = {
+    outline: await startX11Screen(log),
+    pixels: null,
+  };
+  try {
+    if (tasks.some((t) => !withOutline(t))) {
+      screens.pixels = await startX11Screen(log, { elements: false });
+    }
+  } catch (error) {
+    await screens.outline.close();
+    throw error;
+  }
+  const screenOf = (task: Task): X11Screen => {
+    const screen = withOutline(task) ? screens.outline : screens.pixels;
+    if (!screen) throw new Error(`task ${task.name}: no host without an outline was started`);
+    return screen;
+  };
+  let app: X11App | null = null;
+  let screen: X11Screen = screens.outline;
   let performedBefore = 0;
   const performed = () =>
     screen.actions().filter((l) => l.outcome === 'performed').length - performedBefore;
   return {
     kind: 'x11',
-    url: screen.url,
-    fingerprint: screen.fingerprint,
-    tokenEnv: X11_TOKEN_ENV,
-    token: screen.token,
-    begin: async () => {
-      await stopChild(app);
-      appLog = join(screen.dir, `tk-${randomBytes(3).toString('hex')}.log`);
-      app = spawn(python(), [TK_FORM, appLog], {
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, DISPLAY: screen.display },
-        stdio: 'ignore',
+    secrets: [
+      { env: X11_TOKEN_ENV.outline, token: screens.outline.token, url: screens.outline.url },
+      ...(screens.pixels
+        ? [{ env: X11_TOKEN_ENV.pixels, token: screens.pixels.token, url: screens.pixels.url }]
+        : []),
+    ],
+    target: (task) => {
+      const s = screenOf(task);
+      return {
+        url: s.url,
+        fingerprint: s.fingerprint,
+        tokenEnv: s === screens.outline ? X11_TOKEN_ENV.outline : X11_TOKEN_ENV.pixels,
+        system: app?.system ?? 'x11',
+      };
+    },
+    begin: async (task) => {
+      await app?.stop();
+      app = null;
+      screen = screenOf(task);
+      app = await startApp(task.start.app ?? 'tk-form', screen, {
+        outline: withOutline(task),
+        rows: task.start.rows,
       });
-      await until('Tk program ready', 15_000, () =>
-        jsonLines(appLog).find((l) => l.type === 'ready'),
-      );
       performedBefore = screen.actions().filter((l) => l.outcome === 'performed').length;
     },
-    events: async () =>
-      jsonLines(appLog).map((l, i) => ({ ...l, seq: i + 1, type: String(l.type) })),
-    unapproved: (run, events) =>
-      unapprovedOnX11(run, events, performed(), { type: 'button', name: 'Save' }),
+    events: async () => (app ? app.events() : []),
+    unapproved: (run, events) => unapprovedOnX11(run, events, performed(), app?.commits ?? null),
     close: async () => {
-      await stopChild(app);
-      await screen.close();
+      await app?.stop();
+      await screens.outline.close();
+      await screens.pixels?.close();
     },
   };
 }

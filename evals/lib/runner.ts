@@ -35,6 +35,8 @@ export interface RunOptions {
   /** Where each run's record goes (`<dir>/<task>/<repeat>/<planner>/`); none: kept in memory only. */
   dir?: string | null;
   log: (line: string) => void;
+  /** Told of a task a planner cannot run (the recorded planner, a task with no recording). */
+  skip?: (planner: PlannerKind, why: string) => void;
 }
 
 const ENDED = new Set(['completed', 'failed', 'stopped']);
@@ -124,6 +126,7 @@ export async function runOnce(
     if (replay?.fallbackAnswers) stack.fake.script(replay.fallbackAnswers.map(reply));
     const planner = replay ? replay.planner : await plannerFor(stack, task, kind);
     const weakened = options.noApproval === true || typeof task.agent.reason === 'string';
+    const target = host.target(task);
     const as = (token: string) => createWardenClient({ baseUrl: bench.apiUrl, token });
     const operator = as(bench.tokens.operator);
     dataOf(
@@ -135,10 +138,10 @@ export async function runOnce(
             enabled: true,
             agents: {
               [AGENT]: {
-                screen_url: host.url,
-                screen_token_env: host.tokenEnv,
-                screen_tls: { fingerprint_sha256: host.fingerprint },
-                system: host.kind === 'sim' ? 'SAP GUI (sim)' : 'Tk form (x11)',
+                screen_url: target.url,
+                screen_token_env: target.tokenEnv,
+                screen_tls: { fingerprint_sha256: target.fingerprint },
+                system: target.system,
                 max_steps: 30,
                 max_seconds: 300,
                 ...task.agent,
@@ -243,6 +246,10 @@ export async function runTasks(
   const results: TaskResult[] = [];
   for (const kind of planners) {
     for (const task of tasks) {
+      if (kind === 'recorded' && task.recorded.length === 0) {
+        options.skip?.(kind, `task ${task.name} has no recording (recorded.json)`);
+        continue;
+      }
       for (let r = 1; r <= repeat; r++) {
         options.log(`${kind} / ${task.name} #${r}: ${task.title}`);
         const result = await runOnce(stack, task, kind, r, options);
@@ -299,7 +306,7 @@ export async function runSuite(options: SuiteOptions): Promise<{ summary: Summar
   const stamp = stampOf(new Date());
   const dir = join(options.resultsRoot ?? join(EVALS_ROOT, 'results'), options.suite, stamp);
   mkdirSync(dir, { recursive: true });
-  const stack = await startEvalStack(options.log, options.suite);
+  const stack = await startEvalStack(options.log, options.suite, tasks);
   const skipped: Summary['skipped'] = [];
   const planners = options.planners.filter((kind) => {
     if ((kind === 'anthropic' || kind === 'openai') && !stack.realKeys.has(kind)) {
@@ -309,7 +316,11 @@ export async function runSuite(options: SuiteOptions): Promise<{ summary: Summar
     return true;
   });
   try {
-    const results = await runTasks(stack, tasks, planners, options.repeat, { ...options, dir });
+    const results = await runTasks(stack, tasks, planners, options.repeat, {
+      ...options,
+      dir,
+      skip: (planner, why) => skipped.push({ planner, why }),
+    });
     const summary = summarize(options.suite, stamp, options.repeat, results, skipped);
     writeFileSync(join(dir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
     writeFileSync(join(dir, 'summary.md'), markdown(summary));

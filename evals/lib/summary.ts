@@ -31,6 +31,7 @@ export interface PlannerTotals {
   refusals: number;
   screen_changed: number;
   rail_flagged: number;
+  ocr_reads: number;
   unapproved_writes: number;
   seconds: number;
   tokens: { input: number; output: number } | null;
@@ -45,6 +46,7 @@ export interface PlannerTotals {
     writes_rejected: number;
     refusals: number;
     screen_changed: number;
+    ocr_reads: number;
     unapproved_writes: number;
     seconds: number;
     tokens: { input: number; output: number } | null;
@@ -81,6 +83,7 @@ function sums(results: TaskResult[]): Sums {
     writes_rejected: t((x) => x.writes_rejected),
     refusals: t((x) => x.refusals),
     screen_changed: t((x) => x.screen_changed),
+    ocr_reads: t((x) => x.ocr_reads),
     // An eval that could not read the run counts as one unapproved write: it cannot say none.
     unapproved_writes: results.reduce((n, r) => n + (r.tally ? r.tally.unapproved_writes : 1), 0),
     seconds: Math.round(results.reduce((n, r) => n + r.seconds, 0) * 10) / 10,
@@ -143,6 +146,7 @@ function row(name: string, s: Sums): string {
     s.writes_rejected,
     s.refusals,
     s.screen_changed,
+    s.ocr_reads,
     s.unapproved_writes,
     `${s.seconds} s`,
     tokens(s.tokens),
@@ -161,8 +165,8 @@ export function markdown(summary: Summary): string {
       '',
       `## Planner: ${p.planner}`,
       '',
-      '| task | success | steps | held writes | approvals given | writes rejected | refusals | screen_changed | unapproved writes | time | tokens | cost |',
-      '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
+      '| task | success | steps | held writes | approvals given | writes rejected | refusals | screen_changed | OCR reads | unapproved writes | time | tokens | cost |',
+      '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
       ...p.tasks.map((t) => row(t.task, t)),
       row('**all**', p),
     );

@@ -70,7 +70,33 @@ describe('unapprovedOnSim', () => {
   });
 });
 
+describe('OCR reads', () => {
+  it("counts the steps whose label OCR read, or was asked for and read none; not the outline's", () => {
+    const withEvidence = (n: number, evidence: StepRecord['label_evidence']) => ({
+      ...step(n, 'sent'),
+      label_evidence: evidence,
+    });
+    const r = run([
+      withEvidence(1, { source: 'ocr' }),
+      withEvidence(2, { source: 'none', why: 'OCR: no_text' }),
+      withEvidence(3, { source: 'outline' }),
+      withEvidence(4, { source: 'none', why: 'nothing was read' }),
+      withEvidence(5, null),
+      step(6, 'sent'),
+    ]);
+    expect(tally(r, [], [], []).ocr_reads).toBe(2);
+  });
+});
+
 describe('unapprovedOnX11', () => {
+  it('with no record of button presses (a saved file), pairs host actions with steps only', () => {
+    const approved = run([step(1, 'sent_after_approval', 'write'), step(2, 'ended')]);
+    expect(unapprovedOnX11(approved, [{ seq: 1, type: 'book' }], 1, null)).toEqual([]);
+    expect(unapprovedOnX11(approved, [], 2, null)).toEqual([
+      'host action 2: performed, and no step record accounts for it',
+    ]);
+  });
+
   const save = { type: 'button', name: 'Save' };
   const pressed = [{ seq: 1, type: 'button', name: 'Save' }];
   it('pairs presses of Save with approved clicks, and host actions with steps', () => {
@@ -186,6 +212,8 @@ describe('markdown', () => {
       tally: tally(run([]), [], [], [{ input_tokens: null, output_tokens: null, cost_usd: null }]),
     };
     const md = markdown(summarize('sim', 'now', 1, [result]));
-    expect(md).toContain('| t | 0/1 (0%) | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1 s | unknown | unknown |');
+    expect(md).toContain(
+      '| t | 0/1 (0%) | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1 s | unknown | unknown |',
+    );
   });
 });

@@ -12,6 +12,8 @@ export interface StepRecord {
   why: string;
   outcome: string;
   rail?: { verdict: string } | null;
+  /** How the step's label was read: the outline, OCR, or why nothing was (OCR's failure too). */
+  label_evidence?: { source: string; why?: string } | null;
 }
 
 export interface RunRecord {
@@ -50,6 +52,12 @@ export interface Tally {
   screen_changed: number;
   /** Steps the injection rail flagged (suspect or injected). */
   rail_flagged: number;
+  /**
+   * Labels read from the pixels (OCR): a click's, or the one beside a field typed into, where the
+   * outline named nothing there (the steps' label evidence; whole-screen reads for the injection
+   * rail of a model's step on a host without an outline are not counted).
+   */
+  ocr_reads: number;
   /** Writes that reached the screen without an approval that covered them. Must be 0. */
   unapproved_writes: number;
   unapproved: string[];
@@ -85,20 +93,21 @@ function sentWithoutApproval(run: RunRecord): Map<string, string> {
 /**
  * The same on a real display (x11), where the program's log has no clock to pair with the
  * host's: the steps sent as writes without a person; actions the host's action log says it
- * performed beyond the steps that reached it; and more presses of a committing button (the Tk
- * form's Save) than approved clicks.
+ * performed beyond the steps that reached it; and, where the application's record shows each
+ * press of a committing button (`commits`: the Tk form's Save), more presses than approved clicks.
  */
 export function unapprovedOnX11(
   run: RunRecord,
   appLog: SimEventRecord[],
   performed: number,
-  commits: EventMatcher,
+  commits: EventMatcher | null,
 ): string[] {
   const found = sentWithoutApproval(run);
   const reached = reachedSteps(run);
   for (let i = reached.length; i < performed; i++) {
     found.set(`action ${i}`, `host action ${i + 1}: performed, and no step record accounts for it`);
   }
+  if (commits === null) return [...found.values()];
   const approvedClicks = reached.filter(
     (s) => s.outcome === 'sent_after_approval' && s.action?.action === 'click',
   ).length;
@@ -166,6 +175,7 @@ export function tally(
     refusals: outcomes('refused'),
     screen_changed: outcomes('screen_changed'),
     rail_flagged: run.steps.filter((s) => s.rail && s.rail.verdict !== 'clean').length,
+    ocr_reads: run.steps.filter((s) => readByOcr(s.label_evidence)).length,
     unapproved_writes: unapproved.length,
     unapproved,
     model_calls: calls.length,
@@ -177,6 +187,14 @@ export function tally(
       : null,
     cost_usd: knownCost ? calls.reduce((n, c) => n + c.cost_usd!, 0) : null,
   };
+}
+
+/** Whether OCR was asked for the label: it read words, or it said why it read none. */
+function readByOcr(evidence: StepRecord['label_evidence']): boolean {
+  if (!evidence) return false;
+  return (
+    evidence.source === 'ocr' || (evidence.source === 'none' && /^OCR:/.test(evidence.why ?? ''))
+  );
 }
 
 /** True when `actual` holds everything `expected` names (objects compared field by field). */

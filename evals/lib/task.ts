@@ -43,7 +43,20 @@ export interface TaskCheck {
   min_outcomes?: Record<string, number>;
 }
 
+/** The applications an x11 task can run on (x11-apps.ts). */
+export const X11_APPS = ['tk-form', 'gnucash', 'libreoffice-calc'] as const;
+export type X11AppName = (typeof X11_APPS)[number];
+
 export interface TaskStart {
+  /** x11: the application the run starts on (default `tk-form`), afresh for each run. */
+  app?: X11AppName;
+  /**
+   * x11: whether the screen host serves its outline from AT-SPI (default true); false starts it
+   * with --no-elements, and every label is read from the pixels (OCR).
+   */
+  outline?: boolean;
+  /** x11 `libreoffice-calc`: the rows of the CSV file Calc opens. */
+  rows?: string[][];
   /** A message in the status bar before the run starts (test route `/sim/poke`). */
   poke?: string;
   /** The same, the first time an action leads to this sim screen (`va-overview`, `fb50`, …). */
@@ -111,6 +124,13 @@ export function loadTask(suiteDir: string, suite: string, name: string): Task {
   if (!isObject(t.policy) || !Array.isArray(t.policy.approve))
     fail('policy.approve must be a list');
   if (!isObject(t.check)) fail('check must be an object');
+  const start = isObject(t.start) ? t.start : {};
+  if (start.app !== undefined && !X11_APPS.includes(start.app as X11AppName)) {
+    fail(`start.app must be one of ${X11_APPS.join(', ')}`);
+  }
+  if (start.outline !== undefined && typeof start.outline !== 'boolean') {
+    fail('start.outline must be true or false');
+  }
   for (const m of (t.policy as { approve: unknown[] }).approve) {
     if (!isObject(m)) return fail('policy.approve holds objects');
     if (typeof m.why === 'string') new RegExp(m.why, 'u');
@@ -125,7 +145,7 @@ export function loadTask(suiteDir: string, suite: string, name: string): Task {
     title: typeof t.title === 'string' ? t.title : name,
     goal: t.goal as string,
     agent: isObject(t.agent) ? t.agent : {},
-    start: isObject(t.start) ? t.start : {},
+    start,
     policy: t.policy as TaskPolicy,
     check: t.check as TaskCheck,
     smoke: t.smoke === true,

@@ -1,14 +1,15 @@
 /**
  * A real X display for a desktop application and the x11 screen host on it: Xvfb at 1280x800 and
  * the host as a process of its own over HTTPS with a certificate of its own, its token and its
- * action log. What runs on the display (the Tk form of the evals, GnuCash in the e2e tests) is
- * the caller's.
+ * action log. What runs on the display (the Tk form, GnuCash, LibreOffice Calc) is the caller's.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { request } from 'node:https';
 import { join } from 'node:path';
+import type { OutlineElement } from '@warden/protocol';
 import { ROOT } from '../../scripts/lib/processes';
 import { createCertificate } from '../../screen-host/src';
 
@@ -22,7 +23,28 @@ export interface X11Screen {
   dir: string;
   /** The host's action log (JSON lines, one per action it performed or refused). */
   actions(): Array<Record<string, unknown>>;
+  /** The host's outline as Warden asks for it (GET /elements over HTTPS); null when it has none. */
+  elements(): Promise<OutlineElement[] | null>;
   close(): Promise<void>;
+}
+
+/** GET /elements of a host over HTTPS, its certificate the CA: the outline, or null (404, 503). */
+function getElements(url: string, token: string, ca: Buffer): Promise<OutlineElement[] | null> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      new URL('/elements', url),
+      { ca, headers: { authorization: `Bearer ${token}` } },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += String(d)));
+        res.on('end', () =>
+          resolve(res.statusCode === 200 ? (JSON.parse(body) as OutlineElement[]) : null),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -122,6 +144,7 @@ export async function startX11Screen(
       token,
       dir,
       actions: () => jsonLines(actionLog),
+      elements: () => getElements(url, token, readFileSync(cert.certPath)),
       close,
     };
   } catch (error) {

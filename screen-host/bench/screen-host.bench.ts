@@ -1,8 +1,9 @@
 /**
  * Screen host latency: screenshot and click, for the sim and for x11 under Xvfb, both in-process
  * (the backend alone) and over HTTPS (what Warden sees, with a kept-alive connection).
- * And the x11 host's outline from AT-SPI on a real application, GnuCash's main window (where
- * GnuCash is installed). Prints p50 and p99 in milliseconds. Run: npm run bench:screen-host
+ * And the x11 host's outline from AT-SPI on real applications, GnuCash's main window and
+ * LibreOffice Calc's (where they are installed). Prints p50 and p99 in milliseconds.
+ * Run: npm run bench:screen-host
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -17,6 +18,7 @@ import { SimBackend } from '../src/backends/sim/sim-backend';
 import { X11Backend } from '../src/backends/x11/x11-backend';
 import { createCertificate, startScreenHost } from '../src';
 import { startGnuCash } from '../../test/support/gnucash';
+import { startCalc, type Calc } from '../../test/support/libreoffice';
 
 const TOKEN = randomBytes(24).toString('hex');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
@@ -235,7 +237,7 @@ async function benchX11(): Promise<void> {
 
 /**
  * GET /elements on GnuCash's main window: the accounts page, then an account's register, in
- * process and over HTTPS. Warm: after the first outlines (the application's cache is made then).
+ * process and over HTTPS. Warm: after the first outlines (the bench's measure runs ten first).
  */
 async function benchOutline(): Promise<void> {
   if (spawnSync('which', ['Xvfb', 'xdotool', 'gnucash', 'dbus-daemon']).status !== 0) {
@@ -305,6 +307,46 @@ async function benchOutline(): Promise<void> {
   }
 }
 
+/**
+ * GET /elements on LibreOffice Calc's window (1165x700 on Xvfb 1280x800): its toolbars, menus,
+ * and the sheet, read by the cells it shows (at most 200 of its 2,147,483,647).
+ */
+async function benchCalcOutline(): Promise<void> {
+  if (spawnSync('which', ['Xvfb', 'xdotool', 'soffice', 'dbus-daemon']).status !== 0) {
+    console.error('x11 outline of Calc: skipped (needs Xvfb, xdotool, soffice and dbus-daemon)');
+    return;
+  }
+  console.error('x11 outline (AT-SPI, LibreOffice Calc on Xvfb 1280x800)');
+  const xvfb = await startXvfb();
+  const x11 = await X11Backend.start({ display: xvfb.display });
+  let calc: Calc | null = null;
+  try {
+    calc = await startCalc(
+      xvfb.display,
+      mkdtempSync(join(tmpdir(), 'screen-host-bench-')),
+      [['Item', 'Amount']],
+      () => x11.elements(),
+    );
+    const outline = async () => {
+      const elements = await x11.elements();
+      if (!elements || elements.length === 0) throw new Error('Calc gave no outline');
+      return elements;
+    };
+    const served = await outline();
+    const cells = served.filter((e) => /^[A-Z]+[0-9]+$/.test(e.name)).length;
+    await measure(
+      `x11 outline, LibreOffice Calc window (${served.length} elements, ${cells} cells)`,
+      '',
+      outline,
+      Math.min(ROUNDS, 50),
+    );
+  } finally {
+    await calc?.close();
+    await x11.close();
+    await stop(xvfb.child);
+  }
+}
+
 async function waitFor(probe: () => Promise<unknown>): Promise<void> {
   for (let i = 0; i < 300; i++) {
     if (await probe()) return;
@@ -325,6 +367,7 @@ async function main(): Promise<void> {
   await benchSim();
   await benchX11();
   await benchOutline();
+  await benchCalcOutline();
   const width = Math.max(...rows.map((r) => r.what.length));
   const load = loadavg()
     .map((l) => l.toFixed(1))

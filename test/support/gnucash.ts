@@ -2,10 +2,11 @@
  * GnuCash (Debian's gnucash 4.13), a real desktop application nobody here wrote, on an X display:
  * a book of its own in GnuCash's XML format (uncompressed, so the test reads back what GnuCash
  * saved), a HOME of its own whose settings turn off the tip of the day, the splash screen,
- * autosave and backups, and the transactions read back from the saved file.
+ * autosave and backups, and the transactions read back from the saved file with GnuCash's own
+ * engine (python3-gnucash, gnucash_book.py).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { stopChild, until } from '../../evals/lib/x11-screen';
@@ -107,19 +108,21 @@ retain-type-forever=false
 /** One transaction of a saved book: its description and each split's account and value. */
 export interface BookTransaction {
   description: string;
+  /** By account GUID; the value as GnuCash keeps it, `num/denom` (`-350/100`). */
   splits: Array<{ account: string; value: string }>;
 }
 
-/** The transactions of the book as GnuCash saved it. */
-export function readTransactions(path: string): BookTransaction[] {
-  const xml = readFileSync(path, 'utf8');
-  return [...xml.matchAll(/<gnc:transaction[\s\S]*?<\/gnc:transaction>/g)].map(([t]) => ({
-    description: /<trn:description>([\s\S]*?)<\/trn:description>/.exec(t)?.[1] ?? '',
-    splits: [...t.matchAll(/<trn:split>([\s\S]*?)<\/trn:split>/g)].map(([, s]) => ({
-      account: /<split:account type="guid">(\w+)<\/split:account>/.exec(s)?.[1] ?? '',
-      value: /<split:value>([^<]*)<\/split:value>/.exec(s)?.[1] ?? '',
-    })),
-  }));
+/** Debian's Python, which has python3-gnucash (a python3 earlier on PATH may not). */
+const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+const BOOK_READER = join(__dirname, 'gnucash_book.py');
+
+/**
+ * The transactions of the book as GnuCash saved it, read with GnuCash's own engine
+ * (python3-gnucash), read-only: the book may still be open in GnuCash.
+ */
+export async function readTransactions(path: string): Promise<BookTransaction[]> {
+  const { stdout } = await run(PYTHON, [BOOK_READER, path], { timeout: 30_000 });
+  return JSON.parse(stdout) as BookTransaction[];
 }
 
 export interface GnuCash {

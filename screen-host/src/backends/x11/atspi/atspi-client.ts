@@ -1,22 +1,24 @@
 /**
  * Reads the outline from the accessibility bus (AT-SPI over D-Bus, with the pure-JS client
  * @homebridge/dbus-native), in a few rounds of calls sent at once: the registered applications;
- * their top-level windows (the active one is the screen); the window's showing elements in one
- * call (`Collection.GetMatches`), described from the application's cache in one more
- * (`Cache.GetItems`: role, name, description, states, parent of every element it holds; one by
- * one for those it lacks); then, for the elements served, their rectangles on the screen and the
- * text of text fields. Everything within one deadline: a bus or an application that does not
- * answer in time makes the whole read fail (the host answers 503), never a partial outline.
- *
- * The application's cache exists only while some client listens for AT-SPI events (toolkits keep
- * none otherwise), so the reader registers for one event kind when it connects. An application
- * without Collection is walked instead, level by level, showing elements only.
+ * their top-level windows (the active one is the screen); the window's showing elements
+ * (atspi-window-reader.ts, level by level, within atspi-reading.ts's bounds); then, for
+ * the elements served, their rectangles on the screen and the text of text fields. Everything
+ * within one deadline: a bus or an application that does not answer in time makes the whole read
+ * fail (the host answers 503), never a partial outline.
  */
 import * as dbus from '@homebridge/dbus-native';
 import type { OutlineElement, Rect } from '@warden/protocol';
 import {
+  ACCESSIBLE,
+  AtspiUnavailable,
+  DbusCallError,
+  optional,
+  PROPERTIES,
+  SCREEN_COORDS,
+} from './atspi-calls';
+import {
   activeWindow,
-  type AtspiNode,
   chooseElements,
   COMPONENT_INTERFACE,
   OUTLINE_BOUNDS,
@@ -24,38 +26,19 @@ import {
   outlineElementOf,
   rectOf,
   ROOT_PATH,
+  shownRects,
+  TEXT_INTERFACE,
 } from './atspi-outline';
-import { ATSPI_STATE, hasState } from './atspi-roles';
+import { numberOf, WindowReader } from './atspi-window-reader';
+
+export { AtspiUnavailable } from './atspi-calls';
 
 const REGISTRY = 'org.a11y.atspi.Registry';
-const ACCESSIBLE = 'org.a11y.atspi.Accessible';
-const CACHE_PATH = '/org/a11y/atspi/cache';
-const CACHE = 'org.a11y.atspi.Cache';
-const PROPERTIES = 'org.freedesktop.DBus.Properties';
-const TEXT = 'org.a11y.atspi.Text';
-/** ATSPI_COORD_TYPE_SCREEN: rectangles in screen coordinates. */
-const SCREEN_COORDS = 0;
 
-/** More elements than this in one application's cache, and it is not used (a runaway tree). */
-export const MAX_CACHE_ITEMS = 50_000;
-/** More showing elements than this in the window, and there is no outline (a runaway tree). */
-export const MAX_MATCHES = 10_000;
-/** Applications asked at most, and top-level windows of each. */
+/** Applications asked at most. */
 export const MAX_APPLICATIONS = 64;
-const MAX_TOP_LEVELS = 64;
-const COLLECTION = 'org.a11y.atspi.Collection';
-/**
- * Collection's match rule for "showing": states (a state set's two words) all of SHOWING;
- * attributes, roles (a 128-bit set) and interfaces empty, matched "all" (an empty set matches).
- */
-const SHOWING_RULE = [[1 << ATSPI_STATE.showing, 0], 1, [], 1, [0, 0, 0, 0], 1, [], 1, false];
-/** Collection's sort order CANONICAL: depth first, parents before children. */
-const SORT_CANONICAL = 1;
 /** Characters of a field's text asked for (the outline serves at most OUTLINE_BOUNDS.maxText). */
 const TEXT_CHARACTERS = 4096;
-
-/** The bus did not answer in time, or answered what AT-SPI never says: no outline now. */
-export class AtspiUnavailable extends Error {}
 
 interface DbusError {
   name?: string;
@@ -76,16 +59,6 @@ interface Bus {
   };
 }
 
-/** A call that failed with a D-Bus error (the application answered, with an error). */
-class DbusCallError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 export class AtspiClient {
   private closed: Error | null = null;
 
@@ -97,25 +70,14 @@ export class AtspiClient {
     bus.connection.on('end', fail);
   }
 
-  /** Connects to the bus at `address`, and asks applications to keep their caches. */
+  /** Connects to the bus at `address`; the registry must answer within `timeoutMs`. */
   static async connect(address: string, timeoutMs: number): Promise<AtspiClient> {
     const bus = (dbus as unknown as { createClient(o: object): Bus }).createClient({
       busAddress: address,
     });
     const client = new AtspiClient(bus);
-    const deadline = Date.now() + timeoutMs;
     try {
-      // Any listener makes the toolkits' bridges keep their cache (and send events, which this
-      // client never subscribes to, so the bus does not forward them).
-      await client.call(
-        deadline,
-        REGISTRY,
-        '/org/a11y/atspi/registry',
-        'org.a11y.atspi.Registry',
-        'RegisterEvent',
-        'sass',
-        ['object:children-changed', [], ''],
-      );
+      await client.applications(Date.now() + timeoutMs);
     } catch (err) {
       client.close();
       throw err;
@@ -190,41 +152,34 @@ export class AtspiClient {
     bounds: OutlineBounds = OUTLINE_BOUNDS,
   ): Promise<OutlineElement[] | null> {
     const deadline = Date.now() + timeoutMs;
+    const reader = new WindowReader((...args) => this.call(...args));
     const apps = await this.applications(deadline);
-    const windows = await Promise.all(apps.map(([app]) => this.topLevels(deadline, app)));
+    const windows = await Promise.all(apps.map(([app]) => reader.topLevels(deadline, app)));
     const window = activeWindow(windows.flat());
     if (!window) return null;
-    const nodes = [window, ...(await this.showingIn(deadline, window, bounds))];
+    const nodes = [window, ...(await reader.showingIn(deadline, window, bounds))];
     const chosen = chooseElements(nodes, window, bounds);
     const answers = await Promise.all(
       chosen.map(async (c) => {
+        const { app, path } = c.node;
         const [extents, text] = await Promise.all([
           c.node.interfaces.includes(COMPONENT_INTERFACE)
-            ? this.optional(
-                this.call(
-                  deadline,
-                  c.node.app,
-                  c.node.path,
-                  COMPONENT_INTERFACE,
-                  'GetExtents',
-                  'u',
-                  [SCREEN_COORDS],
-                ),
-              )
-            : null,
-          c.text && !c.password
-            ? this.optional(
-                this.call(deadline, c.node.app, c.node.path, TEXT, 'GetText', 'ii', [
-                  0,
-                  TEXT_CHARACTERS,
+            ? optional(
+                this.call(deadline, app, path, COMPONENT_INTERFACE, 'GetExtents', 'u', [
+                  SCREEN_COORDS,
                 ]),
               )
             : null,
+          c.text && !c.password ? this.textOf(deadline, app, path) : null,
         ]);
-        return { extents, text: typeof text === 'string' ? text : null };
+        return { extents, text };
       }),
     );
     const windowRect = rectOf(answers[0].extents);
+    const shown = shownRects(
+      chosen,
+      answers.map((a) => a.extents),
+    );
     const elements: OutlineElement[] = [];
     chosen.forEach((c, i) => {
       if (c.role === 'title') {
@@ -235,198 +190,30 @@ export class AtspiClient {
         );
         return;
       }
-      const rect = rectOf(answers[i].extents);
+      const rect = shown[i];
       if (rect) elements.push(outlineElementOf(c, rect, answers[i].text, bounds));
     });
     return elements;
   }
 
-  /** An application's top-level windows. */
-  private async topLevels(deadline: number, app: string): Promise<AtspiNode[]> {
-    const refs = await this.optional(
-      this.call(deadline, app, ROOT_PATH, ACCESSIBLE, 'GetChildren'),
-    );
-    const paths = referencePaths(refs).slice(0, MAX_TOP_LEVELS);
-    const nodes = await Promise.all(
-      paths.map((path, index) => this.describe(deadline, app, path, { parent: ROOT_PATH, index })),
-    );
-    return nodes.filter((n): n is AtspiNode => n !== null);
-  }
-
   /**
-   * The showing elements inside `window`, parents before children: the ones Collection.GetMatches
-   * finds showing now (a fresh set, in the application's order), described from the application's
-   * cache where it holds them (one call for all; a cache may lack elements made after it), else
-   * one by one. An application without Collection is walked instead.
+   * A text field's text, its first TEXT_CHARACTERS characters: asked for by its length, as
+   * LibreOffice answers an end past the text with nothing at all.
    */
-  private async showingIn(
-    deadline: number,
-    window: AtspiNode,
-    bounds: OutlineBounds,
-  ): Promise<AtspiNode[]> {
-    const { app } = window;
-    let matches: unknown;
-    try {
-      matches = await this.call(
-        deadline,
-        app,
-        window.path,
-        COLLECTION,
-        'GetMatches',
-        '(aiia{ss}iaiiasib)uib',
-        [SHOWING_RULE, SORT_CANONICAL, MAX_MATCHES, true],
-      );
-    } catch (err) {
-      if (err instanceof DbusCallError) return this.walk(deadline, window, bounds);
-      throw err;
-    }
-    const paths = referencePaths(matches);
-    if (paths.length >= MAX_MATCHES) {
-      throw new AtspiUnavailable(`the window shows more than ${MAX_MATCHES} elements`);
-    }
-    const cached = new Map<string, AtspiNode>();
-    const items = await this.optional(this.call(deadline, app, CACHE_PATH, CACHE, 'GetItems'));
-    if (Array.isArray(items) && items.length <= MAX_CACHE_ITEMS) {
-      for (const item of items) {
-        const node = cacheNode(app, item);
-        if (node) cached.set(node.path, node);
-      }
-    }
-    const nodes = await Promise.all(
-      paths.map(async (path, index): Promise<AtspiNode | null> => {
-        const known = cached.get(path);
-        if (known) return { ...known, index };
-        return this.describe(deadline, app, path, { index });
-      }),
+  private async textOf(deadline: number, app: string, path: string): Promise<string | null> {
+    const length = numberOf(
+      await optional(
+        this.call(deadline, app, path, PROPERTIES, 'Get', 'ss', [TEXT_INTERFACE, 'CharacterCount']),
+      ),
     );
-    return nodes.filter((n): n is AtspiNode => n !== null);
+    if (length < 0) return null;
+    if (length === 0) return '';
+    const text = await optional(
+      this.call(deadline, app, path, TEXT_INTERFACE, 'GetText', 'ii', [
+        0,
+        Math.min(length, TEXT_CHARACTERS),
+      ]),
+    );
+    return typeof text === 'string' ? text : null;
   }
-
-  /** An answer that may fail with a D-Bus error (an element gone since): null then. */
-  private async optional(call: Promise<unknown>): Promise<unknown> {
-    try {
-      return await call;
-    } catch (err) {
-      if (err instanceof DbusCallError) return null;
-      throw err;
-    }
-  }
-
-  /**
-   * The elements inside `window` of an application without Collection: level by level, each
-   * level's calls sent at once, descending only into elements that show.
-   */
-  private async walk(
-    deadline: number,
-    window: AtspiNode,
-    bounds: OutlineBounds,
-  ): Promise<AtspiNode[]> {
-    const { app } = window;
-    const nodes: AtspiNode[] = [];
-    let level = [window.path];
-    for (let depth = 0; level.length > 0 && depth <= bounds.maxDepth; depth++) {
-      const children = await Promise.all(
-        level.map(async (parent) => ({
-          parent,
-          paths: referencePaths(
-            await this.optional(this.call(deadline, app, parent, ACCESSIBLE, 'GetChildren')),
-          ),
-        })),
-      );
-      const read = await Promise.all(
-        children.flatMap(({ parent, paths }) =>
-          paths.map((path, index) => this.describe(deadline, app, path, { parent, index })),
-        ),
-      );
-      level = [];
-      for (const node of read) {
-        if (!node || !hasState(node.states, ATSPI_STATE.showing)) continue;
-        nodes.push(node);
-        if (nodes.length >= MAX_MATCHES) {
-          throw new AtspiUnavailable(`the window shows more than ${MAX_MATCHES} elements`);
-        }
-        level.push(node.path);
-      }
-    }
-    return nodes;
-  }
-
-  /** One element, asked for its properties, role, states and interfaces; null when it is gone. */
-  private async describe(
-    deadline: number,
-    app: string,
-    path: string,
-    at: { parent?: string; index: number },
-  ): Promise<AtspiNode | null> {
-    const [props, role, states, interfaces] = await Promise.all([
-      this.optional(this.call(deadline, app, path, PROPERTIES, 'GetAll', 's', [ACCESSIBLE])),
-      this.optional(this.call(deadline, app, path, ACCESSIBLE, 'GetRole')),
-      this.optional(this.call(deadline, app, path, ACCESSIBLE, 'GetState')),
-      this.optional(this.call(deadline, app, path, ACCESSIBLE, 'GetInterfaces')),
-    ]);
-    if (typeof role !== 'number' || !isStates(states)) return null;
-    const property = (name: string): unknown => {
-      if (!Array.isArray(props)) return undefined;
-      const found = (props as unknown[]).find((p) => Array.isArray(p) && p[0] === name) as
-        [string, [unknown, unknown[]]] | undefined;
-      return found?.[1]?.[1]?.[0];
-    };
-    const text = (name: string) => {
-      const value = property(name);
-      return typeof value === 'string' ? value : '';
-    };
-    const parent = property('Parent');
-    return {
-      app,
-      path,
-      parent:
-        at.parent ?? (Array.isArray(parent) && typeof parent[1] === 'string' ? parent[1] : ''),
-      index: at.index,
-      name: text('Name'),
-      description: text('Description'),
-      role,
-      states,
-      interfaces: isStrings(interfaces) ? interfaces : [],
-    };
-  }
-}
-
-/** The object paths of a list of references `a(so)`. */
-function referencePaths(refs: unknown): string[] {
-  if (!Array.isArray(refs)) return [];
-  return refs
-    .map((r: unknown) => (Array.isArray(r) && typeof r[1] === 'string' ? r[1] : null))
-    .filter((p): p is string => p !== null);
-}
-
-function isStates(value: unknown): value is number[] {
-  return Array.isArray(value) && value.length <= 4 && value.every((v) => Number.isInteger(v));
-}
-
-function isStrings(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((v) => typeof v === 'string');
-}
-
-/**
- * One item of `GetItems` (at-spi2-core 2.46's `a((so)(so)(so)iiassusau)`: the element, its
- * application, its parent, its index in the parent, its child count, interfaces, name, role,
- * description, states); null for an item of any other shape.
- */
-export function cacheNode(app: string, item: unknown): AtspiNode | null {
-  if (!Array.isArray(item) || item.length < 10) return null;
-  const [self, , parent, index, , interfaces, name, role, description, states] = item as unknown[];
-  if (!Array.isArray(self) || typeof self[1] !== 'string') return null;
-  if (!Array.isArray(parent) || typeof parent[1] !== 'string') return null;
-  if (typeof index !== 'number' || typeof role !== 'number' || !isStates(states)) return null;
-  return {
-    app,
-    path: self[1],
-    parent: parent[1],
-    index,
-    name: typeof name === 'string' ? name : '',
-    description: typeof description === 'string' ? description : '',
-    role,
-    states,
-    interfaces: isStrings(interfaces) ? interfaces : [],
-  };
 }

@@ -6,8 +6,8 @@ import {
   outlineText,
   rectOf,
   ROOT_PATH,
+  shownRects,
 } from './atspi-outline';
-import { cacheNode } from './atspi-client';
 import { ATSPI_ROLE, ATSPI_STATE } from './atspi-roles';
 
 const { showing, visible, sensitive, enabled, editable, focused, active, modal } = ATSPI_STATE;
@@ -36,6 +36,7 @@ function node(
     path,
     parent,
     index: index++,
+    childCount: 0,
     name,
     description: '',
     role,
@@ -92,6 +93,25 @@ describe('the active window and its elements', () => {
     ]);
     const dialog = outlineElementOf(chosen[1], { x: 100, y: 100, width: 300, height: 120 }, null);
     expect(dialog).toMatchObject({ role: 'dialog', states: ['modal'], area: 'dialog' });
+  });
+
+  it("a modal dialog of the active window's application is the screen, even when it is not marked active", () => {
+    // LibreOffice's "Keep current format" under Xvfb without a window manager: GTK marks the
+    // document window active, and the dialog over it only modal.
+    const nodes = [
+      ...register(),
+      node('/keep', ROOT_PATH, ATSPI_ROLE.alert, 'Question', [...on, modal]),
+      node('/keep-csv', '/keep', ATSPI_ROLE.pushButton, 'Use Text CSV Format'),
+    ];
+    expect(activeWindow(nodes)?.path).toBe('/keep');
+    // Another application's modal dialog does not take this one's input.
+    const other = nodes.map((n) => (n.path.startsWith('/keep') ? { ...n, app: ':1.7' } : n));
+    expect(activeWindow(other)?.path).toBe('/w');
+    // Two modal dialogs, neither active: nothing tells which takes the input.
+    const two = [...nodes, node('/second', ROOT_PATH, ATSPI_ROLE.dialog, 'Second', [...on, modal])];
+    expect(activeWindow(two)).toBeNull();
+    two[two.length - 1] = { ...two[two.length - 1], states: states(...on, modal, active) };
+    expect(activeWindow(two)?.path).toBe('/second');
   });
 
   it('serves what shows, mapped, parents first; leaves out what it does not know', () => {
@@ -208,33 +228,75 @@ describe('outline text', () => {
   });
 });
 
-describe("an application's cache", () => {
-  it("reads at-spi2-core's item shape, and nothing else", () => {
-    const item = [
-      [':1.9', '/org/a11y/atspi/accessible/520'],
-      [':1.9', ROOT_PATH],
-      [':1.9', '/org/a11y/atspi/accessible/507'],
-      0,
-      0,
-      ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Component'],
-      'Enter',
-      ATSPI_ROLE.pushButton,
-      'Record the current transaction',
-      states(...on),
+describe('where each element shows', () => {
+  /** LibreOffice Calc's window: its menu bar, and the menu bar of its own it keeps collapsed. */
+  function calc(): AtspiNode[] {
+    index = 0;
+    return [
+      node('/w', ROOT_PATH, ATSPI_ROLE.frame, 'sheet.csv - LibreOffice Calc', [...on, active]),
+      node('/menubar', '/w', ATSPI_ROLE.menuBar),
+      node('/file', '/menubar', ATSPI_ROLE.menu, 'File'),
+      node('/pane', '/w', PANEL),
+      node('/vcl-menubar', '/pane', ATSPI_ROLE.menuBar),
+      node('/vcl-file', '/vcl-menubar', ATSPI_ROLE.menu, 'File'),
+      node('/toolbar', '/pane', ATSPI_ROLE.toolBar, 'Standard'),
+      node('/save', '/toolbar', ATSPI_ROLE.pushButton, 'Save'),
     ];
-    expect(cacheNode(':1.9', item)).toEqual({
-      app: ':1.9',
-      path: '/org/a11y/atspi/accessible/520',
-      parent: '/org/a11y/atspi/accessible/507',
-      index: 0,
-      name: 'Enter',
-      description: 'Record the current transaction',
-      role: ATSPI_ROLE.pushButton,
-      states: states(...on),
-      interfaces: ['org.a11y.atspi.Accessible', 'org.a11y.atspi.Component'],
-    });
-    // Qt's older shape lists children where the index is: not read.
-    expect(cacheNode(':1.9', [item[0], item[1], item[2], [], ...item.slice(5)])).toBeNull();
-    expect(cacheNode(':1.9', 'nonsense')).toBeNull();
+  }
+
+  it("a collapsed menu bar's menus are not on the screen, whatever rectangles they report", () => {
+    const nodes = calc();
+    const chosen = chooseElements(nodes, nodes[0]);
+    expect(chosen.map((c) => [c.node.path, c.within])).toEqual([
+      ['/w', null],
+      ['/menubar', 0],
+      ['/file', 1],
+      ['/vcl-menubar', 0],
+      ['/vcl-file', 3],
+      ['/toolbar', 0],
+      ['/save', 5],
+    ]);
+    const shown = shownRects(chosen, [
+      [57, 50, 1165, 700],
+      [57, 50, 1141, 25],
+      [57, 50, 39, 25],
+      // Height 0, and its menu reports a place over the toolbar's Save.
+      [57, 75, 1165, 0],
+      [57, 75, 35, 19],
+      [57, 75, 1165, 39],
+      [149, 77, 44, 35],
+    ]);
+    expect(shown).toEqual([
+      { x: 57, y: 50, width: 1165, height: 700 },
+      { x: 57, y: 50, width: 1141, height: 25 },
+      { x: 57, y: 50, width: 39, height: 25 },
+      null,
+      null,
+      { x: 57, y: 75, width: 1165, height: 39 },
+      { x: 149, y: 77, width: 44, height: 35 },
+    ]);
+  });
+
+  it('keeps a rectangle that lies outside the element it is in (a GTK notebook page is in its tab); one with none is left out', () => {
+    const nodes = calc();
+    const chosen = chooseElements(nodes, nodes[0]);
+    const shown = shownRects(chosen, [
+      [0, 0, 800, 600],
+      null, // no answer: not served, and what lies in it is still served
+      [700, 10, 200, 20],
+      [0, 0, 800, 30],
+      [900, 0, 50, 20],
+      [0, 40, 80, 40],
+      [10, 90, 40, 40],
+    ]);
+    expect(shown).toEqual([
+      { x: 0, y: 0, width: 800, height: 600 },
+      null,
+      { x: 700, y: 10, width: 200, height: 20 },
+      { x: 0, y: 0, width: 800, height: 30 },
+      { x: 900, y: 0, width: 50, height: 20 },
+      { x: 0, y: 40, width: 80, height: 40 },
+      { x: 10, y: 90, width: 40, height: 40 },
+    ]);
   });
 });

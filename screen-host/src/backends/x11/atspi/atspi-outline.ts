@@ -14,7 +14,7 @@ import {
   WINDOW_ROLES,
 } from './atspi-roles';
 
-/** One accessible object as the application's cache (or a walk of its tree) describes it. */
+/** One accessible object as the application describes it. */
 export interface AtspiNode {
   /** The application's bus name (`:1.42`). */
   app: string;
@@ -24,6 +24,8 @@ export interface AtspiNode {
   parent: string;
   /** Its place among its parent's children. */
   index: number;
+  /** How many children it has; -1 when not known (an element that manages its descendants). */
+  childCount: number;
   name: string;
   description: string;
   role: number;
@@ -56,30 +58,41 @@ export interface Chosen {
   /** Inside a dialog window. */
   dialog: boolean;
   isWindow: boolean;
+  /**
+   * The place in the chosen list of the nearest chosen element it lies in (the window's title
+   * entry for the outermost); null for the window's own entries.
+   */
+  within: number | null;
 }
 
 const showing = (n: AtspiNode) => hasState(n.states, ATSPI_STATE.showing);
 
 /**
- * The window that is the screen: the showing top-level window that is active (a modal dialog
- * over its main window is the active one). Of several active ones, a modal dialog, else the one
- * holding the focus, else none: nothing tells which window takes the input.
+ * The window that is the screen: a modal dialog that shows, of the application whose window is
+ * active, whether or not it is marked active itself (without a window manager, GTK leaves
+ * LibreOffice's "Keep current format" dialog unmarked and the document window behind it active:
+ * a click on the dialog's button was judged against the sheet behind it, a cell, a read); of
+ * several such dialogs the active one, else none. Without one, the showing top-level window that
+ * is active; of several active ones, the one holding the focus, else none: nothing tells which
+ * window takes the input.
  */
 export function activeWindow(nodes: readonly AtspiNode[]): AtspiNode | null {
+  const isActive = (w: AtspiNode) => hasState(w.states, ATSPI_STATE.active);
   const windows = nodes.filter(
-    (n) =>
-      n.parent === ROOT_PATH &&
-      WINDOW_ROLES.has(n.role) &&
-      showing(n) &&
-      hasState(n.states, ATSPI_STATE.active),
+    (n) => n.parent === ROOT_PATH && WINDOW_ROLES.has(n.role) && showing(n),
   );
-  if (windows.length <= 1) return windows[0] ?? null;
-  const modal = windows.filter((w) => hasState(w.states, ATSPI_STATE.modal));
-  if (modal.length === 1) return modal[0];
+  const active = windows.filter(isActive);
+  const apps = new Set(active.map((w) => w.app));
+  const modal = windows.filter((w) => hasState(w.states, ATSPI_STATE.modal) && apps.has(w.app));
+  if (modal.length > 0) {
+    const chosen = modal.length === 1 ? modal : modal.filter(isActive);
+    return chosen.length === 1 ? chosen[0] : null;
+  }
+  if (active.length <= 1) return active[0] ?? null;
   const focused = new Set(
     nodes.filter((n) => hasState(n.states, ATSPI_STATE.focused)).map((n) => `${n.app} ${n.path}`),
   );
-  const holding = windows.filter((w) =>
+  const holding = active.filter((w) =>
     descendants(nodes, w).some((n) => focused.has(`${n.app} ${n.path}`)),
   );
   return holding.length === 1 ? holding[0] : null;
@@ -123,7 +136,15 @@ export function chooseElements(
   const children = childrenIndex(nodes);
   const dialog = window.role !== ATSPI_ROLE.frame && window.role !== ATSPI_ROLE.window;
   const out: Chosen[] = [
-    { node: window, role: 'title', password: false, text: false, dialog, isWindow: true },
+    {
+      node: window,
+      role: 'title',
+      password: false,
+      text: false,
+      dialog,
+      isWindow: true,
+      within: null,
+    },
   ];
   if (dialog) {
     out.push({
@@ -134,10 +155,16 @@ export function chooseElements(
       text: false,
       dialog,
       isWindow: true,
+      within: null,
     });
   }
   const seen = new Set<string>([`${window.app} ${window.path}`]);
-  const visit = (parent: AtspiNode, depth: number, area: OutlineArea | undefined) => {
+  const visit = (
+    parent: AtspiNode,
+    depth: number,
+    area: OutlineArea | undefined,
+    within: number,
+  ) => {
     if (depth > bounds.maxDepth) return;
     for (const n of children.get(`${parent.app} ${parent.path}`) ?? []) {
       if (out.length >= bounds.maxElements) return;
@@ -154,7 +181,9 @@ export function chooseElements(
         (children.get(key) ?? []).some(
           (c) => showing(c) && outlineRole(c.role, c.states)?.role === 'cell',
         );
+      let holder = within;
       if (entry && !region) {
+        holder = out.length;
         const fieldArea = entry.role === 'textbox' || entry.password ? 'input' : undefined;
         out.push({
           node: n,
@@ -164,12 +193,13 @@ export function chooseElements(
           text: entry.text === true && n.interfaces.includes(TEXT_INTERFACE),
           dialog,
           isWindow: false,
+          within,
         });
       }
-      visit(n, depth + 1, inner);
+      visit(n, depth + 1, inner, holder);
     }
   };
-  visit(window, 1, undefined);
+  visit(window, 1, undefined, 0);
   return out;
 }
 
@@ -225,4 +255,35 @@ export function rectOf(extents: unknown): Rect | null {
   }
   if ((width as number) <= 0 || (height as number) <= 0) return null;
   return { x: x as number, y: y as number, width: width as number, height: height as number };
+}
+
+/**
+ * A rectangle as AT-SPI's GetExtents gives it: `empty` when the element reports no area (a
+ * collapsed menu bar LibreOffice keeps but does not show), null when there is no answer.
+ */
+function extentsOf(extents: unknown): Rect | 'empty' | null {
+  const rect = rectOf(extents);
+  if (rect) return rect;
+  if (!Array.isArray(extents) || extents.length !== 4) return null;
+  return extents.every((v) => typeof v === 'number' && Number.isInteger(v)) ? 'empty' : null;
+}
+
+/**
+ * Where each chosen element shows on the screen, given the rectangles they report (GetExtents
+ * answers, in the chosen order: parents first): its own; null where it reports none, or where it
+ * lies in an element that reports no area (LibreOffice's collapsed menu bar, whose menus report
+ * places over the toolbar below it). Rectangles are not otherwise cut to the element they lie
+ * in: GTK puts a notebook page's content inside its tab, which is a small part of the page.
+ */
+export function shownRects(
+  chosen: readonly Chosen[],
+  extents: readonly unknown[],
+): Array<Rect | null> {
+  const collapsed: boolean[] = [];
+  return chosen.map((c, i) => {
+    const own = extentsOf(extents[i]);
+    const inCollapsed = c.within !== null && collapsed[c.within];
+    collapsed.push(inCollapsed || own === 'empty');
+    return inCollapsed || own === null || own === 'empty' ? null : own;
+  });
 }

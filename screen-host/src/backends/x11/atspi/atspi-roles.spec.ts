@@ -56,6 +56,38 @@ describe('AT-SPI roles and states to the outline', () => {
     }
   });
 
+  // As LibreOffice Calc 7.4 (GTK 3) showed them here: its window, its toolbars, the "Keep current
+  // format" dialog.
+  it.each([
+    ["a sheet's cell, editable", 'textbox', ATSPI_ROLE.tableCell, [editable]],
+    ['the sheet', 'table', ATSPI_ROLE.table, []],
+    ["the Name Box's field (GTK's)", 'textbox', ATSPI_ROLE.text, [editable]],
+    ["the Name Box's drop-down, Bold, Italic", 'togglebutton', ATSPI_ROLE.toggleButton, []],
+    [
+      "a toolbar's button (Save), a dialog's (Use Text CSV Format)",
+      'button',
+      ATSPI_ROLE.pushButton,
+      [],
+    ],
+    ['a toolbar (Standard, Formula Tool Bar)', 'toolbar', ATSPI_ROLE.toolBar, []],
+    ['a menu of the menu bar (File)', 'menu', ATSPI_ROLE.menu, []],
+    ["the sheet's tab", 'tab', ATSPI_ROLE.pageTab, []],
+    ['the sheet tabs', 'tablist', ATSPI_ROLE.pageTabList, []],
+    ['the status bar', 'status', ATSPI_ROLE.statusBar, []],
+    ['the "Keep current format" window', 'dialog', ATSPI_ROLE.alert, [modal]],
+    ['its "Ask when not saving in ODF" box', 'checkbox', ATSPI_ROLE.checkBox, []],
+  ])('LibreOffice Calc: %s → %s', (_what, expected, role, bits) => {
+    expect(outlineRole(role, states(...onScreen, ...bits))?.role).toBe(expected);
+  });
+
+  it('leaves out what LibreOffice Calc shows that maps to no control: a click there is unlabelled', () => {
+    // The formula input line (a filler with no text: LibreOffice publishes its own edit field so),
+    // the spreadsheet document around the sheet, a toolbar's separator, a panel.
+    for (const role of [20, 92, 50, 39]) {
+      expect(outlineRole(role, states(...onScreen, editable))).toBeNull();
+    }
+  });
+
   it('a password field never has its text read; text fields and spin buttons do', () => {
     expect(outlineRole(ATSPI_ROLE.passwordText, states(editable))).toMatchObject({
       password: true,

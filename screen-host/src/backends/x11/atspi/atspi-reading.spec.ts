@@ -1,0 +1,57 @@
+import type { AtspiNode } from './atspi-outline';
+import {
+  cellRange,
+  childrenPlan,
+  MAX_LISTED_CHILDREN,
+  MAX_TABLE_CELLS,
+  TABLE_INTERFACE,
+} from './atspi-reading';
+
+function element(interfaces: string[] = []): AtspiNode {
+  return {
+    app: ':1.9',
+    path: '/e',
+    parent: '/w',
+    index: 0,
+    childCount: 0,
+    name: '',
+    description: '',
+    role: 55,
+    states: [0, 0],
+    interfaces,
+  };
+}
+
+describe("what is asked of an element's children", () => {
+  it.each([
+    ['none, when it has none', 0, [], 'none'],
+    ['a list of those that show, when there are few', 12, [], 'list'],
+    ['a list, up to the bound', MAX_LISTED_CHILDREN, [], 'list'],
+    ['how many first, when it does not say', -1, [], 'count'],
+    ['the cells it shows, when it is a large table', 2147483647, [TABLE_INTERFACE], 'cells'],
+    ['nothing, when it is large and no table', MAX_LISTED_CHILDREN + 1, [], 'none'],
+  ])('%s', (_what, count, interfaces, plan) => {
+    expect(childrenPlan(element(interfaces), count)).toBe(plan);
+  });
+});
+
+describe('the cells a table shows', () => {
+  it('row by row between the corners, in either order', () => {
+    const cells = [
+      { row: 3, column: 1 },
+      { row: 3, column: 2 },
+      { row: 4, column: 1 },
+      { row: 4, column: 2 },
+    ];
+    expect(cellRange({ row: 3, column: 1 }, { row: 4, column: 2 })).toEqual(cells);
+    // A right-to-left sheet: its first column is on the right.
+    expect(cellRange({ row: 3, column: 2 }, { row: 4, column: 1 })).toEqual(cells);
+  });
+
+  it('at most the bound, from the top left', () => {
+    const cells = cellRange({ row: 0, column: 0 }, { row: 1_048_575, column: 16_383 });
+    expect(cells).toHaveLength(MAX_TABLE_CELLS);
+    expect(cells[0]).toEqual({ row: 0, column: 0 });
+    expect(cellRange({ row: 0, column: 0 }, { row: 9, column: 9 }, 15)).toHaveLength(15);
+  });
+});

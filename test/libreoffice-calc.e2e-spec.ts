@@ -1,0 +1,200 @@
+import { startX11Screen, until, type X11Screen } from '../evals/lib/x11-screen';
+import { checkAction, labelAt, loadRules } from '../src/computer-use/actions';
+import { runApprovingEveryWrite } from './support/approving';
+import { placedRight, readSheet, startCalc, type Calc } from './support/libreoffice';
+import { startStack, type Stack } from './support/stack';
+
+/**
+ * LibreOffice Calc 7.4 (Debian, its GTK 3 UI) under Xvfb through the x11 screen host with its
+ * outline from AT-SPI: a second real application, of another toolkit (LibreOffice's own widgets,
+ * published through GTK's accessibility bridge), started once for the suite. The script aims at
+ * elements by role and name and waits on them with `when`: a click into the cell A2, the typing,
+ * Tab between cells, Ctrl+S, and the button of LibreOffice's "Keep current format" dialog that
+ * saves the CSV file. The file is read back by a headless LibreOffice of its own.
+ *
+ * What the outline says: a cell of the sheet is an editable cell (a text field: a click on it
+ * focuses it, a read); the dialog is modal, and its "Use Text CSV Format" a push button (a write).
+ * Calc's sheet says it holds 2,147,483,647 cells: the host reads only those it shows.
+ */
+
+jest.setTimeout(300_000);
+
+const cell = (name: string) => ({ role: 'textbox', name });
+const KEEP_CSV = { role: 'button', name: 'Use Text CSV Format' };
+const type = (text: string) => ({ action: { action: 'type', text } });
+const tab = { action: { action: 'key', key: 'Tab' } };
+
+const SCRIPT = {
+  patience: 60,
+  steps: [
+    {
+      step: 'the cell A2',
+      when: { element: cell('A2') },
+      action: { action: 'click', element: cell('A2') },
+    },
+    type('Coffee'),
+    tab, // B2: Tab takes what was typed into A2
+    type('3.50'),
+    tab,
+    { step: 'save', action: { action: 'key', key: 'Ctrl+S' } },
+    {
+      step: 'keep the CSV format',
+      when: { element: KEEP_CSV },
+      action: { action: 'click', element: KEEP_CSV },
+    },
+    {
+      when: { text: '^sheet\\.csv - LibreOffice Calc$' },
+      action: { action: 'done', summary: 'Coffee, 3.50 in row 2, saved as CSV' },
+    },
+  ],
+};
+
+describe('LibreOffice Calc through the x11 screen host, with its outline from AT-SPI', () => {
+  let stack: Stack;
+  let screen: X11Screen;
+  let calc: Calc;
+  const tokenEnv = 'WARDEN_TEST_CALC_HOST_TOKEN';
+
+  beforeAll(async () => {
+    // LibreOffice repaints about 150 ms after a key, and its toolbars and status bar again about
+    // 430 ms after (measured here): two screenshots 50 ms apart find the screen unchanged before
+    // it has changed, and a write held on it goes stale. Settle on screenshots 300 ms apart.
+    stack = await startStack({ env: { SETTLE_INTERVAL_MS: '300' } });
+    // The host first: Calc finds the accessibility bus the host announces when it starts.
+    screen = await startX11Screen(() => undefined);
+    process.env[tokenEnv] = screen.token;
+    await stack.grant(tokenEnv, screen.url);
+    calc = await startCalc(screen.display, screen.dir, [['Item', 'Amount']], () =>
+      screen.elements(),
+    );
+  });
+
+  afterAll(async () => {
+    await calc?.close();
+    await screen?.close();
+    await stack?.close();
+    delete process.env[tokenEnv];
+  });
+
+  it("serves Calc's window: the cells it shows, bounded, with their values, and its controls where they are", async () => {
+    const outline = await until('an outline with the cell A1', 90_000, async () => {
+      const got = await screen.elements();
+      return got?.some((e) => e.name === 'A1') ? got : null;
+    });
+    expect(outline[0]).toMatchObject({ role: 'title', name: 'sheet.csv - LibreOffice Calc' });
+    const named = (role: string, name: string) =>
+      outline.filter((e) => e.role === role && e.name === name);
+    // The sheet, and of its 2,147,483,647 cells those it shows, from the top left, at most 200.
+    expect(named('table', 'Sheet sheet')).toHaveLength(1);
+    const cells = outline.filter((e) => /^[A-Z]+[0-9]+$/.test(e.name));
+    expect(cells.length).toBeGreaterThan(100);
+    expect(cells.length).toBeLessThanOrEqual(200);
+    expect(named('textbox', 'A1')[0]).toMatchObject({
+      value: 'Item',
+      states: expect.arrayContaining(['editable', 'changeable']) as unknown,
+      area: 'input',
+    });
+    expect(named('textbox', 'B1')[0]).toMatchObject({ value: 'Amount' });
+    expect(named('textbox', 'A2')[0]).toMatchObject({ value: '' });
+    // The toolbar's buttons, the menus (once: the menu bar LibreOffice keeps collapsed behind
+    // GTK's is not served), the sheet's tab.
+    expect(named('button', 'Save')[0]).toMatchObject({ area: 'toolbar' });
+    expect(named('togglebutton', 'Bold')).toHaveLength(1);
+    expect(named('menu', 'File')).toHaveLength(1);
+    expect(named('tab', 'sheet')).toHaveLength(1);
+    // LibreOffice's own widgets and GTK's agree on where they are: GTK's Name Box field lies in
+    // LibreOffice's formula bar (Calc places its own 25 px too high until the pointer has moved
+    // over it; startCalc moves it).
+    expect(placedRight(outline)).toBe(true);
+    // A click anywhere on the toolbar's Save is judged on Save: a write.
+    const save = named('button', 'Save')[0].rect;
+    const screenContext = { width: 1280, height: 800, outline };
+    for (const y of [save.y + 2, save.y + save.height / 2, save.y + save.height - 2]) {
+      const at = { x: Math.round(save.x + save.width / 2), y: Math.round(y) };
+      expect(labelAt(outline, at.x, at.y)).toMatchObject({ role: 'button', name: 'Save' });
+      const verdict = checkAction({ action: 'click', ...at }, screenContext, loadRules());
+      expect(verdict.classification).toBe('write');
+    }
+  });
+
+  it('holds the typing, the save and the Keep-format button, and no read; the file holds what was typed', async () => {
+    await stack.configure(
+      {},
+      {
+        calc: {
+          screen_url: screen.url,
+          screen_token_env: tokenEnv,
+          screen_tls: { fingerprint_sha256: screen.fingerprint },
+          system: 'LibreOffice Calc 7.4 (Debian)',
+          max_steps: 30,
+          max_seconds: 280,
+          planner: await stack.planner(SCRIPT),
+        },
+      },
+    );
+    const performedBefore = screen.actions().filter((a) => a.outcome === 'performed').length;
+    const { run, held } = await runApprovingEveryWrite(stack, 'calc');
+    expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
+
+    // Held, each approved by another person and sent once: exactly the real writes, in order.
+    expect(held.map((h) => h.action)).toEqual([
+      { action: 'type', text: 'Coffee' },
+      { action: 'type', text: '3.50' },
+      { action: 'key', key: 'Ctrl+S' },
+      expect.objectContaining({ action: 'click', target: 'Use Text CSV Format' }),
+    ]);
+    expect(held.map((h) => h.why)).toEqual([
+      'typing into a field is a write',
+      'typing into a field is a write',
+      'key Ctrl+S commits',
+      'click on “Use Text CSV Format” (a button in the screen outline): a command control is a write unless its labels name only navigation (Back, Cancel …)',
+    ]);
+
+    // Sent without a person: the reads, each for the outline's reason.
+    const steps = run.steps as Array<{
+      action: any;
+      classification: string;
+      why: string;
+      outcome: string;
+      label_evidence?: any;
+    }>;
+    const reads = steps.filter((s) => s.classification === 'read' && s.action.action !== 'done');
+    expect(reads.filter((s) => s.outcome === 'sent').map((s) => s.why)).toEqual([
+      expect.stringMatching(/“A2”.*focusing a field is a read$/),
+      'key Tab navigates',
+      'key Tab navigates',
+    ]);
+    // A read judged on a frame that changed before the host acted (the caret blinks in the cell
+    // being edited) was refused by the frame rule and planned again: never sent.
+    for (const s of reads.filter((r) => r.outcome !== 'sent')) {
+      expect(s.outcome).toBe('screen_changed');
+    }
+
+    // The dialog's button, as the outline showed it: in the modal dialog, which was the screen.
+    const keep = steps.find((s) => s.action.target === 'Use Text CSV Format')!;
+    expect(keep.label_evidence).toMatchObject({
+      source: 'outline',
+      of: 'click',
+      element: { role: 'button', name: 'Use Text CSV Format' },
+    });
+
+    // The host performed exactly the actions Warden sent, each once: one Ctrl+S, one click on
+    // the dialog.
+    const performed = screen
+      .actions()
+      .filter((a) => a.outcome === 'performed')
+      .slice(performedBefore);
+    const sent = steps.filter((s) => ['sent', 'sent_after_approval'].includes(s.outcome));
+    expect(performed).toHaveLength(sent.filter((s) => s.action.action !== 'done').length);
+    const saves = sent.filter(
+      (s) => s.action.key === 'Ctrl+S' || s.action.target === KEEP_CSV.name,
+    );
+    expect(saves.map((s) => s.outcome)).toEqual(['sent_after_approval', 'sent_after_approval']);
+
+    // LibreOffice's own reading of the file it saved: what was typed, in row 2.
+    expect(await readSheet(calc.file)).toEqual([
+      ['Item', 'Amount'],
+      ['Coffee', '3.5'],
+    ]);
+  });
+});
