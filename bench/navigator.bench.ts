@@ -1,5 +1,5 @@
 /**
- * npm run bench:navigator — the navigator (DESIGN §8) on the sim's first screen (SAP Easy
+ * npm run bench:navigator — the navigator (docs/models.md) on the sim's first screen (SAP Easy
  * Access, its outline as the sim serves it): for five tasks, the energy of the right control and
  * of the best other one, whether its first press is the right control, and its decision time per
  * step (a run's eight presses on that screen, the word vectors already loaded), after the time

@@ -1,10 +1,10 @@
 /**
  * npm run bench:rules — how long Warden takes to decide "may this be sent, and is it a write"
- * for one click, on the two label paths of DESIGN §5:
+ * for one click, on the two label paths of docs/rules.md:
  *
  * - outline path: parse → validate → label from the screen outline → classify (pure, in-process);
  * - OCR path (warm worker): the label read from the pixels around the point, then classify;
- *   once from decoded RGBA (the engine decodes the PNG anyway for the pixel hash, DESIGN §6),
+ *   once from decoded RGBA (the engine decodes the PNG anyway for the pixel hash, docs/security.md),
  *   once from the PNG bytes (decode included).
  *
  * Goals (issue 4): outline path under 0.1 ms, OCR path under 20 ms at p50.

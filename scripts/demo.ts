@@ -498,7 +498,7 @@ async function makeTokens(
 }
 
 /**
- * The operator's grants (DESIGN §7): the sim's token may go to the sim, and a real model's key to
+ * The operator's grants (docs/screen-host.md): the sim's token may go to the sim, and a real model's key to
  * its provider. Answers what was granted, one line each.
  */
 async function grantSecrets(

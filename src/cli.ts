@@ -230,7 +230,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** `secrets grant|list|revoke`: the deployment operator's grants (DESIGN §7), audited as the OS user. */
+/** `secrets grant|list|revoke`: the deployment operator's grants (docs/screen-host.md), audited as the OS user. */
 async function secrets(
   grants: SecretGrants,
   command: string | undefined,

@@ -7,7 +7,7 @@ import { EngineModule } from './computer-use/engine/engine.module';
 import { RetentionWorkerModule } from './computer-use/retention/retention-worker.module';
 import type { AppConfig } from './config/app-config';
 
-/** The worker: BullMQ step processors, the reconciler, the audit shipper and the screen purge, no HTTP server (DESIGN §2). */
+/** The worker: BullMQ step processors, the reconciler, the audit shipper and the screen purge, no HTTP server (docs/operations.md). */
 @Module({})
 export class WorkerModule {
   static forRoot(config?: AppConfig): DynamicModule {

@@ -6,7 +6,7 @@ import { signInByHttp } from './support/signing-in';
 import { isEnded, type Stack } from './support/stack';
 
 /**
- * Approvers typed (DESIGN §6, issue 24 finding 5): an entry is `group:NAME` or `subject:NAME`; a
+ * Approvers typed (docs/security.md, issue 24 finding 5): an entry is `group:NAME` or `subject:NAME`; a
  * group matches only a person's groups, a subject only the caller's subject, and a person counts
  * only when signed in through the identity provider the deployment trusts. People sign in through
  * a real OpenID provider (its own process); API, worker, PostgreSQL, Redis and the sim are real.

@@ -6,7 +6,7 @@ import { until } from './support/until';
 import { heldWrite, ONE_WRITE } from './support/approving';
 
 /**
- * Approver groups, reminders and escalation (DESIGN §6): only the agent's approvers decide its
+ * Approver groups, reminders and escalation (docs/security.md): only the agent's approvers decide its
  * writes and see them in their inbox; a pending write is reminded, then handed to escalate_to as
  * well, each once, even when its job runs twice or Redis lost it; four-eyes still holds. Real API,
  * worker, PostgreSQL, Redis and an HTTPS sim host; tokens of different subjects.

@@ -19,7 +19,7 @@ import { expectWholeChain, syslogEvents as receivedEvents } from './support/sysl
 import { SCRAPE_TOKEN } from './support/api';
 
 /**
- * Audit streaming (DESIGN §10) to real receivers: Debian's rsyslogd over TLS and an HEC-shaped
+ * Audit streaming (docs/security.md) to real receivers: Debian's rsyslogd over TLS and an HEC-shaped
  * HTTPS receiver, each down for a while and up again: nothing lost, no gap in seq.
  */
 describe('audit sinks', () => {
@@ -75,7 +75,7 @@ describe('audit sinks', () => {
       AUDIT_SINK_BACKOFF_MAX_MS: '400',
       AUDIT_SINK_TIMEOUT_MS: '2000',
     });
-    // The deployment operator lets acme's audit chain go to rsyslog (DESIGN §7 "Destinations").
+    // The deployment operator lets acme's audit chain go to rsyslog (docs/security.md "Destinations").
     await api.grantDestination('acme', `tls://127.0.0.1:${rsyslog.port}`);
     admin = (await api.token('acme', 'ada', ['computer_use.admin'])).token;
     auditor = (await api.token('acme', 'aud', ['audit.read'])).token;

@@ -4,7 +4,7 @@ import { runApprovingEveryWrite, saves } from './support/approving';
 import { isEnded, startSimHost, startStack, type SimHost, type Stack } from './support/stack';
 
 /**
- * Commit-point approval (DESIGN §6, issue 14) end to end: real API, worker, PostgreSQL, Redis and
+ * Commit-point approval (docs/security.md, issue 14) end to end: real API, worker, PostgreSQL, Redis and
  * the HTTPS sim screen host with its outline. Under `approve_at: "commit"` with the two screen rules
  * of issue 14, the VA02 change asks a person once, at Save, and that approval lists what the save
  * stores. Typing that cannot be staged is held as always; a rejected commit stores nothing; a held

@@ -34,7 +34,7 @@ import {
 import { isEnded, startStack, type Stack } from './support/stack';
 
 /**
- * Every connection granted (DESIGN §7 "Destinations"), tried as a tenant admin who would map the
+ * Every connection granted (docs/security.md "Destinations"), tried as a tenant admin who would map the
  * deployment's network: audit sinks, notification channels, model endpoints (the deployment's
  * default model too) and screen hosts pointed at origins nobody granted. Listeners that record
  * every connection they accept must see none, and what the admin reads back names the missing

@@ -12,7 +12,7 @@ import { corruptIdat } from './support/crafted-png';
 import { isEnded, startSimHost, startStack, Stack } from './support/stack';
 
 /**
- * DESIGN §11 under fire: workers killed around a write's POST /action, Redis losing every key,
+ * docs/operations.md under fire: workers killed around a write's POST /action, Redis losing every key,
  * a screen host that is down or answers garbage. Workers here are real processes, killed for real.
  */
 

@@ -8,7 +8,7 @@ import {
 import { isEnded, SimHost, startSimHost, startStack, Stack } from './support/stack';
 
 /**
- * The frame rule (DESIGN §5, §7): an action is performed only on the frame it was judged on. A
+ * The frame rule (docs/rules.md, docs/screen-host.md): an action is performed only on the frame it was judged on. A
  * model "thinks" (the fake provider holds its answer) while the screen changes under it: a dialog
  * opens, a message appears, a caret blinks. Real sim screen hosts over HTTPS: one that checks the
  * frame itself, and one from before the frame precondition, for which Warden compares.

@@ -2,7 +2,7 @@ import { VA02_EXAMPLE_SCRIPT } from '../src/computer-use/planning/va02-example';
 import { startStack, Stack } from './support/stack';
 
 /**
- * How the API reads bodies (DESIGN §9, issue 13 §3): JSON sent with a bearer token is JSON whatever
+ * How the API reads bodies (docs/api.md, issue 13 §3): JSON sent with a bearer token is JSON whatever
  * the content type (the set-up commands in the docs use `curl -d`, which says form-encoded);
  * anything else is a 400 that says to send JSON; no body nests deeper than 32 levels or has a key
  * named constructor, __proto__ or prototype; and a run refused for want of `agents.operate` is

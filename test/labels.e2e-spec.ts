@@ -3,7 +3,7 @@ import { isEnded, startSimHost, startStack, type SimHost, type Stack } from './s
 import { type Approved, runApprovingEveryWrite, saves } from './support/approving';
 
 /**
- * Labels fail closed (DESIGN §5), end to end: real API, worker, PostgreSQL, Redis and HTTPS sim
+ * Labels fail closed (docs/rules.md), end to end: real API, worker, PostgreSQL, Redis and HTTPS sim
  * screen hosts. On a host started like `--no-elements --lang de` there is no outline, so every
  * click's label is what OCR (tesseract.js, in the worker) reads from the real pixels: an icon-only
  * button or a blank spot is "nothing could read it" and held; a text label is a read; a misread
@@ -186,7 +186,7 @@ describe('labels fail closed, end to end', () => {
       expect(saved).toHaveLength(1);
       expect(saved[0]).toMatchObject({ order: '4711', fields: { reqDelivDate: '30.04.2026' } });
       // Typing, Enter and Save. The click into the field “Order” is a read: the outline marks it
-      // a text field, and a field is not the verb (DESIGN §5).
+      // a text field, and a field is not the verb (docs/rules.md).
       expect(outcome.held.map((h) => h.n)).toEqual([2, 3, 5, 6, 8, 9]);
       expect(outcome.run.steps[3]).toMatchObject({
         classification: 'read',

@@ -15,7 +15,7 @@ import {
 import { isEnded, startStack, Stack } from './support/stack';
 
 /**
- * Screen scaling end to end (DESIGN §8): a screen host of each size shows a red marker; the fake
+ * Screen scaling end to end (docs/models.md): a screen host of each size shows a red marker; the fake
  * model finds it in the downscaled screenshot it was sent and clicks it in its own coordinates;
  * the click must land on the marker on the real screen. Then a click outside the scaled image is
  * refused as invalid, never clamped.
@@ -138,7 +138,7 @@ describe('screen scaling, end to end', () => {
         await stack.grant(stack.sim.tokenEnv, host.url);
         await stack.configure({
           screen_url: host.url,
-          // A blank canvas has no label to read, so its clicks are writes (DESIGN §5, labels fail
+          // A blank canvas has no label to read, so its clicks are writes (docs/rules.md, labels fail
           // closed); this test is about where they land, so they act without a person.
           require_write_approval: false,
           reason: 'the scaling test clicks markers on a blank canvas',

@@ -1,5 +1,5 @@
 /**
- * The navigator (DESIGN §8) through the real stack: API, worker, PostgreSQL, Redis and a sim
+ * The navigator (docs/models.md) through the real stack: API, worker, PostgreSQL, Redis and a sim
  * screen host over HTTPS. On the sim's first screen (SAP Easy Access) it presses the right menu
  * entry first for its task, thinks aloud in the step record, and its press, a write by Warden's
  * rules (the entry's name holds the committing verb "Order"), is held for a person like any

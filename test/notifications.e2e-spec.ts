@@ -9,7 +9,7 @@ import { isEnded, startStack, Stack } from './support/stack';
 import { SCRAPE_TOKEN } from './support/api';
 
 /**
- * Notifications (DESIGN §6, docs/notifications.md) against real receivers on loopback: an HTTPS
+ * Notifications (docs/security.md, docs/notifications.md) against real receivers on loopback: an HTTPS
  * receiver that checks the webhook signature and takes Slack- and Teams-shaped posts, and an SMTP
  * server. A write held by the sim screen host is announced; so are its decision and the run's end.
  */

@@ -3,7 +3,7 @@ import { AuditService } from '../src/audit/audit.service';
 import { startApi, TestApi } from './support/api';
 
 /**
- * Every list of the API (DESIGN §9) walked page by page over rows that PostgreSQL created within
+ * Every list of the API (docs/api.md) walked page by page over rows that PostgreSQL created within
  * one millisecond: `created_at` keeps microseconds, and a cursor that kept only milliseconds would
  * repeat or skip rows at a page boundary.
  */

@@ -24,7 +24,7 @@ import { render } from './support/rendered-screen';
 describe('screen retention and legal hold', () => {
   let api: TestApi;
   let admin: string;
-  /** An admin who may weaken: shorten retention, lift a hold (DESIGN §6). */
+  /** An admin who may weaken: shorten retention, lift a hold (docs/security.md). */
   let weakener: { id: string; token: string };
   let auditor: string;
   let screens: ScreensService;

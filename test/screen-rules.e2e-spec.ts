@@ -3,7 +3,7 @@ import { isEnded, startSimHost, startStack, type SimHost, type Stack } from './s
 import { runApprovingEveryWrite, saves } from './support/approving';
 
 /**
- * Screen rules and the text field rule (DESIGN §5) end to end: real API, worker, PostgreSQL, Redis
+ * Screen rules and the text field rule (docs/rules.md) end to end: real API, worker, PostgreSQL, Redis
  * and HTTPS sim screen hosts. With the two rules of issue 14, the VA02 change sends the transaction
  * code, its Enter and the Enter on the initial screen without a person, while typing the order, the
  * date and Save are still held; a click into the field "Order" is a read, rules or not. Without an

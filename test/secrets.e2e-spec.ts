@@ -17,7 +17,7 @@ import { TEST_REDIS_URL } from './support/env';
 import { isEnded, SimHost, startSimHost, startStack, Stack } from './support/stack';
 
 /**
- * Who can send a secret where (DESIGN §7), tried the way a hostile tenant admin would: name one of
+ * Who can send a secret where (docs/screen-host.md), tried the way a hostile tenant admin would: name one of
  * Warden's own variables, a model key with a base_url of their choosing, another tenant's granted
  * token. A local HTTPS listener records every connection and request; it must see no secret, and
  * the control case with a proper grant must see the token. Grants are made with the real CLI.

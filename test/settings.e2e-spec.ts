@@ -2,7 +2,7 @@ import { AGENT_DEFAULTS, MODEL_PLANNER_DEFAULTS } from '../src/computer-use/sett
 import { SettingsService } from '../src/computer-use/settings/settings.service';
 import { startApi, TestApi } from './support/api';
 
-/** The body DESIGN §9 says must be accepted as it is, byte for byte. */
+/** The body docs/api.md says must be accepted as it is, byte for byte. */
 const MINIMAL_BODY = `{"enabled": true,
  "agents": {"sap-orders": {
    "screen_url": "https://sapgui-host.internal:8443",
@@ -76,7 +76,7 @@ describe('computer-use admin config', () => {
     });
   });
 
-  it('accepts the minimal body of DESIGN §9 as it is and reads it back with every default', async () => {
+  it('accepts the minimal body of docs/api.md as it is and reads it back with every default', async () => {
     const saved = await api.request('PUT', '/api/admin/computer-use', {
       token: admin,
       headers: { 'content-type': 'application/json' },
@@ -459,7 +459,7 @@ describe('computer-use admin config', () => {
     ],
   ];
 
-  // Screen rules (DESIGN §5): every problem named by the rule's place in the list.
+  // Screen rules (docs/rules.md): every problem named by the rule's place in the list.
   const SCREEN_RULES: Array<[string, unknown, string]> = [
     [
       'a screen rule whose title is not a regular expression',

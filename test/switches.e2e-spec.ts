@@ -3,7 +3,7 @@ import { JOB, STEP_QUEUE } from '../src/queue/step-queue';
 import { isEnded, startStack, Stack } from './support/stack';
 
 /**
- * What an admin changes reaches runs already going (DESIGN §4): computer use turned off, the agent
+ * What an admin changes reaches runs already going (docs/step-flow.md): computer use turned off, the agent
  * removed, its kill switch, the tenant paused. Each is checked in the transaction that marks an
  * action `sending`, so a switch thrown while the planner thinks sends nothing, even for an agent
  * whose writes need no approval; queued runs wait; a new planner applies from the next step.

@@ -8,7 +8,7 @@ import {
 import { isEnded, startStack, Stack } from './support/stack';
 
 /**
- * Text that is never typed (DESIGN §5): bidirectional controls from a model, and a card number a
+ * Text that is never typed (docs/rules.md): bidirectional controls from a model, and a card number a
  * planner types in pieces into one field. Through the real engine: API, worker, PostgreSQL, Redis
  * and an HTTPS sim screen host, whose own log says what reached the screen.
  */

@@ -1,7 +1,7 @@
 import { startApi, TestApi } from './support/api';
 
 /**
- * Weakening (DESIGN §6): every config change that lets more happen without a person needs
+ * Weakening (docs/security.md): every config change that lets more happen without a person needs
  * `governance.weaken` and a reason, and is audited `governance.weaken` with its from → to.
  */
 

@@ -4,7 +4,7 @@ import { createWorker } from '../src/worker.module';
 import { testConfig } from './support/api';
 import { createTestDatabase, TestDatabase } from './support/database';
 
-/** The worker is the step engine and its queue, nothing of the API (DESIGN §2). */
+/** The worker is the step engine and its queue, nothing of the API (docs/operations.md). */
 describe('the worker process', () => {
   let db: TestDatabase;
   let worker: INestApplicationContext;

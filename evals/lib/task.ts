@@ -64,7 +64,7 @@ export interface TaskStart {
   /**
    * A modal dialog that opens while the planner thinks: at the first frame check (the host's look
    * at the screen right before it acts) on this screen, so the action was judged on a frame
-   * without it (DESIGN §5, the frame rule).
+   * without it (docs/rules.md, the frame rule).
    */
   popup_on?: { screen: string; title: string; message: string; buttons: string[] };
 }

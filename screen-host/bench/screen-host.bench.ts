@@ -115,7 +115,7 @@ async function overHttps(
     await measure(`${name} POST /action click over HTTPS`, '', () =>
       httpsCall(agent, host.url, '/action', { action: 'click', ...click }),
     );
-    // The same click with the frame precondition (DESIGN §7): the host captures the screen and
+    // The same click with the frame precondition (docs/screen-host.md): the host captures the screen and
     // compares it with the frame of the last screenshot before it acts. The click changes nothing,
     // so the frame stays the one expected.
     const frame = (await httpsCall(agent, host.url, '/screenshot')).headers['x-frame-sha256'];

@@ -1,5 +1,5 @@
 /**
- * The actions a screen host performs (DESIGN §5, less `wait`, `done` and `fail`, which never reach
+ * The actions a screen host performs (docs/rules.md, less `wait`, `done` and `fail`, which never reach
  * it) and their validation. The platform has checked the action already; the host checks again
  * because it is the last thing between a request and the desktop. The vocabulary, its limits and
  * the canonical keys are the protocol's (@warden/protocol); the host refuses anything else.

@@ -1,5 +1,5 @@
 /**
- * The frame precondition of `POST /action` (DESIGN §5, §7): the headers that ask for it, the
+ * The frame precondition of `POST /action` (docs/rules.md, docs/screen-host.md): the headers that ask for it, the
  * frames the host served, and the comparison of the screen now with the expected frame. The
  * server runs `refusal` in its serial action queue, right before it acts.
  */

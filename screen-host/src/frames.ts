@@ -1,5 +1,5 @@
 /**
- * Frames (DESIGN §5, §7): the pixels of a screenshot the host served, by their frame hash, so that
+ * Frames (docs/rules.md, docs/screen-host.md): the pixels of a screenshot the host served, by their frame hash, so that
  * `POST /action` with `X-Expect-Frame` can compare the screen now with the frame the action was
  * judged on. A frame is what the PNG shows: its own pixels (on a HiDPI screen more than the
  * coordinate space of actions), 8-bit RGBA exactly as a PNG decoder gives them back, so that the
@@ -183,7 +183,7 @@ function keptColumns(rects: { x0: number; x1: number }[], width: number): [numbe
 
 /**
  * How many frames the host keeps. Warden acts on the frame of the step's last screenshot (one run
- * at a time per host, DESIGN §4), and the frames are kept by hash, so an unchanged screen served
+ * at a time per host, docs/step-flow.md), and the frames are kept by hash, so an unchanged screen served
  * again takes no second place: four hold that frame together with a blinking caret's two frames
  * and one more screenshot taken in between (a settle sample, the doctor). An older frame is
  * answered `frame_unknown`, and Warden compares a fresh screenshot itself: safe, only slower.

@@ -3,7 +3,7 @@
  * desktop exactly once even when Warden retries (a worker died, a response was lost). A key is
  * claimed before anything is performed; a second request with a key that is still in flight waits
  * for the first and gets its answer. A claim whose action was not performed (its frame
- * precondition failed, DESIGN §7) is released instead of settled: nothing is stored, and the key
+ * precondition failed, docs/screen-host.md) is released instead of settled: nothing is stored, and the key
  * may act later.
  */
 

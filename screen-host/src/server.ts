@@ -1,5 +1,5 @@
 /**
- * The screen host's HTTP surface (DESIGN §7): screenshot, action, elements, health, all behind one
+ * The screen host's HTTP surface (docs/screen-host.md): screenshot, action, elements, health, all behind one
  * bearer token. Everything that touches the desktop goes through `POST /action`, one at a time;
  * an action with a frame precondition is checked against the screen in the same turn of that
  * queue, so nothing else acts between the check and the action.

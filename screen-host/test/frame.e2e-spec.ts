@@ -1,5 +1,5 @@
 /**
- * The frame precondition (DESIGN §5, §7) over real HTTPS: every screenshot names its frame
+ * The frame precondition (docs/rules.md, docs/screen-host.md) over real HTTPS: every screenshot names its frame
  * (`X-Frame-SHA256`), and `POST /action` with `X-Expect-Frame` acts only on that frame, leaving out
  * `X-Frame-Ignore`. What the host did is proved by the sim's own event log and the action log,
  * not by the host's answer alone.

@@ -64,7 +64,7 @@ export function shortSha(sha: unknown): string {
   return typeof sha === 'string' ? `${sha.slice(0, 12)}…` : '-';
 }
 
-/** An action of DESIGN §5 in words: `type "4711"`, `press Enter`, `click "Save" at (612, 88)`. */
+/** An action of docs/rules.md in words: `type "4711"`, `press Enter`, `click "Save" at (612, 88)`. */
 export function describeAction(recorded: object | null | undefined, { where = true } = {}): string {
   if (!recorded) return '-';
   const action = recorded as Record<string, unknown>;

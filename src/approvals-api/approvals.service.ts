@@ -62,7 +62,7 @@ export class ApprovalsService {
     caller: Caller,
     query: ListApprovalsDto,
   ): Promise<{ items: ApprovalView[]; next_cursor: string | null }> {
-    // The inbox shows each person only what they may decide (DESIGN §6, approver groups).
+    // The inbox shows each person only what they may decide (docs/security.md, approver groups).
     const page = await this.approvals.page(
       caller.tenant,
       query.status,
@@ -107,7 +107,7 @@ export class ApprovalsService {
   }
 
   /**
-   * Approves a held write. Only its deciders may (DESIGN §6, approver groups; `pending`), and
+   * Approves a held write. Only its deciders may (docs/security.md, approver groups; `pending`), and
    * four-eyes (on by default) still holds for them: the person who started the run, or the token
    * that started it, cannot approve its writes.
    */

@@ -17,7 +17,7 @@ export interface ApprovalNotice {
 }
 
 /**
- * The one place a reminder or an escalation reaches people (DESIGN §6, notifications): the agent's
+ * The one place a reminder or an escalation reaches people (docs/security.md, notifications): the agent's
  * channels are told, through the notifications queue (`Notifications.announce` never throws and
  * only queues). Called once per approval and kind, after the commit.
  */

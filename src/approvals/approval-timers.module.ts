@@ -6,7 +6,7 @@ import { ApprovalTimers } from './approval-timers.service';
 import { ApprovalsModule } from './approvals.module';
 
 /**
- * A pending approval's reminder and escalation (DESIGN §6), and what people are told of them. Each
+ * A pending approval's reminder and escalation (docs/security.md), and what people are told of them. Each
  * is a delayed job on the step queue, which only the worker takes: the engine imports this module
  * and its processor calls ApprovalTimers, so the API never loads it. An approval's expiry ends its
  * run, and stays with the engine (engine/approval-expiry.service.ts).

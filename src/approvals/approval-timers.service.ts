@@ -10,7 +10,7 @@ import { ApprovalsRepository } from './approvals.repository';
 import { decidersAfterEscalation } from './deciders';
 
 /**
- * A pending write's reminder and escalation (DESIGN §6): each is a delayed job queued when the
+ * A pending write's reminder and escalation (docs/security.md): each is a delayed job queued when the
  * write is held (and re-armed by the reconciler). Each happens at most once: in a transaction on
  * the approval, locked and still pending, the time it happened is recorded only where none is, so
  * a job that runs twice does nothing the second time. Neither happens once someone decided.

@@ -101,7 +101,7 @@ export class Approval {
   safetyChecks: ProviderSafetyCheck[] | null;
 
   /**
-   * A held commit's change list (DESIGN §6, commit-point approval): every staged edit since the
+   * A held commit's change list (docs/security.md, commit-point approval): every staged edit since the
    * run's last commit, read back on the held screen. Null when nothing was staged.
    */
   @Column({ type: 'jsonb', nullable: true })
@@ -111,7 +111,7 @@ export class Approval {
   @Column({ type: 'jsonb', nullable: true })
   rail: RailRecord | null;
   /**
-   * Who may decide it now (DESIGN §6, approver groups): groups or token subjects, the agent's
+   * Who may decide it now (docs/security.md, approver groups): groups or token subjects, the agent's
    * `approvers` when it was held, with `escalate_to` added once escalated; null: anyone with
    * `agents.approve` in the tenant.
    */

@@ -19,7 +19,7 @@ const nullableArray = (description: string) => ({
   description,
 });
 
-/** A waiting action (DESIGN §9) as the approvals API answers it. */
+/** A waiting action (docs/api.md) as the approvals API answers it. */
 export const APPROVAL_SCHEMAS: ApiSchemas = {
   Approval: record({
     id: uuid,

@@ -5,7 +5,7 @@ import type { ProviderSafetyCheck } from '../computer-use/planner-contract/plann
 import type { RailRecord } from '../computer-use/rail/screen-rail';
 import type { Approval } from './approval.entity';
 
-/** A waiting action as the API shows it (DESIGN §9). */
+/** A waiting action as the API shows it (docs/api.md). */
 export interface ApprovalView {
   id: string;
   kind: string;
@@ -20,7 +20,7 @@ export interface ApprovalView {
   screen_pixel_sha256: string;
   volatile_pixels: number;
   /**
-   * Where those pixels are (DESIGN §5: the approver sees the masked area): rectangles in the
+   * Where those pixels are (docs/rules.md: the approver sees the masked area): rectangles in the
    * screenshot's own pixels (`frame` its size); null when nothing is masked.
    */
   volatile_regions: { frame: { width: number; height: number }; rects: Rect[] } | null;
@@ -33,7 +33,7 @@ export interface ApprovalView {
   spent_by: string | null;
   spent_at: string | null;
   safety_checks: ProviderSafetyCheck[] | null;
-  /** For a held commit under commit-point approval: what it stores (DESIGN §6); else null. */
+  /** For a held commit under commit-point approval: what it stores (docs/security.md); else null. */
   changes: Change[] | null;
   /**
    * The injection rail's flag when it held the action: `{verdict, rule, text_sha256, source, rect}`
@@ -41,7 +41,7 @@ export interface ApprovalView {
    */
   rail: RailRecord | null;
   /**
-   * Who may decide it now (DESIGN §6, approver groups): groups or token subjects, the agent's
+   * Who may decide it now (docs/security.md, approver groups): groups or token subjects, the agent's
    * approvers plus escalate_to once escalated; null: anyone with agents.approve in the tenant.
    */
   may_decide_now: string[] | null;

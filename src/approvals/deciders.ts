@@ -1,5 +1,5 @@
 /**
- * Who may decide a held write (DESIGN §6, approver groups). An approval carries its deciders: the
+ * Who may decide a held write (docs/security.md, approver groups). An approval carries its deciders: the
  * typed entries of the agent's `approvers` when the write was held (`group:NAME`,
  * `subject:NAME`), with `escalate_to` added once it is escalated; null means anyone with
  * `agents.approve` in the tenant. A caller is one of them when one of the typed names it answers

@@ -9,7 +9,7 @@ import {
   uuid,
 } from '../common/api-schema';
 
-/** Audit events and the chain check (DESIGN §10). */
+/** Audit events and the chain check (docs/security.md). */
 export const AUDIT_SCHEMAS: ApiSchemas = {
   AuditEvent: record({
     id: uuid,

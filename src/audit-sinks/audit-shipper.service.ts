@@ -11,7 +11,7 @@ import { SinkError } from './sink-error';
 export const SINK_BATCH = 200;
 
 /**
- * Streams every tenant's audit chain to its sinks, on every worker (DESIGN §10). At least once and
+ * Streams every tenant's audit chain to its sinks, on every worker (docs/security.md). At least once and
  * in order: a sink's events are read from audit_events in seq order after its cursor, sent in
  * batches, and the cursor moves only past events the sink acknowledged (a whole batch, or over
  * RELP the events at its head that were acknowledged before it failed). One worker ships to a

@@ -8,7 +8,7 @@ import {
   timeOrNull,
 } from '../common/api-schema';
 
-/** The tenant's audit sinks, each with how its delivery goes (DESIGN §10). */
+/** The tenant's audit sinks, each with how its delivery goes (docs/security.md). */
 export const AUDIT_SINK_SCHEMAS: ApiSchemas = {
   AuditSinkStatus: record({
     delivered_seq: integer('the last event the sink acknowledged; 0: none yet'),

@@ -20,8 +20,8 @@ export interface AuditSinksView {
 }
 
 /**
- * A tenant's audit sinks (DESIGN §10): the admin's list, each sink with its delivery status and
- * the grant it lacks, if any (DESIGN §7 "Destinations"). Every change is an
+ * A tenant's audit sinks (docs/security.md): the admin's list, each sink with its delivery status and
+ * the grant it lacks, if any (docs/security.md "Destinations"). Every change is an
  * `audit.sinks_changed` event in the same transaction.
  */
 @Injectable()

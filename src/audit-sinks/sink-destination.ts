@@ -4,7 +4,7 @@ import type { SecretUse } from '../secrets/secret-grants.service';
 import { hecEndpoint, type SplunkHecSink, type SyslogSink } from './sink-config';
 
 /**
- * Where a sink connects, as the grants see it (DESIGN §7 "Destinations"): a syslog sink's
+ * Where a sink connects, as the grants see it (docs/security.md "Destinations"): a syslog sink's
  * `tls://host:port`, and the collector's origin the HEC token is released for. Shared by the
  * shipper (checked before each batch) and the API (the status names the missing grant). Pure.
  */

@@ -17,7 +17,7 @@ export interface SinkStatus {
   last_error: string | null;
   last_error_at: string | null;
   next_try_at: string;
-  /** The operator's command that grants what the sink lacks now (DESIGN §7); null when granted. */
+  /** The operator's command that grants what the sink lacks now (docs/screen-host.md); null when granted. */
   missing_grant: string | null;
 }
 

@@ -33,7 +33,7 @@ export class ApiToken {
   @Column({ name: 'token_sha256', type: 'char', length: 64 })
   tokenSha256: string;
 
-  /** With `planners.serve`: the remote planner families this token may serve (DESIGN §8). */
+  /** With `planners.serve`: the remote planner families this token may serve (docs/models.md). */
   @Column({ name: 'planner_families', type: 'text', array: true, default: () => "'{}'" })
   plannerFamilies: string[];
 

@@ -13,7 +13,7 @@ export interface Caller {
    */
   issuer: string | null;
   /**
-   * The identity provider's groups the caller is a member of (DESIGN §6, approver groups); empty
+   * The identity provider's groups the caller is a member of (docs/security.md, approver groups); empty
    * for an API token, which stands for its subject alone.
    */
   groups: ReadonlySet<string>;

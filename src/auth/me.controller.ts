@@ -16,7 +16,7 @@ export class MeController {
    * Who is calling: the console shows it and shows only what the permissions allow. A console
    * session also gets its CSRF token here (only the console's own script can read this answer),
    * to send as X-Warden-CSRF with every change, and the person's groups. `tags`: the caller's
-   * planner tags, which only the deployment operator sets (DESIGN §8).
+   * planner tags, which only the deployment operator sets (docs/models.md).
    */
   @Get()
   @SignedIn()

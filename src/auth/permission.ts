@@ -1,11 +1,11 @@
-/** The permissions a token can carry (DESIGN §1). */
+/** The permissions a token can carry (docs/security.md). */
 export const PERMISSIONS = [
   'computer_use.admin',
   'agents.operate',
   'agents.approve',
   'audit.read',
   'governance.weaken',
-  /** A remote planner's worker: asks for, claims and answers its families' waiting steps (DESIGN §8). */
+  /** A remote planner's worker: asks for, claims and answers its families' waiting steps (docs/models.md). */
   'planners.serve',
 ] as const;
 

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 
 /**
- * A subject's planner tags (DESIGN §8), for GET /api/me: read here from `planner_access`, which the
+ * A subject's planner tags (docs/models.md), for GET /api/me: read here from `planner_access`, which the
  * planner catalog owns and the deployment operator alone writes (computer-use/catalog/).
  */
 @Injectable()

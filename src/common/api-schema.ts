@@ -11,7 +11,7 @@ export const schemaRef = (name: string): ReferenceObject => ({
   $ref: `#/components/schemas/${name}`,
 });
 
-/** A list's answer (DESIGN §9): `{items, next_cursor}`, null on the last page. */
+/** A list's answer (docs/api.md): `{items, next_cursor}`, null on the last page. */
 export const pageOf = (name: string): SchemaObject => ({
   type: 'object',
   required: ['items', 'next_cursor'],

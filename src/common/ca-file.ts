@@ -1,6 +1,6 @@
 /**
  * A CA file a tenant admin names (`screen_tls.ca_file`, an audit sink's `ca_file`) is read only
- * under the deployment's CA_DIR (DESIGN §7): a tenant admin names a CA file, the deployment
+ * under the deployment's CA_DIR (docs/screen-host.md): a tenant admin names a CA file, the deployment
  * operator decides which files there are.
  */
 import { readFileSync, realpathSync } from 'node:fs';

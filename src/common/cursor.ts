@@ -1,7 +1,7 @@
 import { invalid } from './domain-error';
 
 /**
- * An opaque `next_cursor`: the position after the last item of a page (DESIGN §9 lists), as
+ * An opaque `next_cursor`: the position after the last item of a page (docs/api.md lists), as
  * base64url JSON. Every list of the API pages with it.
  */
 export function encodeCursor(position: Array<string | number>): string {

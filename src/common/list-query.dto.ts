@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
-/** `?limit=` (1-200, default 50) and `?cursor=` of every list (DESIGN §9). */
+/** `?limit=` (1-200, default 50) and `?cursor=` of every list (docs/api.md). */
 export class ListQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
   @IsOptional()

@@ -56,7 +56,7 @@ export class AppConfig {
 
   /**
    * A remote planner's family is serving while one of its workers asked for work within this many
-   * seconds (DESIGN §8: 30); a step waiting on it fails `planner_offline` after as long a silence.
+   * seconds (docs/models.md: 30); a step waiting on it fails `planner_offline` after as long a silence.
    */
   @Type(() => Number)
   @IsInt({ message: 'PLANNER_HEARTBEAT_SECONDS must be an integer from 1 to 600' })
@@ -124,7 +124,7 @@ export class AppConfig {
   TEST_CRASH_AT?: 'before-send' | 'after-send';
 
   /**
-   * The deployment's default model (DESIGN §9): the planner of every agent that names none. Unset:
+   * The deployment's default model (docs/api.md): the planner of every agent that names none. Unset:
    * such agents have no planner and their runs are refused at start.
    */
   @IsOptional()
@@ -200,7 +200,7 @@ export class AppConfig {
   })
   SCREEN_KEYS_ENV?: string = undefined;
 
-  /** The directory `screen_tls.ca_file` is read from; a CA file outside it is refused (DESIGN §7). */
+  /** The directory `screen_tls.ca_file` is read from; a CA file outside it is refused (docs/screen-host.md). */
   @IsOptional()
   @Matches(/^\/\S*$/, { message: 'CA_DIR must be an absolute path' })
   CA_DIR?: string = undefined;

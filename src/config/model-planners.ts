@@ -1,7 +1,7 @@
 import { ENV_NAME_PATTERN, MODEL_PROVIDERS, type ModelProvider } from './names';
 
 /**
- * The deployment's model planners besides its default model (DESIGN §8 "Planners as a catalog"),
+ * The deployment's model planners besides its default model (docs/planners.md "Planners as a catalog"),
  * as the operator sets them in `MODEL_PLANNERS`: a JSON array of
  * `{id, provider, model, api_key_env, base_url?, public?, tags?, programs?}`. Each is in the
  * catalog under its id; its key is the deployment's own (never granted to a tenant), sent only to

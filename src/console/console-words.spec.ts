@@ -1,5 +1,5 @@
 /**
- * What the approver sees is what is sent (DESIGN §6): the console's words for typed text, from
+ * What the approver sees is what is sent (docs/security.md): the console's words for typed text, from
  * the browser's own modules (browser/words.ts and its neighbours). The console e2e test shows the
  * same in a real browser.
  */

@@ -1,5 +1,5 @@
 /**
- * May this tenant's traffic go to this origin (DESIGN §7 "Destinations")? Pure: the tenant's live
+ * May this tenant's traffic go to this origin (docs/security.md "Destinations")? Pure: the tenant's live
  * grants in, a decision out. An origin is granted for a tenant when a live destination grant names
  * it, or a live secret grant does (granting a secret for an origin grants the origin); compared in
  * normal form, scheme, host and port alike, so another port, another scheme or another spelling of

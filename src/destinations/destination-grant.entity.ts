@@ -10,7 +10,7 @@ import { Tenant } from '../tenants/tenant.entity';
 
 /**
  * The deployment operator's permission for Warden to connect to one origin on one tenant's behalf
- * (DESIGN §7 "Destinations"). Revoked grants stay, with who revoked them and when.
+ * (docs/security.md "Destinations"). Revoked grants stay, with who revoked them and when.
  */
 @Entity({ name: 'destination_grants' })
 export class DestinationGrant {

@@ -1,5 +1,5 @@
 /**
- * Where a connection goes, as an origin a grant can name (DESIGN §7 "Destinations"): a scheme, a
+ * Where a connection goes, as an origin a grant can name (docs/security.md "Destinations"): a scheme, a
  * host and a port, nothing else. Pure.
  *
  * - `https://host:port` (the WHATWG origin: the default port 443 left out, the host lower-case and

@@ -8,7 +8,7 @@ export const DESTINATIONS_USAGE = `  destinations grant --tenant <tenant> --to <
   destinations revoke --tenant <tenant> --to <origin>`;
 
 /**
- * `destinations grant|list|revoke`: the deployment operator's destination grants (DESIGN §7
+ * `destinations grant|list|revoke`: the deployment operator's destination grants (docs/screen-host.md
  * "Destinations"), audited in the tenant's chain as `actor` (the OS user). Answers the exit code.
  */
 export async function destinationsCommand(

@@ -3,7 +3,7 @@ import { TenantsModule } from '../tenants/tenants.module';
 import { DestinationGrantsRepository } from './destination-grants.repository';
 import { Destinations } from './destinations.service';
 
-/** Destination grants (DESIGN §7 "Destinations"): where Warden may connect on a tenant's behalf. */
+/** Destination grants (docs/security.md "Destinations"): where Warden may connect on a tenant's behalf. */
 @Module({
   imports: [TenantsModule],
   providers: [Destinations, DestinationGrantsRepository],

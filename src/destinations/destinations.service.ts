@@ -51,7 +51,7 @@ export interface DestinationListRow {
 const MAX_NOTE = 500;
 
 /**
- * Where Warden may connect on a tenant's behalf (DESIGN §7 "Destinations"), in one place: the
+ * Where Warden may connect on a tenant's behalf (docs/security.md "Destinations"), in one place: the
  * deployment operator grants a tenant an origin (the CLI), and every connection Warden opens for a
  * tenant (a screen host, a model endpoint, a webhook, Slack, Teams, the SMTP server, a syslog or
  * HEC sink) is admitted here first, right before it is opened. A secret grant for an origin grants

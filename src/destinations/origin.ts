@@ -1,6 +1,6 @@
 /**
  * Where a secret may go: an origin (`https://host:port`, the WHATWG URL origin, so the default port
- * is left out and the host is lower-case). Plain `http://` only on loopback (DESIGN §7).
+ * is left out and the host is lower-case). Plain `http://` only on loopback (docs/screen-host.md).
  */
 
 /** 127.0.0.0/8, ::1 and `localhost`: the only hosts a secret may reach over plain http. */

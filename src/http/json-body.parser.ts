@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readJsonBody, SEND_JSON } from './json-body';
 
 /**
- * The API's only body parsers (DESIGN §9). A request with a bearer token may send its JSON with any
+ * The API's only body parsers (docs/api.md). A request with a bearer token may send its JSON with any
  * content type: the set-up command users copy, `curl -X PUT … -d '{…}'`, sends it form-encoded.
  * That is safe from CSRF: another site's page cannot make a browser send an Authorization header
  * without a CORS preflight, which Warden does not allow. Any other request (the console's cookie

@@ -1,7 +1,7 @@
 import { invalid } from '../common/domain-error';
 
 /**
- * How Warden reads a request body (DESIGN §9): JSON, no deeper than MAX_BODY_DEPTH, with no key
+ * How Warden reads a request body (docs/api.md): JSON, no deeper than MAX_BODY_DEPTH, with no key
  * that names a part of JavaScript's object machinery. Pure: the Fastify parsers in
  * json-body.parser.ts call it before anything else (guard, pipes, class-transformer) sees the body.
  */

@@ -45,7 +45,7 @@ export class OperationsMetricsRepository {
     }));
   }
 
-  /** Runs ended, by end reason (the end status follows from it, DESIGN §4). */
+  /** Runs ended, by end reason (the end status follows from it, docs/step-flow.md). */
   async runsEnded(): Promise<Array<StoredValue<AgentLabels | 'end_reason'>>> {
     const rows: Array<{ tenant: string; agent: string; end_reason: string; runs: string }> =
       await this.dataSource.query(
@@ -76,7 +76,7 @@ export class OperationsMetricsRepository {
 
   /**
    * Notification deliveries not yet settled (pending), and the age in seconds of the oldest, by
-   * tenant: the channels' lag (DESIGN §6).
+   * tenant: the channels' lag (docs/security.md).
    */
   async pendingDeliveries(): Promise<Array<{ tenant: string; pending: number; oldest: number }>> {
     const rows: Array<{ tenant: string; pending: string; oldest: number }> =
@@ -107,7 +107,7 @@ export class OperationsMetricsRepository {
     return rows.map((r) => ({ ...r, steps: Number(r.steps) }));
   }
 
-  /** Model calls, tokens and cost, from the agents' daily usage rows (DESIGN §8). */
+  /** Model calls, tokens and cost, from the agents' daily usage rows (docs/models.md). */
   async modelUsage(): Promise<ModelUsageRow[]> {
     const rows: Array<Record<keyof ModelUsageRow, string>> = await this.dataSource.query(
       `SELECT tenant, agent, sum(calls) AS calls, sum(input_tokens) AS input_tokens,

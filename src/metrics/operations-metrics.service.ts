@@ -19,7 +19,7 @@ export const DECIDED_TO_SENT_BUCKETS = [
 ] as const;
 
 /**
- * The operations metrics of DESIGN §12 beyond HTTP (docs/operations.md, Metrics): runs, steps,
+ * The operations metrics of docs/operations.md beyond HTTP (docs/operations.md, Metrics): runs, steps,
  * approval latency and model usage, each read from PostgreSQL when Prometheus scrapes, with tenant
  * and agent labels (never run ids).
  */

@@ -1,7 +1,7 @@
 import type { ModelPlannerConfig } from '../computer-use/settings/agent-config';
 
 /**
- * Budgets (DESIGN §8): tokens and cost per run, tokens per agent per day. Pure: the totals come
+ * Budgets (docs/models.md): tokens and cost per run, tokens per agent per day. Pure: the totals come
  * from PostgreSQL (UsageService), shared by every worker. Usage a provider did not report stays
  * unknown, never zero; a budget that unknown usage could have broken cannot be kept, and says so.
  */

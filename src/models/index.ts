@@ -1,4 +1,4 @@
-/** The governed model call (DESIGN §8). */
+/** The governed model call (docs/models.md). */
 export { ModelsModule } from './models.module';
 export { ModelsService, PROVIDERS, MAX_OUTPUT_TOKENS } from './models.service';
 export type { ModelPlannerState } from './planner-state';

@@ -11,7 +11,7 @@ import { Run } from '../computer-use/runs/run.entity';
 import { Tenant } from '../tenants/tenant.entity';
 
 /**
- * One call to a model provider: the transcript of a step (DESIGN §8) is its calls. The request
+ * One call to a model provider: the transcript of a step (docs/models.md) is its calls. The request
  * names screenshots by SHA-256 instead of holding their bytes; a failed call keeps the HTTP status
  * and Warden's cause type, never the provider's error body.
  */

@@ -2,7 +2,7 @@ import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn 
 import { Tenant } from '../tenants/tenant.entity';
 
 /**
- * An agent's model usage on one UTC day, added to atomically by every worker (DESIGN §8: the
+ * An agent's model usage on one UTC day, added to atomically by every worker (docs/models.md: the
  * daily budget is counted in PostgreSQL). Tokens counted are known tokens; calls whose usage or
  * cost is unknown are counted apart, so unknown never reads as zero.
  */

@@ -6,7 +6,7 @@ import { ModelUsageRepository } from './model-usage.repository';
 import { ModelsService } from './models.service';
 import { UsageService } from './usage.service';
 
-/** The governed model call (DESIGN §8): providers, budget, transcripts as they are recorded. */
+/** The governed model call (docs/models.md): providers, budget, transcripts as they are recorded. */
 @Module({
   imports: [ScreensModule, SecretsModule],
   providers: [ModelsService, ModelImages, UsageService, ModelUsageRepository],

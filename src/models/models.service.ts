@@ -52,7 +52,7 @@ export interface ModelPlanResult extends PlanResult {
   safetyChecks: SafetyCheck[];
 }
 
-/** The model key as a secret to release: for the tenant, to the planner's endpoint (DESIGN §7). */
+/** The model key as a secret to release: for the tenant, to the planner's endpoint (docs/screen-host.md). */
 function keyUse(tenant: string, config: ModelPlannerConfig): SecretUse {
   return {
     tenant,
@@ -63,7 +63,7 @@ function keyUse(tenant: string, config: ModelPlannerConfig): SecretUse {
 }
 
 /**
- * The governed model call (DESIGN §8): every planning call of a model planner goes through here.
+ * The governed model call (docs/models.md): every planning call of a model planner goes through here.
  * Budget before each call; the prompt built from the run; screenshots downscaled and coordinates
  * mapped back exactly; nothing secret sent; bounded retries; a transcript of every call, with
  * usage counted in PostgreSQL; a provider's error body neither stored nor logged.

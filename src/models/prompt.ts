@@ -3,7 +3,7 @@ import type { Rules } from '../computer-use/actions';
 import { type ScreenScale, toModel } from './scaling';
 
 /**
- * What the model is told (DESIGN §8, issue 6 item 2): the rules of the game, the task, the system,
+ * What the model is told (docs/models.md, issue 6 item 2): the rules of the game, the task, the system,
  * the steps so far with their classification and outcome (and why an action was refused), and the
  * latest screenshots. The screen is untrusted content, and the prompt says so. Pure.
  */

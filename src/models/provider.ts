@@ -72,7 +72,7 @@ export interface Turn {
  * planner maps them to the screen's.
  */
 export type Move =
-  /** An action in Warden's vocabulary (DESIGN §5). */
+  /** An action in Warden's vocabulary (docs/rules.md). */
   | { kind: 'action'; action: Record<string, unknown> }
   /** Look again: `screenshot`. */
   | { kind: 'look' }

@@ -7,7 +7,7 @@ import {
   retryable,
 } from './model-errors';
 
-/** Bounded retries of one provider call (DESIGN §8, §11). */
+/** Bounded retries of one provider call (docs/models.md, docs/operations.md). */
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
   attempts: number;

@@ -1,5 +1,5 @@
 /**
- * The screen as the model sees it (DESIGN §8): screenshots larger than a model should see are
+ * The screen as the model sees it (docs/models.md): screenshots larger than a model should see are
  * downscaled to the best of 1024x768, 1280x800 and 1366x768 by aspect ratio, and the model's
  * coordinates are mapped back to the screen host's coordinate space (`X-Screen-Width/Height`).
  *

@@ -61,7 +61,7 @@ export function modelCallView(c: ModelCall): ModelCallView {
   };
 }
 
-/** Transcripts (DESIGN §8), read in the caller's tenant only: another tenant's run is a 404. */
+/** Transcripts (docs/models.md), read in the caller's tenant only: another tenant's run is a 404. */
 @Injectable()
 export class TranscriptsService {
   constructor(

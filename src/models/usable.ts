@@ -2,7 +2,7 @@ import type { ModelPlannerConfig } from '../computer-use/settings/agent-config';
 
 /**
  * Why this model's budget cannot be kept, or null: a cost cap needs prices, since without them
- * the cost is unknown. (Whether its key may be sent is SecretGrants' question, DESIGN §7.)
+ * the cost is unknown. (Whether its key may be sent is SecretGrants' question, docs/screen-host.md.)
  */
 export function priceProblem(model: ModelPlannerConfig): string | null {
   if (

@@ -1,7 +1,7 @@
 import type { Action } from '@warden/protocol';
 
 /**
- * An action in words for a message (DESIGN §6): "click “Save” at (412, 310)". Typed text is a
+ * An action in words for a message (docs/security.md): "click “Save” at (412, 310)". Typed text is a
  * count of characters unless the agent allows its text out (`notify_include_screen`), because a
  * chat channel or a mailbox is read by more people than the approvers.
  */

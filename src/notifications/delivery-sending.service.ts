@@ -28,8 +28,8 @@ export class DeliveryRetry extends Error {
 }
 
 /**
- * Sends one delivery (DESIGN §6): its channel's secret released through SecretGrants for the
- * destination's origin (DESIGN §7), which admits the origin too; a mail only when the tenant's
+ * Sends one delivery (docs/security.md): its channel's secret released through SecretGrants for the
+ * destination's origin (docs/screen-host.md), which admits the origin too; a mail only when the tenant's
  * destinations include the deployment's SMTP server; the payload made, one POST or one mail within
  * NOTIFY_TIMEOUT_MS, and the outcome recorded. Throws DeliveryRetry to have the queue try again.
  */

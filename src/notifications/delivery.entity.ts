@@ -17,7 +17,7 @@ export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'not_granted
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
- * One message to one channel (DESIGN §6): queued by `Notifications.announce`, tried by the worker
+ * One message to one channel (docs/security.md): queued by `Notifications.announce`, tried by the worker
  * with backoff. `last_error` is an HTTP status or an error's class, never what the receiver answered.
  */
 @Entity({ name: 'deliveries' })

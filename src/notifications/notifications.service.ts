@@ -8,7 +8,7 @@ import type { NotifyEvent } from './notify-event';
 import { renderMessage } from './render-message';
 
 /**
- * Tells an agent's channels what happened (DESIGN §6). Only records and queues: the worker sends
+ * Tells an agent's channels what happened (docs/security.md). Only records and queues: the worker sends
  * (DeliverySending), so a run never waits for a receiver. Call it after the transaction that made
  * the event true has committed. It never throws: a notification that cannot even be queued is
  * logged, and the run goes on.

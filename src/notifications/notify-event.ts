@@ -1,7 +1,7 @@
 import type { Action } from '@warden/protocol';
 
 /**
- * What Warden tells an agent's channels about (DESIGN §6): a write held, the decision on it, an
+ * What Warden tells an agent's channels about (docs/security.md): a write held, the decision on it, an
  * escalation or a reminder while it waits, and the end of a run. Each carries what a message
  * names; `Notifications.announce` renders and queues it.
  */

@@ -3,7 +3,7 @@ import { actionInWords } from './action-words';
 import type { ApprovalFacts, NotifyEvent, NotifyEventKind } from './notify-event';
 
 /**
- * A notification in neutral form (DESIGN §6): who, what, why, until when, and the console link.
+ * A notification in neutral form (docs/security.md): who, what, why, until when, and the console link.
  * Each channel's payload (channel-payloads.ts) is made from this; it is what a delivery stores.
  */
 export interface NotificationMessage {

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Signed webhooks (DESIGN §6): `X-Warden-Signature: sha256=<hex>` is the HMAC-SHA256, keyed with the
+ * Signed webhooks (docs/security.md): `X-Warden-Signature: sha256=<hex>` is the HMAC-SHA256, keyed with the
  * channel's secret, of `${timestamp}.${body}`, where `X-Warden-Timestamp` is Unix seconds. A
  * receiver recomputes it over the raw body and refuses a timestamp older than five minutes, so a
  * recorded delivery cannot be replayed later. docs/notifications.md shows a receiver.

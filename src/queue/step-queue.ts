@@ -11,9 +11,9 @@ export const JOB = {
   approved: 'approved',
   /** An approval's time is up. */
   expire: 'expire',
-  /** A pending approval's reminder is due (DESIGN §6). */
+  /** A pending approval's reminder is due (docs/security.md). */
   remind: 'remind',
-  /** A pending approval is due to be handed to its agent's escalate_to (DESIGN §6). */
+  /** A pending approval is due to be handed to its agent's escalate_to (docs/security.md). */
   escalate: 'escalate',
 } as const;
 
@@ -55,7 +55,7 @@ export class StepQueue {
   }
 
   /**
-   * Step `n` again, at `at` or now, for a step waiting on a remote planner (DESIGN §8): its answer
+   * Step `n` again, at `at` or now, for a step waiting on a remote planner (docs/models.md): its answer
    * came, or its deadline or its workers' heartbeat is due to be looked at. `key` names the job
    * (one per answer, one per check), so it never meets the step's own job id.
    */

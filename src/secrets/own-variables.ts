@@ -3,7 +3,7 @@ import { modelPlanners } from '../config/model-planners';
 
 /**
  * Variables Warden itself reads, or that its libraries and Node read, whatever their value:
- * never granted (DESIGN §7). Names are upper-case environment variable names.
+ * never granted (docs/screen-host.md). Names are upper-case environment variable names.
  */
 const OWN_PREFIXES = ['PG', 'REDIS', 'NODE_', 'NPM_', 'OIDC_', 'DEFAULT_MODEL'];
 const OWN_NAMES = new Set([

@@ -10,7 +10,7 @@ import { Tenant } from '../tenants/tenant.entity';
 
 /**
  * The deployment operator's permission to send one environment variable's value to one origin on
- * one tenant's behalf (DESIGN §7). Revoked grants stay, with who revoked them and when.
+ * one tenant's behalf (docs/screen-host.md). Revoked grants stay, with who revoked them and when.
  */
 @Entity({ name: 'secret_grants' })
 export class SecretGrant {

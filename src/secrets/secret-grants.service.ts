@@ -88,7 +88,7 @@ export function deploymentSecret(name: string | undefined): string | undefined {
   return value === '' ? undefined : value;
 }
 
-/** The OS user running the CLI: the audit actor of an operator's grant (DESIGN §7). */
+/** The OS user running the CLI: the audit actor of an operator's grant (docs/screen-host.md). */
 export function operatorName(): string {
   try {
     return `os:${userInfo().username}`;
@@ -98,7 +98,7 @@ export function operatorName(): string {
 }
 
 /**
- * Who may send a secret where (DESIGN §7), in one place: the deployment operator grants an
+ * Who may send a secret where (docs/screen-host.md), in one place: the deployment operator grants an
  * environment variable to a tenant and an origin (the CLI), and every secret Warden sends (a
  * screen host's bearer token, a model key) is released here, for one origin, only when a live grant
  * says so and the origin is a destination granted for the tenant (`Destinations`; a secret grant
@@ -227,7 +227,7 @@ export class SecretGrants {
     }
     // The deployment's own model keys (the default model's, MODEL_PLANNERS') going to their own
     // endpoints need no secret grant (and can have none); the tenant still needs the endpoint as
-    // a destination. Which tenant may use which of those planners is the catalog's rule (DESIGN §8).
+    // a destination. Which tenant may use which of those planners is the catalog's rule (docs/models.md).
     const deploymentKey = this.destinations.deploymentKey(use.envName, origin);
     const deploymentDefault = deploymentKey === 'default-model';
     if (!deploymentKey) {

@@ -5,7 +5,7 @@ import { SecretGrantsRepository } from './secret-grants.repository';
 import { SecretGrants } from './secret-grants.service';
 
 /**
- * Secret grants (DESIGN §7): who may send which environment variable where. Exports the
+ * Secret grants (docs/screen-host.md): who may send which environment variable where. Exports the
  * destinations too: whatever sends a secret also connects somewhere.
  */
 @Module({

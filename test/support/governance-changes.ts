@@ -1,10 +1,10 @@
 /**
  * The config changes of the governance property (test/governance-property.e2e-spec.ts): the
  * agent's state a case keeps, and what each random change does to it and whether Warden must
- * judge it a weakening (DESIGN §6). Written out as the oracle's own table, not from Warden's code.
+ * judge it a weakening (docs/security.md). Written out as the oracle's own table, not from Warden's code.
  */
 
-/** How the agent's writes wait for a person: each, none, or at the commit (DESIGN §6). */
+/** How the agent's writes wait for a person: each, none, or at the commit (docs/security.md). */
 export type Mode = 'every' | 'weakened' | 'commit';
 
 export const CODES = { command_field: { transactions: ['VA02'] } };
@@ -28,7 +28,7 @@ export interface AgentState {
 }
 
 /**
- * What a config event changes, and whether Warden must judge it a weakening (DESIGN §6): the
+ * What a config event changes, and whether Warden must judge it a weakening (docs/security.md): the
  * oracle's own table, written out, not Warden's code. Null: nothing to change in this state.
  */
 export function changeOf(

@@ -51,7 +51,7 @@ export async function startRecordingListener(): Promise<RecordingListener> {
 
 /**
  * No connection reached any of these (named, so a failure says which one did): what a test
- * asserts of every destination that is not granted (DESIGN §7 "Destinations").
+ * asserts of every destination that is not granted (docs/security.md "Destinations").
  */
 export function expectNoConnection(listeners: Record<string, CountsConnections>): void {
   const seen = Object.fromEntries(Object.entries(listeners).map(([n, l]) => [n, l.connections()]));

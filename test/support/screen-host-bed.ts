@@ -228,7 +228,7 @@ export async function later<T extends Closable>(closable: Promise<T>): Promise<T
   return value;
 }
 
-/** Secret grants as the operator makes them, in a real database (DESIGN §7). */
+/** Secret grants as the operator makes them, in a real database (docs/screen-host.md). */
 let grantsDb: TestDatabase;
 let grantsModule: TestingModule;
 export let grants: SecretGrants;

@@ -174,7 +174,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       'globex',
     ),
   };
-  // The deployment operator lets the sim's token go to the sim, for tenant acme (DESIGN §7), and
+  // The deployment operator lets the sim's token go to the sim, for tenant acme (docs/screen-host.md), and
   // acme's mail and planning go to the deployment's SMTP server and default model, where it has them.
   await api.grant('acme', sim.tokenEnv, sim.url);
   if (!options.deploymentUngranted) await grantDeployment(api, 'acme');
@@ -210,7 +210,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     sim,
     tokens,
     configure: async (agent = {}, extraAgents = {}) => {
-      // Every weakening needs a reason (DESIGN §6), so a config that gives one is the weakener's.
+      // Every weakening needs a reason (docs/security.md), so a config that gives one is the weakener's.
       const token =
         agent.reason !== undefined || agent.require_write_approval === false
           ? tokens.weakener

@@ -9,7 +9,7 @@ import {
   isScrollDirection,
 } from './actions';
 
-describe('the action vocabulary (DESIGN §5)', () => {
+describe('the action vocabulary (docs/rules.md)', () => {
   it('names eight actions, of which the screen host performs five', () => {
     expect(ACTION_NAMES.join(' ')).toBe('click double_click type key scroll wait done fail');
     expect(HOST_ACTION_NAMES.join(' ')).toBe('click double_click type key scroll');

@@ -1,7 +1,7 @@
 /**
- * The action vocabulary of DESIGN §5: a planner answers exactly one of these, as JSON,
+ * The action vocabulary of docs/rules.md: a planner answers exactly one of these, as JSON,
  * discriminated by `action`, and the screen host performs the ones in `HOST_ACTION_NAMES`
- * (`POST /action`, DESIGN §7). Coordinates are in the screen host's coordinate space
+ * (`POST /action`, docs/screen-host.md). Coordinates are in the screen host's coordinate space
  * (`X-Screen-Width` × `X-Screen-Height`), which is the space the step's screenshot was taken in.
  *
  * Each side checks bodies against this table with its own parser and its own words: Warden

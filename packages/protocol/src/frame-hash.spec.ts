@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { frameHeader, frameSha256, startFrameHash } from './frame-hash';
 
-/** The definition of DESIGN §7 written out by hand: DataView for the header, one SHA-256 call. */
+/** The definition of docs/screen-host.md written out by hand: DataView for the header, one SHA-256 call. */
 function independent(width: number, height: number, rgba: Uint8Array): string {
   const bytes = new Uint8Array(8 + rgba.length);
   const view = new DataView(bytes.buffer);

@@ -1,5 +1,5 @@
 /**
- * The frame hash of DESIGN §7 (`X-Frame-SHA256`, `X-Expect-Frame`), which is also the pixel
+ * The frame hash of docs/screen-host.md (`X-Frame-SHA256`, `X-Expect-Frame`), which is also the pixel
  * SHA-256 of §6: SHA-256 over the width and the height as two big-endian uint32, then the RGBA
  * bytes, row by row from the top. Two frames with the same pixels have the same hash whatever PNG
  * encoded them.

@@ -35,7 +35,7 @@ function outcome(text: string): 'parsed' | 'refused' {
   }
 }
 
-describe('the frame precondition names (DESIGN §7)', () => {
+describe('the frame precondition names (docs/screen-host.md)', () => {
   it('are the ones both sides use', () => {
     expect(FRAME_SHA256_HEADER).toBe('X-Frame-SHA256');
     expect(EXPECT_FRAME_HEADER).toBe('X-Expect-Frame');

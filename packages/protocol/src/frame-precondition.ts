@@ -1,5 +1,5 @@
 /**
- * The frame precondition of DESIGN §5 and §7: a screenshot answer names its frame
+ * The frame precondition of docs/rules.md, docs/screen-host.md: a screenshot answer names its frame
  * (`X-Frame-SHA256`, the frame hash of frame-hash.ts), and `POST /action` may say which frame the
  * action was judged on (`X-Expect-Frame`) and which pixels to leave out of the comparison
  * (`X-Frame-Ignore`). The host compares and acts atomically, or refuses with 409 and one of the

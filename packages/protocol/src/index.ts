@@ -1,5 +1,5 @@
 /**
- * @warden/protocol: what Warden and its screen host must agree on, defined once (DESIGN §5, §7).
+ * @warden/protocol: what Warden and its screen host must agree on, defined once (docs/rules.md, docs/screen-host.md).
  * Pure and dependency-free (node:crypto and node:zlib only).
  */
 export * from './actions';

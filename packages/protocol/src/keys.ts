@@ -1,5 +1,5 @@
 /**
- * Key names (DESIGN §5, §7): the canonical form Warden sends and the screen host accepts, and the
+ * Key names (docs/rules.md, docs/screen-host.md): the canonical form Warden sends and the screen host accepts, and the
  * grammar that turns any spelling into it.
  *
  * Canonical form: modifiers in the order Ctrl, Alt, Shift, Meta, joined by `+`, then one base key.

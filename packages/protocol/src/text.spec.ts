@@ -7,7 +7,7 @@ const BIDI = [
 const INVISIBLE = [0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0x00ad, 0x2062, 0xe0001, 0xe0041];
 const hex = (cp: number) => cp.toString(16).padStart(4, '0');
 
-describe('the typed text rule (DESIGN §5), shared by Warden and the screen host', () => {
+describe('the typed text rule (docs/rules.md), shared by Warden and the screen host', () => {
   it.each([
     'Müller €5 ß',
     'a\tb\nc',

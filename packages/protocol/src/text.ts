@@ -1,5 +1,5 @@
 /**
- * The text of a `type` action (DESIGN §5, §6): one rule for what Warden lets a planner type and
+ * The text of a `type` action (docs/rules.md, docs/security.md): one rule for what Warden lets a planner type and
  * what the screen host agrees to type, so that text a person approved is never refused by the host
  * afterwards, nor the other way round.
  *

@@ -1,7 +1,7 @@
 import type { CheckedAction } from '../actions';
 import type { RawFrame } from '../frames';
 
-/** The outline's shapes are the protocol's, shared with Warden (DESIGN §7). */
+/** The outline's shapes are the protocol's, shared with Warden (docs/screen-host.md). */
 import type { OutlineElement } from '@warden/protocol';
 export type { OutlineElement, Rect } from '@warden/protocol';
 
@@ -34,7 +34,7 @@ export interface ScreenBackend {
   size(): { width: number; height: number };
   screenshot(): Promise<Screenshot>;
   /**
-   * The screen's pixels now, without a PNG: what the frame precondition compares (DESIGN §7). A
+   * The screen's pixels now, without a PNG: what the frame precondition compares (docs/screen-host.md). A
    * backend without it is asked for a screenshot, whose frame is used (or its PNG decoded).
    */
   capture?(): Promise<RawFrame>;

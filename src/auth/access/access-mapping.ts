@@ -1,6 +1,6 @@
 import { isPermission, Permission, PERMISSIONS } from '../permission';
 
-/** A tenant's mapping of the identity provider's groups to Warden's permissions (DESIGN §1). */
+/** A tenant's mapping of the identity provider's groups to Warden's permissions (docs/security.md). */
 export type AccessMapping = Record<string, Permission[]>;
 
 export const MAX_MAPPED_GROUPS = 500;

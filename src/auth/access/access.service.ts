@@ -9,7 +9,7 @@ import { AccessMapping, groupsGainingWeaken, readAccessMapping } from './access-
 import { AccessRepository } from './access.repository';
 
 /**
- * Which of the identity provider's groups get which permissions, per tenant (DESIGN §1). A
+ * Which of the identity provider's groups get which permissions, per tenant (docs/security.md). A
  * session's permissions are computed from this on every request, so a change applies at once.
  */
 @Injectable()
@@ -36,7 +36,7 @@ export class AccessService {
       await this.tenants.ensure(caller.tenant, manager);
       await this.access.lock(manager, caller.tenant);
       const before = await this.access.mapping(caller.tenant, manager);
-      // Handing out governance.weaken is itself a weakening: only who holds it may (DESIGN §6).
+      // Handing out governance.weaken is itself a weakening: only who holds it may (docs/security.md).
       const gaining = groupsGainingWeaken(before, next);
       if (gaining.length > 0 && !caller.permissions.has('governance.weaken')) {
         throw forbidden(

@@ -1,7 +1,7 @@
 import type { Action, OutlineElement as WireElement } from '@warden/protocol';
 
 /**
- * The action vocabulary of DESIGN §5 is the protocol's (@warden/protocol), shared with the screen
+ * The action vocabulary of docs/rules.md is the protocol's (@warden/protocol), shared with the screen
  * host; what follows is what Warden's own rules add around it.
  */
 export {
@@ -21,7 +21,7 @@ export {
 export type { MessageType, OutlineArea, OutlineState, Rect } from '@warden/protocol';
 
 /**
- * One element of the screen host's accessibility outline (`GET /elements`, DESIGN §7), as Warden
+ * One element of the screen host's accessibility outline (`GET /elements`, docs/screen-host.md), as Warden
  * keeps it once the host's answer is checked (host-client/host-answers.ts): the protocol's element,
  * with `focused` set where the host's `states` say so.
  */
@@ -46,7 +46,7 @@ export interface ScreenContext {
   typed?: readonly string[];
   /**
    * What OCR read beside the focused field, where the outline names no focused field (no outline,
-   * or an unnamed one): the field's label, for the password rule (DESIGN §5, "Never typed").
+   * or an unnamed one): the field's label, for the password rule (docs/rules.md, "Never typed").
    */
   focusLabel?: OcrReading | null;
   /**
@@ -78,7 +78,7 @@ export interface OcrWord {
 export type OcrFailure = 'no_text' | 'failed' | 'timed_out';
 
 /**
- * What OCR made of the pixels around a point, as the rules take it (DESIGN §5, "Labels fail
+ * What OCR made of the pixels around a point, as the rules take it (docs/rules.md, "Labels fail
  * closed"): every word it read on the line, however unsure, and where the line is; or why it
  * read none. The rules decide what the words say (ocr-label.ts).
  */
@@ -97,7 +97,7 @@ export interface Classification {
   /** One sentence a person understands, naming where the label came from. */
   why: string;
   /**
-   * The weakening that made a read of what would otherwise be a write (DESIGN §6): the send checks
+   * The weakening that made a read of what would otherwise be a write (docs/security.md): the send checks
    * it is still in force. Absent: the default rules made it a read, or it is a write.
    */
   loosenedBy?: Loosening;
@@ -112,7 +112,7 @@ export interface Classification {
 export type Loosening =
   { unlabelledClicks: 'read' } | { screenRule: number } | { navigationWords: true };
 
-/** The labels found for a click, in DESIGN order; null or empty means "nothing read". */
+/** The labels found for a click, in the order docs/rules.md gives; null or empty means "nothing read". */
 export interface Labels {
   /** The name of the outline element at the point. */
   outline?: string | null;
@@ -128,12 +128,12 @@ export interface Labels {
   target?: string | null;
   /**
    * The name of the element at the point when the outline marks it as a text field (`""` when
-   * unnamed): a click there focuses it (DESIGN §5). Absent or null: not a text field, or no outline.
+   * unnamed): a click there focuses it (docs/rules.md). Absent or null: not a text field, or no outline.
    */
   textField?: string | null;
   /**
    * The screen host served an outline for this screen. `unlabelled_clicks: "read"` takes effect
-   * only then (DESIGN §5); absent means it did not.
+   * only then (docs/rules.md); absent means it did not.
    */
   outlineServed?: boolean;
 }

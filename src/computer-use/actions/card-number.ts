@@ -1,5 +1,5 @@
 /**
- * Card numbers are never typed by a planner (DESIGN §5): 13–19 digits passing the Luhn check,
+ * Card numbers are never typed by a planner (docs/rules.md): 13–19 digits passing the Luhn check,
  * spaces or dashes allowed between them, also split over consecutive `type` actions into one field.
  *
  * The text is split into groups of digits joined by separators (spaces and dashes of any kind).

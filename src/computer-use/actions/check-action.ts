@@ -36,7 +36,7 @@ import { validate } from './validate';
 const WITHHELD = '•';
 
 export interface Verdict {
-  /** As a step records it (DESIGN §9). */
+  /** As a step records it (docs/api.md). */
   classification: 'read' | 'write' | 'invalid';
   /** The normalised action to send or hold; null when invalid. */
   action: Action | null;
@@ -75,7 +75,7 @@ export function needsOcr(
 /**
  * True when typing goes into a field the outline gives no name (no outline, or an unnamed
  * field), so the caller should read the label beside the field (OCR) before checking: the
- * password rule needs it (DESIGN §5, "Never typed"). Where to read: `focusedFieldPoint`, else
+ * password rule needs it (docs/rules.md, "Never typed"). Where to read: `focusedFieldPoint`, else
  * where the run last clicked.
  */
 export function needsFieldOcr(action: Action, screen: ScreenContext): boolean {
@@ -95,7 +95,7 @@ export function needsTitle(action: Action, screen: ScreenContext, rules: Rules):
 
 /**
  * The screen's title for screen rules: the outline's `title` element where the host serves an
- * outline (never OCR then), else what OCR read in the title bar, if it is a label (DESIGN §5,
+ * outline (never OCR then), else what OCR read in the title bar, if it is a label (docs/rules.md,
  * "Labels fail closed"). Null: nothing could read it.
  */
 export function screenTitle(screen: ScreenContext, rules: Rules): ScreenTitle | null {

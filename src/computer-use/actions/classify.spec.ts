@@ -41,7 +41,7 @@ describe('classify', () => {
     });
   });
 
-  it('names the first source, in DESIGN order, that holds a committing verb', () => {
+  it('names the first source, in the order docs/rules.md gives, that holds a committing verb', () => {
     const post = read('Post');
     expect(classify(click, { outline: 'Save', ocr: post, target: 'Pay' }, rules).why).toBe(
       'click on “Save” (from the screen outline)',

@@ -1,5 +1,5 @@
 /**
- * Classification (DESIGN §5): is a valid action a read or a write? Warden's own rules, never the
+ * Classification (docs/rules.md): is a valid action a read or a write? Warden's own rules, never the
  * model's word. Every answer carries `why`, one sentence an approver reads.
  *
  * | action               | kind                                                        |
@@ -27,7 +27,7 @@ import { judgeOcrReading } from './ocr-label';
 import { roleKey, type Rules } from './rules';
 import { clean, quote } from './text';
 
-/** Where a label came from, as the `why` names it, in DESIGN order. */
+/** Where a label came from, as the `why` names it, in the order docs/rules.md gives. */
 export const LABEL_SOURCES = [
   ['outline', 'from the screen outline'],
   ['ocr', 'read from the screen by OCR'],
@@ -68,7 +68,7 @@ function classifyTextFieldClick(
   return { kind: 'read', why: `${field}: ${does} is a read` };
 }
 
-/** What a click on an outline element of a known kind does (DESIGN §5, "Controls by kind"). */
+/** What a click on an outline element of a known kind does (docs/rules.md, "Controls by kind"). */
 export type ControlKind = 'command' | 'value' | 'navigation';
 
 /** The element's kind by its role (`control_roles`), or null: a role the rules do not place. */
@@ -288,7 +288,7 @@ function shortcutAt(ws: readonly string[], i: number, rules: Rules): number {
 }
 
 /**
- * Read or write, and why. `labels` are the label sources for a click, in DESIGN order (and
+ * Read or write, and why. `labels` are the label sources for a click, in the order docs/rules.md gives (and
  * whether the outline marks the element there as a text field): the screen outline at the point, what OCR read around the point (judged by ocr-label.ts), the
  * planner's target (the action's own `target` counts too). Pure; expects an action `validate` accepted,
  * and is strict with anything else (a key outside the lists is a write).

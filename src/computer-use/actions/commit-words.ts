@@ -1,5 +1,5 @@
 /**
- * Committing verbs, matched as whole words, case- and accent-insensitively (DESIGN §5).
+ * Committing verbs, matched as whole words, case- and accent-insensitively (docs/rules.md).
  *
  * Both the configured words and the label are folded the same way, then the label is split into
  * words; a verb (or a phrase of several words) matches when its words appear consecutively.

@@ -1,4 +1,4 @@
-/** Warden's action rules (DESIGN §5): the single place that says what may be sent and what is a write. */
+/** Warden's action rules (docs/rules.md): the single place that says what may be sent and what is a write. */
 export * from './action.types';
 export { parseAction, checkShape, LIMITS } from './parse-action';
 export { validate } from './validate';

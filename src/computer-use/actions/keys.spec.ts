@@ -102,7 +102,7 @@ describe('normaliseKey', () => {
 });
 
 describe('keyKind', () => {
-  it('sorts the default keys of DESIGN §5', () => {
+  it('sorts the default keys of docs/rules.md', () => {
     for (const k of [
       'Tab',
       'Shift+Tab',

@@ -1,4 +1,4 @@
-/** Key normalisation and the key lists (DESIGN §5): the canonical form before any rule sees a key. */
+/** Key normalisation and the key lists (docs/rules.md): the canonical form before any rule sees a key. */
 import { canonicalKey } from '@warden/protocol';
 import { loadRules, type Rules } from './rules';
 

@@ -1,4 +1,4 @@
-/** The outline element at a point: where a click's first label comes from (DESIGN §5, §7). */
+/** The outline element at a point: where a click's first label comes from (docs/rules.md, docs/screen-host.md). */
 import { isSapCommandFieldId } from '@warden/protocol';
 import type { OutlineElement, ScreenContext } from './action.types';
 import { loadRules, roleKey, type Rules } from './rules';
@@ -59,7 +59,7 @@ export function labelText(text: unknown): string | null {
 /**
  * The label the outline gives a point: the name of the element `controlAt` finds, or else its
  * description (an icon button's tooltip). Null when neither says anything: then the pixels are
- * read (DESIGN §5).
+ * read (docs/rules.md).
  */
 export function outlineLabelAt(
   outline: OutlineElement[] | null,
@@ -122,7 +122,7 @@ export function isTextField(e: OutlineElement | null | undefined, rules: Rules):
 }
 
 /**
- * Whether the host marks the element as the command field (DESIGN §5): its area `command_field`,
+ * Whether the host marks the element as the command field (docs/rules.md): its area `command_field`,
  * or SAP GUI Scripting's id `wnd[0]/tbar[0]/okcd`. Never guessed from a name in one language.
  */
 export function isCommandField(e: OutlineElement | null | undefined): boolean {

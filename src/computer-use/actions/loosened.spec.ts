@@ -1,5 +1,5 @@
 /**
- * Which weakening made a read (DESIGN §6): the send checks it is still in force, so the verdict
+ * Which weakening made a read (docs/security.md): the send checks it is still in force, so the verdict
  * names it, and only when the default rules alone would have made a write.
  */
 import type { OutlineElement, ScreenContext } from './action.types';

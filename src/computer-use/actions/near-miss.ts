@@ -1,5 +1,5 @@
 /**
- * Words OCR missed by one edit (DESIGN §5, "Labels fail closed"): a label read from the pixels
+ * Words OCR missed by one edit (docs/rules.md, "Labels fail closed"): a label read from the pixels
  * that is within one edit of a listed word of five letters or more is that word. OCR reads
  * `Sichern` as `Sichem`, `Speichern` as `Speichem`, `Genehmigen` as `Genenmigen`.
  *

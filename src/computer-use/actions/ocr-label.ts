@@ -1,5 +1,5 @@
 /**
- * A label read by OCR, judged (DESIGN §5, "Labels fail closed"). OCR's result reaches the rules as
+ * A label read by OCR, judged (docs/rules.md, "Labels fail closed"). OCR's result reaches the rules as
  * data, an `OcrReading`; this decides, with no I/O, what it says:
  *
  * - the committing verb it names, looked for in every word read however unsure, exactly or (a

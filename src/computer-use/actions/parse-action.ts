@@ -1,6 +1,6 @@
 /**
  * The parser: untrusted JSON from a planner in, an `Action` or a refusal out. Checks the shape
- * and the field values that belong to the vocabulary itself (DESIGN §5 table); the checks that
+ * and the field values that belong to the vocabulary itself (docs/rules.md table); the checks that
  * need the screen or the rules are in `validate`. Never throws.
  */
 import {

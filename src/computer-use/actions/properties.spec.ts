@@ -321,7 +321,7 @@ describe('properties of the action rules', () => {
           const action: Action = { action: 'click', x: 1, y: 1, target };
           const c = classify(action, { ocr }, r);
           if (c.kind !== 'read') return;
-          // Every condition of DESIGN §5, checked here from the reading itself.
+          // Every condition of docs/rules.md, checked here from the reading itself.
           expect('words' in ocr).toBe(true);
           const ws = (ocr as { words: { text: string; confidence: number }[] }).words;
           const text = ws.map((w) => w.text).join(' ');

@@ -1,5 +1,5 @@
 /**
- * The rules of DESIGN §5 as a table: every rule and every refusal reason, each case with the
+ * The rules of docs/rules.md as a table: every rule and every refusal reason, each case with the
  * exact sentence (`why`) a step records. Runs the whole question as the engine asks it:
  * parse → validate → labels (outline, then OCR) → classify.
  */
@@ -1227,7 +1227,7 @@ const clicks: Case[] = [
   ],
 ];
 
-/** DESIGN §5: a click on an element the outline marks as a text field focuses it. */
+/** docs/rules.md: a click on an element the outline marks as a text field focuses it. */
 const textFields: Case[] = [
   [
     'a click on the text field “Order” is a read: a field is not the verb',
@@ -1342,7 +1342,7 @@ const ONLY_NAV = 'its labels name only navigation';
 const COMMAND =
   'a command control is a write unless its labels name only navigation (Back, Cancel …)';
 
-/** DESIGN §5, "Controls by kind": what the outline says an element is decides first. */
+/** docs/rules.md, "Controls by kind": what the outline says an element is decides first. */
 const controls: Case[] = [
   // Command controls: a write unless every label names only navigation.
   [
@@ -1646,7 +1646,7 @@ const TABLE = [
   ...others,
 ];
 
-describe('the action rules, as a table (DESIGN §5)', () => {
+describe('the action rules, as a table (docs/rules.md)', () => {
   it('has at least 150 cases, each with a distinct title', () => {
     expect(TABLE.length).toBeGreaterThanOrEqual(150);
     expect(new Set(TABLE.map((c) => c[0])).size).toBe(TABLE.length);

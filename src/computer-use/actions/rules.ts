@@ -1,7 +1,7 @@
 /**
  * The classification rules as data: config/classification.json (compiled into the build, so the
  * same file is used from src/ under tests and from dist/src/ in production), plus what an agent
- * adds (`commit_words`, `navigation_words`, `unlabelled_clicks`, `screen_rules`, DESIGN §9). Checked
+ * adds (`commit_words`, `navigation_words`, `unlabelled_clicks`, `screen_rules`, docs/api.md). Checked
  * once, when first loaded.
  */
 import {
@@ -57,7 +57,7 @@ export interface Rules {
   readonly navigationIndex: CommitWordIndex;
   /** Navigation words (folded, words joined by a space) that only the agent's list holds. */
   readonly agentNavigationWords: ReadonlySet<string>;
-  /** The agent's screen rules (DESIGN §5), compiled; none by default. */
+  /** The agent's screen rules (docs/rules.md), compiled; none by default. */
   readonly screenRules: ScreenRules;
   /**
    * What a click is when nothing could read its label: a write by default; `read` (a weakening)
@@ -67,7 +67,7 @@ export interface Rules {
   readonly keySpellings: KeySpellings;
 }
 
-/** The part of an agent's configuration (DESIGN §9) that changes classification. */
+/** The part of an agent's configuration (docs/api.md) that changes classification. */
 export interface AgentRules {
   commit_words?: string[] | null;
   navigation_words?: string[] | null;
@@ -286,7 +286,7 @@ function loadBase(): Base {
 }
 
 /**
- * The spellings of the commit keys a label may name (DESIGN §5: a button does what its key does):
+ * The spellings of the commit keys a label may name (docs/rules.md: a button does what its key does):
  * each key's canonical name, its aliases of four letters or more (`Return`, `Back_Space`; `del` and
  * `ret` are words of other languages), and a chord with every modifier spelling (`Ctrl+S`,
  * `Strg+S`, `Control+S`), each with the key it names.

@@ -2,7 +2,7 @@
  * The outlines a windows screen host serves from SAP GUI Scripting (the fixtures the host's own
  * spec maps from SAP's object model, screen-host/test/fixtures/sapgui/*.outline.json), taken as
  * Warden takes a host's answer (host-answers.ts) and judged by Warden's own rules: that SAP GUI's
- * types, as the host maps them, classify as DESIGN §5 says.
+ * types, as the host maps them, classify as docs/rules.md says.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

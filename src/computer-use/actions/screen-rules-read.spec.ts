@@ -1,5 +1,5 @@
 /**
- * Checking an agent's screen rules (DESIGN §5): both shapes accepted and normalised, and every
+ * Checking an agent's screen rules (docs/rules.md): both shapes accepted and normalised, and every
  * refusal, naming the rule by its index.
  */
 import { loadRules, RulesError } from './rules';

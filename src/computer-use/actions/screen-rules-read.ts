@@ -1,5 +1,5 @@
 /**
- * An agent's screen rules (DESIGN §5) as its configuration holds them, checked and compiled for
+ * An agent's screen rules (docs/rules.md) as its configuration holds them, checked and compiled for
  * screen-rules.ts, which applies them. Two shapes:
  *
  * - `{"title": "^Change Sales Order: Initial Screen$", "keys": {"Enter": "read"}, "labels":
@@ -37,7 +37,7 @@ export interface CommandFieldScreenRule {
   command_field: { transactions: string[] };
 }
 
-/** One screen rule as an agent's configuration holds it (DESIGN §5, §9). */
+/** One screen rule as an agent's configuration holds it (docs/rules.md, docs/api.md). */
 export type ScreenRule = TitleScreenRule | CommandFieldScreenRule;
 
 export const SCREEN_RULE_LIMITS = {

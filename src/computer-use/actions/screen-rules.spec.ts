@@ -1,5 +1,5 @@
 /**
- * Screen rules (DESIGN §5) as a table: each case an agent's rules, a screen, an answer, and the
+ * Screen rules (docs/rules.md) as a table: each case an agent's rules, a screen, an answer, and the
  * exact classification and why a step records. Runs the whole question as the engine asks it
  * (`checkAction`), so validation comes first and the default rules are underneath.
  */
@@ -677,7 +677,7 @@ const CASES: Case[] = [
   },
 ];
 
-describe('screen rules (DESIGN §5), as a table', () => {
+describe('screen rules (docs/rules.md), as a table', () => {
   it('has each case once', () => {
     expect(new Set(CASES.map((c) => c.case)).size).toBe(CASES.length);
   });

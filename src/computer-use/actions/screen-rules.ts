@@ -1,5 +1,5 @@
 /**
- * Applying an agent's screen rules (DESIGN §5), as screen-rules-read.ts compiled them, to an
+ * Applying an agent's screen rules (docs/rules.md), as screen-rules-read.ts compiled them, to an
  * action.
  *
  * They apply to what validation accepted (a refused action stays refused), over the default

@@ -1,5 +1,5 @@
 /**
- * Fields Warden never types into (DESIGN §5, "Never typed"): a field whose label names a password,
+ * Fields Warden never types into (docs/rules.md, "Never typed"): a field whose label names a password,
  * PIN, TAN, one-time code, OTP or CVV. The words are data (config `secret_field_words`), matched
  * like the committing verbs (commit-words.ts: whole words, case- and accent-insensitively), and a
  * word of six letters or more also inside a longer word, as German builds them (`Benutzerkennwort`,

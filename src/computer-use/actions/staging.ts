@@ -1,5 +1,5 @@
 /**
- * Commit-point approval (DESIGN §6, `approve_at: "commit"`): which edits are staged (sent without
+ * Commit-point approval (docs/security.md, `approve_at: "commit"`): which edits are staged (sent without
  * a person, recorded), and the change list a held commit carries. Pure: the screen as the step saw
  * it and the run's earlier steps in, the decision out.
  *
@@ -10,7 +10,7 @@
  * - the field it goes into is placed by the host: its outline marks the focus, every focused
  *   element the caller knows of (the host's marks and the field last clicked) is the same text
  *   field, not a password field and not the command field, with a name, in the screen's input
- *   area and `changeable` (DESIGN §6). A host that serves no outline, or places no field so, gets
+ *   area and `changeable` (docs/security.md). A host that serves no outline, or places no field so, gets
  *   no staging: every edit is held for a person.
  */
 import type { Action, OutlineElement, Rect, ScreenContext } from './action.types';
@@ -61,7 +61,7 @@ export interface StagedEdit {
  */
 export type ReadBackCheck = 'same' | 'differs' | 'unread' | 'earlier' | 'unexplained';
 
-/** One line of a held commit's change list (DESIGN §6): a field and what the commit stores in it. */
+/** One line of a held commit's change list (docs/security.md): a field and what the commit stores in it. */
 export interface Change {
   field: string;
   before: string | null;

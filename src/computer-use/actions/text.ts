@@ -1,6 +1,6 @@
 /** Small text helpers shared by the parser, validation and classification. */
 
-/** Length in code points, the unit DESIGN §5 counts text in. */
+/** Length in code points, the unit docs/rules.md counts text in. */
 export function codePointLength(text: string): number {
   let n = 0;
   for (const _ of text) n++;

@@ -1,5 +1,5 @@
 /**
- * What the run has typed into the field that has focus (DESIGN §5 "Never typed": a card number
+ * What the run has typed into the field that has focus (docs/rules.md "Never typed": a card number
  * split over consecutive `type` actions into one field is refused like a whole one). Validation
  * reads the field as these texts followed by the new one (`completesCardNumber`). Pure: a function
  * of the run's earlier steps and the screen's outline.

@@ -1,5 +1,5 @@
 /**
- * Validation (DESIGN §5): may this action be sent to the screen the step saw? An invalid action
+ * Validation (docs/rules.md): may this action be sent to the screen the step saw? An invalid action
  * is refused with a reason, recorded, and counts toward the run's three.
  */
 import type { Action, ActionResult, OutlineElement, ScreenContext } from './action.types';
@@ -48,7 +48,7 @@ function names(match: SecretFieldMatch): string {
 }
 
 /**
- * Why typing into the focused field is refused for its label (DESIGN §5, "Never typed"), or null:
+ * Why typing into the focused field is refused for its label (docs/rules.md, "Never typed"), or null:
  * the name the outline gives the focused field (the caller's belief or the host's `focused`
  * mark; both are looked at), else what OCR read beside it. Where neither gives a label, Warden
  * cannot tell, and typing stays what it always is: a write, held for a person (docs/rules.md).

@@ -1,5 +1,5 @@
 /**
- * Text meant for a password or code field is refused (DESIGN §5, "Never typed") and never stored:
+ * Text meant for a password or code field is refused (docs/rules.md, "Never typed") and never stored:
  * the step and its audit event record as many dots as it had, not the text.
  */
 import type { OutlineElement, ScreenContext } from './action.types';

@@ -1,5 +1,5 @@
 /**
- * May this caller use this planner (DESIGN §8 "Planners as a catalog")? Five steps, in order:
+ * May this caller use this planner (docs/planners.md "Planners as a catalog")? Five steps, in order:
  *   1. the operator denied it to the subject or the tenant → no;
  *   2. the operator allowed it to the subject or the tenant → yes;
  *   3. the planner is public → yes;

@@ -1,6 +1,6 @@
 import type { RulePlanner } from './access-rule';
 
-/** A planner of the catalog (DESIGN §8 "Planners as a catalog"), before the rule decides. */
+/** A planner of the catalog (docs/planners.md "Planners as a catalog"), before the rule decides. */
 export interface CatalogEntry extends RulePlanner {
   /** What it is, in words. */
   name: string;
@@ -14,7 +14,7 @@ export interface CatalogEntry extends RulePlanner {
 }
 
 /**
- * The navigator (DESIGN §8): no language model, on the platform, no pixels (it reads the outline).
+ * The navigator (docs/models.md): no language model, on the platform, no pixels (it reads the outline).
  * Not public: subjects tagged `researcher` may use it (step 4 of the rule), and whoever the
  * operator allows it to.
  */

@@ -6,7 +6,7 @@ import { PlannerAccessModule } from './planner-access.module';
 import { PlannerCatalog } from './planner-catalog.service';
 
 /**
- * The planner catalog (DESIGN §8 "Planners as a catalog"): which planners a caller may use and
+ * The planner catalog (docs/planners.md "Planners as a catalog"): which planners a caller may use and
  * why, checked at the config's PUT and at every run start.
  */
 @Module({

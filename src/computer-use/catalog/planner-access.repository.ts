@@ -51,7 +51,7 @@ function toRow(r: Raw): AccessRow {
   };
 }
 
-/** The SQL of `planner_access` (DESIGN §8 "Planners as a catalog"). */
+/** The SQL of `planner_access` (docs/planners.md "Planners as a catalog"). */
 @Injectable()
 export class PlannerAccessRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}

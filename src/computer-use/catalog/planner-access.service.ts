@@ -16,7 +16,7 @@ const MAX_NOTE = 500;
 const MAX_SUBJECT = 255;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The audit event of every change (DESIGN §10). */
+/** The audit event of every change (docs/security.md). */
 export const ACCESS_CHANGED = 'planner.access_changed';
 
 /** A row as `planners list` prints it and the audit details carry it. */
@@ -57,7 +57,7 @@ export interface AccessChange {
 }
 
 /**
- * Who may use which planner, as the deployment operator sets it (DESIGN §8 "Planners as a
+ * Who may use which planner, as the deployment operator sets it (docs/models.md "Planners as a
  * catalog"): only through the CLI, never through the API, so a tenant admin cannot widen their own
  * access. Every change is audited `planner.access_changed` in the tenant's chain.
  */

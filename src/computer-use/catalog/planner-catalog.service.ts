@@ -60,7 +60,7 @@ function item(entry: CatalogEntry, decision: AccessDecision): CatalogItem {
 }
 
 /**
- * The planner catalog (DESIGN §8 "Planners as a catalog"): every planner a tenant could name (the
+ * The planner catalog (docs/planners.md "Planners as a catalog"): every planner a tenant could name (the
  * deployment's model planners, the navigator, the tenant's scripts), each decided for the caller by
  * the five-step rule over the operator's allows, denies, tags and programs. Checked when a config
  * names a planner (the config's PUT) and again when each run starts.
@@ -222,7 +222,7 @@ export class PlannerCatalog implements OnModuleInit {
         kind: 'remote',
         runs: 'remote',
         pixels: f.pixels,
-        // Not public (DESIGN §8): the operator allows it, or tags and programs make it available.
+        // Not public (docs/models.md): the operator allows it, or tags and programs make it available.
         public: false,
         tags: f.tags,
         programs: f.programs,

@@ -25,7 +25,7 @@ type Values = {
 
 /**
  * `planners allow|deny|tag|untag|program|list|remove`: the deployment operator's access to the
- * planner catalog (DESIGN §8), audited `planner.access_changed` as `actor` (the OS user). Answers
+ * planner catalog (docs/models.md), audited `planner.access_changed` as `actor` (the OS user). Answers
  * the exit code.
  */
 export async function plannersCommand(

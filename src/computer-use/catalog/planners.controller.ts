@@ -42,7 +42,7 @@ export class PlannersController {
 
   /**
    * The catalog: `{default, tags, planners}`, every planner this tenant could name, each with
-   * `available` and `why` for the caller (DESIGN §8).
+   * `available` and `why` for the caller (docs/models.md).
    */
   @Get()
   @ApiOperation({ summary: 'List the planner catalog, available or not for the caller, and why' })

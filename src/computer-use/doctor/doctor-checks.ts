@@ -1,5 +1,5 @@
 /**
- * The doctor's checks that are plain decisions (DESIGN §9): the screen size against the PNG,
+ * The doctor's checks that are plain decisions (docs/api.md): the screen size against the PNG,
  * whether the host checks the frame an action was judged on, and on a windows host next to SAP
  * GUI whether SAP GUI Scripting gives it an outline. No I/O; doctor.service.ts gathers what they
  * judge.
@@ -31,7 +31,7 @@ export interface DoctorCheck {
 }
 
 /**
- * Does the host check the frame an action was judged on, atomically with acting (DESIGN §5, §7)?
+ * Does the host check the frame an action was judged on, atomically with acting (docs/rules.md, docs/screen-host.md)?
  * A host that does not announce `frame_precondition` works (Warden compares a fresh screenshot
  * right before each action), so that is not a failure; one that announces it must name each
  * screenshot's frame (`X-Frame-SHA256`) by the very pixels of its PNG.

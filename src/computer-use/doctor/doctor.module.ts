@@ -6,7 +6,7 @@ import { DoctorController } from './doctor.controller';
 import { DoctorService } from './doctor.service';
 
 /**
- * The doctor (DESIGN §9, `GET /api/admin/agents/{name}/doctor`): checks an agent's screen host the
+ * The doctor (docs/api.md, `GET /api/admin/agents/{name}/doctor`): checks an agent's screen host the
  * way a step will use it, without acting on it.
  */
 @Module({

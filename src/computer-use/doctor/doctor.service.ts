@@ -70,7 +70,7 @@ function kib(bytes: number): string {
 
 /**
  * Checks an agent's screen host the way a step will use it, and says what to do about each failure
- * (DESIGN §9, `GET /api/admin/agents/{name}/doctor`). Reads only: it never sends an action.
+ * (docs/api.md, `GET /api/admin/agents/{name}/doctor`). Reads only: it never sends an action.
  */
 @Injectable()
 export class DoctorService {
@@ -232,7 +232,7 @@ export class DoctorService {
   }
 
   /**
-   * The token: granted for the host's origin in this tenant (DESIGN §7), then set on the Warden
+   * The token: granted for the host's origin in this tenant (docs/screen-host.md), then set on the Warden
    * host. Released for the host when both hold; null (with the failed check added) otherwise.
    */
   private async token(

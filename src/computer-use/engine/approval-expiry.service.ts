@@ -9,7 +9,7 @@ import { StepsRepository } from '../runs/steps.repository';
 import { WARDEN_ACTOR } from '../../audit/warden-actor';
 
 /**
- * An approval's time is up (DESIGN §6): the run stops `approval_expired`, nothing is sent. The
+ * An approval's time is up (docs/security.md): the run stops `approval_expired`, nothing is sent. The
  * approval is read inside the transaction that ends the run, after the run's row lock (the order a
  * resume takes them in), so an expiry and a resume never both win: a resume that spent the approval
  * first leaves the expiry nothing to do, an expiry first leaves the resume a 409.

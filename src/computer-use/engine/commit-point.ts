@@ -1,5 +1,5 @@
 /**
- * Commit-point approval (DESIGN §6) for one judged step, as the engine asks it: under
+ * Commit-point approval (docs/security.md) for one judged step, as the engine asks it: under
  * `approve_at: "commit"`, a write that is an edit in a field is staged when everything about it is
  * known (actions/staging.ts); any other write carries the change list of what the run staged since
  * its last commit, read back on this screen. Under `every_write` every write is held; an edit
@@ -19,7 +19,7 @@ import {
 import type { StepHistory } from '../planner-contract/planner';
 import type { ApproveAt } from '../settings/agent-config';
 
-/** What commit-point approval makes of a write (DESIGN §6); all null for every other step. */
+/** What commit-point approval makes of a write (docs/security.md); all null for every other step. */
 export interface CommitPoint {
   /** The write is an edit to stage: sent without a person, recorded. */
   staged: StagedEdit | null;

@@ -24,7 +24,7 @@ export interface JudgedScreen {
   png: Buffer;
   /** The host's hash of the frame (`X-Frame-SHA256`), when it sent one. */
   frameSha256?: string | null;
-  /** Warden's own pixel SHA-256 of the PNG: the same definition as the frame hash (DESIGN §7). */
+  /** Warden's own pixel SHA-256 of the PNG: the same definition as the frame hash (docs/screen-host.md). */
   pixelSha256?: string | null;
   /** SHA-256 of the real pixels under the agent's `redact_regions`, when it redacts. */
   hiddenSha256?: string | null;
@@ -34,7 +34,7 @@ export interface JudgedScreen {
 }
 
 /**
- * How an action is kept to the frame it was judged on (DESIGN §5, the frame rule): the host checks
+ * How an action is kept to the frame it was judged on (docs/rules.md, the frame rule): the host checks
  * it atomically with acting (`precondition`), or, for a host without that capability, Warden
  * compared a fresh screenshot right before the action (`checked`); or the screen has changed.
  */

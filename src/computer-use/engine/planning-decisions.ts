@@ -33,7 +33,7 @@ export function observeFailure(error: unknown, attempt: number): RunEnds | 'retr
 
 /**
  * How a planner's failure ends the run: the screen host's failure (a look) as such; the model key
- * no longer granted for its endpoint (DESIGN §4, §7) `not_granted`; the tenant's model budget spent
+ * no longer granted for its endpoint (docs/step-flow.md, docs/screen-host.md) `not_granted`; the tenant's model budget spent
  * `budget_exhausted`; a remote planner's failure (planner_offline, _busy, _failed, _timeout)
  * `model_error` with its code; anything else `model_error`, which is `unexpected` (worth a log line).
  */
@@ -41,7 +41,7 @@ export function planFailure(error: unknown): { end: RunEnds; unexpected: boolean
   if (error instanceof ScreenHostError) return { end: hostFailure(error), unexpected: false };
   if (error instanceof SecretRefused) return { end: secretRefused(error), unexpected: false };
   if (error instanceof RemotePlannerError) {
-    // A remote planner gave no decision: a model error of the step, its code first (DESIGN §8).
+    // A remote planner gave no decision: a model error of the step, its code first (docs/models.md).
     const message = `${error.code}: ${error.message}`;
     const end = new RunEnds('model_error', message, { outcome: null, fields: { error: message } });
     return { end, unexpected: false };

@@ -12,7 +12,7 @@ import { RunsRepository } from '../runs/runs.repository';
 const OVERDUE_MS = 2000;
 
 /**
- * PostgreSQL is the truth and Redis may lose everything (DESIGN §2). Every few seconds, and at
+ * PostgreSQL is the truth and Redis may lose everything (docs/operations.md). Every few seconds, and at
  * start, the reconciler re-adds the job of every run whose state says it should be moving (and of
  * a run that ended while a step was sending, for that step's outcome), starts
  * queued runs whose screen host is free, re-arms approval expiries, reminders and escalations,
@@ -55,7 +55,7 @@ export class Reconciler implements OnApplicationBootstrap, OnApplicationShutdown
 
   async reconcile(): Promise<void> {
     // Steps waiting for a remote planner's worker: no job until its answer or its check (deadline,
-    // heartbeat; DESIGN §8). A check overdue (lost with Redis, or it met a busy lease) is re-armed.
+    // heartbeat; docs/models.md). A check overdue (lost with Redis, or it met a busy lease) is re-armed.
     const waiting = await this.remoteWork.open();
     for (const work of waiting) {
       const due = work.nextCheckAt?.getTime() ?? 0;

@@ -47,7 +47,7 @@ export function staleEnd(why: string, approval: Approval | null): RunEnds {
 }
 
 /**
- * A secret Warden may not send (DESIGN §7): not granted for its destination (any more), one of
+ * A secret Warden may not send (docs/screen-host.md): not granted for its destination (any more), one of
  * Warden's own variables, an http destination off loopback: `not_granted`; the screen host's
  * granted token not set on the Warden host: a screen host error like any other missing setting
  * (the model call turns an unset key into a model error itself).

@@ -7,14 +7,14 @@ import type { StepContext } from './step-context';
 import { pause } from './step-timing';
 
 /**
- * At most this share of the screen may be masked as moving by itself (DESIGN §5: a screen where
+ * At most this share of the screen may be masked as moving by itself (docs/rules.md: a screen where
  * more than 2% moves by itself counts as changed).
  */
 export const MAX_VOLATILE_FRACTION = 0.02;
 
 /**
  * Learns which pixels of the current screen move by themselves (a blinking caret, a clock): the
- * volatile mask of DESIGN §5 and §6, for a held write's resume and for the frame its reads are
+ * volatile mask of docs/rules.md, docs/security.md, for a held write's resume and for the frame its reads are
  * judged on.
  */
 @Injectable()

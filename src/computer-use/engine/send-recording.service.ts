@@ -15,7 +15,7 @@ import { pause } from './step-timing';
 import { writeDetails } from './write-audit';
 
 /**
- * What became of a request to act (DESIGN §11): a send the host confirmed is recorded, and a write
+ * What became of a request to act (docs/operations.md): a send the host confirmed is recorded, and a write
  * audited in the same transaction, by whoever records it first; a request whose outcome is unknown
  * is asked about (`GET /actions/{key}`), never simply repeated; what the host cannot say stays
  * unknown, for a person to check.

@@ -8,7 +8,7 @@ import type { StepTiming } from './step-timing';
 export interface StepContext {
   run: Run;
   /**
-   * The agent's configuration in force at this job (DESIGN §4: a changed pin, CA, screen URL or
+   * The agent's configuration in force at this job (docs/step-flow.md: a changed pin, CA, screen URL or
    * planner applies from the next step); the caps stay as the run started.
    */
   agent: AgentConfig;

@@ -8,7 +8,7 @@ import type { EndReason } from '../runs/run-status';
 import { isUnfinished, type StepPhase } from '../runs/step-phase';
 import type { SendGate } from '../runs/send-gate';
 
-/** The switches an admin holds over an agent (DESIGN §4), as the engine reads them. */
+/** The switches an admin holds over an agent (docs/step-flow.md), as the engine reads them. */
 export interface Switches {
   enabled: boolean;
   agentConfigured: boolean;
@@ -60,7 +60,7 @@ export function refusedToSend(
 }
 
 /**
- * The agent config fields a read rests on when a weakening made it one (DESIGN §6), as the step
+ * The agent config fields a read rests on when a weakening made it one (docs/security.md), as the step
  * records them and the send checks them: `unlabelled_clicks`, the agent's `navigation_words`, or
  * the whole `screen_rules` list (a rule changed in any way, or a write rule added beside it, may
  * judge the action otherwise). Null: no weakening made it a read.
@@ -102,7 +102,7 @@ export function stepJob(
   return run.currentPhase !== null && isUnfinished(run.currentPhase) ? 'none' : 'open';
 }
 
-/** Why the run stops before its next step (DESIGN §4, (1)), or null when it may go on. */
+/** Why the run stops before its next step (docs/step-flow.md, (1)), or null when it may go on. */
 export function stopBeforeStep(
   run: {
     agent: string;
@@ -128,7 +128,7 @@ export function stopBeforeStep(
   return null;
 }
 
-/** What commit-point approval (DESIGN §6) made of a write, as `decideWrite` reads it. */
+/** What commit-point approval (docs/security.md) made of a write, as `decideWrite` reads it. */
 export interface CommitFacts {
   /** The write is an edit to stage. */
   staged: unknown;
@@ -140,7 +140,7 @@ export interface CommitFacts {
   rail?: { verdict: 'clean' | 'suspect' | 'injected' } | null;
   /** Why the rail holds it, for the why. */
   railWhy?: string;
-  /** A scripted planner's fallback model chose the action, not the script (DESIGN §8). */
+  /** A scripted planner's fallback model chose the action, not the script (docs/models.md). */
   offScript?: boolean;
 }
 
@@ -151,7 +151,7 @@ const OFF_SCRIPT =
 /**
  * The why of an action the send gate let go as an unapproved write, not as it was decided: while
  * it was planned the agent's config changed to hold no write, and no longer stages typing (an edit
- * decided as staged) or no longer holds the weakening that made it a read (DESIGN §6: a write goes
+ * decided as staged) or no longer holds the weakening that made it a read (docs/security.md: a write goes
  * with the authority in force at its send, and its record says which).
  */
 export function sentUnapprovedWhy(
@@ -233,7 +233,7 @@ export function keptState(planner: unknown, state: unknown): string {
 
 /**
  * The state to hand the planner: what it kept after the run's previous step, or null when the
- * agent's planner changed since (DESIGN §4: a new planner applies from the next step, from the
+ * agent's planner changed since (docs/step-flow.md: a new planner applies from the next step, from the
  * start) or nothing was kept.
  */
 export function stateFor(stored: unknown, planner: unknown): unknown {

@@ -25,7 +25,7 @@ import { StepSettling } from './step-settling.service';
 import { pause, startTiming, type StepTiming } from './step-timing';
 
 /**
- * One step of a run, as DESIGN §4 lists it: (1) the kill switch and the caps; (2) the screenshot;
+ * One step of a run, as docs/step-flow.md lists it: (1) the kill switch and the caps; (2) the screenshot;
  * (3) the plan; (4) validation and classification; (5) a read is sent, a write held; `done` and
  * `fail` end the run; then the screen settles and the next step is queued. Every phase is written
  * to the step row before its effect, and every step is leased to one worker (StepLease), so a

@@ -36,8 +36,8 @@ export interface HeldWrite {
 }
 
 /**
- * Holding a write (DESIGN §6): the screen's volatile pixels are learnt, then the step says `held`,
- * its approval is created (with who may decide it, DESIGN §6 approver groups), the run waits and
+ * Holding a write (docs/security.md): the screen's volatile pixels are learnt, then the step says `held`,
+ * its approval is created (with who may decide it, docs/security.md approver groups), the run waits and
  * the audit trail says so, in one transaction; the approval's expiry, reminder and escalation are
  * queued and the agent's channels are told (once committed, queued only).
  */
@@ -65,7 +65,7 @@ export class StepHolding {
     const mask = await this.sampling.learnMask(ctx);
     const approval = await this.dataSource.transaction(async (manager) => {
       // Who may decide, and when the write is recalled and handed on, are the agent's config in
-      // force as the write is held (DESIGN §6): read after the tenant's governance lock (shared),
+      // force as the write is held (docs/security.md): read after the tenant's governance lock (shared),
       // so that no config change commits between the read and the approval. The step's own copy,
       // read before the planner thought, may be older.
       await this.settings.lockTenantShared(manager, run.tenant);

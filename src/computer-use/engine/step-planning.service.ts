@@ -45,7 +45,7 @@ import { ScreenSampling } from './screen-sampling.service';
 import type { StepContext } from './step-context';
 import { runMask } from './step-sending.service';
 
-/** What the planner answered for a step, judged by Warden's rules (DESIGN §5). */
+/** What the planner answered for a step, judged by Warden's rules (docs/rules.md). */
 export interface Judged extends CommitPoint {
   /** The injection rail's record for a model's step; null for a scripted planner. */
   rail: RailRecord | null;

@@ -31,7 +31,7 @@ export const MAX_SCREEN_CHANGES = 3;
 export type SendResult = { sent: Action } | { changed: string } | { hold: string } | null;
 
 /**
- * Sending an action with the step's Idempotency-Key (DESIGN §5, §6, §11). The step says `sending`
+ * Sending an action with the step's Idempotency-Key (docs/rules.md, docs/security.md, docs/operations.md). The step says `sending`
  * before the request leaves, only if every admin switch allows it (the send gate); the action
  * carries the frame it was judged on, so the host acts only on that frame (or Warden compares a
  * fresh screenshot itself right before, for a host that cannot). An approved write goes only onto
@@ -118,7 +118,7 @@ export class StepSending {
   /**
    * A worker died while the step was `sending`. Ask the host whether the key was performed: yes,
    * record it; no, check the screen again as if for the first time and send; cannot tell: a
-   * write's outcome is unknown (DESIGN §11), a read is sent again under the same key.
+   * write's outcome is unknown (docs/operations.md), a read is sent again under the same key.
    */
   async recoverSending(ctx: StepContext, step: Step): Promise<SendResult> {
     const approval = await this.approvals.ofStep(step.id, 'spent');

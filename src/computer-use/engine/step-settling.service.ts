@@ -13,7 +13,7 @@ import { WriteReceipts } from './write-receipts.service';
  * After a screen action: waits until the screen is settled (two screenshots of the same frame in
  * a row, bounded by SETTLE_MAX_MS), reads a write's receipt (what the application said) on the
  * settled screen, and counts screen actions after which the frame did not change; `stall_after` in
- * a row stop the run `stalled` (DESIGN §4). Frames, not PNG files: a host that
+ * a row stop the run `stalled` (docs/step-flow.md). Frames, not PNG files: a host that
  * encodes the same pixels into other bytes each time still settles, and can stall.
  */
 @Injectable()

@@ -6,7 +6,7 @@ import type { Step } from '../runs/step.entity';
 /**
  * What a write's audit event (`computer_use.write`, `computer_use.write.unknown`) says of it: the
  * action, why, its Idempotency-Key and its authority: the approval spent on the step, or why none
- * was needed (DESIGN §6, §10).
+ * was needed (docs/security.md).
  */
 export function writeDetails(
   step: Step,

@@ -176,7 +176,7 @@ describe('lookupOf: a stored answer, faithfully', () => {
   });
 });
 
-describe('outlineOf: the fields of DESIGN §7, checked and copied', () => {
+describe('outlineOf: the fields of docs/screen-host.md, checked and copied', () => {
   const rect = { x: 1, y: 2, width: 30, height: 20 };
   const element = (fields: Record<string, unknown>) => ({
     id: 'f',

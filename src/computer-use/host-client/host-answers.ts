@@ -1,5 +1,5 @@
 /**
- * A screen host's answers, checked before anyone uses them (DESIGN §7, §11): the status, the
+ * A screen host's answers, checked before anyone uses them (docs/screen-host.md, docs/operations.md): the status, the
  * host's own message (short, printable, the token cut out), JSON, the screenshot's headers and
  * PNG, the element outline (each element checked by outline-element.ts), an action's result and
  * the health. What is off is a ScreenHostError naming the host and the call.
@@ -146,7 +146,7 @@ function errorCodeOf(answer: Answer): string | null {
 }
 
 /**
- * What a `POST /action` answer other than 2xx means (DESIGN §7, §11): 401/403 `unauthorized`;
+ * What a `POST /action` answer other than 2xx means (docs/screen-host.md, docs/operations.md): 401/403 `unauthorized`;
  * 409 with `screen_changed` or `frame_unknown` (only when a frame was expected; from a host that
  * was sent none it is a `bad_answer`) that kind; another 4xx `refused` (it did not act); 5xx
  * `failed` (it tried: whether the action reached the system is unknown); anything else a
@@ -250,7 +250,7 @@ function screenSize(
   return Number(text);
 }
 
-/** The element outline: a list of elements, each checked and copied (DESIGN §7). */
+/** The element outline: a list of elements, each checked and copied (docs/screen-host.md). */
 export function outlineOf(t: Target, answer: Answer, what: string): OutlineElement[] {
   const value = json(t, answer, what);
   if (!Array.isArray(value)) throw badAnswer(t, answer, what, 'not a list of elements');

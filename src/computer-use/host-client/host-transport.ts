@@ -1,6 +1,6 @@
 /**
- * One HTTP call to a screen host over a verified connection, bounded in time and size (DESIGN
- * §11). The token goes only to the origin it was released for; a success answer is read up to the call's limit, an error
+ * One HTTP call to a screen host over a verified connection, bounded in time and size
+ * (docs/operations.md). The token goes only to the origin it was released for; a success answer is read up to the call's limit, an error
  * answer only as far as its message needs; every failure becomes a ScreenHostError that says
  * whether the request had left.
  */

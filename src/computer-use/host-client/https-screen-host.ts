@@ -1,7 +1,7 @@
 /**
- * A screen host reached over HTTPS (DESIGN §7): each call of the protocol is one bounded request
+ * A screen host reached over HTTPS (docs/screen-host.md): each call of the protocol is one bounded request
  * on a verified connection, and its answer is checked before it is returned. A screenshot is
- * retried with backoff (DESIGN §11); an action never is: its Idempotency-Key is looked up instead.
+ * retried with backoff (docs/operations.md); an action never is: its Idempotency-Key is looked up instead.
  */
 import type { Agent } from 'node:https';
 import type { TLSSocket } from 'node:tls';
@@ -226,7 +226,7 @@ function frameHeaders(frame: FrameExpectation): Record<string, string> {
   return headers;
 }
 
-/** The action's own fields only (DESIGN §5), in the form the host checks. */
+/** The action's own fields only (docs/rules.md), in the form the host checks. */
 function hostAction(action: Action): Record<string, unknown> {
   switch (action.action) {
     case 'click':

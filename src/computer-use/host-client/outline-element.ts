@@ -1,6 +1,6 @@
 /**
- * One element of a screen host's outline (`GET /elements`, DESIGN §7), checked and copied: only the
- * fields DESIGN §7 names, in their types and bounds, and never a password field's value.
+ * One element of a screen host's outline (`GET /elements`, docs/screen-host.md), checked and copied: only the
+ * fields docs/screen-host.md names, in their types and bounds, and never a password field's value.
  */
 import {
   MESSAGE_TYPES,
@@ -79,7 +79,7 @@ const AREAS: ReadonlySet<string> = new Set(OUTLINE_AREAS);
 const TYPES: ReadonlySet<string> = new Set(MESSAGE_TYPES);
 
 /**
- * Only the fields of DESIGN §7, copied: nothing else the host sent comes along. A state, area or
+ * Only the fields of docs/screen-host.md, copied: nothing else the host sent comes along. A state, area or
  * message type Warden does not know is left out (a newer host's word is not guessed at); the
  * focus is the `focused` state (or a host's older `focused: true`).
  */
@@ -93,7 +93,7 @@ export function toOutlineElement(e: RawElement): OutlineElement {
   if (typeof e.description === 'string' && e.description.length <= MAX_OUTLINE_DESCRIPTION) {
     element.description = e.description;
   }
-  // A password field's value is never taken, whatever the host sent (DESIGN §7).
+  // A password field's value is never taken, whatever the host sent (docs/screen-host.md).
   if (typeof e.value === 'string' && e.value.length <= MAX_OUTLINE_VALUE && e.password !== true) {
     element.value = e.value;
   }

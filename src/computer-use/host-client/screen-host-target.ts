@@ -1,7 +1,7 @@
 /**
- * An agent's screen host settings (DESIGN §9) checked once and resolved to what a connection
+ * An agent's screen host settings (docs/api.md) checked once and resolved to what a connection
  * needs, and the host's bearer token: a secret released by SecretGrants for the host's origin
- * (DESIGN §7), checked again before each request carries it.
+ * (docs/screen-host.md), checked again before each request carries it.
  */
 import { createHash } from 'node:crypto';
 import type { ReleasedSecret } from '../../secrets/secret-grants.service';

@@ -1,8 +1,8 @@
 /**
- * The client side of the screen host protocol (DESIGN §7): HTTPS only, the host's certificate
+ * The client side of the screen host protocol (docs/screen-host.md): HTTPS only, the host's certificate
  * verified against a pinned SHA-256 fingerprint, a CA file or the system's CAs, a bearer token that
  * SecretGrants released for the host's origin, and every answer bounded in time and size and
- * checked before anyone uses it (DESIGN §11).
+ * checked before anyone uses it (docs/operations.md).
  *
  * This file is the injectable that hands out screen hosts, and where callers import from. The
  * parts: screen-host-target.ts checks the settings, tls-connector.ts opens verified connections,

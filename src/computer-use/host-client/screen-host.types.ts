@@ -1,12 +1,12 @@
 /**
- * The screen host as Warden sees it (DESIGN §7, §9): the settings that name one, the calls it
+ * The screen host as Warden sees it (docs/screen-host.md, docs/api.md): the settings that name one, the calls it
  * answers and what each answer is once checked, and the client's bounds on those calls.
  */
 import type { SapGuiHealth } from './sap-gui-health';
 import type { Action, OutlineElement, Rect } from '../actions/action.types';
 import type { ScreenHostError } from './screen-host-error';
 
-/** What Warden needs to know about an agent's screen host (DESIGN §9). */
+/** What Warden needs to know about an agent's screen host (docs/api.md). */
 export interface ScreenHostTarget {
   screen_url: string;
   screen_token_env: string;
@@ -26,12 +26,12 @@ export interface Screenshot {
   pngHeight: number;
   /**
    * `X-Frame-SHA256`: the host's frame hash of the pixels it captured (lower-case hex; the pixel
-   * SHA-256 of DESIGN §6, §7). Send it back as `frame.expect` of `act`. null when the host sends
+   * SHA-256 of docs/security.md, docs/screen-host.md). Send it back as `frame.expect` of `act`. null when the host sends
    * none (a host without the frame precondition).
    */
   frameSha256: string | null;
   /**
-   * The pixel SHA-256 of `png` (DESIGN §6) when it is known without a decode: the host's frame
+   * The pixel SHA-256 of `png` (docs/security.md) when it is known without a decode: the host's frame
    * hash, which the protocol defines over the very pixels of its PNG (the doctor checks that it
    * is), or the hash of a redacted screenshot's pixels, computed as it was redacted.
    */
@@ -44,7 +44,7 @@ export interface Screenshot {
 }
 
 /**
- * The frame an action was judged on (DESIGN §5, §7): `act` sends it as `X-Expect-Frame` and
+ * The frame an action was judged on (docs/rules.md, docs/screen-host.md): `act` sends it as `X-Expect-Frame` and
  * `X-Frame-Ignore`, and the host performs the action only while the screen is that frame.
  */
 export interface FrameExpectation {

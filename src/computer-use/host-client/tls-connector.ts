@@ -1,5 +1,5 @@
 /**
- * Connections to a screen host, verified before HTTP may use them (DESIGN §7). Pinning works below
+ * Connections to a screen host, verified before HTTP may use them (docs/screen-host.md). Pinning works below
  * HTTP: a connection is opened, the TLS handshake finished and the certificate checked before the
  * connection is handed to the HTTP client, so a request (and its token) is never written to a host
  * whose certificate does not match.

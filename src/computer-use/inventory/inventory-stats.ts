@@ -4,7 +4,7 @@ import type { RunCounts } from './inventory.repository';
 /** What an agent plans with, without anything secret (a key's variable name stays out too). */
 export type PlannerView =
   | { kind: 'scripted'; id: string }
-  /** Another planner of the catalog named by its id (DESIGN §8): the navigator, a model's id. */
+  /** Another planner of the catalog named by its id (docs/models.md): the navigator, a model's id. */
   | { kind: 'catalog'; id: string }
   | { kind: 'model'; provider: string; model: string }
   | { kind: 'default' };
@@ -35,7 +35,7 @@ export function plannerView(planner: PlannerConfig | null): PlannerView {
   return { kind: 'model', provider: planner.provider, model: planner.model };
 }
 
-/** How the agent's writes wait for a person (DESIGN §6). */
+/** How the agent's writes wait for a person (docs/security.md). */
 export function writeApproval(agent: AgentConfig): {
   require_write_approval: boolean;
   approve_at: AgentConfig['approve_at'];

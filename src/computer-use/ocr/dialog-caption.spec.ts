@@ -1,6 +1,6 @@
 /**
  * A dialog over the screen, seen from the pixels alone (screen rules on a host without an outline,
- * DESIGN §5): on every screen of the sim, in both languages, with and without a popup.
+ * docs/rules.md): on every screen of the sim, in both languages, with and without a popup.
  */
 import type { SimLang } from '../../../screen-host/src/backends/sim/sim-labels';
 import { go, simAfter as simApp } from '../../../test/support/sim-pixels';

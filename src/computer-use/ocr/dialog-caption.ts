@@ -1,6 +1,6 @@
 /**
  * Whether a dialog is open over the screen, from its pixels alone: for screen rules on a host
- * without an outline (DESIGN §5), where the title read from the title bar is the screen's behind
+ * without an outline (docs/rules.md), where the title read from the title bar is the screen's behind
  * the dialog, and a rule that makes Enter a read on that screen must not make it a read in the
  * dialog ("Labels fail closed": a title that cannot be trusted lets no title rule apply).
  *

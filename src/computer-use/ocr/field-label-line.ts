@@ -1,5 +1,5 @@
 /**
- * The label beside a text field, from its pixels alone (DESIGN §5: "OCR beside the focused
+ * The label beside a text field, from its pixels alone (docs/rules.md: "OCR beside the focused
  * field"): the field's left border, then the line of text nearest it on its left.
  */
 import {
@@ -35,7 +35,7 @@ function fieldLeftEdge(image: RgbaImage, x: number, y: number, scale: number): n
 }
 
 /**
- * The label beside the text field around the point (DESIGN §5: "OCR beside the focused field"),
+ * The label beside the text field around the point (docs/rules.md: "OCR beside the focused field"),
  * or null. The field's left border is the first frame left of the point on its row; its label is
  * the line of text nearest that border on its left, on the same row (SAP and most forms put it
  * there), with no frame between them.

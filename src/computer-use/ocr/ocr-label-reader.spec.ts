@@ -232,7 +232,7 @@ describe('OcrLabelReader on rendered screens', () => {
   });
 });
 
-describe('OcrLabelReader: labels that fail closed (DESIGN §5)', () => {
+describe('OcrLabelReader: labels that fail closed (docs/rules.md)', () => {
   const reader = new OcrLabelReader(UNHURRIED);
   beforeAll(() => reader.start());
   afterAll(() => reader.close());

@@ -1,5 +1,5 @@
 /**
- * Reads the label at a point from a screenshot's pixels (DESIGN §5: the second label source, used
+ * Reads the label at a point from a screenshot's pixels (docs/rules.md: the second label source, used
  * where the screen outline names nothing). Fully offline: tesseract.js with the eng and deu
  * traineddata from npm, one long-lived worker.
  *
@@ -144,7 +144,7 @@ export class OcrLabelReader {
   }
 
   /**
-   * The label beside the text field at (x, y) of a PNG screenshot (DESIGN §5: the label of the
+   * The label beside the text field at (x, y) of a PNG screenshot (docs/rules.md: the label of the
    * focused field, where the outline names none): the text nearest the field's left border, on
    * its row. Null when no field border or no text beside it is found.
    */
@@ -168,7 +168,7 @@ export class OcrLabelReader {
   }
 
   /**
-   * The screen's title as shown in its title bar (DESIGN §5, screen rules on a host without an
+   * The screen's title as shown in its title bar (docs/rules.md, screen rules on a host without an
    * outline): the line `findTitleLine` takes for it. Null when no such line is found (or
    * tesseract read no word in it), and when a dialog is open over the screen (`dialogCaptionBelow`):
    * the title bar then names the screen behind the dialog, which has the focus.
@@ -210,7 +210,7 @@ export class OcrLabelReader {
   /**
    * Every line of text on a whole screenshot, with its box in `space` (the coordinate space of
    * actions, when it differs from the PNG's pixels): what the injection rail reads on a host that
-   * serves no outline (DESIGN §8). Tesseract's sparse-text mode, about 0.1 to 1 s for 1280×800;
+   * serves no outline (docs/models.md). Tesseract's sparse-text mode, about 0.1 to 1 s for 1280×800;
    * it waits in the same queue as the line reads. A broken PNG rejects with `OcrImageError`.
    */
   async readScreenText(png: Buffer, space?: CoordinateSpace): Promise<ScreenTextLine[]> {

@@ -1,5 +1,5 @@
 /**
- * The injection rail's eyes on a host without an outline (DESIGN §8): tesseract reads the sim's
+ * The injection rail's eyes on a host without an outline (docs/models.md): tesseract reads the sim's
  * whole screen, as rendered by the sim itself, and the rail judges the lines. An instruction in
  * the status bar is found where it is; the ordinary screens, in both languages, are clean.
  */

@@ -1,6 +1,6 @@
 /**
  * A whole screen for tesseract, and what it read back in the coordinate space of actions: the
- * injection rail's eyes on a host without an outline (DESIGN §8), where the model reads the text
+ * injection rail's eyes on a host without an outline (docs/models.md), where the model reads the text
  * in the screenshot itself and Warden's only way to read it too is OCR.
  */
 import type { RgbaImage } from './glyph-components';

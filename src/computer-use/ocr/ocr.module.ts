@@ -9,7 +9,7 @@ class OcrLifetime implements OnApplicationShutdown {
 }
 
 /**
- * Reading text from a screen's pixels (DESIGN §5: labels where the outline names nothing, and a
+ * Reading text from a screen's pixels (docs/rules.md: labels where the outline names nothing, and a
  * screen's lines for the injection rail): one long-lived tesseract worker for the process, closed
  * when the process shuts down. The engine imports it, so only the worker starts tesseract.
  */

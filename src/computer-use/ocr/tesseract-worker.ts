@@ -1,5 +1,5 @@
 /**
- * Tesseract, offline (DESIGN §5: the OCR label source): a tesseract.js worker started on the
+ * Tesseract, offline (docs/rules.md: the OCR label source): a tesseract.js worker started on the
  * eng and deu traineddata from npm with no network, and the words of its TSV output.
  */
 import { copyFile, mkdtemp, rm, symlink } from 'node:fs/promises';

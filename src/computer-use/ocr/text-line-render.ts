@@ -1,5 +1,5 @@
 /**
- * A found text line redrawn on its own for tesseract (DESIGN §5: the OCR label source): a crop of
+ * A found text line redrawn on its own for tesseract (docs/rules.md: the OCR label source): a crop of
  * the screen would hand it frames and neighbouring labels too, which it reads as text.
  */
 import type { TextLine } from './text-line';

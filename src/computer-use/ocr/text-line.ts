@@ -1,5 +1,5 @@
 /**
- * Finding the text line at a point of a screenshot, pure TypeScript (DESIGN §5: the OCR label
+ * Finding the text line at a point of a screenshot, pure TypeScript (docs/rules.md: the OCR label
  * source). Tesseract alone is slow and easily confused on a raw crop of a UI (frames read as `|`,
  * half words at the crop's edges, 40–60 ms per crop), so the line is found here first and only it
  * is drawn for tesseract (text-line-render.ts):

@@ -1,6 +1,6 @@
 /**
  * The title bar read from the pixels of the sim's screens (screen rules on a host without an
- * outline, DESIGN §5): the line `findTitleLine` takes, read by tesseract, is the screen's title.
+ * outline, docs/rules.md): the line `findTitleLine` takes, read by tesseract, is the screen's title.
  */
 import { screenTitle } from '../../../screen-host/src/backends/sim/sim-layout';
 import { go, SIM_SIZE as SIZE, simAfter } from '../../../test/support/sim-pixels';

@@ -1,6 +1,6 @@
 /**
  * Where a screen's title is, from its pixels alone: screen rules match "the title bar" read by OCR
- * where the host serves no outline (DESIGN §5). SAP GUI, and the sim drawn after it, show the
+ * where the host serves no outline (docs/rules.md). SAP GUI, and the sim drawn after it, show the
  * screen's title left-aligned in a title bar under the window's caption, the menu bar and the
  * system toolbar, in larger type than the menus and toolbars around it. So the title is taken to
  * be, of the lines of text found near the left edge in the top quarter of the screen, the one of

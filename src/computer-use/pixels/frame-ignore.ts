@@ -1,6 +1,6 @@
 /**
  * What the host leaves out when it compares the frame an action was judged on with the screen it
- * is about to act on (`X-Frame-Ignore`, DESIGN §7): the volatile mask and the admin's
+ * is about to act on (`X-Frame-Ignore`, docs/screen-host.md): the volatile mask and the admin's
  * `ignore_regions`, as rectangles in the frame's pixels. The host takes at most 256.
  */
 import type { Rect } from '@warden/protocol';

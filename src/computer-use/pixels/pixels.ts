@@ -1,5 +1,5 @@
 /**
- * Screens as pixels (DESIGN §6), pure: decoding, the pixel hash, the volatile mask and the
+ * Screens as pixels (docs/security.md), pure: decoding, the pixel hash, the volatile mask and the
  * stale-screen comparison. Equal PNG bytes mean equal pixels, so bytes are compared first; only
  * different bytes are decoded, and then size and RGBA decide (a re-encoding is not a change).
  */
@@ -18,7 +18,7 @@ export { VolatileMask } from './volatile-mask';
 export { ScreenError } from './screen-error';
 
 /**
- * The pixel SHA-256 (hex) of DESIGN §6: the protocol's frame hash (§7), over width and height
+ * The pixel SHA-256 (hex) of docs/security.md: the protocol's frame hash (§7), over width and height
  * (u32 BE) and the RGBA bytes.
  */
 export function pixelSha256(decoded: Decoded): string {

@@ -1,6 +1,6 @@
 /**
  * Whether two screenshots show the same pixels, as far as can be told without decoding them:
- * equal PNG bytes, or equal frame hashes from the host (the protocol's pixel SHA-256, DESIGN §7),
+ * equal PNG bytes, or equal frame hashes from the host (the protocol's pixel SHA-256, docs/screen-host.md),
  * so that a host whose encoder writes something of its own into every file is not taken to change
  * its screen with each screenshot. Unequal frame hashes, or none, say nothing more than the bytes.
  */

@@ -1,5 +1,5 @@
 /**
- * The volatile mask (DESIGN §6): the pixels of a screen that moved on their own while Warden
+ * The volatile mask (docs/security.md): the pixels of a screen that moved on their own while Warden
  * sampled it (a blinking caret, a clock), left out when a held write's screen is compared again.
  *
  * Stored compactly as runs of masked pixels in row-major order:

@@ -1,5 +1,5 @@
 /**
- * Planner ids (DESIGN §8 "Planners as a catalog"): `<family>-<version>-<effort>` for a planner of
+ * Planner ids (docs/planners.md "Planners as a catalog"): `<family>-<version>-<effort>` for a planner of
  * the deployment (a model, the navigator, a remote family), `scripted-<uuid>` for a tenant's script.
  * A family is lower-case words joined by hyphens, each starting with a letter; a version is dotted
  * numbers (`4.6`) or a date (`2026-11-10`); an effort is one word (`normal`). Pure.

@@ -11,7 +11,7 @@ export interface ObservedScreen {
   height: number;
   png: Buffer;
   /**
-   * The host's hash of the frame it captured (`X-Frame-SHA256`, DESIGN §7); null or absent when
+   * The host's hash of the frame it captured (`X-Frame-SHA256`, docs/screen-host.md); null or absent when
    * the host sends none. For the engine, which sends it back with the action judged on it.
    */
   frameSha256?: string | null;
@@ -30,7 +30,7 @@ export interface StepHistory {
   outcome: string | null;
   error: string | null;
   screen_sha256: string | null;
-  /** A staged edit (DESIGN §6, commit-point approval); null otherwise. */
+  /** A staged edit (docs/security.md, commit-point approval); null otherwise. */
   staged?: StagedEdit | null;
   /** An edit held for a person under `every_write`: its field and value before; null otherwise. */
   edit?: StagedEdit | null;
@@ -114,7 +114,7 @@ export interface PlanResult {
    */
   safetyChecks?: ProviderSafetyCheck[];
   /**
-   * The decision comes from outside Warden (a remote planner, DESIGN §8) and is not here yet: the
+   * The decision comes from outside Warden (a remote planner, docs/models.md) and is not here yet: the
    * step's job ends without holding a worker, and the step is taken again when it comes (or when
    * its deadline or its workers' heartbeat is due). `action` is then null.
    */

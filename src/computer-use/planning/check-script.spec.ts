@@ -380,7 +380,7 @@ describe('checkScript refuses, naming the step and the field', () => {
 });
 
 describe('checkScript accepts and normalises', () => {
-  it('accepts the shapes of DESIGN §8 and fills in what the actions module fills in', () => {
+  it('accepts the shapes of docs/models.md and fills in what the actions module fills in', () => {
     const result = checkScript({
       patience: 4,
       steps: [

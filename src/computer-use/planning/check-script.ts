@@ -1,5 +1,5 @@
 /**
- * Checks a script when it is created or updated (DESIGN §8): at most 200 steps and 64 KB of JSON,
+ * Checks a script when it is created or updated (docs/models.md): at most 200 steps and 64 KB of JSON,
  * every action passes the same rules as a model's answer (the actions module's `checkShape` and
  * `validate`), with `element` allowed in place of `x, y`; regular expressions compile for RE2
  * (actions/patterns.ts), together no larger than it allows; unknown fields refused. The first error is returned, naming the step and the field:

@@ -1,4 +1,4 @@
-/** Planning (DESIGN §8): the Planner interface, the scripted planner, and its store. */
+/** Planning (docs/models.md): the Planner interface, the scripted planner, and its store. */
 export * from '../planner-contract/planner';
 export * from './script.types';
 export { checkScript } from './check-script';

@@ -86,7 +86,7 @@ function toView(row: ScriptedPlannerRecord): ScriptedPlannerView {
   };
 }
 
-/** Scripted planners (DESIGN §8): stored per tenant, checked when written, audited. */
+/** Scripted planners (docs/models.md): stored per tenant, checked when written, audited. */
 @Injectable()
 export class PlannersService {
   constructor(
@@ -279,7 +279,7 @@ export class PlannersService {
    */
   private modelFor(plannerRef: unknown): ModelPlannerConfig | null {
     if (plannerRef === null || plannerRef === undefined) return defaultModel(this.config);
-    // A model planner of the deployment named by its catalog id (DESIGN §8).
+    // A model planner of the deployment named by its catalog id (docs/models.md).
     if (typeof plannerRef === 'string') {
       return deploymentModels(this.config).find((m) => m.id === plannerRef)?.model ?? null;
     }

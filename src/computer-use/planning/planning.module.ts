@@ -4,7 +4,7 @@ import { RemoteModule } from '../remote/remote.module';
 import { PlannersService } from './planners.service';
 import { ScriptedPlannersRepository } from './scripted-planners.repository';
 
-/** Planners (DESIGN §8): `PlannersService.plannerFor` for the engine, the scripted planners' store. */
+/** Planners (docs/models.md): `PlannersService.plannerFor` for the engine, the scripted planners' store. */
 @Module({
   imports: [ModelsModule, RemoteModule],
   providers: [PlannersService, ScriptedPlannersRepository],

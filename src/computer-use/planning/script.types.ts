@@ -1,5 +1,5 @@
 /**
- * A scripted planner's script (DESIGN §8): a stored list of steps, each an action of DESIGN §5
+ * A scripted planner's script (docs/models.md): a stored list of steps, each an action of docs/rules.md
  * with an optional condition to wait for. These are the shapes `checkScript` returns: checked,
  * normalised, and plain JSON.
  */

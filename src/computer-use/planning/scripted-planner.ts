@@ -1,5 +1,5 @@
 /**
- * The scripted planner (DESIGN §8): answers the steps of a checked script one by one, asking no
+ * The scripted planner (docs/models.md): answers the steps of a checked script one by one, asking no
  * model. Its cursor is the run's planner state (`{next}`). A step that waits (`when`, or an
  * `element` to aim at) looks again every 0.5 s through `context.look()`, up to its patience, and
  * the screen it finally decides on goes back to the engine with the action.

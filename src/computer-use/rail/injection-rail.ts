@@ -4,7 +4,7 @@
  * override the task, to get a secret out, or to get a write through without a person, or it
  * addresses an AI and tells it to act), `suspect` (it addresses an AI, tells it to move money, or
  * is hidden from a person: an outline element too small to be read, or drawn with no contrast a
- * person could see; or the screen holds more text than the rail reads, DESIGN §8), `clean`. Either
+ * person could see; or the screen holds more text than the rail reads, docs/models.md), `clean`. Either
  * of the first two holds the step's action for a person, whatever it is (fail closed).
  *
  * Matched on a normal form of the text (compatibility forms folded, format characters such as
@@ -133,7 +133,7 @@ const RULES: readonly Rule[] = [
 
 /**
  * The most screen text the rail reads, all pieces together, and of one piece (an outline value is
- * at most 2000): more is not checked but held (DESIGN §8), never cut and let through.
+ * at most 2000): more is not checked but held (docs/models.md), never cut and let through.
  */
 export const MAX_SCREEN_TEXT = 6000;
 const MAX_TEXT = 4000;

@@ -80,7 +80,7 @@ export interface RailRecord {
 
 /**
  * Whether the rail reads the agent's steps: every planner but a script (the deployment's default,
- * a model configured, a planner of the catalog named by id: DESIGN §8). Failing closed, anything
+ * a model configured, a planner of the catalog named by id: docs/models.md). Failing closed, anything
  * that is not a `scripted-` id counts as a model.
  */
 export function plannedByModel(planner: unknown): boolean {

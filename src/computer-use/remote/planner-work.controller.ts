@@ -20,7 +20,7 @@ import { PlannerWork } from './planner-work.service';
 
 const ID = { name: 'id', example: '0d6f3c1e-2b7a-4c59-9e8d-1a2b3c4d5e6f' };
 
-/** The worker API of remote planners (DESIGN §8 "Remote planners"). */
+/** The worker API of remote planners (docs/planners.md "Remote planners"). */
 @ApiTags('planner-work')
 @Controller('api/planner-work')
 @Permissions('planners.serve')

@@ -101,7 +101,7 @@ function toRow(r: Raw): WorkRow {
 const OPEN = `w.status IN ('waiting', 'claimed')
   AND EXISTS (SELECT 1 FROM runs r WHERE r.id = w.run_id AND r.status = 'running')`;
 
-/** The SQL of `planner_work` (DESIGN §8 "Remote planners"). */
+/** The SQL of `planner_work` (docs/planners.md "Remote planners"). */
 @Injectable()
 export class PlannerWorkRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}

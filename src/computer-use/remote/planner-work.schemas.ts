@@ -26,7 +26,7 @@ const work = {
   deadline_at: time('after this the step fails planner_timeout'),
 };
 
-/** The worker API of remote planners (DESIGN §8). */
+/** The worker API of remote planners (docs/models.md). */
 export const PLANNER_WORK_SCHEMAS: ApiSchemas = {
   PlannerWork: record(work),
   PlannerWorkPage: pageOf('PlannerWork'),

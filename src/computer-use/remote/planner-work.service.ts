@@ -40,7 +40,7 @@ function view(row: WorkRow): WorkView {
 }
 
 /**
- * The worker API of remote planners (DESIGN §8): a worker with a token holding `planners.serve`
+ * The worker API of remote planners (docs/models.md): a worker with a token holding `planners.serve`
  * for its families asks for waiting work (its heartbeat), claims one step (one winner), and
  * answers it once. Everything is of the token's tenant and families: other work is a 404.
  */

@@ -1,5 +1,5 @@
 /**
- * What a remote planner's worker is given for one step (DESIGN §8 "Remote planners"; the JSON
+ * What a remote planner's worker is given for one step (docs/planners.md "Remote planners"; the JSON
  * Schema is in docs/planners.md): the step as the engine gives any planner. Pure.
  */
 import type { OutlineElement } from '../actions';

@@ -9,7 +9,7 @@ export const REMOTE_USAGE = `  planners remote add --family <family> --deadline 
   planners remote remove --family <family>`;
 
 /**
- * `planners remote add|list|remove`: the deployment operator's remote planner families (DESIGN §8),
+ * `planners remote add|list|remove`: the deployment operator's remote planner families (docs/models.md),
  * audited `planner.remote_changed` as `actor`. Answers the exit code.
  */
 export async function remoteCommand(

@@ -1,4 +1,4 @@
-/** Why a remote planner gave a step no decision (DESIGN §8): each ends the step as a model error. */
+/** Why a remote planner gave a step no decision (docs/models.md): each ends the step as a model error. */
 export type RemoteFailure =
   'planner_offline' | 'planner_busy' | 'planner_failed' | 'planner_timeout';
 

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { updatedRows } from '../../sql/sql';
 
-/** A remote planner family as the deployment operator registered it (DESIGN §8). */
+/** A remote planner family as the deployment operator registered it (docs/models.md). */
 export interface RemoteFamily {
   family: string;
   version: string;

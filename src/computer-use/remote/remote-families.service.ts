@@ -9,7 +9,7 @@ import { type RemoteFamily, RemoteFamiliesRepository } from './remote-families.r
 /** A tag or a program: lower-case words joined by hyphens (as the catalog's access has them). */
 const ACCESS_NAME = /^[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*$/;
 
-/** The audit event of a remote family registered, changed or removed (DESIGN §10). */
+/** The audit event of a remote family registered, changed or removed (docs/security.md). */
 export const REMOTE_CHANGED = 'planner.remote_changed';
 
 /** The families the deployment itself has: a remote family never takes their names. */
@@ -59,7 +59,7 @@ export interface RemoteFamilyChange {
 }
 
 /**
- * The remote planner families of the deployment (DESIGN §8), as the deployment operator registers
+ * The remote planner families of the deployment (docs/models.md), as the deployment operator registers
  * them with the CLI: a family, its version and effort (its catalog id `<family>-<version>-<effort>`),
  * the deadline of a step's decision, whether its workers get the screenshot. Not public: who may use
  * one is the catalog's rule (allow, tags, programs). Every change is audited

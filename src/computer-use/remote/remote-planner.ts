@@ -25,7 +25,7 @@ export interface RemoteWorkPort {
 }
 
 /**
- * A remote planner (DESIGN §8): the decision comes from a worker outside Warden. A step's first
+ * A remote planner (docs/models.md): the decision comes from a worker outside Warden. A step's first
  * look publishes its input as waiting work and answers `waits` (the job ends, no worker slot is
  * held); the worker's answer, or a check at the deadline or the heartbeat's end, queues the step
  * again, and the next look answers the decision, on the screen it was published for, or fails as

@@ -15,7 +15,7 @@ export function remoteId(f: Pick<RemoteFamily, 'family' | 'version' | 'effort'>)
 }
 
 /**
- * The remote planners of the deployment (DESIGN §8): which ids name one, the planner the engine
+ * The remote planners of the deployment (docs/models.md): which ids name one, the planner the engine
  * asks for a step, and whether a tenant's workers of a family are serving.
  */
 @Injectable()

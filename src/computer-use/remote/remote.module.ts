@@ -7,7 +7,7 @@ import { RemoteFamiliesModule } from './remote-families.module';
 import { RemotePlanners } from './remote-planners.service';
 
 /**
- * Remote planners (DESIGN §8): the planner the engine asks (RemotePlanners), the steps waiting
+ * Remote planners (docs/models.md): the planner the engine asks (RemotePlanners), the steps waiting
  * for a worker's decision, and the worker API's service.
  */
 @Module({

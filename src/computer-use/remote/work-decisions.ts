@@ -1,5 +1,5 @@
 /**
- * What becomes of a step waiting for a remote planner each time the engine looks at it (DESIGN §8
+ * What becomes of a step waiting for a remote planner each time the engine looks at it (docs/models.md
  * "Remote planners"), apart from the database and the clock. Pure.
  */
 import type { WorkRow } from './planner-work.repository';

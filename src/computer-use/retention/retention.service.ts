@@ -70,7 +70,7 @@ export class RetentionService {
 
   /**
    * Sets the tenant's retention (180 to 3650 days), audited `screens.retention_changed`. Shortening
-   * it lets screens go sooner: a weakening (DESIGN §6), which needs `governance.weaken` and a
+   * it lets screens go sooner: a weakening (docs/security.md), which needs `governance.weaken` and a
    * reason and is audited `governance.weaken` as well.
    */
   async set(caller: Caller, days: number, reason?: string): Promise<RetentionView> {
@@ -107,7 +107,7 @@ export class RetentionService {
 
   /**
    * Holds (with a reason) or releases a run's screens, audited `screens.legal_hold`. Lifting a hold
-   * lets the next purge take them: a weakening (DESIGN §6), which needs `governance.weaken` and a
+   * lets the next purge take them: a weakening (docs/security.md), which needs `governance.weaken` and a
    * reason and is audited `governance.weaken` as well.
    */
   async setLegalHold(

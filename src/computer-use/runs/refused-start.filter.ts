@@ -7,7 +7,7 @@ import { AllExceptionsFilter } from '../../http/all-exceptions.filter';
 import { runRefused } from './run-admission.service';
 
 /**
- * A run start refused for want of a permission is a refused run like the others (DESIGN §10,
+ * A run start refused for want of a permission is a refused run like the others (docs/security.md,
  * "no permission"): audited `computer_use.refused` in the token's tenant, then answered 403 as
  * every error is. The guard refuses before RunAdmission sees the request, so the start route
  * declares this filter, and it records what the guard decided. Other routes' 403s are not audited.

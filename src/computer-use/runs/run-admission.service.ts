@@ -10,7 +10,7 @@ import type { AgentConfig } from '../settings/agent-config';
 import { SettingsService } from '../settings/settings.service';
 import type { StartRunDto } from './dto/start-run.dto';
 
-/** The `computer_use.refused` event of a run that may not start (DESIGN §10), in the caller's tenant. */
+/** The `computer_use.refused` event of a run that may not start (docs/security.md), in the caller's tenant. */
 export function runRefused(
   caller: Caller,
   details: { agent?: string; goal?: string; why: string } & Record<string, unknown>,
@@ -27,7 +27,7 @@ export interface Admitted {
 }
 
 /**
- * Whether a run may start (DESIGN §4, §7, §10): computer use on, the agent configured, its kill
+ * Whether a run may start (docs/step-flow.md, docs/screen-host.md, docs/security.md): computer use on, the agent configured, its kill
  * switch off, a planner the caller may use (the catalog's rule), its screen host token granted for
  * the host and set, a planner Warden can use (a model's key granted for its endpoint). A refusal is audited `computer_use.refused` with the reason
  * and thrown.
@@ -64,7 +64,7 @@ export class RunAdmission {
     const kill = await this.settings.killSwitch(caller.tenant, body.agent);
     if (kill?.engaged)
       return refuse(conflict(`the kill switch of "${body.agent}" is engaged: ${kill.reason}`));
-    // The catalog's rule for whoever starts the run (DESIGN §8): a planner taken away since the
+    // The catalog's rule for whoever starts the run (docs/models.md): a planner taken away since the
     // config named it leaves the agent configured, and its runs refused with the why.
     const verdict = await this.catalog.verdict(caller, agent.planner);
     if (!verdict.available) {
@@ -112,7 +112,7 @@ export class RunAdmission {
     if (!(await this.planners.plannerFor(caller.tenant, agent.planner))) {
       return refuse(conflict(`agent "${body.agent}" has no planner that Warden can use`));
     }
-    // A remote planner with the tenant's most steps waiting already (DESIGN §8): try again later.
+    // A remote planner with the tenant's most steps waiting already (docs/models.md): try again later.
     const busy = await this.planners.busyReason(caller.tenant, agent.planner);
     if (busy) {
       return refuse(

@@ -1,7 +1,7 @@
 import { canMove, END_REASONS, endStatusOf, isEnd, RUN_STATUSES, TRANSITIONS } from './run-status';
 
 describe('run state machine', () => {
-  it('matches DESIGN §4: queued → running ⇄ awaiting_approval → an end', () => {
+  it('matches docs/step-flow.md: queued → running ⇄ awaiting_approval → an end', () => {
     expect(canMove('queued', 'running')).toBe(true);
     expect(canMove('running', 'awaiting_approval')).toBe(true);
     expect(canMove('awaiting_approval', 'running')).toBe(true);

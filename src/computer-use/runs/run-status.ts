@@ -1,5 +1,5 @@
 /**
- * The run state machine of DESIGN §4, written down once. Every change of a run's status goes
+ * The run state machine of docs/step-flow.md, written down once. Every change of a run's status goes
  * through RunLifecycle.transition, which checks this table and updates conditionally on the
  * status it read, so two workers can never both move a run.
  */

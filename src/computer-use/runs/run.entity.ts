@@ -65,7 +65,7 @@ export class Run {
   @Column({ name: 'ended_at', type: 'timestamptz', nullable: true })
   endedAt: Date | null;
 
-  /** Time spent `running`, up to `active_since` (DESIGN §4: not while queued or awaiting approval). */
+  /** Time spent `running`, up to `active_since` (docs/step-flow.md: not while queued or awaiting approval). */
   @Column({ name: 'active_seconds', type: 'double precision', default: 0 })
   activeSeconds: number;
 

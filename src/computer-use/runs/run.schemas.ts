@@ -36,7 +36,7 @@ const sha256 = (description?: string) => ({
   pattern: '^[0-9a-f]{64}$',
 });
 
-/** A run and its steps as GET /api/computer-use/runs/{id} answers them (DESIGN §9). */
+/** A run and its steps as GET /api/computer-use/runs/{id} answers them (docs/api.md). */
 export const RUN_SCHEMAS: ApiSchemas = {
   Step: record(
     {

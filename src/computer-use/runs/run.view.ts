@@ -47,7 +47,7 @@ export function planningSummary(steps: readonly Step[]): PlanningSummary {
   return sum;
 }
 
-/** A step as the API shows it (DESIGN §9). */
+/** A step as the API shows it (docs/api.md). */
 export interface StepView {
   n: number;
   screen_sha256: string | null;
@@ -59,7 +59,7 @@ export interface StepView {
   why: string | null;
   outcome: string | null;
   error?: string;
-  /** A staged edit under commit-point approval (DESIGN §6): the field, its value before, the text. */
+  /** A staged edit under commit-point approval (docs/security.md): the field, its value before, the text. */
   staged?: StagedEdit;
   /** An edit held for a person (`every_write`): the field it goes into and its value before. */
   edit?: StagedEdit;

@@ -21,7 +21,7 @@ import { StepsRepository } from './steps.repository';
 /** How long a resume waits for the worker to carry out the approved write before answering. */
 const RESUME_WAIT_MS = 15_000;
 
-/** The screen host a run needs: one run at a time per host (DESIGN §4). */
+/** The screen host a run needs: one run at a time per host (docs/step-flow.md). */
 export function leaseKeyOf(screenUrl: string): string {
   const url = new URL(screenUrl);
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;

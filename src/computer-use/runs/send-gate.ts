@@ -1,5 +1,5 @@
 /**
- * The send gate (DESIGN §4): everything that may forbid sending an action, read as one row in the
+ * The send gate (docs/step-flow.md): everything that may forbid sending an action, read as one row in the
  * statement that marks the action `sending` (StepsRepository.markSending, sendGate).
  */
 import { grantedSql } from '../../secrets/secret-grants.repository';
@@ -8,7 +8,7 @@ import type { RunStatus } from './run-status';
 
 /**
  * What was true, in the statement that would mark an action `sending`, of everything that may
- * forbid sending it (DESIGN §4): the run's status, computer use on, the agent still configured, its
+ * forbid sending it (docs/step-flow.md): the run's status, computer use on, the agent still configured, its
  * kill switch, the tenant's pause, and for an approved write whether its approval is spent.
  */
 export interface SendGate {
@@ -24,7 +24,7 @@ export interface SendGate {
   writesNeedApproval: boolean;
   /** The agent's config in force stages typing until the commit (`approve_at: "commit"`). */
   stagesTyping: boolean;
-  /** The secret the step's requests carry is still granted for their destination (DESIGN §7). */
+  /** The secret the step's requests carry is still granted for their destination (docs/screen-host.md). */
   secretGranted: boolean;
   /**
    * The weakening that made the step's action a read (`steps.loosened_by`) is in the agent's
@@ -33,7 +33,7 @@ export interface SendGate {
   looseningInForce: boolean;
 }
 
-/** The secret a step's host requests carry: checked with the send (DESIGN §4, §7). */
+/** The secret a step's host requests carry: checked with the send (docs/step-flow.md, docs/screen-host.md). */
 export interface SentSecret {
   envName: string;
   origin: string;
@@ -55,7 +55,7 @@ export interface GateRow {
 }
 
 /**
- * The send gate (DESIGN §4) of the step, run and secret given as parameters, as one row.
+ * The send gate (docs/step-flow.md) of the step, run and secret given as parameters, as one row.
  * `looseningParam` is the step's loosening (jsonb, or null): every field it names must hold the same
  * value in the agent's config in force.
  */

@@ -1,7 +1,7 @@
 import { canMoveStep, isWrite, STEP_PHASES, STEP_TRANSITIONS } from './step-phase';
 
 describe('step state machine', () => {
-  it('moves a step forward only, through DESIGN §4: observe, plan, hold or send, done', () => {
+  it('moves a step forward only, through docs/step-flow.md: observe, plan, hold or send, done', () => {
     expect(canMoveStep('observing', 'planning')).toBe(true);
     expect(canMoveStep('planning', 'held')).toBe(true);
     expect(canMoveStep('planning', 'sending')).toBe(true);

@@ -1,6 +1,6 @@
 /**
  * The step state machine, written down once like the run's (run-status.ts). A step's phase is
- * written before its effect (DESIGN §11); every change of phase goes through StepsRepository.move,
+ * written before its effect (docs/operations.md); every change of phase goes through StepsRepository.move,
  * which checks this table and updates conditionally on the phase it read, so of two workers only
  * one moves a step.
  */

@@ -107,7 +107,7 @@ export class Step {
   model: ModelUsage | null;
 
   /**
-   * A staged edit (DESIGN §6, commit-point approval): the field, its value before, the text typed.
+   * A staged edit (docs/security.md, commit-point approval): the field, its value before, the text typed.
    * Null for every other step.
    */
   @Column({ type: 'jsonb', nullable: true })
@@ -123,7 +123,7 @@ export class Step {
   /**
    * What made the action a read although the default rules make it a write: the agent's config
    * fields it rests on, as they were (`{unlabelled_clicks: "read"}`, `{screen_rules: […]}`). The
-   * send requires the config in force to hold them still (DESIGN §6). Null for every other step.
+   * send requires the config in force to hold them still (docs/security.md). Null for every other step.
    */
   @Column({ name: 'loosened_by', type: 'jsonb', nullable: true })
   loosenedBy: Loosening | null;

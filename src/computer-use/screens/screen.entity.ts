@@ -38,7 +38,7 @@ export class Screen {
   @Column({ type: 'integer' })
   height: number;
 
-  /** SHA-256 over width, height and the RGBA pixels (DESIGN §6): equal for re-encodings. */
+  /** SHA-256 over width, height and the RGBA pixels (docs/security.md): equal for re-encodings. */
   @Column({ name: 'pixel_sha256', type: 'char', length: 64 })
   pixelSha256: string;
 

@@ -5,7 +5,7 @@ import { ScreensRepository } from './screens.repository';
 import { ScreensService } from './screens.service';
 
 /**
- * Screens as stored (DESIGN §6): content-addressed by SHA-256, sealed with the deployment's screen
+ * Screens as stored (docs/security.md): content-addressed by SHA-256, sealed with the deployment's screen
  * keys, and re-sealed under a new key. Needs the TypeORM data source of the root module.
  */
 @Module({

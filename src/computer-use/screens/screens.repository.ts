@@ -5,7 +5,7 @@ import { updatedRows } from '../../sql/sql';
 
 /** What the store keeps of a screen besides its PNG bytes. */
 export interface PixelFacts {
-  /** SHA-256 over width, height and RGBA (DESIGN §6). */
+  /** SHA-256 over width, height and RGBA (docs/security.md). */
   pixelSha256: string;
   /** The PNG's own pixels. */
   width: number;

@@ -13,7 +13,7 @@ import { PixelFacts, ScreensRepository, StoredBytes } from './screens.repository
 export interface StoredScreen {
   /** SHA-256 of the PNG bytes: the screen's address. */
   sha256: string;
-  /** SHA-256 over width, height and RGBA (DESIGN §6). */
+  /** SHA-256 over width, height and RGBA (docs/security.md). */
   pixelSha256: string;
   /** The PNG's own pixels. */
   width: number;
@@ -35,7 +35,7 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 export type ScreenCheck = 'data' | 'structure';
 
 /**
- * The content-addressed screen store (DESIGN §2, §9): each tenant's screenshots in PostgreSQL, once
+ * The content-addressed screen store (docs/operations.md, docs/api.md): each tenant's screenshots in PostgreSQL, once
  * per distinct SHA-256 of the PNG bytes. A new screen's pixel hash is its host's frame hash (or,
  * without one, from decoding it); a process-wide LRU from PNG SHA-256 to what is known of it skips
  * the checks for screens seen before (a settled screen is shot again and again). A read's screen is

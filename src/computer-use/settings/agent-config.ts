@@ -1,5 +1,5 @@
 /**
- * The computer-use configuration of a tenant as the engine reads it (DESIGN §9): validated,
+ * The computer-use configuration of a tenant as the engine reads it (docs/api.md): validated,
  * normalised and with every default filled in, so there is one shape. Field names are the API's;
  * each field's default and bounds are in its table (agent-fields.ts, planner-fields.ts).
  */
@@ -30,7 +30,7 @@ export {
   SCRIPTED_PLANNER_PATTERN,
 } from './config-bounds';
 
-/** A planner that asks a model (DESIGN §8). Budgets and prices left out are `null`: no cap, unknown price. */
+/** A planner that asks a model (docs/models.md). Budgets and prices left out are `null`: no cap, unknown price. */
 export interface ModelPlannerConfig {
   provider: ModelProvider;
   model: string;
@@ -55,7 +55,7 @@ export interface ModelPlannerConfig {
   timeout_seconds: number;
 }
 
-/** A planner id of the catalog (`<family>-<version>-<effort>`, `scripted-<uuid>`: DESIGN §8) or a model. */
+/** A planner id of the catalog (`<family>-<version>-<effort>`, `scripted-<uuid>`: docs/models.md) or a model. */
 export type PlannerConfig = string | ModelPlannerConfig;
 
 /** How the platform trusts the screen host's certificate; `null` in an agent: the system's CAs. */
@@ -83,7 +83,7 @@ export interface AgentConfig {
   max_steps: number;
   max_seconds: number;
   require_write_approval: boolean;
-  /** Why the agent is weakened (DESIGN §6, `weakening.ts`); required when a change weakens it. */
+  /** Why the agent is weakened (docs/security.md, `weakening.ts`); required when a change weakens it. */
   reason: string | null;
   four_eyes: boolean;
   approval_timeout_seconds: number;
@@ -100,10 +100,10 @@ export interface AgentConfig {
    * shows, the model's included; never in what the host acts on (host-client/redaction.ts).
    */
   redact_regions: Rect[];
-  /** DESIGN §5: keys canonical, transaction codes in upper case (actions/screen-rules-read.ts). */
+  /** docs/rules.md: keys canonical, transaction codes in upper case (actions/screen-rules-read.ts). */
   screen_rules: ScreenRule[];
   /**
-   * Where writes wait for a person (DESIGN §6): every write, or only commits, with typing staged
+   * Where writes wait for a person (docs/security.md): every write, or only commits, with typing staged
    * and listed on the commit's approval (`"commit"`, a weakening).
    */
   approve_at: ApproveAt;
@@ -112,12 +112,12 @@ export interface AgentConfig {
    * hold the action for a person (the default), or stop the run (`injection`).
    */
   on_injection: OnInjection;
-  /** Where Warden tells people about held writes, decisions and run ends (DESIGN §6, docs/notifications.md). */
+  /** Where Warden tells people about held writes, decisions and run ends (docs/security.md, docs/notifications.md). */
   notify: NotifyChannel[];
   /** Whether messages may carry typed text and the screen's link; off: "typed text (N characters)". */
   notify_include_screen: boolean;
   /**
-   * Who may decide this agent's writes (DESIGN §6, approver groups): typed entries,
+   * Who may decide this agent's writes (docs/security.md, approver groups): typed entries,
    * `group:NAME` (an identity-provider group) or `subject:NAME` (a token's or a person's subject),
    * settings/approver-fields.ts; `[]`: anyone with `agents.approve` in the tenant.
    */
@@ -133,7 +133,7 @@ export interface AgentConfig {
 /**
  * One channel of an agent's notifications. Secrets are named by variable: a webhook's signing
  * secret (`secret_env`), and a Slack or Teams incoming-webhook URL as a whole (`url_env`), since
- * whoever holds that URL may post. Each may go only to an origin the operator granted (DESIGN §7).
+ * whoever holds that URL may post. Each may go only to an origin the operator granted (docs/screen-host.md).
  */
 export type NotifyChannel =
   | { kind: 'webhook'; url: string; secret_env: string }

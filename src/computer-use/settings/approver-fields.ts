@@ -1,7 +1,7 @@
 import { AGENT_DEFAULTS, type AgentConfig, LIMITS } from './agent-config';
 
 /**
- * Who may decide an agent's writes, and when a pending write is recalled and handed on (DESIGN §6,
+ * Who may decide an agent's writes, and when a pending write is recalled and handed on (docs/security.md,
  * approver groups): `approvers`, `remind_after_seconds`, `escalate_after_seconds`, `escalate_to`,
  * read from an agent's body with every problem named by its path. Pure: no Nest, no clock.
  */
@@ -76,7 +76,7 @@ export function parseApproverFields(
 
 /**
  * An entry of `approvers` or `escalate_to`, typed so that a group and a person can never be
- * confused (DESIGN §6): `group:NAME`, a group of the identity provider the deployment trusts, or
+ * confused (docs/security.md): `group:NAME`, a group of the identity provider the deployment trusts, or
  * `subject:NAME`, an API token's subject or the subject (`sub`) of a person signed in through that
  * provider (deciders.ts says how each is matched).
  */

@@ -48,7 +48,7 @@ export const BOUNDS = {
 export const AGENT_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 export const SCRIPTED_PLANNER_PATTERN =
   /^scripted-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** The navigator's planner id (DESIGN §8): a planner that asks no language model. */
+/** The navigator's planner id (docs/models.md): a planner that asks no language model. */
 export const NAVIGATOR_PLANNER_ID = 'navigator-2026-11-10-normal';
 /** The same for JSON Schema (no flags there): what OpenAPI says an agent's `planner` may be. */
 export const SCRIPTED_PLANNER_JSON_PATTERN =

@@ -4,7 +4,7 @@ import { typedAsBefore } from './approver-fields';
 /**
  * What Warden tells the admin about a config version it wrote itself (GET
  * `/api/admin/computer-use` answers the notices of the version in force, `notices`): today only
- * that an upgrade typed the entries of `approvers` and `escalate_to` (DESIGN §6, approver
+ * that an upgrade typed the entries of `approvers` and `escalate_to` (docs/security.md, approver
  * groups). Pure.
  */
 export interface ConfigNotice {

@@ -34,7 +34,7 @@ const withAgent = (fields: Record<string, unknown>) => ({
 });
 
 describe('parseConfigBody', () => {
-  it('accepts the minimal body of DESIGN §9 and fills in every default', () => {
+  it('accepts the minimal body of docs/api.md and fills in every default', () => {
     const { config, basedOn } = parseConfigBody(MINIMAL);
     expect(basedOn).toBeUndefined();
     expect(config).toEqual({

@@ -28,7 +28,7 @@ import { findSecrets } from './secret-fields';
 import { destinationOrigin } from '../../destinations/origin';
 
 /**
- * Reads the body of `PUT /api/admin/computer-use` (DESIGN §9) into the one normalised shape the
+ * Reads the body of `PUT /api/admin/computer-use` (docs/api.md) into the one normalised shape the
  * engine reads, or refuses it with every problem named by its path
  * (`agents.sap-orders.max_steps must not be greater than 40`). Pure: no database, no clock.
  */
@@ -262,7 +262,7 @@ function parsePlanner(raw: unknown, path: string, problems: string[]): PlannerCo
   if (raw === undefined || raw === null) return null;
   if (typeof raw === 'string') {
     if (SCRIPTED_PLANNER_PATTERN.test(raw)) return raw.toLowerCase();
-    // An id of the catalog; whether the caller may use it is the catalog's to say (DESIGN §8).
+    // An id of the catalog; whether the caller may use it is the catalog's to say (docs/models.md).
     const id = parsePlannerId(raw);
     if (id) return id.id;
     problems.push(

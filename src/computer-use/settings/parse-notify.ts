@@ -10,7 +10,7 @@ import {
 import { ENV_NAME_MESSAGE } from './dto/field-checks';
 
 /**
- * Reads an agent's `notify` list (DESIGN §6, docs/notifications.md): each channel by its `kind`,
+ * Reads an agent's `notify` list (docs/security.md, docs/notifications.md): each channel by its `kind`,
  * with only the fields that kind takes. Every problem names its path
  * (`agents.sap-orders.notify.1.url_env must name an environment variable …`). Pure.
  */

@@ -5,7 +5,7 @@ import { applyScreenRules, type ScreenFacts } from '../actions/screen-rules';
 import { ruleEntries, screenRuleLoosenings } from './screen-rule-effect';
 
 /**
- * Screen rules judged by effect (DESIGN §6): the table of what a change loosens, and a property
+ * Screen rules judged by effect (docs/security.md): the table of what a change loosens, and a property
  * that ties it to the classification itself: whatever a change that loosens nothing does, every
  * action the old rules made a write, on every screen, is still a write under the new ones.
  */

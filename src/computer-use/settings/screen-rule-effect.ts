@@ -3,7 +3,7 @@ import type { ScreenRule } from '../actions';
 
 /**
  * What an agent's screen rules do, entry by entry, so that a change to them is judged by its
- * effect (DESIGN §6, "Weakening"). Pure.
+ * effect (docs/security.md, "Weakening"). Pure.
  *
  * How the rules apply (actions/screen-rules.ts): every rule whose title matches is looked at; any
  * entry of any of them that says "write" makes a write, whatever the rules' order; otherwise one

@@ -59,7 +59,7 @@ export interface PauseView {
   updated_at: string | null;
 }
 
-/** Whether one agent may act now, and its config in force (DESIGN §4: changes reach runs going). */
+/** Whether one agent may act now, and its config in force (docs/step-flow.md: changes reach runs going). */
 export interface Governance {
   enabled: boolean;
   /** The agent's config in force, normalised; null when the config no longer names it. */
@@ -70,7 +70,7 @@ export interface Governance {
 
 /**
  * A check of a new config before it is stored, by a module above this one (the planner catalog:
- * DESIGN §8); it throws the refusal.
+ * docs/models.md); it throws the refusal.
  */
 export type ConfigCheck = (
   caller: Caller,
@@ -79,7 +79,7 @@ export type ConfigCheck = (
 ) => Promise<void>;
 
 /**
- * The admin config of computer use (DESIGN §9): versioned, audited, and read by the engine through
+ * The admin config of computer use (docs/api.md): versioned, audited, and read by the engine through
  * `current`, `agent` and `killSwitch`. Changes to one tenant's config and kill switches are
  * serialised by a transaction-scoped advisory lock, so concurrent PUTs each get their own version.
  */
@@ -163,7 +163,7 @@ export class SettingsService {
         );
       }
       const before = head ? withDefaults(head.config) : null;
-      // Letting more happen without a person needs governance.weaken and a reason (DESIGN §6).
+      // Letting more happen without a person needs governance.weaken and a reason (docs/security.md).
       const weakened = weakenings(before, config);
       if (weakened.length > 0 && !caller.permissions.has('governance.weaken')) {
         throw forbidden(weakeningRefusal(weakened));
@@ -292,7 +292,7 @@ export class SettingsService {
       : { paused: false, reason: null, updated_by: null, updated_at: null };
   }
 
-  /** Pauses or resumes every agent of the tenant (DESIGN §4), audited `computer_use.pause`. */
+  /** Pauses or resumes every agent of the tenant (docs/step-flow.md), audited `computer_use.pause`. */
   async setPause(caller: Caller, body: PauseDto): Promise<PauseView> {
     const reason = body.reason?.trim() || null;
     if (body.paused && !reason) {

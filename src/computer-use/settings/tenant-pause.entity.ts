@@ -2,7 +2,7 @@ import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { Tenant } from '../../tenants/tenant.entity';
 
 /**
- * The tenant's pause (DESIGN §4): one switch for every agent of the tenant, operational state like
+ * The tenant's pause (docs/step-flow.md): one switch for every agent of the tenant, operational state like
  * the kill switches, checked before every step and in the transaction that marks any action
  * `sending`. No row: never paused.
  */

@@ -12,7 +12,7 @@ import { AGENT_FIELD_SPECS } from './agent-fields';
 import { screenRuleLoosenings } from './screen-rule-effect';
 
 /**
- * Weakening (DESIGN §6): a config change that lets more happen without a person. Each one needs
+ * Weakening (docs/security.md): a config change that lets more happen without a person. Each one needs
  * `governance.weaken` and a reason, and is audited `governance.weaken` with its from → to. Pure: the
  * old and the new config in, the weakenings out.
  */
@@ -183,7 +183,7 @@ if (missing.length > 0 || ROWS.length !== WEAKENING_CONTROLS.length) {
 const RULE_OF = new Map(RULES.map((rule) => [rule.control, rule]));
 
 /**
- * What lets evidence go sooner (DESIGN §6): the tenant's screen retention and a run's legal hold,
+ * What lets evidence go sooner (docs/security.md): the tenant's screen retention and a run's legal hold,
  * set through their own endpoints (computer-use/retention/), not in an agent's config. The same
  * table: each row a control, when it loosens, and what the 403 and the 400 say.
  */

@@ -1,7 +1,7 @@
 /**
  * For admins: the tenant's agents (inventory.ts) and each one's governance (governance.ts), the
- * planner catalog (which planners the admin may name, and why: DESIGN §8), and its pause
- * (DESIGN §4), one switch for every agent. Pausing stops runs going before their next step or
+ * planner catalog (which planners the admin may name, and why: docs/models.md), and its pause
+ * (docs/step-flow.md), one switch for every agent. Pausing stops runs going before their next step or
  * send (they end `killed`) and keeps queued runs waiting; it needs a reason, which the audit trail
  * keeps.
  */

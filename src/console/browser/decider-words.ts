@@ -1,5 +1,5 @@
 /**
- * Who may decide a held write now (approver groups, DESIGN §6) and whether it was escalated or
+ * Who may decide a held write now (approver groups, docs/security.md) and whether it was escalated or
  * reminded, in words. Pure functions of their inputs.
  */
 import type { Approval } from './api-types';

@@ -42,7 +42,7 @@ export function actionInWords(action: Action | null | undefined, why?: string | 
       return `${verb}${label ? ` ${quoted(label)}` : ''}${at}`;
     }
     case 'type':
-      // Never shortened: what is typed is what a person approves (DESIGN §6).
+      // Never shortened: what is typed is what a person approves (docs/security.md).
       return `Type “${marked(str(action.text))}”`;
     case 'key':
       return `Key ${str(action.key)}`;

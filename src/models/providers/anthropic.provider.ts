@@ -106,7 +106,7 @@ export const anthropicProvider: Provider = {
       maxRetries: 0,
       logLevel: 'off',
       openTelemetry: false,
-      // A redirect would carry the key (x-api-key) to an origin nobody granted it for (DESIGN §7).
+      // A redirect would carry the key (x-api-key) to an origin nobody granted it for (docs/screen-host.md).
       fetchOptions: { redirect: 'error' },
     });
     return client.beta.messages.create(

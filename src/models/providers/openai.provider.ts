@@ -208,7 +208,7 @@ function client(o: SendOptions): OpenAI {
     timeout: o.timeoutMs,
     maxRetries: 0,
     logLevel: 'off',
-    // A redirect would carry the key to an origin nobody granted it for (DESIGN §7).
+    // A redirect would carry the key to an origin nobody granted it for (docs/screen-host.md).
     fetchOptions: { redirect: 'error' },
   });
 }

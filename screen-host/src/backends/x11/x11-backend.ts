@@ -37,7 +37,7 @@ export interface X11Options {
  * A real X display. The screen is the X screen's root window, all monitors of it, in root
  * coordinates, so a screenshot pixel is where xdotool moves the pointer.
  * - screenshots: one GetImage over the host's own X client, encoded by the screen PNG encoder and
- *   handed over as the frame's pixels too (DESIGN §7); node-screenshots (XCB) only where the pixel
+ *   handed over as the frame's pixels too (docs/screen-host.md); node-screenshots (XCB) only where the pixel
  *   format is not 32-bit true colour (then the host decodes the PNG for the frame);
  * - input: xdotool (XTest), with characters the keyboard map lacks mapped first (x11-keymap);
  * - the outline: AT-SPI on the display's accessibility bus, which the host starts where the

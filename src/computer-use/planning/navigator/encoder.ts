@@ -1,5 +1,5 @@
 /**
- * The navigator's text encoder (DESIGN §8): a text is the mean of the vectors of its words that
+ * The navigator's text encoder (docs/models.md): a text is the mean of the vectors of its words that
  * the vocabulary knows. Words are runs of letters and digits, compatibility-normalised and lower
  * case, as the vocabulary spells them ("G/L" is the words "g" and "l"; "VA03" one word, unknown).
  */

@@ -1,5 +1,5 @@
 /**
- * The navigator's energy (DESIGN §8): how far a control's name is from the task, on one screen.
+ * The navigator's energy (docs/models.md): how far a control's name is from the task, on one screen.
  * energy = 1 − cos(task − m, control − m), with m the mean of the screen's control vectors: taking
  * out what every control of the screen shares leaves what tells one from another. 0 is the same
  * direction as the task, 1 unrelated (or nothing left to compare), 2 the opposite. Pure.

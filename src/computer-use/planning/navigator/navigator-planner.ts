@@ -1,5 +1,5 @@
 /**
- * The navigator (DESIGN §8): a planner that asks no language model. It encodes the run's goal and
+ * The navigator (docs/models.md): a planner that asks no language model. It encodes the run's goal and
  * the name of each pressable control on the screen with word vectors, and presses (clicks the
  * centre of) the control of lowest energy it has not pressed in this run. It answers `done` when
  * none is left, after 8 presses, or when it cannot see controls; it never types. Its presses are

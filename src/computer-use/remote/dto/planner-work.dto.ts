@@ -27,7 +27,7 @@ export class ClaimPlannerWorkDto {
   worker: string;
 }
 
-/** `POST /api/planner-work/{id}/answer`: a decision (one action, DESIGN §5) or an error. */
+/** `POST /api/planner-work/{id}/answer`: a decision (one action, docs/rules.md) or an error. */
 export class AnswerPlannerWorkDto {
   @ApiProperty({ example: 'gpu-box-1' })
   @IsString({ message: WORKER_MESSAGE })

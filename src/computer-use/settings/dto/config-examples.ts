@@ -1,6 +1,6 @@
 import type { ExampleObject } from '@nestjs/swagger';
 
-/** Bodies of PUT /api/admin/computer-use that people copy (DESIGN §9); each is accepted as it is. */
+/** Bodies of PUT /api/admin/computer-use that people copy (docs/api.md); each is accepted as it is. */
 export const CONFIG_EXAMPLES: Record<string, ExampleObject> = {
   minimal: {
     summary: 'One agent, every default (writes wait for approval)',

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /**
- * An agent's `screen_rules` (DESIGN §5), for OpenAPI only: the action rules check them
+ * An agent's `screen_rules` (docs/rules.md), for OpenAPI only: the action rules check them
  * (actions/screen-rules-read.ts), so an error names the rule by its index.
  */
 
@@ -15,7 +15,7 @@ export class CommandFieldDto {
   transactions: string[];
 }
 
-/** A screen rule of the first shape (DESIGN §5). */
+/** A screen rule of the first shape (docs/rules.md). */
 export class TitleScreenRuleDto {
   @ApiPropertyOptional({
     example: '^Change Sales Order: Initial Screen$',
@@ -51,7 +51,7 @@ export class TitleScreenRuleDto {
   labels?: Record<string, 'read' | 'write'>;
 }
 
-/** A screen rule of the second shape (DESIGN §5). */
+/** A screen rule of the second shape (docs/rules.md). */
 export class CommandFieldScreenRuleDto {
   @ApiProperty({
     type: CommandFieldDto,

@@ -1,5 +1,5 @@
 /**
- * One SAP GUI Scripting element as an outline element (DESIGN §7): its type as a role Warden's
+ * One SAP GUI Scripting element as an outline element (docs/screen-host.md): its type as a role Warden's
  * rules classify (docs/screen-host.md has the table), its label, its field state and where it is.
  * Pure; sapgui-outline.ts walks the tree and places the rectangles.
  */

@@ -1,5 +1,5 @@
 /**
- * The outline of the active SAP GUI session (DESIGN §7), from what SAP GUI Scripting says of it:
+ * The outline of the active SAP GUI session (docs/screen-host.md), from what SAP GUI Scripting says of it:
  * the snapshot the PowerShell helper read (sapgui-snapshot.ts) mapped element by element
  * (sapgui-elements.ts), placed on the screen the host's screenshots show (sapgui-geometry.ts).
  * docs/screen-host.md lists every field. Pure; not yet run against a real SAP GUI.
