@@ -167,6 +167,39 @@ describe('what shows on top: a menu open over the window', () => {
   });
 });
 
+describe('what counts for more than clicks', () => {
+  it('a focused field and a password field under a popup stay, with no height: typing goes there', () => {
+    const placed = gnucash();
+    const { focused } = ATSPI_STATE;
+    placed.push(
+      node('/pin', '/box', ATSPI_ROLE.passwordText, 'PIN', r(20, 200, 150, 20), [...on, focused]),
+    );
+    placed.push(
+      node('/memo', '/box', ATSPI_ROLE.entry, 'Memo', r(20, 230, 150, 20), [...on, focused]),
+    );
+    const out = served(placed, stackOf(MAIN, FILE_MENU), 0);
+    expect(out['passwordfield PIN']).toEqual(r(20, 200, 150, 0));
+    expect(out['textbox Memo']).toEqual(r(20, 230, 150, 0));
+    // Not focused, not a password field: left out.
+    expect(out['cell Checking']).toBeNull();
+  });
+
+  it('a modal dialog a tooltip covers in a corner keeps its element, with no height', () => {
+    index = 0;
+    const dialog: Placed[] = [
+      node('/d', ROOT_PATH, ATSPI_ROLE.dialog, 'Save changes?', r(100, 100, 300, 120), [
+        ...on,
+        active,
+        modal,
+      ]),
+      node('/yes', '/d', ATSPI_ROLE.pushButton, 'Yes', r(300, 180, 80, 30)),
+    ];
+    const out = served(dialog, stackOf(r(100, 100, 300, 120), r(380, 90, 60, 20)), 0);
+    expect(out['dialog Save changes?']).toEqual(r(100, 100, 300, 0));
+    expect(out['button Yes']).toEqual(r(300, 180, 80, 30));
+  });
+});
+
 describe('the windows over the screen, as popup elements', () => {
   it('one for each window over it, where it shows, lowest first; none for one off the screen', () => {
     const tooltip = r(100, 95, 200, 40);

@@ -8,6 +8,8 @@
  * - a popup's elements (a menu's items GTK keeps in the window's own tree; the elements of
  *   another top-level window of the application over the screen's, such as a combo box's list)
  *   in the window that draws them, cut by the windows over that one;
+ * - a covered element that has the keyboard focus, a password field, the dialog: kept with no
+ *   height, for what they say of typing and of the input, never for a click;
  * - and each window over the screen's is served as a `popup` element where it shows, under its
  *   own elements: a click on it where it has none (a separator, a tooltip, a window AT-SPI does
  *   not describe) lands on a `popup`, which Warden's rules hold as a command, never as the element
@@ -15,6 +17,7 @@
  */
 import type { OutlineElement, Rect } from '@warden/protocol';
 import type { Chosen } from './atspi-outline';
+import { ATSPI_STATE, hasState } from './atspi-roles';
 import { intersection, popupLayer, uncovered, uncoveredParts } from '../window-stack';
 
 /** The screen and its windows, viewable, bottom to top, as X stacks them. */
@@ -36,7 +39,11 @@ export interface ChosenGroup {
 
 /**
  * Where each element of `group` is served: its rectangle cut to the window that draws it and to
- * the screen, and to what no window over that one covers; null where it is not served.
+ * the screen, and to what no window over that one covers; null where it is not served. An
+ * element whose word counts for more than clicks (it has the keyboard focus, it is a password
+ * field, it is the dialog, whose `modal` says what takes the input) is kept where it is not served,
+ * with no height, like the title: typing goes to the focused field whatever covers it, and Warden
+ * never types into a password field; but no click is judged on it.
  */
 export function layOut(group: ChosenGroup, stack: ScreenStack): Array<Rect | null> {
   const rects = stack.windows.map((w) => w.rect);
@@ -44,12 +51,18 @@ export function layOut(group: ChosenGroup, stack: ScreenStack): Array<Rect | nul
     const rect = group.rects[i];
     if (!rect) return null;
     const layer = c.popup ? popupLayer(rects, group.layer, rect) : group.layer;
-    if (layer === null) return null; // a popup's element no window over the screen holds
-    const own = layer >= 0 ? rects[layer] : (group.window ?? stack.screen);
-    const drawn = intersection(rect, own);
+    // A popup's element no window over the screen holds is not served.
+    const own = layer === null ? null : layer >= 0 ? rects[layer] : (group.window ?? stack.screen);
+    const drawn = own && intersection(rect, own);
     const onScreen = drawn && intersection(drawn, stack.screen);
-    return onScreen ? uncovered(onScreen, rects.slice(layer + 1)) : null;
+    const shown = onScreen && uncovered(onScreen, rects.slice((layer ?? 0) + 1));
+    if (shown) return shown;
+    return keptUnclickable(c) ? { ...rect, height: 0 } : null;
   });
+}
+
+function keptUnclickable(c: Chosen): boolean {
+  return c.isWindow || c.password || hasState(c.node.states, ATSPI_STATE.focused);
 }
 
 /**
