@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import type { OutlineElement } from '@warden/protocol';
 import { startX11Screen, until, type X11Screen } from '../evals/lib/x11-screen';
 import { checkAction, labelAt, loadRules } from '../src/computer-use/actions';
-import { runApprovingEveryWrite } from './support/approving';
+import { type RecordedStep, runApprovingEveryWrite } from './support/approving';
 import { ACCOUNTS, readTransactions, startGnuCash, type GnuCash } from './support/gnucash';
 import { startStack, type Stack } from './support/stack';
 
@@ -160,12 +160,7 @@ describe('GnuCash through the x11 screen host, with its outline from AT-SPI', ()
     ]);
 
     // Sent without a person: the reads, each for the outline's reason.
-    const steps = run.steps as Array<{
-      action: any;
-      classification: string;
-      why: string;
-      outcome: string;
-    }>;
+    const steps = run.steps as RecordedStep[];
     const reads = steps.filter((s) => s.classification === 'read' && s.action.action !== 'done');
     expect(reads.map((s) => s.why)).toEqual([
       expect.stringMatching(
@@ -293,13 +288,7 @@ describe('GnuCash through the x11 screen host, with its outline from AT-SPI', ()
       'key Enter commits',
       'click on “Save” (from the screen outline)',
     ]);
-    const steps = run.steps as Array<{
-      action: any;
-      classification: string;
-      why: string;
-      outcome: string;
-      label_evidence?: any;
-    }>;
+    const steps = run.steps as RecordedStep[];
     // Judged on the item, not on the tab under it.
     const save = steps.find((s) => s.action.action === 'click' && s.action.x === 60)!;
     expect(save.label_evidence).toMatchObject({

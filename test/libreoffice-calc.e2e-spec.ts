@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { OutlineElement } from '@warden/protocol';
 import { startX11Screen, until, type X11Screen } from '../evals/lib/x11-screen';
 import { checkAction, labelAt, loadRules } from '../src/computer-use/actions';
-import { runApprovingEveryWrite } from './support/approving';
+import { type RecordedStep, runApprovingEveryWrite } from './support/approving';
 import { placedRight, readSheet, startCalc, type Calc } from './support/libreoffice';
 import { startStack, type Stack } from './support/stack';
 
@@ -137,6 +137,18 @@ describe('LibreOffice Calc through the x11 screen host, with its outline from AT
     );
   });
 
+  const agent = async (planner: unknown) => ({
+    calc: {
+      screen_url: screen.url,
+      screen_token_env: tokenEnv,
+      screen_tls: { fingerprint_sha256: screen.fingerprint },
+      system: 'LibreOffice Calc 7.4 (Debian)',
+      max_steps: 30,
+      max_seconds: 280,
+      planner: await stack.planner(planner),
+    },
+  });
+
   afterAll(async () => {
     await calc?.close();
     await screen?.close();
@@ -186,20 +198,7 @@ describe('LibreOffice Calc through the x11 screen host, with its outline from AT
   });
 
   it('holds the typing, the save and the Keep-format button, and no read; the file holds what was typed', async () => {
-    await stack.configure(
-      {},
-      {
-        calc: {
-          screen_url: screen.url,
-          screen_token_env: tokenEnv,
-          screen_tls: { fingerprint_sha256: screen.fingerprint },
-          system: 'LibreOffice Calc 7.4 (Debian)',
-          max_steps: 30,
-          max_seconds: 280,
-          planner: await stack.planner(SCRIPT),
-        },
-      },
-    );
+    await stack.configure({}, await agent(SCRIPT));
     const performedBefore = screen.actions().filter((a) => a.outcome === 'performed').length;
     const { run, held } = await runApprovingEveryWrite(stack, 'calc');
     expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
@@ -219,13 +218,7 @@ describe('LibreOffice Calc through the x11 screen host, with its outline from AT
     ]);
 
     // Sent without a person: the reads, each for the outline's reason.
-    const steps = run.steps as Array<{
-      action: any;
-      classification: string;
-      why: string;
-      outcome: string;
-      label_evidence?: any;
-    }>;
+    const steps = run.steps as RecordedStep[];
     const reads = steps.filter((s) => s.classification === 'read' && s.action.action !== 'done');
     expect(reads.filter((s) => s.outcome === 'sent').map((s) => s.why)).toEqual([
       expect.stringMatching(/“A2”.*focusing a field is a read$/),
@@ -314,20 +307,7 @@ describe('LibreOffice Calc through the x11 screen host, with its outline from AT
 
   it('holds the size chosen from the list and File ▸ Save; the file is saved once, with the new row', async () => {
     const sizeList = sizeListButton((await screen.elements())!);
-    await stack.configure(
-      {},
-      {
-        calc: {
-          screen_url: screen.url,
-          screen_token_env: tokenEnv,
-          screen_tls: { fingerprint_sha256: screen.fingerprint },
-          system: 'LibreOffice Calc 7.4 (Debian)',
-          max_steps: 30,
-          max_seconds: 280,
-          planner: await stack.planner(saveFromMenu(sizeList)),
-        },
-      },
-    );
+    await stack.configure({}, await agent(saveFromMenu(sizeList)));
     const performedBefore = screen.actions().filter((a) => a.outcome === 'performed').length;
     const { run, held } = await runApprovingEveryWrite(stack, 'calc');
     expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
@@ -337,13 +317,7 @@ describe('LibreOffice Calc through the x11 screen host, with its outline from AT
       'click on “12 pt” (a option in the screen outline): it changes a value, an edit',
       'click on “Save” (from the screen outline)',
     ]);
-    const steps = run.steps as Array<{
-      action: any;
-      classification: string;
-      why: string;
-      outcome: string;
-      label_evidence?: any;
-    }>;
+    const steps = run.steps as RecordedStep[];
     const sent = steps.filter((s) => s.outcome === 'sent').map((s) => s.why);
     expect(sent).toEqual([
       expect.stringMatching(/“A3”.*focusing a field is a read$/),
