@@ -1,5 +1,8 @@
-import { startX11Screen, type X11Screen } from '../evals/lib/x11-screen';
-import { runApprovingEveryWrite } from './support/approving';
+import { execFileSync } from 'node:child_process';
+import type { OutlineElement } from '@warden/protocol';
+import { startX11Screen, until, type X11Screen } from '../evals/lib/x11-screen';
+import { checkAction, labelAt, loadRules } from '../src/computer-use/actions';
+import { type RecordedStep, runApprovingEveryWrite } from './support/approving';
 import { ACCOUNTS, readTransactions, startGnuCash, type GnuCash } from './support/gnucash';
 import { startStack, type Stack } from './support/stack';
 
@@ -15,6 +18,10 @@ import { startStack, type Stack } from './support/stack';
  * a cell (no committing verb: a read). GnuCash draws its register's cells itself and publishes
  * only the editor: a click on a cell away from the editor has no outline element, so the script
  * moves between cells with Tab, a navigation key.
+ *
+ * An open menu: GTK draws it in a window of its own over the main window, and AT-SPI keeps its
+ * items in the main window's tree; the host serves the items and not what they cover (the
+ * toolbar's buttons, the tab Accounts), so a click on File ▸ Save is judged on the item Save.
  */
 
 jest.setTimeout(300_000);
@@ -62,6 +69,41 @@ const SCRIPT = {
   ],
 };
 
+/**
+ * A second transaction, saved from the File menu. The click on File ▸ Save is aimed where the
+ * item lies over the tab Accounts (GTK lays the menu out from 0,25, 25 px an item: Save is
+ * 0,101 249x25; the tab is 49,92 64x34), and names no target: the outline alone judges it.
+ */
+const SAVE_FROM_MENU = {
+  patience: 60,
+  steps: [
+    // The register's editor is in the blank transaction's Date cell; Num, then Description.
+    { when: { element: element('button', 'Enter') }, ...tab },
+    tab,
+    type('Tea'),
+    tab, // Transfer
+    type('Dining'),
+    tab,
+    tab, // Withdrawal
+    type('1.00'),
+    { step: 'record the transaction', action: { action: 'key', key: 'Enter' } },
+    {
+      step: 'open the File menu',
+      when: { text: '^\\*book\\.gnucash' },
+      action: { action: 'click', element: element('menu', 'File') },
+    },
+    {
+      step: 'File ▸ Save, over the tab Accounts',
+      when: { element: element('menuitem', 'Save') },
+      action: { action: 'click', x: 60, y: 113 },
+    },
+    {
+      when: { text: '^book\\.gnucash - Checking - GnuCash$' },
+      action: { action: 'done', summary: 'Tea, 1.00 from Checking to Dining, saved from the menu' },
+    },
+  ],
+};
+
 describe('GnuCash through the x11 screen host, with its outline from AT-SPI', () => {
   let stack: Stack;
   let screen: X11Screen;
@@ -77,6 +119,18 @@ describe('GnuCash through the x11 screen host, with its outline from AT-SPI', ()
     gnucash = await startGnuCash(screen.display, screen.dir);
   });
 
+  const agent = async (planner: unknown) => ({
+    gnucash: {
+      screen_url: screen.url,
+      screen_token_env: tokenEnv,
+      screen_tls: { fingerprint_sha256: screen.fingerprint },
+      system: 'GnuCash 4.13 (Debian)',
+      max_steps: 40,
+      max_seconds: 280,
+      planner: await stack.planner(planner),
+    },
+  });
+
   afterAll(async () => {
     await gnucash?.close();
     await screen?.close();
@@ -85,20 +139,7 @@ describe('GnuCash through the x11 screen host, with its outline from AT-SPI', ()
   });
 
   it('holds the typing, the Enter that records and the Save, and no read', async () => {
-    await stack.configure(
-      {},
-      {
-        gnucash: {
-          screen_url: screen.url,
-          screen_token_env: tokenEnv,
-          screen_tls: { fingerprint_sha256: screen.fingerprint },
-          system: 'GnuCash 4.13 (Debian)',
-          max_steps: 40,
-          max_seconds: 280,
-          planner: await stack.planner(SCRIPT),
-        },
-      },
-    );
+    await stack.configure({}, await agent(SCRIPT));
     const { run, held } = await runApprovingEveryWrite(stack, 'gnucash');
     expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
 
@@ -119,12 +160,7 @@ describe('GnuCash through the x11 screen host, with its outline from AT-SPI', ()
     ]);
 
     // Sent without a person: the reads, each for the outline's reason.
-    const steps = run.steps as Array<{
-      action: any;
-      classification: string;
-      why: string;
-      outcome: string;
-    }>;
+    const steps = run.steps as RecordedStep[];
     const reads = steps.filter((s) => s.classification === 'read' && s.action.action !== 'done');
     expect(reads.map((s) => s.why)).toEqual([
       expect.stringMatching(
@@ -194,6 +230,94 @@ describe('GnuCash through the x11 screen host, with its outline from AT-SPI', ()
         splits: [
           { account: ACCOUNTS.checking, value: '-350/100' },
           { account: ACCOUNTS.dining, value: '350/100' },
+        ],
+      },
+    ]);
+  });
+
+  it('an open menu: a click anywhere on an item is judged on the item, never on what lies under it', async () => {
+    const xdotool = (...args: string[]) =>
+      execFileSync('xdotool', args, { env: { ...process.env, DISPLAY: screen.display } });
+    const outline = (await screen.elements())!;
+    const file = outline.find((e) => e.role === 'menu' && e.name === 'File')!;
+    xdotool(...['mousemove', String(file.rect.x + 10), String(file.rect.y + 10), 'click', '1']);
+    const open = await until('the File menu open', 30_000, async () => {
+      const got = await screen.elements();
+      return got?.some((e) => e.role === 'menuitem' && e.name === 'Save As...') ? got : null;
+    });
+    try {
+      const items = open.filter((e) => e.role === 'menuitem');
+      expect(items.length).toBeGreaterThan(8);
+      const rules = loadRules();
+      const wrong: string[] = [];
+      for (const item of items) {
+        const { x, y, width, height } = item.rect;
+        for (let px = x + 1; px < x + width; px += 16) {
+          for (const py of [y + 1, y + Math.floor(height / 2), y + height - 2]) {
+            const under: OutlineElement | null = labelAt(open, px, py);
+            const verdict = checkAction(
+              { action: 'click', x: px, y: py },
+              { width: 1280, height: 800, outline: open },
+              rules,
+            );
+            // Close names only navigation (DESIGN's words); every other item is a command.
+            const expected = item.name === 'Close' ? 'read' : 'write';
+            if (under !== item || verdict.classification !== expected) {
+              wrong.push(`${item.name} at (${px}, ${py}): ${verdict.why}`);
+            }
+          }
+        }
+      }
+      expect(wrong).toEqual([]);
+    } finally {
+      xdotool('key', 'Escape');
+    }
+    await until('the File menu closed', 30_000, async () =>
+      (await screen.elements())?.some((e) => e.role === 'menuitem') === false ? true : null,
+    );
+  });
+
+  it('saves from the File menu: the click on the item is held, and saves once', async () => {
+    await stack.configure({}, await agent(SAVE_FROM_MENU));
+    const { run, held } = await runApprovingEveryWrite(stack, 'gnucash');
+    expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
+    expect(held.map((h) => h.why)).toEqual([
+      'typing into a field is a write',
+      'typing into a field is a write',
+      'typing into a field is a write',
+      'key Enter commits',
+      'click on “Save” (from the screen outline)',
+    ]);
+    const steps = run.steps as RecordedStep[];
+    // Judged on the item, not on the tab under it.
+    const save = steps.find((s) => s.action.action === 'click' && s.action.x === 60)!;
+    expect(save.label_evidence).toMatchObject({
+      source: 'outline',
+      element: { role: 'menuitem', name: 'Save' },
+    });
+    expect(save.outcome).toBe('sent_after_approval');
+    const menu = steps.find((s) => s.action.action === 'click' && s.action.target === 'File')!;
+    expect(menu).toMatchObject({ classification: 'read', outcome: 'sent' });
+    // Sent once: the host performed one click there.
+    const clicks = screen.actions().filter((a) => {
+      const action = a.action as { action?: string; x?: number; y?: number };
+      return a.outcome === 'performed' && action.action === 'click' && action.x === 60;
+    });
+    expect(clicks).toHaveLength(1);
+    // GnuCash's own record: both transactions, saved.
+    expect(await readTransactions(gnucash.book)).toEqual([
+      {
+        description: 'Coffee',
+        splits: [
+          { account: ACCOUNTS.checking, value: '-350/100' },
+          { account: ACCOUNTS.dining, value: '350/100' },
+        ],
+      },
+      {
+        description: 'Tea',
+        splits: [
+          { account: ACCOUNTS.checking, value: '-100/100' },
+          { account: ACCOUNTS.dining, value: '100/100' },
         ],
       },
     ]);

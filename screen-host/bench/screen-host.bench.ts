@@ -279,6 +279,25 @@ async function benchOutline(): Promise<void> {
       outline,
       rounds,
     );
+    // The File menu open over the register: its items served, what they cover left out (the X
+    // stack read beside AT-SPI).
+    const file = (await outline()).find((e) => e.role === 'menu' && e.name === 'File');
+    if (!file) throw new Error('GnuCash shows no File menu');
+    await x11.perform(action({ action: 'click', x: file.rect.x + 10, y: file.rect.y + 10 }));
+    await waitFor(async () =>
+      (await x11.elements().catch(() => null))?.some((e) => e.role === 'menuitem'),
+    );
+    const menu = (await outline()).length;
+    await measure(
+      `x11 outline, GnuCash register with its File menu open (${menu} elements)`,
+      'p50 <= 50 ms',
+      outline,
+      rounds,
+    );
+    await x11.perform(action({ action: 'key', key: 'Escape' }));
+    await waitFor(async () =>
+      (await x11.elements().catch(() => null))?.every((e) => e.role !== 'menuitem'),
+    );
     const dir = mkdtempSync(join(tmpdir(), 'screen-host-bench-'));
     const cert = await createCertificate(dir);
     const host = await startScreenHost({

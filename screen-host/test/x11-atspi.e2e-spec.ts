@@ -1,8 +1,10 @@
 /**
  * The x11 host's outline from AT-SPI against a real application (GnuCash, GTK 3) on a throwaway
  * Xvfb display: the accessibility bus the host starts and announces on the root window, the
- * outline of GnuCash's main window, an application that stops answering (503 within the
- * deadline, and the outline back once it answers), and what the host takes away when it closes.
+ * outline of GnuCash's main window, and of its popups (an open menu, a tooltip, a combo box's
+ * list): what a popup covers of the window is not served; an application that stops answering
+ * (503 within the deadline, and the outline back once it answers), and what the host takes away
+ * when it closes.
  */
 import { execFileSync } from 'node:child_process';
 import { startGnuCash, type GnuCash } from '../../test/support/gnucash';
@@ -18,6 +20,37 @@ import {
 } from './helpers';
 
 jest.setTimeout(120_000);
+
+interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+interface Element {
+  role: string;
+  name: string;
+  rect: Rect;
+}
+
+const overlap = (a: Rect, b: Rect) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const inside = (inner: Rect, outer: Rect) =>
+  inner.x >= outer.x &&
+  inner.y >= outer.y &&
+  inner.x + inner.width <= outer.x + outer.width &&
+  inner.y + inner.height <= outer.y + outer.height;
+const centre = (r: Rect) => [Math.floor(r.x + r.width / 2), Math.floor(r.y + r.height / 2)];
+
+/**
+ * The elements served over a popup: each that overlaps a `popup` element lies in one (the popup's
+ * own), so a click on the popup is never judged on the window under it.
+ */
+function overPopups(outline: Element[]): Element[] {
+  const popups = outline.filter((e) => e.role === 'popup');
+  const rest = outline.filter((e) => e.role !== 'popup' && e.rect.height > 0);
+  return rest.filter((e) => popups.some((p) => overlap(e.rect, p.rect)));
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -42,6 +75,8 @@ describe('x11 outline from AT-SPI, GnuCash under Xvfb', () => {
       env: { ...process.env, DISPLAY: xvfb.display },
     }).toString();
   const elements = () => call(host.url, '/elements', { ca });
+  const xdotool = (...args: string[]) =>
+    execFileSync('xdotool', args, { env: { ...process.env, DISPLAY: xvfb.display } });
 
   beforeAll(async () => {
     xvfb = await startXvfb(1280, 800);
@@ -113,6 +148,96 @@ describe('x11 outline from AT-SPI, GnuCash under Xvfb', () => {
     expect(outline.some((e) => e.role === 'menuitem')).toBe(false);
     // GTK wraps amounts in bidirectional isolates: served without them.
     expect(JSON.stringify(outline)).not.toMatch(/[\u2066-\u2069]/);
+  });
+
+  it("an open menu: its items are served, over the window's elements they cover, which are not", async () => {
+    const before = (await elements()).json() as Element[];
+    const file = before.find((e) => e.role === 'menu' && e.name === 'File')!;
+    const toolbarSave = before.find((e) => e.role === 'button' && e.name === 'Save')!;
+    xdotool('mousemove', ...centre(file.rect).map(String), 'click', '1');
+    const open = await until('the File menu open', async () => {
+      const list = (await elements()).json() as Element[];
+      return list.some((e) => e.role === 'menuitem' && e.name === 'Save As...') ? list : null;
+    });
+    try {
+      // GTK draws the menu in an override-redirect window of its own; AT-SPI keeps its items in
+      // the main window's tree. The window is served as a popup, under its items.
+      const popups = open.filter((e) => e.role === 'popup');
+      expect(popups).toHaveLength(1);
+      const menu = popups[0].rect;
+      expect(menu).toMatchObject({ x: file.rect.x, y: file.rect.y + file.rect.height });
+      const items = open.filter((e) => e.role === 'menuitem');
+      expect(items.map((e) => e.name)).toEqual(
+        expect.arrayContaining(['New File', 'Open...', 'Save', 'Save As...', 'Quit']),
+      );
+      for (const item of items) expect(inside(item.rect, menu)).toBe(true);
+      // The toolbar's Save lies under the menu: not served. Nothing of the window is served
+      // where the menu is; only the menu's own items (and its submenus Import and Export).
+      expect(overlap(toolbarSave.rect, menu)).toBe(true);
+      expect(open.some((e) => e.role === 'button' && e.name === 'Save')).toBe(false);
+      expect(
+        overPopups(open).filter(
+          (e) => !(['menuitem', 'menu'].includes(e.role) && inside(e.rect, menu)),
+        ),
+      ).toEqual([]);
+      // What shows of the toolbar beside the menu is still served, where it shows.
+      const toolbar = open.find((e) => e.role === 'toolbar')!;
+      expect(toolbar.rect.x).toBe(menu.x + menu.width);
+      expect(open.find((e) => e.name === 'Delete')).toMatchObject({ role: 'button' });
+    } finally {
+      xdotool('key', 'Escape');
+    }
+    await until('the File menu closed', async () => {
+      const list = (await elements()).json() as Element[];
+      return list.some((e) => e.role === 'button' && e.name === 'Save') &&
+        !list.some((e) => e.role === 'popup' || e.role === 'menuitem')
+        ? true
+        : null;
+    });
+  });
+
+  it('a tooltip, a window AT-SPI does not describe: served as a popup, and what it covers is not', async () => {
+    const outline = (await elements()).json() as Element[];
+    const open = outline.find((e) => e.role === 'button' && e.name === 'Open')!;
+    const [x, y] = centre(open.rect);
+    // A pointer that moves over the button, and rests there.
+    xdotool('mousemove', String(x - 5), String(y - 5));
+    xdotool('mousemove', String(x), String(y));
+    const shown = await until('a tooltip over the window', async () => {
+      const list = (await elements()).json() as Element[];
+      return list.some((e) => e.role === 'popup') ? list : null;
+    });
+    const tooltip = shown.filter((e) => e.role === 'popup');
+    expect(tooltip).toHaveLength(1);
+    expect(overlap(tooltip[0].rect, { x: 0, y: 0, width: 800, height: 600 })).toBe(true);
+    expect(overPopups(shown)).toEqual([]);
+    // Away, to an empty part of the window: without a window manager the keyboard focus follows
+    // the pointer, and outside the window GnuCash's window would not be active.
+    xdotool('mousemove', '600', '450');
+    await until('the tooltip gone', async () =>
+      ((await elements()).json() as Element[]).some((e) => e.role === 'popup') ? null : true,
+    );
+  });
+
+  it("a combo box's list, a window of its own that is active while it shows, is the screen", async () => {
+    const outline = (await elements()).json() as Element[];
+    const combo = outline.find((e) => e.role === 'combobox')!;
+    xdotool('mousemove', ...centre(combo.rect).map(String), 'click', '1');
+    const open = await until('the list open', async () => {
+      const list = (await elements()).json() as Element[];
+      return list.some((e) => e.role === 'menuitem') ? list : null;
+    });
+    try {
+      // Its title (the window has none), its options; the menu that holds them is no element.
+      expect(open[0]).toMatchObject({ role: 'title', name: '' });
+      expect(open.slice(1).map((e) => e.role)).toEqual(open.slice(1).map(() => 'menuitem'));
+      expect(open.map((e) => e.name)).toEqual(expect.arrayContaining(['$, Grand Total:', '€:']));
+    } finally {
+      xdotool('key', 'Escape');
+    }
+    await until('the list closed', async () =>
+      ((await elements()).json() as Element[]).some((e) => e.role === 'tab') ? true : null,
+    );
   });
 
   it('an application that stops answering: 503 within the deadline, GET /health still quick, then the outline again', async () => {

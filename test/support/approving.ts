@@ -22,6 +22,15 @@ export async function heldWrite(stack: Stack): Promise<{ runId: string; approval
   return { runId: run.id, approvalId: waiting.pending_approval.id };
 }
 
+/** A step of a run as `GET …/runs/{id}` records it, as far as the x11 suites read it. */
+export interface RecordedStep {
+  action: any;
+  classification: string;
+  why: string;
+  outcome: string;
+  label_evidence?: any;
+}
+
 export interface Approved {
   run: any;
   /** The steps a person had to approve, in order. */

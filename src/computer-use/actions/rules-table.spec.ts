@@ -1463,6 +1463,26 @@ const controls: Case[] = [
     alone('button', '', { description: 'Cancel (F12)' }),
     ['read', `click on an unnamed button in the screen outline: ${ONLY_NAV}`],
   ],
+  // A window over the screen's where the host has no element (a tooltip, a menu's separator).
+  [
+    'a popup the host cannot describe, OCR reads a sentence without a verb',
+    at5,
+    { ...alone('popup', ''), ocr: 'Open an existing file' },
+    [
+      'write',
+      `click on an unnamed popup in the screen outline, “Open an existing file” (read from the screen by OCR): ${COMMAND}`,
+    ],
+  ],
+  ['a popup where OCR reads nothing', at5, alone('popup', ''), NOTHING('(5, 5)', 'no text there')],
+  [
+    'a popup where OCR reads only navigation',
+    at5,
+    { ...alone('popup', ''), ocr: 'Cancel' },
+    [
+      'read',
+      `click on an unnamed popup in the screen outline, “Cancel” (read from the screen by OCR): ${ONLY_NAV}`,
+    ],
+  ],
   // A label naming a commit key is a committing verb.
   [
     'the sim’s toolbar Enter (SAP’s green check)',

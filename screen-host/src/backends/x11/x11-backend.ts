@@ -12,7 +12,7 @@ import type {
   TypingTarget,
 } from '../backend';
 import { accessibilityBus, type AccessibilityBus } from './atspi/atspi-bus';
-import { AtspiClient, AtspiUnavailable } from './atspi/atspi-client';
+import { AtspiClient, AtspiUnavailable, type ScreenStack } from './atspi/atspi-client';
 import { planKeymap, usedBy } from './x11-keymap';
 import { X11Client } from './x11-protocol';
 import { Xdotool } from './xdotool';
@@ -42,8 +42,9 @@ export interface X11Options {
  * - input: xdotool (XTest), with characters the keyboard map lacks mapped first (x11-keymap);
  * - the outline: AT-SPI on the display's accessibility bus, which the host starts where the
  *   display has none (atspi/): the active window of the applications that publish their tree
- *   (GTK, Qt, LibreOffice); none (404) where no application shows one, 503 when the bus or an
- *   application does not answer within OUTLINE_DEADLINE_MS.
+ *   (GTK, Qt, LibreOffice) with its popups, each element only where no window is stacked over it
+ *   (the X stack, from the host's own X client); none (404) where no application shows one, 503
+ *   when the bus or an application does not answer within OUTLINE_DEADLINE_MS.
  */
 export class X11Backend implements ScreenBackend {
   readonly name = 'x11';
@@ -238,7 +239,7 @@ export class X11Backend implements ScreenBackend {
     let outline: OutlineElement[] | null;
     try {
       const client = await this.atspiClient();
-      outline = await client.outline(OUTLINE_DEADLINE_MS);
+      outline = await client.outline(OUTLINE_DEADLINE_MS, () => this.stack());
     } catch (err) {
       this.passwordFocused = false;
       // A connection that timed out may hold answers still to come: a new one next time.
@@ -253,6 +254,13 @@ export class X11Backend implements ScreenBackend {
     this.passwordFocused =
       outline?.some((e) => e.password === true && e.states?.includes('focused')) ?? false;
     return outline;
+  }
+
+  /** The screen and the windows on it, bottom to top, as the outline needs them. */
+  private async stack(): Promise<ScreenStack> {
+    const client = await this.client();
+    const [size, windows] = await Promise.all([client.rootSize(), client.stack()]);
+    return { screen: { x: 0, y: 0, ...size }, windows };
   }
 
   /** Whether there is an accessibility bus with applications on it; never throws, never slow. */

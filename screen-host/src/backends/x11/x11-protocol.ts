@@ -2,156 +2,36 @@
  * A small client of the X11 protocol, for the few requests the x11 backend makes itself:
  * GetImage (screenshots: one request, the pixels straight from the server, about 6 ms for
  * 1280x800 where a general capture library took 15 to 20 ms here), and GetKeyboardMapping /
- * ChangeKeyboardMapping (exact typing, see x11-keymap.ts), and the root window's AT_SPI_BUS
- * property (where applications find the accessibility bus). Input itself goes through xdotool.
+ * ChangeKeyboardMapping (exact typing, see x11-keymap.ts), the root window's AT_SPI_BUS
+ * property (where applications find the accessibility bus), and the windows on the screen in
+ * their stacking order (what the outline leaves out under a popup). Input itself goes through
+ * xdotool. The bytes themselves are read in x11-wire.ts.
  *
  * It connects like Xlib does: the display's Unix socket (or TCP for `host:N`), authenticated with
  * the user's MIT-MAGIC-COOKIE-1 from XAUTHORITY or ~/.Xauthority when there is one.
  */
 import { readFileSync } from 'node:fs';
 import { connect, Socket } from 'node:net';
-import { homedir, hostname } from 'node:os';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { SerialQueue } from '../../idempotency';
 import type { KeyboardMap, KeymapChange } from './x11-keymap';
-
-export interface DisplayAddress {
-  /** A Unix socket path, or a TCP host and port. */
-  path?: string;
-  host?: string;
-  port?: number;
-  number: string;
-}
-
-/** `:0`, `:1.0`, `unix:2` → the local socket; `host:10.0` → TCP port 6010. */
-export function parseDisplay(display: string): DisplayAddress {
-  const match = /^([^:]*):(\d+)(?:\.\d+)?$/.exec(display);
-  if (!match) throw new Error(`cannot read the display name "${display}"`);
-  const [, host, number] = match;
-  if (host === '' || host === 'unix') return { path: `/tmp/.X11-unix/X${number}`, number };
-  return { host, port: 6000 + Number(number), number };
-}
-
-export interface XauthEntry {
-  family: number;
-  address: string;
-  number: string;
-  name: string;
-  data: Buffer;
-}
-
-/** Reads an Xauthority file (big-endian length-prefixed fields). */
-export function parseXauthority(file: Buffer): XauthEntry[] {
-  const entries: XauthEntry[] = [];
-  let offset = 0;
-  const field = (): Buffer => {
-    const length = file.readUInt16BE(offset);
-    const value = file.subarray(offset + 2, offset + 2 + length);
-    if (value.length !== length) throw new Error('truncated Xauthority file');
-    offset += 2 + length;
-    return value;
-  };
-  while (offset + 2 <= file.length) {
-    const family = file.readUInt16BE(offset);
-    offset += 2;
-    const address = field().toString('latin1');
-    const number = field().toString('latin1');
-    const name = field().toString('latin1');
-    const data = field();
-    entries.push({ family, address, number, name, data });
-  }
-  return entries;
-}
-
-const FAMILY_LOCAL = 256;
-const FAMILY_WILD = 65535;
-
-/** The MIT-MAGIC-COOKIE-1 for a local display, if the user's Xauthority has one. */
-export function cookieFor(entries: XauthEntry[], number: string, host = hostname()): Buffer | null {
-  const entry = entries.find(
-    (e) =>
-      e.name === 'MIT-MAGIC-COOKIE-1' &&
-      (e.number === number || e.number === '') &&
-      (e.family === FAMILY_WILD || (e.family === FAMILY_LOCAL && e.address === host)),
-  );
-  return entry ? entry.data : null;
-}
-
-function pad4(n: number): number {
-  return (4 - (n % 4)) % 4;
-}
-
-export interface ScreenInfo {
-  root: number;
-  width: number;
-  height: number;
-  depth: number;
-  /** Bits per pixel of the root depth's pixmap format. */
-  bitsPerPixel: number;
-  /** 0: LSBFirst (little-endian pixels, BGRX in memory), 1: MSBFirst. */
-  imageByteOrder: number;
-  minKeycode: number;
-  maxKeycode: number;
-}
-
-/** Reads what the x11 backend needs from the server's connection setup reply. */
-export function parseSetup(reply: Buffer): ScreenInfo {
-  const vendorLength = reply.readUInt16LE(24);
-  const screens = reply[28];
-  const formats = reply[29];
-  if (screens < 1) throw new Error('the X server has no screen');
-  const formatsAt = 40 + vendorLength + pad4(vendorLength);
-  const screenAt = formatsAt + 8 * formats;
-  const depth = reply[screenAt + 38];
-  let bitsPerPixel = 0;
-  for (let i = 0; i < formats; i++) {
-    if (reply[formatsAt + 8 * i] === depth) bitsPerPixel = reply[formatsAt + 8 * i + 1];
-  }
-  return {
-    root: reply.readUInt32LE(screenAt),
-    width: reply.readUInt16LE(screenAt + 20),
-    height: reply.readUInt16LE(screenAt + 22),
-    depth,
-    bitsPerPixel,
-    imageByteOrder: reply[30],
-    minKeycode: reply[34],
-    maxKeycode: reply[35],
-  };
-}
-
-/** Splits the server's byte stream into replies (32 bytes plus their length), errors and events. */
-export class PacketReader {
-  private chunks: Buffer[] = [];
-  private length = 0;
-
-  push(chunk: Buffer): Buffer[] {
-    this.chunks.push(chunk);
-    this.length += chunk.length;
-    const packets: Buffer[] = [];
-    while (this.length >= 32) {
-      const head = this.peek(8);
-      const size = head[0] === 1 ? 32 + head.readUInt32LE(4) * 4 : 32;
-      if (this.length < size) break;
-      // One copy per packet, however many chunks a 4 MB image arrived in.
-      const all =
-        this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.length);
-      packets.push(all.subarray(0, size));
-      const rest = all.subarray(size);
-      this.chunks = rest.length > 0 ? [rest] : [];
-      this.length = rest.length;
-    }
-    return packets;
-  }
-
-  private peek(n: number): Buffer {
-    if (this.chunks[0].length >= n) return this.chunks[0];
-    const head = Buffer.concat(this.chunks);
-    this.chunks = [head];
-    return head;
-  }
-}
+import {
+  cookieFor,
+  PacketReader,
+  pad4,
+  parseDisplay,
+  parseSetup,
+  parseXauthority,
+  type ScreenInfo,
+  type StackedWindow,
+  childrenOf,
+  windowOf,
+} from './x11-wire';
 
 const REQUEST_TIMEOUT_MS = 5000;
+/** Windows on the screen read at most; more, and the stack is not read (the outline fails). */
+export const MAX_STACKED = 2048;
 /** The predefined atom STRING (Latin-1 text). */
 const STRING_ATOM = 31;
 
@@ -167,7 +47,12 @@ export class X11Client {
     /** Sequence numbers of the exchange's first and last request. */
     first: number;
     last: number;
-    resolve: (reply: Buffer) => void;
+    /**
+     * Every request's reply, by its place in the exchange, an error as null; absent: only the
+     * last request has a reply, and an error fails the exchange.
+     */
+    replies?: Array<Buffer | null>;
+    resolve: (reply: Buffer | null) => void;
     reject: (err: Error) => void;
   } | null = null;
   private failure: Error | null = null;
@@ -380,11 +265,53 @@ export class X11Client {
     this.socket.destroy();
   }
 
+  /**
+   * The windows on the screen, bottom to top: the root window's children that are viewable
+   * (QueryTree lists them in their stacking order, override-redirect popups and menus too), each
+   * with its place on the root window. Two exchanges, however many windows there are.
+   */
+  async stack(): Promise<StackedWindow[]> {
+    const query = Buffer.alloc(8);
+    query[0] = 15; // QueryTree
+    query.writeUInt16LE(2, 2);
+    query.writeUInt32LE(this.screen.root, 4);
+    const children = childrenOf(await this.roundTrip([query]));
+    if (children.length > MAX_STACKED) {
+      throw new Error(`the screen has ${children.length} windows, more than ${MAX_STACKED}`);
+    }
+    if (children.length === 0) return [];
+    const requests = children.flatMap((id) =>
+      [3, 14].map((opcode) => {
+        // GetWindowAttributes, GetGeometry
+        const request = Buffer.alloc(8);
+        request[0] = opcode;
+        request.writeUInt16LE(2, 2);
+        request.writeUInt32LE(id, 4);
+        return request;
+      }),
+    );
+    const replies = await this.exchange(requests, requests.length);
+    return children
+      .map((id, i) => windowOf(id, replies[2 * i], replies[2 * i + 1]))
+      .filter((w): w is StackedWindow => w !== null);
+  }
+
   /** Sends requests of which the last has a reply, one exchange at a time, and returns that reply. */
   private roundTrip(requests: Buffer[]): Promise<Buffer> {
+    return this.exchange(requests);
+  }
+
+  /**
+   * Sends requests, one exchange at a time. Without `replies`, only the last has a reply, which is
+   * returned, and an error fails the exchange. With `replies` (their count), every request has
+   * one: all of them are returned in order, an error as null (a window gone since it was listed).
+   */
+  private exchange(requests: Buffer[]): Promise<Buffer>;
+  private exchange(requests: Buffer[], replies: number): Promise<Array<Buffer | null>>;
+  private exchange(requests: Buffer[], replies?: number): Promise<unknown> {
     return this.queue.run(
       () =>
-        new Promise<Buffer>((resolve, reject) => {
+        new Promise<unknown>((resolve, reject) => {
           if (this.failure) {
             reject(this.failure);
             return;
@@ -398,12 +325,15 @@ export class X11Client {
           );
           const first = (this.sequence + 1) & 0xffff;
           this.sequence = (this.sequence + requests.length) & 0xffff;
+          const collected: Array<Buffer | null> | undefined =
+            replies === undefined ? undefined : new Array<Buffer | null>(replies).fill(null);
           this.waiting = {
             first,
             last: this.sequence,
+            replies: collected,
             resolve: (reply) => {
               clearTimeout(timer);
-              resolve(reply);
+              resolve(collected ?? reply);
             },
             reject: (err) => {
               clearTimeout(timer);
@@ -419,14 +349,21 @@ export class X11Client {
     const kind = packet[0];
     if (kind !== 0 && kind !== 1) return; // an event (every client gets MappingNotify): not ours
     const waiting = this.waiting;
-    if (!waiting || !inRange(packet.readUInt16LE(2), waiting.first, waiting.last)) return; // stale
-    if (kind === 0) {
+    const sequence = packet.readUInt16LE(2);
+    if (!waiting || !inRange(sequence, waiting.first, waiting.last)) return; // stale
+    if (waiting.replies) {
+      waiting.replies[(sequence - waiting.first) & 0xffff] = kind === 1 ? packet : null;
+      if (sequence === waiting.last) {
+        this.waiting = null;
+        waiting.resolve(null);
+      }
+    } else if (kind === 0) {
       // An error (2 BadValue, 8 BadMatch …) fails the exchange; the connection stays usable.
       this.fail(
         new Error(`the X server answered error ${packet[1]} to request ${packet[10]}`),
         false,
       );
-    } else if (packet.readUInt16LE(2) === waiting.last) {
+    } else if (sequence === waiting.last) {
       this.waiting = null;
       waiting.resolve(packet);
     }

@@ -2,8 +2,10 @@
  * Reads the outline from the accessibility bus (AT-SPI over D-Bus, with the pure-JS client
  * @homebridge/dbus-native), in a few rounds of calls sent at once: the registered applications;
  * their top-level windows (the active one is the screen); the window's showing elements
- * (atspi-window-reader.ts, level by level, within atspi-reading.ts's bounds); then, for
- * the elements served, their rectangles on the screen and the text of text fields. Everything
+ * (atspi-window-reader.ts, level by level, within atspi-reading.ts's bounds), and those of its
+ * application's other windows that X stacks over it (its popups); then, for the elements chosen,
+ * their rectangles on the screen and the text of text fields; then what of them shows on top
+ * (atspi-layers.ts). Everything
  * within one deadline: a bus or an application that does not answer in time makes the whole read
  * fail (the host answers 503), never a partial outline.
  */
@@ -17,21 +19,27 @@ import {
   PROPERTIES,
   SCREEN_COORDS,
 } from './atspi-calls';
+import { layOut, popupBackdrops, type ScreenStack } from './atspi-layers';
 import {
   activeWindow,
+  type AtspiNode,
+  type Chosen,
   chooseElements,
   COMPONENT_INTERFACE,
   OUTLINE_BOUNDS,
   type OutlineBounds,
   outlineElementOf,
-  rectOf,
+  popupCandidates,
+  rectOf as rectOfExtents,
   ROOT_PATH,
   shownRects,
   TEXT_INTERFACE,
 } from './atspi-outline';
+import { placeInStack, same } from '../window-stack';
 import { numberOf, WindowReader } from './atspi-window-reader';
 
 export { AtspiUnavailable } from './atspi-calls';
+export type { ScreenStack } from './atspi-layers';
 
 const REGISTRY = 'org.a11y.atspi.Registry';
 
@@ -145,55 +153,116 @@ export class AtspiClient {
 
   /**
    * The outline of the active window, or null when no application shows one (an application that
-   * exposes nothing, xcalc say). Throws AtspiUnavailable past the deadline.
+   * exposes nothing, xcalc say), with its popups, as X stacks the windows (`stack`, read at the
+   * same time): see atspi-layers.ts. Throws AtspiUnavailable past the deadline, and when the
+   * stack cannot be read.
    */
   async outline(
     timeoutMs: number,
+    stack: () => Promise<ScreenStack>,
     bounds: OutlineBounds = OUTLINE_BOUNDS,
   ): Promise<OutlineElement[] | null> {
     const deadline = Date.now() + timeoutMs;
     const reader = new WindowReader((...args) => this.call(...args));
+    const stacked = withDeadline(stack(), deadline, 'the windows on the screen');
+    stacked.catch(() => undefined); // awaited below, unless there is no window
     const apps = await this.applications(deadline);
-    const windows = await Promise.all(apps.map(([app]) => reader.topLevels(deadline, app)));
-    const window = activeWindow(windows.flat());
+    const tops = (await Promise.all(apps.map(([app]) => reader.topLevels(deadline, app)))).flat();
+    const window = activeWindow(tops);
     if (!window) return null;
-    const nodes = [window, ...(await reader.showingIn(deadline, window, bounds))];
-    const chosen = chooseElements(nodes, window, bounds);
-    const answers = await Promise.all(
-      chosen.map(async (c) => {
-        const { app, path } = c.node;
-        const [extents, text] = await Promise.all([
-          c.node.interfaces.includes(COMPONENT_INTERFACE)
-            ? optional(
-                this.call(deadline, app, path, COMPONENT_INTERFACE, 'GetExtents', 'u', [
-                  SCREEN_COORDS,
-                ]),
-              )
-            : null,
-          c.text && !c.password ? this.textOf(deadline, app, path) : null,
-        ]);
-        return { extents, text };
+    const rectOf = async (n: AtspiNode) => rectOfExtents(await this.extents(deadline, n));
+    // Where the window is in the stack, and which other windows of its application are over it.
+    const placed = Promise.all([stacked, rectOf(window)]).then(([screen, rect]) => ({
+      screen,
+      rect,
+      base: placeInStack(
+        screen.windows.map((w) => w.rect),
+        rect,
+      ),
+    }));
+    const popups = Promise.all(
+      popupCandidates(tops, window).map(async (top) => {
+        const [{ screen, base }, rect] = await Promise.all([placed, rectOf(top)]);
+        const layer = rect
+          ? screen.windows.findIndex((w, i) => i > base && same(w.rect, rect))
+          : -1;
+        if (layer < 0) return null; // not over the screen's window
+        const nodes = [top, ...(await reader.showingIn(deadline, top, bounds))];
+        return { top, layer, rect, nodes };
       }),
     );
-    const windowRect = rectOf(answers[0].extents);
-    const shown = shownRects(
-      chosen,
-      answers.map((a) => a.extents),
+    const [inside, over, { screen, rect: windowRect, base }] = await Promise.all([
+      reader.showingIn(deadline, window, bounds),
+      popups,
+      placed,
+    ]);
+    const groups = [
+      {
+        chosen: chooseElements([window, ...inside], window, bounds),
+        layer: base,
+        window: windowRect,
+      },
+      ...over
+        .filter((p) => p !== null)
+        .map((p) => ({
+          chosen: chooseElements(p.nodes, p.top, bounds, { title: false }),
+          layer: p.layer,
+          window: p.rect,
+        })),
+    ];
+    const answers = await Promise.all(
+      groups.map((g) => Promise.all(g.chosen.map((c) => this.answers(deadline, c)))),
     );
     const elements: OutlineElement[] = [];
-    chosen.forEach((c, i) => {
-      if (c.role === 'title') {
-        // The screen's title, where no click lands: the window's top edge, no height.
-        const r: Rect = windowRect ?? { x: 0, y: 0, width: 0, height: 0 };
-        elements.push(
-          outlineElementOf(c, { x: r.x, y: r.y, width: r.width, height: 0 }, null, bounds),
-        );
-        return;
-      }
-      const rect = shown[i];
-      if (rect) elements.push(outlineElementOf(c, rect, answers[i].text, bounds));
+    // The screen's title, where no click lands: the window's top edge, no height.
+    const r: Rect = windowRect ?? { x: 0, y: 0, width: 0, height: 0 };
+    elements.push(
+      outlineElementOf(
+        groups[0].chosen[0],
+        { x: r.x, y: r.y, width: r.width, height: 0 },
+        null,
+        bounds,
+      ),
+    );
+    elements.push(...popupBackdrops(screen, base));
+    const served = new Set<string>();
+    groups.forEach((g, gi) => {
+      const rects = shownRects(
+        g.chosen,
+        answers[gi].map((a) => a.extents),
+      );
+      const shown = layOut({ ...g, rects }, screen);
+      g.chosen.forEach((c, i) => {
+        const key = `${c.node.app} ${c.node.path} ${c.role}`;
+        const rect = shown[i];
+        if (c.role === 'title' || !rect || served.has(key)) return;
+        served.add(key);
+        elements.push(outlineElementOf(c, rect, answers[gi][i].text, bounds));
+      });
     });
     return elements;
+  }
+
+  /** An element's rectangle on the screen (GetExtents), or null where it has none. */
+  private extents(deadline: number, node: AtspiNode): Promise<unknown> {
+    if (!node.interfaces.includes(COMPONENT_INTERFACE)) return Promise.resolve(null);
+    return optional(
+      this.call(deadline, node.app, node.path, COMPONENT_INTERFACE, 'GetExtents', 'u', [
+        SCREEN_COORDS,
+      ]),
+    );
+  }
+
+  /** What a chosen element is asked: its rectangle, and a text field's text. */
+  private async answers(
+    deadline: number,
+    c: Chosen,
+  ): Promise<{ extents: unknown; text: string | null }> {
+    const [extents, text] = await Promise.all([
+      this.extents(deadline, c.node),
+      c.text && !c.password ? this.textOf(deadline, c.node.app, c.node.path) : null,
+    ]);
+    return { extents, text };
   }
 
   /**
@@ -216,4 +285,24 @@ export class AtspiClient {
     );
     return typeof text === 'string' ? text : null;
   }
+}
+
+/** `promise`, or AtspiUnavailable once `deadline` (a Date.now() value) has passed. */
+function withDeadline<T>(promise: Promise<T>, deadline: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new AtspiUnavailable(`${what} were not read in time`)),
+      Math.max(0, deadline - Date.now()),
+    );
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(new AtspiUnavailable(`${what} could not be read: ${(err as Error).message}`));
+      },
+    );
+  });
 }

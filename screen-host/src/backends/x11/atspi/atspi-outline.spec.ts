@@ -4,6 +4,7 @@ import {
   chooseElements,
   outlineElementOf,
   outlineText,
+  popupCandidates,
   rectOf,
   ROOT_PATH,
   shownRects,
@@ -208,6 +209,98 @@ describe('the active window and its elements', () => {
       node('/b', '/a', ATSPI_ROLE.pushButton, 'B'),
     ];
     expect(chooseElements(nodes, nodes[0])).toHaveLength(1);
+  });
+});
+
+describe('popups', () => {
+  it("a menu bar's open menu: its items are drawn in a popup, and a submenu's too", () => {
+    const nodes = [
+      ...register(),
+      node('/new', '/file', ATSPI_ROLE.menuItem, 'New File'),
+      node('/import', '/file', ATSPI_ROLE.menu, 'Import'),
+      node('/qif', '/import', ATSPI_ROLE.menuItem, 'Import QIF...'),
+    ];
+    const chosen = chooseElements(nodes, activeWindow(nodes)!);
+    const popup = Object.fromEntries(chosen.map((c) => [c.node.name || c.role, c.popup]));
+    expect(popup).toMatchObject({
+      File: false,
+      'New File': true,
+      Import: true,
+      'Import QIF...': true,
+      Enter: false,
+    });
+    expect(chosen.find((c) => c.node.name === 'Import')).toMatchObject({ role: 'menu' });
+  });
+
+  it("a combo box's open menu is a container, left out; its items are in a popup", () => {
+    const nodes = [
+      ...register(),
+      node('/combo', '/w', ATSPI_ROLE.comboBox, '$, Grand Total:'),
+      node('/combo-menu', '/combo', ATSPI_ROLE.menu, ''),
+      node('/total', '/combo-menu', ATSPI_ROLE.menuItem, '€:'),
+    ];
+    const chosen = chooseElements(nodes, activeWindow(nodes)!);
+    expect(chosen.some((c) => c.node.path === '/combo-menu')).toBe(false);
+    expect(chosen.find((c) => c.node.path === '/total')).toMatchObject({
+      role: 'menuitem',
+      popup: true,
+      area: 'menu',
+    });
+  });
+
+  it("a popup window's own menu is a container, and its items are in the window itself", () => {
+    // GTK's combo box list as a top-level window of its own, active while it shows.
+    index = 0;
+    const nodes = [
+      node('/w', ROOT_PATH, ATSPI_ROLE.frame, 'book.gnucash - Accounts - GnuCash'),
+      node('/popup', ROOT_PATH, ATSPI_ROLE.window, '', [...on, active]),
+      node('/menu', '/popup', ATSPI_ROLE.menu, ''),
+      node('/dollar', '/menu', ATSPI_ROLE.menuItem, '$:'),
+    ];
+    const window = activeWindow(nodes)!;
+    expect(window.path).toBe('/popup');
+    const chosen = chooseElements(nodes, window);
+    expect(chosen.map((c) => [c.role, c.node.path, c.popup])).toEqual([
+      ['title', '/popup', false],
+      ['menuitem', '/dollar', false],
+    ]);
+  });
+
+  it("in a popup window, a list's cells are options: a click chooses a value", () => {
+    // LibreOffice Calc's font size list, a modal top-level window of role window.
+    index = 0;
+    const nodes = [
+      node('/calc', ROOT_PATH, ATSPI_ROLE.frame, 'sheet.csv - LibreOffice Calc', [...on, active]),
+      node('/sheet-cell', '/calc', ATSPI_ROLE.tableCell, 'A1'),
+      node('/sizes', ROOT_PATH, ATSPI_ROLE.window, '', [...on, active, modal]),
+      node('/table', '/sizes', ATSPI_ROLE.table, ''),
+      node('/12', '/table', ATSPI_ROLE.tableCell, '12 pt'),
+    ];
+    const window = activeWindow(nodes)!;
+    expect(window.path).toBe('/sizes');
+    expect(chooseElements(nodes, window).map((c) => `${c.role} ${c.node.name}`)).toEqual([
+      'title ',
+      'table ',
+      'option 12 pt',
+    ]);
+    // A popup over the screen is served without a title of its own.
+    const over = chooseElements(nodes, window, undefined, { title: false });
+    expect(over.map((c) => c.role)).toEqual(['table', 'option']);
+    expect(over[0].within).toBeNull();
+    // In the document window, a cell stays a cell.
+    expect(chooseElements(nodes, nodes[0]).map((c) => c.role)).toEqual(['title', 'cell']);
+  });
+
+  it("the candidates for popups: the other showing top-level windows of the screen's application", () => {
+    index = 0;
+    const nodes = [
+      node('/w', ROOT_PATH, ATSPI_ROLE.frame, 'Main', [...on, active]),
+      node('/completion', ROOT_PATH, ATSPI_ROLE.window, ''),
+      node('/hidden', ROOT_PATH, ATSPI_ROLE.window, '', [visible]),
+      node('/child', '/w', ATSPI_ROLE.window, ''),
+      { ...node('/other-app', ROOT_PATH, ATSPI_ROLE.window, ''), app: ':1.7' },
+    ];
+    expect(popupCandidates(nodes, nodes[0]).map((n) => n.path)).toEqual(['/completion']);
   });
 });
 

@@ -57,6 +57,11 @@ export interface Chosen {
   text: boolean;
   /** Inside a dialog window. */
   dialog: boolean;
+  /**
+   * Drawn in a popup window over the one it belongs to: an item of a menu that opened from a menu
+   * bar, a menu or a control (GTK keeps an open menu's items in the window's own tree).
+   */
+  popup: boolean;
   isWindow: boolean;
   /**
    * The place in the chosen list of the nearest chosen element it lies in (the window's title
@@ -122,48 +127,72 @@ function descendants(nodes: readonly AtspiNode[], top: AtspiNode): AtspiNode[] {
   return out;
 }
 
+/** A menu whose items open in a popup of their own: one in a menu bar or in a menu. */
+const MENU_HOLDERS: ReadonlySet<number> = new Set<number>([
+  ATSPI_ROLE.menuBar,
+  ATSPI_ROLE.menu,
+  ATSPI_ROLE.popupMenu,
+]);
+const MENUS: ReadonlySet<number> = new Set<number>([ATSPI_ROLE.menu, ATSPI_ROLE.popupMenu]);
+
+/**
+ * A top-level window that is a popup: a menu, or a window of GTK's POPUP kind (a combo box's list,
+ * LibreOffice's font name and size lists, an entry's completion), which AT-SPI calls `window`
+ * where an application's own windows are frames and dialogs.
+ */
+export function isPopupWindow(window: AtspiNode): boolean {
+  return window.role === ATSPI_ROLE.window || MENUS.has(window.role);
+}
+
+export interface ChooseOptions {
+  /** The window's own entries (its title, and for a dialog the dialog): false for a popup over it. */
+  title?: boolean;
+}
+
 /**
  * The elements of `window` to serve, parents before children in the application's order: those
  * showing (a hidden menu's items are not on the screen), under showing parents, whose role the
  * table maps, within the bounds (a cell made of cells is left out: its parts are served). The
  * window itself comes first, as the screen's title.
+ *
+ * Popups: the items of a menu in a menu bar or in a menu are drawn in a popup window of their own
+ * (`popup`). A menu anywhere else (a combo box's, a popup window's own) is the open menu itself:
+ * left out, as a container, and its items served; for a combo box's, they too are drawn in a popup.
+ * In a popup window and in a popup, a cell that cannot be edited is a list's option: a click on it
+ * chooses a value (LibreOffice's font sizes, a completion).
  */
 export function chooseElements(
   nodes: readonly AtspiNode[],
   window: AtspiNode,
   bounds: OutlineBounds = OUTLINE_BOUNDS,
+  options: ChooseOptions = {},
 ): Chosen[] {
   const children = childrenIndex(nodes);
-  const dialog = window.role !== ATSPI_ROLE.frame && window.role !== ATSPI_ROLE.window;
-  const out: Chosen[] = [
-    {
-      node: window,
-      role: 'title',
-      password: false,
-      text: false,
-      dialog,
-      isWindow: true,
-      within: null,
-    },
-  ];
-  if (dialog) {
-    out.push({
-      node: window,
-      role: 'dialog',
-      area: 'dialog',
-      password: false,
-      text: false,
-      dialog,
-      isWindow: true,
-      within: null,
-    });
+  const popupWindow = isPopupWindow(window);
+  const dialog = window.role !== ATSPI_ROLE.frame && !popupWindow;
+  const own = (role: string, area?: OutlineArea): Chosen => ({
+    node: window,
+    role,
+    area,
+    password: false,
+    text: false,
+    dialog,
+    popup: false,
+    isWindow: true,
+    within: null,
+  });
+  const out: Chosen[] = [];
+  if (options.title !== false) {
+    out.push(own('title'));
+    if (dialog) out.push(own('dialog', 'dialog'));
   }
   const seen = new Set<string>([`${window.app} ${window.path}`]);
   const visit = (
     parent: AtspiNode,
     depth: number,
     area: OutlineArea | undefined,
-    within: number,
+    within: number | null,
+    popup: boolean,
   ) => {
     if (depth > bounds.maxDepth) return;
     for (const n of children.get(`${parent.app} ${parent.path}`) ?? []) {
@@ -171,16 +200,21 @@ export function chooseElements(
       const key = `${n.app} ${n.path}`;
       if (seen.has(key) || !showing(n)) continue; // a cycle, or not on the screen
       seen.add(key);
-      const entry = outlineRole(n.role, n.states);
+      // An open menu that is no item of a menu bar or a menu: its items are what is clicked.
+      const openMenu = MENUS.has(n.role) && !MENU_HOLDERS.has(parent.role);
+      const listed = popupWindow || popup;
+      let entry = openMenu ? null : outlineRole(n.role, n.states);
+      if (entry?.role === 'cell' && listed) entry = { role: 'option' };
       // A nested area (a menu in a toolbar) keeps the outer one's name.
-      const inner = area ?? entry?.area;
+      const inner = area ?? entry?.area ?? (openMenu ? 'menu' : undefined);
       // A cell made of cells (a tree's first column: the expander and the name) is a region: its
       // parts say what is clicked.
       const region =
-        entry?.role === 'cell' &&
-        (children.get(key) ?? []).some(
-          (c) => showing(c) && outlineRole(c.role, c.states)?.role === 'cell',
-        );
+        (entry?.role === 'cell' || entry?.role === 'option') &&
+        (children.get(key) ?? []).some((c) => {
+          const role = showing(c) ? outlineRole(c.role, c.states)?.role : undefined;
+          return role === 'cell' || role === 'option';
+        });
       let holder = within;
       if (entry && !region) {
         holder = out.length;
@@ -192,15 +226,30 @@ export function chooseElements(
           password: entry.password === true,
           text: entry.text === true && n.interfaces.includes(TEXT_INTERFACE),
           dialog,
+          popup,
           isWindow: false,
           within,
         });
       }
-      visit(n, depth + 1, inner, holder);
+      // Where its children are drawn: a menu's items in a popup, unless the menu is a popup
+      // window's own list.
+      const opens = MENUS.has(n.role) && !(openMenu && popupWindow);
+      visit(n, depth + 1, inner, holder, popup || opens);
     }
   };
-  visit(window, 1, undefined, 0);
+  visit(window, 1, undefined, out.length > 0 ? 0 : null, false);
   return out;
+}
+
+/**
+ * The windows that may be popups of the screen's `window`: the other showing top-level windows of
+ * its application (a combo box's list, a completion, LibreOffice's drop-down lists). Whether one
+ * is over the screen, X's stack says.
+ */
+export function popupCandidates(nodes: readonly AtspiNode[], window: AtspiNode): AtspiNode[] {
+  return nodes.filter(
+    (n) => n.parent === ROOT_PATH && n.app === window.app && n.path !== window.path && showing(n),
+  );
 }
 
 export const TEXT_INTERFACE = 'org.a11y.atspi.Text';

@@ -1,4 +1,12 @@
-import { cookieFor, PacketReader, parseDisplay, parseSetup, parseXauthority } from './x11-protocol';
+import {
+  childrenOf,
+  cookieFor,
+  PacketReader,
+  parseDisplay,
+  parseSetup,
+  parseXauthority,
+  windowOf,
+} from './x11-wire';
 
 describe('PacketReader', () => {
   function reply(sequence: number, extraWords: number, fill = 7): Buffer {
@@ -128,5 +136,65 @@ describe('Xauthority', () => {
 
   it('refuses a truncated file', () => {
     expect(() => parseXauthority(Buffer.from([1, 0, 0, 9, 65]))).toThrow();
+  });
+});
+
+describe('the windows on the screen', () => {
+  it('QueryTree: the children, bottom to top', () => {
+    const reply = Buffer.alloc(32 + 3 * 4);
+    reply[0] = 1;
+    reply.writeUInt32LE(3, 4);
+    reply.writeUInt16LE(3, 16);
+    [0x400001, 0x400007, 0x400347].forEach((id, i) => reply.writeUInt32LE(id, 32 + 4 * i));
+    expect(childrenOf(reply)).toEqual([0x400001, 0x400007, 0x400347]);
+    // A count past the reply's end reads what is there.
+    reply.writeUInt16LE(9, 16);
+    expect(childrenOf(reply)).toHaveLength(3);
+  });
+
+  function attributes(mapState: number, windowClass = 1): Buffer {
+    const reply = Buffer.alloc(44);
+    reply[0] = 1;
+    reply.writeUInt16LE(windowClass, 12);
+    reply[26] = mapState;
+    reply[27] = 1; // override-redirect: a popup
+    return reply;
+  }
+  function geometry(x: number, y: number, width: number, height: number, border = 0): Buffer {
+    const reply = Buffer.alloc(32);
+    reply[0] = 1;
+    reply.writeInt16LE(x, 12);
+    reply.writeInt16LE(y, 14);
+    reply.writeUInt16LE(width, 16);
+    reply.writeUInt16LE(height, 18);
+    reply.writeUInt16LE(border, 20);
+    return reply;
+  }
+
+  it('a viewable window with its place on the root window, border included', () => {
+    expect(windowOf(0x400347, attributes(2), geometry(0, 25, 249, 330))).toEqual({
+      id: 0x400347,
+      rect: { x: 0, y: 25, width: 249, height: 330 },
+    });
+    expect(windowOf(7, attributes(2), geometry(-100, -100, 10, 10, 2))?.rect).toEqual({
+      x: -100,
+      y: -100,
+      width: 14,
+      height: 14,
+    });
+    // An InputOnly window takes the clicks on it: it is on the screen like any other.
+    expect(windowOf(7, attributes(2, 2), geometry(5, 5, 1, 1))?.rect).toEqual({
+      x: 5,
+      y: 5,
+      width: 1,
+      height: 1,
+    });
+  });
+
+  it('none for a window that is not viewable, or gone since it was listed', () => {
+    expect(windowOf(7, attributes(0), geometry(0, 0, 10, 10))).toBeNull(); // unmapped
+    expect(windowOf(7, attributes(1), geometry(0, 0, 10, 10))).toBeNull(); // unviewable
+    expect(windowOf(7, null, geometry(0, 0, 10, 10))).toBeNull();
+    expect(windowOf(7, attributes(2), null)).toBeNull();
   });
 });
