@@ -22,7 +22,7 @@ export default tseslint.config(
     },
   },
   {
-    // Secrets are read in one place (DESIGN §7): the environment belongs to src/config (Warden's
+    // Secrets are read in one place (docs/screen-host.md): the environment belongs to src/config (Warden's
     // own settings) and src/secrets (a tenant's named secrets, released only for a granted origin).
     files: ['src/**/*.ts'],
     ignores: ['src/config/**', 'src/secrets/**', 'src/**/*.spec.ts'],

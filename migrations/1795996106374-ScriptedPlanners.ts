@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Scripted planners (DESIGN §8): per tenant, soft-deleted, the checked script as jsonb. */
+/** Scripted planners (docs/models.md): per tenant, soft-deleted, the checked script as jsonb. */
 
 export class ScriptedPlanners1795996106374 implements MigrationInterface {
   name = 'ScriptedPlanners1795996106374';

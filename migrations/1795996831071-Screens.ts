@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Screens, content-addressed per tenant by the SHA-256 of their PNG bytes (DESIGN §6, §9). */
+/** Screens, content-addressed per tenant by the SHA-256 of their PNG bytes (docs/security.md, docs/api.md). */
 
 export class Screens1795996831071 implements MigrationInterface {
   name = 'Screens1795996831071';

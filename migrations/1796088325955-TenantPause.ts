@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** The tenant's pause: one switch for every agent of the tenant (DESIGN §4). */
+/** The tenant's pause: one switch for every agent of the tenant (docs/step-flow.md). */
 export class TenantPause1796088325955 implements MigrationInterface {
   name = 'TenantPause1796088325955';
 

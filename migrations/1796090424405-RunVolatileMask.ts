@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** The pixels of a run's screens that move by themselves, learnt for reads (DESIGN §5, the frame rule). */
+/** The pixels of a run's screens that move by themselves, learnt for reads (docs/rules.md, the frame rule). */
 export class RunVolatileMask1796090424405 implements MigrationInterface {
   name = 'RunVolatileMask1796090424405';
 

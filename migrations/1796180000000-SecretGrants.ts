@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Secret grants (DESIGN §7): which environment variable may be sent to which origin for a tenant. */
+/** Secret grants (docs/screen-host.md): which environment variable may be sent to which origin for a tenant. */
 export class SecretGrants1796180000000 implements MigrationInterface {
   name = 'SecretGrants1796180000000';
 

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Commit-point approval (DESIGN §6): a step's staged edit (the field, its value before, the text
+ * Commit-point approval (docs/security.md): a step's staged edit (the field, its value before, the text
  * typed) and a held commit's change list; and what made a step's action a read although the
  * default rules make it a write (the send checks it is still in force).
  */

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Approver groups, reminders and escalation (DESIGN §6): who may decide an approval now (null:
+ * Approver groups, reminders and escalation (docs/security.md): who may decide an approval now (null:
  * anyone with agents.approve), whom it escalates to, when its reminder and escalation are due,
  * and when they happened.
  */

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Notification deliveries (DESIGN §6): one row per message and channel, with its tries. */
+/** Notification deliveries (docs/security.md): one row per message and channel, with its tries. */
 export class Deliveries1796273150000 implements MigrationInterface {
   name = 'Deliveries1796273150000';
 

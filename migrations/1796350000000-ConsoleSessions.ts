@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Sign-in through the identity provider (DESIGN §1): console sessions (only the SHA-256 of the
+ * Sign-in through the identity provider (docs/security.md): console sessions (only the SHA-256 of the
  * cookie's id is stored), sign-ins under way (state, nonce and PKCE verifier kept server-side),
  * and each tenant's mapping of the provider's groups to permissions.
  */

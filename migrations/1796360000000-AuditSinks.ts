@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Audit sinks (DESIGN §10): a tenant's SIEM destinations, each with its delivery cursor (the seq of
+ * Audit sinks (docs/security.md): a tenant's SIEM destinations, each with its delivery cursor (the seq of
  * the last event the sink acknowledged) and the lease of the one worker shipping to it.
  */
 export class AuditSinks1796360000000 implements MigrationInterface {

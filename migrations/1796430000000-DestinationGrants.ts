@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Destination grants (DESIGN §7 "Destinations"): which origins Warden may connect to for a tenant. */
+/** Destination grants (docs/security.md "Destinations"): which origins Warden may connect to for a tenant. */
 export class DestinationGrants1796430000000 implements MigrationInterface {
   name = 'DestinationGrants1796430000000';
 

@@ -8,7 +8,7 @@ import { typeApprovers } from '../src/computer-use/settings/config-notice';
 const ACTOR = 'system:migration';
 
 /**
- * Approvers typed (DESIGN §6, approver groups): an entry of `approvers` and `escalate_to` is now
+ * Approvers typed (docs/security.md, approver groups): an entry of `approvers` and `escalate_to` is now
  * `group:NAME` or `subject:NAME`, and a person's subject counts only from the identity provider
  * the deployment trusts, so sessions record the issuer that signed the person in.
  *

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The planner catalog's access (DESIGN §8 "Planners as a catalog"), set by the deployment operator:
+ * The planner catalog's access (docs/planners.md "Planners as a catalog"), set by the deployment operator:
  * allows and denies of a planner id or family to a tenant or one of its subjects, tags of a subject
  * and programs of a tenant, each with who set it, when and a note.
  */

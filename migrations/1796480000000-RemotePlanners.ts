@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Remote planners (DESIGN §8 "Remote planners"): the families the deployment operator registered,
+ * Remote planners (docs/planners.md "Remote planners"): the families the deployment operator registered,
  * the steps waiting for a worker's decision (tenant-scoped), the workers' heartbeats, and the
  * families an API token holding `planners.serve` may serve.
  */

@@ -260,7 +260,7 @@ describe('GnuCash through the x11 screen host, with its outline from AT-SPI', ()
               { width: 1280, height: 800, outline: open },
               rules,
             );
-            // Close names only navigation (DESIGN's words); every other item is a command.
+            // Close names only navigation (docs/rules.md's navigation words); every other item is a command.
             const expected = item.name === 'Close' ? 'read' : 'write';
             if (under !== item || verdict.classification !== expected) {
               wrong.push(`${item.name} at (${px}, ${py}): ${verdict.why}`);
