@@ -36,7 +36,7 @@ export class ApprovalsRepository {
     const { entities, raw } = await this.dataSource
       .getRepository(Approval)
       .createQueryBuilder('a')
-      .innerJoin('runs', 'r', 'r.id = a.run_id')
+      .innerJoin('runs', 'r', 'r.id = a.run_id AND r.tenant = a.tenant')
       .addSelect('r.goal', 'run_goal')
       .where('a.id = :id', { id })
       .getRawAndEntities<{ run_goal: string }>();
