@@ -54,7 +54,12 @@ export async function serveBusLauncher(address: string): Promise<BusService> {
       );
       bus.requestName(NAME, DO_NOT_QUEUE, (err, answer) => {
         clearTimeout(timer);
-        if (err) reject(new Error(`${NAME} could not be had: ${String(err)}`));
+        if (err)
+          reject(
+            new Error(
+              `${NAME} could not be had: ${err instanceof Error ? err.message : JSON.stringify(err)}`,
+            ),
+          );
         else resolve(answer);
       });
     });
