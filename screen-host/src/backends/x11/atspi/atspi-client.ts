@@ -38,6 +38,8 @@ import {
   TEXT_INTERFACE,
 } from './atspi-outline';
 import { placeInStack, same } from '../window-stack';
+import { selectsAll } from './atspi-reading';
+import { ATSPI_STATE, hasState } from './atspi-roles';
 import { type ToolkitCalls, toolkitCalls } from './atspi-toolkits';
 import { numberOf, WindowReader } from './atspi-window-reader';
 
@@ -63,7 +65,7 @@ interface DbusError {
 interface Bus {
   invoke(
     message: Record<string, unknown>,
-    callback: (error: DbusError | null | undefined, value?: unknown) => void,
+    callback: (error: DbusError | null | undefined, ...values: unknown[]) => void,
   ): void;
   cookies: Record<number, unknown>;
   connection: {
@@ -143,12 +145,14 @@ export class AtspiClient {
         if (typeof message.serial === 'number') delete this.bus.cookies[message.serial];
         reject(new AtspiUnavailable(`${member} was not answered within ${ms} ms`));
       }, ms);
-      this.bus.invoke(message, (error, value) => {
+      // A method with several out arguments (Text.GetSelection's start and end) is answered
+      // with them as a list.
+      this.bus.invoke(message, (error, ...values) => {
         clearTimeout(timer);
         if (error) {
           reject(new DbusCallError(String(error.name ?? 'error'), String(error.message ?? '')));
         } else {
-          resolve(value);
+          resolve(values.length > 1 ? values : values[0]);
         }
       });
     });
@@ -260,7 +264,8 @@ export class AtspiClient {
         const rect = shown[i];
         if (c.role === 'title' || !rect || served.has(key)) return;
         served.add(key);
-        elements.push(outlineElementOf(c, rect, answers[gi][i].text, bounds));
+        const { text, selected } = answers[gi][i];
+        elements.push(outlineElementOf(c, rect, text, bounds, selected));
       });
     });
     return elements;
@@ -313,38 +318,55 @@ export class AtspiClient {
     );
   }
 
-  /** What a chosen element is asked: its rectangle, and a text field's text. */
-  private async answers(
-    deadline: number,
-    c: Chosen,
-  ): Promise<{ extents: unknown; text: string | null }> {
+  /**
+   * What a chosen element is asked: its rectangle, and a text field's text; for the field that
+   * has the focus, whether all its text is selected (typing replaces it).
+   */
+  private async answers(deadline: number, c: Chosen): Promise<TextAnswers> {
+    const focused = hasState(c.node.states, ATSPI_STATE.focused);
     const [extents, text] = await Promise.all([
       this.extents(deadline, c.node),
-      c.text && !c.password ? this.textOf(deadline, c.node.app, c.node.path) : null,
+      c.text && !c.password ? this.textOf(deadline, c.node.app, c.node.path, focused) : null,
     ]);
-    return { extents, text };
+    return { extents, text: text?.text ?? null, selected: text?.selected === true };
   }
 
   /**
    * A text field's text, its first TEXT_CHARACTERS characters: asked for by its length, as
-   * LibreOffice answers an end past the text with nothing at all.
+   * LibreOffice answers an end past the text with nothing at all; and, where `selection` is
+   * asked for, whether the selection holds all of it.
    */
-  private async textOf(deadline: number, app: string, path: string): Promise<string | null> {
+  private async textOf(
+    deadline: number,
+    app: string,
+    path: string,
+    selection: boolean,
+  ): Promise<{ text: string | null; selected: boolean }> {
+    const call = (iface: string, member: string, signature = '', body: unknown[] = []) =>
+      optional(this.call(deadline, app, path, iface, member, signature, body));
     const length = numberOf(
-      await optional(
-        this.call(deadline, app, path, PROPERTIES, 'Get', 'ss', [TEXT_INTERFACE, 'CharacterCount']),
-      ),
+      await call(PROPERTIES, 'Get', 'ss', [TEXT_INTERFACE, 'CharacterCount']),
     );
-    if (length < 0) return null;
-    if (length === 0) return '';
-    const text = await optional(
-      this.call(deadline, app, path, TEXT_INTERFACE, 'GetText', 'ii', [
-        0,
-        Math.min(length, TEXT_CHARACTERS),
-      ]),
-    );
-    return typeof text === 'string' ? text : null;
+    if (length < 0) return { text: null, selected: false };
+    if (length === 0) return { text: '', selected: false };
+    const [text, selected] = await Promise.all([
+      call(TEXT_INTERFACE, 'GetText', 'ii', [0, Math.min(length, TEXT_CHARACTERS)]),
+      selection
+        ? call(TEXT_INTERFACE, 'GetNSelections').then(async (n) =>
+            n === 1
+              ? selectsAll(length, n, await call(TEXT_INTERFACE, 'GetSelection', 'i', [0]))
+              : false,
+          )
+        : false,
+    ]);
+    return { text: typeof text === 'string' ? text : null, selected };
   }
+}
+
+interface TextAnswers {
+  extents: unknown;
+  text: string | null;
+  selected: boolean;
 }
 
 /** The value of a property's variant as the client gives it, `[[type], [value]]`. */

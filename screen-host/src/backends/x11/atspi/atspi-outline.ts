@@ -183,6 +183,7 @@ const MENU_HOLDERS: ReadonlySet<number> = new Set<number>([
   ATSPI_ROLE.menu,
   ATSPI_ROLE.popupMenu,
 ]);
+const MENU_ENTRY = { role: 'menu', area: 'menu' } as const;
 const MENUS: ReadonlySet<number> = new Set<number>([ATSPI_ROLE.menu, ATSPI_ROLE.popupMenu]);
 
 /**
@@ -264,6 +265,11 @@ export function chooseElements(
       const openMenu = MENUS.has(n.role) && !MENU_HOLDERS.has(parent.role);
       const listed = popupWindow || popup;
       let entry = openMenu ? null : outlineRole(n.role, n.states);
+      // An item of a menu bar, or one that holds a submenu, opens a menu (Qt calls File in its
+      // menu bar a menu item, where GTK says menu): navigation. An item that acts stays a command.
+      if (entry?.role === 'menuitem' && (parent.role === ATSPI_ROLE.menuBar || n.childCount > 0)) {
+        entry = MENU_ENTRY;
+      }
       if (entry?.role === 'cell' && listed) entry = { role: 'option' };
       // A nested area (a menu in a toolbar) keeps the outer one's name.
       const inner = area ?? entry?.area ?? (openMenu ? 'menu' : undefined);
@@ -335,6 +341,8 @@ export function outlineElementOf(
   rect: Rect,
   text: string | null,
   bounds: OutlineBounds = OUTLINE_BOUNDS,
+  /** A text field whose text is all selected (typing replaces it). */
+  textSelected = false,
 ): OutlineElement {
   const { node } = chosen;
   const id = `${node.app}${node.path}${chosen.isWindow ? `#${chosen.role}` : ''}`;
@@ -354,6 +362,7 @@ export function outlineElementOf(
   else if (text !== null) element.value = outlineText(text, bounds.maxText);
   const states = outlineStates(node.role, node.states);
   if (chosen.modal && !states.includes('modal')) states.push('modal');
+  if (textSelected && !states.includes('selected')) states.push('selected');
   if (states.length > 0) element.states = states;
   if (chosen.area) element.area = chosen.area;
   return element;
