@@ -33,10 +33,10 @@ case $purpose in
     # the book it saved back, and LibreOffice Calc with its GTK 3 UI (libreoffice-gtk3, which
     # publishes its widgets on the accessibility bus), FeatherPad (Qt 5) and qt6ct (Qt 6); and
     # at-spi2-core and dbus-daemon, the accessibility bus the x11 host starts to read its outline,
-    # with python3-pyatspi, the plain AT-SPI client the screen host's bench compares with.
+    # with python3-dbus, the plain AT-SPI client (libdbus) the screen host's bench compares with.
     debian=(xvfb xauth xdotool x11-utils python3-tk rsyslog rsyslog-openssl rsyslog-relp openssl
       postgresql redis-server redis-tools gnucash python3-gnucash libreoffice-calc libreoffice-gtk3
-      featherpad qt6ct at-spi2-core dbus-daemon python3-pyatspi)
+      featherpad qt6ct at-spi2-core dbus-daemon python3-dbus)
     [ -n "${WARDEN_TEST_CHROMIUM:-}" ] || debian+=(chromium)
     ;;
   demo)

@@ -3,7 +3,7 @@
  * (the backend alone) and over HTTPS (what Warden sees, with a kept-alive connection).
  * And the x11 host's outline from AT-SPI on real applications, GnuCash's main window, LibreOffice
  * Calc's and FeatherPad's (Qt 5), a menu open too (where they are installed), each beside the same
- * reading through a plain AT-SPI client (python3-pyatspi: atspi_reference.py), the reference for
+ * reading through a plain AT-SPI client in C (python3-dbus: atspi_reference.py), the reference for
  * what the bus and the application cost. Prints p50 and p99 in milliseconds, and the load average.
  * Run: npm run bench:screen-host (BENCH_ONLY=outline: the outlines alone)
  */
@@ -67,7 +67,7 @@ async function measure(
 
 /**
  * The host's outline of what shows now (`what`), then the same window read through
- * python3-pyatspi in a process of its own on the display's accessibility bus.
+ * atspi_reference.py (python3-dbus) in a process of its own on the display's accessibility bus.
  */
 async function measureOutline(
   what: string,
@@ -81,11 +81,11 @@ async function measureOutline(
   outlines.push({ what, host, reference: await reference(display, rounds), load });
 }
 
-/** `rounds` readings through atspi_reference.py (its own timing of each); null without pyatspi. */
+/** `rounds` readings through atspi_reference.py (its own timing of each); null without python3-dbus. */
 async function reference(display: string, rounds: number): Promise<number[] | null> {
-  const probe = spawnSync(PYTHON, ['-c', 'import gi; gi.require_version("Atspi", "2.0")']);
+  const probe = spawnSync(PYTHON, ['-c', 'import dbus']);
   if (probe.status !== 0) {
-    console.error('  pyatspi reference: skipped (needs python3-pyatspi)');
+    console.error('  the reference: skipped (needs python3-dbus)');
     return null;
   }
   const child = spawn(PYTHON, [join(__dirname, 'atspi_reference.py')], {
@@ -113,7 +113,7 @@ async function reference(display: string, rounds: number): Promise<number[] | nu
     const samples: number[] = [];
     for (let i = 0; i < rounds; i++) samples.push(await read());
     const sorted = [...samples].sort((a, b) => a - b);
-    console.error(`  the same through pyatspi: p50 ${percentile(sorted, 50).toFixed(2)} ms`);
+    console.error(`  the same through python3-dbus: p50 ${percentile(sorted, 50).toFixed(2)} ms`);
     return samples;
   } finally {
     child.stdin.end();
@@ -539,8 +539,8 @@ async function main(): Promise<void> {
     );
   }
   if (outlines.length === 0) return;
-  // Each outline beside the same reading through python3-pyatspi: the host's own cost is the
-  // difference; goal for the host's column.
+  // Each outline beside the same reading through python3-dbus: what the bus and the application
+  // cost; the goal is for the host's column.
   const at = (samples: number[] | null, p: number) =>
     samples
       ? percentile(
@@ -550,10 +550,10 @@ async function main(): Promise<void> {
       : '-';
   const w = Math.max(...outlines.map((o) => o.what.length));
   console.log(
-    `\nx11 outline beside pyatspi (ms; load average ${load}); goal ${OUTLINE_GOAL} quiet`,
+    `\nx11 outline beside a plain AT-SPI client (python3-dbus), ms; goal ${OUTLINE_GOAL} quiet`,
   );
   console.log(
-    `${'window'.padEnd(w)}  ${'host p50'.padStart(9)}  ${'host p99'.padStart(9)}  ${'pyatspi p50'.padStart(11)}  ${'pyatspi p99'.padStart(11)}  load`,
+    `${'window'.padEnd(w)}  ${'host p50'.padStart(9)}  ${'host p99'.padStart(9)}  ${'plain p50'.padStart(11)}  ${'plain p99'.padStart(11)}  load`,
   );
   for (const o of outlines) {
     console.log(
