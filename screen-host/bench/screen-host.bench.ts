@@ -5,7 +5,8 @@
  * Calc's and FeatherPad's (Qt 5), a menu open too (where they are installed), each beside the same
  * reading through a plain AT-SPI client in C (python3-dbus: atspi_reference.py), the reference for
  * what the bus and the application cost. Prints p50 and p99 in milliseconds, and the load average.
- * Run: npm run bench:screen-host (BENCH_ONLY=outline: the outlines alone)
+ * Run: npm run bench:screen-host (BENCH_ONLY=outline: the outlines alone; gnucash, calc or
+ * featherpad: that application's)
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -39,6 +40,8 @@ const outlines: Array<{
   reference: number[] | null;
   /** The 1-minute load average when it was measured. */
   load: number;
+  /** Outlines the host answered 503 (past its deadline). */
+  unanswered: number;
 }> = [];
 const OUTLINE_GOAL = 'p50 <= 50 ms, p99 <= 150 ms';
 const PYTHON = '/usr/bin/python3';
@@ -75,14 +78,26 @@ async function measureOutline(
   outline: () => Promise<unknown>,
   rounds: number,
 ): Promise<void> {
-  await measure(`x11 outline, ${what}`, OUTLINE_GOAL, outline, rounds);
+  // An outline past the host's deadline (503) is counted, at the time it took: on a loaded
+  // machine a large window's outline can take that long.
+  let unanswered = 0;
+  const tolerant = async () => {
+    try {
+      await outline();
+    } catch (err) {
+      if ((err as { statusCode?: number }).statusCode !== 503) throw err;
+      unanswered += 1;
+    }
+  };
+  await measure(`x11 outline, ${what}`, OUTLINE_GOAL, tolerant, rounds);
   const host = rows[rows.length - 1].samples;
   const load = loadavg()[0];
-  outlines.push({ what, host, reference: await reference(display, rounds), load });
+  const reference = await referenceSamples(display, rounds);
+  outlines.push({ what, host, reference, load, unanswered });
 }
 
 /** `rounds` readings through atspi_reference.py (its own timing of each); null without python3-dbus. */
-async function reference(display: string, rounds: number): Promise<number[] | null> {
+async function referenceSamples(display: string, rounds: number): Promise<number[] | null> {
   const probe = spawnSync(PYTHON, ['-c', 'import dbus']);
   if (probe.status !== 0) {
     console.error('  the reference: skipped (needs python3-dbus)');
@@ -516,14 +531,16 @@ function readFileSafe(path: string): string {
 }
 
 async function main(): Promise<void> {
-  const outlineOnly = process.env.BENCH_ONLY === 'outline';
-  if (!outlineOnly) {
+  // BENCH_ONLY: `outline` (every application's outline), or one of `gnucash`, `calc`, `featherpad`.
+  const only = process.env.BENCH_ONLY ?? '';
+  const runs = (name: string) => only === '' || only === 'outline' || only === name;
+  if (only === '') {
     await benchSim();
     await benchX11();
   }
-  await benchOutline();
-  await benchCalcOutline();
-  await benchFeatherPadOutline();
+  if (runs('gnucash')) await benchOutline();
+  if (runs('calc')) await benchCalcOutline();
+  if (runs('featherpad')) await benchFeatherPadOutline();
   const width = Math.max(...rows.map((r) => r.what.length));
   const load = loadavg()
     .map((l) => l.toFixed(1))
@@ -553,11 +570,11 @@ async function main(): Promise<void> {
     `\nx11 outline beside a plain AT-SPI client (python3-dbus), ms; goal ${OUTLINE_GOAL} quiet`,
   );
   console.log(
-    `${'window'.padEnd(w)}  ${'host p50'.padStart(9)}  ${'host p99'.padStart(9)}  ${'plain p50'.padStart(11)}  ${'plain p99'.padStart(11)}  load`,
+    `${'window'.padEnd(w)}  ${'host p50'.padStart(9)}  ${'host p99'.padStart(9)}  ${'plain p50'.padStart(11)}  ${'plain p99'.padStart(11)}  load  503s`,
   );
   for (const o of outlines) {
     console.log(
-      `${o.what.padEnd(w)}  ${at(o.host, 50).padStart(9)}  ${at(o.host, 99).padStart(9)}  ${at(o.reference, 50).padStart(11)}  ${at(o.reference, 99).padStart(11)}  ${o.load.toFixed(1)}`,
+      `${o.what.padEnd(w)}  ${at(o.host, 50).padStart(9)}  ${at(o.host, 99).padStart(9)}  ${at(o.reference, 50).padStart(11)}  ${at(o.reference, 99).padStart(11)}  ${o.load.toFixed(1).padStart(4)}  ${o.unanswered}`,
     );
   }
 }

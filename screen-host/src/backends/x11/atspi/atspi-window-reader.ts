@@ -109,21 +109,27 @@ export class WindowReader {
     if (plan !== 'list') return [];
     // Those that show, of its own children only (traverse: false); every child where the
     // application has no Collection.
-    const refs =
-      this.toolkits.get(app)?.collection === true && node.interfaces.includes(COLLECTION)
-        ? await optional(
-            this.call(deadline, app, path, COLLECTION, 'GetMatches', '(aiia{ss}iaiiasib)uib', [
-              SHOWING_RULE,
-              SORT_CANONICAL,
-              count,
-              false,
-            ]),
-          )
-        : await optional(this.call(deadline, app, path, ACCESSIBLE, 'GetChildren'));
+    const usesCollection =
+      this.toolkits.get(app)?.collection === true && node.interfaces.includes(COLLECTION);
+    const refs = usesCollection
+      ? await optional(
+          this.call(deadline, app, path, COLLECTION, 'GetMatches', '(aiia{ss}iaiiasib)uib', [
+            SHOWING_RULE,
+            SORT_CANONICAL,
+            count,
+            false,
+          ]),
+        )
+      : await optional(this.call(deadline, app, path, ACCESSIBLE, 'GetChildren'));
+    // GetChildren lists hidden children too (a closed menu's items): each is asked whether it
+    // shows before anything else is asked of it.
+    const onlyShowing = refs !== null && !usesCollection;
     const described = await Promise.all(
       referencePaths(refs)
         .slice(0, count)
-        .map((child, index) => this.describe(deadline, app, child, { parent: path, index })),
+        .map((child, index) =>
+          this.describe(deadline, app, child, { parent: path, index }, onlyShowing),
+        ),
     );
     return described.filter((n): n is AtspiNode => n !== null);
   }
@@ -181,13 +187,17 @@ export class WindowReader {
     app: string,
     path: string,
     at: { parent: string; index: number },
+    onlyShowing = false,
   ): Promise<AtspiNode | null> {
     const toolkit = this.toolkits.get(app);
     if (!toolkit) return null;
+    const state = () => optional(this.call(deadline, app, path, ACCESSIBLE, 'GetState'));
+    const first = onlyShowing ? await state() : null;
+    if (onlyShowing && !(isStates(first) && hasState(first, ATSPI_STATE.showing))) return null;
     const [property, role, states, interfaces] = await Promise.all([
       this.properties(deadline, app, path, toolkit),
       optional(this.call(deadline, app, path, ACCESSIBLE, 'GetRole')),
-      optional(this.call(deadline, app, path, ACCESSIBLE, 'GetState')),
+      onlyShowing ? first : state(),
       optional(this.call(deadline, app, path, ACCESSIBLE, 'GetInterfaces')),
     ]);
     if (typeof role !== 'number' || !isStates(states)) return null;
