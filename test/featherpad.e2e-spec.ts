@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OutlineElement } from '@warden/protocol';
@@ -145,6 +146,31 @@ describe('FeatherPad (Qt 5) through the x11 screen host, with its outline from A
       const again = await outlineAlive();
       expect(again.length).toBe(outline.length);
     }
+  });
+
+  it('the Save dialog: modal, and its file name field says its text is all selected', async () => {
+    const xdotool = (...args: string[]) =>
+      execFileSync('xdotool', args, { env: { ...process.env, DISPLAY: screen.display } });
+    xdotool('key', 'ctrl+shift+s'); // Save As: the document is empty, so Save is off
+    const dialog = await until('the Save dialog', 30_000, async () => {
+      const got = await outlineAlive();
+      return got.some((e) => e.role === 'dialog') ? got : null;
+    });
+    try {
+      // Qt marks no dialog modal: the host takes it as modal.
+      expect(dialog.find((e) => e.role === 'dialog')).toMatchObject({ states: ['modal'] });
+      // Qt selects "Untitled" in the field: typing replaces it, and the outline says so.
+      expect(dialog.find((e) => e.name === 'File name:' && e.role === 'textbox')).toMatchObject({
+        value: 'Untitled',
+        states: ['editable', 'changeable', 'focused', 'selected'],
+        area: 'dialog',
+      });
+    } finally {
+      xdotool('key', 'Escape');
+    }
+    await until('the dialog closed', 30_000, async () =>
+      (await outlineAlive())[0]?.name === 'Untitled' ? true : null,
+    );
   });
 
   it('holds the typing, File ▸ Save, the dialog, the Save button and Discard; opening menus and Close are reads; the file holds the note', async () => {
