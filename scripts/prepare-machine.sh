@@ -31,11 +31,12 @@ case $purpose in
     # as its own instances (to restart them) next to the machine's; the real applications the x11
     # tests drive through the screen host: GnuCash, with python3-gnucash, its engine, which reads
     # the book it saved back, and LibreOffice Calc with its GTK 3 UI (libreoffice-gtk3, which
-    # publishes its widgets on the accessibility bus); and at-spi2-core and dbus-daemon, the
-    # accessibility bus the x11 host starts to read its outline.
+    # publishes its widgets on the accessibility bus), FeatherPad (Qt 5) and qt6ct (Qt 6); and
+    # at-spi2-core and dbus-daemon, the accessibility bus the x11 host starts to read its outline,
+    # with python3-dbus, the plain AT-SPI client (libdbus) the screen host's bench compares with.
     debian=(xvfb xauth xdotool x11-utils python3-tk rsyslog rsyslog-openssl rsyslog-relp openssl
       postgresql redis-server redis-tools gnucash python3-gnucash libreoffice-calc libreoffice-gtk3
-      at-spi2-core dbus-daemon)
+      featherpad qt6ct at-spi2-core dbus-daemon python3-dbus)
     [ -n "${WARDEN_TEST_CHROMIUM:-}" ] || debian+=(chromium)
     ;;
   demo)

@@ -499,7 +499,7 @@ describe('computer-use admin config', () => {
     [
       'a screen rule with neither keys nor labels',
       withAgent({ screen_rules: [{ title: '^X$' }] }),
-      'agents.a.screen_rules[0] needs keys or labels',
+      'agents.a.screen_rules[0] needs keys, labels or regions',
     ],
     [
       'a screen rule of both shapes',
@@ -508,7 +508,7 @@ describe('computer-use admin config', () => {
           { title: '^X$', keys: { Enter: 'read' }, command_field: { transactions: ['VA02'] } },
         ],
       }),
-      'agents.a.screen_rules[0]: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} (with "transactions": ["VA03"] instead of the title or beside it) or {"command_field": {"transactions": ["VA02"]}}',
+      'agents.a.screen_rules[0]: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}, "regions": [{"x": 0, "y": 130, "width": 800, "height": 300, "click": "read"}]} (with "transactions": ["VA03"] instead of the title or beside it) or {"command_field": {"transactions": ["VA02"]}}',
     ],
     [
       'a transaction code that is not one',

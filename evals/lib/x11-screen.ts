@@ -80,6 +80,29 @@ export function stopChild(child: ChildProcess | null | undefined): Promise<void>
   });
 }
 
+/** Ends the process group `child` leads (SIGTERM, then SIGKILL). */
+export function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve();
+  }
+  const pid = child.pid;
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    try {
+      process.kill(-pid, 'SIGTERM');
+    } catch {
+      resolve();
+    }
+    setTimeout(() => {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }, 3000).unref();
+  });
+}
+
 export interface X11ScreenOptions {
   /**
    * Serve the accessibility outline from AT-SPI (default true). False starts the host with

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { OutlineElement } from '@warden/protocol';
-import { until } from '../../evals/lib/x11-screen';
+import { stopGroup, until } from '../../evals/lib/x11-screen';
 
 const run = promisify(execFile);
 
@@ -192,27 +192,4 @@ export async function readSheet(file: string): Promise<string[][]> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** Ends the process group `child` leads (SIGTERM, then SIGKILL). */
-function stopGroup(child: ChildProcess): Promise<void> {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) {
-    return Promise.resolve();
-  }
-  const pid = child.pid;
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    try {
-      process.kill(-pid, 'SIGTERM');
-    } catch {
-      resolve();
-    }
-    setTimeout(() => {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        // gone
-      }
-    }, 3000).unref();
-  });
 }

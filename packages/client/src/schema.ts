@@ -657,6 +657,28 @@ export interface components {
             /** @default 60 */
             timeout_seconds?: number;
         };
+        ScreenRuleRegionDto: {
+            /**
+             * @description screen pixels
+             * @example 0
+             */
+            x: number;
+            /**
+             * @description screen pixels
+             * @example 130
+             */
+            y: number;
+            /** @example 800 */
+            width: number;
+            /** @example 300 */
+            height: number;
+            /**
+             * @description "read": a click here is navigation where the outline is served, has no element at the point and nothing read a label (a weakening); "write": every click here is a write
+             * @example read
+             * @enum {string}
+             */
+            click: "read" | "write";
+        };
         TitleScreenRuleDto: {
             /**
              * @description a regular expression (JavaScript, u flag) over the screen's title: the outline's title element, or OCR of the title bar on a host without an outline. A rule has a title, transactions, or both (both must hold)
@@ -688,6 +710,8 @@ export interface components {
             labels?: {
                 [key: string]: "read" | "write";
             };
+            /** @description at most 50 rectangles of the screen, for an application that draws part of its window without elements in the outline (a register whose cells are drawn) */
+            regions?: components["schemas"]["ScreenRuleRegionDto"][];
         };
         CommandFieldDto: {
             /**

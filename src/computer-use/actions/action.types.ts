@@ -136,6 +136,11 @@ export interface Labels {
    * only then (docs/rules.md); absent means it did not.
    */
   outlineServed?: boolean;
+  /**
+   * The outline was served and has no element at the point: the application draws what is there
+   * without one (GnuCash's register cells). Said in the why of a click nothing could read.
+   */
+  noElement?: boolean;
 }
 
 export type ActionResult =

@@ -161,6 +161,7 @@ export function checkAction(
       labels.control = controlKind(element.role, rules);
     }
     const under = labelAt(screen.outline, action.x, action.y);
+    if (!under) labels.noElement = true;
     if (under && isTextField(under, rules)) {
       labels.textField = typeof under.name === 'string' ? under.name.trim() : '';
     }
@@ -201,6 +202,8 @@ function screenFacts(
     targetVerb: null,
     inCommandField: false,
     previous: screen.previous ?? null,
+    point: null,
+    unreadSpot: false,
   };
   if (titled.length === 0 && commandField.length === 0) return facts;
   if (titled.some((r) => r.title)) facts.title = screenTitle(screen, rules);
@@ -209,6 +212,7 @@ function screenFacts(
   }
   if (commandField.length > 0) facts.inCommandField = focusInCommandField(screen, rules);
   if (action.action === 'click' || action.action === 'double_click') {
+    facts.point = { x: action.x, y: action.y };
     if (labels.outline) {
       facts.label = { text: clean(labels.outline, Infinity), source: 'outline' };
     } else {
@@ -221,6 +225,9 @@ function screenFacts(
     if (typeof target === 'string' && findCommitWord(target, rules.commitIndex) !== null) {
       facts.targetVerb = target;
     }
+    // Nothing names what is there: the outline has no element at the point, and no label was
+    // read (an OCR reading, even one without a verb, is a label the rules judge).
+    facts.unreadSpot = labels.noElement === true && facts.label === null && !labels.description;
   }
   return facts;
 }

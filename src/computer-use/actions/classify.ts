@@ -218,7 +218,11 @@ function unlabelled(
   labels: Labels,
   rules: Rules,
 ): Classification {
-  const nothing = `${verb} at (${action.x}, ${action.y}): nothing could read its label (${unreadable})`;
+  const drawn =
+    labels.noElement === true
+      ? '; the screen outline has no element there (the application draws it without one)'
+      : '';
+  const nothing = `${verb} at (${action.x}, ${action.y}): nothing could read its label (${unreadable})${drawn}`;
   if (rules.unlabelledClicks === 'read' && labels.outlineServed === true) {
     return {
       kind: 'read',

@@ -46,7 +46,7 @@ describe('checking screen rules', () => {
       'not a list',
       { title: 'x' },
       [
-        'screen_rules must be a list: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} (with "transactions": ["VA03"] instead of the title or beside it) or {"command_field": {"transactions": ["VA02"]}}',
+        'screen_rules must be a list: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}, "regions": [{"x": 0, "y": 130, "width": 800, "height": 300, "click": "read"}]} (with "transactions": ["VA03"] instead of the title or beside it) or {"command_field": {"transactions": ["VA02"]}}',
       ],
     ],
     [
@@ -103,14 +103,14 @@ describe('checking screen rules', () => {
       'neither keys nor labels',
       [{ title: '^X$' }],
       [
-        'screen_rules[0] needs keys or labels: what counts as a read or a write on the screens it is for',
+        'screen_rules[0] needs keys, labels or regions: what counts as a read or a write on the screens it is for',
       ],
     ],
     [
       'empty keys and labels',
       [{ title: '^X$', keys: {}, labels: {} }],
       [
-        'screen_rules[0] needs keys or labels: what counts as a read or a write on the screens it is for',
+        'screen_rules[0] needs keys, labels or regions: what counts as a read or a write on the screens it is for',
       ],
     ],
     [
@@ -142,7 +142,7 @@ describe('checking screen rules', () => {
       'both shapes in one rule',
       [{ title: '^X$', keys: { Enter: 'read' }, command_field: { transactions: ['VA02'] } }],
       [
-        'screen_rules[0]: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} (with "transactions": ["VA03"] instead of the title or beside it) or {"command_field": {"transactions": ["VA02"]}}',
+        'screen_rules[0]: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}, "regions": [{"x": 0, "y": 130, "width": 800, "height": 300, "click": "read"}]} (with "transactions": ["VA03"] instead of the title or beside it) or {"command_field": {"transactions": ["VA02"]}}',
       ],
     ],
     [
@@ -150,14 +150,14 @@ describe('checking screen rules', () => {
       [{ keys: { Enter: 'read' } }, null, 'VA02'],
       [0, 1, 2].map(
         (i) =>
-          `screen_rules[${i}]: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} (with "transactions": ["VA03"] instead of the title or beside it) or {"command_field": {"transactions": ["VA02"]}}`,
+          `screen_rules[${i}]: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}, "regions": [{"x": 0, "y": 130, "width": 800, "height": 300, "click": "read"}]} (with "transactions": ["VA03"] instead of the title or beside it) or {"command_field": {"transactions": ["VA02"]}}`,
       ),
     ],
     [
       'an unknown field',
       [{ title: '^X$', keys: { Enter: 'read' }, when: 'always' }],
       [
-        'screen_rules[0].when is not a field of this screen rule (title, transactions, keys, labels)',
+        'screen_rules[0].when is not a field of this screen rule (title, transactions, keys, labels, regions)',
       ],
     ],
     [
@@ -194,7 +194,7 @@ describe('checking screen rules', () => {
       'a transaction rule beside a command field rule in one',
       [{ transactions: ['VA02'], command_field: { transactions: ['VA02'] } }],
       [
-        'screen_rules[0]: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} (with "transactions": ["VA03"] instead of the title or beside it) or {"command_field": {"transactions": ["VA02"]}}',
+        'screen_rules[0]: a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}, "regions": [{"x": 0, "y": 130, "width": 800, "height": 300, "click": "read"}]} (with "transactions": ["VA03"] instead of the title or beside it) or {"command_field": {"transactions": ["VA02"]}}',
       ],
     ],
     [
@@ -206,6 +206,28 @@ describe('checking screen rules', () => {
       'too many rules',
       Array.from({ length: 51 }, () => COMMAND_FIELD),
       ['screen_rules: at most 50 rules'],
+    ],
+    [
+      'regions that are no rectangles, or say neither read nor write',
+      [
+        {
+          title: '^GnuCash$',
+          regions: [
+            { x: -1, y: 0, width: 10, height: 10, click: 'read' },
+            { x: 0, y: 0, width: 0, height: 10.5, click: 'read' },
+            { x: 0, y: 0, width: 10, height: 10, click: 'navigation', at: 1 },
+            'everywhere',
+          ],
+        },
+      ],
+      [
+        'screen_rules[0].regions[0].x must be an integer from 0 to 100000',
+        'screen_rules[0].regions[1].width must be an integer from 1 to 100000',
+        'screen_rules[0].regions[1].height must be an integer from 1 to 100000',
+        'screen_rules[0].regions[2].at is not a field of a region (x, y, width, height, click)',
+        'screen_rules[0].regions[2].click must be "read" or "write"',
+        'screen_rules[0].regions[3] must be a region: {"x": 0, "y": 130, "width": 800, "height": 300, "click": "read"}',
+      ],
     ],
   ])('refuses %s, naming every problem', (_name, raw, expected) => {
     expect(problems(raw)).toEqual(expected);

@@ -4,7 +4,8 @@
  *
  * - `{"title": "^Change Sales Order: Initial Screen$", "keys": {"Enter": "read"}, "labels":
  *   {"^Display$": "read"}}`: on screens whose title matches, the named keys, and clicks on elements
- *   whose label matches, are reads or writes as the rule says. Instead of the title, or with it,
+ *   whose label matches, are reads or writes as the rule says; and `"regions"`, clicks in
+ *   rectangles of the screen (screen-rule-regions.ts). Instead of the title, or with it,
  *   `"transactions": ["VA03"]`: the screens of a transaction the host reports (both must hold).
  * - `{"command_field": {"transactions": ["VA02", "VA03"]}}`: typing `VA02`, `/nVA02` or `/oVA02`
  *   into the command field, and the Enter right after it, are reads.
@@ -14,6 +15,7 @@
 import { canonicalKey, type KeySpellings } from '@warden/protocol';
 import { isPlainObject } from '../../common/is-plain-object';
 import type { Kind } from './action.types';
+import { readRegions, type ScreenRuleRegion } from './screen-rule-regions';
 import {
   compilePattern,
   newPatternBudget,
@@ -31,6 +33,7 @@ export interface TitleScreenRule {
   transactions?: string[];
   keys?: Record<string, Kind>;
   labels?: Record<string, Kind>;
+  regions?: ScreenRuleRegion[];
 }
 
 export interface CommandFieldScreenRule {
@@ -79,6 +82,7 @@ export interface CompiledTitleRule {
   transactions: ReadonlySet<string> | null;
   keys: ReadonlyMap<string, Kind>;
   labels: readonly LabelPattern[];
+  regions: readonly ScreenRuleRegion[];
 }
 
 export interface CompiledCommandFieldRule {
@@ -128,8 +132,8 @@ export interface ReadScreenRules {
 }
 
 const SHAPES =
-  'a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}} (with "transactions": ["VA03"] instead of the title or beside it) or {"command_field": {"transactions": ["VA02"]}}';
-const TITLE_FIELDS = ['title', 'transactions', 'keys', 'labels'];
+  'a screen rule is {"title": "^…$", "keys": {"Enter": "read"}, "labels": {"^…$": "read"}, "regions": [{"x": 0, "y": 130, "width": 800, "height": 300, "click": "read"}]} (with "transactions": ["VA03"] instead of the title or beside it) or {"command_field": {"transactions": ["VA02"]}}';
+const TITLE_FIELDS = ['title', 'transactions', 'keys', 'labels', 'regions'];
 const COMMAND_FIELD_FIELDS = ['command_field'];
 
 const show = (s: string) => JSON.stringify(s.length > 80 ? `${s.slice(0, 79)}…` : s);
@@ -305,9 +309,12 @@ function readTitleRule(
     }
   }
 
-  if (keyEntries.length === 0 && labelEntries.length === 0 && problems.length === before) {
+  const regions = readRegions(item.regions, `${path}.regions`, problems);
+
+  const entries = keyEntries.length + labelEntries.length + regions.length;
+  if (entries === 0 && problems.length === before) {
     problems.push(
-      `${path} needs keys or labels: what counts as a read or a write on the screens it is for`,
+      `${path} needs keys, labels or regions: what counts as a read or a write on the screens it is for`,
     );
   }
   if (problems.length > before || (!title && !transactions)) return null;
@@ -316,6 +323,7 @@ function readTitleRule(
   if (transactions) rule.transactions = transactions;
   if (keyEntries.length > 0) rule.keys = Object.fromEntries(keys);
   if (labelEntries.length > 0) rule.labels = labelMap;
+  if (regions.length > 0) rule.regions = regions;
   const codes = transactions ? new Set(transactions) : null;
   if (title?.unusable) {
     // A stored title that cannot be run fails closed: what the rule makes a write is a write on
@@ -329,10 +337,11 @@ function readTitleRule(
         transactions: codes,
         keys: new Map(writes),
         labels: labels.filter((l) => l.kind === 'write'),
+        regions: regions.filter((r) => r.click === 'write'),
       },
     };
   }
-  return { rule, compiled: { n, title, transactions: codes, keys, labels } };
+  return { rule, compiled: { n, title, transactions: codes, keys, labels, regions } };
 }
 
 /** A list of 1 to `transactions` codes, in upper case, each once; null (and a problem) if not. */

@@ -68,8 +68,13 @@ const read = (text: string, confidence = 90): OcrReading => ({
 
 const COMMAND_FIELD = { command_field: { transactions: ['VA02', 'VA03'] } };
 const ENTER_READ = { title: `^${INITIAL}$`, keys: { Enter: 'read' } };
-/** The two rules of issue 14 and the demo. */
+/** The two rules of the demo. */
 const DEMO = [COMMAND_FIELD, ENTER_READ];
+/** A part of the screen the application draws without elements in the outline. */
+const REGISTER_READ = {
+  title: `^${INITIAL}$`,
+  regions: [{ x: 900, y: 400, width: 300, height: 200, click: 'read' }],
+};
 
 type Expected = ['read' | 'write' | 'invalid', string];
 interface Case {
@@ -672,7 +677,63 @@ const CASES: Case[] = [
     answer: { action: 'click', x: 1000, y: 500 },
     expected: [
       'write',
-      'click at (1000, 500): nothing could read its label (no text there), so it is a write',
+      'click at (1000, 500): nothing could read its label (no text there); the screen outline has no element there (the application draws it without one), so it is a write',
+    ],
+  },
+  {
+    case: 'a read region: a click where the outline has no element and nothing reads a label',
+    rules: [REGISTER_READ],
+    answer: { action: 'click', x: 1000, y: 500 },
+    expected: [
+      'read',
+      `click at (1000, 500) in the region 900,400 300×200, where the outline has no element, on “${INITIAL}” is navigation by screen rule 1`,
+    ],
+  },
+  {
+    case: 'a read region: no rule on a screen it is not for',
+    rules: [{ ...REGISTER_READ, title: '^Display Sales Order$' }],
+    answer: { action: 'click', x: 1000, y: 500 },
+    expected: [
+      'write',
+      'click at (1000, 500): nothing could read its label (no text there); the screen outline has no element there (the application draws it without one), so it is a write',
+    ],
+  },
+  {
+    case: 'a read region: a verb OCR reads there still makes a write',
+    rules: [REGISTER_READ],
+    answer: { action: 'click', x: 1000, y: 500 },
+    ocr: read('Delete'),
+    expected: ['write', 'click on “Delete” (read from the screen by OCR)'],
+  },
+  {
+    case: 'a read region: an element there is judged by the element',
+    rules: [
+      { ...REGISTER_READ, regions: [{ x: 0, y: 0, width: 1280, height: 800, click: 'read' }] },
+    ],
+    answer: click('save'),
+    expected: ['write', 'click on “Save” (from the screen outline)'],
+  },
+  {
+    case: "a read region: a planner's target naming a verb keeps the write",
+    rules: [REGISTER_READ],
+    answer: { action: 'click', x: 1000, y: 500, target: 'Post the entry' },
+    expected: [
+      'write',
+      "click on “Post the entry” (the planner's target); screen rule 1 does not make a read of a click whose planner's target names a committing verb",
+    ],
+  },
+  {
+    case: 'a write region: every click in it is a write, an element with no verb too',
+    rules: [
+      {
+        title: `^${INITIAL}$`,
+        regions: [{ x: 350, y: 100, width: 200, height: 60, click: 'write' }],
+      },
+    ],
+    answer: click('display'),
+    expected: [
+      'write',
+      `click at (440, 132) in the region 350,100 200×60 on “${INITIAL}” is a write by screen rule 1`,
     ],
   },
 ];

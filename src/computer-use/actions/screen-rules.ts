@@ -15,6 +15,7 @@ import {
   SCREEN_RULE_LIMITS,
   type ScreenRules,
 } from './screen-rules-read';
+import { inRegion, regionWords } from './screen-rule-regions';
 import { codePointLength, quote } from './text';
 import { PERFORMED } from './typed-field';
 
@@ -48,6 +49,13 @@ export interface ScreenFacts {
   inCommandField: boolean;
   /** The run's last step whose action may have reached the screen. */
   previous: EarlierStep | null;
+  /** For a click: its point; else null. */
+  point: { x: number; y: number } | null;
+  /**
+   * For a click: the outline was served, has no element at the point, and nothing read a label
+   * there. Only then does a region that says "read" apply.
+   */
+  unreadSpot: boolean;
 }
 
 interface Match {
@@ -139,9 +147,20 @@ function matches(action: Action, facts: ScreenFacts, rules: ScreenRules): Match[
     }
     case 'click':
     case 'double_click': {
+      const verb = action.action === 'double_click' ? 'double-click' : 'click';
+      const point = facts.point;
+      for (const rule of point ? titled : []) {
+        for (const region of rule.regions) {
+          if (!inRegion(region, point!.x, point!.y)) continue;
+          if (region.click === 'read' && !facts.unreadSpot) continue;
+          const where = `${verb} at (${point!.x}, ${point!.y}) in the region ${regionWords(region)}`;
+          const what =
+            region.click === 'read' ? `${where}, where the outline has no element,` : where;
+          found.push({ n: rule.n, kind: region.click, what: `${what} ${onScreen(rule, facts)}` });
+        }
+      }
       const label = facts.label;
       if (!label || !matchable(label.text)) break;
-      const verb = action.action === 'double_click' ? 'double-click' : 'click';
       for (const rule of titled) {
         for (const { pattern, kind } of rule.labels) {
           if (!pattern.test(label.text)) continue;

@@ -16,6 +16,16 @@ const NAVIGATES: TitleScreenRule = { title: OVERVIEW, labels: { '.*': 'read' } }
 /** The title pattern as the words name it. */
 const ON = `“${OVERVIEW}”`;
 const SAVE_WRITES: TitleScreenRule = { title: OVERVIEW, labels: { '^Save$': 'write' } };
+/** A register the application draws without elements. */
+const REGISTER = { x: 0, y: 130, width: 800, height: 300 };
+const REGISTER_READ: TitleScreenRule = {
+  title: OVERVIEW,
+  regions: [{ ...REGISTER, click: 'read' }],
+};
+const REGISTER_WRITE: TitleScreenRule = {
+  title: OVERVIEW,
+  regions: [{ ...REGISTER, click: 'write' }],
+};
 
 describe('screenRuleLoosenings', () => {
   it.each<[string, ScreenRule[], ScreenRule[], string[]]>([
@@ -26,6 +36,30 @@ describe('screenRuleLoosenings', () => {
       [`no longer a write: labels matching “^Save$” on titles matching ${ON}`],
     ],
     ['a write rule added as an exception', [NAVIGATES], [NAVIGATES, SAVE_WRITES], []],
+    [
+      'a read region added (clicks where the outline has no element)',
+      [SAVE_WRITES],
+      [SAVE_WRITES, REGISTER_READ],
+      [
+        `now a read: clicks in the region 0,130 800×300 where the outline has no element on titles matching ${ON}`,
+      ],
+    ],
+    ['a read region removed', [SAVE_WRITES, REGISTER_READ], [SAVE_WRITES], []],
+    ['a write region added', [NAVIGATES], [NAVIGATES, REGISTER_WRITE], []],
+    [
+      'a write region removed',
+      [NAVIGATES, REGISTER_WRITE],
+      [NAVIGATES],
+      [`no longer a write: clicks in the region 0,130 800×300 on titles matching ${ON}`],
+    ],
+    [
+      'a read region moved (old removed, new added)',
+      [REGISTER_READ],
+      [{ ...REGISTER_READ, regions: [{ ...REGISTER, y: 120, click: 'read' }] }],
+      [
+        `now a read: clicks in the region 0,120 800×300 where the outline has no element on titles matching ${ON}`,
+      ],
+    ],
     [
       'the rules reordered (a write wins wherever it is)',
       [NAVIGATES, SAVE_WRITES],
@@ -229,7 +263,14 @@ interface Situation {
 }
 const SITUATIONS: Situation[] = (() => {
   const out: Situation[] = [];
-  const nothing = { label: null, targetVerb: null, inCommandField: false, previous: null };
+  const nothing = {
+    label: null,
+    targetVerb: null,
+    inCommandField: false,
+    previous: null,
+    point: null,
+    unreadSpot: false,
+  };
   for (const [title, transaction] of [
     ...TITLES.map((text) => ({ text, source: 'outline' as const })),
     null,

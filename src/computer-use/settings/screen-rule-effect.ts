@@ -1,5 +1,6 @@
 import { canonicalJson } from '../../audit/canonical-json';
 import type { ScreenRule } from '../actions';
+import { regionWords } from '../actions/screen-rule-regions';
 
 /**
  * What an agent's screen rules do, entry by entry, so that a change to them is judged by its
@@ -8,8 +9,9 @@ import type { ScreenRule } from '../actions';
  * How the rules apply (actions/screen-rules.ts): every rule whose title matches is looked at; any
  * entry of any of them that says "write" makes a write, whatever the rules' order; otherwise one
  * that says "read" makes a read. So the rules are, in effect, two sets of entries, each a key or
- * a label pattern on screens whose title pattern matches, or a transaction code typed into the
- * command field (always a read):
+ * a label pattern or a region (`regions`, a rectangle of the screen: its read applies only where
+ * the outline has no element) on screens whose title pattern matches, or a transaction code typed
+ * into the command field (always a read):
  *
  * - an entry that says "write" and is no longer there may let that key or label be a read (the
  *   default rules, or another rule's read, decide it again);
@@ -19,7 +21,7 @@ import type { ScreenRule } from '../actions';
  * rules reordered, an entry moved from one rule to another with the same title and transactions.
  * Patterns are compared as written: a title or label pattern changed in any way is its old entries
  * removed and its new ones added (whether the new pattern matches less the code cannot tell), and
- * so is a rule's list of transactions changed in any way.
+ * so is a rule's list of transactions changed in any way, and a region moved or resized.
  * `screen-rule-effect.spec.ts` checks this against the classification itself.
  */
 
@@ -60,6 +62,14 @@ export function ruleEntries(rules: readonly ScreenRule[]): Map<string, RuleEntry
       add(['label', ...screens, pattern], {
         kind,
         what: `labels matching “${pattern}” ${on}`,
+      });
+    }
+    for (const region of rule.regions ?? []) {
+      const { x, y, width, height, click: kind } = region;
+      const where = kind === 'read' ? ' where the outline has no element' : '';
+      add(['region', ...screens, x, y, width, height], {
+        kind,
+        what: `clicks in the region ${regionWords(region)}${where} ${on}`,
       });
     }
   }

@@ -65,6 +65,11 @@ const MIXED: TitleScreenRule = {
   keys: { F8: 'write' },
   labels: { '^Display$': 'read' },
 };
+/** The register's drawn cells: clicks there, where the outline has no element, navigate. */
+const REGISTER_READ: TitleScreenRule = {
+  title: ENTER_READ.title,
+  regions: [{ x: 0, y: 130, width: 800, height: 300, click: 'read' }],
+};
 const WRITES: ScreenRule = {
   title: '^Change',
   keys: { Tab: 'write' },
@@ -419,6 +424,27 @@ const CASES: Case[] = [
     before: null,
     after: agent({ screen_rules: [ENTER_READ] }),
     expected: [['screen_rules', [], [ENTER_READ], [`now a read: key Enter ${ON_INITIAL}`]]],
+  },
+  {
+    case: 'a region of drawn cells made navigation',
+    before: agent({ screen_rules: [ENTER_READ] }),
+    after: agent({ screen_rules: [ENTER_READ, REGISTER_READ] }),
+    expected: [
+      [
+        'screen_rules',
+        [ENTER_READ],
+        [ENTER_READ, REGISTER_READ],
+        [
+          `now a read: clicks in the region 0,130 800×300 where the outline has no element ${ON_INITIAL}`,
+        ],
+      ],
+    ],
+  },
+  {
+    case: 'a region of drawn cells no longer navigation',
+    before: agent({ screen_rules: [ENTER_READ, REGISTER_READ] }),
+    after: agent({ screen_rules: [ENTER_READ] }),
+    expected: [],
   },
   {
     case: 'a new agent with a rule that only makes writes',

@@ -41,8 +41,9 @@ export interface X11Options {
  *   format is not 32-bit true colour (then the host decodes the PNG for the frame);
  * - input: xdotool (XTest), with characters the keyboard map lacks mapped first (x11-keymap);
  * - the outline: AT-SPI on the display's accessibility bus, which the host starts where the
- *   display has none (atspi/): the active window of the applications that publish their tree
- *   (GTK, Qt, LibreOffice) with its popups, each element only where no window is stacked over it
+ *   display has none (atspi/): the active window (else the one application's only window) of the
+ *   applications that publish their tree, each read only with the calls its toolkit answers (GTK 3,
+ *   Qt 5/6; atspi-toolkits.ts), with its popups, each element only where no window is stacked over it
  *   (the X stack, from the host's own X client); none (404) where no application shows one, 503
  *   when the bus or an application does not answer within OUTLINE_DEADLINE_MS.
  */

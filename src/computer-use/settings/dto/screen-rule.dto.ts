@@ -15,6 +15,29 @@ export class CommandFieldDto {
   transactions: string[];
 }
 
+/** A rectangle of the screen and what a click in it is (docs/rules.md). */
+export class ScreenRuleRegionDto {
+  @ApiProperty({ minimum: 0, maximum: 100000, example: 0, description: 'screen pixels' })
+  x: number;
+
+  @ApiProperty({ minimum: 0, maximum: 100000, example: 130, description: 'screen pixels' })
+  y: number;
+
+  @ApiProperty({ minimum: 1, maximum: 100000, example: 800 })
+  width: number;
+
+  @ApiProperty({ minimum: 1, maximum: 100000, example: 300 })
+  height: number;
+
+  @ApiProperty({
+    enum: ['read', 'write'],
+    example: 'read',
+    description:
+      '"read": a click here is navigation where the outline is served, has no element at the point and nothing read a label (a weakening); "write": every click here is a write',
+  })
+  click: 'read' | 'write';
+}
+
 /** A screen rule of the first shape (docs/rules.md). */
 export class TitleScreenRuleDto {
   @ApiPropertyOptional({
@@ -49,6 +72,13 @@ export class TitleScreenRuleDto {
       "regular expressions over a clicked element's label, and what such a click is on the screens the rule is for",
   })
   labels?: Record<string, 'read' | 'write'>;
+
+  @ApiPropertyOptional({
+    type: [ScreenRuleRegionDto],
+    description:
+      'at most 50 rectangles of the screen, for an application that draws part of its window without elements in the outline (a register whose cells are drawn)',
+  })
+  regions?: ScreenRuleRegionDto[];
 }
 
 /** A screen rule of the second shape (docs/rules.md). */

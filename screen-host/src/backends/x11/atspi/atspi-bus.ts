@@ -5,12 +5,15 @@
  * one (a desktop session's at-spi-bus-launcher) is used as it is; on a bare display (Xvfb) the
  * host starts at-spi2-core's bus itself (dbus-daemon with at-spi2-core's configuration, which
  * starts the registry daemon on the first call) and sets the property, and takes both away again
- * when it closes. Applications started before the host cannot see a bus it started.
+ * when it closes. Applications started before the host cannot see a bus it started. On a bus it
+ * started, the host also answers as at-spi2-core's bus launcher (atspi-bus-service.ts), which is
+ * how Qt finds the bus.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type BusService, serveBusLauncher } from './atspi-bus-service';
 
 export const AT_SPI_BUS_PROPERTY = 'AT_SPI_BUS';
 
@@ -121,7 +124,10 @@ export async function accessibilityBus(
     env: { PATH: process.env.PATH, AT_SPI_BUS_ADDRESS: address, DBUS_SESSION_BUS_ADDRESS: address },
   });
   registry.on('error', () => undefined); // a registry that does not start: no applications
+  // Without it GTK and LibreOffice still publish (they read AT_SPI_BUS); Qt does not.
+  const launcher: BusService | null = await serveBusLauncher(address).catch(() => null);
   const stopAll = async () => {
+    launcher?.close();
     await stopChild(registry);
     await stop();
   };

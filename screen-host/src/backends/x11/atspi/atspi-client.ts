@@ -1,7 +1,8 @@
 /**
  * Reads the outline from the accessibility bus (AT-SPI over D-Bus, with the pure-JS client
- * @homebridge/dbus-native), in a few rounds of calls sent at once: the registered applications;
- * their top-level windows (the active one is the screen); the window's showing elements
+ * @homebridge/dbus-native), in a few rounds of calls sent at once: the registered applications,
+ * each asked once for its toolkit (atspi-toolkits.ts: only those of a known toolkit are read, and
+ * only with the calls it answers); their top-level windows (the active one is the screen); the window's showing elements
  * (atspi-window-reader.ts, level by level, within atspi-reading.ts's bounds), and those of its
  * application's other windows that X stacks over it (its popups); then, for the elements chosen,
  * their rectangles on the screen and the text of text fields; then what of them shows on top
@@ -22,6 +23,7 @@ import {
 import { layOut, popupBackdrops, type ScreenStack } from './atspi-layers';
 import {
   activeWindow,
+  inactiveWindow,
   type AtspiNode,
   type Chosen,
   chooseElements,
@@ -36,12 +38,19 @@ import {
   TEXT_INTERFACE,
 } from './atspi-outline';
 import { placeInStack, same } from '../window-stack';
+import { selectsAll } from './atspi-reading';
+import { ATSPI_STATE, hasState } from './atspi-roles';
+import { type ToolkitCalls, toolkitCalls } from './atspi-toolkits';
 import { numberOf, WindowReader } from './atspi-window-reader';
 
 export { AtspiUnavailable } from './atspi-calls';
 export type { ScreenStack } from './atspi-layers';
 
 const REGISTRY = 'org.a11y.atspi.Registry';
+const APPLICATION = 'org.a11y.atspi.Application';
+
+/** The title's description when no window is active and the host serves the one that shows. */
+export const UNMARKED_WINDOW = 'no window is active: the window of the one application showing one';
 
 /** Applications asked at most. */
 export const MAX_APPLICATIONS = 64;
@@ -56,7 +65,7 @@ interface DbusError {
 interface Bus {
   invoke(
     message: Record<string, unknown>,
-    callback: (error: DbusError | null | undefined, value?: unknown) => void,
+    callback: (error: DbusError | null | undefined, ...values: unknown[]) => void,
   ): void;
   cookies: Record<number, unknown>;
   connection: {
@@ -69,6 +78,11 @@ interface Bus {
 
 export class AtspiClient {
   private closed: Error | null = null;
+  /**
+   * Each application's toolkit calls, asked once (by bus name: the bus never gives a name to a
+   * second connection); null: a toolkit that is not read.
+   */
+  private readonly toolkits = new Map<string, Promise<ToolkitCalls | null>>();
 
   private constructor(private readonly bus: Bus) {
     const fail = (err?: Error) => {
@@ -131,12 +145,14 @@ export class AtspiClient {
         if (typeof message.serial === 'number') delete this.bus.cookies[message.serial];
         reject(new AtspiUnavailable(`${member} was not answered within ${ms} ms`));
       }, ms);
-      this.bus.invoke(message, (error, value) => {
+      // A method with several out arguments (Text.GetSelection's start and end) is answered
+      // with them as a list.
+      this.bus.invoke(message, (error, ...values) => {
         clearTimeout(timer);
         if (error) {
           reject(new DbusCallError(String(error.name ?? 'error'), String(error.message ?? '')));
         } else {
-          resolve(value);
+          resolve(values.length > 1 ? values : values[0]);
         }
       });
     });
@@ -163,13 +179,21 @@ export class AtspiClient {
     bounds: OutlineBounds = OUTLINE_BOUNDS,
   ): Promise<OutlineElement[] | null> {
     const deadline = Date.now() + timeoutMs;
-    const reader = new WindowReader((...args) => this.call(...args));
     const stacked = withDeadline(stack(), deadline, 'the windows on the screen');
     stacked.catch(() => undefined); // awaited below, unless there is no window
-    const apps = await this.applications(deadline);
-    const tops = (await Promise.all(apps.map(([app]) => reader.topLevels(deadline, app)))).flat();
-    const window = activeWindow(tops);
+    const apps = (await this.applications(deadline)).map(([app]) => app);
+    const toolkits = await this.toolkitsOf(deadline, apps);
+    const reader = new WindowReader((...args) => this.call(...args), toolkits);
+    const tops = (
+      await Promise.all([...toolkits.keys()].map((app) => reader.topLevels(deadline, app)))
+    ).flat();
+    const modalUnstated = new Set(
+      [...toolkits].filter(([, t]) => !t.statesModal).map(([app]) => app),
+    );
+    const active = activeWindow(tops, modalUnstated);
+    const window = active ?? inactiveWindow(tops, modalUnstated);
     if (!window) return null;
+    const unmarked = active ? undefined : UNMARKED_WINDOW;
     const rectOf = async (n: AtspiNode) => rectOfExtents(await this.extents(deadline, n));
     // Where the window is in the stack, and which other windows of its application are over it.
     const placed = Promise.all([stacked, rectOf(window)]).then(([screen, rect]) => ({
@@ -198,7 +222,10 @@ export class AtspiClient {
     ]);
     const groups = [
       {
-        chosen: chooseElements([window, ...inside], window, bounds),
+        chosen: chooseElements([window, ...inside], window, bounds, {
+          modalUnstated: modalUnstated.has(window.app),
+          unmarked,
+        }),
         layer: base,
         window: windowRect,
       },
@@ -237,10 +264,48 @@ export class AtspiClient {
         const rect = shown[i];
         if (c.role === 'title' || !rect || served.has(key)) return;
         served.add(key);
-        elements.push(outlineElementOf(c, rect, answers[gi][i].text, bounds));
+        const { text, selected } = answers[gi][i];
+        elements.push(outlineElementOf(c, rect, text, bounds, selected));
       });
     });
     return elements;
+  }
+
+  /**
+   * The toolkit calls of each application that may be read, by bus name, each asked once for its
+   * toolkit (`Properties.Get` of the Application interface's ToolkitName and Version, which every
+   * bridge answers). An application that answers no toolkit is not read; one that does not answer
+   * in time fails the outline, and is asked again next time.
+   */
+  private async toolkitsOf(
+    deadline: number,
+    apps: readonly string[],
+  ): Promise<Map<string, ToolkitCalls>> {
+    const listed = new Set(apps);
+    for (const app of this.toolkits.keys()) if (!listed.has(app)) this.toolkits.delete(app);
+    const calls = await Promise.all(
+      apps.map((app) => {
+        let known = this.toolkits.get(app);
+        if (!known) {
+          const get = (name: string) =>
+            optional(
+              this.call(deadline, app, ROOT_PATH, PROPERTIES, 'Get', 'ss', [APPLICATION, name]),
+            );
+          known = Promise.all([get('ToolkitName'), get('Version')]).then(([name, version]) =>
+            toolkitCalls(variantValue(name), variantValue(version)),
+          );
+          this.toolkits.set(app, known);
+          known.catch(() => this.toolkits.delete(app));
+        }
+        return known;
+      }),
+    );
+    const out = new Map<string, ToolkitCalls>();
+    apps.forEach((app, i) => {
+      const found = calls[i];
+      if (found) out.set(app, found);
+    });
+    return out;
   }
 
   /** An element's rectangle on the screen (GetExtents), or null where it has none. */
@@ -253,38 +318,62 @@ export class AtspiClient {
     );
   }
 
-  /** What a chosen element is asked: its rectangle, and a text field's text. */
-  private async answers(
-    deadline: number,
-    c: Chosen,
-  ): Promise<{ extents: unknown; text: string | null }> {
+  /**
+   * What a chosen element is asked: its rectangle, and a text field's text; for the field that
+   * has the focus, whether all its text is selected (typing replaces it).
+   */
+  private async answers(deadline: number, c: Chosen): Promise<TextAnswers> {
+    const focused = hasState(c.node.states, ATSPI_STATE.focused);
     const [extents, text] = await Promise.all([
       this.extents(deadline, c.node),
-      c.text && !c.password ? this.textOf(deadline, c.node.app, c.node.path) : null,
+      c.text && !c.password ? this.textOf(deadline, c.node.app, c.node.path, focused) : null,
     ]);
-    return { extents, text };
+    return { extents, text: text?.text ?? null, selected: text?.selected === true };
   }
 
   /**
    * A text field's text, its first TEXT_CHARACTERS characters: asked for by its length, as
-   * LibreOffice answers an end past the text with nothing at all.
+   * LibreOffice answers an end past the text with nothing at all; and, where `selection` is
+   * asked for, whether the selection holds all of it.
    */
-  private async textOf(deadline: number, app: string, path: string): Promise<string | null> {
+  private async textOf(
+    deadline: number,
+    app: string,
+    path: string,
+    selection: boolean,
+  ): Promise<{ text: string | null; selected: boolean }> {
+    const call = (iface: string, member: string, signature = '', body: unknown[] = []) =>
+      optional(this.call(deadline, app, path, iface, member, signature, body));
     const length = numberOf(
-      await optional(
-        this.call(deadline, app, path, PROPERTIES, 'Get', 'ss', [TEXT_INTERFACE, 'CharacterCount']),
-      ),
+      await call(PROPERTIES, 'Get', 'ss', [TEXT_INTERFACE, 'CharacterCount']),
     );
-    if (length < 0) return null;
-    if (length === 0) return '';
-    const text = await optional(
-      this.call(deadline, app, path, TEXT_INTERFACE, 'GetText', 'ii', [
-        0,
-        Math.min(length, TEXT_CHARACTERS),
-      ]),
-    );
-    return typeof text === 'string' ? text : null;
+    if (length < 0) return { text: null, selected: false };
+    if (length === 0) return { text: '', selected: false };
+    const [text, selected] = await Promise.all([
+      call(TEXT_INTERFACE, 'GetText', 'ii', [0, Math.min(length, TEXT_CHARACTERS)]),
+      selection
+        ? call(TEXT_INTERFACE, 'GetNSelections').then(async (n) =>
+            n === 1
+              ? selectsAll(length, n, await call(TEXT_INTERFACE, 'GetSelection', 'i', [0]))
+              : false,
+          )
+        : false,
+    ]);
+    return { text: typeof text === 'string' ? text : null, selected };
   }
+}
+
+interface TextAnswers {
+  extents: unknown;
+  text: string | null;
+  selected: boolean;
+}
+
+/** The value of a property's variant as the client gives it, `[[type], [value]]`. */
+function variantValue(variant: unknown): unknown {
+  return Array.isArray(variant) && Array.isArray(variant[1])
+    ? (variant[1] as unknown[])[0]
+    : undefined;
 }
 
 /** `promise`, or AtspiUnavailable once `deadline` (a Date.now() value) has passed. */

@@ -2,6 +2,7 @@ import {
   activeWindow,
   type AtspiNode,
   chooseElements,
+  inactiveWindow,
   outlineElementOf,
   outlineText,
   popupCandidates,
@@ -113,6 +114,73 @@ describe('the active window and its elements', () => {
     expect(activeWindow(two)).toBeNull();
     two[two.length - 1] = { ...two[two.length - 1], states: states(...on, modal, active) };
     expect(activeWindow(two)?.path).toBe('/second');
+  });
+
+  it('a Qt dialog, which no toolkit state marks modal, is the screen, and served modal', () => {
+    // FeatherPad's "Save changes?" under Xvfb: a dialog, showing, neither active nor modal.
+    const nodes = [
+      ...register(),
+      node('/d', ROOT_PATH, ATSPI_ROLE.dialog, '', on),
+      node('/discard', '/d', ATSPI_ROLE.pushButton, 'Discard changes'),
+    ];
+    // A toolkit that marks modal dialogs (GTK): a dialog without the state is not modal.
+    expect(activeWindow(nodes)?.path).toBe('/w');
+    const qt = new Set([':1.9']);
+    const window = activeWindow(nodes, qt)!;
+    expect(window.path).toBe('/d');
+    const chosen = chooseElements(nodes, window, undefined, { modalUnstated: true });
+    const dialog = outlineElementOf(chosen[1], { x: 175, y: 156, width: 330, height: 108 }, null);
+    expect(dialog).toMatchObject({ role: 'dialog', states: ['modal'], area: 'dialog' });
+  });
+
+  it('with no window active, the one application showing a window: that window, and the title says so', () => {
+    // Qt without a window manager once its Save dialog closed: nothing is active.
+    const nodes = register().map((n) => (n.path === '/w' ? { ...n, states: states(...on) } : n));
+    expect(activeWindow(nodes)).toBeNull();
+    const window = inactiveWindow(nodes)!;
+    expect(window.path).toBe('/w');
+    const [title] = chooseElements(nodes, window, undefined, { unmarked: 'none active' });
+    expect(outlineElementOf(title, { x: 0, y: 0, width: 700, height: 0 }, null)).toEqual({
+      id: ':1.9/w#title',
+      role: 'title',
+      name: '*book.gnucash - Checking - GnuCash',
+      rect: { x: 0, y: 0, width: 700, height: 0 },
+      description: 'none active',
+    });
+    // Its dialog (Qt: taken as modal) over it is the screen.
+    const withDialog = [...nodes, node('/d', ROOT_PATH, ATSPI_ROLE.dialog, 'Save as...', on)];
+    expect(inactiveWindow(withDialog, new Set([':1.9']))?.path).toBe('/d');
+    // Nothing tells which window takes the input: two windows, no modal one; two applications.
+    expect(inactiveWindow(withDialog)).toBeNull();
+    const twoApps = [
+      ...nodes,
+      { ...node('/o', ROOT_PATH, ATSPI_ROLE.frame, 'Other', on), app: ':1.7' },
+    ];
+    expect(inactiveWindow(twoApps)).toBeNull();
+    // A popup window does not count; an active window anywhere leaves it to activeWindow.
+    const popup = [...nodes, node('/p', ROOT_PATH, ATSPI_ROLE.window, '', on)];
+    expect(inactiveWindow(popup)?.path).toBe('/w');
+    expect(inactiveWindow(register())).toBeNull();
+  });
+
+  it("Qt's menu bar: an item that opens a menu is a menu (navigation), an item that acts a command", () => {
+    const nodes = [
+      ...register(),
+      node('/qt-bar', '/w', ATSPI_ROLE.menuBar),
+      node('/qt-file', '/qt-bar', ATSPI_ROLE.menuItem, 'Edit', on, { childCount: 1 }),
+      node('/qt-popup', '/qt-file', ATSPI_ROLE.popupMenu),
+      node('/qt-undo', '/qt-popup', ATSPI_ROLE.menuItem, 'Undo'),
+      node('/qt-recent', '/qt-popup', ATSPI_ROLE.menuItem, 'Recently Modified', on, {
+        childCount: 1,
+      }),
+    ];
+    const chosen = chooseElements(nodes, activeWindow(nodes)!);
+    const at = (name: string) => chosen.find((c) => c.node.name === name);
+    expect(at('Edit')).toMatchObject({ role: 'menu', area: 'menu', popup: false });
+    expect(at('Undo')).toMatchObject({ role: 'menuitem', area: 'menu', popup: true });
+    expect(at('Recently Modified')).toMatchObject({ role: 'menu', popup: true });
+    // The popup menu itself is the open menu: a container, not served.
+    expect(chosen.some((c) => c.node.path === '/qt-popup')).toBe(false);
   });
 
   it('serves what shows, mapped, parents first; leaves out what it does not know', () => {

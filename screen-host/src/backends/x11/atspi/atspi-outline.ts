@@ -64,6 +64,13 @@ export interface Chosen {
   popup: boolean;
   isWindow: boolean;
   /**
+   * The dialog's own entry, taken as modal where its toolkit marks no dialog modal (Qt): served
+   * with the `modal` state.
+   */
+  modal?: true;
+  /** The title's description: why this window is the screen though none is active. */
+  note?: string;
+  /**
    * The place in the chosen list of the nearest chosen element it lies in (the window's title
    * entry for the outermost); null for the window's own entries.
    */
@@ -72,6 +79,27 @@ export interface Chosen {
 
 const showing = (n: AtspiNode) => hasState(n.states, ATSPI_STATE.showing);
 
+/** Dialog roles: a window that takes the input while it shows, where it is modal. */
+const DIALOG_ROLES: ReadonlySet<number> = new Set<number>([
+  ATSPI_ROLE.dialog,
+  ATSPI_ROLE.alert,
+  ATSPI_ROLE.fileChooser,
+]);
+
+/**
+ * Whether a top-level window is modal: it says so, or it is a dialog of an application whose
+ * toolkit never says so (`modalUnstated`, by bus name: Qt), and nothing says otherwise.
+ */
+function isModal(w: AtspiNode, modalUnstated: ReadonlySet<string>): boolean {
+  return (
+    hasState(w.states, ATSPI_STATE.modal) || (DIALOG_ROLES.has(w.role) && modalUnstated.has(w.app))
+  );
+}
+
+function showingWindows(nodes: readonly AtspiNode[]): AtspiNode[] {
+  return nodes.filter((n) => n.parent === ROOT_PATH && WINDOW_ROLES.has(n.role) && showing(n));
+}
+
 /**
  * The window that is the screen: a modal dialog that shows, of the application whose window is
  * active, whether or not it is marked active itself (without a window manager, GTK leaves
@@ -79,16 +107,18 @@ const showing = (n: AtspiNode) => hasState(n.states, ATSPI_STATE.showing);
  * a click on the dialog's button was judged against the sheet behind it, a cell, a read); of
  * several such dialogs the active one, else none. Without one, the showing top-level window that
  * is active; of several active ones, the one holding the focus, else none: nothing tells which
- * window takes the input.
+ * window takes the input. A dialog of an application in `modalUnstated` (its toolkit marks no
+ * dialog modal: Qt) counts as modal.
  */
-export function activeWindow(nodes: readonly AtspiNode[]): AtspiNode | null {
+export function activeWindow(
+  nodes: readonly AtspiNode[],
+  modalUnstated: ReadonlySet<string> = new Set(),
+): AtspiNode | null {
   const isActive = (w: AtspiNode) => hasState(w.states, ATSPI_STATE.active);
-  const windows = nodes.filter(
-    (n) => n.parent === ROOT_PATH && WINDOW_ROLES.has(n.role) && showing(n),
-  );
+  const windows = showingWindows(nodes);
   const active = windows.filter(isActive);
   const apps = new Set(active.map((w) => w.app));
-  const modal = windows.filter((w) => hasState(w.states, ATSPI_STATE.modal) && apps.has(w.app));
+  const modal = windows.filter((w) => isModal(w, modalUnstated) && apps.has(w.app));
   if (modal.length > 0) {
     const chosen = modal.length === 1 ? modal : modal.filter(isActive);
     return chosen.length === 1 ? chosen[0] : null;
@@ -101,6 +131,26 @@ export function activeWindow(nodes: readonly AtspiNode[]): AtspiNode | null {
     descendants(nodes, w).some((n) => focused.has(`${n.app} ${n.path}`)),
   );
   return holding.length === 1 ? holding[0] : null;
+}
+
+/**
+ * The screen's window when no window is active at all (without a window manager, Qt leaves none
+ * active once a dialog closes): the showing top-level window of the one application that shows
+ * any (popups aside), its modal dialog where it shows one, else its only window; none where two
+ * applications show windows, or one shows several and no modal dialog: nothing tells which takes
+ * the input.
+ */
+export function inactiveWindow(
+  nodes: readonly AtspiNode[],
+  modalUnstated: ReadonlySet<string> = new Set(),
+): AtspiNode | null {
+  const windows = showingWindows(nodes);
+  if (windows.some((w) => hasState(w.states, ATSPI_STATE.active))) return null;
+  const own = windows.filter((w) => !isPopupWindow(w));
+  if (new Set(own.map((w) => w.app)).size !== 1) return null;
+  const modal = own.filter((w) => isModal(w, modalUnstated));
+  if (modal.length > 0) return modal.length === 1 ? modal[0] : null;
+  return own.length === 1 ? own[0] : null;
 }
 
 function childrenIndex(nodes: readonly AtspiNode[]): Map<string, AtspiNode[]> {
@@ -133,6 +183,7 @@ const MENU_HOLDERS: ReadonlySet<number> = new Set<number>([
   ATSPI_ROLE.menu,
   ATSPI_ROLE.popupMenu,
 ]);
+const MENU_ENTRY = { role: 'menu', area: 'menu' } as const;
 const MENUS: ReadonlySet<number> = new Set<number>([ATSPI_ROLE.menu, ATSPI_ROLE.popupMenu]);
 
 /**
@@ -147,6 +198,10 @@ export function isPopupWindow(window: AtspiNode): boolean {
 export interface ChooseOptions {
   /** The window's own entries (its title, and for a dialog the dialog): false for a popup over it. */
   title?: boolean;
+  /** Its toolkit marks no dialog modal (Qt): a dialog window is served as modal. */
+  modalUnstated?: boolean;
+  /** Why the window is the screen though it is not active: the title's description. */
+  unmarked?: string;
 }
 
 /**
@@ -169,7 +224,7 @@ export function chooseElements(
 ): Chosen[] {
   const children = childrenIndex(nodes);
   const popupWindow = isPopupWindow(window);
-  const dialog = window.role !== ATSPI_ROLE.frame && !popupWindow;
+  const dialog = DIALOG_ROLES.has(window.role);
   const own = (role: string, area?: OutlineArea): Chosen => ({
     node: window,
     role,
@@ -183,8 +238,14 @@ export function chooseElements(
   });
   const out: Chosen[] = [];
   if (options.title !== false) {
-    out.push(own('title'));
-    if (dialog) out.push(own('dialog', 'dialog'));
+    const title = own('title');
+    if (options.unmarked) title.note = options.unmarked;
+    out.push(title);
+    if (dialog) {
+      const entry = own('dialog', 'dialog');
+      if (options.modalUnstated && DIALOG_ROLES.has(window.role)) entry.modal = true;
+      out.push(entry);
+    }
   }
   const seen = new Set<string>([`${window.app} ${window.path}`]);
   const visit = (
@@ -204,6 +265,11 @@ export function chooseElements(
       const openMenu = MENUS.has(n.role) && !MENU_HOLDERS.has(parent.role);
       const listed = popupWindow || popup;
       let entry = openMenu ? null : outlineRole(n.role, n.states);
+      // An item of a menu bar, or one that holds a submenu, opens a menu (Qt calls File in its
+      // menu bar a menu item, where GTK says menu): navigation. An item that acts stays a command.
+      if (entry?.role === 'menuitem' && (parent.role === ATSPI_ROLE.menuBar || n.childCount > 0)) {
+        entry = MENU_ENTRY;
+      }
       if (entry?.role === 'cell' && listed) entry = { role: 'option' };
       // A nested area (a menu in a toolbar) keeps the outer one's name.
       const inner = area ?? entry?.area ?? (openMenu ? 'menu' : undefined);
@@ -275,6 +341,8 @@ export function outlineElementOf(
   rect: Rect,
   text: string | null,
   bounds: OutlineBounds = OUTLINE_BOUNDS,
+  /** A text field whose text is all selected (typing replaces it). */
+  textSelected = false,
 ): OutlineElement {
   const { node } = chosen;
   const id = `${node.app}${node.path}${chosen.isWindow ? `#${chosen.role}` : ''}`;
@@ -284,12 +352,17 @@ export function outlineElementOf(
     name: outlineText(node.name, bounds.maxText),
     rect,
   };
-  if (chosen.role === 'title') return element;
+  if (chosen.role === 'title') {
+    if (chosen.note) element.description = chosen.note;
+    return element;
+  }
   const description = outlineText(node.description, bounds.maxText);
   if (description !== '') element.description = description;
   if (chosen.password) element.password = true;
   else if (text !== null) element.value = outlineText(text, bounds.maxText);
   const states = outlineStates(node.role, node.states);
+  if (chosen.modal && !states.includes('modal')) states.push('modal');
+  if (textSelected && !states.includes('selected')) states.push('selected');
   if (states.length > 0) element.states = states;
   if (chosen.area) element.area = chosen.area;
   return element;

@@ -3,6 +3,7 @@ import {
   cellRange,
   childrenPlan,
   MAX_LISTED_CHILDREN,
+  selectsAll,
   MAX_TABLE_CELLS,
   TABLE_INTERFACE,
 } from './atspi-reading';
@@ -53,5 +54,22 @@ describe('the cells a table shows', () => {
     expect(cells).toHaveLength(MAX_TABLE_CELLS);
     expect(cells[0]).toEqual({ row: 0, column: 0 });
     expect(cellRange({ row: 0, column: 0 }, { row: 9, column: 9 }, 15)).toHaveLength(15);
+  });
+});
+
+describe('a text field whose text is all selected', () => {
+  it('is one selection from the first character to the last', () => {
+    expect(selectsAll(8, 1, [0, 8])).toBe(true);
+    expect(selectsAll(8, 1, [8, 0])).toBe(true);
+  });
+
+  it('is not a part, no selection, an empty field, or an answer of another shape', () => {
+    expect(selectsAll(8, 1, [0, 7])).toBe(false);
+    expect(selectsAll(8, 1, [1, 8])).toBe(false);
+    expect(selectsAll(8, 0, [0, 8])).toBe(false);
+    expect(selectsAll(8, 2, [0, 8])).toBe(false);
+    expect(selectsAll(0, 1, [0, 0])).toBe(false);
+    expect(selectsAll(8, 1, null)).toBe(false);
+    expect(selectsAll(8, 1, ['0', 8])).toBe(false);
   });
 });

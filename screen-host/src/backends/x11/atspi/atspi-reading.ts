@@ -59,3 +59,16 @@ export function cellRange(a: CellPlace, b: CellPlace, max = MAX_TABLE_CELLS): Ce
   }
   return cells;
 }
+
+/**
+ * Whether a text field's selection holds all of its text (`length` characters, at least one):
+ * typing then replaces what is there, and the outline says `selected`. The answers are Text's
+ * GetNSelections and GetSelection(0), either order of the ends.
+ */
+export function selectsAll(length: number, selections: unknown, first: unknown): boolean {
+  if (!Number.isInteger(length) || length <= 0 || selections !== 1) return false;
+  if (!Array.isArray(first) || first.length !== 2) return false;
+  const [a, b] = first as unknown[];
+  if (!Number.isInteger(a) || !Number.isInteger(b)) return false;
+  return Math.min(a as number, b as number) === 0 && Math.max(a as number, b as number) >= length;
+}

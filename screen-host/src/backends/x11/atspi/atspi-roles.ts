@@ -15,6 +15,7 @@ export const ATSPI_ROLE = {
   comboBox: 11,
   dialog: 16,
   fileChooser: 19,
+  filler: 20,
   frame: 23,
   label: 29,
   list: 31,
@@ -123,9 +124,13 @@ export const ROLE_TABLE: ReadonlyMap<number, RoleEntry> = new Map<number, RoleEn
   [ATSPI_ROLE.fileChooser, { role: 'dialog', area: 'dialog' }],
 ]);
 
-/** The roles of a top-level window, whose name is the screen's title. */
+/**
+ * The roles of a top-level window, whose name is the screen's title. A filler is one only as a
+ * child of the application: Qt 6 calls a top-level window that is a plain widget so (qt6ct's).
+ */
 export const WINDOW_ROLES: ReadonlySet<number> = new Set<number>([
   ATSPI_ROLE.frame,
+  ATSPI_ROLE.filler,
   ATSPI_ROLE.window,
   ATSPI_ROLE.dialog,
   ATSPI_ROLE.alert,

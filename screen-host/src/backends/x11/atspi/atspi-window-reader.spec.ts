@@ -2,7 +2,11 @@ import { DbusCallError } from './atspi-calls';
 import { OUTLINE_BOUNDS, ROOT_PATH } from './atspi-outline';
 import { MAX_TABLE_CELLS } from './atspi-reading';
 import { ATSPI_ROLE, ATSPI_STATE } from './atspi-roles';
+import { toolkitCalls, type ToolkitCalls } from './atspi-toolkits';
 import { WindowReader } from './atspi-window-reader';
+
+const GTK = toolkitCalls('gtk', '3.24.38')!;
+const QT = toolkitCalls('Qt', '5.15.8')!;
 
 const { showing, visible, sensitive, enabled, active, managesDescendants, editable } = ATSPI_STATE;
 const ACCESSIBLE = 'org.a11y.atspi.Accessible';
@@ -36,7 +40,7 @@ interface FakeElement {
  * sheet that manages its descendants, whose cells are made when asked for by place. Every call
  * is recorded; a question whose answer grows with the sheet fails the test.
  */
-function calc() {
+function calc(toolkit: ToolkitCalls = GTK) {
   const elements = new Map<string, FakeElement>();
   const add = (path: string, e: Omit<FakeElement, 'children'>, parent?: string) => {
     elements.set(path, { ...e, children: [] });
@@ -126,7 +130,14 @@ function calc() {
         return e.children
           .filter((c) => (elements.get(c)!.states[0] >>> showing) & 1)
           .map((c) => [APP, c]);
+      case 'org.freedesktop.DBus.Properties Get': {
+        const value = { Name: e.name ?? '', Description: '', ChildCount: count }[body[1] as string];
+        if (value === undefined) throw new DbusCallError('org.freedesktop.DBus.Error.Failed', '');
+        return variant(value);
+      }
       case 'org.freedesktop.DBus.Properties GetAll':
+        // What a Qt 5 application does when asked: it dies.
+        if (toolkit.properties === 'each') throw new Error('GetAll asked of a Qt application');
         return [
           ['Name', variant(e.name ?? '')],
           ['Description', variant('')],
@@ -158,8 +169,9 @@ function calc() {
         throw new DbusCallError('org.freedesktop.DBus.Error.UnknownMethod', `${iface} ${member}`);
     }
   };
-  const reader = new WindowReader(async (_deadline, _app, path, iface, member, _sig, body) =>
-    answer(path, iface, member, body),
+  const reader = new WindowReader(
+    async (_deadline, _app, path, iface, member, _sig, body) => answer(path, iface, member, body),
+    new Map([[APP, toolkit]]),
   );
   return { reader, calls };
 }
@@ -188,5 +200,31 @@ describe("reading a window's elements", () => {
     expect(calls.filter((c) => c.includes('GetMatches')).every((c) => c.endsWith('[false]'))).toBe(
       true,
     );
+  });
+
+  it('asks a Qt application one property at a time, never GetAll, nor Collection', async () => {
+    const { reader, calls } = calc(QT);
+    const deadline = Date.now() + 5000;
+    const [window] = await reader.topLevels(deadline, APP);
+    expect(window).toMatchObject({ name: 'sheet.csv', childCount: 3 });
+    const nodes = await reader.showingIn(deadline, window, OUTLINE_BOUNDS);
+    expect(nodes.map((n) => n.name)).toContain('Save');
+    expect(calls.filter((c) => c.includes('GetAll'))).toEqual([]);
+    expect(calls.filter((c) => c.includes('GetMatches'))).toEqual([]);
+    expect(calls.filter((c) => c.startsWith('/save Get '))).toEqual([
+      '/save Get ["Name"]',
+      '/save Get ["Description"]',
+      '/save Get ["ChildCount"]',
+    ]);
+  });
+
+  it('reads nothing of an application whose toolkit is not known', async () => {
+    const { calls } = calc();
+    const reader = new WindowReader(async () => {
+      throw new Error('asked');
+    }, new Map());
+    const deadline = Date.now() + 5000;
+    expect(await reader.topLevels(deadline, APP)).toEqual([]);
+    expect(calls).toEqual([]);
   });
 });

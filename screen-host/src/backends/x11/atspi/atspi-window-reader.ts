@@ -5,7 +5,8 @@
  * (Collection.GetMatches on that element alone, not descending; GetChildren where the
  * application has no Collection), each described by its properties, role, states and interfaces.
  * What is asked of an element's children follows atspi-reading.ts's plan: never a question whose
- * answer grows with the document.
+ * answer grows with the document; and what is asked of an application, its toolkit's row in
+ * atspi-toolkits.ts: an application with none is not read.
  */
 import {
   ACCESSIBLE,
@@ -26,6 +27,7 @@ import {
 } from './atspi-outline';
 import { cellRange, type CellPlace, childrenPlan, TABLE_INTERFACE } from './atspi-reading';
 import { ATSPI_STATE, hasState } from './atspi-roles';
+import type { ToolkitCalls } from './atspi-toolkits';
 
 const COLLECTION = 'org.a11y.atspi.Collection';
 
@@ -40,11 +42,19 @@ const SHOWING_RULE = [[1 << ATSPI_STATE.showing, 0], 1, [], 1, [0, 0, 0, 0], 1, 
 /** Collection's sort order CANONICAL: the application's order. */
 const SORT_CANONICAL = 1;
 
+/** An element's properties the outline reads. */
+const PROPERTY_NAMES = ['Name', 'Description', 'ChildCount'] as const;
+
 export class WindowReader {
-  constructor(private readonly call: BusCall) {}
+  /** `toolkits`: the calls for each application (by bus name) that may be read. */
+  constructor(
+    private readonly call: BusCall,
+    private readonly toolkits: ReadonlyMap<string, ToolkitCalls>,
+  ) {}
 
   /** An application's top-level windows. */
   async topLevels(deadline: number, app: string): Promise<AtspiNode[]> {
+    if (!this.toolkits.has(app)) return [];
     const refs = await optional(this.call(deadline, app, ROOT_PATH, ACCESSIBLE, 'GetChildren'));
     const paths = referencePaths(refs).slice(0, MAX_TOP_LEVELS);
     const nodes = await Promise.all(
@@ -99,7 +109,9 @@ export class WindowReader {
     if (plan !== 'list') return [];
     // Those that show, of its own children only (traverse: false); every child where the
     // application has no Collection.
-    const refs = node.interfaces.includes(COLLECTION)
+    const usesCollection =
+      this.toolkits.get(app)?.collection === true && node.interfaces.includes(COLLECTION);
+    const refs = usesCollection
       ? await optional(
           this.call(deadline, app, path, COLLECTION, 'GetMatches', '(aiia{ss}iaiiasib)uib', [
             SHOWING_RULE,
@@ -109,10 +121,15 @@ export class WindowReader {
           ]),
         )
       : await optional(this.call(deadline, app, path, ACCESSIBLE, 'GetChildren'));
+    // GetChildren lists hidden children too (a closed menu's items): each is asked whether it
+    // shows before anything else is asked of it.
+    const onlyShowing = refs !== null && !usesCollection;
     const described = await Promise.all(
       referencePaths(refs)
         .slice(0, count)
-        .map((child, index) => this.describe(deadline, app, child, { parent: path, index })),
+        .map((child, index) =>
+          this.describe(deadline, app, child, { parent: path, index }, onlyShowing),
+        ),
     );
     return described.filter((n): n is AtspiNode => n !== null);
   }
@@ -161,27 +178,30 @@ export class WindowReader {
     return cells.filter((n): n is AtspiNode => n !== null);
   }
 
-  /** One element, asked for its properties, role, states and interfaces; null when it is gone. */
+  /**
+   * One element, asked for its properties, role, states and interfaces; null when it is gone, and
+   * for an application that is not to be read.
+   */
   private async describe(
     deadline: number,
     app: string,
     path: string,
     at: { parent: string; index: number },
+    onlyShowing = false,
   ): Promise<AtspiNode | null> {
-    const [props, role, states, interfaces] = await Promise.all([
-      optional(this.call(deadline, app, path, PROPERTIES, 'GetAll', 's', [ACCESSIBLE])),
+    const toolkit = this.toolkits.get(app);
+    if (!toolkit) return null;
+    const state = () => optional(this.call(deadline, app, path, ACCESSIBLE, 'GetState'));
+    const first = onlyShowing ? await state() : null;
+    if (onlyShowing && !(isStates(first) && hasState(first, ATSPI_STATE.showing))) return null;
+    const [property, role, states, interfaces] = await Promise.all([
+      this.properties(deadline, app, path, toolkit),
       optional(this.call(deadline, app, path, ACCESSIBLE, 'GetRole')),
-      optional(this.call(deadline, app, path, ACCESSIBLE, 'GetState')),
+      onlyShowing ? first : state(),
       optional(this.call(deadline, app, path, ACCESSIBLE, 'GetInterfaces')),
     ]);
     if (typeof role !== 'number' || !isStates(states)) return null;
-    const property = (name: string): unknown => {
-      if (!Array.isArray(props)) return undefined;
-      const found = (props as unknown[]).find((p) => Array.isArray(p) && p[0] === name) as
-        [string, [unknown, unknown[]]] | undefined;
-      return found?.[1]?.[1]?.[0];
-    };
-    const text = (name: string) => {
+    const text = (name: 'Name' | 'Description') => {
       const value = property(name);
       return typeof value === 'string' ? value : '';
     };
@@ -199,6 +219,42 @@ export class WindowReader {
       interfaces: isStrings(interfaces) ? interfaces : [],
     };
   }
+
+  /**
+   * An element's properties as its toolkit answers them: all in one `GetAll` (GTK), or one `Get`
+   * each (Qt, whose bridge dies on GetAll). A property not answered is undefined.
+   */
+  private async properties(
+    deadline: number,
+    app: string,
+    path: string,
+    toolkit: ToolkitCalls,
+  ): Promise<(name: (typeof PROPERTY_NAMES)[number]) => unknown> {
+    if (toolkit.properties === 'each') {
+      const values = await Promise.all(
+        PROPERTY_NAMES.map((name) =>
+          optional(this.call(deadline, app, path, PROPERTIES, 'Get', 'ss', [ACCESSIBLE, name])),
+        ),
+      );
+      return (name) => variantValue(values[PROPERTY_NAMES.indexOf(name)]);
+    }
+    const props = await optional(
+      this.call(deadline, app, path, PROPERTIES, 'GetAll', 's', [ACCESSIBLE]),
+    );
+    return (name) => {
+      if (!Array.isArray(props)) return undefined;
+      const found = (props as unknown[]).find((p) => Array.isArray(p) && p[0] === name) as
+        [string, unknown] | undefined;
+      return variantValue(found?.[1]);
+    };
+  }
+}
+
+/** The value of a variant as the client gives it, `[[type], [value]]`; else undefined. */
+function variantValue(variant: unknown): unknown {
+  return Array.isArray(variant) && Array.isArray(variant[1])
+    ? (variant[1] as unknown[])[0]
+    : undefined;
 }
 
 /** An integer from an answer (a bare one, or a property's variant `[[type], [value]]`); else -1. */
