@@ -23,6 +23,7 @@ import {
   outlineLabelAt,
   outlineTitle,
   outlineTransaction,
+  underRedaction,
 } from './label-at';
 import { labelEvidence, type LabelEvidence } from './label-evidence';
 import { judgeOcrReading } from './ocr-label';
@@ -151,6 +152,9 @@ export function checkAction(
   const action = valid.action;
   const labels: Labels = { ocr, outlineServed: Array.isArray(screen.outline) };
   let clicked: OutlineElement | null = null;
+  if (action.action === 'click' || action.action === 'double_click') {
+    labels.redacted = underRedaction(screen, action.x, action.y);
+  }
   if ((action.action === 'click' || action.action === 'double_click') && screen.outline) {
     const element = controlAt(screen.outline, action.x, action.y, rules);
     clicked = element;
@@ -209,7 +213,9 @@ function screenFacts(
   }
   if (commandField.length > 0) facts.inCommandField = focusInCommandField(screen, rules);
   if (action.action === 'click' || action.action === 'double_click') {
-    if (labels.outline) {
+    if (labels.redacted) {
+      // Nothing read under a redaction is a label a rule may match (a region may hide part of one).
+    } else if (labels.outline) {
       facts.label = { text: clean(labels.outline, Infinity), source: 'outline' };
     } else {
       const read = judgeOcrReading(labels.ocr, rules);

@@ -49,6 +49,18 @@ export function controlAt(
   return !e || rules.containerRoles.has(roleKey(e.role)) ? null : e;
 }
 
+/**
+ * Whether a click at the point lands under the agent's `redact_regions`: the point lies in one, or
+ * the element there (the smallest, containers too) lost its texts to one.
+ */
+export function underRedaction(screen: ScreenContext, x: number, y: number): boolean {
+  const inRegion = (screen.redacted ?? []).some(
+    (r) => x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height,
+  );
+  if (inRegion || !Array.isArray(screen.outline)) return inRegion;
+  return labelAt(screen.outline, x, y)?.redacted === true;
+}
+
 /** An outline text as a label: trimmed, null when empty or invisible. */
 export function labelText(text: unknown): string | null {
   if (typeof text !== 'string') return null;

@@ -291,6 +291,7 @@ export class StepPlanning {
       focus: lastClickFocus(history, screen),
       typed: typedSinceFocus(history, screen.outline),
       previous: previousAction(history),
+      redacted: ctx.agent.redact_regions,
     };
     const verdict = checkAction(answer, context, ctx.rules);
     const action = verdict.action;
