@@ -793,7 +793,7 @@ export interface components {
             unlabelled_clicks?: "read" | "write";
             /** @description covering more than 2% of a 1024×768 screen, and pixels not ignored before, is a weakening: needs governance.weaken and a reason */
             ignore_regions?: components["schemas"]["RectDto"][];
-            /** @description blacked out in every screenshot Warden stores or shows (the model's included), never in what the host acts on */
+            /** @description blacked out in every screenshot Warden stores or shows (the model's and the approver's included), never in what the host acts on; the outline's texts under them are never read; covering more than 2% of a 1024×768 screen, and pixels not redacted before, is a weakening: needs governance.weaken and a reason */
             redact_regions?: components["schemas"]["RectDto"][];
             /**
              * @description what keys, labels and transaction codes are on given screens (docs/rules.md); a change that may make a write a read (a read entry added or changed, a write entry removed or changed) is a weakening: needs governance.weaken and a reason
@@ -1706,7 +1706,7 @@ export interface components {
             unlabelled_clicks: "read" | "write";
             /** @description covering more than 2% of a 1024×768 screen, and pixels not ignored before, is a weakening: needs governance.weaken and a reason */
             ignore_regions: components["schemas"]["RectDto"][];
-            /** @description blacked out in every screenshot Warden stores or shows (the model's included), never in what the host acts on */
+            /** @description blacked out in every screenshot Warden stores or shows (the model's and the approver's included), never in what the host acts on; the outline's texts under them are never read; covering more than 2% of a 1024×768 screen, and pixels not redacted before, is a weakening: needs governance.weaken and a reason */
             redact_regions: components["schemas"]["RectDto"][];
             /**
              * @description what keys, labels and transaction codes are on given screens (docs/rules.md); a change that may make a write a read (a read entry added or changed, a write entry removed or changed) is a weakening: needs governance.weaken and a reason
