@@ -3,6 +3,7 @@ import { decodePng, pixelSha256 } from '../src/computer-use/pixels/pixels';
 import {
   chatAction,
   chatCompletion,
+  fakeChatPlanner,
   type FakeProvider,
   startFakeProvider,
   textOf,
@@ -132,13 +133,7 @@ describe('redact_regions: the outline under a region', () => {
       await stack.sim.reset();
       fake.reset();
       await stack.configure({
-        planner: {
-          provider: 'openai-compatible',
-          model: 'local-vlm',
-          api_key_env: keyEnv,
-          base_url: `${fake.url}/v1`,
-          history_screens: 0,
-        },
+        planner: fakeChatPlanner(fake, keyEnv),
         require_write_approval: false,
         redact_regions: redacting ? [status] : [],
         reason: 'the status bar may name customers; test writes on a sim',

@@ -1160,6 +1160,18 @@ export interface components {
             rail: {
                 [key: string]: unknown;
             } | null;
+            /** @description what the approver cannot see (redact_regions); null: nothing redacted */
+            redaction: {
+                /** @description the share of the screen the agent’s redact_regions hide, rounded up */
+                percent: number;
+                regions: {
+                    [key: string]: unknown;
+                }[];
+                /** @description what the write lands on lies under one */
+                target: boolean;
+                /** @description the steps of the change list’s lines whose field lies under one */
+                changes: number[];
+            } | null;
             /** @description groups or token subjects who may decide it now; null: anyone with agents.approve */
             may_decide_now: string[] | null;
             /** Format: date-time */

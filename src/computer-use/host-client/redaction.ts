@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { OutlineElement, Rect } from '../actions/action.types';
+import { underRegion } from '../actions/label-at';
 import { Lru } from '../../common/lru';
 import { blackOutRegions } from '../pixels/blacked-out';
 import type { ScreenHost, Screenshot } from './screen-host.types';
@@ -91,15 +92,6 @@ export function redactOutline(
 function withoutText(element: OutlineElement): OutlineElement {
   const { value: _value, description: _description, ...rest } = element;
   return { ...rest, name: '', redacted: true };
-}
-
-/** Whether a rectangle overlaps any of the regions. */
-export function underRegion(rect: Rect, regions: readonly Rect[]): boolean {
-  return regions.some((r) => overlaps(rect, r));
-}
-
-function overlaps(a: Rect, b: Rect): boolean {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
 /**
