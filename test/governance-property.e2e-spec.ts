@@ -15,7 +15,8 @@ import { startSimHost, SimHost, startStack, Stack } from './support/stack';
  * The governance invariant (issue 12 §6), tried at random: real runs on HTTPS sim screen hosts,
  * with random events fired while they go (popups, status messages, a blinking caret, kill
  * switches, the tenant's pause, config changes, screen rules removed, restored and reordered
- * (a read rule and its write exception), approvers widened, narrowed and cleared, each by a plain
+ * (a read rule and its write exception), approvers widened, narrowed and cleared, redact_regions
+ * over the whole screen, a name field or nothing, each by a plain
  * admin or one who may weaken, cancels, approvals by whoever, rejections, bursts of concurrent
  * resumes, a host action that fails before or after it acted). Each config change is predicted
  * a weakening or not: a plain admin's weakening must be refused (403) and nothing else may be.
@@ -192,6 +193,7 @@ describe('the governance invariant, tried at random', () => {
             screen_rules: [...(state.mode === 'commit' ? [CODES] : []), ...state.rules],
             approvers: state.approvers,
             navigation_words: state.navigation,
+            redact_regions: state.redact,
             // As a GET reads it back: the reason of the weakenings in force (a plain admin's
             // reason lets nothing more happen; the permission decides).
             reason: 'property test',
@@ -274,6 +276,7 @@ describe('the governance invariant, tried at random', () => {
         : pick([[], [ENTER_READ], [ENTER_READ, ENTER_EXCEPTION], [ENTER_EXCEPTION, ENTER_READ]]),
       approvers: calm ? [] : pick([[], [], ['subject:bob'], ['subject:bob', 'subject:carol']]),
       navigation: !calm && random() < 0.3 ? ['Change'] : [],
+      redact: [],
     };
     // Set up by one who may weaken: the lane's agent is as the last case left it.
     const set = await configure(lane, planner, state, 'weakener');
@@ -367,6 +370,9 @@ describe('the governance invariant, tried at random', () => {
         'approvers: swap',
         'navigation: add Change',
         'navigation: remove',
+        'redact: the whole screen',
+        'redact: a name field',
+        'redact: nothing',
         'cancel',
         'fail-before',
         'fail-after',
@@ -416,7 +422,10 @@ describe('the governance invariant, tried at random', () => {
         case 'approvers: clear':
         case 'approvers: swap':
         case 'navigation: add Change':
-        case 'navigation: remove': {
+        case 'navigation: remove':
+        case 'redact: the whole screen':
+        case 'redact: a name field':
+        case 'redact: nothing': {
           const change = changeOf(event, state, pick);
           if (!change) return;
           const by = random() < 0.5 ? 'admin' : 'weakener';

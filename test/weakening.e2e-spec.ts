@@ -115,6 +115,15 @@ const CASES: Case[] = [
     to: [SCREEN],
   },
   {
+    // Approved on a screen with no pixel that is not black.
+    control: 'redact_regions',
+    before: {},
+    after: { redact_regions: [SCREEN] },
+    says: 'redact_regions covering more than 2% of the screen',
+    from: [],
+    to: [SCREEN],
+  },
+  {
     control: 'screen_rules',
     before: { screen_rules: [COMMAND_FIELD], reason: 'transaction codes are navigation' },
     after: { screen_rules: [COMMAND_FIELD, ENTER_READ] },
@@ -245,6 +254,7 @@ describe('weakening the governance of an agent', () => {
       unlabelled_clicks: 'read',
       approval_timeout_seconds: 86_400,
       ignore_regions: [SCREEN],
+      redact_regions: [SCREEN],
       planner: SCRIPT,
       screen_rules: [COMMAND_FIELD, ENTER_READ],
     };
@@ -272,6 +282,7 @@ describe('weakening the governance of an agent', () => {
             commit_words: ['Freigeben'],
             approval_timeout_seconds: 600,
             ignore_regions: [{ x: 900, y: 0, width: 100, height: 20 }],
+            redact_regions: [{ x: 0, y: 740, width: 1024, height: 28 }],
             planner: 'scripted-00000000-0000-4000-8000-000000000000',
             screen_rules: [ENTER_READ],
           },
@@ -293,6 +304,8 @@ describe('weakening the governance of an agent', () => {
             commit_words: ['Freigeben', 'Buchen'],
             approval_timeout_seconds: 3600,
             ignore_regions: [{ x: 900, y: 0, width: 100, height: 100 }],
+            // Less of the status bar redacted.
+            redact_regions: [{ x: 0, y: 740, width: 512, height: 28 }],
             // Removing a rule that makes reads, adding one that only makes writes.
             screen_rules: [TAB_WRITE],
           },

@@ -7,12 +7,27 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
-import type { Action, Change } from '../computer-use/actions';
+import type { Action, Change, Rect } from '../computer-use/actions';
 import type { ProviderSafetyCheck } from '../computer-use/planner-contract/planner';
 import type { RailRecord } from '../computer-use/rail/screen-rail';
 import { Tenant } from '../tenants/tenant.entity';
 
 export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'spent';
+
+/**
+ * What a held write's approval says of the agent's `redact_regions` (docs/security.md,
+ * "Redaction"): the person deciding sees the screen with them black.
+ */
+export interface ApprovalRedaction {
+  /** The share of the held screen they hide, in percent, rounded up to a tenth (never understated). */
+  percent: number;
+  /** The regions, in the coordinate space of actions. */
+  regions: Rect[];
+  /** What the write lands on (the click's point, the focused field) lies under one. */
+  target: boolean;
+  /** The steps of the change list's lines whose field lies under one. */
+  changes: number[];
+}
 
 /**
  * A waiting action: something an agent may do only after a person approves it. A held write of a
@@ -110,6 +125,13 @@ export class Approval {
   /** The injection rail's flag on the held screen, when it held the action (issue 16 §2). */
   @Column({ type: 'jsonb', nullable: true })
   rail: RailRecord | null;
+
+  /**
+   * The agent's `redact_regions` as the write was held: how much of the screen the approver sees
+   * black, and whether the write or its changes lie there. Null: the agent redacted nothing.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  redaction: ApprovalRedaction | null;
   /**
    * Who may decide it now (docs/security.md, approver groups): groups or token subjects, the agent's
    * `approvers` when it was held, with `escalate_to` added once escalated; null: anyone with

@@ -53,6 +53,23 @@ export const APPROVAL_SCHEMAS: ApiSchemas = {
     safety_checks: nullableArray('the model provider’s safety checks on the action'),
     changes: nullableArray('what a held commit stores, under commit-point approval'),
     rail: { ...anyObject('the injection rail’s flag when it held the action'), nullable: true },
+    redaction: {
+      ...record({
+        percent: {
+          type: 'number',
+          description: 'the share of the screen the agent’s redact_regions hide, rounded up',
+        },
+        regions: { type: 'array', items: anyObject('`{x, y, width, height}`') },
+        target: { type: 'boolean', description: 'what the write lands on lies under one' },
+        changes: {
+          type: 'array',
+          items: integer(),
+          description: 'the steps of the change list’s lines whose field lies under one',
+        },
+      }),
+      nullable: true,
+      description: 'what the approver cannot see (redact_regions); null: nothing redacted',
+    },
     may_decide_now: {
       type: 'array',
       items: text(),

@@ -3,7 +3,7 @@ import { maskRects } from '../computer-use/pixels/frame-ignore';
 import { VolatileMask } from '../computer-use/pixels/volatile-mask';
 import type { ProviderSafetyCheck } from '../computer-use/planner-contract/planner';
 import type { RailRecord } from '../computer-use/rail/screen-rail';
-import type { Approval } from './approval.entity';
+import type { Approval, ApprovalRedaction } from './approval.entity';
 
 /** A waiting action as the API shows it (docs/api.md). */
 export interface ApprovalView {
@@ -41,6 +41,12 @@ export interface ApprovalView {
    */
   rail: RailRecord | null;
   /**
+   * The agent's `redact_regions` as the write was held: `{percent, regions, target, changes}` (how
+   * much of the screen is black, where, and whether the write or the steps of its changes lie
+   * there); null when the agent redacted nothing.
+   */
+  redaction: ApprovalRedaction | null;
+  /**
    * Who may decide it now (docs/security.md, approver groups): groups or token subjects, the agent's
    * approvers plus escalate_to once escalated; null: anyone with agents.approve in the tenant.
    */
@@ -77,6 +83,7 @@ export function approvalView(a: Approval): ApprovalView {
     safety_checks: a.safetyChecks,
     changes: a.changes ?? null,
     rail: a.rail ?? null,
+    redaction: a.redaction ?? null,
     may_decide_now: a.deciders ?? null,
     escalates_at: a.escalateAt?.toISOString() ?? null,
     escalated_at: a.escalatedAt?.toISOString() ?? null,

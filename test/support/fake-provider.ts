@@ -367,6 +367,20 @@ export function chatCompletion(
   };
 }
 
+/**
+ * An agent's model planner that asks `fake` over its chat-completions API with the key in
+ * `keyEnv` (granted to it by the test), shown no earlier screens.
+ */
+export function fakeChatPlanner(fake: FakeProvider, keyEnv: string): Record<string, unknown> {
+  return {
+    provider: 'openai-compatible',
+    model: 'local-vlm',
+    api_key_env: keyEnv,
+    base_url: `${fake.url}/v1`,
+    history_screens: 0,
+  };
+}
+
 /** A flat chat action as the JSON schema asks: every field, unused ones null. */
 export function chatAction(action: Record<string, unknown>): string {
   const fields = [

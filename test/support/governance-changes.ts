@@ -15,6 +15,9 @@ export const ENTER_EXCEPTION = {
   keys: { Enter: 'write' },
 };
 const SUBJECTS = ['subject:bob', 'subject:carol', 'subject:olga'];
+/** Redaction over the whole screen (the approver sees black), and over a name field (1.3%). */
+export const WHOLE_SCREEN = { x: 0, y: 0, width: 1280, height: 800 };
+export const NAME_FIELD = { x: 300, y: 200, width: 100, height: 100 };
 
 /** The agent as the case set it; a change refused leaves it as it was. */
 export interface AgentState {
@@ -25,6 +28,8 @@ export interface AgentState {
   approvers: string[];
   /** The agent's own navigation words: `Change` makes VA02's Change button a read. */
   navigation: string[];
+  /** The agent's `redact_regions`. */
+  redact: object[];
 }
 
 /**
@@ -82,6 +87,16 @@ export function changeOf(
       if (approvers.length === 0 || others.length === 0) return null;
       return { to: { approvers: [pick(others)] }, weakens: true };
     }
+    case 'redact: the whole screen':
+      // More of what the approver sees hidden, over 2% of the screen.
+      return state.redact.includes(WHOLE_SCREEN)
+        ? null
+        : { to: { redact: [WHOLE_SCREEN] }, weakens: true };
+    case 'redact: a name field':
+      // Under 2%: an admin's, as is hiding less.
+      return state.redact.length === 0 ? { to: { redact: [NAME_FIELD] }, weakens: false } : null;
+    case 'redact: nothing':
+      return state.redact.length > 0 ? { to: { redact: [] }, weakens: false } : null;
     default:
       return null;
   }

@@ -817,7 +817,7 @@ export interface components {
             unlabelled_clicks?: "read" | "write";
             /** @description covering more than 2% of a 1024×768 screen, and pixels not ignored before, is a weakening: needs governance.weaken and a reason */
             ignore_regions?: components["schemas"]["RectDto"][];
-            /** @description blacked out in every screenshot Warden stores or shows (the model's included), never in what the host acts on */
+            /** @description blacked out in every screenshot Warden stores or shows (the model's and the approver's included), never in what the host acts on; the outline's texts under them are never read; covering more than 2% of a 1024×768 screen, and pixels not redacted before, is a weakening: needs governance.weaken and a reason */
             redact_regions?: components["schemas"]["RectDto"][];
             /**
              * @description what keys, labels and transaction codes are on given screens (docs/rules.md); a change that may make a write a read (a read entry added or changed, a write entry removed or changed) is a weakening: needs governance.weaken and a reason
@@ -1183,6 +1183,18 @@ export interface components {
             /** @description the injection rail’s flag when it held the action */
             rail: {
                 [key: string]: unknown;
+            } | null;
+            /** @description what the approver cannot see (redact_regions); null: nothing redacted */
+            redaction: {
+                /** @description the share of the screen the agent’s redact_regions hide, rounded up */
+                percent: number;
+                regions: {
+                    [key: string]: unknown;
+                }[];
+                /** @description what the write lands on lies under one */
+                target: boolean;
+                /** @description the steps of the change list’s lines whose field lies under one */
+                changes: number[];
             } | null;
             /** @description groups or token subjects who may decide it now; null: anyone with agents.approve */
             may_decide_now: string[] | null;
@@ -1730,7 +1742,7 @@ export interface components {
             unlabelled_clicks: "read" | "write";
             /** @description covering more than 2% of a 1024×768 screen, and pixels not ignored before, is a weakening: needs governance.weaken and a reason */
             ignore_regions: components["schemas"]["RectDto"][];
-            /** @description blacked out in every screenshot Warden stores or shows (the model's included), never in what the host acts on */
+            /** @description blacked out in every screenshot Warden stores or shows (the model's and the approver's included), never in what the host acts on; the outline's texts under them are never read; covering more than 2% of a 1024×768 screen, and pixels not redacted before, is a weakening: needs governance.weaken and a reason */
             redact_regions: components["schemas"]["RectDto"][];
             /**
              * @description what keys, labels and transaction codes are on given screens (docs/rules.md); a change that may make a write a read (a read entry added or changed, a write entry removed or changed) is a weakening: needs governance.weaken and a reason

@@ -1,4 +1,4 @@
-import type { Action, OutlineElement as WireElement } from '@warden/protocol';
+import type { Action, OutlineElement as WireElement, Rect } from '@warden/protocol';
 
 /**
  * The action vocabulary of docs/rules.md is the protocol's (@warden/protocol), shared with the screen
@@ -27,6 +27,12 @@ export type { MessageType, OutlineArea, OutlineState, Rect } from '@warden/proto
  */
 export interface OutlineElement extends WireElement {
   focused?: boolean;
+  /**
+   * Its rect meets the agent's `redact_regions`: its name, description and value were left out
+   * as it was read (host-client/redaction.ts). Nothing could read its label, and nothing may take
+   * the missing label for a harmless one.
+   */
+  redacted?: true;
 }
 
 /** What validation knows about the screen the step saw. */
@@ -55,6 +61,11 @@ export interface ScreenContext {
    * is not looked at.
    */
   titleBar?: OcrReading | null;
+  /**
+   * The agent's `redact_regions`: what lies under them is black in the screenshot and has no text
+   * in the outline, so nothing read there may make a click a read.
+   */
+  redacted?: readonly Rect[];
   /**
    * The run's last step whose action may have reached the screen (`previousAction`): an Enter
    * right after typing a transaction code into the command field (a `command_field` screen rule).
@@ -141,6 +152,11 @@ export interface Labels {
    * without one (GnuCash's register cells). Said in the why of a click nothing could read.
    */
   noElement?: boolean;
+  /**
+   * The click lands under the agent's `redact_regions` (its point, or the element there): its
+   * label was hidden from Warden, so no label and no missing label makes it a read.
+   */
+  redacted?: boolean;
 }
 
 export type ActionResult =

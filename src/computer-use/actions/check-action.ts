@@ -23,6 +23,7 @@ import {
   outlineLabelAt,
   outlineTitle,
   outlineTransaction,
+  underRedaction,
 } from './label-at';
 import { labelEvidence, type LabelEvidence } from './label-evidence';
 import { judgeOcrReading } from './ocr-label';
@@ -151,6 +152,9 @@ export function checkAction(
   const action = valid.action;
   const labels: Labels = { ocr, outlineServed: Array.isArray(screen.outline) };
   let clicked: OutlineElement | null = null;
+  if (action.action === 'click' || action.action === 'double_click') {
+    labels.redacted = underRedaction(screen, action.x, action.y);
+  }
   if ((action.action === 'click' || action.action === 'double_click') && screen.outline) {
     const element = controlAt(screen.outline, action.x, action.y, rules);
     clicked = element;
@@ -213,7 +217,9 @@ function screenFacts(
   if (commandField.length > 0) facts.inCommandField = focusInCommandField(screen, rules);
   if (action.action === 'click' || action.action === 'double_click') {
     facts.point = { x: action.x, y: action.y };
-    if (labels.outline) {
+    if (labels.redacted) {
+      // Nothing read under a redaction is a label a rule may match (a region may hide part of one).
+    } else if (labels.outline) {
       facts.label = { text: clean(labels.outline, Infinity), source: 'outline' };
     } else {
       const read = judgeOcrReading(labels.ocr, rules);
@@ -226,8 +232,13 @@ function screenFacts(
       facts.targetVerb = target;
     }
     // Nothing names what is there: the outline has no element at the point, and no label was
-    // read (an OCR reading, even one without a verb, is a label the rules judge).
-    facts.unreadSpot = labels.noElement === true && facts.label === null && !labels.description;
+    // read (an OCR reading, even one without a verb, is a label the rules judge). A spot under a
+    // redaction is not one: its label was hidden from Warden, not missing.
+    facts.unreadSpot =
+      labels.noElement === true &&
+      labels.redacted !== true &&
+      facts.label === null &&
+      !labels.description;
   }
   return facts;
 }

@@ -86,6 +86,36 @@ describe('classify', () => {
     );
   });
 
+  it('makes no read of a click under a redaction by its label, or by its missing label', () => {
+    const lenient = loadRules({ unlabelled_clicks: 'read' });
+    const UNDER =
+      "click at (5, 6): it lands under this agent's redact_regions, where Warden reads no label, so it is a write";
+    const hidden = { redacted: true, outlineServed: true };
+    // Unlabelled (the outline's name left out, OCR of black), even where unlabelled_clicks sends such clicks.
+    expect(classify(click, { ...hidden, ocr: { unreadable: 'no_text' } }, lenient)).toEqual({
+      kind: 'write',
+      why: UNDER,
+    });
+    // Part of a label showing beside the region: "Back" of "Back and Save".
+    for (const control of ['command', null] as const) {
+      expect(classify(click, { ...hidden, control, ocr: read('Back') }, rules)).toEqual({
+        kind: 'write',
+        why: UNDER,
+      });
+      expect(classify(click, { control, ocr: read('Back'), outlineServed: true }, rules).kind).toBe(
+        'read',
+      );
+    }
+    // What a role says, and a verb read there, still count.
+    expect(classify(click, { ...hidden, control: 'navigation', role: 'tab' }, rules).kind).toBe(
+      'read',
+    );
+    expect(classify(click, { ...hidden, textField: '' }, rules).kind).toBe('read');
+    expect(classify(click, { ...hidden, ocr: read('Save') }, rules).why).toBe(
+      'click on “Save” (read from the screen by OCR)',
+    );
+  });
+
   it('holds anything that is not an action it knows', () => {
     for (const bad of [null, undefined, 'click', {}, { action: 'drag' }]) {
       expect(classify(bad as never, {}, rules)).toEqual({

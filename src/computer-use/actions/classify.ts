@@ -13,6 +13,7 @@
  * |                      | on a tab, menu, scroll bar: read;                           |
  * |                      | on a command control (button …): write unless its labels    |
  * |                      | name only navigation words;                                 |
+ * |                      | under a redaction (`redact_regions`): write;                |
  * |                      | else read if the screen gave a label;                       |
  * |                      | nothing could read a label: write (`unlabelled_clicks`)     |
  * | scroll, wait         | read                                                        |
@@ -149,6 +150,14 @@ function classifyClick(action: ClickAction, labels: Labels, rules: Rules): Class
 
   if (control === 'navigation') {
     return { kind: 'read', why: `${verb} on ${the}: opening or moving to it is a read` };
+  }
+  // A region may hide all of a label or part of it ("Back" of "Back and Save"): what was read
+  // there, or that nothing was, says nothing (unlabelled_clicks included).
+  if (labels.redacted === true) {
+    return {
+      kind: 'write',
+      why: `${verb} at (${action.x}, ${action.y}): it lands under this agent's redact_regions, where Warden reads no label, so it is a write`,
+    };
   }
   if (control === 'command') return classifyCommandClick(action, verb, the, labels, ocr, rules);
 

@@ -13,7 +13,13 @@ export {
   type Verdict,
 } from './check-action';
 export { normaliseKey, keyKind } from './keys';
-export { labelAt, outlineLabelAt, outlineTitle } from './label-at';
+export {
+  labelAt,
+  outlineLabelAt,
+  outlineTitle,
+  targetUnderRedaction,
+  underRegion,
+} from './label-at';
 export { labelEvidence, type EvidenceElement, type LabelEvidence } from './label-evidence';
 export { loadRules, roleKey, RulesError, type Rules, type AgentRules } from './rules';
 export { findCommitWord, fold, words } from './commit-words';

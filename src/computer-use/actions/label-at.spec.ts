@@ -1,5 +1,5 @@
 import type { OutlineElement } from './action.types';
-import { labelAt, outlineLabelAt } from './label-at';
+import { labelAt, outlineLabelAt, targetUnderRedaction } from './label-at';
 
 const el = (
   id: string,
@@ -64,5 +64,42 @@ describe('outlineLabelAt', () => {
     expect(outlineLabelAt(outline, 80, 80)).toBeNull();
     expect(outlineLabelAt(outline, 150, 150)).toBeNull();
     expect(outlineLabelAt(null, 1, 1)).toBeNull();
+  });
+});
+
+describe('targetUnderRedaction', () => {
+  const field = { ...el('f', '', 100, 100, 80, 20, 'textbox'), focused: true };
+  const screen = (
+    outline: OutlineElement[] | null,
+    redacted = [{ x: 90, y: 90, width: 50, height: 50 }],
+  ) => ({
+    width: 400,
+    height: 300,
+    outline,
+    redacted,
+  });
+
+  it('looks at the point of a click or scroll, and at the element there', () => {
+    const click = { action: 'click' as const, x: 95, y: 95 };
+    expect(targetUnderRedaction(click, screen(null), null)).toBe(true);
+    expect(targetUnderRedaction({ ...click, x: 200 }, screen(null), null)).toBe(false);
+    // An element that lost its texts to a region, clicked where the region is not.
+    const hidden = { ...el('h', '', 200, 200, 40, 20), redacted: true as const };
+    expect(targetUnderRedaction({ ...click, x: 230, y: 210 }, screen([hidden]), null)).toBe(true);
+    expect(targetUnderRedaction(click, screen(null, []), null)).toBe(false);
+  });
+
+  it('looks at the focused field for typing and keys, else at the point last clicked', () => {
+    const type = { action: 'type' as const, text: '4711' };
+    const enter = { action: 'key' as const, key: 'Enter' };
+    // The field reaches into the region though its centre does not.
+    expect(targetUnderRedaction(type, screen([field]), null)).toBe(true);
+    expect(
+      targetUnderRedaction(enter, screen([{ ...field, rect: { ...field.rect, x: 300 } }]), null),
+    ).toBe(false);
+    expect(targetUnderRedaction(type, screen([]), { x: 100, y: 100 })).toBe(true);
+    expect(targetUnderRedaction(type, screen([]), { x: 300, y: 100 })).toBe(false);
+    expect(targetUnderRedaction(type, screen([]), null)).toBe(false);
+    expect(targetUnderRedaction({ action: 'wait', seconds: 1 }, screen([field]), null)).toBe(false);
   });
 });

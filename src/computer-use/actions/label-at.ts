@@ -1,6 +1,6 @@
 /** The outline element at a point: where a click's first label comes from (docs/rules.md, docs/screen-host.md). */
 import { isSapCommandFieldId } from '@warden/protocol';
-import type { OutlineElement, ScreenContext } from './action.types';
+import type { Action, OutlineElement, Rect, ScreenContext } from './action.types';
 import { loadRules, roleKey, type Rules } from './rules';
 import { isTransactionCode } from './screen-rules-read';
 import { clean } from './text';
@@ -47,6 +47,52 @@ export function controlAt(
   if (!outline) return null;
   const e = labelAt(outline, x, y);
   return !e || rules.containerRoles.has(roleKey(e.role)) ? null : e;
+}
+
+/**
+ * Whether a click at the point lands under the agent's `redact_regions`: the point lies in one, or
+ * the element there (the smallest, containers too) lost its texts to one.
+ */
+export function underRedaction(screen: ScreenContext, x: number, y: number): boolean {
+  // Actions' points are whole pixels: the pixel at the point.
+  const inRegion = underRegion({ x, y, width: 1, height: 1 }, screen.redacted ?? []);
+  if (inRegion || !Array.isArray(screen.outline)) return inRegion;
+  return labelAt(screen.outline, x, y)?.redacted === true;
+}
+
+/**
+ * Whether what an action lands on lies under the agent's `redact_regions`, so that the person who
+ * approves it cannot see it: a click's or scroll's point; for typing or a key, the focused field
+ * (the host's mark or the field last clicked), else the point last clicked (`lastClick`).
+ */
+export function targetUnderRedaction(
+  action: Action,
+  screen: ScreenContext,
+  lastClick: { x: number; y: number } | null,
+): boolean {
+  if ((screen.redacted ?? []).length === 0 && !screen.outline?.some((e) => e?.redacted)) {
+    return false;
+  }
+  if ('x' in action && 'y' in action) return underRedaction(screen, action.x, action.y);
+  if (action.action !== 'type' && action.action !== 'key') return false;
+  const fields = focusedFields(screen);
+  if (fields.length > 0) {
+    return fields.some(
+      (e) => e.redacted === true || (!!e.rect && underRegion(e.rect, screen.redacted ?? [])),
+    );
+  }
+  return lastClick !== null && underRedaction(screen, lastClick.x, lastClick.y);
+}
+
+/** Whether a rectangle overlaps any of the regions (touching edges do not). */
+export function underRegion(rect: Rect, regions: readonly Rect[]): boolean {
+  return regions.some(
+    (r) =>
+      rect.x < r.x + r.width &&
+      r.x < rect.x + rect.width &&
+      rect.y < r.y + r.height &&
+      r.y < rect.y + rect.height,
+  );
 }
 
 /** An outline text as a label: trimmed, null when empty or invisible. */

@@ -1,5 +1,12 @@
-import type { OutlineElement } from '@warden/protocol';
-import { messageOf, receiptLine, receiptOf, refusalOf, type AppMessage } from './receipt';
+import type { OutlineElement } from './action.types';
+import {
+  messageOf,
+  REDACTED_MESSAGE,
+  receiptLine,
+  receiptOf,
+  refusalOf,
+  type AppMessage,
+} from './receipt';
 
 const rect = (x: number, y: number, width = 100, height = 20) => ({ x, y, width, height });
 const statusBar = (name: string, type?: 'S' | 'E' | 'W' | 'I' | 'A'): OutlineElement => ({
@@ -131,6 +138,27 @@ describe('receiptOf and refusalOf', () => {
     expect(receiptLine(receiptOf({ before }, [button]))).toBe(
       'no receipt: the application showed no message',
     );
+  });
+
+  it('a message under a redaction is read without its text, and an E there still refuses', () => {
+    const hidden = (e: OutlineElement): OutlineElement => ({ ...e, name: '', redacted: true });
+    const first = messageOf([hidden(badDate)]);
+    expect(first).toEqual({
+      source: 'status',
+      type: 'E',
+      text: REDACTED_MESSAGE,
+      redacted: true,
+    });
+    // Two hidden texts cannot be told apart: it is never the message before.
+    const receipt = receiptOf({ before: first }, [hidden(badDate)]);
+    expect(receipt).toMatchObject({ fresh: true });
+    expect(refusalOf(receipt)).toBe(
+      `the application answered with an error message: ${REDACTED_MESSAGE}`,
+    );
+    expect(refusalOf(receiptOf({ before: first }, [hidden(saved)]))).toBeNull();
+    const popup = dialog.map((e) => (e.id === 'popup-message' ? hidden(e) : e));
+    expect(messageOf(popup)).toMatchObject({ source: 'dialog', text: REDACTED_MESSAGE });
+    expect(JSON.stringify(messageOf(popup))).not.toContain('Data was changed');
   });
 
   it('a message dialog that opened is the receipt', () => {

@@ -1,4 +1,4 @@
-import type { MessageType, OutlineElement } from '@warden/protocol';
+import type { MessageType, OutlineElement } from './action.types';
 
 /** At most this many characters of an application's message are kept. */
 export const RECEIPT_TEXT_MAX = 500;
@@ -11,7 +11,15 @@ export interface AppMessage {
   source: 'status' | 'dialog';
   type: MessageType | null;
   text: string;
+  /**
+   * It lies under the agent's `redact_regions`: its text was never read (`text` says so), and it
+   * is never taken for the message before.
+   */
+  redacted?: true;
 }
+
+/** What a receipt says of a message whose text lies under a redaction. */
+export const REDACTED_MESSAGE = "a message under this agent's redact_regions (not read)";
 
 /**
  * What the application said after a write was sent (the write's receipt), kept on the step.
@@ -43,10 +51,12 @@ export function messageOf(outline: readonly OutlineElement[]): AppMessage | null
     const inside = outline.filter(
       (e) => e !== dialog && (e.role === 'label' || e.role === 'text') && within(e, dialog),
     );
+    if ([dialog, ...inside].some((e) => e.redacted)) return redacted('dialog', dialog);
     const text = [dialog.name, ...inside.map((e) => e.name)].map(clean).filter(Boolean).join(': ');
     if (text) return { source: 'dialog', type: dialog.message_type ?? null, text: cut(text) };
   }
   const status = outline.find((e) => e.role === 'status' || e.area === 'status');
+  if (status?.redacted) return redacted('status', status);
   const text = status ? clean(status.name) : '';
   if (!status || !text) return null;
   return { source: 'status', type: status.message_type ?? null, text: cut(text) };
@@ -106,7 +116,17 @@ function within(e: OutlineElement, box: OutlineElement): boolean {
   );
 }
 
+/**
+ * A message whose text a redaction hid; its type (SAP GUI's S/I/W/E/A) is no screen text and stays,
+ * so that an error message there still refuses its write.
+ */
+function redacted(source: AppMessage['source'], element: OutlineElement): AppMessage {
+  return { source, type: element.message_type ?? null, text: REDACTED_MESSAGE, redacted: true };
+}
+
+/** Two hidden texts cannot be told apart: such a message is never the one before. */
 function sameMessage(a: AppMessage | null, b: AppMessage): boolean {
+  if (a?.redacted || b.redacted) return false;
   return a !== null && a.source === b.source && a.type === b.type && a.text === b.text;
 }
 

@@ -690,6 +690,16 @@ const CASES: Case[] = [
     ],
   },
   {
+    case: 'a read region: a spot under redact_regions is hidden, not unread, and stays a write',
+    rules: [REGISTER_READ],
+    answer: { action: 'click', x: 1000, y: 500 },
+    screen: { redacted: [{ x: 950, y: 450, width: 100, height: 100 }] },
+    expected: [
+      'write',
+      "click at (1000, 500): it lands under this agent's redact_regions, where Warden reads no label, so it is a write",
+    ],
+  },
+  {
     case: 'a read region: no rule on a screen it is not for',
     rules: [{ ...REGISTER_READ, title: '^Display Sales Order$' }],
     answer: { action: 'click', x: 1000, y: 500 },

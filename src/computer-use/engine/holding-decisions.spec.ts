@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Change } from '../actions';
 import type { RailRecord } from '../rail/screen-rail';
-import { approvalTimes, auditedChange, flaggedRail, heldDetails } from './holding-decisions';
+import {
+  approvalRedaction,
+  approvalTimes,
+  auditedChange,
+  flaggedRail,
+  heldDetails,
+  redactionWhy,
+} from './holding-decisions';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const now = Date.UTC(2026, 11, 1, 9, 0, 0);
@@ -126,5 +133,59 @@ describe('what computer_use.write.held says', () => {
       },
     });
     expect(details.rail).not.toHaveProperty('source');
+  });
+});
+
+describe("what a held write's approval says of redact_regions", () => {
+  const space = { width: 1000, height: 500 };
+  const bar = { x: 0, y: 480, width: 1000, height: 20 };
+
+  it('is null for an agent that redacts nothing', () => {
+    expect(approvalRedaction([], space, false, null)).toBeNull();
+    expect(redactionWhy(null)).toBeNull();
+  });
+
+  it('says how much of the screen is black, rounded up, overlaps once and clipped to the screen', () => {
+    expect(approvalRedaction([bar], space, false, null)).toEqual({
+      percent: 4,
+      regions: [bar],
+      target: false,
+      changes: [],
+    });
+    const tiny = { x: 0, y: 0, width: 1, height: 1 };
+    expect(approvalRedaction([tiny], space, false, null)!.percent).toBe(0.1);
+    const whole = { x: -50, y: -50, width: 2000, height: 2000 };
+    expect(approvalRedaction([whole, bar], space, false, null)!.percent).toBe(100);
+    expect(approvalRedaction([bar, bar], space, false, null)!.percent).toBe(4);
+  });
+
+  it('names the steps of the changes whose field lies under a region, and the target', () => {
+    const under = { ...change, step: 3, rect: { x: 10, y: 485, width: 100, height: 10 } };
+    const unknown = { ...change, step: 5, rect: null };
+    const redaction = approvalRedaction([bar], space, true, [change, under, unknown])!;
+    expect(redaction).toMatchObject({ target: true, changes: [3] });
+    expect(redactionWhy(redaction)).toBe(
+      "it lands under this agent's redact_regions: the screen shown to you is black where it acts; a change it stores (step 3) is in a field under this agent's redact_regions: the screen shown to you is black there",
+    );
+    expect(redactionWhy({ ...redaction, target: false, changes: [3, 4] })).toBe(
+      "2 changes it stores (step 3, 4) are in a field under this agent's redact_regions: the screen shown to you is black there",
+    );
+    // Nothing of the write lies there: the why says nothing (the page still shows the share).
+    expect(redactionWhy({ ...redaction, target: false, changes: [] })).toBeNull();
+    expect(
+      heldDetails({
+        agent: 'a',
+        approval: { id: 'ap', volatilePixels: 0, deciders: null },
+        action: { action: 'key', key: 'Enter' },
+        why: 'Enter commits',
+        screenSha256: 'a'.repeat(64),
+        screenPixelSha256: 'b'.repeat(64),
+        expiresAt: at(60),
+        safetyChecks: [],
+        changes: null,
+        rail: null,
+        redaction,
+      }),
+    ).toMatchObject({ redaction });
   });
 });

@@ -3,11 +3,13 @@
  * holds the write: when its approval expires, is recalled and is handed on, what of the injection
  * rail's record it keeps, and what the audit trail says of it (hashes, never the values).
  */
+import type { ApprovalRedaction } from '../../approvals/approval.entity';
 import { sha256Hex } from '../../common/sha256';
-import type { Action, Change } from '../actions';
+import { type Action, type Change, type Rect, underRegion } from '../actions';
 import type { ProviderSafetyCheck } from '../planner-contract/planner';
 import type { RailRecord } from '../rail/screen-rail';
 import type { AgentConfig } from '../settings/agent-config';
+import { unionArea } from '../settings/weakening';
 
 /**
  * When a write held at `now` expires (the agent's timeout as the step read it), when its approvers
@@ -49,6 +51,53 @@ export function auditedChange(c: Change): Record<string, unknown> {
   };
 }
 
+/** The approval's redaction record, or null when the agent redacts nothing. */
+export function approvalRedaction(
+  regions: readonly Rect[],
+  space: { width: number; height: number },
+  target: boolean,
+  changes: readonly Change[] | null,
+): ApprovalRedaction | null {
+  if (regions.length === 0) return null;
+  const clipped = regions
+    .map((r) => {
+      const x = Math.max(0, r.x);
+      const y = Math.max(0, r.y);
+      const width = Math.min(space.width, r.x + r.width) - x;
+      const height = Math.min(space.height, r.y + r.height) - y;
+      return { x, y, width, height };
+    })
+    .filter((r) => r.width > 0 && r.height > 0);
+  const share = unionArea(clipped) / (space.width * space.height);
+  return {
+    percent: Math.min(100, Math.ceil(share * 1000) / 10),
+    regions: regions.map((r) => ({ ...r })),
+    target,
+    changes: (changes ?? [])
+      .filter((c) => c.rect !== null && underRegion(c.rect, regions))
+      .map((c) => c.step),
+  };
+}
+
+/** What the approval's why adds when the write or its changes lie where the approver sees black. */
+export function redactionWhy(redaction: ApprovalRedaction | null): string | null {
+  if (!redaction) return null;
+  const said: string[] = [];
+  if (redaction.target) {
+    said.push(
+      "it lands under this agent's redact_regions: the screen shown to you is black where it acts",
+    );
+  }
+  const n = redaction.changes.length;
+  if (n > 0) {
+    const which = `${n === 1 ? 'a change' : `${n} changes`} it stores (step ${redaction.changes.join(', ')})`;
+    said.push(
+      `${which} ${n === 1 ? 'is' : 'are'} in a field under this agent's redact_regions: the screen shown to you is black there`,
+    );
+  }
+  return said.length > 0 ? said.join('; ') : null;
+}
+
 /** What `computer_use.write.held` says of a held write. */
 export function heldDetails(held: {
   agent: string;
@@ -61,6 +110,7 @@ export function heldDetails(held: {
   safetyChecks: readonly ProviderSafetyCheck[];
   changes: readonly Change[] | null;
   rail: RailRecord | null;
+  redaction?: ApprovalRedaction | null;
 }): Record<string, unknown> {
   const rail = flaggedRail(held.rail);
   return {
@@ -78,5 +128,6 @@ export function heldDetails(held: {
     ...(rail
       ? { rail: { verdict: rail.verdict, rule: rail.rule, text_sha256: rail.text_sha256 } }
       : {}),
+    ...(held.redaction ? { redaction: held.redaction } : {}),
   };
 }

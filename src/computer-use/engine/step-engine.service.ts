@@ -157,6 +157,7 @@ export class StepEngine {
         safetyChecks: judged.safetyChecks,
         changes: judged.changes ?? judged.stores ?? null,
         rail,
+        targetRedacted: judged.targetRedacted,
       });
     if (decided.go === 'hold') return hold(decided.why);
     // The step's fields carry the rail's record already (step-planning); a staged edit its own why.

@@ -16,7 +16,13 @@ import { StepFields, StepsRepository } from '../runs/steps.repository';
 import { ScreensService } from '../screens/screens.service';
 import { type AgentConfig, withDefaults } from '../settings/agent-config';
 import { SettingsRepository } from '../settings/settings.repository';
-import { approvalTimes, flaggedRail, heldDetails } from './holding-decisions';
+import {
+  approvalRedaction,
+  approvalTimes,
+  flaggedRail,
+  heldDetails,
+  redactionWhy,
+} from './holding-decisions';
 import { WARDEN_ACTOR } from '../../audit/warden-actor';
 import { ScreenSampling } from './screen-sampling.service';
 import type { StepContext } from './step-context';
@@ -33,6 +39,8 @@ export interface HeldWrite {
   changes: Change[] | null;
   /** The injection rail's record of the step's screen (a model's step); null: not looked at. */
   rail?: RailRecord | null;
+  /** What the write lands on lies under the agent's `redact_regions`. */
+  targetRedacted?: boolean;
 }
 
 /**
@@ -58,8 +66,18 @@ export class StepHolding {
 
   async hold(ctx: StepContext, step: Step, held: HeldWrite): Promise<void> {
     const { run, agent } = ctx;
-    const { action, why, screen, fields, safetyChecks, changes } = held;
+    const { action, screen, fields, safetyChecks, changes } = held;
     const rail = held.rail ?? null;
+    // The approver sees the screen with the regions black: the approval says how much, and where
+    // the write or its changes lie there, in its why too.
+    const redaction = approvalRedaction(
+      agent.redact_regions,
+      screen,
+      held.targetRedacted === true,
+      changes,
+    );
+    const hidden = redactionWhy(redaction);
+    const why = hidden ? `${held.why}; ${hidden}` : held.why;
     // The approver must be able to see the screen: a PNG whose data does not inflate ends the run.
     await this.screens.checkData(screen);
     const mask = await this.sampling.learnMask(ctx);
@@ -104,6 +122,7 @@ export class StepHolding {
         safetyChecks: safetyChecks.length > 0 ? safetyChecks : null,
         changes,
         rail: flaggedRail(rail),
+        redaction,
         deciders: decidersAtHold(inForce.approvers),
         escalateTo: escalateAt ? [...inForce.escalate_to] : null,
         remindAt,
@@ -135,6 +154,7 @@ export class StepHolding {
             safetyChecks,
             changes,
             rail,
+            redaction,
           }),
         },
         manager,

@@ -11,6 +11,7 @@ import {
   needsOcr,
   needsTitle,
   previousAction,
+  targetUnderRedaction,
   typedSinceFocus,
   type OcrReading,
   type ScreenContext,
@@ -58,6 +59,8 @@ export interface Judged extends CommitPoint {
   safetyChecks: ProviderSafetyCheck[];
   /** The action is a script's fallback model's, not the script's. */
   offScript: boolean;
+  /** What the action lands on lies under the agent's `redact_regions`: the approver cannot see it. */
+  targetRedacted: boolean;
 }
 
 /**
@@ -150,6 +153,9 @@ export class StepPlanning {
       fields: { ...decisionFields(screen, verdict, result, rail), edit: point.edit ?? null },
       safetyChecks: result.safetyChecks ?? [],
       offScript: result.plannedBy === 'fallback',
+      targetRedacted:
+        verdict.action !== null &&
+        targetUnderRedaction(verdict.action, context, lastClickPoint(history)),
     };
   }
 
@@ -291,6 +297,7 @@ export class StepPlanning {
       focus: lastClickFocus(history, screen),
       typed: typedSinceFocus(history, screen.outline),
       previous: previousAction(history),
+      redacted: ctx.agent.redact_regions,
     };
     const verdict = checkAction(answer, context, ctx.rules);
     const action = verdict.action;

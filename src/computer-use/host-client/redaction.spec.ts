@@ -115,16 +115,40 @@ describe('redactOutline', () => {
     ...(value === undefined ? {} : { value }),
   });
 
-  it('leaves out the value of every element overlapping a region, and nothing else', () => {
+  it('leaves out every text of every element overlapping a region, and nothing else', () => {
+    const status: OutlineElement = {
+      id: 'wnd[0]/sbar',
+      role: 'status',
+      name: 'Customer 4711 is blocked',
+      description: 'Status bar',
+      rect: { x: 0, y: 6, width: 40, height: 2 },
+      states: ['disabled'],
+      area: 'status',
+      message_type: 'E',
+    };
     const outline = [
-      field('in', 12, 'secret'),
+      { ...field('in', 12, 'secret'), description: 'Müller GmbH' },
       field('edge', 17, 'touching'),
-      field('out', 30, 'kept'),
+      { ...field('out', 30, 'kept'), description: 'kept too' },
+      status,
     ];
     const redacted = redactOutline(outline, [REGION])!;
-    expect(redacted.map((e) => e.value)).toEqual([undefined, undefined, 'kept']);
-    expect(redacted.map((e) => e.name)).toEqual(['in', 'edge', 'out']);
-    expect(outline[0].value).toBe('secret');
+    expect(redacted).toEqual([
+      { id: 'in', role: 'textbox', name: '', rect: outline[0].rect, redacted: true },
+      { id: 'edge', role: 'textbox', name: '', rect: outline[1].rect, redacted: true },
+      outline[2],
+      {
+        id: 'wnd[0]/sbar',
+        role: 'status',
+        name: '',
+        rect: status.rect,
+        states: ['disabled'],
+        area: 'status',
+        message_type: 'E',
+        redacted: true,
+      },
+    ]);
+    expect(outline[0]).toMatchObject({ name: 'in', value: 'secret', description: 'Müller GmbH' });
   });
 
   it('keeps a host without an outline without one', () => {

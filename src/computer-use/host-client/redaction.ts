@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { OutlineElement, Rect } from '../actions/action.types';
+import { underRegion } from '../actions/label-at';
 import { Lru } from '../../common/lru';
 import { blackOutRegions } from '../pixels/blacked-out';
 import type { ScreenHost, Screenshot } from './screen-host.types';
@@ -19,7 +20,7 @@ export type RedactedScreenshot = Screenshot & {
 
 /**
  * The host as the engine sees it for an agent with `redact_regions`: every screenshot redacted,
- * every outline without the values under the regions; actions go to the host as they are. The
+ * every outline without the texts under the regions; actions go to the host as they are. The
  * host itself when the agent redacts nothing.
  */
 export function redactingHost(host: ScreenHost, regions: Rect[]): ScreenHost {
@@ -71,8 +72,12 @@ export function redactScreenshot(shot: Screenshot, regions: Rect[]): RedactedScr
 }
 
 /**
- * The outline with the value of every element that overlaps a region left out: what a redacted
- * field holds is not read (by the rail, or into a commit's change list) any more than it is shown.
+ * The outline with every text of every element whose rect meets a region left out: its name, its
+ * description and its value, read here once so that no consumer (a planner, a remote worker, the
+ * injection rail, receipts, change lists, saved routines, the store) ever gets them. What is not
+ * screen text stays: the id, role, rect, states, area and a status bar's message type (an error
+ * message under a region still ends its write `refused_by_application`). The element is marked
+ * `redacted`, so that the rules never take a missing label there for an absent one.
  */
 export function redactOutline(
   outline: OutlineElement[] | null,
@@ -80,24 +85,13 @@ export function redactOutline(
 ): OutlineElement[] | null {
   if (!outline) return outline;
   return outline.map((element) =>
-    element.value !== undefined && underRegion(element.rect, regions)
-      ? withoutValue(element)
-      : element,
+    underRegion(element.rect, regions) ? withoutText(element) : element,
   );
 }
 
-function withoutValue(element: OutlineElement): OutlineElement {
-  const { value: _value, ...rest } = element;
-  return rest;
-}
-
-/** Whether a rectangle overlaps any of the regions. */
-export function underRegion(rect: Rect, regions: readonly Rect[]): boolean {
-  return regions.some((r) => overlaps(rect, r));
-}
-
-function overlaps(a: Rect, b: Rect): boolean {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+function withoutText(element: OutlineElement): OutlineElement {
+  const { value: _value, description: _description, ...rest } = element;
+  return { ...rest, name: '', redacted: true };
 }
 
 /**

@@ -11,7 +11,7 @@ import { sha256Hex } from '../../common/sha256';
 import type { OcrReading, OutlineElement, Rect, ScreenContext } from '../actions';
 import type { RgbaImage } from '../ocr/glyph-components';
 import { pixelRects } from '../pixels/pixels';
-import { underRegion } from '../host-client/redaction';
+import { underRegion } from '../actions/label-at';
 import {
   HIDDEN_WORDS,
   judgeScreenText,

@@ -137,6 +137,20 @@ describe('publishedInput: the step as a remote planner is given it', () => {
 
   it('names the frame by the host’s frame hash, else the pixel hash (the same definition)', () => {
     expect(frameId({ frameSha256: null, pixelSha256: 'b'.repeat(64) })).toBe('b'.repeat(64));
+    expect(frameId({ frameSha256: 'f'.repeat(64), pixelSha256: 'b'.repeat(64) })).toBe(
+      'f'.repeat(64),
+    );
     expect(outlineText([])).toBe('');
+  });
+
+  it('names a redacted frame by the hash of its pixels as published, never the real frame’s', () => {
+    const redacted = { frameSha256: 'f'.repeat(64), pixelSha256: 'b'.repeat(64) };
+    expect(frameId({ ...redacted, hiddenSha256: 'c'.repeat(64) })).toBe('b'.repeat(64));
+    const input = publishedInput(
+      'p-1-normal',
+      { ...context, screen: { ...screen, ...redacted, hiddenSha256: 'c'.repeat(64) } },
+      false,
+    );
+    expect(input.frame.id).toBe('b'.repeat(64));
   });
 });

@@ -47,8 +47,16 @@ export interface PublishedStep {
   error: string | null;
 }
 
-/** The frame's id: the host's frame hash where it sends one, else the pixel hash (same definition). */
-export function frameId(screen: Pick<ObservedScreen, 'frameSha256' | 'pixelSha256'>): string {
+/**
+ * The frame's id: the host's frame hash where it sends one, else the pixel hash (same definition).
+ * On a screen with the agent's `redact_regions` black, the hash of the pixels as published: the
+ * host's hash is of the real frame, and a worker holding it could test guesses of what the regions
+ * hide without end.
+ */
+export function frameId(
+  screen: Pick<ObservedScreen, 'frameSha256' | 'pixelSha256' | 'hiddenSha256'>,
+): string {
+  if (screen.hiddenSha256) return screen.pixelSha256;
   return screen.frameSha256 ?? screen.pixelSha256;
 }
 

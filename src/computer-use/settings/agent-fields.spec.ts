@@ -136,6 +136,7 @@ describe('the agent field table', () => {
       'navigation_words',
       'unlabelled_clicks',
       'ignore_regions',
+      'redact_regions',
       'screen_rules',
       'approve_at',
       'approvers',

@@ -200,10 +200,11 @@ export const AGENT_FIELD_SPECS = {
     showDefault: false,
     doc: {
       type: [RectDto],
-      description:
-        "blacked out in every screenshot Warden stores or shows (the model's included), never in what the host acts on",
+      description: `blacked out in every screenshot Warden stores or shows (the model's and the approver's included), never in what the host acts on; the outline's texts under them are never read; covering more than 2% of a 1024×768 screen, and pixels not redacted before, ${WEAKENING}`,
     },
     checks: [IsArray(), ArrayMaxSize(BOUNDS.redact_regions)],
+    // By the area newly hidden from the approver (weakening.ts).
+    weakens: 'by-effect',
   },
   /** Checked by the action rules (screen-rules-read.ts), so an error names the rule by its index. */
   screen_rules: {

@@ -370,6 +370,68 @@ const CASES: Case[] = [
     expected: [],
   },
 
+  // redact_regions: measured like ignore_regions
+  {
+    case: 'redact_regions set to the whole screen',
+    before: agent(),
+    after: agent({ redact_regions: [SCREEN] }),
+    expected: [['redact_regions', [], [SCREEN]]],
+  },
+  {
+    case: 'a new agent redacting a status bar (3.6%)',
+    before: null,
+    after: agent({ redact_regions: [BAR] }),
+    expected: [['redact_regions', [], [BAR]]],
+  },
+  {
+    case: 'redact_regions of 1.3% (a customer name)',
+    before: agent(),
+    after: agent({ redact_regions: [CLOCK] }),
+    expected: [],
+  },
+  {
+    case: 'redact_regions of 16,384 px², just over 2%',
+    before: agent(),
+    after: agent({ redact_regions: [rect(0, 0, 1024, 16)] }),
+    expected: [['redact_regions', [], [rect(0, 0, 1024, 16)]]],
+  },
+  {
+    case: 'a second region added to a status bar',
+    before: agent({ redact_regions: [BAR] }),
+    after: agent({ redact_regions: [BAR, CLOCK] }),
+    expected: [['redact_regions', [BAR], [BAR, CLOCK]]],
+  },
+  {
+    case: 'a redacted status bar moved to the top (other pixels, the same area)',
+    before: agent({ redact_regions: [BAR] }),
+    after: agent({ redact_regions: [rect(0, 0, 1024, 28)] }),
+    expected: [['redact_regions', [BAR], [rect(0, 0, 1024, 28)]]],
+  },
+  {
+    case: 'redact_regions shrunk from the whole screen to a status bar',
+    before: agent({ redact_regions: [SCREEN] }),
+    after: agent({ redact_regions: [BAR] }),
+    expected: [],
+  },
+  {
+    case: 'redact_regions kept over 2%',
+    before: agent({ redact_regions: [BAR] }),
+    after: agent({ redact_regions: [BAR] }),
+    expected: [],
+  },
+  {
+    case: 'redact_regions removed',
+    before: agent({ redact_regions: [SCREEN] }),
+    after: agent(),
+    expected: [],
+  },
+  {
+    case: 'what ignore_regions leave out of the comparison is not redacted',
+    before: agent({ ignore_regions: [BAR] }),
+    after: agent({ ignore_regions: [BAR], redact_regions: [CLOCK] }),
+    expected: [],
+  },
+
   // approve_at
   {
     case: 'approve_at set to "commit"',

@@ -17,9 +17,9 @@ import { screenRuleLoosenings } from './screen-rule-effect';
  * old and the new config in, the weakenings out.
  */
 
-/** The reference screen ignore regions are measured against (docs/security.md). */
+/** The reference screen ignore and redact regions are measured against (docs/security.md). */
 export const REFERENCE_SCREEN = { width: 1024, height: 768 } as const;
-/** Ignore regions covering more than this share of the reference screen are a weakening. */
+/** Ignore or redact regions covering more than this share of the reference screen are a weakening. */
 export const IGNORE_REGIONS_SHARE = 0.02;
 
 /** One agent's control loosened: `four_eyes` true → false. */
@@ -98,6 +98,14 @@ const ROWS: readonly Row[] = [
     change: `ignore_regions covering more than ${IGNORE_REGIONS_SHARE * 100}% of the screen`,
     when: `ignore_regions cover more than ${IGNORE_REGIONS_SHARE * 100}% of the screen`,
     why: 'a change there may go unseen between the approval and the write',
+  },
+  {
+    control: 'redact_regions',
+    // Measured like ignore_regions: what the approver no longer sees of the screen.
+    weakens: (a, b) => ignoresMore(a.redact_regions, b.redact_regions),
+    change: `redact_regions covering more than ${IGNORE_REGIONS_SHARE * 100}% of the screen`,
+    when: `redact_regions cover more than ${IGNORE_REGIONS_SHARE * 100}% of the screen`,
+    why: 'the person who approves a write sees nothing of the screen there, and neither does Warden',
   },
   {
     control: 'screen_rules',
@@ -308,8 +316,8 @@ export function missingReasons(
 }
 
 /**
- * Whether `after` ignores pixels `before` did not, and more than the share of the reference screen
- * in all. Overlaps count once. Rectangles are not clipped to the reference screen: one beyond it may
+ * Whether `after` covers pixels `before` did not (ignored, or redacted), and more than the share of
+ * the reference screen in all. Overlaps count once. Rectangles are not clipped to the reference screen: one beyond it may
  * lie on a larger real screen, so its whole area counts (the safe side).
  */
 export function ignoresMore(before: readonly Rect[], after: readonly Rect[]): boolean {

@@ -52,6 +52,8 @@ export interface Approval {
     source: 'outline' | 'ocr' | null;
     rect: Rect | null;
   } | null;
+  /** The agent's redact_regions as the write was held; null: it redacted nothing. */
+  redaction?: { percent: number; regions: Rect[]; target: boolean; changes: number[] } | null;
   may_decide_now?: string[] | null;
   escalates_at?: string | null;
   for_you?: { approve: string | null; reject: string | null };

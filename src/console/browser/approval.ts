@@ -5,6 +5,7 @@
 import { ApiError, api } from './api';
 import { changeList, editList } from './changes';
 import { railNotice } from './rail';
+import { redactionNotice } from './redaction-notice';
 import { decidersFacts } from './deciders';
 import { actionTitle, every, facts, h } from './dom';
 import { decisionSentence } from './change-words';
@@ -262,6 +263,7 @@ export async function renderApproval(main: HTMLElement, ctx: PageContext) {
         'div',
         {},
         railNotice(approval),
+        redactionNotice(approval),
         afterSent.section,
         changeList(approval, { level: 'h2', explain: true, steps }),
         approval.action.action === 'type' && typeof approval.action.text === 'string'
