@@ -121,6 +121,7 @@ describe("the step's decision as it is recorded", () => {
     expect(decisionFields(screen, read, { action: click, model: null }, null)).toEqual({
       ...screenFields(screen),
       screenTitle: null,
+      plannerSha256: null,
       action: click,
       classification: 'read',
       why: 'a click on a menu',
@@ -130,6 +131,18 @@ describe("the step's decision as it is recorded", () => {
         before: { source: 'status', type: 'S', text: 'Order 4711 saved' },
       },
     });
+  });
+
+  it("records the content hash of the script that planned it, and null for any other planner's", () => {
+    const sha = 'ab'.repeat(32);
+    const scripted = { action: click, plannedBy: 'script' as const, scriptSha256: sha };
+    expect(decisionFields(screen, read, scripted, null)).toMatchObject({
+      plannedBy: 'script',
+      plannerSha256: sha,
+    });
+    const fallback = { ...scripted, plannedBy: 'fallback' as const };
+    expect(decisionFields(screen, read, fallback, null).plannerSha256).toBe(sha);
+    expect(decisionFields(screen, read, { action: click }, null).plannerSha256).toBeNull();
   });
 
   it('records how the label was read where the verdict says', () => {

@@ -61,18 +61,21 @@ export function planFailure(error: unknown): { end: RunEnds; unexpected: boolean
  * The step's decision as it is recorded: its screen, the action (normalised, as it may be
  * recorded, or the refused answer made safe), its classification and why, the model's usage; for
  * a screen action the message the application shows now (so that its answer to the action is told
- * from it); the injection rail's record, for every decision of a model's step.
+ * from it); the injection rail's record, for every decision of a model's step; the content hash of
+ * the script that planned it (`scriptSha256`, the planner's), null when no script did.
  */
 export function decisionFields(
   screen: ObservedScreen,
   verdict: Verdict,
-  result: Pick<PlanResult, 'action' | 'model' | 'plannedBy'>,
+  result: Pick<PlanResult, 'action' | 'model' | 'plannedBy'> & { scriptSha256?: string },
   rail: RailRecord | null,
 ): StepFields {
   return {
     ...screenFields(screen),
     screenTitle: screen.outline ? outlineTitle(screen.outline) : null,
     ...(result.plannedBy ? { plannedBy: result.plannedBy } : {}),
+    // The script that decided, for the send gate: null when no script did.
+    plannerSha256: result.scriptSha256 ?? null,
     action: verdict.action ?? verdict.recorded ?? safeJson(result.action),
     classification: verdict.classification,
     why: verdict.why,

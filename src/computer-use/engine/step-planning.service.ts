@@ -111,7 +111,8 @@ export class StepPlanning {
     // the screenshot itself): started now, it reads while the model thinks.
     const byModel = plannedByModel(agent.planner);
     let screenText = byModel ? this.readScreenText(screen) : undefined;
-    const result = await this.plan(ctx, step, plannerFound.value, screen, history);
+    const planner = plannerFound.value;
+    const result = await this.plan(ctx, step, planner, screen, history);
     // A remote planner's worker decides: the step is taken again when its answer comes.
     if (result.waits) return 'waits';
     // A script's fallback is a model: its step passes the injection rail like any model's.
@@ -147,7 +148,10 @@ export class StepPlanning {
       screen,
       rail,
       ...point,
-      fields: { ...decisionFields(screen, verdict, result, rail), edit: point.edit ?? null },
+      fields: {
+        ...decisionFields(screen, verdict, { ...result, scriptSha256: planner?.scriptSha256 }, rail),
+        edit: point.edit ?? null,
+      },
       safetyChecks: result.safetyChecks ?? [],
       offScript: result.plannedBy === 'fallback',
     };
