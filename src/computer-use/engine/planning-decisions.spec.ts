@@ -8,6 +8,8 @@ import { ScreenError } from '../pixels/screen-error';
 import { ScreenHostError } from '../host-client/screen-host.client';
 import {
   decisionFields,
+  plannerChanged,
+  plannerUnavailableEnd,
   lastClickFocus,
   observeFailure,
   planFailure,
@@ -227,5 +229,35 @@ describe('where typing goes when the host marks no focus', () => {
     expect(
       lastClickFocus(history({ action: 'click', x: 110, y: 105 }), { ...screen, outline: null }),
     ).toBeNull();
+  });
+});
+
+describe('a planner put in force while the run goes on', () => {
+  const model = { provider: 'anthropic', model: 'claude', api_key_env: 'K', base_url: null };
+
+  it.each<[string, unknown, unknown, boolean]>([
+    ['the same script', 'scripted-a', 'scripted-a', false],
+    [
+      'the same model, its keys in another order',
+      model,
+      { ...model, provider: 'anthropic' },
+      false,
+    ],
+    ['no planner both times (the default)', null, undefined, false],
+    ['another script', 'scripted-a', 'scripted-b', true],
+    ['a model instead of the default', null, model, true],
+    ['another model', model, { ...model, model: 'claude-opus' }, true],
+  ])('%s: changed %s', (_, started, inForce, changed) => {
+    expect(plannerChanged(started, inForce)).toBe(changed);
+  });
+
+  it('that its starter may not use stops the run not_granted, naming planner_unavailable', () => {
+    const end = plannerUnavailableEnd('sap-orders', 'navigator-2026-11-10-normal is not public.');
+    expect(end).toMatchObject({
+      reason: 'not_granted',
+      summary:
+        'planner_unavailable: agent "sap-orders" cannot plan: navigator-2026-11-10-normal is not public.',
+      step: { outcome: null, fields: { error: end.summary } },
+    });
   });
 });

@@ -3,6 +3,7 @@
  * planner and OCR: when a screenshot that cannot be used is taken again, how a planner's failure
  * ends the run, and the step's decision as it is recorded.
  */
+import { canonicalJson } from '../../audit/canonical-json';
 import { BudgetExhaustedError } from '../../models/model-errors';
 import { labelAt, lastClickPoint, maskCardNumbers, outlineTitle, type Verdict } from '../actions';
 import { messageOf } from '../actions/receipt';
@@ -55,6 +56,24 @@ export function planFailure(error: unknown): { end: RunEnds; unexpected: boolean
   }
   const end = new RunEnds('model_error', `the planner failed: ${(error as Error).message}`);
   return { end, unexpected: true };
+}
+
+/**
+ * Whether the agent's planner in force is another than the one its run was started with (and
+ * decided by the catalog's rule for): the rule is then decided again for the run's starter.
+ */
+export function plannerChanged(started: unknown, inForce: unknown): boolean {
+  return canonicalJson(started ?? null) !== canonicalJson(inForce ?? null);
+}
+
+/**
+ * A planner put in force while the run went on that its starter may not use: the run stops
+ * `not_granted` (the operator's allows, denies and tags grant planners), its summary naming
+ * `planner_unavailable` and the catalog's why, as the refusal at a run's start does.
+ */
+export function plannerUnavailableEnd(agent: string, why: string): RunEnds {
+  const summary = `planner_unavailable: agent "${agent}" cannot plan: ${why}`;
+  return new RunEnds('not_granted', summary, { outcome: null, fields: { error: summary } });
 }
 
 /**

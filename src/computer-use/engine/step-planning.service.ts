@@ -37,8 +37,11 @@ import {
   lastClickFocus,
   observeFailure,
   planFailure,
+  plannerChanged,
+  plannerUnavailableEnd,
   screenFields,
 } from './planning-decisions';
+import { PlannerCatalog } from '../catalog/planner-catalog.service';
 import { keptState, stateFor } from './step-decisions';
 import { WARDEN_ACTOR } from '../../audit/warden-actor';
 import { ScreenSampling } from './screen-sampling.service';
@@ -78,6 +81,7 @@ export class StepPlanning {
     private readonly ocr: OcrLabelReader,
     private readonly sampling: ScreenSampling,
     private readonly audit: AuditService,
+    private readonly catalog: PlannerCatalog,
   ) {}
 
   /**
@@ -87,6 +91,12 @@ export class StepPlanning {
    */
   async planAndJudge(ctx: StepContext, step: Step): Promise<Judged | 'waits'> {
     const { run, agent } = ctx;
+    // Another planner put in force since the run started: may its starter use it? (docs/planners.md)
+    if (plannerChanged(run.agentConfig.planner, agent.planner)) {
+      const who = { tenant: run.tenant, subject: run.createdBy };
+      const unavailable = await this.catalog.unavailableFor(who, agent.planner);
+      if (unavailable) throw plannerUnavailableEnd(run.agent, unavailable.why);
+    }
     // The planner and the run's history do not depend on the screen: read while it is taken.
     const looked = Promise.allSettled([
       this.planners.plannerFor(run.tenant, agent.planner),
@@ -149,7 +159,12 @@ export class StepPlanning {
       rail,
       ...point,
       fields: {
-        ...decisionFields(screen, verdict, { ...result, scriptSha256: planner?.scriptSha256 }, rail),
+        ...decisionFields(
+          screen,
+          verdict,
+          { ...result, scriptSha256: planner?.scriptSha256 },
+          rail,
+        ),
         edit: point.edit ?? null,
       },
       safetyChecks: result.safetyChecks ?? [],

@@ -64,27 +64,15 @@ export class RunAdmission {
     const kill = await this.settings.killSwitch(caller.tenant, body.agent);
     if (kill?.engaged)
       return refuse(conflict(`the kill switch of "${body.agent}" is engaged: ${kill.reason}`));
-    // The catalog's rule for whoever starts the run (docs/models.md): a planner taken away since the
-    // config named it leaves the agent configured, and its runs refused with the why.
-    const verdict = await this.catalog.verdict(caller, agent.planner);
-    if (!verdict.available) {
-      return refuse(plannerUnavailable(`agent "${body.agent}" cannot plan: ${verdict.why}`), {
+    // The catalog's rule for whoever starts the run (docs/models.md), a script's fallback included:
+    // a planner taken away since the config named it leaves the agent configured, and its runs
+    // refused with the why.
+    const unavailable = await this.catalog.unavailableFor(caller, agent.planner);
+    if (unavailable) {
+      return refuse(plannerUnavailable(`agent "${body.agent}" cannot plan: ${unavailable.why}`), {
         reason: 'planner_unavailable',
-        ...(verdict.id ? { planner: verdict.id } : {}),
+        ...(unavailable.id ? { planner: unavailable.id } : {}),
       });
-    }
-    // A script's fallback is a planner like any other: the catalog's rule for whoever starts.
-    const fallback = await this.planners.fallbackOf(caller.tenant, agent.planner);
-    if (fallback) {
-      const backup = await this.catalog.verdict(caller, fallback);
-      if (!backup.available) {
-        return refuse(
-          plannerUnavailable(
-            `agent "${body.agent}" cannot plan: its script's fallback: ${backup.why}`,
-          ),
-          { reason: 'planner_unavailable', ...(backup.id ? { planner: backup.id } : {}) },
-        );
-      }
     }
     const declared = await this.planners.parametersOf(caller.tenant, agent.planner);
     const params = checkRunParams(declared, body.params);
