@@ -232,6 +232,15 @@ describe('where typing goes when the host marks no focus', () => {
   });
 });
 
+describe('a refused answer as it is recorded', () => {
+  it('masks a card number given as a JSON number, and stays JSON', () => {
+    expect(safeJson({ action: 'type', text: 4111111111111111 })).toEqual({
+      action: 'type',
+      text: '••••••••••••1111',
+    });
+  });
+});
+
 describe('a planner put in force while the run goes on', () => {
   const model = { provider: 'anthropic', model: 'claude', api_key_env: 'K', base_url: null };
 

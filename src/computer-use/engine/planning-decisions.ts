@@ -5,7 +5,7 @@
  */
 import { canonicalJson } from '../../audit/canonical-json';
 import { BudgetExhaustedError } from '../../models/model-errors';
-import { labelAt, lastClickPoint, maskCardNumbers, outlineTitle, type Verdict } from '../actions';
+import { labelAt, lastClickPoint, maskCardNumbersIn, outlineTitle, type Verdict } from '../actions';
 import { messageOf } from '../actions/receipt';
 import type { ObservedScreen, PlanResult, StepHistory } from '../planner-contract/planner';
 import type { RailRecord } from '../rail/screen-rail';
@@ -132,11 +132,13 @@ export function safeJson(value: unknown): RecordedAction | null {
   try {
     const raw = JSON.stringify(value);
     if (raw === undefined) return null;
-    const text = maskCardNumbers(raw);
+    // Masked in the parsed value, so that a number holding a card number stays JSON.
+    const masked = maskCardNumbersIn(JSON.parse(raw));
+    const text = JSON.stringify(masked);
     // Keep a refused answer readable but bounded.
     return text.length > 4000
       ? { truncated: text.slice(0, 4000) }
-      : (JSON.parse(text) as Record<string, unknown>);
+      : (masked as Record<string, unknown>);
   } catch {
     return null;
   }
