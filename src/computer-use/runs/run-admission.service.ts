@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { charName, hiddenCharacterProblem } from '@warden/protocol';
 import { type AuditEntry, AuditService } from '../../audit/audit.service';
 import type { Caller } from '../../auth/caller';
 import { conflict, DomainError, invalid, notFound } from '../../common/domain-error';
@@ -16,6 +17,15 @@ export function runRefused(
   details: { agent?: string; goal?: string; why: string } & Record<string, unknown>,
 ): AuditEntry {
   return { tenant: caller.tenant, type: 'computer_use.refused', actor: caller.subject, details };
+}
+
+/** The control characters a goal may hold: it may run over lines. */
+const GOAL_BREAKS: ReadonlySet<string> = new Set(['\t', '\n', '\r']);
+
+/** The 400 of a goal holding a character a person could not see as it is. */
+function hiddenInGoal(problem: NonNullable<ReturnType<typeof hiddenCharacterProblem>>): string {
+  const found = problem.kind === 'surrogate' ? 'a lone surrogate' : charName(problem.char);
+  return `goal must not contain control, invisible or bidirectional characters (it has ${found}): a person reading the run would not see what the planner is told`;
 }
 
 /** What a run starts with: the config version and the agent's config in it. */
@@ -74,6 +84,9 @@ export class RunAdmission {
         ...(unavailable.id ? { planner: unavailable.id } : {}),
       });
     }
+    // What the planner is told to do is what a person reads on the run: nothing hidden in it.
+    const hidden = hiddenCharacterProblem(body.goal, GOAL_BREAKS);
+    if (hidden) return refuse(invalid(hiddenInGoal(hidden)), { reason: 'goal' });
     const declared = await this.planners.parametersOf(caller.tenant, agent.planner);
     const params = checkRunParams(declared, body.params);
     if (!params.ok) return refuse(invalid(params.error), { reason: 'params' });
