@@ -89,6 +89,18 @@ describe('remote planner errors, end to end', () => {
       'planner_failed: the worker "w1" answered an error: model_unreachable',
     );
 
+    // Word-shaped, but no code of the list: a lower-cased IBAN is kept as its length only.
+    const iban = await stack.start('pay to DE89 3704 0044 0532 0130 00');
+    const c = await waitingWork(iban.id);
+    await claim(c.id, 'w1');
+    expect((await answer(c.id, { worker: 'w1', error: 'de89370400440532013000' })).status).toBe(
+      200,
+    );
+    const third = await stack.waitFor(iban.id, isEnded);
+    expect(third.summary).toBe(
+      `planner_failed: the worker "w1" answered an error of 22 characters (its text is not kept: it could quote the step's input)`,
+    );
+
     const quoted = await stack.start('order 4711 for Mrs Secret');
     const b = await waitingWork(quoted.id);
     await claim(b.id, 'w1');

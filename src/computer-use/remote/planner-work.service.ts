@@ -6,7 +6,7 @@ import { checkShape, maskCardNumbersIn } from '../actions';
 import { PLANNER_FAMILY } from '../planner-contract/planner-id';
 import { RemoteFamiliesRepository } from './remote-families.repository';
 import { PlannerWorkRepository, type WorkRow } from './planner-work.repository';
-import { ERROR_KIND } from './work-decisions';
+import { isWorkerErrorCode } from './work-decisions';
 
 /**
  * A decision refused for its shape as it is kept and judged again by the engine: its card numbers
@@ -108,7 +108,7 @@ export class PlannerWork {
     let problem: string | null = null;
     let answer: { decision: unknown } | { errorKind: string | null; errorLength: number };
     if (body.error !== undefined) {
-      const kind = ERROR_KIND.test(body.error) ? body.error : null;
+      const kind = isWorkerErrorCode(body.error) ? body.error : null;
       answer = { errorKind: kind, errorLength: [...body.error].length };
     } else {
       const raw = JSON.stringify(body.decision ?? null);

@@ -46,7 +46,7 @@ export class AnswerPlannerWorkDto {
 
   @ApiPropertyOptional({
     description:
-      'why the worker gives no decision; kept only when it is a short code (`model_unreachable`), else only its length',
+      'why the worker gives no decision; kept only when it is a code of the documented list (`model_unreachable`, `model_http_503`, docs/planners.md), else only its length',
     example: 'model_unreachable',
     maxLength: 2000,
   })
