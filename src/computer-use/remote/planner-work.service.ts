@@ -71,7 +71,7 @@ export class PlannerWork {
     worker: string,
   ): Promise<{ items: WorkView[]; next_cursor: null }> {
     const families = this.servedFamilies(caller, familiesParam);
-    await this.families.heartbeat(caller.tenant, families, worker);
+    await this.families.heartbeat(caller.tenant, families, worker, caller.tokenId);
     const rows = await this.work.waiting(caller.tenant, families, MAX_LISTED);
     return { items: rows.map(view), next_cursor: null };
   }
@@ -80,7 +80,7 @@ export class PlannerWork {
   async claim(caller: Caller, id: string, worker: string): Promise<WorkView & { input: unknown }> {
     const families = [...(caller.plannerFamilies ?? [])];
     if (!UUID.test(id)) throw notFound(`no planner work ${id.slice(0, 40)}`);
-    await this.families.heartbeat(caller.tenant, families, worker);
+    await this.families.heartbeat(caller.tenant, families, worker, caller.tokenId);
     const row = await this.work.claim(caller.tenant, families, id, worker, caller.tokenId);
     if (row) return { ...view(row), input: row.input };
     const found = await this.visible(caller, id);
