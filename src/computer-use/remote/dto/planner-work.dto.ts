@@ -8,7 +8,7 @@ const WORKER_MESSAGE =
 
 /** `GET /api/planner-work?families=&worker=`. */
 export class ListPlannerWorkDto {
-  @ApiProperty({ example: 'acme-vision', description: 'families, comma-separated' })
+  @ApiProperty({ example: 'vision-lab', description: 'families, comma-separated' })
   @IsString({ message: 'families is missing: the families to ask for, comma-separated' })
   @Length(1, 1000)
   families: string;
