@@ -20,19 +20,18 @@ export class ScriptGrants1796515000000 implements MigrationInterface {
       `ALTER TABLE "computer_use_configs" ADD "script_grants" jsonb NOT NULL DEFAULT '{}'`,
     );
     await queryRunner.query(`ALTER TABLE "steps" ADD "planner_sha256" character(64)`);
-    const heads: Array<{ tenant: string; version: number; config: ComputerUseConfig }> =
-      await queryRunner.query(
-        `SELECT DISTINCT ON (tenant) tenant, version, config FROM computer_use_configs
-          ORDER BY tenant, version DESC`,
-      );
+    const heads = (await queryRunner.query(
+      `SELECT DISTINCT ON (tenant) tenant, version, config FROM computer_use_configs
+        ORDER BY tenant, version DESC`,
+    )) as Array<{ tenant: string; version: number; config: ComputerUseConfig }>;
     for (const head of heads) {
       const uuids = scriptBound(head.config).map((b) => b.uuid);
       if (uuids.length === 0) continue;
-      const rows: Array<{ id: string; script: unknown }> = await queryRunner.query(
+      const rows = (await queryRunner.query(
         `SELECT id, script FROM scripted_planners
           WHERE tenant = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL`,
         [head.tenant, uuids],
-      );
+      )) as Array<{ id: string; script: unknown }>;
       const grants = grantsOf(head.config, new Map(rows.map((r) => [r.id, r.script])));
       await queryRunner.query(
         `UPDATE computer_use_configs SET script_grants = $3 WHERE tenant = $1 AND version = $2`,

@@ -280,6 +280,12 @@ describe('sending again what the host had not performed', () => {
     ['an approved write, writes needing approval', needs, { ...unapproved, approved: true }, null],
     ['an unapproved write, writes needing none', open, unapproved, null],
     [
+      'an unapproved write, not planned by the script granted',
+      ungranted,
+      unapproved,
+      'needs_approval',
+    ],
+    [
       'a staged edit, the agent still staging typing',
       { ...needs, stagesTyping: true },
       {
