@@ -8,6 +8,8 @@
  * by an update that raced the step.
  */
 import { createHash } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { grantScriptsInForce } from '../migrations/1796515000000-ScriptGrants';
 import { VA02_EXAMPLE_SCRIPT } from '../src/computer-use/planning/va02-example';
 import { isEnded, startStack, type Stack } from './support/stack';
 
@@ -127,6 +129,42 @@ describe('a script granted to an agent whose writes need no approval', () => {
       ended.steps.filter((s: any) => s.outcome === 'sent' && s.classification === 'write'),
     ).not.toHaveLength(0);
     expect(ended.steps.some((s: any) => s.outcome === 'held')).toBe(false);
+  });
+
+  it('an upgrade grants the version in force the content its scripts hold, and its runs send as before', async () => {
+    const typing = {
+      steps: [
+        { action: { action: 'click', element: { role: 'textbox', name: 'Command field' } } },
+        { action: { action: 'type', text: '/nVA03' } },
+        { action: { action: 'done', summary: 'typed' } },
+      ],
+    };
+    const script = await stack.planner(typing);
+    await stack.configure({ planner: script, require_write_approval: false, reason: REASON });
+    // A version written before grants were recorded.
+    await stack.api.db.sql(
+      `UPDATE computer_use_configs SET script_grants = '{}'
+        WHERE tenant = 'acme' AND version = (SELECT max(version) FROM computer_use_configs WHERE tenant = 'acme')`,
+    );
+    const runner = stack.api.app.get(DataSource).createQueryRunner();
+    await runner.connect();
+    try {
+      await grantScriptsInForce(runner);
+    } finally {
+      await runner.release();
+    }
+    const [head] = await stack.api.db.sql<{ script_grants: Record<string, string> }>(
+      `SELECT script_grants FROM computer_use_configs WHERE tenant = 'acme'
+        ORDER BY version DESC LIMIT 1`,
+    );
+    expect(head.script_grants).toEqual({ 'sap-orders': sha(typing) });
+    const run = await stack.start('type a transaction code');
+    const ended = await stack.waitFor(
+      run.id,
+      (r) => r.status === 'awaiting_approval' || isEnded(r),
+    );
+    expect(ended).toMatchObject({ status: 'completed', end_reason: 'done' });
+    expect(ended.steps[1]).toMatchObject({ classification: 'write', outcome: 'sent' });
   });
 
   it('a plain admin may still replace a script that only agents whose writes are held name', async () => {
