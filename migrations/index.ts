@@ -31,6 +31,8 @@ import { RemotePlanners1796480000000 } from './1796480000000-RemotePlanners';
 import { RoutineRuns1796490000000 } from './1796490000000-RoutineRuns';
 import { StepEdit1796500000000 } from './1796500000000-StepEdit';
 import { ApprovalRedaction1796510500000 } from './1796510500000-ApprovalRedaction';
+import { ScriptGrants1796515000000 } from './1796515000000-ScriptGrants';
+import { WorkerHeartbeatToken1796516000000 } from './1796516000000-WorkerHeartbeatToken';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -66,4 +68,6 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   RoutineRuns1796490000000,
   StepEdit1796500000000,
   ApprovalRedaction1796510500000,
+  ScriptGrants1796515000000,
+  WorkerHeartbeatToken1796516000000,
 ];

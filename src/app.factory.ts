@@ -11,6 +11,7 @@ import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import type { AppConfig } from './config/app-config';
 import { useJsonBodies } from './http/json-body.parser';
+import { useSecurityHeaders, withSecurityHeaders } from './http/security-headers';
 import { MetricsService } from './metrics/metrics.service';
 import { buildApiDocument } from './openapi/api-document';
 
@@ -38,11 +39,13 @@ export async function createApp(
     // parameter over 100 characters) leaves in the same shape as every other error.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const body = new AllExceptionsFilter().toBody(error, String(request.id));
-      void reply.status(body.statusCode).send(body);
+      // Answered before any hook runs: the headers every answer carries are set here.
+      void withSecurityHeaders(reply).status(body.statusCode).send(body);
     },
   });
   // JSON only, read and checked by Warden's own parsers; none of the form parsers Nest would add.
   useJsonBodies(adapter.getInstance());
+  useSecurityHeaders(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     bufferLogs: true,
     bodyParser: false,

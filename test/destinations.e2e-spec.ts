@@ -444,6 +444,38 @@ describe('every connection granted', () => {
       expectNoConnection({ listener });
     });
 
+    it("a secret grant of the tenant's own key for the default model's endpoint does not grant the default model", async () => {
+      // The normal way to bring one's own key (docs/operations.md): the tenant's key, granted for
+      // the very endpoint the deployment's default model lives at.
+      await cliOk('secrets', 'grant', '--tenant', 'acme', '--env', modelKeyEnv, '--to', fake.url);
+      try {
+        const r = await startWith();
+        expect(r.status).toBe(409);
+        expect(r.body.message).toContain(
+          "goes to the deployment's default model, which is not granted for tenant acme",
+        );
+        expect(r.body.message).toContain(
+          '`npm run cli -- destinations grant --tenant acme --to default-model`',
+        );
+        expectNoConnection({ 'the default model': fake });
+        const listed = await cliOk('destinations', 'list', '--tenant', 'acme');
+        expect(listed.stdout).toContain(
+          `secret grant of ${modelKeyEnv} (only ${modelKeyEnv} may go there: not the deployment's default model)`,
+        );
+      } finally {
+        await cliOk(
+          'secrets',
+          'revoke',
+          '--tenant',
+          'acme',
+          '--env',
+          modelKeyEnv,
+          '--to',
+          fake.url,
+        );
+      }
+    });
+
     it("the deployment's default model: refused until the tenant is granted it, then used, and a revoked grant stops the run", async () => {
       // No planner named (the default model), and the default model's key named outright with
       // the default model itself.
@@ -496,6 +528,9 @@ describe('every connection granted', () => {
 
       const granted = await destinations('grant', 'default-model');
       expect(granted.stdout).toContain(`granted ${fake.url} for tenant acme`);
+      expect((await cliOk('destinations', 'list', '--tenant', 'acme')).stdout).toContain(
+        "destination grant (the deployment's default model)",
+      );
       fake.script([
         chatCompletion(chatAction({ action: 'key', key: 'Tab' })),
         async () => {

@@ -193,6 +193,28 @@ describe('HTTP pipeline', () => {
     expect((await api.request('GET', '/test-only/forgotten')).status).toBe(403);
   });
 
+  it('answers everything with X-Content-Type-Options: nosniff: JSON, errors, the router’s refusals, the console', async () => {
+    const answers = [
+      await api.request('GET', '/api/me', { token }),
+      await api.request('GET', '/api/me'),
+      await api.request('GET', '/test-only/boom', { token }),
+      await api.request('POST', '/test-only/echo', { token, body: '{"name":' }),
+      await api.request('GET', '/api/planners/%FF', { token }),
+      await api.request('GET', '/api/no-such-route', { token }),
+      await api.request('GET', '/health/live'),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 401, 500, 400, 400, 404, 200]);
+    expect(answers.map((a) => a.headers.get('x-content-type-options'))).toEqual(
+      answers.map(() => 'nosniff'),
+    );
+    const console = await fetch(`${api.url}/console/`);
+    expect(console.status).toBe(200);
+    expect(console.headers.get('x-content-type-options')).toBe('nosniff');
+    const missing = await fetch(`${api.url}/console/assets/no-such-file.js`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it('answers 404 in the same shape for an unknown route', async () => {
     const missing = await api.request('GET', '/api/nothing-here', { token });
     expect(missing.status).toBe(404);

@@ -404,7 +404,11 @@ describe('scripted planners API', () => {
       expect.objectContaining({
         type: 'computer_use.planner.deleted',
         actor: 'ada',
-        details: { planner_id: planner.id, name: 'audited 2' },
+        details: {
+          planner_id: planner.id,
+          name: 'audited 2',
+          script_sha256: mine[1].details.script_sha256,
+        },
       }),
     ]);
     const verify = await api.request('GET', '/api/audit/verify', { token: auditor });

@@ -1,6 +1,7 @@
 /**
  * How a step waiting for a remote planner ends as a model error, through the real stack: no worker
- * asks (planner_offline), the worker that claimed it goes quiet (planner_offline), no answer by the
+ * asks (planner_offline), the worker that claimed it goes quiet (planner_offline, even while
+ * another token of the family asks under its name), no answer by the
  * deadline (planner_timeout), an error answer (planner_failed, keeping only a code or its length),
  * and too many of the tenant's steps waiting (planner_busy, 429 at a run's start).
  */
@@ -44,13 +45,17 @@ describe('remote planner errors, end to end', () => {
       /^planner_offline: no worker of remote planner family acme-vision/,
     );
 
-    // A worker claims, then stops asking (killed mid-step).
+    // A worker claims, then stops asking (killed mid-step), while another token of the family
+    // asks under the same worker name: that keeps no claim alive but its own.
+    const other = (await stack.api.token('acme', 'other-box', ['planners.serve'], [FAMILY])).token;
     const stop = await heartbeat('w1');
     const run = await stack.start('offline mid-step');
     const item = await waitingWork(run.id);
     expect((await claim(item.id, 'w1')).status).toBe(200);
     stop();
+    const impostor = await heartbeat('w1', FAMILY, other);
     const quiet = await stack.waitFor(run.id, isEnded);
+    impostor();
     expect(quiet).toMatchObject({ status: 'failed', end_reason: 'model_error' });
     expect(quiet.summary).toMatch(/^planner_offline: the worker "w1" that claimed the step/);
     expect(quiet.steps[0].error).toBe(quiet.summary);
@@ -87,6 +92,18 @@ describe('remote planner errors, end to end', () => {
     const first = await stack.waitFor(coded.id, isEnded);
     expect(first.summary).toBe(
       'planner_failed: the worker "w1" answered an error: model_unreachable',
+    );
+
+    // Word-shaped, but no code of the list: a lower-cased IBAN is kept as its length only.
+    const iban = await stack.start('pay to DE89 3704 0044 0532 0130 00');
+    const c = await waitingWork(iban.id);
+    await claim(c.id, 'w1');
+    expect((await answer(c.id, { worker: 'w1', error: 'de89370400440532013000' })).status).toBe(
+      200,
+    );
+    const third = await stack.waitFor(iban.id, isEnded);
+    expect(third.summary).toBe(
+      `planner_failed: the worker "w1" answered an error of 22 characters (its text is not kept: it could quote the step's input)`,
     );
 
     const quoted = await stack.start('order 4711 for Mrs Secret');

@@ -201,6 +201,32 @@ describe('remote planners, end to end', () => {
     stop();
   }, 90_000);
 
+  it('refuses a decision holding a card number as a JSON number with 400, recording it masked', async () => {
+    const stop = await heartbeat('w1');
+    await stack.configure({ planner: PLANNER, max_steps: 5 });
+    const run = await stack.start('card as a number');
+    const item = await waitingWork(run.id);
+    await claim(item.id, 'w1');
+    const bad = await answer(item.id, {
+      worker: 'w1',
+      decision: { action: 'type', text: 4111111111111111 },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^decision: /);
+    const next = await waitingWork(run.id);
+    const seen = await stack.run(run.id);
+    expect(seen.steps[0]).toMatchObject({
+      classification: 'invalid',
+      outcome: 'refused',
+      action: { action: 'type', text: '••••••••••••1111' },
+    });
+    expect(JSON.stringify(seen)).not.toContain('4111111111111111');
+    await claim(next.id, 'w1');
+    await answer(next.id, { worker: 'w1', decision: { action: 'done', summary: 'ok' } });
+    await stack.waitFor(run.id, isEnded);
+    stop();
+  }, 90_000);
+
   it('judges a decision on the frame it was given: a screen that changed since refuses it', async () => {
     const { sim } = stack;
     const stop = await heartbeat('w1');

@@ -193,6 +193,27 @@ describe('routine runs: a run saved as a script, replayed under the same rules',
     const control = await startWith('routine', { order: '4712\n', date: '15.05.2026' });
     expect(control.status).toBe(400);
     expect(control.body.message).toMatch(/^parameter order must not contain control/);
+    // Every format character and bidi control, the Arabic letter mark and the soft hyphen too.
+    for (const hidden of ['\u061c', '\u00ad', '\u{e0041}']) {
+      const r = await startWith('routine', { order: `47${hidden}12`, date: '15.05.2026' });
+      expect(r.status).toBe(400);
+      expect(r.body.message).toMatch(
+        /^parameter order must not contain control, invisible or bidirectional characters \(it has /,
+      );
+    }
+    const goal = await post(
+      '/api/computer-use/runs',
+      {
+        agent: 'routine',
+        goal: 'change the date\u202e6202.50.51',
+        params: { order: '4712', date: '1' },
+      },
+      stack.tokens.operator,
+    );
+    expect(goal.status).toBe(400);
+    expect(goal.body.message).toMatch(
+      /^goal must not contain control, invisible or bidirectional characters/,
+    );
     const long = await startWith('routine', { order: 'x'.repeat(501), date: '15.05.2026' });
     expect(long.status).toBe(400);
     expect(long.body.message).toBe('parameter order must have 1 to 500 characters (it has 501)');

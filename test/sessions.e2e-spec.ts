@@ -200,6 +200,26 @@ describe('console sessions (OpenID Connect)', () => {
     expect(audit.body.items.map((e: { actor: string }) => e.actor)).toEqual(
       expect.arrayContaining(['wes', 'ada']),
     );
+    // Nor may a plain admin make admins of the group that holds governance.weaken.
+    const admins = {
+      groups: { ...other.groups, 'warden-weakeners': ['computer_use.admin', 'governance.weaken'] },
+    };
+    const made = await api.request('PUT', '/api/admin/access', { headers, json: admins });
+    expect(made.status).toBe(403);
+    expect(made.body.message).toBe(
+      'mapping warden-weakeners, which holds governance.weaken, to computer_use.admin needs the permission governance.weaken',
+    );
+    // …or of another group, whose members may be in that one too.
+    const elsewhere = { groups: { ...other.groups, 'sap-team': ['computer_use.admin'] } };
+    const beside = await api.request('PUT', '/api/admin/access', { headers, json: elsewhere });
+    expect(beside.status).toBe(403);
+    expect(beside.body.message).toContain('while warden-weakeners holds governance.weaken');
+    const unchanged = await api.request('GET', '/api/admin/access', { token: adminToken });
+    expect(unchanged.body.groups).toEqual(other.groups);
+    expect(
+      (await api.request('PUT', '/api/admin/access', { token: weakenerToken, json: admins }))
+        .status,
+    ).toBe(200);
   });
 
   it("applies a mapping change to a person's next request, without signing in again", async () => {

@@ -1,4 +1,6 @@
 import { Queue } from 'bullmq';
+import { PlannerAccess } from '../src/computer-use/catalog/planner-access.service';
+import { NAVIGATOR_PLANNER_ID } from '../src/computer-use/settings/config-bounds';
 import { JOB, STEP_QUEUE } from '../src/queue/step-queue';
 import { isEnded, startStack, Stack } from './support/stack';
 
@@ -236,6 +238,40 @@ describe('admin switches reach runs already going', () => {
       end_reason: 'done',
       summary: 'the new planner answered',
     });
+  });
+
+  it('stops a run at its next step when its planner is switched to one its starter may not use', async () => {
+    const slow = await stack.planner({
+      steps: [
+        { action: { action: 'wait', seconds: 0.2 } },
+        { when: { text: '^NEXT$' }, patience: 60, action: { action: 'wait', seconds: 0.1 } },
+        { action: { action: 'done', summary: 'the old planner went on' } },
+      ],
+    });
+    await stack.configure({ planner: slow });
+    const run = await stack.start(); // by olga, who may not use the navigator
+    await stack.waitFor(run.id, (r) => r.step_count >= 2);
+    // The operator lets wes (only) use the navigator, and wes puts it in force under olga's run.
+    await stack.api.app
+      .get(PlannerAccess)
+      .set(
+        { kind: 'allow', tenant: 'acme', subject: 'wes', planner: NAVIGATOR_PLANNER_ID },
+        'os:test',
+      );
+    const switched = await stack.configureAs(stack.tokens.weakener, {
+      planner: NAVIGATOR_PLANNER_ID,
+    });
+    expect(switched.status).toBe(200);
+    await stack.sim.poke('NEXT');
+    const ended = await stack.waitFor(run.id, isEnded);
+    expect(ended).toMatchObject({ status: 'stopped', end_reason: 'not_granted' });
+    expect(ended.summary).toMatch(
+      new RegExp(
+        `^planner_unavailable: agent "sap-orders" cannot plan: ${NAVIGATOR_PLANNER_ID} is not public`,
+      ),
+    );
+    expect(ended.steps.map((s: any) => s.outcome)).toEqual(['sent', 'sent', null]);
+    expect(await performed()).toEqual([]);
   });
 });
 

@@ -154,7 +154,7 @@ const CASES: Case[] = [
     control: 'planner',
     before: LOOSE,
     after: { ...LOOSE, planner: SCRIPT },
-    says: 'a new planner for an agent whose writes need no approval',
+    says: 'a new planner, or new content of its script, for an agent whose writes need no approval',
     from: null,
     to: SCRIPT,
   },

@@ -118,6 +118,24 @@ describe('may this tenant’s traffic go to this origin', () => {
     expect(JSON.stringify(decision)).not.toContain('10.0.0.7');
   });
 
+  it("grants the deployment's own destinations by a destination grant only, never by a secret grant of their origin", () => {
+    const model = 'https://api.anthropic.com';
+    const deploymentUse = use(model, { what: 'the planner', deployment: 'default-model' });
+    // The tenant's own key for the same endpoint: its own key may go there, the operator's not.
+    const own = secret(model, 'ACME_ANTHROPIC_KEY');
+    expect(decide(deploymentUse, [own])).toMatchObject({
+      granted: false,
+      fix: 'npm run cli -- destinations grant --tenant acme --to default-model',
+    });
+    expect(decide(use(model), [own]).granted).toBe(true);
+    expect(decide(deploymentUse, [own, granted(model)])).toEqual({
+      granted: true,
+      by: [granted(model)],
+    });
+    const mail = use('smtp://mail.internal:587', { what: 'e-mail', deployment: 'smtp' });
+    expect(decide(mail, [secret('smtp://mail.internal:587', 'ACME_SMTP')]).granted).toBe(false);
+  });
+
   it('answers the grants that grant it', () => {
     const grants = [
       granted('https://hooks.example.com'),

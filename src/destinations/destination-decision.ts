@@ -3,7 +3,9 @@
  * grants in, a decision out. An origin is granted for a tenant when a live destination grant names
  * it, or a live secret grant does (granting a secret for an origin grants the origin); compared in
  * normal form, scheme, host and port alike, so another port, another scheme or another spelling of
- * another host is another origin.
+ * another host is another origin. One of the deployment's own destinations (its default model, its
+ * SMTP server: the operator's key, the operator's server) is granted only by a destination grant:
+ * a secret grant of the same origin lets the tenant's own key go there, never the operator's.
  */
 import { normalOrigin } from './destination-origin';
 
@@ -44,7 +46,12 @@ export function grantCommand(tenant: string, to: string): string {
 
 export function decide(use: DestinationUse, grants: readonly LiveGrant[]): Decision {
   const origin = normalOrigin(use.origin);
-  const by = origin === null ? [] : grants.filter((g) => normalOrigin(g.origin) === origin);
+  const by =
+    origin === null
+      ? []
+      : grants.filter(
+          (g) => normalOrigin(g.origin) === origin && (!use.deployment || g.env === null),
+        );
   if (by.length > 0) return { granted: true, by };
   if (use.deployment) {
     const fix = grantCommand(use.tenant, use.deployment);

@@ -41,7 +41,10 @@ export interface DestinationGrantView {
 export interface DestinationListRow {
   tenant: string;
   to: string;
-  /** `destination grant`, or `secret grant of NAME` for an origin a secret grant grants. */
+  /**
+   * `destination grant`, or `secret grant of NAME` for an origin a secret grant grants; for the
+   * origin of the deployment's default model or SMTP server, which of the two grants it.
+   */
   by: string;
   note: string;
   granted_by: string;
@@ -172,16 +175,30 @@ export class Destinations {
     return { revoked, origin, secretGrants };
   }
 
-  /** Live grants of both kinds, of one tenant or of all. */
+  /**
+   * Live grants of both kinds, of one tenant or of all. A grant of one of the deployment's own
+   * destinations says so; a secret grant of such an origin says that it does not grant it.
+   */
   async list(tenant?: string): Promise<DestinationListRow[]> {
-    return (await this.grants.liveRows(tenant)).map((g) => ({
-      tenant: g.tenant,
-      to: g.origin,
-      by: g.env === null ? 'destination grant' : `secret grant of ${g.env}`,
-      note: g.note ?? '',
-      granted_by: g.grantedBy,
-      granted_at: g.grantedAt.toISOString(),
-    }));
+    const own = (Object.keys(DEPLOYMENT_DESTINATIONS) as DeploymentDestination[])
+      .map((which) => ({ which, origin: this.deploymentOrigin(which) }))
+      .filter((d) => d.origin !== null);
+    return (await this.grants.liveRows(tenant)).map((g) => {
+      const deployment = own.filter((d) => d.origin === g.origin);
+      const names = deployment.map((d) => DEPLOYMENT_DESTINATIONS[d.which]).join(' and ');
+      const by =
+        g.env === null
+          ? `destination grant${names ? ` (${names})` : ''}`
+          : `secret grant of ${g.env}${names ? ` (only ${g.env} may go there: not ${names})` : ''}`;
+      return {
+        tenant: g.tenant,
+        to: g.origin,
+        by,
+        note: g.note ?? '',
+        granted_by: g.grantedBy,
+        granted_at: g.grantedAt.toISOString(),
+      };
+    });
   }
 
   /** The origin `--to` names: an origin, or `default-model` / `smtp`; throws with the reason. */

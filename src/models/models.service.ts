@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { loadRules, maskCardNumbers } from '../computer-use/actions';
+import { loadRules, maskCardNumbersIn } from '../computer-use/actions';
 import type {
   ModelUsage,
   PlanningContext,
@@ -340,7 +340,7 @@ export class ModelsService {
       const answer = provider.read(value);
       await this.usage.record({
         ...base,
-        answer: JSON.parse(maskCardNumbers(JSON.stringify(answer.record))) as Record<
+        answer: maskCardNumbersIn(JSON.parse(JSON.stringify(answer.record))) as Record<
           string,
           unknown
         >,

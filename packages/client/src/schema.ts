@@ -901,6 +901,8 @@ export interface components {
             script: {
                 [key: string]: unknown;
             };
+            /** @description why: required (with governance.weaken) when an agent whose writes need no approval names this script and its content changes */
+            reason?: string | null;
         };
         ClaimPlannerWorkDto: {
             /** @example gpu-box-1 */
@@ -922,7 +924,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description why the worker gives no decision; kept only when it is a short code (`model_unreachable`), else only its length
+             * @description why the worker gives no decision; kept only when it is a code of the documented list (`model_unreachable`, `model_http_503`, docs/planners.md), else only its length
              * @example model_unreachable
              */
             error?: string;
@@ -3237,7 +3239,10 @@ export interface operations {
     };
     PlannersController_remove: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description why: required (with governance.weaken) when an agent whose writes need no approval names this script */
+                reason?: string;
+            };
             header?: never;
             path: {
                 id: string;

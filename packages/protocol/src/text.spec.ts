@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { textProblemInWords, typedTextProblem } from './text';
+import { hiddenCharacterProblem, textProblemInWords, typedTextProblem } from './text';
 
 const BIDI = [
   0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
@@ -91,5 +91,26 @@ describe('the typed text rule (docs/rules.md), shared by Warden and the screen h
         expect(typedTextProblem(text) === null).toBe(!refused.test(text));
       }),
     );
+  });
+});
+
+describe('a character a person could not see, in any text (goals, parameters, typed text)', () => {
+  it.each([
+    ['\u061c', 'bidi'],
+    ['\u200f', 'bidi'],
+    ['\u2067', 'bidi'],
+    ['\u00ad', 'invisible'],
+    ['\u200b', 'invisible'],
+    ['\u{e0041}', 'invisible'],
+    ['\n', 'control'],
+    ['\u2028', 'control'],
+  ])('finds %j as %s', (char, kind) => {
+    expect(hiddenCharacterProblem(`a${char}b`)).toEqual({ kind, char });
+  });
+
+  it('lets through the control characters allowed, and plain text of any script', () => {
+    expect(hiddenCharacterProblem('a\tb\nc', new Set(['\t', '\n']))).toBeNull();
+    expect(hiddenCharacterProblem('Müller – طلب ٤٧١٢ (№ 7) 注文')).toBeNull();
+    expect(hiddenCharacterProblem('a\ud800b')).toEqual({ kind: 'surrogate' });
   });
 });

@@ -52,8 +52,25 @@ export function typedTextProblem(text: string): TextProblem | null {
   let length = 0;
   for (const _ of text) length++;
   if (length < 1 || length > ACTION_LIMITS.textMax) return { kind: 'length', length };
+  return hiddenCharacterProblem(text, TYPED_BREAKS);
+}
+
+/** What a `type` text may hold of the characters hiddenCharacterProblem refuses: Tab and Enter. */
+const TYPED_BREAKS: ReadonlySet<string> = new Set(['\t', '\n']);
+
+/**
+ * The first character of `text` a person could not see as it is, or null: a bidirectional control
+ * (U+061C among them), any other format character (Unicode category Cf: soft hyphen U+00AD,
+ * zero-width characters, tag characters …), a control character or line separator, an unpaired
+ * surrogate. `allowed` are control characters the text may hold (a `type` text: tab and newline).
+ * The one check of typed text, a run's goal and a routine run's parameters (docs/rules.md).
+ */
+export function hiddenCharacterProblem(
+  text: string,
+  allowed: ReadonlySet<string> = new Set(),
+): Exclude<TextProblem, { kind: 'length' }> | null {
   for (const [char] of text.matchAll(REFUSED)) {
-    if (char === '\t' || char === '\n') continue;
+    if (allowed.has(char)) continue;
     const kind = kindOf(char);
     return kind === 'surrogate' ? { kind } : { kind, char };
   }

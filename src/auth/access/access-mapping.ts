@@ -38,9 +38,45 @@ export function readAccessMapping(
   return { mapping };
 }
 
-/** The groups that would hold `governance.weaken` under `next` but do not under `current`. */
-export function groupsGainingWeaken(current: AccessMapping, next: AccessMapping): string[] {
-  return Object.keys(next).filter(
-    (g) => next[g].includes('governance.weaken') && !current[g]?.includes('governance.weaken'),
+/** A group whose change may make admins who may weaken, and the change, as the 403 names it. */
+export interface WeakenGain {
+  group: string;
+  change: string;
+}
+
+const WEAKEN = 'governance.weaken';
+const ADMIN = 'computer_use.admin';
+
+/**
+ * The groups whose change under `next` may make more people admins who may weaken
+ * (docs/security.md, "Signing in"): a group that newly holds `governance.weaken`; and a group that
+ * newly holds `computer_use.admin` while it holds `governance.weaken`, or while another group holds
+ * `governance.weaken` without `computer_use.admin` (a member of both becomes such an admin, and
+ * who is in which group only the identity provider knows: the safe side).
+ */
+export function groupsGainingWeaken(current: AccessMapping, next: AccessMapping): WeakenGain[] {
+  const weakenOnly = Object.keys(next).filter(
+    (g) => next[g].includes(WEAKEN) && !next[g].includes(ADMIN),
   );
+  const gains: WeakenGain[] = [];
+  for (const group of Object.keys(next)) {
+    const had = current[group] ?? [];
+    if (next[group].includes(WEAKEN) && !had.includes(WEAKEN)) {
+      gains.push({ group, change: `mapping ${group} to ${WEAKEN}` });
+      continue;
+    }
+    if (!next[group].includes(ADMIN) || had.includes(ADMIN)) continue;
+    if (next[group].includes(WEAKEN)) {
+      gains.push({ group, change: `mapping ${group}, which holds ${WEAKEN}, to ${ADMIN}` });
+      continue;
+    }
+    const others = weakenOnly.filter((g) => g !== group);
+    if (others.length > 0) {
+      gains.push({
+        group,
+        change: `mapping ${group} to ${ADMIN} while ${others.join(', ')} ${others.length === 1 ? 'holds' : 'hold'} ${WEAKEN} (a member of both may weaken)`,
+      });
+    }
+  }
+  return gains;
 }

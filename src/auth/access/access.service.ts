@@ -36,11 +36,11 @@ export class AccessService {
       await this.tenants.ensure(caller.tenant, manager);
       await this.access.lock(manager, caller.tenant);
       const before = await this.access.mapping(caller.tenant, manager);
-      // Handing out governance.weaken is itself a weakening: only who holds it may (docs/security.md).
+      // Making admins who may weaken is itself a weakening: only who holds it may (docs/security.md).
       const gaining = groupsGainingWeaken(before, next);
       if (gaining.length > 0 && !caller.permissions.has('governance.weaken')) {
         throw forbidden(
-          `mapping ${gaining.join(', ')} to governance.weaken needs the permission governance.weaken`,
+          `${gaining.map((g) => g.change).join('; ')} ${gaining.length === 1 ? 'needs' : 'need'} the permission governance.weaken`,
         );
       }
       await this.access.replace(manager, caller.tenant, next);

@@ -1,4 +1,10 @@
-import { completesCardNumber, containsCardNumber, luhn, maskCardNumbers } from './card-number';
+import {
+  completesCardNumber,
+  containsCardNumber,
+  luhn,
+  maskCardNumbers,
+  maskCardNumbersIn,
+} from './card-number';
 
 describe('card numbers', () => {
   it('checks Luhn', () => {
@@ -75,5 +81,35 @@ describe('card numbers', () => {
     expect(maskCardNumbers('１１', ['4111 1111 1111 11'])).toBe('••');
     expect(maskCardNumbers('1111 1111', ['order 4711 '])).toBe('1111 1111');
     expect(maskCardNumbers('4111 1111 1111 1111', [])).toBe('•••• •••• •••• 1111');
+  });
+});
+
+describe('card numbers in a JSON value', () => {
+  it('masks them in strings, keys and numbers, and the result is still JSON', () => {
+    const value = {
+      action: 'type',
+      text: 'card 4111 1111 1111 1111',
+      amount: 4111111111111111,
+      '4111111111111111': [5500005555555559, 12, 'plain'],
+      nested: { ok: true, none: null, x: 1.5 },
+    };
+    const masked = maskCardNumbersIn(value);
+    expect(masked).toEqual({
+      action: 'type',
+      text: 'card •••• •••• •••• 1111',
+      amount: '••••••••••••1111',
+      '••••••••••••1111': ['••••••••••••5559', 12, 'plain'],
+      nested: { ok: true, none: null, x: 1.5 },
+    });
+    expect(JSON.parse(JSON.stringify(masked))).toEqual(masked);
+  });
+
+  it('keeps a value without card numbers as it is', () => {
+    const value = { action: 'click', x: 4111, y: 1111, target: 'Save' };
+    expect(maskCardNumbersIn(value)).toEqual(value);
+    expect(maskCardNumbersIn(null)).toBeNull();
+    expect(maskCardNumbersIn(1234.5)).toBe(1234.5);
+    // A number of 20 digits or more holds no card number, as text of 20 digits does not.
+    expect(maskCardNumbersIn(1e21)).toBe(1e21);
   });
 });

@@ -133,3 +133,25 @@ export function maskCardNumbers(text: string, before: readonly string[] = []): s
   }
   return out;
 }
+
+/**
+ * A JSON value with every card number masked as `maskCardNumbers` does, in its strings, its keys
+ * and its numbers: a number whose digits hold one becomes the masked text. Masked after parsing,
+ * so the result is still a JSON value (masking the JSON text would turn `4111111111111111` into
+ * `••••…1111`, which is no JSON).
+ */
+export function maskCardNumbersIn(value: unknown): unknown {
+  if (typeof value === 'string') return maskCardNumbers(value);
+  if (typeof value === 'number') {
+    const text = JSON.stringify(value);
+    const masked = maskCardNumbers(text);
+    return masked === text ? value : masked;
+  }
+  if (Array.isArray(value)) return value.map(maskCardNumbersIn);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, v]) => [maskCardNumbers(key), maskCardNumbersIn(v)]),
+    );
+  }
+  return value;
+}

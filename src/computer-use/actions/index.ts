@@ -23,7 +23,13 @@ export {
 export { labelEvidence, type EvidenceElement, type LabelEvidence } from './label-evidence';
 export { loadRules, roleKey, RulesError, type Rules, type AgentRules } from './rules';
 export { findCommitWord, fold, words } from './commit-words';
-export { completesCardNumber, containsCardNumber, luhn, maskCardNumbers } from './card-number';
+export {
+  completesCardNumber,
+  containsCardNumber,
+  luhn,
+  maskCardNumbers,
+  maskCardNumbersIn,
+} from './card-number';
 export { describeChange } from './change-text';
 export {
   changeList,

@@ -124,13 +124,33 @@ export class PlannerCatalog implements OnModuleInit {
    * deployment's keys is that model planner when it is exactly that model, and refused otherwise.
    * Anything else: not available.
    */
-  async verdict(caller: Caller, planner: unknown): Promise<PlannerVerdict> {
+  async verdict(
+    caller: Pick<Caller, 'tenant' | 'subject'>,
+    planner: unknown,
+  ): Promise<PlannerVerdict> {
     const entry = await this.entryOf(caller.tenant, planner);
     if ('outside' in entry) return { available: true, why: entry.outside, id: null };
     if ('refused' in entry) return { available: false, why: entry.refused, id: null };
     const who = await this.who(caller);
     const decision = decideAccess(entry, who, who.grants);
     return { available: decision.available, why: decision.why, id: entry.id };
+  }
+
+  /**
+   * Why `who` may not plan with what an agent's `planner` names, or null: the planner itself, then a
+   * script's fallback (a planner like any other). For a run's start and for a planner put in force
+   * while a run goes on, decided for whoever started it (docs/planners.md).
+   */
+  async unavailableFor(
+    who: Pick<Caller, 'tenant' | 'subject'>,
+    planner: unknown,
+  ): Promise<{ why: string; id: string | null } | null> {
+    const verdict = await this.verdict(who, planner);
+    if (!verdict.available) return { why: verdict.why, id: verdict.id };
+    const fallback = await this.planners.fallbackOf(who.tenant, planner);
+    if (!fallback) return null;
+    const backup = await this.verdict(who, fallback);
+    return backup.available ? null : { why: `its script's fallback: ${backup.why}`, id: backup.id };
   }
 
   /**
@@ -170,7 +190,9 @@ export class PlannerCatalog implements OnModuleInit {
     }
   }
 
-  private async who(caller: Caller): Promise<RuleCaller & { grants: AccessRowGrant[] }> {
+  private async who(
+    caller: Pick<Caller, 'tenant' | 'subject'>,
+  ): Promise<RuleCaller & { grants: AccessRowGrant[] }> {
     const found = await this.access.forCaller(caller.tenant, caller.subject);
     return {
       tenant: caller.tenant,

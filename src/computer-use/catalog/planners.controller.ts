@@ -14,7 +14,10 @@ import { CurrentCaller } from '../../auth/current-caller.decorator';
 import { Permissions } from '../../auth/permissions.decorator';
 import { ListQueryDto } from '../../common/list-query.dto';
 import { CreateScriptedPlannerDto } from '../planning/dto/create-scripted-planner.dto';
-import { UpdateScriptedPlannerDto } from '../planning/dto/update-scripted-planner.dto';
+import {
+  DeleteScriptedPlannerQuery,
+  UpdateScriptedPlannerDto,
+} from '../planning/dto/update-scripted-planner.dto';
 import { checkScript } from '../planning/check-script';
 import { PlannersService } from '../planning/planners.service';
 import { PlannerCatalog } from './planner-catalog.service';
@@ -78,6 +81,10 @@ export class PlannersController {
     return { planner: await this.catalog.get(caller, id) };
   }
 
+  /**
+   * New content for a script that an agent whose writes need no approval names is that agent's
+   * weakening: 403 without governance.weaken, 400 without `reason` (docs/security.md).
+   */
   @Put(':id')
   @ApiParam(ID)
   @ApiOperation({ summary: 'Change a scripted planner' })
@@ -96,7 +103,11 @@ export class PlannersController {
   @ApiParam(ID)
   @ApiNoContentResponse({ description: 'deleted; from now on the planner is 404' })
   @ApiOperation({ summary: 'Delete a scripted planner' })
-  async remove(@CurrentCaller() caller: Caller, @Param('id') id: string): Promise<void> {
-    await this.planners.remove(caller, id);
+  async remove(
+    @CurrentCaller() caller: Caller,
+    @Param('id') id: string,
+    @Query() query: DeleteScriptedPlannerQuery,
+  ): Promise<void> {
+    await this.planners.remove(caller, id, query.reason);
   }
 }

@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { ApprovalTimersModule } from '../../approvals/approval-timers.module';
 import { NotificationsWorkerModule } from '../../notifications/notifications-worker.module';
 import { SecretsModule } from '../../secrets/secrets.module';
+import { CatalogModule } from '../catalog/catalog.module';
 import { PlanningModule } from '../planning/planning.module';
 import { RunStateModule } from '../runs/run-state.module';
 import { HostClientModule } from '../host-client/host-client.module';
@@ -33,6 +34,7 @@ import { WriteReceipts } from './write-receipts.service';
     OcrModule,
     SettingsModule,
     PlanningModule,
+    CatalogModule,
     RemoteModule,
     SecretsModule,
     NotificationsWorkerModule,

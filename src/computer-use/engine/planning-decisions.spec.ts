@@ -8,6 +8,8 @@ import { ScreenError } from '../pixels/screen-error';
 import { ScreenHostError } from '../host-client/screen-host.client';
 import {
   decisionFields,
+  plannerChanged,
+  plannerUnavailableEnd,
   lastClickFocus,
   observeFailure,
   planFailure,
@@ -121,6 +123,7 @@ describe("the step's decision as it is recorded", () => {
     expect(decisionFields(screen, read, { action: click, model: null }, null)).toEqual({
       ...screenFields(screen),
       screenTitle: null,
+      plannerSha256: null,
       action: click,
       classification: 'read',
       why: 'a click on a menu',
@@ -130,6 +133,18 @@ describe("the step's decision as it is recorded", () => {
         before: { source: 'status', type: 'S', text: 'Order 4711 saved' },
       },
     });
+  });
+
+  it("records the content hash of the script that planned it, and null for any other planner's", () => {
+    const sha = 'ab'.repeat(32);
+    const scripted = { action: click, plannedBy: 'script' as const, scriptSha256: sha };
+    expect(decisionFields(screen, read, scripted, null)).toMatchObject({
+      plannedBy: 'script',
+      plannerSha256: sha,
+    });
+    const fallback = { ...scripted, plannedBy: 'fallback' as const };
+    expect(decisionFields(screen, read, fallback, null).plannerSha256).toBe(sha);
+    expect(decisionFields(screen, read, { action: click }, null).plannerSha256).toBeNull();
   });
 
   it('records how the label was read where the verdict says', () => {
@@ -214,5 +229,44 @@ describe('where typing goes when the host marks no focus', () => {
     expect(
       lastClickFocus(history({ action: 'click', x: 110, y: 105 }), { ...screen, outline: null }),
     ).toBeNull();
+  });
+});
+
+describe('a refused answer as it is recorded', () => {
+  it('masks a card number given as a JSON number, and stays JSON', () => {
+    expect(safeJson({ action: 'type', text: 4111111111111111 })).toEqual({
+      action: 'type',
+      text: '••••••••••••1111',
+    });
+  });
+});
+
+describe('a planner put in force while the run goes on', () => {
+  const model = { provider: 'anthropic', model: 'claude', api_key_env: 'K', base_url: null };
+
+  it.each<[string, unknown, unknown, boolean]>([
+    ['the same script', 'scripted-a', 'scripted-a', false],
+    [
+      'the same model, its keys in another order',
+      model,
+      { ...model, provider: 'anthropic' },
+      false,
+    ],
+    ['no planner both times (the default)', null, undefined, false],
+    ['another script', 'scripted-a', 'scripted-b', true],
+    ['a model instead of the default', null, model, true],
+    ['another model', model, { ...model, model: 'claude-opus' }, true],
+  ])('%s: changed %s', (_, started, inForce, changed) => {
+    expect(plannerChanged(started, inForce)).toBe(changed);
+  });
+
+  it('that its starter may not use stops the run not_granted, naming planner_unavailable', () => {
+    const end = plannerUnavailableEnd('sap-orders', 'navigator-2026-11-10-normal is not public.');
+    expect(end).toMatchObject({
+      reason: 'not_granted',
+      summary:
+        'planner_unavailable: agent "sap-orders" cannot plan: navigator-2026-11-10-normal is not public.',
+      step: { outcome: null, fields: { error: end.summary } },
+    });
   });
 });

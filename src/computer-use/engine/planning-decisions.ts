@@ -3,8 +3,9 @@
  * planner and OCR: when a screenshot that cannot be used is taken again, how a planner's failure
  * ends the run, and the step's decision as it is recorded.
  */
+import { canonicalJson } from '../../audit/canonical-json';
 import { BudgetExhaustedError } from '../../models/model-errors';
-import { labelAt, lastClickPoint, maskCardNumbers, outlineTitle, type Verdict } from '../actions';
+import { labelAt, lastClickPoint, maskCardNumbersIn, outlineTitle, type Verdict } from '../actions';
 import { messageOf } from '../actions/receipt';
 import type { ObservedScreen, PlanResult, StepHistory } from '../planner-contract/planner';
 import type { RailRecord } from '../rail/screen-rail';
@@ -58,21 +59,42 @@ export function planFailure(error: unknown): { end: RunEnds; unexpected: boolean
 }
 
 /**
+ * Whether the agent's planner in force is another than the one its run was started with (and
+ * decided by the catalog's rule for): the rule is then decided again for the run's starter.
+ */
+export function plannerChanged(started: unknown, inForce: unknown): boolean {
+  return canonicalJson(started ?? null) !== canonicalJson(inForce ?? null);
+}
+
+/**
+ * A planner put in force while the run went on that its starter may not use: the run stops
+ * `not_granted` (the operator's allows, denies and tags grant planners), its summary naming
+ * `planner_unavailable` and the catalog's why, as the refusal at a run's start does.
+ */
+export function plannerUnavailableEnd(agent: string, why: string): RunEnds {
+  const summary = `planner_unavailable: agent "${agent}" cannot plan: ${why}`;
+  return new RunEnds('not_granted', summary, { outcome: null, fields: { error: summary } });
+}
+
+/**
  * The step's decision as it is recorded: its screen, the action (normalised, as it may be
  * recorded, or the refused answer made safe), its classification and why, the model's usage; for
  * a screen action the message the application shows now (so that its answer to the action is told
- * from it); the injection rail's record, for every decision of a model's step.
+ * from it); the injection rail's record, for every decision of a model's step; the content hash of
+ * the script that planned it (`scriptSha256`, the planner's), null when no script did.
  */
 export function decisionFields(
   screen: ObservedScreen,
   verdict: Verdict,
-  result: Pick<PlanResult, 'action' | 'model' | 'plannedBy'>,
+  result: Pick<PlanResult, 'action' | 'model' | 'plannedBy'> & { scriptSha256?: string },
   rail: RailRecord | null,
 ): StepFields {
   return {
     ...screenFields(screen),
     screenTitle: screen.outline ? outlineTitle(screen.outline) : null,
     ...(result.plannedBy ? { plannedBy: result.plannedBy } : {}),
+    // The script that decided, for the send gate: null when no script did.
+    plannerSha256: result.scriptSha256 ?? null,
     action: verdict.action ?? verdict.recorded ?? safeJson(result.action),
     classification: verdict.classification,
     why: verdict.why,
@@ -110,11 +132,13 @@ export function safeJson(value: unknown): RecordedAction | null {
   try {
     const raw = JSON.stringify(value);
     if (raw === undefined) return null;
-    const text = maskCardNumbers(raw);
+    // Masked in the parsed value, so that a number holding a card number stays JSON.
+    const masked = maskCardNumbersIn(JSON.parse(raw));
+    const text = JSON.stringify(masked);
     // Keep a refused answer readable but bounded.
     return text.length > 4000
       ? { truncated: text.slice(0, 4000) }
-      : (JSON.parse(text) as Record<string, unknown>);
+      : (masked as Record<string, unknown>);
   } catch {
     return null;
   }

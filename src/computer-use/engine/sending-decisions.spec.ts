@@ -9,6 +9,7 @@ import {
   LOOSENING_GONE,
   notMarked,
   resendRefused,
+  SCRIPT_NOT_GRANTED,
   screenChange,
   sentOtherwise,
 } from './sending-decisions';
@@ -171,6 +172,7 @@ const open: SendGate = {
   pauseReason: null,
   approvalSpent: true,
   writesNeedApproval: false,
+  scriptAsGranted: true,
   stagesTyping: false,
   secretGranted: true,
   looseningInForce: true,
@@ -178,6 +180,8 @@ const open: SendGate = {
 
 describe('a send the gate did not mark sending', () => {
   const needs = { ...open, writesNeedApproval: true };
+  /** As toGate reads a no-approval agent's step planned by another script than the one granted. */
+  const ungranted = { ...open, writesNeedApproval: true, scriptAsGranted: false };
   const cases: Array<[string, SendGate | null, boolean, { hold: string } | null]> = [
     [
       'an unapproved write, writes needing approval again',
@@ -195,6 +199,19 @@ describe('a send the gate did not mark sending', () => {
         hold: LOOSENING_GONE,
       },
     ],
+    [
+      'an unapproved write of a no-approval agent, not planned by the script granted',
+      ungranted,
+      true,
+      { hold: SCRIPT_NOT_GRANTED },
+    ],
+    [
+      'a read whose weakening is gone, not planned by the script granted',
+      { ...ungranted, looseningInForce: false },
+      false,
+      { hold: LOOSENING_GONE },
+    ],
+    ['a read whose weakening holds, not planned by the script granted', ungranted, false, null],
     ['a read whose weakening holds', needs, false, null],
     ['writes need no approval', { ...open, looseningInForce: false }, true, null],
     ['the run was stopped', { ...needs, runStatus: 'stopped' }, true, null],
@@ -256,10 +273,18 @@ describe('sending again what the host had not performed', () => {
   const read = { approved: false, write: false, staged: false };
   const unapproved = { approved: false, write: true, staged: false };
   const needs = { ...open, writesNeedApproval: true };
+  /** As toGate reads a no-approval agent's step planned by another script than the one granted. */
+  const ungranted = { ...open, writesNeedApproval: true, scriptAsGranted: false };
   const cases: Array<[string, SendGate | null, typeof read, string | null]> = [
     ['a read on a running run', needs, read, null],
     ['an approved write, writes needing approval', needs, { ...unapproved, approved: true }, null],
     ['an unapproved write, writes needing none', open, unapproved, null],
+    [
+      'an unapproved write, not planned by the script granted',
+      ungranted,
+      unapproved,
+      'needs_approval',
+    ],
     [
       'a staged edit, the agent still staging typing',
       { ...needs, stagesTyping: true },

@@ -14,6 +14,10 @@ import type { Rect } from '../settings/agent-config';
 export const LOOSENING_GONE =
   'the weakening that made it a read (unlabelled_clicks or a screen rule) is no longer in force as it was';
 
+/** Why an unapproved write of an agent whose writes need no approval is held after all. */
+export const SCRIPT_NOT_GRANTED =
+  "the script that planned it is not the content granted to this agent's writes without approval (it was replaced or deleted, or the agent's planner changed, since the grant)";
+
 /** The screen an action was judged (or approved) on, as the comparison with a fresh one reads it. */
 export interface ComparedScreen {
   /** SHA-256 of its PNG bytes, when known: equal bytes are the same screen, its PNG not loaded. */
@@ -50,15 +54,16 @@ export async function screenChange(
 
 /**
  * What a send the gate did not mark `sending` comes to, the admin's switches apart: held for a
- * person after all (the run is running, the agent's writes need approval now, and this was an
- * unapproved write or a read whose weakening is gone), or nothing (null: cancelled or taken over
- * meanwhile; nothing was sent).
+ * person after all (the run is running, the agent's writes need approval now, or its step was not
+ * planned by the script content granted to it, and this was an unapproved write or a read whose
+ * weakening is gone), or nothing (null: cancelled or taken over meanwhile; nothing was sent).
  */
 export function notMarked(
   gate: SendGate | null,
   unapprovedWrite: boolean,
 ): { hold: string } | null {
   const held = gate?.runStatus === 'running' && gate.writesNeedApproval;
+  if (held && unapprovedWrite && !gate.scriptAsGranted) return { hold: SCRIPT_NOT_GRANTED };
   if (held && unapprovedWrite) return { hold: "the agent's writes need approval again" };
   if (held && !gate.looseningInForce) return { hold: LOOSENING_GONE };
   return null;

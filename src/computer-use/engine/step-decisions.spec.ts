@@ -88,6 +88,7 @@ describe('refusing to send', () => {
     pauseReason: null,
     approvalSpent: true,
     writesNeedApproval: true,
+    scriptAsGranted: true,
     stagesTyping: false,
     secretGranted: true,
     looseningInForce: true,

@@ -38,8 +38,11 @@ import {
   lastClickFocus,
   observeFailure,
   planFailure,
+  plannerChanged,
+  plannerUnavailableEnd,
   screenFields,
 } from './planning-decisions';
+import { PlannerCatalog } from '../catalog/planner-catalog.service';
 import { keptState, stateFor } from './step-decisions';
 import { WARDEN_ACTOR } from '../../audit/warden-actor';
 import { ScreenSampling } from './screen-sampling.service';
@@ -81,6 +84,7 @@ export class StepPlanning {
     private readonly ocr: OcrLabelReader,
     private readonly sampling: ScreenSampling,
     private readonly audit: AuditService,
+    private readonly catalog: PlannerCatalog,
   ) {}
 
   /**
@@ -90,6 +94,12 @@ export class StepPlanning {
    */
   async planAndJudge(ctx: StepContext, step: Step): Promise<Judged | 'waits'> {
     const { run, agent } = ctx;
+    // Another planner put in force since the run started: may its starter use it? (docs/planners.md)
+    if (plannerChanged(run.agentConfig.planner, agent.planner)) {
+      const who = { tenant: run.tenant, subject: run.createdBy };
+      const unavailable = await this.catalog.unavailableFor(who, agent.planner);
+      if (unavailable) throw plannerUnavailableEnd(run.agent, unavailable.why);
+    }
     // The planner and the run's history do not depend on the screen: read while it is taken.
     const looked = Promise.allSettled([
       this.planners.plannerFor(run.tenant, agent.planner),
@@ -114,7 +124,8 @@ export class StepPlanning {
     // the screenshot itself): started now, it reads while the model thinks.
     const byModel = plannedByModel(agent.planner);
     let screenText = byModel ? this.readScreenText(screen) : undefined;
-    const result = await this.plan(ctx, step, plannerFound.value, screen, history);
+    const planner = plannerFound.value;
+    const result = await this.plan(ctx, step, planner, screen, history);
     // A remote planner's worker decides: the step is taken again when its answer comes.
     if (result.waits) return 'waits';
     // A script's fallback is a model: its step passes the injection rail like any model's.
@@ -150,7 +161,15 @@ export class StepPlanning {
       screen,
       rail,
       ...point,
-      fields: { ...decisionFields(screen, verdict, result, rail), edit: point.edit ?? null },
+      fields: {
+        ...decisionFields(
+          screen,
+          verdict,
+          { ...result, scriptSha256: planner?.scriptSha256 },
+          rail,
+        ),
+        edit: point.edit ?? null,
+      },
       safetyChecks: result.safetyChecks ?? [],
       offScript: result.plannedBy === 'fallback',
       targetRedacted:

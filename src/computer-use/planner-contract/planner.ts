@@ -124,4 +124,10 @@ export interface PlanResult {
 /** Chooses the next action of a run. Scripted planners and model planners both implement it. */
 export interface Planner {
   plan(context: PlanningContext): Promise<PlanResult>;
+  /**
+   * A scripted planner's content hash (script-sha256.ts), as it was made from the stored script:
+   * each of its answers, its fallback's included, is planned by that content. Absent for other
+   * planners.
+   */
+  readonly scriptSha256?: string;
 }

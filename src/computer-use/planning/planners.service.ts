@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
-import { canonicalJson } from '../../audit/canonical-json';
 import type { Caller } from '../../auth/caller';
 import { conflict, invalid, notFound } from '../../common/domain-error';
 import { AppConfig } from '../../config/app-config';
@@ -16,6 +14,9 @@ import { ModelPlanner } from './model-planner';
 import { NavigatorPlanner } from './navigator/navigator-planner';
 import { RemotePlanners } from '../remote/remote-planners.service';
 import type { Planner } from '../planner-contract/planner';
+import { scriptSha256 } from '../planner-contract/script-sha256';
+import { ScriptGrantsService } from '../settings/script-grants.service';
+import type { Weakening } from '../settings/weakening';
 import type { Script } from './script.types';
 import { ScriptedPlanner, type ScriptedPlannerOptions } from './scripted-planner';
 import { ScriptedPlannerRecord } from './scripted-planner.entity';
@@ -60,14 +61,16 @@ export const AUDIT_PLANNER = {
   deleted: 'computer_use.planner.deleted',
 } as const;
 
-function scriptSha256(script: Script): string {
-  return createHash('sha256').update(canonicalJson(script)).digest('hex');
-}
-
 function checked(script: unknown): Script {
   const result = checkScript(script);
   if (!result.ok) throw invalid(result.error);
   return result.script;
+}
+
+/** What a planner's audit event says of the agents whose grant the change moved; nothing for none. */
+function regrantedFor(weakened: readonly Weakening[], reason: string | null | undefined) {
+  if (weakened.length === 0) return {};
+  return { regranted_agents: weakened.map((w) => w.agent), reason: reason?.trim() };
 }
 
 function noPlanner(ref: unknown): Error {
@@ -96,6 +99,7 @@ export class PlannersService {
     private readonly config: AppConfig,
     private readonly models: ModelsService,
     private readonly remote: RemotePlanners,
+    private readonly grants: ScriptGrantsService,
   ) {}
 
   async create(
@@ -153,37 +157,64 @@ export class PlannersService {
 
   /**
    * Replaces the script (and the name, when given: null, like leaving it out, keeps it). Runs
-   * already going read the new script from their next step.
+   * already going read the new script from their next step. New content for a script that an
+   * agent whose writes need no approval names is that agent's weakening (docs/security.md): it
+   * needs governance.weaken and `reason`, and grants the new content to the agent.
    */
   async update(
     caller: Caller,
     ref: string,
-    change: { name?: string | null; script: unknown },
+    change: { name?: string | null; script: unknown; reason?: string | null },
   ): Promise<ScriptedPlannerView> {
     const normal = checked(change.script);
     return this.dataSource.transaction(async (manager) => {
+      // The config's lock first, then the script's row: the order a config change takes them in.
+      await this.grants.lock(manager, caller.tenant);
       const row = await this.lockLive(manager, caller.tenant, ref);
       const before = { name: row.name, script_sha256: scriptSha256(row.script) };
       row.script = normal;
       if (change.name != null) row.name = change.name;
       row.updatedAt = new Date();
       await this.planners.save(manager, row);
+      // Granted as the engine will read it: from the table, after the round trip through jsonb.
+      const stored = await this.planners.scriptIn(manager, caller.tenant, row.id);
+      const weakened = await this.grants.scriptChanged(manager, caller, {
+        plannerId: SCRIPTED_PREFIX + row.id,
+        uuid: row.id,
+        content: stored,
+        reason: change.reason,
+      });
       await this.record(manager, caller, AUDIT_PLANNER.updated, row, {
         step_count: normal.steps.length,
-        script_sha256: scriptSha256(normal),
+        script_sha256: scriptSha256(stored),
         previous_script_sha256: before.script_sha256,
         ...(before.name !== row.name ? { previous_name: before.name } : {}),
+        ...regrantedFor(weakened, change.reason),
       });
       return toView(row);
     });
   }
 
-  /** Soft delete: from now on the planner is not found, and a run naming it is refused at start. */
-  async remove(caller: Caller, ref: string): Promise<void> {
+  /**
+   * Soft delete: from now on the planner is not found, and a run naming it is refused at start.
+   * Deleting a script that an agent whose writes need no approval names is that agent's weakening
+   * (as replacing it is): governance.weaken and `reason`.
+   */
+  async remove(caller: Caller, ref: string, reason?: string | null): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
+      await this.grants.lock(manager, caller.tenant);
       const row = await this.lockLive(manager, caller.tenant, ref);
       await this.planners.softDelete(manager, row.id, new Date());
-      await this.record(manager, caller, AUDIT_PLANNER.deleted, row, {});
+      const weakened = await this.grants.scriptChanged(manager, caller, {
+        plannerId: SCRIPTED_PREFIX + row.id,
+        uuid: row.id,
+        content: null,
+        reason,
+      });
+      await this.record(manager, caller, AUDIT_PLANNER.deleted, row, {
+        script_sha256: scriptSha256(row.script),
+        ...regrantedFor(weakened, reason),
+      });
     });
   }
 

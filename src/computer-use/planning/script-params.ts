@@ -5,6 +5,7 @@
  * (`{"params": {"order": "4712"}}`). A value is plain text: at most 500 characters, no control
  * characters; in a pattern it stands for itself (escaped), never for a pattern. Pure.
  */
+import { charName, hiddenCharacterProblem } from '@warden/protocol';
 
 /** A parameter's name: a lower-case letter, then letters, digits or `_`, at most 40 characters. */
 export const PARAM_NAME = /^[a-z][a-z0-9_]{0,39}$/;
@@ -16,9 +17,6 @@ export const PARAM_LIMITS = Object.freeze({
   /** A value, in code points. */
   valueMax: 500,
 });
-
-/** C0 and C1 controls, and what the rules refuse in typed text anyway (bidi, zero-width). */
-const CONTROL = /[\p{Cc}\p{Cs}\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
 
 export type Params = Record<string, string>;
 
@@ -60,8 +58,11 @@ export function valueProblem(name: string, value: unknown): string | null {
   if (n < 1 || n > PARAM_LIMITS.valueMax) {
     return `parameter ${name} must have 1 to ${PARAM_LIMITS.valueMax} characters (it has ${n})`;
   }
-  if (CONTROL.test(value)) {
-    return `parameter ${name} must not contain control, invisible or bidirectional characters`;
+  // The check of typed text and goals (docs/rules.md), with no control character allowed.
+  const hidden = hiddenCharacterProblem(value);
+  if (hidden) {
+    const found = hidden.kind === 'surrogate' ? 'a lone surrogate' : charName(hidden.char);
+    return `parameter ${name} must not contain control, invisible or bidirectional characters (it has ${found})`;
   }
   return null;
 }

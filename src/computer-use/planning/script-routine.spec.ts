@@ -141,6 +141,34 @@ describe('script parameters', () => {
     expect(checkRunParams([], undefined)).toEqual({ ok: true, params: {} });
   });
 
+  // Every format character (Unicode Cf) and every bidi control, as in typed text and goals.
+  it.each([
+    ['\u061c', 'the Arabic letter mark'],
+    ['\u00ad', 'the soft hyphen'],
+    ['\u200e', 'the left-to-right mark'],
+    ['\u2066', 'a bidi isolate'],
+    ['\u202e', 'the right-to-left override'],
+    ['\u200b', 'the zero-width space'],
+    ['\u2063', 'the invisible separator'],
+    ['\u{e0041}', 'a tag character'],
+    ['\ufeff', 'the byte order mark'],
+    ['\t', 'a tab'],
+    ['\u0085', 'next line'],
+  ])('refuses a value holding %j (%s), naming it', (char) => {
+    const checked = checkRunParams(['order'], { order: `47${char}12` });
+    expect(checked).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(
+        /^parameter order must not contain control, invisible or bidirectional characters \(it has .+\)$/,
+      ),
+    });
+  });
+
+  it('takes letters of any script, spaces and punctuation', () => {
+    const order = 'Müller & Söhne – طلب ٤٧١٢ (№ 7)';
+    expect(checkRunParams(['order'], { order })).toEqual({ ok: true, params: { order } });
+  });
+
   it('names the values in the goal', () => {
     expect(goalWithParams('change it', PARAMS)).toBe(
       'change it (parameters: order = "4712", date = "15.05.2026")',

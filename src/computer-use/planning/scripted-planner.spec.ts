@@ -628,3 +628,30 @@ describe('ScriptedPlanner: the abort signal', () => {
     await expect(waiting().plan(context)).rejects.toBe(failure);
   });
 });
+
+describe('ScriptedPlanner: the content it plans by', () => {
+  const va02 = script({
+    parameters: ['order'],
+    steps: [
+      { when: { text: '^SAP Easy Access$' }, action: { action: 'type', text: '/nVA02' } },
+      { action: { action: 'type', text: '{{order}}' }, patience: 2 },
+    ],
+  });
+
+  it('is the hash of its script, whatever the key order, and the same after a JSON round trip', () => {
+    const planner = new ScriptedPlanner(va02);
+    expect(planner.scriptSha256).toMatch(/^[0-9a-f]{64}$/);
+    const reordered = JSON.parse(JSON.stringify({ steps: va02.steps, parameters: ['order'] }));
+    expect(new ScriptedPlanner(reordered).scriptSha256).toBe(planner.scriptSha256);
+  });
+
+  it('is another hash for other steps', () => {
+    const other = script({
+      ...va02,
+      steps: [...va02.steps, { action: { action: 'key', key: 'F11' } }],
+    });
+    expect(new ScriptedPlanner(other).scriptSha256).not.toBe(
+      new ScriptedPlanner(va02).scriptSha256,
+    );
+  });
+});

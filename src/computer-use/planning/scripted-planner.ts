@@ -17,6 +17,7 @@ import type {
   PlanningContext,
   PlanResult,
 } from '../planner-contract/planner';
+import { scriptSha256 } from '../planner-contract/script-sha256';
 import {
   type ElementRef,
   type Script,
@@ -157,12 +158,16 @@ export class ScriptedPlanner implements Planner {
 
   private readonly fallback: Planner | null;
 
+  /** The content this planner answers from: every answer carries it (the send gate checks it). */
+  readonly scriptSha256: string;
+
   constructor(
     readonly script: Script,
     options: ScriptedPlannerOptions = {},
   ) {
     this.pollMs = options.pollMs ?? SCRIPT_LIMITS.pollMs;
     this.fallback = options.fallback ?? null;
+    this.scriptSha256 = scriptSha256(script);
   }
 
   /**

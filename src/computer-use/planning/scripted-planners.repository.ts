@@ -62,6 +62,16 @@ export class ScriptedPlannersRepository {
     return rows[0]?.script ?? null;
   }
 
+  /** A planner's script as stored, in the caller's transaction (deleted or not). */
+  async scriptIn(manager: EntityManager, tenant: string, id: string): Promise<Script> {
+    const rows: Array<{ script: Script }> = await manager.query(
+      `SELECT script FROM scripted_planners WHERE id = $1 AND tenant = $2`,
+      [id, tenant],
+    );
+    if (!rows[0]) throw new Error(`scripted planner ${id} is not in tenant ${tenant}`);
+    return rows[0].script;
+  }
+
   /** The ids and names of the tenant's live planners, oldest first, at most `limit` (the catalog). */
   async names(tenant: string, limit: number): Promise<Array<{ id: string; name: string }>> {
     return this.dataSource.query(

@@ -2,11 +2,23 @@ import { Injectable } from '@nestjs/common';
 import type { Caller } from '../../auth/caller';
 import { conflict, DomainError, invalid, notFound } from '../../common/domain-error';
 import { StepQueue } from '../../queue/step-queue';
-import { checkShape, maskCardNumbers } from '../actions';
+import { checkShape, maskCardNumbersIn } from '../actions';
 import { PLANNER_FAMILY } from '../planner-contract/planner-id';
 import { RemoteFamiliesRepository } from './remote-families.repository';
 import { PlannerWorkRepository, type WorkRow } from './planner-work.repository';
-import { ERROR_KIND } from './work-decisions';
+import { isWorkerErrorCode } from './work-decisions';
+
+/**
+ * A decision refused for its shape as it is kept and judged again by the engine: its card numbers
+ * masked in the parsed value (masked in the JSON text, a number would be no JSON). A mask can mend
+ * the shape (a card number given as `text`, a number, is masked into text), so what is kept then
+ * also says why it was refused, in a field no action has: the engine refuses it again, never acts.
+ */
+function refusedAsKept(decision: unknown, reason: string): unknown {
+  const masked = maskCardNumbersIn(decision ?? null);
+  if (!checkShape(masked).ok) return masked;
+  return { ...(masked as Record<string, unknown>), refused: `decision: ${reason}` };
+}
 
 /** A decision's JSON at most (an action is a few hundred bytes). */
 const MAX_DECISION_CHARS = 16_384;
@@ -59,7 +71,7 @@ export class PlannerWork {
     worker: string,
   ): Promise<{ items: WorkView[]; next_cursor: null }> {
     const families = this.servedFamilies(caller, familiesParam);
-    await this.families.heartbeat(caller.tenant, families, worker);
+    await this.families.heartbeat(caller.tenant, families, worker, caller.tokenId);
     const rows = await this.work.waiting(caller.tenant, families, MAX_LISTED);
     return { items: rows.map(view), next_cursor: null };
   }
@@ -68,7 +80,7 @@ export class PlannerWork {
   async claim(caller: Caller, id: string, worker: string): Promise<WorkView & { input: unknown }> {
     const families = [...(caller.plannerFamilies ?? [])];
     if (!UUID.test(id)) throw notFound(`no planner work ${id.slice(0, 40)}`);
-    await this.families.heartbeat(caller.tenant, families, worker);
+    await this.families.heartbeat(caller.tenant, families, worker, caller.tokenId);
     const row = await this.work.claim(caller.tenant, families, id, worker, caller.tokenId);
     if (row) return { ...view(row), input: row.input };
     const found = await this.visible(caller, id);
@@ -96,7 +108,7 @@ export class PlannerWork {
     let problem: string | null = null;
     let answer: { decision: unknown } | { errorKind: string | null; errorLength: number };
     if (body.error !== undefined) {
-      const kind = ERROR_KIND.test(body.error) ? body.error : null;
+      const kind = isWorkerErrorCode(body.error) ? body.error : null;
       answer = { errorKind: kind, errorLength: [...body.error].length };
     } else {
       const raw = JSON.stringify(body.decision ?? null);
@@ -105,8 +117,7 @@ export class PlannerWork {
       }
       const shape = checkShape(body.decision);
       if (!shape.ok) problem = `decision: ${shape.reason}`;
-      // A refused answer is recorded on the step; a card number in it never is.
-      answer = { decision: shape.ok ? body.decision : JSON.parse(maskCardNumbers(raw)) };
+      answer = { decision: shape.ok ? body.decision : refusedAsKept(body.decision, shape.reason) };
     }
     const row = await this.work.answer(caller.tenant, id, body.worker, caller.tokenId, answer);
     if (!row) {

@@ -109,22 +109,36 @@ export class RemoteFamiliesRepository {
     return rows.length > 0 ? toFamily(rows[0]) : null;
   }
 
-  /** A worker asked for work of these families: its heartbeat. */
-  async heartbeat(tenant: string, families: string[], worker: string): Promise<void> {
+  /** A worker (its name, under its token) asked for work of these families: its heartbeat. */
+  async heartbeat(
+    tenant: string,
+    families: string[],
+    worker: string,
+    tokenId: string,
+  ): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO planner_workers (tenant, family, worker, last_seen_at)
-       SELECT $1, f, $3, now() FROM unnest($2::text[]) AS f
-       ON CONFLICT (tenant, family, worker) DO UPDATE SET last_seen_at = now()`,
-      [tenant, families, worker],
+      `INSERT INTO planner_workers (tenant, family, worker, token_id, last_seen_at)
+       SELECT $1, f, $3, $4, now() FROM unnest($2::text[]) AS f
+       ON CONFLICT (tenant, family, worker, token_id) DO UPDATE SET last_seen_at = now()`,
+      [tenant, families, worker, tokenId],
     );
   }
 
-  /** When a worker of the tenant (this one, if named) last asked for the family's work; null: never. */
-  async lastSeen(tenant: string, family: string, worker?: string): Promise<Date | null> {
+  /**
+   * When a worker of the tenant last asked for the family's work; null: never. With `claimer`,
+   * only that worker under that token counts (the one that claimed a step): another token asking
+   * under the same name keeps no claim alive.
+   */
+  async lastSeen(
+    tenant: string,
+    family: string,
+    claimer?: { worker: string; tokenId: string },
+  ): Promise<Date | null> {
     const rows: Array<{ at: Date | null }> = await this.dataSource.query(
       `SELECT max(last_seen_at) AS at FROM planner_workers
-        WHERE tenant = $1 AND family = $2 AND ($3::text IS NULL OR worker = $3)`,
-      [tenant, family, worker ?? null],
+        WHERE tenant = $1 AND family = $2
+          AND ($3::text IS NULL OR (worker = $3 AND token_id = $4::uuid))`,
+      [tenant, family, claimer?.worker ?? null, claimer?.tokenId ?? null],
     );
     return rows[0]?.at ? new Date(rows[0].at) : null;
   }

@@ -17,7 +17,12 @@ export interface RemoteWorkPort {
   ofStep(runId: string, step: number): Promise<WorkRow | null>;
   publish(work: NewWork, maxOpen: number): Promise<WorkRow | 'busy'>;
   close(id: string, status: 'timed_out' | 'offline'): Promise<boolean>;
-  lastSeen(tenant: string, family: string, worker?: string | null): Promise<Date | null>;
+  /** The family's last heartbeat; with `claimer`, that worker's under that token only. */
+  lastSeen(
+    tenant: string,
+    family: string,
+    claimer?: { worker: string; tokenId: string } | null,
+  ): Promise<Date | null>;
   /** Queues the step again at `at`: its next look at the work. */
   lookAgain(work: WorkRow, at: Date): Promise<void>;
   /** The PNG of a stored screen of the tenant. */
@@ -41,11 +46,17 @@ export class RemotePlanner implements Planner {
   async plan(context: PlanningContext): Promise<PlanResult> {
     const work = await this.port.ofStep(context.runId, context.step);
     if (!work) return this.publish(context);
-    const lastSeen = await this.port.lastSeen(
-      context.tenant,
-      work.family,
-      work.status === 'claimed' ? work.worker : null,
-    );
+    // A claimed step lives on its claimer's heartbeat: its name under the token that claimed it
+    // (a claim that names no token has none: offline).
+    const lastSeen =
+      work.status !== 'claimed'
+        ? await this.port.lastSeen(context.tenant, work.family)
+        : work.worker !== null && work.claimedByToken !== null
+          ? await this.port.lastSeen(context.tenant, work.family, {
+              worker: work.worker,
+              tokenId: work.claimedByToken,
+            })
+          : null;
     const next = workNext(
       work,
       new Date(),

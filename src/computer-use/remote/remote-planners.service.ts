@@ -79,8 +79,12 @@ export class RemotePlanners implements RemoteWorkPort {
     return this.work.close(id, status);
   }
 
-  async lastSeen(tenant: string, family: string, worker?: string | null): Promise<Date | null> {
-    return this.families.lastSeen(tenant, family, worker ?? undefined);
+  async lastSeen(
+    tenant: string,
+    family: string,
+    claimer?: { worker: string; tokenId: string } | null,
+  ): Promise<Date | null> {
+    return this.families.lastSeen(tenant, family, claimer ?? undefined);
   }
 
   async lookAgain(work: WorkRow, at: Date): Promise<void> {

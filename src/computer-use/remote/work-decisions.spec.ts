@@ -1,5 +1,5 @@
 import type { WorkRow } from './planner-work.repository';
-import { ERROR_KIND, workNext } from './work-decisions';
+import { isWorkerErrorCode, WORKER_ERROR_CODES, workNext } from './work-decisions';
 
 const NOW = new Date('2026-12-03T12:00:00Z');
 const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
@@ -90,11 +90,24 @@ describe('workNext: what becomes of a step waiting for a remote planner', () => 
     expect(workNext(work({ status: 'offline' }), NOW, NOW, 30, 60)).not.toHaveProperty('close');
   });
 
-  it('keeps an error as its kind only when it is a short code', () => {
-    expect(ERROR_KIND.test('model_unreachable')).toBe(true);
-    expect(ERROR_KIND.test('model_http_503')).toBe(true);
-    for (const text of ['Model unreachable', 'order 4711 failed', 'x'.repeat(65), '', 'a b']) {
-      expect(ERROR_KIND.test(text)).toBe(false);
+  it('keeps an error as its kind only when it is a code of the documented list', () => {
+    for (const code of [...WORKER_ERROR_CODES, 'model_http_503', 'model_http_429']) {
+      expect(isWorkerErrorCode(code)).toBe(true);
+    }
+    for (const text of [
+      'Model unreachable',
+      'order 4711 failed',
+      'x'.repeat(65),
+      '',
+      'a b',
+      // Word-shaped, yet data: a lower-cased IBAN, a name run together, another status.
+      'de89370400440532013000',
+      'mrs_secret_order_4711',
+      'model_http_999',
+      'model_http_5030',
+      'model_unreachable ',
+    ]) {
+      expect(isWorkerErrorCode(text)).toBe(false);
     }
   });
 });

@@ -13,8 +13,28 @@ export type WorkNext =
   /** Still waiting: the engine looks again at `checkAt` (or sooner, when the answer comes). */
   | { go: 'wait'; checkAt: Date };
 
-/** The longest kind an error answer may give to be kept: a short code, never free text. */
-export const ERROR_KIND = /^[a-z][a-z0-9_.-]{0,63}$/;
+/**
+ * The error codes a worker may answer that Warden keeps and shows (docs/planners.md "The worker's
+ * side"). Anything else is kept as its length alone: a word-shaped text may still be data (a
+ * lower-cased IBAN, a customer's name run together), so a code is kept only from this list.
+ */
+export const WORKER_ERROR_CODES = [
+  'model_unreachable',
+  'model_timeout',
+  'model_refused',
+  'model_no_action',
+  'input_too_large',
+  'worker_overloaded',
+  'worker_error',
+] as const;
+
+/** `model_http_<status>`: the model's endpoint answered that HTTP status (100–599). */
+const MODEL_HTTP = /^model_http_[1-5][0-9]{2}$/;
+
+/** Whether a worker's error answer is a code of the documented list, which is kept and shown. */
+export function isWorkerErrorCode(text: string): boolean {
+  return (WORKER_ERROR_CODES as readonly string[]).includes(text) || MODEL_HTTP.test(text);
+}
 
 /**
  * `lastSeen` is the last heartbeat that counts: the claimer's for claimed work, any worker's of

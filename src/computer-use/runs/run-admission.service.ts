@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { charName, hiddenCharacterProblem } from '@warden/protocol';
 import { type AuditEntry, AuditService } from '../../audit/audit.service';
 import type { Caller } from '../../auth/caller';
 import { conflict, DomainError, invalid, notFound } from '../../common/domain-error';
@@ -16,6 +17,15 @@ export function runRefused(
   details: { agent?: string; goal?: string; why: string } & Record<string, unknown>,
 ): AuditEntry {
   return { tenant: caller.tenant, type: 'computer_use.refused', actor: caller.subject, details };
+}
+
+/** The control characters a goal may hold: it may run over lines. */
+const GOAL_BREAKS: ReadonlySet<string> = new Set(['\t', '\n', '\r']);
+
+/** The 400 of a goal holding a character a person could not see as it is. */
+function hiddenInGoal(problem: NonNullable<ReturnType<typeof hiddenCharacterProblem>>): string {
+  const found = problem.kind === 'surrogate' ? 'a lone surrogate' : charName(problem.char);
+  return `goal must not contain control, invisible or bidirectional characters (it has ${found}): a person reading the run would not see what the planner is told`;
 }
 
 /** What a run starts with: the config version and the agent's config in it. */
@@ -64,28 +74,19 @@ export class RunAdmission {
     const kill = await this.settings.killSwitch(caller.tenant, body.agent);
     if (kill?.engaged)
       return refuse(conflict(`the kill switch of "${body.agent}" is engaged: ${kill.reason}`));
-    // The catalog's rule for whoever starts the run (docs/models.md): a planner taken away since the
-    // config named it leaves the agent configured, and its runs refused with the why.
-    const verdict = await this.catalog.verdict(caller, agent.planner);
-    if (!verdict.available) {
-      return refuse(plannerUnavailable(`agent "${body.agent}" cannot plan: ${verdict.why}`), {
+    // The catalog's rule for whoever starts the run (docs/models.md), a script's fallback included:
+    // a planner taken away since the config named it leaves the agent configured, and its runs
+    // refused with the why.
+    const unavailable = await this.catalog.unavailableFor(caller, agent.planner);
+    if (unavailable) {
+      return refuse(plannerUnavailable(`agent "${body.agent}" cannot plan: ${unavailable.why}`), {
         reason: 'planner_unavailable',
-        ...(verdict.id ? { planner: verdict.id } : {}),
+        ...(unavailable.id ? { planner: unavailable.id } : {}),
       });
     }
-    // A script's fallback is a planner like any other: the catalog's rule for whoever starts.
-    const fallback = await this.planners.fallbackOf(caller.tenant, agent.planner);
-    if (fallback) {
-      const backup = await this.catalog.verdict(caller, fallback);
-      if (!backup.available) {
-        return refuse(
-          plannerUnavailable(
-            `agent "${body.agent}" cannot plan: its script's fallback: ${backup.why}`,
-          ),
-          { reason: 'planner_unavailable', ...(backup.id ? { planner: backup.id } : {}) },
-        );
-      }
-    }
+    // What the planner is told to do is what a person reads on the run: nothing hidden in it.
+    const hidden = hiddenCharacterProblem(body.goal, GOAL_BREAKS);
+    if (hidden) return refuse(invalid(hiddenInGoal(hidden)), { reason: 'goal' });
     const declared = await this.planners.parametersOf(caller.tenant, agent.planner);
     const params = checkRunParams(declared, body.params);
     if (!params.ok) return refuse(invalid(params.error), { reason: 'params' });

@@ -20,8 +20,17 @@ export interface SendGate {
   paused: boolean;
   pauseReason: string | null;
   approvalSpent: boolean;
-  /** The agent's config in force holds its writes for a person. */
+  /**
+   * The agent's config in force holds its writes for a person, or the step was not planned by the
+   * script content granted to it (`scriptAsGranted` false): either way a person decides.
+   */
   writesNeedApproval: boolean;
+  /**
+   * False only when the agent's config in force lets its writes go without approval and the step
+   * was not planned by the script content it grants (docs/security.md "Weakening"): no script
+   * granted and none planned, or the same one, is as granted.
+   */
+  scriptAsGranted: boolean;
   /** The agent's config in force stages typing until the commit (`approve_at: "commit"`). */
   stagesTyping: boolean;
   /** The secret the step's requests carry is still granted for their destination (docs/screen-host.md). */
@@ -49,6 +58,7 @@ export interface GateRow {
   pause_reason: string | null;
   approval_spent: boolean;
   writes_need_approval: boolean;
+  script_as_granted: boolean;
   stages_typing: boolean;
   secret_granted: boolean;
   loosening_in_force: boolean;
@@ -57,20 +67,28 @@ export interface GateRow {
 /**
  * The send gate (docs/step-flow.md) of the step, run and secret given as parameters, as one row.
  * `looseningParam` is the step's loosening (jsonb, or null): every field it names must hold the same
- * value in the agent's config in force.
+ * value in the agent's config in force. `plannedParam` is the content hash of the script that
+ * planned the step (text, or null: no script); `script_as_granted` says whether it is the one the
+ * config in force grants the agent.
  */
 export function gateSql(
   approved: boolean,
-  stepParam: string,
-  runParam: string,
-  envParam: string,
-  originParam: string,
-  looseningParam: string,
+  params: {
+    step: string;
+    run: string;
+    env: string;
+    origin: string;
+    loosening: string;
+    planned: string;
+  },
 ): string {
+  const { step: stepParam, run: runParam, env: envParam, origin: originParam } = params;
+  const looseningParam = params.loosening;
   const spent = approved
     ? `EXISTS (SELECT 1 FROM approvals a WHERE a.step_id = ${stepParam} AND a.status = 'spent')`
     : 'true';
   return `SELECT r.status AS run_status, ${GOVERNANCE_COLUMNS}, ${spent} AS approval_spent,
+                 ${params.planned}::text IS NOT DISTINCT FROM v.granted_script_sha256 AS script_as_granted,
                  ${grantedSql(envParam, originParam)} AS secret_granted,
                  NOT EXISTS (SELECT 1 FROM jsonb_each(COALESCE(${looseningParam}::jsonb, '{}'::jsonb)) e
                               WHERE v.agent_config->e.key IS DISTINCT FROM e.value) AS loosening_in_force
@@ -79,6 +97,7 @@ export function gateSql(
 }
 
 export function toGate(row: GateRow): SendGate {
+  const ungranted = !row.writes_need_approval && !row.script_as_granted;
   return {
     runStatus: row.run_status,
     enabled: row.enabled,
@@ -88,7 +107,8 @@ export function toGate(row: GateRow): SendGate {
     paused: row.paused,
     pauseReason: row.pause_reason,
     approvalSpent: row.approval_spent,
-    writesNeedApproval: row.writes_need_approval,
+    writesNeedApproval: row.writes_need_approval || ungranted,
+    scriptAsGranted: !ungranted,
     stagesTyping: row.stages_typing,
     secretGranted: row.secret_granted,
     looseningInForce: row.loosening_in_force,

@@ -167,6 +167,14 @@ export class Step {
   @Column({ name: 'planned_by', type: 'text', nullable: true })
   plannedBy: PlannedBy | null;
 
+  /**
+   * SHA-256 of the content of the script that planned the step (its own step or its fallback's),
+   * as the engine read it for this step; null for other planners. An unapproved write goes only
+   * while it is the content granted to the agent (docs/security.md "Weakening").
+   */
+  @Column({ name: 'planner_sha256', type: 'char', length: 64, nullable: true })
+  plannerSha256: string | null;
+
   /** Where each job's time went (host, planner, pauses, Warden's own overhead), in ms. */
   @Column({ type: 'jsonb', nullable: true })
   timings: StepTimingEntry[] | null;

@@ -9,6 +9,16 @@ import { gateSql, type GateRow, type SendGate, type SentSecret, toGate } from '.
 import { canMoveStep, StepPhase } from './step-phase';
 import { type Loosening, Step, StepTimingEntry } from './step.entity';
 
+/** Where markSending's statement holds what the send gate reads. */
+const GATE_PARAMS = {
+  step: '$1',
+  run: '$3',
+  env: '$4',
+  origin: '$5',
+  loosening: '$6',
+  planned: '$7',
+} as const;
+
 /** Columns of a step that move with its phase. */
 export type StepFields = Partial<Omit<Step, 'run' | 'id' | 'runId' | 'tenant' | 'n' | 'phase'>>;
 
@@ -241,6 +251,10 @@ export class StepsRepository {
         options.secret.envName,
         options.secret.origin,
         options.loosening ? JSON.stringify(options.loosening) : null,
+        // The script that planned the decision being recorded (or the one recorded before).
+        options.fields?.plannerSha256 !== undefined
+          ? options.fields.plannerSha256
+          : step.plannerSha256,
       ];
       const sets = setClauses(this.dataSource, Step, options.fields ?? {}, params);
       sets.push(`phase = CASE WHEN (SELECT ok FROM open) THEN 'sending' ELSE phase END`);
@@ -254,13 +268,14 @@ export class StepsRepository {
       // The run's row is locked before the step's (the lock order above).
       const rows: Array<GateRow & { phase: StepPhase | null }> = await manager.query(
         `WITH locked AS (SELECT 1 FROM runs WHERE id = $3 FOR NO KEY UPDATE),
-         gate AS (${gateSql(options.approved, '$1', '$3', '$4', '$5', '$6')}),
+         gate AS (${gateSql(options.approved, GATE_PARAMS)}),
+         held AS (SELECT writes_need_approval OR NOT script_as_granted AS needs FROM gate),
          open AS (
            SELECT run_status = 'running' AND enabled AND agent_configured AND NOT kill_engaged
                   AND NOT paused AND approval_spent AND secret_granted
-                  AND NOT (${options.unapprovedWrite} AND writes_need_approval
+                  AND NOT (${options.unapprovedWrite} AND needs
                            AND NOT (${options.staged === true} AND stages_typing))
-                  AND (loosening_in_force OR NOT writes_need_approval) AS ok FROM gate),
+                  AND (loosening_in_force OR NOT needs) AS ok FROM gate, held),
          moved AS (
            UPDATE steps SET ${sets.join(', ')}
             WHERE id = $1 AND phase = $2 AND EXISTS (SELECT 1 FROM locked) RETURNING phase)${kept}
@@ -295,12 +310,20 @@ export class StepsRepository {
   async sendGate(step: Step, approved: boolean, secret: SentSecret): Promise<SendGate | null> {
     return this.dataSource.transaction(async (manager) => {
       await this.settings.lockTenantShared(manager, step.tenant);
-      const sql = gateSql(approved, '$5', '$1', '$2', '$3', '$4');
+      const sql = gateSql(approved, {
+        run: '$1',
+        env: '$2',
+        origin: '$3',
+        loosening: '$4',
+        planned: '$5',
+        step: '$6',
+      });
       const rows: GateRow[] = await manager.query(sql, [
         step.runId,
         secret.envName,
         secret.origin,
         step.loosenedBy ? JSON.stringify(step.loosenedBy) : null,
+        step.plannerSha256,
         ...(approved ? [step.id] : []),
       ]);
       return rows[0] ? toGate(rows[0]) : null;

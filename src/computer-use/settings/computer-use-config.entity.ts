@@ -2,6 +2,7 @@ import { Column, CreateDateColumn, Entity, JoinColumn, ManyToOne, PrimaryColumn 
 import { Tenant } from '../../tenants/tenant.entity';
 import type { ComputerUseConfig } from './agent-config';
 import type { ConfigNotice } from './config-notice';
+import type { ScriptGrants } from './script-grants';
 
 /**
  * One version of a tenant's computer-use configuration. Every PUT adds a version; none is changed
@@ -30,6 +31,15 @@ export class ComputerUseConfigVersion {
    */
   @Column({ type: 'jsonb', default: () => "'[]'" })
   notices: ConfigNotice[];
+
+  /**
+   * By agent whose writes need no approval and whose planner is a script: the SHA-256 of the
+   * script's content this version grants (script-grants.ts). A version is written for every change
+   * of it (a script replaced or deleted under such an agent), so the send gate reads it from the
+   * version in force.
+   */
+  @Column({ name: 'script_grants', type: 'jsonb', default: () => "'{}'" })
+  scriptGrants: ScriptGrants;
 
   @Column({ name: 'created_by', type: 'text' })
   createdBy: string;

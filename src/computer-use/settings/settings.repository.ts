@@ -28,7 +28,8 @@ const TENANT_LOCK = `hashtextextended('computer_use_config:' || $1, 0)`;
 /**
  * The same governance as SQL for a statement over `runs r` (one row, the run being acted for):
  * columns `enabled`, `agent_configured`, `writes_need_approval` (the agent's config in force holds
- * its writes for a person; true unless it says `require_write_approval: false`), `kill_engaged`,
+ * its writes for a person; true unless it says `require_write_approval: false`),
+ * `granted_script_sha256` (the script content granted to it, script-grants.ts), `kill_engaged`,
  * `kill_reason`, `paused`, `pause_reason`.
  * For the statement that marks an action `sending`, so that they are checked with the effect.
  */
@@ -36,6 +37,7 @@ export const GOVERNANCE_COLUMNS = `
   COALESCE(v.enabled, false) AS enabled, COALESCE(v.agent_configured, false) AS agent_configured,
   COALESCE(v.writes_need_approval, true) AS writes_need_approval,
   COALESCE(v.stages_typing, false) AS stages_typing,
+  v.granted_script_sha256,
   COALESCE(k.engaged, false) AS kill_engaged, k.reason AS kill_reason,
   COALESCE(p.paused, false) AS paused, p.reason AS pause_reason`;
 
@@ -46,6 +48,7 @@ export const GOVERNANCE_JOINS = `
            (c.config->'agents'->r.agent->>'require_write_approval')::boolean IS DISTINCT FROM false
              AS writes_need_approval,
            c.config->'agents'->r.agent->>'approve_at' = 'commit' AS stages_typing,
+           c.script_grants->>r.agent AS granted_script_sha256,
            c.config->'agents'->r.agent AS agent_config
       FROM computer_use_configs c WHERE c.tenant = r.tenant ORDER BY c.version DESC LIMIT 1) v ON true
   LEFT JOIN computer_use_kill_switches k ON k.tenant = r.tenant AND k.agent = r.agent
@@ -85,6 +88,25 @@ export class SettingsRepository {
       [tenant, agent],
     );
     return rows[0]?.agent ?? null;
+  }
+
+  /**
+   * The content of the tenant's live scripts among `uuids`, by row id, in the caller's transaction:
+   * what a config version's script grants are taken from (script-grants.ts). Only this reads the
+   * scripted_planners table outside planning/ (scripted-planners.repository.ts owns it).
+   */
+  async scriptContents(
+    manager: EntityManager,
+    tenant: string,
+    uuids: readonly string[],
+  ): Promise<Map<string, unknown>> {
+    if (uuids.length === 0) return new Map();
+    const rows: Array<{ id: string; script: unknown }> = await manager.query(
+      `SELECT id, script FROM scripted_planners
+        WHERE tenant = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL`,
+      [tenant, uuids],
+    );
+    return new Map(rows.map((row) => [row.id, row.script]));
   }
 
   /** The governance of one agent now, in one statement (read before every step). */

@@ -21,8 +21,10 @@ import type { KillSwitch } from './kill-switch.entity';
 import type { PauseDto } from './dto/pause.dto';
 import { parseConfigBody } from './parse-config';
 import type { TenantPause } from './tenant-pause.entity';
+import { grantChanges, grantsOf, scriptBound } from './script-grants';
 import { KillSwitchState, SettingsRepository } from './settings.repository';
 import { missingReasons, weakeningRefusal, weakenings } from './weakening';
+import { auditWeakenings } from './weakening-audit';
 
 /** What GET answers: the config in force, with who made it and when. */
 export interface ConfigView extends ComputerUseConfig {
@@ -163,8 +165,14 @@ export class SettingsService {
         );
       }
       const before = head ? withDefaults(head.config) : null;
+      // What the scripts its no-approval agents name hold now is what this version grants.
+      const uuids = scriptBound(config).map((bound) => bound.uuid);
+      const grants = {
+        before: head?.scriptGrants ?? {},
+        after: grantsOf(config, await this.settings.scriptContents(manager, tenant, uuids)),
+      };
       // Letting more happen without a person needs governance.weaken and a reason (docs/security.md).
-      const weakened = weakenings(before, config);
+      const weakened = weakenings(before, config, grants);
       if (weakened.length > 0 && !caller.permissions.has('governance.weaken')) {
         throw forbidden(weakeningRefusal(weakened));
       }
@@ -175,8 +183,10 @@ export class SettingsService {
         tenant,
         version: previous + 1,
         config,
+        scriptGrants: grants.after,
         createdBy: caller.subject,
       });
+      const diff = diffConfigs(before, config);
       await this.audit.record(
         {
           tenant,
@@ -186,31 +196,16 @@ export class SettingsService {
             version: row.version,
             previous_version: previous,
             token_id: caller.tokenId,
-            ...diffConfigs(before, config),
+            ...diff,
+            changes: [...diff.changes, ...grantChanges(grants.before, grants.after)],
           },
         },
         manager,
       );
-      for (const { agent, control, from, to, entries } of weakened) {
-        await this.audit.record(
-          {
-            tenant,
-            type: 'governance.weaken',
-            actor: caller.subject,
-            details: {
-              agent,
-              control,
-              from,
-              to,
-              ...(entries ? { entries } : {}),
-              reason: config.agents[agent].reason,
-              version: row.version,
-              token_id: caller.tokenId,
-            },
-          },
-          manager,
-        );
-      }
+      await auditWeakenings(this.audit, manager, caller, weakened, {
+        version: row.version,
+        reason: (agent) => config.agents[agent].reason,
+      });
       return toView(row);
     });
   }

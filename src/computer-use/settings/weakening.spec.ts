@@ -8,6 +8,7 @@ import {
   type Rect,
 } from './agent-config';
 import {
+  changeReasonMissing,
   evidenceReasonMissing,
   evidenceRefusal,
   evidenceWeakening,
@@ -1054,6 +1055,122 @@ describe('weakenings', () => {
   });
 });
 
+/**
+ * Script content (docs/security.md "Weakening"): the grant of an agent whose writes need no approval
+ * is bound to the content of its script, as granted (before) and as it is now (after); the config
+ * may be the same on both sides (a script replaced or deleted through its own endpoint).
+ */
+describe('weakenings: script content', () => {
+  const X = 'a'.repeat(64);
+  const Y = 'b'.repeat(64);
+  const cases: Array<{
+    case: string;
+    before: AgentConfig;
+    after: AgentConfig;
+    granted: string | null;
+    now: string | null;
+    weakens: boolean;
+  }> = [
+    {
+      case: 'the script of an agent whose writes need no approval replaced',
+      before: loose({ planner: SCRIPT_A }),
+      after: loose({ planner: SCRIPT_A }),
+      granted: X,
+      now: Y,
+      weakens: true,
+    },
+    {
+      case: 'the script of an agent whose writes need no approval deleted',
+      before: loose({ planner: SCRIPT_A }),
+      after: loose({ planner: SCRIPT_A }),
+      granted: X,
+      now: null,
+      weakens: true,
+    },
+    {
+      case: 'a script with no content granted (unknown) that now has content',
+      before: loose({ planner: SCRIPT_A }),
+      after: loose({ planner: SCRIPT_A }),
+      granted: null,
+      now: X,
+      weakens: true,
+    },
+    {
+      case: 'another script with the very content granted',
+      before: loose({ planner: SCRIPT_A }),
+      after: loose({ planner: SCRIPT_B }),
+      granted: X,
+      now: X,
+      weakens: true,
+    },
+    {
+      case: 'the script kept with the content granted',
+      before: loose({ planner: SCRIPT_A }),
+      after: loose({ planner: SCRIPT_A }),
+      granted: X,
+      now: X,
+      weakens: false,
+    },
+    {
+      case: 'the script of an agent whose writes are held replaced',
+      before: agent({ planner: SCRIPT_A }),
+      after: agent({ planner: SCRIPT_A }),
+      granted: null,
+      now: null,
+      weakens: false,
+    },
+    {
+      case: 'a replaced script while require_write_approval is turned on',
+      before: loose({ planner: SCRIPT_A }),
+      after: agent({ planner: SCRIPT_A }),
+      granted: X,
+      now: null,
+      weakens: false,
+    },
+    {
+      case: 'a script replaced by a model for an agent whose writes are held',
+      before: agent({ planner: SCRIPT_A }),
+      after: agent({ planner: model() }),
+      granted: null,
+      now: null,
+      weakens: false,
+    },
+  ];
+
+  it.each(cases)('$case', ({ before, after, granted, now, weakens }) => {
+    const found = weakenings(config({ a: before }), config({ a: after }), {
+      before: granted === null ? {} : { a: granted },
+      after: now === null ? {} : { a: now },
+    });
+    expect(found).toEqual(
+      weakens
+        ? [
+            {
+              agent: 'a',
+              control: 'planner',
+              from: before.planner,
+              to: after.planner,
+              script_sha256: { from: granted, to: now },
+            },
+          ]
+        : [],
+    );
+  });
+
+  it('says what needs the permission, and why a reason is needed, for a change made outside the config', () => {
+    const cfg = config({ nightly: loose({ planner: SCRIPT_A }) });
+    const found = weakenings(cfg, cfg, { before: { nightly: X }, after: { nightly: Y } });
+    expect(weakeningRefusal(found)).toBe(
+      'a new planner, or new content of its script, for an agent whose writes need no approval (agent nightly) needs the permission governance.weaken as well as computer_use.admin',
+    );
+    expect(changeReasonMissing(found, '  ')).toBe(
+      'reason is required when an agent whose writes need no approval gets a new planner or new content of its script (agent nightly): say why the writes this planner chooses may act without approval',
+    );
+    expect(changeReasonMissing(found, 'new nightly report')).toBeNull();
+    expect(changeReasonMissing([], undefined)).toBeNull();
+  });
+});
+
 /** What lets evidence go sooner: the tenant's retention and a run's legal hold, both ways. */
 describe('evidenceWeakening', () => {
   it.each<[string, EvidenceControl, unknown, unknown, boolean]>([
@@ -1134,7 +1251,7 @@ describe('weakeningRefusal', () => {
       ]),
     ).toBe(
       'turning four_eyes off (agent a, b); ignore_regions covering more than 2% of the screen (agent a); ' +
-        'a new planner for an agent whose writes need no approval (agent c) ' +
+        'a new planner, or new content of its script, for an agent whose writes need no approval (agent c) ' +
         'need the permission governance.weaken as well as computer_use.admin',
     );
   });

@@ -10,6 +10,7 @@ import {
 } from './agent-config';
 import { AGENT_FIELD_SPECS } from './agent-fields';
 import { screenRuleLoosenings } from './screen-rule-effect';
+import type { ScriptGrants } from './script-grants';
 
 /**
  * Weakening (docs/security.md): a config change that lets more happen without a person. Each one needs
@@ -30,7 +31,18 @@ export interface Weakening {
   to: unknown;
   /** What in it loosens, in words, where a control says more than its from → to (screen rules). */
   entries?: string[];
+  /**
+   * The content of the script the agent's planner names, as granted before and as it is now
+   * (SHA-256; null: no script), where either side names one.
+   */
+  script_sha256?: { from: string | null; to: string | null };
 }
+
+/**
+ * An agent as the table compares it: its config, and the content hash of the script its planner
+ * names (as granted, for the agent before; as it is now, for the agent after); null: no script.
+ */
+export type ComparedAgent = AgentConfig & { script_sha256: string | null };
 
 export type { WeakeningControl } from './agent-config';
 
@@ -42,9 +54,11 @@ export type { WeakeningControl } from './agent-config';
 interface Row {
   control: WeakeningControl;
   /** `before` is the agent as it was; a new agent is compared with the defaults. */
-  weakens?: (before: AgentConfig, after: AgentConfig) => boolean;
+  weakens?: (before: ComparedAgent, after: ComparedAgent) => boolean;
   /** What in the change loosens, in words; for a control whose from → to alone does not say. */
-  entries?(before: AgentConfig, after: AgentConfig): string[];
+  entries?(before: ComparedAgent, after: ComparedAgent): string[];
+  /** What the weakening carries besides its from → to (the script content it binds). */
+  also?(before: ComparedAgent, after: ComparedAgent): Partial<Weakening>;
   /** What the change does, as the 403 names it. */
   change: string;
   /** When a reason is required, and what it must say, as the 400 names it. */
@@ -157,12 +171,20 @@ const ROWS: readonly Row[] = [
   },
   {
     control: 'planner',
+    // A script is its content, not its id: the same id with other steps (or none: deleted) is
+    // another planner, whether the config or the script changed (docs/security.md).
     weakens: (a, b) =>
       !a.require_write_approval &&
       !b.require_write_approval &&
-      plannerIdentity(a.planner) !== plannerIdentity(b.planner),
-    change: 'a new planner for an agent whose writes need no approval',
-    when: 'an agent whose writes need no approval gets a new planner',
+      (plannerIdentity(a.planner) !== plannerIdentity(b.planner) ||
+        a.script_sha256 !== b.script_sha256),
+    also: (a, b) =>
+      a.script_sha256 !== null || b.script_sha256 !== null
+        ? { script_sha256: { from: a.script_sha256, to: b.script_sha256 } }
+        : {},
+    change:
+      'a new planner, or new content of its script, for an agent whose writes need no approval',
+    when: 'an agent whose writes need no approval gets a new planner or new content of its script',
     why: 'the writes this planner chooses may act without approval',
   },
 ];
@@ -260,16 +282,22 @@ export function evidenceReasonMissing(
 /**
  * Every weakening from `before` to `after`, by agent name then in the order of the table. A new agent
  * counts against the defaults; keeping a weak value as it is, tightening and removing an agent are
- * none. `before` null is the state before any version.
+ * none. `before` null is the state before any version. `scripts` are the script grants of
+ * `before` and the content of the scripts `after` names, as grants (script-grants.ts); left out,
+ * no script content changed.
  */
 export function weakenings(
   before: ComputerUseConfig | null,
   after: ComputerUseConfig,
+  scripts: { before: ScriptGrants; after: ScriptGrants } = { before: {}, after: {} },
 ): Weakening[] {
   const found: Weakening[] = [];
   for (const name of Object.keys(after.agents).sort()) {
-    const b = after.agents[name];
-    const a = before?.agents[name] ?? { ...b, ...AGENT_DEFAULTS };
+    const b = { ...after.agents[name], script_sha256: scripts.after[name] ?? null };
+    const was = before?.agents[name];
+    const a = was
+      ? { ...was, script_sha256: scripts.before[name] ?? null }
+      : { ...b, ...AGENT_DEFAULTS };
     for (const rule of RULES) {
       if (rule.weakens(a, b)) {
         found.push({
@@ -278,6 +306,7 @@ export function weakenings(
           from: a[rule.control],
           to: b[rule.control],
           ...(rule.entries ? { entries: rule.entries(a, b) } : {}),
+          ...(rule.also ? rule.also(a, b) : {}),
         });
       }
     }
@@ -313,6 +342,21 @@ export function missingReasons(
       return `agents.${agent}.reason is required when ${rules.map((r) => r.when).join(' and ')}: say why ${why}`;
     })
     .join('; ');
+}
+
+/**
+ * The 400 when a change made outside the config (a script replaced or deleted) weakens agents and
+ * its `reason` is blank, naming the agents; null when it says why or weakens nothing.
+ */
+export function changeReasonMissing(
+  list: readonly Weakening[],
+  reason: string | null | undefined,
+): string | null {
+  if (list.length === 0 || (reason ?? '').trim()) return null;
+  const rules = RULES.filter((rule) => list.some((w) => w.control === rule.control));
+  const agents = [...new Set(list.map((w) => w.agent))].join(', ');
+  const why = rules.length === 1 ? rules[0].why : 'these agents may do more without a person';
+  return `reason is required when ${rules.map((r) => r.when).join(' and ')} (agent ${agents}): say why ${why}`;
 }
 
 /**

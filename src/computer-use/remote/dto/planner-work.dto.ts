@@ -8,7 +8,7 @@ const WORKER_MESSAGE =
 
 /** `GET /api/planner-work?families=&worker=`. */
 export class ListPlannerWorkDto {
-  @ApiProperty({ example: 'acme-vision', description: 'families, comma-separated' })
+  @ApiProperty({ example: 'vision-lab', description: 'families, comma-separated' })
   @IsString({ message: 'families is missing: the families to ask for, comma-separated' })
   @Length(1, 1000)
   families: string;
@@ -46,7 +46,7 @@ export class AnswerPlannerWorkDto {
 
   @ApiPropertyOptional({
     description:
-      'why the worker gives no decision; kept only when it is a short code (`model_unreachable`), else only its length',
+      'why the worker gives no decision; kept only when it is a code of the documented list (`model_unreachable`, `model_http_503`, docs/planners.md), else only its length',
     example: 'model_unreachable',
     maxLength: 2000,
   })
