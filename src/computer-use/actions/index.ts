@@ -14,7 +14,13 @@ export {
 } from './check-action';
 export { normaliseKey, keyKind } from './keys';
 export { labelAt, outlineLabelAt, outlineTitle } from './label-at';
-export { labelEvidence, type EvidenceElement, type LabelEvidence } from './label-evidence';
+export {
+  labelEvidence,
+  type EvidenceElement,
+  type LabelEvidence,
+  type ReachedField,
+} from './label-evidence';
+export { focusMoves, moveInWords, movesFocus, type FocusMove } from './focus-reach';
 export { loadRules, roleKey, RulesError, type Rules, type AgentRules } from './rules';
 export { findCommitWord, fold, words } from './commit-words';
 export { completesCardNumber, containsCardNumber, luhn, maskCardNumbers } from './card-number';
