@@ -314,7 +314,8 @@ describe('commit-point approval, end to end', () => {
       screen_rules: [{ command_field: { transactions: ['PWD'] } }],
     });
     const { run, held } = await runApprovingEveryWrite(stack, 'sap-orders');
-    expect(run).toMatchObject({ status: 'completed', invalid_actions: 1 });
+    // The script stops at the typing Warden refused.
+    expect(run).toMatchObject({ status: 'failed', end_reason: 'fail', invalid_actions: 1 });
     expect(held).toEqual([]);
     // Refused, and what was meant for the password field is not stored anywhere.
     expect(run.steps[4]).toMatchObject({

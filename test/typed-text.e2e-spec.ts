@@ -17,6 +17,7 @@ import { isEnded, startSimHost, startStack, Stack } from './support/stack';
 
 const COMMAND = { role: 'textbox', name: 'Command field' };
 const ORDER = { role: 'textbox', name: 'Order' };
+const CURRENT_PASSWORD = { role: 'textbox', name: 'Current Password' };
 const SPLIT_CARD = /the field would hold a card number .*not even in pieces/;
 /** What the report's model typed from the command field of the password screen. */
 const THROUGH_TAB = '\tOld-Pass-1\tNew-Pass-2\tNew-Pass-2';
@@ -148,7 +149,8 @@ describe('typed text Warden never sends', () => {
     const resumed = await stack.approveAndResume(started.id);
     expect(resumed.steps[1]).toMatchObject({ outcome: 'sent_after_approval' });
     const run = await stack.waitFor(started.id, isEnded);
-    expect(run).toMatchObject({ status: 'completed', end_reason: 'done', invalid_actions: 1 });
+    // The script stops at the step Warden refused: its done is never reached.
+    expect(run).toMatchObject({ status: 'failed', end_reason: 'fail', invalid_actions: 1 });
     expect(run.steps.map((s: { outcome: string }) => s.outcome)).toEqual([
       'sent',
       'sent_after_approval',
@@ -156,6 +158,12 @@ describe('typed text Warden never sends', () => {
       'refused',
       'ended',
     ]);
+    expect(run.steps[4].action).toEqual({
+      action: 'fail',
+      reason: expect.stringMatching(
+        /^steps\[3\] \(step "second half"\) was refused by Warden's rules \(with the text typed into this field before/,
+      ),
+    });
     expect(run.steps[3]).toMatchObject({
       classification: 'invalid',
       why: expect.stringMatching(SPLIT_CARD),
@@ -228,6 +236,7 @@ describe('typed text Warden never sends', () => {
         },
       );
       const { run } = await runApprovingEveryWrite(stack, 'sap-blind');
+      expect(run).toMatchObject({ status: 'failed', end_reason: 'fail', invalid_actions: 1 });
       expect(run.steps[1]).toMatchObject({
         classification: 'invalid',
         outcome: 'refused',
@@ -265,6 +274,45 @@ describe('typed text Warden never sends', () => {
       `SELECT 1 AS n FROM scripted_planners WHERE script::text LIKE '%Pass-%'`,
     );
     expect(planners).toEqual([]);
+  });
+
+  it('stops a script at the step Warden refused: under an agent whose writes need no approval, nothing after it is sent', async () => {
+    await stack.configure({
+      planner: await stack.planner({
+        steps: [
+          { action: { action: 'click', element: COMMAND } },
+          { action: { action: 'type', text: '/nPWD' } },
+          { action: { action: 'key', key: 'Enter' } },
+          {
+            step: 'the old password',
+            when: { element: CURRENT_PASSWORD },
+            action: { action: 'type', text: 'geheim123' },
+          },
+          { step: 'confirm', action: { action: 'key', key: 'Enter' } },
+          { action: { action: 'done', summary: 'changed' } },
+        ],
+      }),
+      require_write_approval: false,
+      reason: 'sandbox: the writes of this test need no person',
+    });
+    const started = await stack.start('change the password');
+    const run = await stack.waitFor(started.id, isEnded);
+    expect(run).toMatchObject({ status: 'failed', end_reason: 'fail', invalid_actions: 1 });
+    expect(run.steps.map((s: { outcome: string }) => s.outcome)).toEqual([
+      'sent',
+      'sent',
+      'sent',
+      'refused',
+      'ended',
+    ]);
+    expect(run.steps[4].action.reason).toMatch(
+      /^steps\[3\] \(step "the old password"\) was refused by Warden's rules \(the focused field “Current Password” is a password field/,
+    );
+    // The Enter written for the screen the refused typing would have made was never sent.
+    const enters = (await stack.sim.events()).filter(
+      (e) => e.type === 'action' && e.action?.action === 'key' && e.action.key === 'Enter',
+    );
+    expect(enters).toHaveLength(1);
   });
 
   it('types the same digits into two fields', async () => {
