@@ -96,7 +96,7 @@ describe('commit-point approval, end to end', () => {
     expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
     expect(held.map((h) => h.n)).toEqual([9]);
     expect(held[0].why).toBe(
-      'click on “Save” (from the screen outline); it commits 2 staged changes',
+      'click on “Save” (from the screen outline); it commits 1 staged change',
     );
     const overview = run.steps[8];
     expect(held[0].changes).toEqual([
@@ -145,6 +145,8 @@ describe('commit-point approval, end to end', () => {
     expect(writes[1].details).toMatchObject({ field: 'Req. Deliv. Date', staged: true });
     const [heldEvent] = await audit(run.id, 'computer_use.write.held');
     const date = held[0].changes![1];
+    // The trail says what the approver was shown: the order number was navigation.
+    expect(heldEvent.details.changes[0]).toMatchObject({ field: 'Order', kind: 'navigation' });
     expect(heldEvent.details.changes[1]).toEqual({
       field: 'Req. Deliv. Date',
       step: 8,
@@ -196,7 +198,7 @@ describe('commit-point approval, end to end', () => {
     );
     expect(run.pending_approval).toMatchObject({
       step: 9,
-      why: 'click on “Enter” (from the screen outline, which names the commit key Enter: a control does what its key does); it commits 2 staged changes',
+      why: 'click on “Enter” (from the screen outline, which names the commit key Enter: a control does what its key does); it commits 1 staged change',
       changes: [
         expect.objectContaining({ field: 'Order', after: '4711' }),
         expect.objectContaining({ field: 'Req. Deliv. Date', after: '30.04.2026' }),
@@ -238,6 +240,10 @@ describe('commit-point approval, end to end', () => {
       started.id,
       (r) => r.status === 'awaiting_approval' || isEnded(r),
     );
+    // The why counts what the list says: one staged change, and one field changed without one.
+    expect(run.pending_approval.why).toBe(
+      'click on “Save” (from the screen outline); it commits 1 staged change; the application marks 1 field changed without a typed edit',
+    );
     expect(run.pending_approval.changes).toEqual([
       expect.objectContaining({ field: 'Order', read_back_check: 'earlier' }),
       expect.objectContaining({
@@ -277,7 +283,8 @@ describe('commit-point approval, end to end', () => {
     expect(run.pending_approval).toMatchObject({
       step: 8,
       action: { action: 'type', text: '30.04.2026\n' },
-      why: 'typing into a field is a write; not staged: the text holds a newline, tab or other control character: a person decides; it commits 1 staged change',
+      // The order number only opened the order (navigation): no staged change to commit.
+      why: 'typing into a field is a write; not staged: the text holds a newline, tab or other control character: a person decides',
     });
     expect(run.pending_approval.changes).toEqual([expect.objectContaining({ field: 'Order' })]);
     await stack.api.request('POST', `/api/approvals/${run.pending_approval.id}/reject`, {
@@ -307,7 +314,8 @@ describe('commit-point approval, end to end', () => {
       screen_rules: [{ command_field: { transactions: ['PWD'] } }],
     });
     const { run, held } = await runApprovingEveryWrite(stack, 'sap-orders');
-    expect(run).toMatchObject({ status: 'completed', invalid_actions: 1 });
+    // The script stops at the typing Warden refused.
+    expect(run).toMatchObject({ status: 'failed', end_reason: 'fail', invalid_actions: 1 });
     expect(held).toEqual([]);
     // Refused, and what was meant for the password field is not stored anywhere.
     expect(run.steps[4]).toMatchObject({

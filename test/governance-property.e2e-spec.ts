@@ -18,7 +18,9 @@ import { startSimHost, SimHost, startStack, Stack } from './support/stack';
  * (a read rule and its write exception), approvers widened, narrowed and cleared, redact_regions
  * over the whole screen, a name field or nothing, each by a plain
  * admin or one who may weaken, cancels, approvals by whoever, rejections, bursts of concurrent
- * resumes, a host action that fails before or after it acted). Each config change is predicted
+ * resumes, a host action that fails before or after it acted), and scripts that type through
+ * Tabs (a password from the command field of the password screen, text into VA02's order
+ * field). Each config change is predicted
  * a weakening or not: a plain admin's weakening must be refused (403) and nothing else may be.
  * After each case the host's own record of what reached its screen (typed text and the Enter key)
  * is checked against Warden's by the oracle (support/governance-oracle.ts):
@@ -30,7 +32,7 @@ import { startSimHost, SimHost, startStack, Stack } from './support/stack';
  *   and no write rule names); or a send whose outcome Warden recorded as unknown (the host failed
  *   half-way) and audited with one of those authorities;
  * - an approval names the approvers of a config in force when its write was held;
- * - no write was performed twice;
+ * - no write was performed twice, no password was changed, and no text went on after a newline;
  * - every run ended, with a reason.
  * Bounded and seeded: the seed is printed, and WARDEN_PROPERTY_SEED=<seed> replays the same
  * choices (the machine's timing can still differ). WARDEN_PROPERTY_CASES sets how many (200).
@@ -57,6 +59,9 @@ function generator(seed: number): () => number {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const COMMAND = { role: 'textbox', name: 'Command field' };
 const CHANGE = { role: 'button', name: 'Change' };
+const CURRENT_PASSWORD = { role: 'textbox', name: 'Current Password' };
+/** The sim's password when it starts (sim-state.ts), for the cases that type it through Tabs. */
+const INITIAL_PASSWORD = 'Initial-Pass-1';
 
 /** Where the sim draws VA02's Change button (its initial screen), from the sim itself. */
 function changeButtonRect(): { x: number; y: number; width: number; height: number } {
@@ -96,6 +101,8 @@ interface Tally {
   staged: number;
   /** Enter steps sent as reads by a title rule. */
   enterReads: number;
+  /** Typing refused for where its text goes after a Tab or a newline. */
+  focusMovesRefused: number;
   /** Config changes of the random events: accepted, and refused as a plain admin's weakening. */
   changes: { accepted: number; refused: number };
   violations: string[];
@@ -114,6 +121,7 @@ describe('the governance invariant, tried at random', () => {
     changeReads: 0,
     staged: 0,
     enterReads: 0,
+    focusMovesRefused: 0,
     changes: { accepted: 0, refused: 0 },
     violations: [],
   };
@@ -222,7 +230,10 @@ describe('the governance invariant, tried at random', () => {
     // Two cases in 25 are calm: commit mode's VA02 with no event but approvals, so that the staging
     // path (and, with the read rule alone, an Enter made a read by a title rule) is taken in every
     // series, however the machine's load ends the other cases early.
-    const calm = n % 25 === 0 || n % 25 === 12;
+    // A third calm one types the password through Tabs, with every write before it approved, so
+    // that the refusal is reached in every series too.
+    const calmTabs = n % 25 === 6;
+    const calm = n % 25 === 0 || n % 25 === 12 || calmTabs;
     const mode: Mode = calm ? 'commit' : m < 0.2 ? 'weakened' : m < 0.45 ? 'commit' : 'every';
     // Typing into the order field, staged under approve_at "commit", then Enter: a commit.
     const va02 = [
@@ -237,7 +248,38 @@ describe('the governance invariant, tried at random', () => {
         ? { action: { action: 'key', key: 'Enter' } }
         : { action: { action: 'click', element: CHANGE } },
     ];
+    // Typing that moves the focus: from the command field of the password screen, the current
+    // password and a new one through Tabs, then Enter (refused: the Tabs reach the password
+    // fields, and the script stops there); into VA02's order field, text through a Tab (a write:
+    // no field it reaches is secret) or ending in one. (Text on after a newline is refused when
+    // the script is saved; the oracle checks that none reaches the screen all the same.)
+    const throughTabs = [
+      [
+        { action: { action: 'click', element: COMMAND } },
+        { action: { action: 'type', text: '/nPWD' } },
+        { action: { action: 'key', key: 'Enter' } },
+        { when: { element: CURRENT_PASSWORD }, action: { action: 'click', element: COMMAND } },
+        {
+          action: {
+            action: 'type',
+            text: `\t${INITIAL_PASSWORD}\tNew-Pass-${texts[0]}\tNew-Pass-${texts[0]}`,
+          },
+        },
+        { action: { action: 'key', key: 'Enter' } },
+      ],
+      [
+        ...va02.slice(0, 4),
+        {
+          action: {
+            action: 'type',
+            text: pick([`${texts[0]}\t${texts[1]}`, `\t${texts[0]}`, `${texts[0]}\t`]),
+          },
+        },
+        { action: { action: 'key', key: 'Enter' } },
+      ],
+    ];
     const scripts = [
+      ...throughTabs,
       [
         { action: { action: 'click', element: COMMAND } },
         { action: { action: 'type', text: texts[0] } },
@@ -254,7 +296,11 @@ describe('the governance invariant, tried at random', () => {
       ],
       va02,
     ];
-    const script = calm || (mode === 'commit' && random() < 0.7) ? va02 : pick(scripts);
+    const script = calmTabs
+      ? throughTabs[0]
+      : calm || (mode === 'commit' && random() < 0.7)
+        ? va02
+        : pick(scripts);
     const planner = (
       await call('POST', '/api/planners/scripted', tokens.admin, {
         name: `case ${n}`,
@@ -495,7 +541,9 @@ describe('the governance invariant, tried at random', () => {
       [runId],
     );
     if (open.length > 0) fail(`steps left unfinished by the run's end: ${JSON.stringify(open)}`);
-    const performed = (await lane.sim.events()).filter((e) => e.type === 'action');
+    const hostEvents = await lane.sim.events();
+    const performed = hostEvents.filter((e) => e.type === 'action');
+    const passwordChanges = hostEvents.filter((e) => e.type === 'password_changed').length;
     const typed = performed
       .filter((e) => e.action?.action === 'type')
       .map((e) => e.action.text as string);
@@ -556,8 +604,12 @@ describe('the governance invariant, tried at random', () => {
         WHERE run_id = $1 AND type IN ('computer_use.write', 'computer_use.write.unknown')`,
       [runId],
     );
+    tally.focusMovesRefused += steps.filter(
+      (s) => s.classification === 'invalid' && /^the text holds a (Tab|newline)/.test(s.why ?? ''),
+    ).length;
     for (const v of violations({
       typed,
+      passwordChanges,
       enters,
       changes,
       steps,
@@ -584,6 +636,7 @@ describe('the governance invariant, tried at random', () => {
       // The staging path was taken: the calm cases take it.
       if (CASES >= 25) expect(tally.staged).toBeGreaterThan(0);
       if (CASES >= 25) expect(tally.enterReads).toBeGreaterThan(0);
+      if (CASES >= 25) expect(tally.focusMovesRefused).toBeGreaterThan(0);
     },
     30 * 60_000,
   );

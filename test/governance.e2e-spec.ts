@@ -290,28 +290,28 @@ describe('runs that end by their limits', () => {
     expect(run.step_count).toBeLessThan(6);
   });
 
-  it('stops after three invalid actions, telling why each was refused', async () => {
+  it('stops a script at its first action Warden refuses, telling why and planning nothing after it', async () => {
+    // (A model may try again after a refusal, up to the third: test/models-failures.e2e-spec.ts.)
     const run = await runScript({
       steps: [
-        { action: { action: 'click', x: 5000, y: 10 } },
         { action: { action: 'wait', seconds: 0.1 } },
+        { step: 'off the screen', action: { action: 'click', x: 5000, y: 10 } },
         { action: { action: 'click', x: 10, y: 9000 } },
         { action: { action: 'scroll', x: 99999, y: 10, direction: 'down' } },
       ],
     });
-    expect(run).toMatchObject({
-      status: 'stopped',
-      end_reason: 'invalid_actions',
-      invalid_actions: 3,
-    });
-    const refused = run.steps.filter(
-      (s: { classification: string }) => s.classification === 'invalid',
+    expect(run).toMatchObject({ status: 'failed', end_reason: 'fail', invalid_actions: 1 });
+    expect(run.steps.map((s: { outcome: string }) => s.outcome)).toEqual([
+      'sent',
+      'refused',
+      'ended',
+    ]);
+    expect(run.steps[1].why).toMatch(/outside the screenshot/);
+    expect(run.steps[2].action.reason).toBe(
+      `steps[1] (step "off the screen") was refused by Warden's rules (${run.steps[1].why}), so the script stops there`,
     );
-    expect(refused).toHaveLength(3);
-    expect(refused[0].why).toMatch(/outside the screenshot/);
-    expect(refused[2].why).toMatch(/outside the screenshot/);
     const types = (await events(run.id)).map((e) => e.type);
-    expect(types.filter((t) => t === 'computer_use.action.refused')).toHaveLength(3);
+    expect(types.filter((t) => t === 'computer_use.action.refused')).toHaveLength(1);
   });
 
   /** Eight scrolls on a screen that does not scroll: nothing changes. */

@@ -157,7 +157,8 @@ describe('labels fail closed, end to end', () => {
         ],
       });
       const { run, held } = await runApprovingEveryWrite(stack, 'sap-blind');
-      expect(run).toMatchObject({ status: 'completed', end_reason: 'done', invalid_actions: 1 });
+      // The script stops at the typing Warden refused.
+      expect(run).toMatchObject({ status: 'failed', end_reason: 'fail', invalid_actions: 1 });
       // The click into the empty field is held too: nothing could read a label there.
       expect(held.map((h) => h.n)).toEqual([1, 2, 3, 4]);
       expect(run.steps[4]).toMatchObject({

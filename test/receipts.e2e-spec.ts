@@ -193,6 +193,60 @@ describe('write receipts, end to end', () => {
     expect(await saves(stack.sim)).toHaveLength(1);
   });
 
+  it('takes a Save refused again in the same words for a refusal, and keeps every edit for the next commit', async () => {
+    const rules = [
+      { command_field: { transactions: ['VA02', 'VA03'] } },
+      { title: '^Change Sales Order: Initial Screen$', keys: { Enter: 'read' } },
+    ];
+    const after = [
+      // Saved again as it is: the application refuses it again, in the same words.
+      { step: 'again', ...el('button', 'Save') },
+      el('textbox', 'Req. Deliv. Date'),
+      type('30.04.2026'),
+      el('button', 'Save'),
+      {
+        when: { text: '^Sales order 4711 has been saved$' },
+        action: { action: 'done', summary: 'saved on the third try' },
+      },
+    ];
+    await stack.configure({
+      planner: await stack.planner(va02('31.02.2026', after)),
+      approve_at: 'commit',
+      screen_rules: rules,
+      reason: 'VA02 typing is stored only by Save; the approver decides there',
+    });
+    const { run, held } = await runApprovingEveryWrite(stack, 'sap-orders');
+    expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
+    const message = 'Enter a valid date (DD.MM.YYYY), not "31.02.2026"';
+    const refusal = `the application answered with an error message: ${message}`;
+    expect(run.steps[8]).toMatchObject({ n: 9, outcome: 'refused_by_application' });
+    // The second Save: the same E text stood there before it, and it is still its answer.
+    expect(run.steps[9]).toMatchObject({
+      n: 10,
+      action: { action: 'click' },
+      outcome: 'refused_by_application',
+      error: refusal,
+      receipt: {
+        before: { source: 'status', type: 'E', text: message },
+        message: { source: 'status', type: 'E', text: message },
+        fresh: true,
+      },
+    });
+    const receipt = (await events(run.id, 'computer_use.write.receipt')).find((e) => e.step === 10);
+    expect(receipt?.details).toMatchObject({ outcome: 'refused_by_application', why: refusal });
+    // Three commits held; the last still lists the order and the date from its value on first
+    // sight: nothing the refused Saves "stored" dropped out of it.
+    expect(held.map((h) => h.n)).toEqual([9, 10, 13]);
+    const date = (changes: any[] | null) => changes?.find((c) => c.field === 'Req. Deliv. Date');
+    expect(held[2].changes?.map((c) => c.field)).toEqual(['Order', 'Req. Deliv. Date']);
+    expect(date(held[2].changes)).toMatchObject({
+      before: date(held[0].changes).before,
+      after: '30.04.2026',
+    });
+    expect(date(held[0].changes).before).not.toBe('31.02.2026');
+    expect(await saves(stack.sim)).toHaveLength(1);
+  });
+
   it('says so where the host serves no outline', async () => {
     await stack.configure(
       {},

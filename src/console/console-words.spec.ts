@@ -374,7 +374,7 @@ describe('outcomes and change lists in the console', () => {
       'This Enter stores 1 change',
     );
     expect(changesHeading({ action: 'type', text: 'x\n' }, 'typing', 1)).toBe(
-      'This write commits 1 staged change',
+      'This write stores 1 change',
     );
     // Only navigation before it (the order number that opened the order): no typed change.
     expect(changesHeading({ action: 'click', x: 1, y: 2 }, why, 0)).toBe(

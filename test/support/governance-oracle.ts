@@ -17,7 +17,8 @@
  *   the agent added names it, while a config with that word was in force;
  * - a send whose outcome Warden recorded as unknown (the host failed half-way), audited with one
  *   of those authorities.
- * No typed text reaches the screen twice.
+ * No typed text reaches the screen twice, none goes on after a newline, and no password is changed
+ * (a case types one only through Tabs from the command field of the password screen).
  */
 
 export interface StepRow {
@@ -56,6 +57,8 @@ export interface AuditRow {
 export interface OracleInput {
   /** The texts the host typed, in order. */
   typed: string[];
+  /** How many times the host changed its password (the sim's `password_changed`). */
+  passwordChanges?: number;
   /** How many times the host performed the Enter key. */
   enters: number;
   /** How many times the host performed a click on VA02's Change button. */
@@ -157,6 +160,18 @@ export function violations(input: OracleInput): string[] {
     }
     return false;
   };
+
+  // Warden never types a secret, wherever the keystrokes land: no password was changed (the
+  // cases type one only through Tabs from the command field), and no text went on after a
+  // newline, whose Enter leaves for a screen nobody judged it on.
+  if ((input.passwordChanges ?? 0) > 0) {
+    found.push(`the host changed its password ${input.passwordChanges} times`);
+  }
+  for (const text of input.typed) {
+    if (/\n[\t\n]*[^\t\n]/.test(text)) {
+      found.push(`the text ${JSON.stringify(text)} went on after a newline on the screen`);
+    }
+  }
 
   const seen = new Map<string, number>();
   for (const text of input.typed) {

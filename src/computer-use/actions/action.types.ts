@@ -67,6 +67,11 @@ export interface ScreenContext {
    */
   redacted?: readonly Rect[];
   /**
+   * No screen is known yet: a script checked as it is saved. Rules that depend on the screen (what
+   * text after a Tab reaches) are left to each step it takes; the rest are checked.
+   */
+  unseen?: true;
+  /**
    * The run's last step whose action may have reached the screen (`previousAction`): an Enter
    * right after typing a transaction code into the command field (a `command_field` screen rule).
    */
@@ -164,6 +169,9 @@ export type ActionResult =
   | {
       ok: false;
       reason: string;
-      /** The text was meant for a password or code field: it is not recorded, not even refused. */
-      withholdText?: true;
+      /**
+       * The text may be meant for a password or code field: it is not recorded, not even refused,
+       * from this code point on (0: none of it; after a Tab, what follows the Tab).
+       */
+      withheldFrom?: number;
     };

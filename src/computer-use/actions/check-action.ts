@@ -13,6 +13,7 @@ import type {
 import { maskCardNumbers } from './card-number';
 import { classify, controlKind } from './classify';
 import { findCommitWord } from './commit-words';
+import { type FocusMove, moveInWords, reachOf } from './focus-reach';
 import {
   controlAt,
   focusedFields,
@@ -30,7 +31,7 @@ import { judgeOcrReading } from './ocr-label';
 import { parseAction } from './parse-action';
 import { loadRules, type Rules } from './rules';
 import { applyScreenRules, type ScreenFacts, type ScreenTitle } from './screen-rules';
-import { clean } from './text';
+import { clean, quote } from './text';
 import { validate } from './validate';
 
 /** What a refused text meant for a password field is recorded as, one per character. */
@@ -53,7 +54,8 @@ export interface Verdict {
   /**
    * A refused `type` action as it may be recorded: card digits masked, also those that complete a
    * number split over earlier actions (which the answer's own masking cannot see), and text meant
-   * for a password or code field replaced by as many dots (at most 64). Absent otherwise.
+   * for a password or code field (or, after a Tab, text that may be) replaced by as many dots (at
+   * most 64). Absent otherwise.
    */
   recorded?: Action;
   /** How its label was read (a click's or a typed field's), for the step's record. */
@@ -141,10 +143,7 @@ export function checkAction(
       const before = Array.isArray(screen.typed) ? screen.typed : [];
       refused.recorded = {
         action: 'type',
-        // What was meant for a password or code field is never stored: as many dots as it had.
-        text: valid.withholdText
-          ? WITHHELD.repeat(Math.min([...a.text].length, 64))
-          : maskCardNumbers(a.text, before),
+        text: recordedText(a.text, withheldFrom(a.text, valid.withheldFrom, screen, rules), before),
       };
     }
     return refused;
@@ -177,18 +176,82 @@ export function checkAction(
     screenFacts(action, labels, screen, rules),
     rules.screenRules,
   );
-  const { kind, why, loosenedBy } = judged;
+  const { kind, loosenedBy } = judged;
+  const through = action.action === 'type' ? reached(action.text, screen, rules) : undefined;
+  // The approver is told where the text after a Tab may go, not only the field it starts in.
+  const why = through ? `${judged.why}; ${goesOn(through.move, through.fields)}` : judged.why;
   const verdict: Verdict = { classification: kind, action, why };
   if (loosenedBy) verdict.loosenedBy = loosenedBy;
   if (judged === base && base.edit === true && kind === 'write') verdict.edit = true;
   const evidence = labelEvidence(
     action,
     action.action === 'type'
-      ? { element: focusedFields(screen)[0] ?? null, ocr: screen.focusLabel }
+      ? {
+          element: focusedFields(screen)[0] ?? null,
+          ocr: screen.focusLabel,
+          reached: through?.fields,
+        }
       : { element: clicked, ocr },
   );
   if (evidence) verdict.labelEvidence = evidence;
   return verdict;
+}
+
+/**
+ * A refused text as it may be recorded: card digits masked (also those completing a number typed
+ * in pieces), and from `withheldFrom` on (what was meant for a password or code field, or may have
+ * been) as many dots as it had, at most 64: never stored.
+ */
+function recordedText(
+  text: string,
+  withheldFrom: number | undefined,
+  before: readonly string[],
+): string {
+  if (withheldFrom === undefined) return maskCardNumbers(text, before);
+  const points = [...text];
+  const kept = points.slice(0, withheldFrom).join('');
+  const dots = WITHHELD.repeat(Math.min(points.length - withheldFrom, 64));
+  return `${kept === '' ? '' : maskCardNumbers(kept, before)}${dots}`;
+}
+
+/**
+ * Where the record of a refused text stops showing it: where validation said, and whatever
+ * refused it, after its first Tab or newline with more text after it (that text may have been
+ * meant for another field, a secret one among them). All of it where the screen cannot be read.
+ */
+function withheldFrom(
+  text: string,
+  said: number | undefined,
+  screen: ScreenContext,
+  rules: Rules,
+): number | undefined {
+  try {
+    const reach = reachOf(text, screen, rules);
+    return reach.kind === 'focused' ? said : Math.min(said ?? Infinity, reach.move.at);
+  } catch {
+    return 0;
+  }
+}
+
+/** The fields valid typed text reaches after a Tab, and that Tab; undefined: none. */
+function reached(
+  text: string,
+  screen: ScreenContext,
+  rules: Rules,
+): { move: FocusMove; fields: OutlineElement[] } | undefined {
+  const reach = reachOf(text, screen, rules);
+  return reach.kind === 'fields' && reach.unjudged === null ? reach : undefined;
+}
+
+/** At most this many fields are named in the why; the rest are counted. */
+const NAMED_FIELDS = 5;
+
+/** `after a Tab (character 5) the text goes on into whichever field has the focus then: …` */
+function goesOn(move: FocusMove, fields: readonly OutlineElement[]): string {
+  const named = fields.slice(0, NAMED_FIELDS).map((f) => quote(String(f.name), 40));
+  const more = fields.length - named.length;
+  const list = `${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  return `after ${moveInWords(move)} the text goes on into whichever field has the focus then, one of ${list}`;
 }
 
 /** What the screen rules look at, found once the action is valid. */

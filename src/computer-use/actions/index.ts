@@ -20,7 +20,13 @@ export {
   targetUnderRedaction,
   underRegion,
 } from './label-at';
-export { labelEvidence, type EvidenceElement, type LabelEvidence } from './label-evidence';
+export {
+  labelEvidence,
+  type EvidenceElement,
+  type LabelEvidence,
+  type ReachedField,
+} from './label-evidence';
+export { focusMoves, moveInWords, movesFocus, type FocusMove } from './focus-reach';
 export { loadRules, roleKey, RulesError, type Rules, type AgentRules } from './rules';
 export { findCommitWord, fold, words } from './commit-words';
 export {

@@ -31,6 +31,15 @@ export interface EvidenceElement {
   rect?: EvidenceRect;
 }
 
+/** A field typed text could reach after a Tab, as it was judged (focus-reach.ts). */
+export interface ReachedField {
+  id: string;
+  role: string;
+  name: string;
+  /** The outline marked it a password field (it was refused then: kept for a record's reader). */
+  password?: true;
+}
+
 export type LabelEvidence = (
   | { source: 'outline'; element: EvidenceElement }
   | { source: 'ocr'; words: OcrWord[]; box?: EvidenceRect }
@@ -40,6 +49,12 @@ export type LabelEvidence = (
   of: 'click' | 'field';
   /** The planner's target, where it gave one. */
   target?: string;
+  /**
+   * Typing whose text goes on after a Tab: every field the rest of it could reach, each judged by
+   * the rules (a routine saved from the run judges them again). Absent: all of it went into the
+   * field typed into.
+   */
+  reached?: ReachedField[];
 };
 
 const cut = (text: string) => [...text].slice(0, MAX_TEXT).join('');
@@ -72,9 +87,20 @@ function fromOcr(reading: OcrReading | null | undefined): LabelEvidence | null {
   return box ? { source: 'ocr', words, box, of: 'click' } : { source: 'ocr', words, of: 'click' };
 }
 
+function reachedOf(e: OutlineElement): ReachedField {
+  const field: ReachedField = {
+    id: cut(String(e.id ?? '')),
+    role: cut(String(e.role ?? '')),
+    name: cut(typeof e.name === 'string' ? e.name : ''),
+  };
+  if (e.password === true) field.password = true;
+  return field;
+}
+
 /**
  * The evidence of a click (the outline's element there, else OCR's reading) or of typing (the
- * focused field, else OCR beside it). Null for other actions.
+ * focused field, else OCR beside it, and the fields the text reaches after a Tab). Null for other
+ * actions.
  */
 export function labelEvidence(
   action: Action,
@@ -82,6 +108,8 @@ export function labelEvidence(
     /** The outline's element at the click (not a container), or the focused field. */
     element?: OutlineElement | null;
     ocr?: OcrReading | null;
+    /** Typing: the fields its text reaches after a Tab (focus-reach.ts). */
+    reached?: readonly OutlineElement[];
   },
 ): LabelEvidence | null {
   const isClick = action.action === 'click' || action.action === 'double_click';
@@ -96,5 +124,6 @@ export function labelEvidence(
   if (isClick && typeof action.target === 'string' && action.target.trim() !== '') {
     evidence.target = cut(action.target);
   }
+  if (!isClick && found.reached) evidence.reached = found.reached.map(reachedOf);
   return evidence;
 }

@@ -1,6 +1,7 @@
-import type { OutlineElement } from './action.types';
+import type { OutlineElement } from '@warden/protocol';
 import {
   messageOf,
+  processesScreen,
   REDACTED_MESSAGE,
   receiptLine,
   receiptOf,
@@ -114,6 +115,38 @@ describe('receiptOf and refusalOf', () => {
     expect(receiptLine(receipt)).toBe(
       'the status bar still shows E: Enter a valid date (DD.MM.YYYY) (from before)',
     );
+  });
+
+  it('after a write the application processed, the same E or A text is its answer: refused', () => {
+    // A Save refused, approved and sent again, refused again in the same words.
+    for (const bar of [badDate, statusBar('Session ended', 'A')]) {
+      const again = receiptOf({ before: messageOf([bar]) }, [bar], true);
+      expect(again).toMatchObject({ fresh: true });
+      expect(refusalOf(again)).toMatch(/^the application answered with an (error|abort) message/);
+    }
+    // An S, I or W message the same as before is still not taken for the answer.
+    const same = receiptOf({ before: messageOf([saved]) }, [saved], true);
+    expect(same).toMatchObject({ fresh: false });
+  });
+
+  it('processing is a commit key, a click that is no value edit, or a newline typed', () => {
+    const processed: Array<[unknown, boolean, boolean]> = [
+      [{ action: 'key', key: 'Enter' }, false, true],
+      [{ action: 'key', key: 'Ctrl+S' }, false, true],
+      [{ action: 'key', key: 'Delete' }, false, true],
+      [{ action: 'key', key: 'Backspace' }, false, false],
+      [{ action: 'click', x: 1, y: 1 }, false, true],
+      [{ action: 'double_click', x: 1, y: 1 }, false, true],
+      [{ action: 'click', x: 1, y: 1 }, true, false],
+      [{ action: 'type', text: '30.04.2026' }, false, false],
+      [{ action: 'type', text: '30.04.2026\n' }, false, true],
+      [{ action: 'type', text: 'a\tb' }, false, false],
+      [null, false, true],
+      [{ action: 'type' }, false, true],
+    ];
+    for (const [action, edit, expected] of processed) {
+      expect([action, edit, processesScreen(action, edit)]).toEqual([action, edit, expected]);
+    }
   });
 
   it('the same text with another type is a new message', () => {

@@ -24,8 +24,10 @@ export const REDACTED_MESSAGE = "a message under this agent's redact_regions (no
 /**
  * What the application said after a write was sent (the write's receipt), kept on the step.
  * `before` is the message on the screen the write was decided on, so that a message left from an
- * earlier action is not taken for this write's answer: `fresh` says the message is not that one.
- * Where there is nothing to read, `none` says why.
+ * earlier action is not taken for this write's answer: `fresh` says the message is this write's
+ * answer, not that one. After a write the application processes (`processesScreen`), an error or
+ * abort message is its answer even when the same text stood there before: refused twice, the
+ * application says the same twice. Where there is nothing to read, `none` says why.
  */
 export type Receipt =
   | { before: AppMessage | null; message: AppMessage; fresh: boolean }
@@ -63,12 +65,39 @@ export function messageOf(outline: readonly OutlineElement[]): AppMessage | null
 }
 
 /**
+ * Whether a write makes the application process the screen (SAP GUI's dialog step), so that the
+ * message it shows after is its answer to it: a commit key (any key but Backspace, which edits
+ * inside a field), a click that is no edit of a value (a button, a menu item), typed text holding
+ * a newline (it presses Enter). Typing without one, Backspace and a click that changes a value
+ * (`edit`: a checkbox, an option) leave the screen to the next commit. Anything else counts as
+ * processed: the application's error then stands as its answer, and nothing it would have
+ * stored is taken for stored.
+ */
+export function processesScreen(action: unknown, edit: boolean): boolean {
+  if (typeof action !== 'object' || action === null) return true;
+  const a = action as { action?: unknown; key?: unknown; text?: unknown };
+  switch (a.action) {
+    case 'type':
+      return typeof a.text !== 'string' || a.text.includes('\n');
+    case 'key':
+      return a.key !== 'Backspace';
+    case 'click':
+    case 'double_click':
+      return !edit;
+    default:
+      return true;
+  }
+}
+
+/**
  * The receipt of a write: the message on the settled screen after it, compared with the one on
  * the screen it was decided on. `outline` null: the host serves none (or could not this time).
+ * `processed`: the write made the application process the screen (`processesScreen`).
  */
 export function receiptOf(
   pending: PendingReceipt | null,
   outline: readonly OutlineElement[] | null,
+  processed = false,
 ): Receipt {
   const before = pending?.before ?? null;
   if (outline === null) {
@@ -81,7 +110,9 @@ export function receiptOf(
   if (!message) return { before, none: 'the application showed no message' };
   // Without what the screen showed before (a step decided before receipts were kept), the
   // message cannot be told from one left by an earlier action: it counts as not fresh.
-  return { before, message, fresh: pending !== null && !sameMessage(before, message) };
+  if (pending === null) return { before, message, fresh: false };
+  const answer = processed && (message.type === 'E' || message.type === 'A');
+  return { before, message, fresh: answer || !sameMessage(before, message) };
 }
 
 /**

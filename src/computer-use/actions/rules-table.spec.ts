@@ -107,6 +107,11 @@ const SPLIT_CARD =
   'with the text typed into this field before, the field would hold a card number (13–19 digits passing the Luhn check); Warden never types card numbers, not even in pieces';
 const KEYS_ALLOWED =
   'the allowed keys are the navigation keys (Tab, Shift+Tab, ArrowUp, ArrowDown, ArrowLeft, ArrowRight, Home, End, PageUp, PageDown, Escape, F1, F2, F3, F4, F12) and the commit keys (Enter, F8, F11, Ctrl+S, F5, Delete, Backspace)';
+/** How a refusal of text that moves the focus ends: what the planner does instead. */
+const OWN = (k: string) =>
+  `send ${k} as its own key action, so that each text is judged for the field it goes into`;
+/** OUTLINE with the host's focus mark on one element. */
+const focusOn = (id: string) => OUTLINE.map((e) => (e.id === id ? { ...e, focused: true } : e));
 const notAllowed = (k: string): Expected => ['invalid', `key ${k} is not allowed; ${KEYS_ALLOWED}`];
 const commits = (k: string): Expected => ['write', `key ${k} commits`];
 const navigates = (k: string): Expected => ['read', `key ${k} navigates`];
@@ -475,9 +480,103 @@ const typing: Case[] = [
     ['write', 'typing into a field is a write'],
   ],
   [
-    'typing with a newline',
+    'typing with a newline and more text after it',
     { action: 'type', text: 'line 1\nline 2' },
     {},
+    [
+      'invalid',
+      `the text holds a newline (character 7) with more text after it, and Warden cannot tell which field that text reaches (it presses Enter: the application processes the screen, and the focus lands on a screen Warden has not seen); ${OWN('Enter')}`,
+    ],
+  ],
+  [
+    'typing that ends with a newline',
+    { action: 'type', text: '/nVA02\n' },
+    {},
+    ['write', 'typing into a field is a write'],
+  ],
+  [
+    'typing with a Tab on a host without an outline',
+    { action: 'type', text: '4711\t30.04.2026' },
+    { screen: BLIND },
+    [
+      'invalid',
+      `the text holds a Tab (character 5) with more text after it, and Warden cannot tell which field that text reaches (the screen host serves no outline); ${OWN('Tab')}`,
+    ],
+  ],
+  [
+    'typing with a Tab where the outline marks no focus',
+    { action: 'type', text: '4711\t30.04.2026' },
+    {},
+    [
+      'invalid',
+      `the text holds a Tab (character 5) with more text after it, and Warden cannot tell which field that text reaches (the screen host marks no field as focused); ${OWN('Tab')}`,
+    ],
+  ],
+  [
+    'typing through a Tab where a password field can be reached',
+    { action: 'type', text: '\tOld-Pass-1\tNew-Pass-2' },
+    { screen: { ...SCREEN, outline: focusOn('okcode') } },
+    [
+      'invalid',
+      `the text holds a Tab (character 1) with more text after it, which can reach the field “Password”, a password field; Warden never types into password fields, wherever the keystrokes land: ${OWN('Tab')}`,
+    ],
+  ],
+  [
+    'typing through a Tab where a field named PIN can be reached',
+    { action: 'type', text: '4711\t1234' },
+    {
+      screen: {
+        ...BLIND,
+        outline: [
+          el('order', 'textbox', 'Order', 0, 0, 100, 20, { focused: true }),
+          el('pin', 'textbox', 'PIN:', 0, 30, 100, 20),
+        ],
+      },
+    },
+    [
+      'invalid',
+      `the text holds a Tab (character 5) with more text after it, which can reach the field “PIN:”, which names “PIN”; ${SECRET}, wherever the keystrokes land: ${OWN('Tab')}`,
+    ],
+  ],
+  [
+    'typing through a Tab where a field it can reach has no name',
+    { action: 'type', text: '4711\t30.04.2026' },
+    {
+      screen: {
+        ...BLIND,
+        outline: [
+          el('order', 'textbox', 'Order', 0, 0, 100, 20, { focused: true }),
+          el('blank', 'textbox', '', 0, 30, 100, 20),
+        ],
+      },
+    },
+    [
+      'invalid',
+      `the text holds a Tab (character 5) with more text after it, and Warden cannot tell which field that text reaches (a field it can reach has no name in the outline); ${OWN('Tab')}`,
+    ],
+  ],
+  [
+    'typing through a Tab where every field it can reach is named and none is secret',
+    { action: 'type', text: '4711\t30.04.2026\t' },
+    {
+      screen: {
+        ...BLIND,
+        outline: [
+          el('order', 'textbox', 'Order', 0, 0, 100, 20, { focused: true }),
+          el('date', 'textbox', 'Req. Deliv. Date', 0, 30, 100, 20),
+          el('save', 'button', 'Save', 0, 60, 40, 20),
+        ],
+      },
+    },
+    [
+      'write',
+      'typing into a field is a write; after a Tab (character 5) the text goes on into whichever field has the focus then, one of “Order”, “Req. Deliv. Date”',
+    ],
+  ],
+  [
+    'a trailing Tab after text into the focused field',
+    { action: 'type', text: 'Kennwort\t' },
+    { screen: BLIND },
     ['write', 'typing into a field is a write'],
   ],
   [
@@ -574,6 +673,24 @@ const typing: Case[] = [
     [
       'invalid',
       '“text” must not contain invisible characters (it has U+200B ZERO WIDTH SPACE): a person cannot see them on the approval page or the screen',
+    ],
+  ],
+  [
+    'text with a soft hyphen',
+    { action: 'type', text: 'Liefer\u00adtermin' },
+    {},
+    [
+      'invalid',
+      '“text” must not contain invisible characters (it has U+00AD SOFT HYPHEN): a person cannot see them on the approval page or the screen',
+    ],
+  ],
+  [
+    'text with an Arabic letter mark after a Tab',
+    { action: 'type', text: '4711\t\u061c1174' },
+    {},
+    [
+      'invalid',
+      '“text” must not contain bidirectional controls (it has U+061C ARABIC LETTER MARK): they change the order in which text is shown, so a person could read something other than what is typed',
     ],
   ],
   [

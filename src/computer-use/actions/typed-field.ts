@@ -19,6 +19,7 @@
  */
 import { parseKey } from '@warden/protocol';
 import type { EarlierStep, OutlineElement } from './action.types';
+import { movesFocus } from './focus-reach';
 import { labelAt } from './label-at';
 
 export type { EarlierStep } from './action.types';
@@ -125,15 +126,24 @@ export function previousAction(history: readonly EarlierStep[]): EarlierStep | n
 }
 
 /**
- * Where the run last clicked, if the focus cannot have moved since (no key was performed after it:
- * a Tab or an Enter may have moved it). `history` is oldest first.
+ * Where the run last clicked, if the focus cannot have moved since (no key was performed after it,
+ * nor text holding a Tab or a newline, which type Tab and Enter: either may have moved it).
+ * `history` is oldest first.
  */
 export function lastClickPoint(history: readonly EarlierStep[]): { x: number; y: number } | null {
   for (let i = history.length - 1; i >= 0; i--) {
-    const action = history[i].action as { action?: string; x?: number; y?: number } | null;
+    const action = history[i].action as {
+      action?: string;
+      x?: number;
+      y?: number;
+      text?: unknown;
+    } | null;
     if (!PERFORMED.has(history[i].outcome ?? '')) continue;
     if (action?.action === 'click' || action?.action === 'double_click') {
       return { x: action.x ?? -1, y: action.y ?? -1 };
+    }
+    if (action?.action === 'type' && (typeof action.text !== 'string' || movesFocus(action.text))) {
+      return null;
     }
     // A staged Backspace stays in its field; any other key may have moved the focus.
     if (action?.action === 'key' && history[i].outcome !== 'staged') return null;

@@ -9,6 +9,7 @@ import { focusedFields } from './label-at';
 import { ocrText } from './ocr-label';
 import { checkShape } from './parse-action';
 import type { Rules } from './rules';
+import { focusMoves, moveInWords, reachOf } from './focus-reach';
 import { findSecretFieldWord, type SecretFieldMatch } from './secret-fields';
 import { clean, quote } from './text';
 
@@ -68,6 +69,42 @@ function secretFieldLabel(screen: ScreenContext, rules: Rules): string | null {
 }
 
 /**
+ * Why text that moves the focus (a Tab, a newline) is refused for where the rest of it lands
+ * (docs/rules.md, "Never typed", focus-reach.ts), or null: a field it can reach is a password field
+ * or its name names a secret field's word, or Warden cannot tell which fields it reaches. What
+ * follows the focus move is withheld from the record: it may be a secret.
+ */
+function reachRefusal(text: string, screen: ScreenContext, rules: Rules): ActionResult | null {
+  const reach = reachOf(text, screen, rules);
+  if (reach.kind === 'focused') return null;
+  // Before any screen, only text after a newline is known to go where nothing can judge it.
+  if (screen.unseen === true && focusMoves(text)?.newline == null) return null;
+  const { move } = reach;
+  const holds = `the text holds ${moveInWords(move)} with more text after it`;
+  const own = `send ${move.key} as its own key action, so that each text is judged for the field it goes into`;
+  const refuse = (reason: string) => ({ ...fail(reason), withheldFrom: move.at });
+  const unknown = (why: string) =>
+    refuse(`${holds}, and Warden cannot tell which field that text reaches (${why}); ${own}`);
+  if (reach.kind === 'unknown') return unknown(reach.why);
+  const wherever = 'wherever the keystrokes land';
+  for (const field of reach.fields) {
+    const name = quote(String(field.name), 40);
+    if (field.password === true) {
+      return refuse(
+        `${holds}, which can reach the field ${name}, a password field; Warden never types into password fields, ${wherever}: ${own}`,
+      );
+    }
+    const match = findSecretFieldWord(String(field.name), rules.secretFields, false);
+    if (match) {
+      return refuse(
+        `${holds}, which can reach the field ${name}, which ${names(match)}; ${NEVER_TYPED}, ${wherever}: ${own}`,
+      );
+    }
+  }
+  return reach.unjudged === null ? null : unknown(reach.unjudged);
+}
+
+/**
  * Checks an action against the screen and the rules, and returns it normalised (canonical key,
  * defaults filled in) or a refusal with the reason. It re-checks the shape, so anything that
  * claims to be an action (a stored scripted step, say) can be handed to it. Pure; never throws.
@@ -113,11 +150,13 @@ function check(action: Action, screen: ScreenContext, rules: Rules): ActionResul
           ...fail(
             `the focused field${name} is a password field; Warden never types into password fields`,
           ),
-          withholdText: true,
+          withheldFrom: 0,
         };
       }
       const secret = secretFieldLabel(screen, rules);
-      if (secret) return { ...fail(secret), withholdText: true };
+      if (secret) return { ...fail(secret), withheldFrom: 0 };
+      const reached = reachRefusal(a.text, screen, rules);
+      if (reached) return reached;
       return { ok: true, action: a };
     }
     case 'key': {

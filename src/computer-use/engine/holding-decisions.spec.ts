@@ -84,6 +84,10 @@ describe('a change as the audit trail keeps it', () => {
     });
     expect(JSON.stringify(audited)).not.toMatch(/100\.00|95\.00/);
   });
+
+  it('keeps what kind of line it is, as the approver was shown it', () => {
+    expect(auditedChange({ ...change, kind: 'navigation' })).toMatchObject({ kind: 'navigation' });
+  });
 });
 
 describe('what computer_use.write.held says', () => {

@@ -37,7 +37,9 @@ export function flaggedRail(rail: RailRecord | null): RailRecord | null {
 
 /**
  * A change as the audit trail keeps it: the field and the SHA-256 of each value, never the values,
- * which can be personal data (the step records hold them, for those allowed to see them).
+ * which can be personal data (the step records hold them, for those allowed to see them); and
+ * what kind of line it is where the change list says (`navigation`: not a change it stores), so
+ * that the trail says what the approver was shown.
  */
 export function auditedChange(c: Change): Record<string, unknown> {
   const hash = (v: string | null) => (v === null ? null : sha256Hex(v));
@@ -48,6 +50,7 @@ export function auditedChange(c: Change): Record<string, unknown> {
     after_sha256: hash(c.after),
     read_back_sha256: hash(c.read_back),
     read_back_check: c.read_back_check,
+    ...(c.kind ? { kind: c.kind } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Verdict } from '../actions';
 import type { SendGate } from '../runs/send-gate';
 import {
+  changesInWhy,
   decideWrite,
   keptState,
   looseningOf,
@@ -162,12 +163,31 @@ describe('holding an action for a person', () => {
       go: 'hold',
       why: 'typing; not staged: the text holds a newline: a person decides',
     });
+    const line = { read_back_check: 'same' as const };
     const commit = decideWrite(write, [], true, {
       staged: null,
       notStaged: null,
-      changes: [{}, {}],
+      changes: [line, line],
     });
     expect(commit).toMatchObject({ go: 'hold', why: `${write.why}; it commits 2 staged changes` });
+  });
+
+  it('counts in the why only what the change list says the commit stores, and says the rest apart', () => {
+    const staged = { read_back_check: 'same' as const };
+    const navigation = { read_back_check: 'earlier' as const, kind: 'navigation' as const };
+    const unexplained = { read_back_check: 'unexplained' as const };
+    expect(changesInWhy([navigation, staged])).toBe('; it commits 1 staged change');
+    expect(changesInWhy([staged, unexplained])).toBe(
+      '; it commits 1 staged change; the application marks 1 field changed without a typed edit',
+    );
+    expect(changesInWhy([unexplained, unexplained])).toBe(
+      '; the application marks 2 fields changed without a typed edit',
+    );
+    expect(changesInWhy([navigation])).toBe('');
+    // A field typed on an earlier screen Warden cannot tell was navigation is a change.
+    expect(changesInWhy([{ read_back_check: 'earlier' as const }])).toBe(
+      '; it commits 1 staged change',
+    );
   });
 
   it('holds any screen action on a screen the injection rail flagged, even a read, even without approval', () => {

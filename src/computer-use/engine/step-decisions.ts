@@ -2,7 +2,7 @@
  * The engine's pure decisions, apart from the I/O that feeds them (STYLE: a long process is a
  * pipeline of small parts, its decisions plain functions beside them).
  */
-import type { Loosening, Verdict } from '../actions';
+import type { Change, Loosening, Verdict } from '../actions';
 import type { ProviderSafetyCheck } from '../planner-contract/planner';
 import type { EndReason } from '../runs/run-status';
 import { isUnfinished, type StepPhase } from '../runs/step-phase';
@@ -134,8 +134,8 @@ export interface CommitFacts {
   staged: unknown;
   /** Why an edit was not staged. */
   notStaged: string | null;
-  /** The staged changes a held write would commit. */
-  changes: readonly unknown[] | null;
+  /** The change list a held write carries (staged changes, navigation, unexplained ones). */
+  changes: readonly Pick<Change, 'kind' | 'read_back_check'>[] | null;
   /** The injection rail's verdict on the step's screen, for a model's step (issue 16 §2). */
   rail?: { verdict: 'clean' | 'suspect' | 'injected' } | null;
   /** Why the rail holds it, for the why. */
@@ -164,6 +164,25 @@ export function sentUnapprovedWhy(
     return `${base}; sent without approval, not staged: while it was planned the agent's config changed to stage no typing and hold no write`;
   }
   return `${why}; sent as a write without approval: while it was planned the agent's config changed, dropping what made it a read, to hold no write`;
+}
+
+/**
+ * What a held commit's change list says in its why, as the list says it: the staged changes it
+ * commits (a navigation line, the order number that only opened the order, is none), and apart
+ * from them the fields the application marks changed without a typed edit. Nothing for neither.
+ */
+export function changesInWhy(changes: readonly Pick<Change, 'kind' | 'read_back_check'>[]): string {
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const unexplained = changes.filter((c) => c.read_back_check === 'unexplained').length;
+  const staged = changes.filter(
+    (c) => c.kind !== 'navigation' && c.read_back_check !== 'unexplained',
+  ).length;
+  let why = '';
+  if (staged > 0) why += `; it commits ${plural(staged, 'staged change', 'staged changes')}`;
+  if (unexplained > 0) {
+    why += `; the application marks ${plural(unexplained, 'field', 'fields')} changed without a typed edit`;
+  }
+  return why;
 }
 
 /** Whether a screen action goes now, goes staged, or waits for a person, and why. */
@@ -210,8 +229,7 @@ export function decideWrite(
   if (commit.staged) return { go: 'stage', why: `${verdict.why}${STAGED}` };
   let why = verdict.why;
   if (commit.notStaged) why += `; not staged: ${commit.notStaged}`;
-  const n = commit.changes?.length ?? 0;
-  if (n > 0) why += `; it commits ${n} staged change${n === 1 ? '' : 's'}`;
+  why += changesInWhy(commit.changes ?? []);
   return { go: 'hold', why, classification: 'write' };
 }
 

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { OutlineElement } from '@warden/protocol';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
-import { isReceipt, type Receipt, receiptOf, refusalOf } from '../actions/receipt';
+import { isReceipt, processesScreen, type Receipt, receiptOf, refusalOf } from '../actions/receipt';
 import type { Step } from '../runs/step.entity';
 import { StepReceiptsRepository } from '../runs/step-receipts.repository';
 import { ScreenHostError } from '../host-client/screen-host.client';
@@ -15,7 +15,9 @@ import type { StepContext } from './step-context';
  * the message the application shows (a status bar with its type, a message dialog) is read from
  * the outline and kept on the step and in a `computer_use.write.receipt` event, beside the
  * `computer_use.write` event recorded with the send. A fresh error or abort message (E, A) ends the
- * step `refused_by_application`: the run goes on, and its next step is planned knowing why. Where
+ * step `refused_by_application` (after a write the application processes, such a message is its
+ * answer even where the same text stood before): the run goes on, and its next step is planned
+ * knowing why. Where
  * nothing can be read, the receipt says so; a receipt never stops a run, and never sends anything.
  */
 @Injectable()
@@ -37,7 +39,7 @@ export class WriteReceipts {
     const receipt: Receipt =
       'failed' in outline
         ? { before: pending?.before ?? null, none: outline.failed }
-        : receiptOf(pending, outline.elements);
+        : receiptOf(pending, outline.elements, processesScreen(step.action, step.edit !== null));
     // A staged edit stays staged: what it typed is still the application's to store or refuse.
     const refusal = step.staged ? null : refusalOf(receipt);
     await this.dataSource.transaction(async (manager) => {

@@ -290,6 +290,11 @@ const INVALID: Array<[string, unknown, string]> = [
     'steps[0].action.text: must not contain bidirectional controls (it has U+202E RIGHT-TO-LEFT OVERRIDE): they change the order in which text is shown, so a person could read something other than what is typed',
   ],
   [
+    'a type that goes on after a newline',
+    one(ok({ action: 'type', text: '/nVA02\n4711' })),
+    'steps[0].action.text: the text holds a newline (character 7) with more text after it, and Warden cannot tell which field that text reaches (it presses Enter: the application processes the screen, and the focus lands on a screen Warden has not seen); send Enter as its own key action, so that each text is judged for the field it goes into',
+  ],
+  [
     'a key Warden does not know',
     one(ok({ action: 'key', key: 'blorp' })),
     'steps[0].action.key: “blorp” is not a key Warden knows',
@@ -443,6 +448,12 @@ describe('checkScript accepts and normalises', () => {
         ],
       },
     });
+  });
+
+  it('accepts typing through a Tab: where it lands is judged on the screen of each step', () => {
+    for (const text of ['4711\t30.04.2026', '/nVA02\n', 'Coffee\t3.50\t']) {
+      expect(checkScript({ steps: [ok({ action: 'type', text })] })).toMatchObject({ ok: true });
+    }
   });
 
   it('accepts 200 steps', () => {

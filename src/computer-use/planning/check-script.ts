@@ -247,8 +247,14 @@ function action(path: string, v: unknown, rules: Rules): ScriptAction {
     const s = (checked as unknown as Record<string, unknown>)[field];
     if (typeof s === 'string') text(`${path}.${field}`, s, 0, Infinity, 'a string');
   }
-  // The checks that need the rules (allowed keys, card numbers), on a screen large enough for any point.
-  const huge = { width: Number.MAX_SAFE_INTEGER, height: Number.MAX_SAFE_INTEGER, outline: null };
+  // The checks that need the rules (allowed keys, card numbers), on a screen large enough for any
+  // point; what depends on the screen is judged at each step.
+  const huge = {
+    width: Number.MAX_SAFE_INTEGER,
+    height: Number.MAX_SAFE_INTEGER,
+    outline: null,
+    unseen: true as const,
+  };
   const valid = validate(checked, huge, rules);
   if (!valid.ok) {
     const field = kind === 'key' ? '.key' : kind === 'type' ? '.text' : '';

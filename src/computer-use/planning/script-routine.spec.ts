@@ -299,6 +299,28 @@ describe('ScriptedPlanner with a fallback', () => {
     expect(model.asked).toHaveLength(2);
   });
 
+  it('asks the fallback again after Warden refused its answer: the model is told why and tries again', async () => {
+    const model = fallback({ action: 'click', x: 450, y: 410 });
+    const planner = new ScriptedPlanner(script(ROUTINE), { pollMs: 1, fallback: model });
+    const ctx = context(screen(POPUP), {
+      params: PARAMS,
+      state: { next: 1, fallback: true, model: { model: 'kept' } },
+    });
+    ctx.history = [
+      {
+        n: 1,
+        action: { action: 'key', key: 'Alt+F4' },
+        classification: 'invalid',
+        why: 'key Alt+F4 is not allowed',
+        outcome: 'refused',
+        error: null,
+        screen_sha256: null,
+      },
+    ];
+    expect(await planner.plan(ctx)).toMatchObject({ plannedBy: 'fallback' });
+    expect(model.asked).toHaveLength(1);
+  });
+
   it('turns a fallback’s done into a fail: the script still has steps to take', async () => {
     const planner = new ScriptedPlanner(script(ROUTINE), {
       pollMs: 1,

@@ -136,6 +136,46 @@ describe('ScriptedPlanner: the cursor', () => {
     });
   });
 
+  it("fails naming the step, and plans no further one, when Warden refused the script's last step", async () => {
+    const labelled = new ScriptedPlanner(
+      script({
+        steps: [
+          { action: { action: 'key', key: 'Enter' } },
+          { step: 'the password', action: { action: 'type', text: '\tOld-Pass-1' } },
+          { action: { action: 'key', key: 'Enter' } },
+        ],
+      }),
+      fast,
+    );
+    const { context } = harness(screen(MENU), [], { next: 2 });
+    context.history = [
+      {
+        n: 2,
+        action: { action: 'type', text: '\t••••••••••' },
+        classification: 'invalid',
+        why: 'the text holds a Tab (character 1) with more text after it, …',
+        outcome: 'refused',
+        error: null,
+        screen_sha256: null,
+      },
+    ];
+    expect(await labelled.plan(context)).toEqual({
+      action: {
+        action: 'fail',
+        reason:
+          'steps[1] (step "the password") was refused by Warden\'s rules (the text holds a Tab (character 1) with more text after it, …), so the script stops there',
+      },
+      state: { next: 2 },
+      plannedBy: 'script',
+    });
+    // A step the application refused (sent, then its E message) is no refusal of Warden's rules,
+    // nor a write whose send the agent's changed config stopped.
+    context.history[0] = { ...context.history[0], outcome: 'refused_by_application' };
+    expect(await labelled.plan(context)).toMatchObject({ action: { action: 'key', key: 'Enter' } });
+    context.history[0] = { ...context.history[0], classification: 'write', outcome: 'refused' };
+    expect(await labelled.plan(context)).toMatchObject({ action: { action: 'key', key: 'Enter' } });
+  });
+
   it('walks the whole script, then answers done "script finished" (and keeps answering it)', async () => {
     const answers: PlanResult[] = [];
     let state: unknown = null;

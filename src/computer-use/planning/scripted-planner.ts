@@ -172,10 +172,11 @@ export class ScriptedPlanner implements Planner {
 
   /**
    * The next step's action. Rejects with `context.signal.reason` when the signal aborts while it
-   * waits; a script that cannot go on answers `{action: "fail", reason}` naming the step. With a
-   * fallback, a step whose `when` did not hold within its patience is planned by the fallback
-   * instead, and the script takes that step again on the next screen (then without waiting: the
-   * fallback answers again until the step's `when` holds).
+   * waits; a script that cannot go on answers `{action: "fail", reason}` naming the step, and so
+   * does one whose last step Warden refused. With a fallback, a step whose `when` did not hold
+   * within its patience is planned by the fallback instead, and the script takes that step again
+   * on the next screen (then without waiting: the fallback answers again until the step's `when`
+   * holds).
    */
   async plan(context: PlanningContext): Promise<PlanResult> {
     if (context.signal.aborted) throw abortError(context.signal);
@@ -189,6 +190,29 @@ export class ScriptedPlanner implements Planner {
       !kept.fallback &&
       kept.next > 0 &&
       context.history.at(-1)?.outcome === 'screen_changed';
+    // The script's last step was refused by Warden's rules (an invalid action; not a send the
+    // agent's changed config stopped, which is planned again): the script does not go on. Its next
+    // steps were written for the screen that step would have made, and under an agent whose
+    // writes need no approval they would be sent onto one it did not expect. (A fallback's refused
+    // answer did not move the cursor: the fallback answers again.)
+    const last = context.history.at(-1);
+    if (
+      kept !== null &&
+      !kept.fallback &&
+      kept.next > 0 &&
+      last?.outcome === 'refused' &&
+      last.classification === 'invalid'
+    ) {
+      const refused = kept.next - 1;
+      return {
+        action: {
+          action: 'fail',
+          reason: `${stepName(refused, steps[refused])} was refused by Warden's rules (${last.why ?? 'no reason recorded'}), so the script stops there`,
+        },
+        state: kept,
+        plannedBy: 'script',
+      };
+    }
     const next = kept === null ? null : again ? kept.next - 1 : kept.next;
     if (next === null) {
       return {

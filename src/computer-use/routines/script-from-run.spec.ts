@@ -122,6 +122,50 @@ describe('scriptFromRun', () => {
     }
   });
 
+  it('never saves typing that went on after a Tab where it could reach a secret field, or where nothing says', () => {
+    const typed = (text: string, reached?: LabelEvidence['reached']) => [
+      step(1, {
+        action: { action: 'type', text },
+        outcome: 'sent_after_approval',
+        labelEvidence: { ...field('Command field'), ...(reached ? { reached } : {}) },
+      }),
+      step(2, { action: { action: 'done', summary: 'ok' }, outcome: 'ended' }),
+    ];
+    const cmd = { id: 'okcd', role: 'textbox', name: 'Command field' };
+    const never = 'what is typed there is never saved, in a script or a parameter';
+    // Recorded before Warden judged what text after a Tab reaches: nothing says where it went.
+    expect(scriptFromRun(typed('\tOld-Pass-1\tNew-Pass-2'), {}, rules)).toEqual({
+      ok: false,
+      error: `step 1 typed text that goes on after a Tab (character 1), and the run did not record which fields that text could reach: it may be a secret, and ${never}`,
+    });
+    const password = {
+      id: 'cur',
+      role: 'textbox',
+      name: 'Current Password',
+      password: true as const,
+    };
+    expect(scriptFromRun(typed('\tx', [cmd, password]), {}, rules)).toEqual({
+      ok: false,
+      error: `step 1 typed text that goes on after a Tab (character 1), which could reach "Current Password", a password field: ${never}`,
+    });
+    const pin = { id: 'pin', role: 'textbox', name: 'PIN' };
+    expect(scriptFromRun(typed('4711\t1234', [cmd, pin]), {}, rules)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^step 1 .*could reach "PIN", a field for a PIN: /),
+    });
+    // Text after a newline went to a screen nobody saw: never recorded, never saved.
+    expect(scriptFromRun(typed('4711\nx', [cmd]), {}, rules)).toMatchObject({ ok: false });
+    // Every field it could reach recorded, none secret; and a Tab with nothing after it.
+    const date = { id: 'date', role: 'textbox', name: 'Req. Deliv. Date' };
+    for (const [text, reached] of [
+      ['4711\t30.04.2026', [cmd, date]],
+      ['4711\t', undefined],
+    ] as const) {
+      const built = scriptFromRun(typed(text, reached && [...reached]), {}, rules);
+      expect(built.ok && built.script.steps[0].action).toEqual({ action: 'type', text });
+    }
+  });
+
   it('refuses a value the run never typed, and a run without done', () => {
     expect(scriptFromRun(RUN, { order: '9999' }, rules)).toEqual({
       ok: false,

@@ -5,10 +5,17 @@
  * (its title). Refused actions, actions the frame rule stopped, writes not sent and waits are left
  * out; the run's `done` keeps its summary. Typed text holding a parameter's value names the
  * parameter instead (`{"order": "4711"}` makes `4711` `{{order}}`, also in titles, element names
- * and the summary). Typing into a secret field is never saved. Pure; the script is then checked
- * like any other (check-script.ts).
+ * and the summary). Typing into a secret field is never saved, nor typing that went on after a
+ * Tab where a field it could reach is one, or where the run did not record which it could reach.
+ * Pure; the script is then checked like any other (check-script.ts).
  */
-import { findSecretFieldWord, type LabelEvidence, type Rules } from '../actions';
+import {
+  findSecretFieldWord,
+  focusMoves,
+  type LabelEvidence,
+  moveInWords,
+  type Rules,
+} from '../actions';
 import { escapePattern, type Params } from '../planning/script-params';
 import { SCRIPT_LIMITS, type ScriptStep } from '../planning/script.types';
 
@@ -63,6 +70,38 @@ function fieldLabel(evidence: LabelEvidence | null): { label: string; ocr: boole
   return null;
 }
 
+/**
+ * Why a step's typing that went on after a Tab or a newline is not saved, or null (docs/rules.md,
+ * "Never typed": wherever the keystrokes land): the text after it went into other fields, and the
+ * step must have recorded every field it could reach (a step recorded before Warden judged them,
+ * or text after a newline, did not), none of them a password field or one whose name names a
+ * secret field's word by today's rules.
+ */
+function reachedSecret(step: RecordedStep, text: string, rules: Rules): string | null {
+  const moves = focusMoves(text);
+  if (moves === null) return null;
+  const went = `step ${step.n} typed text that goes on after ${moveInWords(moves.first)}`;
+  const never = 'what is typed there is never saved, in a script or a parameter';
+  if (moves.newline !== null) {
+    return `step ${step.n} typed text that goes on after ${moveInWords(moves.newline)}, which presses Enter: the text after it went into a field of a screen nobody judged it on, and ${never}`;
+  }
+  const reached = step.labelEvidence?.reached;
+  if (!Array.isArray(reached)) {
+    return `${went}, and the run did not record which fields that text could reach: it may be a secret, and ${never}`;
+  }
+  for (const field of reached) {
+    const name = typeof field?.name === 'string' ? field.name : '';
+    if (field?.password === true) {
+      return `${went}, which could reach ${JSON.stringify(name)}, a password field: ${never}`;
+    }
+    const secret = findSecretFieldWord(name, rules.secretFields, false);
+    if (secret) {
+      return `${went}, which could reach ${JSON.stringify(name)}, a field for a ${secret.spelling}: ${never}`;
+    }
+  }
+  return null;
+}
+
 /** The element a click hit, as a script aims at it; null where the outline named nothing there. */
 function clickedElement(evidence: LabelEvidence | null): { role: string; name: string } | null {
   if (!evidence || evidence.of !== 'click' || evidence.source !== 'outline') return null;
@@ -110,6 +149,8 @@ export function scriptFromRun(steps: readonly RecordedStep[], params: Params, ru
           error: `step ${step.n} typed into ${JSON.stringify(field.label)}, a field for a ${secret.spelling}: what is typed there is never saved, in a script or a parameter`,
         };
       }
+      const through = reachedSecret(step, text, rules);
+      if (through) return { ok: false, error: through };
       const typed = pieces(text, params);
       for (const p of typed) if ('param' in p) used.add(p.param);
       scripted = { action: 'type', text: asText(typed) };

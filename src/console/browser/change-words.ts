@@ -40,7 +40,9 @@ export function editInWords(edit: StagedEdit) {
 
 /**
  * The heading of a held commit's change list (commit-point approval): `This Save stores 2
- * changes`, `This Enter stores 1 change`; a held typing that commits staged changes says so.
+ * changes`, `This Enter stores 1 change`; a held typing that commits (a newline in it), `This
+ * write stores 1 change`. `n` counts every line but navigation, as the table lists them (a field
+ * changed without a typed edit among them: the commit stores it too).
  */
 export function changesHeading(action: Action, why: string | null, n: number) {
   const changes = n === 0 ? 'no typed change' : `${n} ${n === 1 ? 'change' : 'changes'}`;
@@ -48,7 +50,7 @@ export function changesHeading(action: Action, why: string | null, n: number) {
     action.action === 'click' || action.action === 'double_click' ? clickLabel(action, why) : '';
   if (label) return `This ${shown(label, 40)} stores ${changes}`;
   if (action.action === 'key') return `This ${str(action.key)} stores ${changes}`;
-  return `This write commits ${n} staged ${n === 1 ? 'change' : 'changes'}`;
+  return `This write stores ${changes}`;
 }
 
 /**
