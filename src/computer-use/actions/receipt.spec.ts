@@ -1,4 +1,4 @@
-import type { OutlineElement } from '@warden/protocol';
+import type { OutlineElement } from './action.types';
 import {
   messageOf,
   processesScreen,
