@@ -65,7 +65,7 @@ describe('prompt caching over a 20-step run', () => {
       reason: 'a long run of reads to measure prompt caching',
       planner: {
         provider,
-        model: `${provider}-test-model`,
+        model: provider === 'anthropic' ? 'claude-sonnet-4-5' : 'computer-use-preview',
         api_key_env: keyEnv,
         base_url: provider === 'anthropic' ? fake.url : `${fake.url}/v1`,
         ...PRICES,

@@ -20,6 +20,8 @@ import type { RecordedAnswer, Task } from './task';
 export const PLANNERS = ['scripted', 'recorded', 'anthropic', 'openai'] as const;
 export type PlannerKind = (typeof PLANNERS)[number];
 
+/** The model the recorded answers are served as (config/model-tools.json: computer_20250124). */
+export const RECORDED_MODEL = 'claude-sonnet-4-5';
 /** The variable holding the recorded model's key (random per eval; the fake provider takes any). */
 const RECORDED_KEY_ENV = 'WARDEN_EVAL_MODEL_KEY';
 /** What the real providers' keys are called, and where they may go. */
@@ -163,7 +165,8 @@ export async function plannerFor(
     );
     return {
       provider: 'anthropic',
-      model: `recorded-${task.name}`,
+      // The recordings are answers of the single computer tool: a model the table gives it.
+      model: RECORDED_MODEL,
       api_key_env: RECORDED_KEY_ENV,
       base_url: fake.url,
       // Prices of the model the answers were recorded as (USD per million tokens).
