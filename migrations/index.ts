@@ -30,6 +30,7 @@ import { PlannerAccess1796470000000 } from './1796470000000-PlannerAccess';
 import { RemotePlanners1796480000000 } from './1796480000000-RemotePlanners';
 import { RoutineRuns1796490000000 } from './1796490000000-RoutineRuns';
 import { StepEdit1796500000000 } from './1796500000000-StepEdit';
+import { StepBatch1796520000000 } from './1796520000000-StepBatch';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -64,4 +65,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   RemotePlanners1796480000000,
   RoutineRuns1796490000000,
   StepEdit1796500000000,
+  StepBatch1796520000000,
 ];

@@ -14,6 +14,7 @@ import { ScreenError } from '../pixels/screen-error';
 import { ScreenHostError } from '../host-client/screen-host.client';
 import { SecretRefused } from '../../secrets/secret-grants.service';
 import { RemotePlannerError } from '../remote/remote-errors';
+import { targetChanged } from '../planner-contract/batch-target';
 import { hostFailure, RunEnds, secretRefused } from './run-ends';
 import { SCREEN_ACTIONS } from './step-decisions';
 
@@ -66,13 +67,14 @@ export function planFailure(error: unknown): { end: RunEnds; unexpected: boolean
 export function decisionFields(
   screen: ObservedScreen,
   verdict: Verdict,
-  result: Pick<PlanResult, 'action' | 'model' | 'plannedBy'>,
+  result: Pick<PlanResult, 'action' | 'model' | 'plannedBy' | 'batch'>,
   rail: RailRecord | null,
 ): StepFields {
   return {
     ...screenFields(screen),
     screenTitle: screen.outline ? outlineTitle(screen.outline) : null,
     ...(result.plannedBy ? { plannedBy: result.plannedBy } : {}),
+    ...(result.batch ? { batch: { turn: result.batch.turn, place: result.batch.place } } : {}),
     action: verdict.action ?? verdict.recorded ?? safeJson(result.action),
     classification: verdict.classification,
     why: verdict.why,
@@ -118,4 +120,22 @@ export function safeJson(value: unknown): RecordedAction | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether an action of a batch, after its turn's first, may go on the screen as it is now (docs/step-flow.md,
+ * "A batch"): null when the screen still shows, where it lands, what the model saw there (and no
+ * dialog opened since); else why the batch stops at it. Only screen actions are compared: a
+ * `wait`, `done` or `fail` reaches no screen.
+ */
+export function batchStop(
+  result: Pick<PlanResult, 'batch'>,
+  verdict: Verdict,
+  screen: ObservedScreen,
+): string | null {
+  const seen = result.batch?.seen;
+  const action = verdict.action;
+  if (!seen || !action || !SCREEN_ACTIONS.has(action.action)) return null;
+  const why = targetChanged(seen, screen, action);
+  return why && `not sent: ${why}; the batch stops here (call ${result.batch!.place} of its turn)`;
 }
