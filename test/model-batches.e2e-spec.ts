@@ -239,6 +239,40 @@ describe('batched turns, governed action by action', () => {
     expect(previousResults(second)[1].text).toMatch(/not sent: a dialog "Information" opened/);
   });
 
+  it("openai GA tool: a call's safety checks hold its first screen action, acknowledged after approval only", async () => {
+    await configure('openai');
+    const checks = [
+      { id: 'sc_1', code: 'malicious_instructions', message: 'the screen asks to act' },
+    ];
+    fake.script([
+      openaiActions(
+        [
+          { type: 'wait' },
+          { type: 'click', button: 'left', x: command.x, y: command.y },
+          { type: 'keypress', keys: ['TAB'] },
+        ],
+        { safetyChecks: checks },
+      ),
+      openaiDone('done', { summary: 'clicked' }),
+    ]);
+    const run = await start('Click the command field');
+    const held = await stack.waitFor(run.id, (r) => r.status === 'awaiting_approval' || isEnded(r));
+    // The wait reaches no screen; the click, a read by the rules, waits for a person.
+    expect(held.steps.map((s: any) => `${s.classification}:${s.outcome}`)).toEqual([
+      'read:sent',
+      'write:held',
+    ]);
+    expect(held.pending_approval.safety_checks).toEqual(checks);
+    expect(fake.requests).toHaveLength(1);
+    await stack.approveAndResume(run.id);
+    const done = await stack.waitFor(run.id, isEnded);
+    expect(done).toMatchObject({ status: 'completed', end_reason: 'done' });
+    const second = fake.requests[1];
+    const output = second.body.input.find((i: any) => i.type === 'computer_call_output');
+    expect(output.acknowledged_safety_checks).toEqual(checks);
+    expect(previousResults(second).map((r) => r.error)).toEqual([false, false, true]);
+  });
+
   it('typing into a password field inside a batch is refused, and the rest is not executed', async () => {
     // The run starts on the password screen (PWD), reached before it by hand.
     for (const action of [

@@ -228,10 +228,15 @@ export class BatchTurns {
         }
         results.push(result);
       }
-      const first = turn.items.find((item) => item.step !== undefined);
+      // The call's safety checks held its first screen action; acknowledged once a person
+      // approved it and it was sent, and only then.
       const approved =
         turn.checks.length > 0 &&
-        ctx.history.find((h) => h.n === first?.step)?.outcome === 'sent_after_approval';
+        turn.items.some(
+          (item) =>
+            item.step !== undefined &&
+            ctx.history.find((h) => h.n === item.step)?.outcome === 'sent_after_approval',
+        );
       exchanges.push({
         echo: turn.echo,
         callId: turn.callId,
