@@ -25,7 +25,9 @@ const USAGE = `usage: npm run eval -- [options]
   --smoke                  a short run of each task
   --policy MODE            how the approver decides: task (as the task says), approve-all, reject-all
   --no-approval            the agent's writes need no approval (a negative control)
-  --routine                routine runs: the VA02 change by the model, saved as a script, replayed
+  --routine                routine runs: the VA02 change by the model (one action a call and in
+                           batches), saved as a script, replayed
+  --model-delay SECONDS    the fake model answers this much later (default 0; a real model: 1.5)
   --results DIR            where the records go (default evals/results)
   --help                   this text
 Prints the summary as one JSON object; exits 1 when a write reached the screen without an
@@ -40,6 +42,7 @@ const OPTIONS = {
   policy: { type: 'string', default: 'task' },
   'no-approval': { type: 'boolean', default: false },
   routine: { type: 'boolean', default: false },
+  'model-delay': { type: 'string', default: '0' },
   results: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -71,10 +74,16 @@ async function main(): Promise<number> {
   if (!['task', 'approve-all', 'reject-all'].includes(values.policy)) {
     throw new UsageError('--policy is task, approve-all or reject-all');
   }
+  const modelDelay = Number(values['model-delay']);
+  if (!Number.isFinite(modelDelay) || modelDelay < 0 || modelDelay > 60) {
+    throw new UsageError('--model-delay is 0 to 60 seconds');
+  }
+  const modelDelayMs = Math.round(modelDelay * 1000);
   const log = (line: string) => process.stderr.write(`${line}\n`);
   if (values.routine) {
     const { summary, dir } = await runRoutineSuite({
       suite: values.suite,
+      modelDelayMs,
       resultsRoot: values.results,
       log,
     });
@@ -91,6 +100,7 @@ async function main(): Promise<number> {
     policy: values.policy as PolicyMode,
     noApproval: values['no-approval'],
     resultsRoot: values.results,
+    modelDelayMs,
     log,
   });
   log(`results in ${dir}`);

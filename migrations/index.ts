@@ -33,6 +33,7 @@ import { StepEdit1796500000000 } from './1796500000000-StepEdit';
 import { ApprovalRedaction1796510500000 } from './1796510500000-ApprovalRedaction';
 import { ScriptGrants1796515000000 } from './1796515000000-ScriptGrants';
 import { WorkerHeartbeatToken1796516000000 } from './1796516000000-WorkerHeartbeatToken';
+import { StepBatch1796520000000 } from './1796520000000-StepBatch';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -70,4 +71,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   ApprovalRedaction1796510500000,
   ScriptGrants1796515000000,
   WorkerHeartbeatToken1796516000000,
+  StepBatch1796520000000,
 ];

@@ -731,7 +731,7 @@ describe('the console', () => {
     await stack.configure({
       planner: {
         provider: 'anthropic',
-        model: 'anthropic-test-model',
+        model: 'claude-sonnet-4-5',
         api_key_env: keyEnv,
         base_url: fake.url,
       },
@@ -750,7 +750,7 @@ describe('the console', () => {
     const step1 = auditor.locator('li.step[data-step="1"]');
     await step1.getByText('Model transcript').click();
     const call = step1.locator('.model-call');
-    await call.getByRole('heading', { name: 'Call 1: anthropic anthropic-test-model' }).waitFor();
+    await call.getByRole('heading', { name: 'Call 1: anthropic claude-sonnet-4-5' }).waitFor();
     const transcript = await stack.api.request(
       'GET',
       `/api/computer-use/runs/${run.id}/steps/1/transcript`,

@@ -63,7 +63,7 @@ describe('the injection rail, end to end', () => {
 
   const modelPlanner = () => ({
     provider: 'anthropic',
-    model: 'anthropic-test-model',
+    model: 'claude-sonnet-4-5',
     api_key_env: keyEnv,
     base_url: fake.url,
     price_per_mtok_in: 3,

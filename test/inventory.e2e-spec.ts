@@ -81,7 +81,7 @@ describe('inventory and operations metrics, end to end', () => {
           'sap-gives-up': agentOn(scripted.giveUp),
           'sap-model': agentOn({
             provider: 'anthropic',
-            model: 'claude-test-model',
+            model: 'claude-sonnet-4-5',
             api_key_env: keyEnv,
             base_url: fake.url,
             price_per_mtok_in: 3,
@@ -186,7 +186,7 @@ describe('inventory and operations metrics, end to end', () => {
     expect(agents['sap-model'].planner).toEqual({
       kind: 'model',
       provider: 'anthropic',
-      model: 'claude-test-model',
+      model: 'claude-sonnet-4-5',
     });
     expect(JSON.stringify(r.body)).not.toContain(keyEnv);
     expect(agents['sap-idle']).toMatchObject({

@@ -10,6 +10,7 @@ import {
   startFakeProvider,
 } from './support/fake-provider';
 import { isEnded, startStack, Stack } from './support/stack';
+import { anthropicToolset, openaiActions, openaiDone } from './support/fake-batches';
 
 /**
  * Prompt caching measured (issue 18 §3): a 20-step run planned by a model against the fake
@@ -25,6 +26,33 @@ const GOAL = 'Walk through the fields of the order screen';
 const PRICES = { price_per_mtok_in: 3, price_per_mtok_out: 15 };
 /** OpenAI bills cached input at the model's own rate; this one's is a quarter of the input price. */
 const OPENAI_CACHE_READ = 0.75;
+/** Reads a batched turn answers. */
+const BATCH = 3;
+/** Models of each provider's tool that answers batches (config/model-tools.json). */
+const BATCHED_MODEL = { anthropic: 'claude-sonnet-5-5', openai: 'gpt-5.4' } as const;
+
+/** The same walk in batches of BATCH keys, then `done`: request i answers keys BATCH·i on. */
+function batchReply(provider: 'anthropic' | 'openai', i: number): FakeReply {
+  const keys = Array.from({ length: BATCH }, (_, k) => i * BATCH + k)
+    .filter((n) => n < STEPS - 1)
+    .map((n) => (n < 12 ? 'Down' : 'Up'));
+  if (keys.length === 0) {
+    return provider === 'anthropic'
+      ? anthropicToolset([{ tool: 'done', input: { summary: 'walked through' } }], {
+          usage: counted(30),
+        })
+      : openaiDone('done', { summary: 'walked through' }, counted(30));
+  }
+  return provider === 'anthropic'
+    ? anthropicToolset(
+        keys.map((k) => ({ name: 'key', input: { text: k } })),
+        { usage: counted(60) },
+      )
+    : openaiActions(
+        keys.map((k) => ({ type: 'keypress', keys: [k.toUpperCase()] })),
+        { usage: counted(60) },
+      );
+}
 
 interface Figures {
   calls: number;
@@ -57,7 +85,11 @@ describe('prompt caching over a 20-step run', () => {
    * Runs 19 reads (down the sim's menu of 13 rows and back up, so that the screen changes at every
    * step and few screens come back) and `done`, and sums the transcripts of its steps.
    */
-  async function measure(provider: 'anthropic' | 'openai', extra: Record<string, unknown>) {
+  async function measure(
+    provider: 'anthropic' | 'openai',
+    extra: Record<string, unknown>,
+    batched = false,
+  ) {
     await stack.sim.reset();
     await stack.configure({
       max_steps: 40,
@@ -65,7 +97,11 @@ describe('prompt caching over a 20-step run', () => {
       reason: 'a long run of reads to measure prompt caching',
       planner: {
         provider,
-        model: `${provider}-test-model`,
+        model: batched
+          ? BATCHED_MODEL[provider]
+          : provider === 'anthropic'
+            ? 'claude-sonnet-4-5'
+            : 'computer-use-preview',
         api_key_env: keyEnv,
         base_url: provider === 'anthropic' ? fake.url : `${fake.url}/v1`,
         ...PRICES,
@@ -86,7 +122,7 @@ describe('prompt caching over a 20-step run', () => {
               { usage: counted(60) },
             )
           : openaiFunction('done', { summary: 'walked through' }, counted(30));
-    fake.script([], (_request, i) => reply(i));
+    fake.script([], (_request, i) => (batched ? batchReply(provider, i) : reply(i)));
     const before = await agentDays();
     const run = await stack.start(GOAL);
     const done = await stack.waitFor(run.id, isEnded, 120_000);
@@ -101,6 +137,8 @@ describe('prompt caching over a 20-step run', () => {
       output: 0,
       cost: 0,
     };
+    const calls = batched ? Math.ceil((STEPS - 1) / BATCH) + 1 : STEPS;
+    expect(done.planning.model_calls).toBe(calls);
     for (let n = 1; n <= STEPS; n++) {
       const t = await stack.api.request(
         'GET',
@@ -190,5 +228,17 @@ describe('prompt caching over a 20-step run', () => {
     // Lower than Anthropic's: after a drop of earlier screens what is left in common (tools,
     // instructions, task) is under OpenAI's 1024-token minimum (docs/models.md, Prompt caching).
     expect(f.cacheRead / f.input).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('anthropic computer toolset, in batches: most input tokens are read from cache', async () => {
+    const f = await measure('anthropic', {}, true);
+    expect(f.calls).toBe(Math.ceil((STEPS - 1) / BATCH) + 1);
+    expect(f.cacheRead / f.input).toBeGreaterThanOrEqual(0.6);
+  });
+
+  it('openai GA computer tool, in batches: most input tokens are read from cache', async () => {
+    const f = await measure('openai', { price_per_mtok_cache_read: OPENAI_CACHE_READ }, true);
+    expect(f.calls).toBe(Math.ceil((STEPS - 1) / BATCH) + 1);
+    expect(f.cacheRead / f.input).toBeGreaterThanOrEqual(0.6);
   });
 });

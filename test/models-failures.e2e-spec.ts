@@ -22,7 +22,7 @@ const WAIT = { action: 'wait', duration: 0.1 };
 function plannerFor(fake: FakeProvider, keyEnv: string, extra: Record<string, unknown> = {}) {
   return {
     provider: 'anthropic',
-    model: 'claude-test',
+    model: 'claude-sonnet-4-5',
     api_key_env: keyEnv,
     base_url: fake.url,
     history_screens: 1,

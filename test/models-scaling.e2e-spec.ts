@@ -144,7 +144,7 @@ describe('screen scaling, end to end', () => {
           reason: 'the scaling test clicks markers on a blank canvas',
           planner: {
             provider: 'anthropic',
-            model: 'claude-test',
+            model: 'claude-sonnet-4-5',
             api_key_env: keyEnv,
             base_url: fake.url,
             history_screens: 0,

@@ -22,6 +22,12 @@ import { isEnded, startStack, Stack } from './support/stack';
  */
 
 const HISTORY_SCREENS = 1;
+/** Models that take the single tools these answers are in (config/model-tools.json). */
+const MODELS: Record<string, string> = {
+  anthropic: 'claude-sonnet-4-5',
+  openai: 'computer-use-preview',
+  'openai-compatible': 'local-vlm',
+};
 const GOAL = 'Open transaction VA02 from the command field';
 
 describe('model planners, end to end', () => {
@@ -53,7 +59,7 @@ describe('model planners, end to end', () => {
     await stack.configure({
       planner: {
         provider,
-        model: `${provider}-test-model`,
+        model: MODELS[provider],
         api_key_env: keyEnv,
         base_url: provider === 'anthropic' ? fake.url : `${fake.url}/v1`,
         history_screens: HISTORY_SCREENS,
@@ -117,7 +123,7 @@ describe('model planners, end to end', () => {
     expect(call).toMatchObject({
       seq: 1,
       provider,
-      model: `${provider}-test-model`,
+      model: MODELS[provider],
       input_tokens: 1000,
       output_tokens: 100,
       cost_usd: (1000 * 3 + 100 * 15) / 1_000_000,
@@ -131,7 +137,7 @@ describe('model planners, end to end', () => {
     expect(stored.length).toBeLessThan(20_000);
     expect(run.steps[0].model).toMatchObject({
       provider,
-      model: `${provider}-test-model`,
+      model: MODELS[provider],
       input_tokens: 1000,
       output_tokens: 100,
       latency_ms: expect.any(Number),
@@ -170,7 +176,7 @@ describe('model planners, end to end', () => {
         display_height_px: 800,
       });
       expect(r.body.tools.slice(1).map((t: any) => t.name)).toEqual(['done', 'fail']);
-      expect(r.body.model).toBe('anthropic-test-model');
+      expect(r.body.model).toBe(MODELS.anthropic);
       expect(r.body.max_tokens).toBeGreaterThan(0);
       expect(r.body.system[0].text).toMatch(/untrusted/);
     }

@@ -107,6 +107,8 @@ describe('the planner catalog', () => {
         programs: [],
         available: true,
         why: `${DEFAULT_ID} is the deployment's default model, public to every tenant.`,
+        // The computer-use tool its model takes (config/model-tools.json).
+        tool: 'computer_20250124',
       },
       {
         id: OPUS,
@@ -119,6 +121,7 @@ describe('the planner catalog', () => {
         programs: [],
         available: false,
         why: `${OPUS} is not public: it is available only to whoever the deployment operator allows it to.`,
+        tool: 'computer_20250124',
       },
       expect.objectContaining({
         id: NAVIGATOR,

@@ -221,7 +221,7 @@ describe('who can send a secret where', () => {
     const saved = process.env[anthropic];
     process.env[anthropic] = `sk-ant-${randomBytes(16).toString('hex')}`;
     try {
-      const planner = { provider: 'anthropic', model: 'claude', api_key_env: anthropic };
+      const planner = { provider: 'anthropic', model: 'claude-sonnet-4-5', api_key_env: anthropic };
       const r = await put({
         screen_url: stack.sim.url,
         screen_token_env: stack.sim.tokenEnv,
@@ -307,7 +307,7 @@ describe('who can send a secret where', () => {
     await stack.configure({
       planner: {
         provider: 'anthropic',
-        model: 'claude-test',
+        model: 'claude-sonnet-4-5',
         api_key_env: keyEnv,
         base_url: fake.url,
         history_screens: 0,

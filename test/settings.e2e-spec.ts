@@ -109,7 +109,11 @@ describe('computer-use admin config', () => {
 
   it('takes a body read with GET back as it is, typed so by the document (the client compiles it)', async () => {
     const client = api.client(admin);
-    const planner = { provider: 'openai', model: 'gpt-test', api_key_env: 'OPENAI_API_KEY' };
+    const planner = {
+      provider: 'openai',
+      model: 'computer-use-preview',
+      api_key_env: 'OPENAI_API_KEY',
+    };
     const base = await currentVersion();
     const set = await put({
       enabled: true,
@@ -648,12 +652,16 @@ describe('computer-use admin config', () => {
     });
     const model = await put(
       withAgent({
-        planner: { provider: 'anthropic', model: 'claude', api_key_env: 'ANTHROPIC_API_KEY' },
+        planner: {
+          provider: 'anthropic',
+          model: 'claude-sonnet-4-5',
+          api_key_env: 'ANTHROPIC_API_KEY',
+        },
       }),
     );
     expect(model.body.agents.a.planner).toEqual({
       provider: 'anthropic',
-      model: 'claude',
+      model: 'claude-sonnet-4-5',
       api_key_env: 'ANTHROPIC_API_KEY',
       ...MODEL_PLANNER_DEFAULTS,
     });

@@ -92,7 +92,7 @@ describe('typed text Warden never sends', () => {
     await stack.configure({
       planner: {
         provider: 'anthropic',
-        model: 'anthropic-test-model',
+        model: 'claude-sonnet-4-5',
         api_key_env: keyEnv,
         base_url: fake.url,
       },

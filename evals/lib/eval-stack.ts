@@ -12,14 +12,18 @@ import {
   startFakeProvider,
   type FakeProvider,
   type FakeReply,
+  type Responder,
 } from '../../test/support/fake-provider';
+import { BATCHED_MODEL, batchingModel } from './batching-model';
 import { EvalSim } from './eval-sim';
 import { simHost, startX11Host, type EvalHost } from './hosts';
 import type { RecordedAnswer, Task } from './task';
 
-export const PLANNERS = ['scripted', 'recorded', 'anthropic', 'openai'] as const;
+export const PLANNERS = ['scripted', 'recorded', 'batched', 'anthropic', 'openai'] as const;
 export type PlannerKind = (typeof PLANNERS)[number];
 
+/** The model the recorded answers are served as (config/model-tools.json: computer_20250124). */
+export const RECORDED_MODEL = 'claude-sonnet-4-5';
 /** The variable holding the recorded model's key (random per eval; the fake provider takes any). */
 const RECORDED_KEY_ENV = 'WARDEN_EVAL_MODEL_KEY';
 /** What the real providers' keys are called, and where they may go. */
@@ -34,6 +38,8 @@ export interface EvalStack {
   fake: FakeProvider;
   /** Real providers whose key is set in this environment. */
   realKeys: Set<'anthropic' | 'openai'>;
+  /** How long the fake model takes to answer, in ms (`--model-delay`): a real model's latency. */
+  modelDelayMs: number;
   close(): Promise<void>;
 }
 
@@ -45,6 +51,7 @@ export async function startEvalStack(
   log: (line: string) => void,
   suite = 'sim',
   tasks: Task[] = [],
+  modelDelayMs = 0,
 ): Promise<EvalStack> {
   const x11 = suite === 'x11' ? await startX11Host(log, tasks) : null;
   const fake = await startFakeProvider();
@@ -86,6 +93,7 @@ export async function startEvalStack(
       host: x11 ?? simHost(sim!, bench.tokenEnv),
       fake,
       realKeys,
+      modelDelayMs,
       close: async () => {
         await bench.close();
         await fake.close();
@@ -135,6 +143,15 @@ export function reply(answer: RecordedAnswer): FakeReply {
   return anthropicMessage(content, answer.usage ?? null);
 }
 
+/** The reply after the fake model's latency. */
+export function delayed(answer: FakeReply | Responder, ms: number): FakeReply | Responder {
+  if (ms <= 0) return answer;
+  return async (request, index) => {
+    await new Promise((r) => setTimeout(r, ms));
+    return typeof answer === 'function' ? answer(request, index) : answer;
+  };
+}
+
 /** The agent's planner field for this task and kind. */
 export async function plannerFor(
   stack: EvalStack,
@@ -157,16 +174,30 @@ export async function plannerFor(
   if (kind === 'recorded') {
     if (task.recorded.length === 0) throw new Error(`task ${task.name} has no recorded.json`);
     fake.script(
-      task.recorded.map(reply),
+      task.recorded.map((answer) => delayed(reply(answer), stack.modelDelayMs)),
       // A model asked more often than the recording answered: say so in the run, and give up.
       reply({ tool: 'fail', input: { reason: 'the recording has no further answer' } }),
     );
     return {
       provider: 'anthropic',
-      model: `recorded-${task.name}`,
+      // The recordings are answers of the single computer tool: a model the table gives it.
+      model: RECORDED_MODEL,
       api_key_env: RECORDED_KEY_ENV,
       base_url: fake.url,
       // Prices of the model the answers were recorded as (USD per million tokens).
+      price_per_mtok_in: 3,
+      price_per_mtok_out: 15,
+    };
+  }
+  if (kind === 'batched') {
+    if (task.recorded.length === 0) throw new Error(`task ${task.name} has no recorded.json`);
+    // Every request is answered by the batching model, which reads what became of its last turn.
+    fake.script([], batchingModel(task.recorded, stack.modelDelayMs));
+    return {
+      provider: 'anthropic',
+      model: BATCHED_MODEL,
+      api_key_env: RECORDED_KEY_ENV,
+      base_url: fake.url,
       price_per_mtok_in: 3,
       price_per_mtok_out: 15,
     };

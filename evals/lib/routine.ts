@@ -1,6 +1,7 @@
 /**
  * Routine runs, measured (`npm run eval -- --suite sim --routine`, docs/evals.md): the VA02 change
- * planned by the recorded model, saved as a script with `order` and `date` as parameters and the
+ * planned by the recorded model (one action a call) and by the batching model (today's tools, several
+ * actions a turn), the first saved as a script with `order` and `date` as parameters and the
  * same model as its fallback, then replayed for other orders, and once with an information dialog
  * that opens on the order's screen right before the script acts there (the frame rule stops that
  * action; the script's step then waits in vain, the fallback closes the dialog, the script goes
@@ -25,6 +26,8 @@ export interface RoutineRow {
   cost_usd: number | null;
   /** The run's active time: without the time it waited for approvals or in the queue. */
   active_seconds: number;
+  /** From its start to its end as the operator saw it, approvals included. */
+  wall_seconds: number;
   /** Of it, what the planner took (the steps' planner_ms). */
   planner_seconds: number;
   approvals: number;
@@ -94,6 +97,7 @@ function rowOf(
     output_tokens: planning.output_tokens ?? null,
     cost_usd: planning.cost_usd ?? null,
     active_seconds: record.active_seconds ?? 0,
+    wall_seconds: result.seconds,
     planner_seconds: Math.round(plannerMs) / 1000,
     approvals: result.tally?.held ?? 0,
     fallback_steps: planning.fallback_steps ?? 0,
@@ -116,6 +120,9 @@ export async function runRoutine(
   if (!planned.run_id || planned.status !== 'completed') {
     throw new Error(`the model's run did not complete: ${planned.status} ${planned.error ?? ''}`);
   }
+  options.log('routine: the batching model plans the VA02 change (several actions a turn)');
+  const batched = await runOnce(stack, task, 'batched', 1, options);
+  rows.push(rowOf('model (batched)', SOURCE.order, SOURCE.date, batched));
   // The fallback: the same model (its configuration as the recorded run named it).
   const fallback = await plannerFor(stack, task, 'recorded');
   stack.fake.reset();
@@ -181,11 +188,11 @@ export function routineMarkdown(summary: RoutineSummary): string {
   const cell = (v: number | null | undefined) =>
     v === null || v === undefined ? 'unknown' : String(v);
   const lines = [
-    '| run | order, date | result | model calls | tokens in / out | cost USD | active s | planner s | approvals | fallback steps | unapproved writes |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| run | order, date | result | model calls | tokens in / out | cost USD | wall s | active s | planner s | approvals | fallback steps | unapproved writes |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...summary.rows.map(
       (r) =>
-        `| ${r.run} | ${r.order}, ${r.date} | ${r.success ? 'done' : 'NOT done'}: ${r.status} | ${r.model_calls} | ${cell(r.input_tokens)} / ${cell(r.output_tokens)} | ${cell(r.cost_usd)} | ${r.active_seconds} | ${r.planner_seconds} | ${r.approvals} | ${r.fallback_steps} | ${r.unapproved_writes} |`,
+        `| ${r.run} | ${r.order}, ${r.date} | ${r.success ? 'done' : 'NOT done'}: ${r.status} | ${r.model_calls} | ${cell(r.input_tokens)} / ${cell(r.output_tokens)} | ${cell(r.cost_usd)} | ${r.wall_seconds} | ${r.active_seconds} | ${r.planner_seconds} | ${r.approvals} | ${r.fallback_steps} | ${r.unapproved_writes} |`,
     ),
   ];
   return `${lines.join('\n')}\n\nModel run over a clean replay (active time): ${cell(summary.speedup)}×.\n`;
@@ -195,6 +202,8 @@ export function routineMarkdown(summary: RoutineSummary): string {
 export async function runRoutineSuite(options: {
   suite: string;
   resultsRoot?: string;
+  /** How long the fake model takes to answer, in ms. */
+  modelDelayMs?: number;
   log: (line: string) => void;
 }): Promise<{ summary: RoutineSummary; dir: string }> {
   const tasks = selectTasks({ suite: options.suite });
@@ -204,7 +213,7 @@ export async function runRoutineSuite(options: {
     `routine-${stampOf(new Date())}`,
   );
   mkdirSync(dir, { recursive: true });
-  const stack = await startEvalStack(options.log, options.suite);
+  const stack = await startEvalStack(options.log, options.suite, [], options.modelDelayMs);
   try {
     const summary = await runRoutine(stack, tasks, { dir, log: options.log });
     return { summary, dir };

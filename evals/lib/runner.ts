@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createWardenClient, type Schemas } from '@warden/client';
 import {
   dataOf,
+  delayed,
   plannerFor,
   reply,
   REAL,
@@ -123,7 +124,9 @@ export async function runOnce(
   try {
     stack.fake.reset();
     await host.begin(task, `${task.name}-${kind}-${repeat}`);
-    if (replay?.fallbackAnswers) stack.fake.script(replay.fallbackAnswers.map(reply));
+    if (replay?.fallbackAnswers) {
+      stack.fake.script(replay.fallbackAnswers.map((a) => delayed(reply(a), stack.modelDelayMs)));
+    }
     const planner = replay ? replay.planner : await plannerFor(stack, task, kind);
     const weakened = options.noApproval === true || typeof task.agent.reason === 'string';
     const target = host.target(task);
@@ -246,7 +249,7 @@ export async function runTasks(
   const results: TaskResult[] = [];
   for (const kind of planners) {
     for (const task of tasks) {
-      if (kind === 'recorded' && task.recorded.length === 0) {
+      if ((kind === 'recorded' || kind === 'batched') && task.recorded.length === 0) {
         options.skip?.(kind, `task ${task.name} has no recording (recorded.json)`);
         continue;
       }
@@ -278,6 +281,8 @@ export interface SuiteOptions {
   noApproval?: boolean;
   /** evals/results by default. */
   resultsRoot?: string;
+  /** How long the fake model takes to answer, in ms. */
+  modelDelayMs?: number;
   log: (line: string) => void;
 }
 
@@ -306,7 +311,7 @@ export async function runSuite(options: SuiteOptions): Promise<{ summary: Summar
   const stamp = stampOf(new Date());
   const dir = join(options.resultsRoot ?? join(EVALS_ROOT, 'results'), options.suite, stamp);
   mkdirSync(dir, { recursive: true });
-  const stack = await startEvalStack(options.log, options.suite, tasks);
+  const stack = await startEvalStack(options.log, options.suite, tasks, options.modelDelayMs);
   const skipped: Summary['skipped'] = [];
   const planners = options.planners.filter((kind) => {
     if ((kind === 'anthropic' || kind === 'openai') && !stack.realKeys.has(kind)) {

@@ -33,6 +33,7 @@ export interface PlannerTotals {
   rail_flagged: number;
   ocr_reads: number;
   unapproved_writes: number;
+  model_calls: number;
   seconds: number;
   tokens: { input: number; output: number } | null;
   cost_usd: number | null;
@@ -48,6 +49,7 @@ export interface PlannerTotals {
     screen_changed: number;
     ocr_reads: number;
     unapproved_writes: number;
+    model_calls: number;
     seconds: number;
     tokens: { input: number; output: number } | null;
     cost_usd: number | null;
@@ -86,6 +88,7 @@ function sums(results: TaskResult[]): Sums {
     ocr_reads: t((x) => x.ocr_reads),
     // An eval that could not read the run counts as one unapproved write: it cannot say none.
     unapproved_writes: results.reduce((n, r) => n + (r.tally ? r.tally.unapproved_writes : 1), 0),
+    model_calls: t((x) => x.model_calls),
     seconds: Math.round(results.reduce((n, r) => n + r.seconds, 0) * 10) / 10,
     tokens: anyUnknownTokens
       ? null
@@ -148,6 +151,7 @@ function row(name: string, s: Sums): string {
     s.screen_changed,
     s.ocr_reads,
     s.unapproved_writes,
+    s.model_calls,
     `${s.seconds} s`,
     tokens(s.tokens),
     cost(s.cost_usd),
@@ -165,12 +169,13 @@ export function markdown(summary: Summary): string {
       '',
       `## Planner: ${p.planner}`,
       '',
-      '| task | success | steps | held writes | approvals given | writes rejected | refusals | screen_changed | OCR reads | unapproved writes | time | tokens | cost |',
-      '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
+      '| task | success | steps | held writes | approvals given | writes rejected | refusals | screen_changed | OCR reads | unapproved writes | model calls | time | tokens | cost |',
+      '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
       ...p.tasks.map((t) => row(t.task, t)),
       row('**all**', p),
     );
   }
+  lines.push(...sideBySide(summary));
   const failed = summary.results.filter((r) => !r.success);
   if (failed.length > 0) {
     lines.push('', '## Runs that did not do their task', '');
@@ -181,4 +186,31 @@ export function markdown(summary: Summary): string {
   }
   for (const s of summary.skipped) lines.push('', `Not run: ${s.planner}: ${s.why}`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Each task with each planner side by side, per run on average: model calls, wall time, approvals
+ * given and unapproved writes (what batching saves, and that it saves no approval). Only where
+ * more than one planner ran.
+ */
+function sideBySide(summary: Summary): string[] {
+  if (summary.planners.length < 2) return [];
+  const tasks = [...new Set(summary.planners.flatMap((p) => p.tasks.map((t) => t.task)))];
+  const per = (n: number, runs: number) => Math.round((n / Math.max(1, runs)) * 10) / 10;
+  const lines = [
+    '',
+    '## Planners side by side (per run)',
+    '',
+    `| task | ${summary.planners.map((p) => `${p.planner}: model calls / time / approvals / unapproved`).join(' | ')} |`,
+    `| --- | ${summary.planners.map(() => '---').join(' | ')} |`,
+  ];
+  for (const task of tasks) {
+    const cells = summary.planners.map((p) => {
+      const t = p.tasks.find((x) => x.task === task);
+      if (!t) return 'not run';
+      return `${per(t.model_calls, t.runs)} / ${per(t.seconds, t.runs)} s / ${per(t.approvals_given, t.runs)} / ${t.unapproved_writes}`;
+    });
+    lines.push(`| ${task} | ${cells.join(' | ')} |`);
+  }
+  return lines;
 }

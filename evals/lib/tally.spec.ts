@@ -213,7 +213,7 @@ describe('markdown', () => {
     };
     const md = markdown(summarize('sim', 'now', 1, [result]));
     expect(md).toContain(
-      '| t | 0/1 (0%) | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1 s | unknown | unknown |',
+      '| t | 0/1 (0%) | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 1 | 1 s | unknown | unknown |',
     );
   });
 });

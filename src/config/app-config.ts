@@ -12,6 +12,7 @@ import {
   validateSync,
   ValidateIf,
 } from 'class-validator';
+import { unknownModel } from './model-tools';
 import { parseModelPlanners } from './model-planners';
 import { ENV_NAME_PATTERN, MODEL_PROVIDERS, type ModelProvider } from './names';
 
@@ -369,6 +370,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       (e) => Object.values(e.constraints ?? {})[0] ?? `${e.property} is invalid`,
     );
     throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
+  }
+  if (config.DEFAULT_MODEL_PROVIDER && config.DEFAULT_MODEL) {
+    const unknown = unknownModel(config.DEFAULT_MODEL_PROVIDER, config.DEFAULT_MODEL);
+    if (unknown) throw new ConfigError(`Invalid configuration: DEFAULT_MODEL: ${unknown}`);
   }
   const planners = parseModelPlanners(config.MODEL_PLANNERS);
   if (typeof planners === 'string') throw new ConfigError(`Invalid configuration: ${planners}`);

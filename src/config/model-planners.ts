@@ -1,3 +1,4 @@
+import { unknownModel } from './model-tools';
 import { ENV_NAME_PATTERN, MODEL_PROVIDERS, type ModelProvider } from './names';
 
 /**
@@ -82,6 +83,8 @@ export function parseModelPlanners(raw: string | undefined): DeploymentModelPlan
     if (typeof p.model !== 'string' || p.model.trim() === '' || p.model.length > 200) {
       return `${at}.model must be the model's name`;
     }
+    const noTool = unknownModel(p.provider as ModelProvider, p.model);
+    if (noTool) return `${at}.model: ${noTool}`;
     if (typeof p.api_key_env !== 'string' || !ENV_NAME_PATTERN.test(p.api_key_env)) {
       return `${at}.api_key_env must name the variable that holds the key (A-Z, 0-9, _)`;
     }

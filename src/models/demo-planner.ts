@@ -3,10 +3,13 @@ import {
   type ModelPlannerConfig,
 } from '../computer-use/settings/agent-config';
 
-/** What the demo runs on when a key is set; models that take the computer-use tools of models/. */
+/**
+ * What the demo runs on when a key is set: each provider's current computer-use model, which takes
+ * its current tool (config/model-tools.json: Anthropic's computer toolset, OpenAI's GA computer tool).
+ */
 export const DEMO_MODELS = {
-  anthropic: 'claude-sonnet-4-5',
-  openai: 'computer-use-preview',
+  anthropic: 'claude-sonnet-5-5',
+  openai: 'gpt-5.4',
 } as const;
 
 /**

@@ -5,6 +5,7 @@ import { addUsage, budgetProblem, cachePrices, costOf, NO_USAGE } from './budget
 import { priceProblem } from './usable';
 import { defaultModel } from './default-model';
 import { demoPlanner } from './demo-planner';
+import { toolOf } from '../config/model-tools';
 import { describeSdkError, retryAfterMs } from './model-errors';
 import {
   ask,
@@ -382,15 +383,21 @@ describe('the default model and the demo', () => {
 
   it('picks a real model for the demo when a key is set, else the scripted planner', () => {
     expect(demoPlanner({})).toBeNull();
+    // Each provider's current model, which takes its current tool.
     expect(demoPlanner({ ANTHROPIC_API_KEY: 'k' })).toMatchObject({
       provider: 'anthropic',
+      model: 'claude-sonnet-5-5',
       api_key_env: 'ANTHROPIC_API_KEY',
     });
+    expect(toolOf('anthropic', demoPlanner({ ANTHROPIC_API_KEY: 'k' })!.model)).toBe(
+      'computer_toolset_20260801',
+    );
     expect(demoPlanner({ OPENAI_API_KEY: 'k' })).toMatchObject({
       provider: 'openai',
-      model: 'computer-use-preview',
+      model: 'gpt-5.4',
       api_key_env: 'OPENAI_API_KEY',
     });
+    expect(toolOf('openai', demoPlanner({ OPENAI_API_KEY: 'k' })!.model)).toBe('computer');
     expect(JSON.stringify(demoPlanner({ ANTHROPIC_API_KEY: 'secret-k' }))).not.toContain(
       'secret-k',
     );

@@ -5,7 +5,9 @@ import { ScreensService } from '../computer-use/screens/screens.service';
 import { downscalePng } from './downscale';
 import { screenLabel, shownScreens } from './prompt';
 import type { ModelImage } from './provider';
+import type { Rect } from '../computer-use/settings/agent-config';
 import type { Size } from './scaling';
+import { zoomPng } from './zoom';
 
 /** Scaled screenshots kept, by SHA-256 and size. */
 const IMAGE_CACHE = 32;
@@ -45,6 +47,32 @@ export class ModelImages {
     return images;
   }
 
+  /** A stored screen at the model's size, by its SHA-256; null when it is no longer stored. */
+  async stored(tenant: string, sha256: string, size: Size): Promise<Buffer | null> {
+    const cached = this.cache.get(`${sha256}:${size.width}x${size.height}`);
+    if (cached) return cached;
+    const png = await this.screens.get(tenant, sha256);
+    return png ? this.scaled(sha256, png, size) : null;
+  }
+
+  /** A region of a stored screen at its native resolution (a zoom), fitted into `fit`. */
+  async zoomed(
+    tenant: string,
+    sha256: string,
+    space: Size,
+    region: Rect,
+    fit: Size,
+  ): Promise<{ png: Buffer; size: Size } | null> {
+    const key = `${sha256}:zoom:${region.x},${region.y},${region.width},${region.height}:${fit.width}x${fit.height}`;
+    const cached = this.cache.get(key);
+    if (cached) return { png: cached, size: pngSize(cached) };
+    const png = await this.screens.get(tenant, sha256);
+    if (!png) return null;
+    const zoomed = await zoomPng(png, space, region, fit);
+    this.remember(key, zoomed.png);
+    return zoomed;
+  }
+
   /** The screenshot at the model's size, cached by its SHA-256. */
   async scaled(sha256: string, png: Buffer, size: Size): Promise<Buffer> {
     const key = `${sha256}:${size.width}x${size.height}`;
@@ -55,8 +83,17 @@ export class ModelImages {
       header.width === size.width && header.height === size.height
         ? png
         : await downscalePng(png, size);
-    this.cache.set(key, scaled);
-    while (this.cache.size > IMAGE_CACHE) this.cache.delete(this.cache.keys().next().value!);
+    this.remember(key, scaled);
     return scaled;
   }
+
+  private remember(key: string, png: Buffer): void {
+    this.cache.set(key, png);
+    while (this.cache.size > IMAGE_CACHE) this.cache.delete(this.cache.keys().next().value!);
+  }
+}
+
+function pngSize(png: Buffer): Size {
+  const header = readPngHeader(png);
+  return { width: header.width, height: header.height };
 }

@@ -1,4 +1,5 @@
 import type { ModelProvider } from '../computer-use/settings/agent-config';
+import type { Conversation } from './conversation';
 import type { Continuation } from './provider';
 
 /** Notes on earlier steps kept in the planner's state. */
@@ -12,6 +13,8 @@ export interface ModelPlannerState {
   continuation: Continuation | null;
   /** What Warden told the model about earlier steps, by step number (model coordinates). */
   notes: Record<string, string>;
+  /** A batch tool's conversation: the model's answers since its start and what became of them. */
+  conversation?: Conversation | null;
 }
 
 /** The state as stored, when it is this provider's and well formed; null starts afresh. */
@@ -27,7 +30,7 @@ export function readState(raw: unknown, provider: ModelProvider): ModelPlannerSt
     s.continuation?.provider === provider
       ? s.continuation
       : null;
-  return { provider, step: s.step!, continuation, notes };
+  return { provider, step: s.step!, continuation, notes, conversation: s.conversation ?? null };
 }
 
 /** The newest MAX_NOTES notes, by step number. */

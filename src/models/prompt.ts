@@ -8,7 +8,7 @@ import { type ScreenScale, toModel } from './scaling';
  * latest screenshots. The screen is untrusted content, and the prompt says so. Pure.
  */
 
-export type AnswerFormat = 'tools' | 'json';
+export type AnswerFormat = 'tools' | 'batch' | 'json';
 
 export interface PromptInput {
   goal: string;
@@ -27,14 +27,20 @@ export function instructions(input: PromptInput): string {
   const navigation = [...input.rules.navigationKeys].join(', ');
   const commit = [...input.rules.commitKeys].join(', ');
   const answer =
-    input.format === 'tools'
+    input.format === 'batch'
       ? [
-          '- Answer with exactly one tool call: the computer tool for one action, `done` with a short summary when the task is complete, or `fail` with the reason when it cannot be done.',
-          '- Supported computer actions: left_click, double_click, type, key, scroll, wait, screenshot. Anything else (right or middle clicks, dragging, moving the mouse, holding keys) is refused.',
+          '- Answer with computer tool calls, one action each: one, or several in the order they are to be done (a batch), or `done` with a short summary when the task is complete, or `fail` with the reason when it cannot be done.',
+          '- Warden takes a batch one action at a time, each checked on the screen as it is when its turn comes: an action goes only where the screen still shows what you saw there. A write is held for a person and ends the batch; so does a refused action, or a screen that changed where an action lands. Every action after that is not executed, and you are told why with the results of your calls.',
+          '- Supported computer actions: left_click, double_click, type, key (one press), scroll, wait, screenshot, zoom. Anything else is refused.',
         ]
-      : [
-          '- Answer with exactly one JSON object, one action: {"action":"click","x":…,"y":…} or double_click; {"action":"type","text":"…"}; {"action":"key","key":"Tab"}; {"action":"scroll","x":…,"y":…,"direction":"down","amount":3}; {"action":"wait","seconds":1}; {"action":"done","summary":"…"} when the task is complete; {"action":"fail","reason":"…"} when it cannot be done. Fields an action does not use are null.',
-        ];
+      : input.format === 'tools'
+        ? [
+            '- Answer with exactly one tool call: the computer tool for one action, `done` with a short summary when the task is complete, or `fail` with the reason when it cannot be done.',
+            '- Supported computer actions: left_click, double_click, type, key, scroll, wait, screenshot. Anything else (right or middle clicks, dragging, moving the mouse, holding keys) is refused.',
+          ]
+        : [
+            '- Answer with exactly one JSON object, one action: {"action":"click","x":…,"y":…} or double_click; {"action":"type","text":"…"}; {"action":"key","key":"Tab"}; {"action":"scroll","x":…,"y":…,"direction":"down","amount":3}; {"action":"wait","seconds":1}; {"action":"done","summary":"…"} when the task is complete; {"action":"fail","reason":"…"} when it cannot be done. Fields an action does not use are null.',
+          ];
   return [
     `You operate ${input.system ? `"${input.system}"` : 'a screen-only system'} for Warden, one action at a time, through screenshots.`,
     'Warden checks every action against its own rules before anything reaches the screen. Reads (navigation keys, scrolling, clicks that commit nothing) are sent at once. Writes (typing, commit keys, clicks on Save, Post, Submit and the like) wait until a person approves them. An action Warden refuses is not sent; you are told why and may try another. Three refused actions end the run.',
@@ -76,6 +82,25 @@ export function ask(input: PromptInput, lookedAgain: boolean): string {
     return `This is step ${input.step}; no steps yet. ${which}. Answer with the action for step ${input.step}.`;
   }
   return `This is step ${input.step}; the steps so far are above. ${which}. Answer with the action for step ${input.step}.`;
+}
+
+/**
+ * What a batch tool's conversation asks at its start (the screen at step `step` shown above it):
+ * the same words whenever the conversation starts there, so that a later request starts with them.
+ */
+export function askFirst(step: number, stepsBefore: boolean): string {
+  const which = `The screen at step ${step} above is the current screen`;
+  return stepsBefore
+    ? `This is step ${step}; the steps so far are above. ${which}. Answer with the next action, or several in order.`
+    : `This is step ${step}; no steps yet. ${which}. Answer with the next action, or several in order.`;
+}
+
+/** What is asked after the results of an answer, at step `step`. */
+export function askAfter(step: number, screenShown: boolean): string {
+  const which = screenShown
+    ? `The screen at step ${step} above is the current screen`
+    : `The screenshot in the last result above is the current screen (step ${step})`;
+  return `This is step ${step}; what became of your last answer is above. ${which}. Answer with the next action, or several in order.`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { MODEL_TOOLS } from '../config/model-tools';
 import {
   anyObject,
   type ApiSchemas,
@@ -53,6 +54,12 @@ export const PLANNER_SCHEMAS: ApiSchemas = {
       available: { type: 'boolean', description: 'whether the caller may use it' },
       why: text('why, in one sentence'),
       serving: { type: 'boolean', description: 'a remote family: a worker asked within 30 s' },
+      tool: {
+        type: 'string',
+        enum: [...MODEL_TOOLS.anthropic, ...MODEL_TOOLS.openai, 'json'],
+        description:
+          'a model planner: the computer-use tool its model takes (config/model-tools.json); `json` for an OpenAI-compatible server, asked for one JSON action',
+      },
       created_by: text(),
       created_at: time(),
       updated_at: time(),
@@ -63,7 +70,7 @@ export const PLANNER_SCHEMAS: ApiSchemas = {
         description: 'a scripted planner read by its id: the script as stored',
       },
     },
-    ['serving', 'created_by', 'created_at', 'updated_at', 'source_run_id', 'script'],
+    ['serving', 'tool', 'created_by', 'created_at', 'updated_at', 'source_run_id', 'script'],
   ),
   CatalogPlannerAnswer: record({ planner: schemaRef('CatalogPlanner') }),
 };

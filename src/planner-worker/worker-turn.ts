@@ -37,6 +37,7 @@ export function turnOf(input: WorkInput, model: string): { turn: Turn; withImage
     withImage: input.image !== null,
     turn: {
       model,
+      tool: 'json',
       instructions: INSTRUCTIONS,
       intro: `Task: ${input.task}\nSystem: ${input.system ?? 'unknown'}`,
       timeline: input.history.map((h) => ({
@@ -55,6 +56,7 @@ export function turnOf(input: WorkInput, model: string): { turn: Turn; withImage
       continuation: null,
       outcome: null,
       acknowledge: [],
+      exchanges: [],
       maxOutputTokens: MAX_OUTPUT_TOKENS,
     },
   };

@@ -1292,6 +1292,13 @@ export interface components {
              * @enum {string}
              */
             planned_by?: "script" | "fallback";
+            /** @description the model’s answer of several actions (a batch) the step’s action came in */
+            batch?: {
+                /** @description the id of the model’s answer that held several actions */
+                turn: string;
+                /** @description the action’s place in that answer, from 1 */
+                place: number;
+            };
             /** Format: date-time */
             started_at: string;
             /** Format: date-time */
@@ -1554,6 +1561,11 @@ export interface components {
             why: string;
             /** @description a remote family: a worker asked within 30 s */
             serving?: boolean;
+            /**
+             * @description a model planner: the computer-use tool its model takes (config/model-tools.json); `json` for an OpenAI-compatible server, asked for one JSON action
+             * @enum {string}
+             */
+            tool?: "computer_toolset_20260801" | "computer_20251124" | "computer_20250124" | "computer" | "computer_use_preview" | "json";
             created_by?: string;
             /** Format: date-time */
             created_at?: string;

@@ -1,3 +1,4 @@
+import type { ModelTool } from '../../config/model-tools';
 import type { RulePlanner } from './access-rule';
 
 /** A planner of the catalog (docs/planners.md "Planners as a catalog"), before the rule decides. */
@@ -11,6 +12,8 @@ export interface CatalogEntry extends RulePlanner {
   pixels: boolean;
   /** A remote family's: whether a worker asked for work within the last 30 s. */
   serving?: boolean;
+  /** A model planner's: the computer-use tool its model takes (config/model-tools.json). */
+  tool?: ModelTool;
 }
 
 /**
@@ -43,4 +46,5 @@ export interface CatalogItem {
   available: boolean;
   why: string;
   serving?: boolean;
+  tool?: ModelTool;
 }

@@ -3,6 +3,7 @@ import { canonicalJson } from '../../audit/canonical-json';
 import type { Caller } from '../../auth/caller';
 import { DomainError, notFound } from '../../common/domain-error';
 import { AppConfig } from '../../config/app-config';
+import { toolOf } from '../../config/model-tools';
 import { defaultModelId, deploymentModels } from '../../models/default-model';
 import { parsePlannerId, SCRIPTED_FAMILY } from '../planner-contract/planner-id';
 import { PlannersService, type ScriptedPlannerView } from '../planning/planners.service';
@@ -56,6 +57,7 @@ function item(entry: CatalogEntry, decision: AccessDecision): CatalogItem {
     available: decision.available,
     why: decision.why,
     ...(entry.runs === 'remote' ? { serving: entry.serving === true } : {}),
+    ...(entry.tool ? { tool: entry.tool } : {}),
   };
 }
 
@@ -217,6 +219,7 @@ export class PlannerCatalog implements OnModuleInit {
     for (const m of deploymentModels(this.config)) {
       const parts = parsePlannerId(m.id);
       if (!parts) continue;
+      const tool = toolOf(m.model.provider, m.model.model);
       entries.push({
         id: parts.id,
         family: parts.family,
@@ -226,6 +229,7 @@ export class PlannerCatalog implements OnModuleInit {
         kind: 'model',
         runs: 'platform',
         pixels: true,
+        ...(tool ? { tool } : {}),
         public: m.public,
         ...(m.isDefault
           ? { publicWhy: `${parts.id} is the deployment's default model, public to every tenant.` }

@@ -7,6 +7,7 @@ import type { RailRecord } from '../rail/screen-rail';
 import { ScreenError } from '../pixels/screen-error';
 import { ScreenHostError } from '../host-client/screen-host.client';
 import {
+  batchStop,
   decisionFields,
   plannerChanged,
   plannerUnavailableEnd,
@@ -268,5 +269,43 @@ describe('a planner put in force while the run goes on', () => {
         'planner_unavailable: agent "sap-orders" cannot plan: navigator-2026-11-10-normal is not public.',
       step: { outcome: null, fields: { error: end.summary } },
     });
+  });
+});
+
+describe('an action of a batch, judged on the screen as it is when its turn comes', () => {
+  const click = { action: 'click' as const, x: 130, y: 110 };
+  const read: Verdict = { classification: 'read', action: click, why: 'a click' };
+  const seenSave = {
+    dialogs: [],
+    element: { role: 'button', name: 'Save', rect: { x: 100, y: 100, width: 60, height: 20 } },
+  };
+  const batch = { turn: 't', place: 2, seen: seenSave };
+
+  it('is recorded with its turn and place', () => {
+    expect(decisionFields(screen, read, { action: click, model: null, batch }, null)).toMatchObject(
+      {
+        batch: { turn: 't', place: 2 },
+      },
+    );
+  });
+
+  it('goes where the screen still shows what the model saw, and stops where it does not', () => {
+    expect(batchStop({ batch }, read, screen)).toBeNull();
+    const moved = { ...screen, outline: [{ ...save, rect: { ...save.rect, y: 300 } }, status] };
+    expect(batchStop({ batch }, read, moved)).toMatch(
+      /^not sent: where it lands the screen shows no element.*; the batch stops here \(call 2 of its turn\)$/,
+    );
+  });
+
+  it('compares nothing for the first action of a turn, nor for what reaches no screen', () => {
+    const moved = { ...screen, outline: [status] };
+    expect(batchStop({ batch: { ...batch, seen: null } }, read, moved)).toBeNull();
+    const wait: Verdict = {
+      classification: 'read',
+      action: { action: 'wait', seconds: 1 },
+      why: 'w',
+    };
+    expect(batchStop({ batch }, wait, moved)).toBeNull();
+    expect(batchStop({}, read, moved)).toBeNull();
   });
 });

@@ -15,6 +15,7 @@ import { ScreenError } from '../pixels/screen-error';
 import { ScreenHostError } from '../host-client/screen-host.client';
 import { SecretRefused } from '../../secrets/secret-grants.service';
 import { RemotePlannerError } from '../remote/remote-errors';
+import { targetChanged } from '../planner-contract/batch-target';
 import { hostFailure, RunEnds, secretRefused } from './run-ends';
 import { SCREEN_ACTIONS } from './step-decisions';
 
@@ -86,7 +87,7 @@ export function plannerUnavailableEnd(agent: string, why: string): RunEnds {
 export function decisionFields(
   screen: ObservedScreen,
   verdict: Verdict,
-  result: Pick<PlanResult, 'action' | 'model' | 'plannedBy'> & { scriptSha256?: string },
+  result: Pick<PlanResult, 'action' | 'model' | 'plannedBy' | 'batch'> & { scriptSha256?: string },
   rail: RailRecord | null,
 ): StepFields {
   return {
@@ -95,6 +96,7 @@ export function decisionFields(
     ...(result.plannedBy ? { plannedBy: result.plannedBy } : {}),
     // The script that decided, for the send gate: null when no script did.
     plannerSha256: result.scriptSha256 ?? null,
+    ...(result.batch ? { batch: { turn: result.batch.turn, place: result.batch.place } } : {}),
     action: verdict.action ?? verdict.recorded ?? safeJson(result.action),
     classification: verdict.classification,
     why: verdict.why,
@@ -142,4 +144,22 @@ export function safeJson(value: unknown): RecordedAction | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether an action of a batch, after its turn's first, may go on the screen as it is now (docs/step-flow.md,
+ * "A batch"): null when the screen still shows, where it lands, what the model saw there (and no
+ * dialog opened since); else why the batch stops at it. Only screen actions are compared: a
+ * `wait`, `done` or `fail` reaches no screen.
+ */
+export function batchStop(
+  result: Pick<PlanResult, 'batch'>,
+  verdict: Verdict,
+  screen: ObservedScreen,
+): string | null {
+  const seen = result.batch?.seen;
+  const action = verdict.action;
+  if (!seen || !action || !SCREEN_ACTIONS.has(action.action)) return null;
+  const why = targetChanged(seen, screen, action);
+  return why && `not sent: ${why}; the batch stops here (call ${result.batch!.place} of its turn)`;
 }

@@ -128,6 +128,11 @@ export class StepEngine {
     const { verdict, fields } = judged;
     const action = verdict.action;
     if (verdict.classification === 'invalid' || !action) return this.refuse(ctx, step, fields);
+    // An action of a batch whose target the screen no longer shows: the batch stops, unsent.
+    if (judged.batchStop) {
+      await this.planning.stopBatch(ctx, step, fields, judged.batchStop);
+      return this.next(ctx, step);
+    }
     if (action.action === 'done') {
       throw new RunEnds('done', action.summary, { outcome: 'ended', fields });
     }

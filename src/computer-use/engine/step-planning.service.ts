@@ -34,6 +34,7 @@ import { plannedByModel, railOf, type RailRecord } from '../rail/screen-rail';
 import { type CommitPoint, commitPoint } from './commit-point';
 import { RunEnds } from './run-ends';
 import {
+  batchStop,
   decisionFields,
   lastClickFocus,
   observeFailure,
@@ -47,7 +48,7 @@ import { keptState, stateFor } from './step-decisions';
 import { WARDEN_ACTOR } from '../../audit/warden-actor';
 import { ScreenSampling } from './screen-sampling.service';
 import type { StepContext } from './step-context';
-import { runMask } from './step-sending.service';
+import { MAX_SCREEN_CHANGES, runMask } from './step-sending.service';
 
 /** What the planner answered for a step, judged by Warden's rules (docs/rules.md). */
 export interface Judged extends CommitPoint {
@@ -64,6 +65,8 @@ export interface Judged extends CommitPoint {
   offScript: boolean;
   /** What the action lands on lies under the agent's `redact_regions`: the approver cannot see it. */
   targetRedacted: boolean;
+  /** An action of a batch that the screen no longer shows where it lands: why it is not sent. */
+  batchStop: string | null;
 }
 
 /**
@@ -175,6 +178,7 @@ export class StepPlanning {
       targetRedacted:
         verdict.action !== null &&
         targetUnderRedaction(verdict.action, context, lastClickPoint(history)),
+      batchStop: batchStop(result, verdict, screen),
     };
   }
 
@@ -250,12 +254,39 @@ export class StepPlanning {
           actor: WARDEN_ACTOR,
           runId: run.id,
           step: step.n,
-          details: { agent: run.agent, action: fields.action ?? null, why: fields.why },
+          details: {
+            agent: run.agent,
+            action: fields.action ?? null,
+            why: fields.why,
+            ...(fields.batch ? { batch: fields.batch } : {}),
+          },
         },
         manager,
       );
       return invalid;
     });
+  }
+
+  /**
+   * An action of a batch that the screen no longer shows where it lands: not sent, its step ends
+   * `screen_changed` with why, and the model is asked on the screen as it is (the batch's later
+   * actions are not executed). Counted with the frame rule's refusals: three in a row stop the run.
+   */
+  async stopBatch(ctx: StepContext, step: Step, fields: StepFields, why: string): Promise<void> {
+    await this.steps.decide(
+      step,
+      'planning',
+      'done',
+      { ...fields, outcome: 'screen_changed', error: why, endedAt: new Date() },
+      ctx.plannerState,
+    );
+    const inARow = await this.steps.screenChangesInARow(ctx.run.id, step.n);
+    if (inARow >= MAX_SCREEN_CHANGES) {
+      throw new RunEnds(
+        'stale_screen',
+        `the screen changed ${inARow} times in a row before an action could be sent; the last: ${why}`,
+      );
+    }
   }
 
   private async plan(

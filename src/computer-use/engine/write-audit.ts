@@ -21,6 +21,8 @@ export function writeDetails(
     approved_by: approval?.decidedBy ?? null,
     resumed_by: approval?.spentBy ?? null,
     ...(approval ? {} : withoutApproval(step)),
+    // Which of the model's answers it came in, where it held several actions.
+    ...(step.batch ? { batch: step.batch } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { OutlineElement, StagedEdit } from '../actions';
+import type { TargetSeen } from './batch-target';
 
 /** What the engine shows a planner: one screen, seen at one moment. */
 export interface ObservedScreen {
@@ -36,6 +37,14 @@ export interface StepHistory {
   edit?: StagedEdit | null;
   /** What made the step a read although the default rules make it a write; null otherwise. */
   loosened_by?: unknown;
+  /** The batch the step's action came in (its turn and place); null: none. */
+  batch?: StepBatch | null;
+}
+
+/** Which of a model's answers (a turn) an action came in, and its place there (1-based). */
+export interface StepBatch {
+  turn: string;
+  place: number;
 }
 
 export interface PlanningContext {
@@ -113,6 +122,13 @@ export interface PlanResult {
    * rules classify it as, and the checks are shown to the approver.
    */
   safetyChecks?: ProviderSafetyCheck[];
+  /**
+   * The action is one of several the model answered in one turn (docs/step-flow.md, "A batch"):
+   * which turn and its place there, and for every action after a turn's first what the screen the
+   * model decided on showed where it lands. The engine sends it only where the screen still shows
+   * that; otherwise the batch stops at this step.
+   */
+  batch?: StepBatch & { seen: TargetSeen | null };
   /**
    * The decision comes from outside Warden (a remote planner, docs/models.md) and is not here yet: the
    * step's job ends without holding a worker, and the step is taken again when it comes (or when

@@ -93,6 +93,14 @@ export const RUN_SCHEMAS: ApiSchemas = {
         description:
           "which planner answered a scripted run's step: the script, or its fallback model",
       },
+      batch: record(
+        {
+          turn: text('the id of the model’s answer that held several actions'),
+          place: integer('the action’s place in that answer, from 1'),
+        },
+        [],
+        'the model’s answer of several actions (a batch) the step’s action came in',
+      ),
       started_at: time(),
       ended_at: timeOrNull(),
     },
@@ -107,6 +115,7 @@ export const RUN_SCHEMAS: ApiSchemas = {
       'label_evidence',
       'timings',
       'planned_by',
+      'batch',
     ],
   ),
   Run: record(

@@ -3,7 +3,7 @@ import { approvalView, ApprovalView } from '../../approvals/approval.view';
 import type { Run } from './run.entity';
 import type { LabelEvidence, StagedEdit } from '../actions';
 import { isReceipt, type Receipt } from '../actions/receipt';
-import type { ModelUsage } from '../planner-contract/planner';
+import type { ModelUsage, StepBatch } from '../planner-contract/planner';
 import type { RailRecord } from '../rail/screen-rail';
 import type { PlannedBy, RecordedAction, Step, StepTimingEntry } from './step.entity';
 
@@ -76,6 +76,8 @@ export interface StepView {
   timings?: StepTimingEntry[];
   /** Which planner answered a scripted run's step: `script`, or its `fallback` model. */
   planned_by?: PlannedBy;
+  /** The model's answer of several actions (a batch) the step's action came in, and its place. */
+  batch?: StepBatch;
   started_at: string;
   ended_at: string | null;
 }
@@ -180,6 +182,7 @@ export function stepView(step: Step, approval?: Approval): StepView {
     ...(step.labelEvidence ? { label_evidence: step.labelEvidence } : {}),
     ...(step.timings ? { timings: step.timings } : {}),
     ...(step.plannedBy ? { planned_by: step.plannedBy } : {}),
+    ...(step.batch ? { batch: step.batch } : {}),
     started_at: step.startedAt.toISOString(),
     ended_at: step.endedAt?.toISOString() ?? null,
   };

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import type { Action, LabelEvidence, StagedEdit } from '../actions';
 import type { PendingReceipt, Receipt } from '../actions/receipt';
-import type { ModelUsage } from '../planner-contract/planner';
+import type { ModelUsage, StepBatch } from '../planner-contract/planner';
 import type { RailRecord } from '../rail/screen-rail';
 import { Run } from './run.entity';
 import type { StepPhase } from './step-phase';
@@ -174,6 +174,13 @@ export class Step {
    */
   @Column({ name: 'planner_sha256', type: 'char', length: 64, nullable: true })
   plannerSha256: string | null;
+
+  /**
+   * The model's answer of several actions (a batch) this step's action came in: the answer's id
+   * and the action's place in it (docs/step-flow.md, "A batch"). Null for every other step.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  batch: StepBatch | null;
 
   /** Where each job's time went (host, planner, pauses, Warden's own overhead), in ms. */
   @Column({ type: 'jsonb', nullable: true })

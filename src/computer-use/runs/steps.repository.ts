@@ -381,7 +381,7 @@ export class StepsRepository {
   history(runId: string, n: number): Promise<StepHistory[]> {
     return this.dataSource.query(
       `SELECT n, action, classification, why, outcome, error, screen_sha256, staged, edit,
-            loosened_by
+            loosened_by, batch
          FROM steps WHERE run_id = $1 AND n < $2 ORDER BY n`,
       [runId, n],
     );

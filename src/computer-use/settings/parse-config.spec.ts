@@ -55,7 +55,7 @@ describe('parseConfigBody', () => {
         },
         c: {
           ...MINIMAL.agents['sap-orders'],
-          planner: { provider: 'openai', model: 'gpt-x', api_key_env: 'OPENAI_API_KEY' },
+          planner: { provider: 'openai', model: 'gpt-5.4', api_key_env: 'OPENAI_API_KEY' },
         },
       },
     });
@@ -64,7 +64,7 @@ describe('parseConfigBody', () => {
     expect(config.agents.c.planner).toEqual({
       ...MODEL_PLANNER_DEFAULTS,
       provider: 'openai',
-      model: 'gpt-x',
+      model: 'gpt-5.4',
       api_key_env: 'OPENAI_API_KEY',
     });
   });
@@ -115,6 +115,10 @@ describe('parseConfigBody', () => {
     [
       { planner: { provider: 'openai-compatible', model: 'm', api_key_env: 'K' } },
       'agents.a.planner.base_url is required',
+    ],
+    [
+      { planner: { provider: 'anthropic', model: 'claude-unheard-of', api_key_env: 'K' } },
+      'agents.a.planner.model: Warden does not know which computer-use tool the anthropic model "claude-unheard-of" takes',
     ],
     [{ commit_words: [''] }, 'agents.a.commit_words'],
     [{ ignore_regions: [{ x: -1, y: 0, width: 1, height: 1 }] }, 'agents.a.ignore_regions.0.x'],

@@ -22,6 +22,7 @@ import { RECT_FIELDS, RectDto, SCREEN_TLS_FIELDS, ScreenTlsDto } from './dto/scr
 import { type FieldTable, valueFields } from './field-table';
 import { MODEL_PLANNER_FIELD_SPECS } from './planner-fields';
 import { parsePlannerId } from '../planner-contract/planner-id';
+import { unknownModel } from '../../config/model-tools';
 import { parseIncludeScreen, parseNotify } from './parse-notify';
 import { parseApproverFields } from './approver-fields';
 import { findSecrets } from './secret-fields';
@@ -284,6 +285,12 @@ function parsePlanner(raw: unknown, path: string, problems: string[]): PlannerCo
   const planner = read(fields, dto, {}) as unknown as ModelPlannerConfig;
   if (planner.provider === 'openai-compatible' && !planner.base_url) {
     problems.push(`${path}.base_url is required for provider openai-compatible`);
+    return null;
+  }
+  // The tool follows the model: one the table does not know is refused here, not at the provider.
+  const unknown = unknownModel(planner.provider, planner.model);
+  if (unknown) {
+    problems.push(`${path}.model: ${unknown}`);
     return null;
   }
   const endpoint = planner.base_url ? destinationOrigin(planner.base_url) : null;

@@ -160,6 +160,8 @@ export interface Step {
   model?: ModelUsage;
   label_evidence?: LabelEvidence;
   timings?: Array<Record<string, unknown>>;
+  /** The model's answer of several actions the step's action came in, and its place there. */
+  batch?: { turn: string; place: number };
   started_at: string;
   ended_at: string | null;
 }

@@ -152,6 +152,13 @@ export function stepItem(run: Run, step: Step, canReadTranscripts: boolean) {
               : null,
         ],
         ['Model', modelInWords(step.model)],
+        // Which of the model's answers held this action: the steps of one answer share its id.
+        [
+          'Batch',
+          step.batch
+            ? `action ${step.batch.place} of the model's answer ${step.batch.turn.slice(0, 8)}`
+            : null,
+        ],
         [
           'Time',
           timing

@@ -14,13 +14,15 @@ import type { PageContext } from './page';
 
 function usage(run: Run) {
   const steps = run.steps ?? [];
-  const calls = steps.filter((st) => st.model);
-  if (!calls.length) return 'no model calls';
+  // A step of a batch after its first asked no model (calls 0), and neither did the navigator.
+  const calls = steps.filter((st) => st.model && st.model.calls !== 0);
+  const count = calls.reduce((total, st) => total + (st.model?.calls ?? 1), 0);
+  if (!count) return 'no model calls';
   const sum = (field: 'input_tokens' | 'output_tokens') =>
     calls.some((st) => typeof st.model?.[field] !== 'number')
       ? 'unknown'
       : String(calls.reduce((total, st) => total + Number(st.model?.[field] ?? 0), 0));
-  return `${calls.length} model calls · ${sum('input_tokens')} in / ${sum('output_tokens')} out tokens`;
+  return `${count} model calls · ${sum('input_tokens')} in / ${sum('output_tokens')} out tokens`;
 }
 
 export async function renderRun(main: HTMLElement, ctx: PageContext) {

@@ -4,6 +4,7 @@ import {
   isRecord,
   parseJson,
   type Provider,
+  type Move,
   type ProviderAnswer,
   type SendOptions,
   str,
@@ -117,6 +118,9 @@ export const openaiCompatibleProvider: Provider = {
       },
       continuation: null,
       safetyChecks: [],
+      echo: [],
+      callId: null,
+      functionCalls: [],
       record: {
         id: str(r.id),
         model: str(r.model),
@@ -128,18 +132,20 @@ export const openaiCompatibleProvider: Provider = {
     };
     const trimmed = said.trim();
     const parsed = parseJson(FENCE.exec(trimmed)?.[1] ?? trimmed);
+    const one = (move: Move): ProviderAnswer => ({
+      ...base,
+      move,
+      calls: [{ id: null, toolset: false, move }],
+    });
     if (!isRecord(parsed) || typeof parsed.action !== 'string') {
-      return {
-        ...base,
-        move: {
-          kind: 'refused',
-          answer: { model_answer: excerpt(said || str(message.refusal) || 'an empty answer') },
-          note: 'Your answer was not one JSON object with an "action". Answer with exactly one.',
-        },
-      };
+      return one({
+        kind: 'refused',
+        answer: { model_answer: excerpt(said || str(message.refusal) || 'an empty answer') },
+        note: 'Your answer was not one JSON object with an "action". Answer with exactly one.',
+      });
     }
     // Fields the schema made null are fields the action does not have.
     const action = Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== null));
-    return { ...base, move: { kind: 'action', action } };
+    return one({ kind: 'action', action });
   },
 };

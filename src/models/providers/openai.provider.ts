@@ -1,6 +1,8 @@
 import OpenAI from 'openai';
 import {
   type Continuation,
+  type AnswerCall,
+  type Exchange,
   excerpt,
   isRecord,
   type Move,
@@ -17,7 +19,10 @@ import {
 import { OPENAI_API } from '../provider-urls';
 
 /**
- * OpenAI's Responses API with the `computer_use_preview` tool, through `openai`. Each request is
+ * OpenAI's Responses API through `openai`, with the computer tool the model takes
+ * (config/model-tools.json): the GA `computer` tool (its call holds an ordered list of `actions`, a
+ * batch, and is answered with a `computer_call_output`) or the preview's `computer_use_preview`
+ * (one action, the display size of the scaled screenshot). Each request is
  * whole (no `previous_response_id`, docs/models.md says why): the task, the run's timeline and
  * the current screenshot, in one message that only grows at its end from one step to the next, so
  * that OpenAI's automatic prompt caching reads the rest from cache. Safety checks the model raised
@@ -58,13 +63,13 @@ const FUNCTIONS = [
     },
     strict: true,
   },
-];
+] satisfies OpenAI.Responses.FunctionTool[];
 
 function dataUrl(png: Buffer): string {
   return `data:image/png;base64,${png.toString('base64')}`;
 }
 
-function inputImage(png: Buffer) {
+function inputImage(png: Buffer): OpenAI.Responses.ResponseInputImage {
   return { type: 'input_image', image_url: dataUrl(png), detail: 'high' };
 }
 
@@ -102,22 +107,24 @@ export const openaiProvider: Provider = {
     } else {
       first.push(inputText(turn.current.label), inputImage(turn.current.png), inputText(turn.ask));
     }
+    for (const exchange of turn.exchanges) input.push(...exchangeItems(exchange));
+    const computer =
+      turn.tool === 'computer'
+        ? ({ type: 'computer' } satisfies OpenAI.Responses.ComputerTool)
+        : ({
+            type: 'computer_use_preview',
+            display_width: turn.display.width,
+            display_height: turn.display.height,
+            environment: OPENAI_ENVIRONMENT,
+          } satisfies OpenAI.Responses.ComputerUsePreviewTool);
     return {
       model: turn.model,
       instructions: turn.instructions,
-      tools: [
-        {
-          type: 'computer_use_preview',
-          display_width: turn.display.width,
-          display_height: turn.display.height,
-          environment: OPENAI_ENVIRONMENT,
-        },
-        ...FUNCTIONS,
-      ],
-      input,
+      tools: [computer, ...FUNCTIONS],
+      input: input as OpenAI.Responses.ResponseInput,
       truncation: 'auto',
       max_output_tokens: turn.maxOutputTokens,
-    };
+    } satisfies OpenAI.Responses.ResponseCreateParamsNonStreaming;
   },
 
   async send(body: Record<string, unknown>, o: SendOptions): Promise<unknown> {
@@ -163,16 +170,22 @@ export const openaiProvider: Provider = {
           typeof p.text === 'string' ? p.text : typeof p.refusal === 'string' ? p.refusal : '',
         )
         .join('\n');
+      const refused: Move = {
+        kind: 'refused',
+        answer: { model_answer: excerpt(said || `${calls.length} calls`) },
+        note:
+          calls.length === 0
+            ? 'Your answer had no computer call and no done or fail. Answer with exactly one.'
+            : `Your answer had ${calls.length} calls; Warden takes exactly one call per answer.`,
+      };
+      // Not sent back: the model is told in a message of its own why nothing was done.
       return {
         ...base,
-        move: {
-          kind: 'refused',
-          answer: { model_answer: excerpt(said || `${calls.length} calls`) },
-          note:
-            calls.length === 0
-              ? 'Your answer had no computer call and no done or fail. Answer with exactly one.'
-              : `Your answer had ${calls.length} calls; Warden takes exactly one action per answer.`,
-        },
+        move: refused,
+        calls: [{ id: null, toolset: false, move: refused }],
+        echo: [],
+        callId: null,
+        functionCalls: [],
         continuation: null,
         safetyChecks: [],
       };
@@ -194,9 +207,72 @@ export const openaiProvider: Provider = {
           }
         : null;
     const move = call.type === 'function_call' ? functionMove(call) : computerMove(call);
-    return { ...base, move, continuation, safetyChecks: move.kind === 'action' ? checks : [] };
+    // The GA tool's batch: every action of the call, in order, for the planner to take one by one.
+    const batch =
+      call.type === 'computer_call' && !isRecord(call.action) && Array.isArray(call.actions)
+        ? call.actions.map((a) => actionMove(isRecord(a) ? a : {}))
+        : [move];
+    const answerCalls: AnswerCall[] = (batch.length > 0 ? batch : [move]).map((m) => ({
+      id: call.type === 'function_call' ? callId : null,
+      toolset: false,
+      move: m,
+    }));
+    return {
+      ...base,
+      move,
+      calls: answerCalls,
+      echo: items,
+      callId: call.type === 'computer_call' ? callId : null,
+      functionCalls: call.type === 'function_call' && callId ? [callId] : [],
+      continuation,
+      safetyChecks: answerCalls.some((c) => c.move.kind === 'action') ? checks : [],
+    };
   },
 };
+
+/**
+ * An earlier answer and what became of it, as the next request carries it: the answer's items, the
+ * computer call's output (the screen after it, acknowledging the safety checks a person approved),
+ * each function call's output, and a message with the results of its actions and what is asked.
+ */
+function exchangeItems(e: Exchange): unknown[] {
+  // An answer whose screens are no longer shown: its calls and their results in words.
+  if (e.collapsed) {
+    return [
+      { role: 'user', content: [...e.results.map((r) => inputText(r.text)), inputText(e.ask)] },
+    ];
+  }
+  const items: unknown[] = [...e.echo];
+  const screen = e.screen ?? e.results.findLast((r) => r.image)?.image ?? null;
+  if (e.callId && screen) {
+    items.push({
+      type: 'computer_call_output',
+      call_id: e.callId,
+      output: { type: 'computer_screenshot', image_url: dataUrl(screen.png) },
+      ...(e.acknowledge.length > 0
+        ? { acknowledged_safety_checks: e.acknowledge.map((s) => ({ ...s })) }
+        : {}),
+    } satisfies OpenAI.Responses.ResponseInputItem.ComputerCallOutput);
+  }
+  for (const id of e.functionCalls) {
+    const result = e.results.find((r) => r.id === id);
+    items.push({
+      type: 'function_call_output',
+      call_id: id,
+      output: result?.text ?? 'Not executed.',
+    } satisfies OpenAI.Responses.ResponseInputItem.FunctionCallOutput);
+  }
+  const content: unknown[] = [];
+  for (const r of e.results) {
+    if (r.id !== null) continue;
+    content.push(inputText(r.text));
+    if (r.image) content.push(inputImage(r.image.png));
+  }
+  if (e.screen) content.push(inputText(`${e.screen.label} the screenshot above.`));
+  content.push(inputText(e.ask));
+  items.push({ role: 'user', content });
+  return items;
+}
 
 function client(o: SendOptions): OpenAI {
   return new OpenAI({
@@ -244,7 +320,10 @@ function functionMove(call: Record<string, unknown>): Move {
   };
 }
 
-/** A `computer_call` in Warden's vocabulary (model coordinates), or why not. */
+/**
+ * A `computer_call` of the preview tool in Warden's vocabulary (model coordinates), or why not: one
+ * action (the GA tool's batch is read action by action, `actionMove`).
+ */
 export function computerMove(call: Record<string, unknown>): Move {
   let action = call.action;
   if (!isRecord(action) && Array.isArray(call.actions)) {
@@ -257,7 +336,11 @@ export function computerMove(call: Record<string, unknown>): Move {
     }
     action = call.actions[0];
   }
-  const a = isRecord(action) ? action : {};
+  return actionMove(isRecord(action) ? action : {});
+}
+
+/** One action of a `computer_call` in Warden's vocabulary (model coordinates), or why not. */
+export function actionMove(a: Record<string, unknown>): Move {
   const type = str(a.type) ?? '';
   const keys = Array.isArray(a.keys) ? a.keys : [];
   const unsupported = (note: string): Move => ({

@@ -9,6 +9,7 @@ const png = (tag: string) => Buffer.from(`png-${tag}`);
 function turn(extra: Partial<Turn> = {}): Turn {
   return {
     model: 'm',
+    tool: 'computer_20250124',
     instructions: 'rules',
     intro: 'Task: t',
     timeline: [
@@ -24,6 +25,7 @@ function turn(extra: Partial<Turn> = {}): Turn {
     continuation: null,
     outcome: null,
     acknowledge: [],
+    exchanges: [],
     maxOutputTokens: 1024,
     ...extra,
   };
