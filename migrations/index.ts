@@ -30,10 +30,13 @@ import { PlannerAccess1796470000000 } from './1796470000000-PlannerAccess';
 import { RemotePlanners1796480000000 } from './1796480000000-RemotePlanners';
 import { RoutineRuns1796490000000 } from './1796490000000-RoutineRuns';
 import { StepEdit1796500000000 } from './1796500000000-StepEdit';
+import { ChatDecisions1796510000000 } from './1796510000000-ChatDecisions';
 import { ApprovalRedaction1796510500000 } from './1796510500000-ApprovalRedaction';
 import { ScriptGrants1796515000000 } from './1796515000000-ScriptGrants';
 import { WorkerHeartbeatToken1796516000000 } from './1796516000000-WorkerHeartbeatToken';
 import { StepBatch1796520000000 } from './1796520000000-StepBatch';
+import { Oversight1796521000000 } from './1796521000000-Oversight';
+import { TestApprovals1796530000000 } from './1796530000000-TestApprovals';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -68,8 +71,11 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   RemotePlanners1796480000000,
   RoutineRuns1796490000000,
   StepEdit1796500000000,
+  ChatDecisions1796510000000,
   ApprovalRedaction1796510500000,
   ScriptGrants1796515000000,
   WorkerHeartbeatToken1796516000000,
   StepBatch1796520000000,
+  Oversight1796521000000,
+  TestApprovals1796530000000,
 ];

@@ -3,6 +3,7 @@ import { ApprovalsApiModule } from './approvals-api/approvals-api.module';
 import { AuditApiModule } from './audit-api/audit-api.module';
 import { AuditSinksApiModule } from './audit-sinks/audit-sinks-api.module';
 import { AuthModule } from './auth/auth.module';
+import { ChatModule } from './chat/chat.module';
 import { OidcModule } from './auth/oidc/oidc.module';
 import { InventoryModule } from './computer-use/inventory/inventory.module';
 import { CatalogApiModule } from './computer-use/catalog/catalog-api.module';
@@ -41,6 +42,7 @@ export class AppModule {
         RunsModule,
         RoutinesModule,
         ApprovalsApiModule,
+        ChatModule,
         ConsoleModule,
         DeliveriesApiModule,
         AuditSinksApiModule,

@@ -122,6 +122,26 @@ const MATRIX: Array<[string, string, number[]]> = [
   ['GET', '/api/approvals/{id}', [401, 401, 401, 403, 403, 403, 404, 403, 403, 403, 404]],
   ['POST', '/api/approvals/{id}/approve', [401, 401, 401, 403, 403, 403, 404, 403, 403, 403, 404]],
   ['POST', '/api/approvals/{id}/reject', [401, 401, 401, 403, 403, 403, 404, 403, 403, 403, 404]],
+  // Oversight: the console's report of a page view (`{id}` names nothing: 404; `{view}` stays
+  // a word, not a UUID: 400), and the report for admins and auditors.
+  ['POST', '/api/approvals/{id}/views', [401, 401, 401, 403, 403, 403, 404, 403, 403, 403, 404]],
+  [
+    'POST',
+    '/api/approvals/{id}/views/{view}/changes-seen',
+    [401, 401, 401, 403, 403, 403, 400, 403, 403, 403, 400],
+  ],
+  ['GET', '/api/admin/oversight', [401, 401, 401, 403, 200, 403, 403, 200, 403, 403, 200]],
+  // Seeding a test approval: admins only; no body is a 400 past the guard.
+  ['POST', '/api/admin/oversight/tests', [401, 401, 401, 403, 400, 403, 403, 403, 403, 403, 400]],
+  // Linking chat accounts (approvers): no body is a 400 past the guard; `{id}` links nothing (404).
+  ['GET', '/api/chat/links', [401, 401, 401, 403, 403, 403, 200, 403, 403, 403, 200]],
+  ['POST', '/api/chat/links', [401, 401, 401, 403, 403, 403, 400, 403, 403, 403, 400]],
+  ['POST', '/api/chat/links/preview', [401, 401, 401, 403, 403, 403, 400, 403, 403, 403, 400]],
+  ['DELETE', '/api/chat/links/{id}', [401, 401, 401, 403, 403, 403, 404, 403, 403, 403, 404]],
+  // Slack's and Teams' endpoints are public (their own signature or token proves a request):
+  // without a body, a 400 for everyone.
+  ['POST', '/api/chat/slack/actions', [400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400]],
+  ['POST', '/api/chat/teams/messages', [400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400]],
   // The console's read of the run behind a waiting action, for approvers.
   [
     'GET',

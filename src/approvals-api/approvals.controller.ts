@@ -41,7 +41,7 @@ export class ApprovalsController {
     @Param('id', ParseUUIDPipe) id: string,
     @Body() body: DecideDto,
   ) {
-    return this.approvals.approve(caller, id, body.comment);
+    return this.approvals.approve(caller, id, { comment: body.comment, viewId: body.view_id });
   }
 
   @Post(':id/reject')
@@ -55,6 +55,6 @@ export class ApprovalsController {
     @Param('id', ParseUUIDPipe) id: string,
     @Body() body: DecideDto,
   ) {
-    return this.approvals.reject(caller, id, body.comment);
+    return this.approvals.reject(caller, id, { comment: body.comment, viewId: body.view_id });
   }
 }

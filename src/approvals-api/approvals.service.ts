@@ -11,17 +11,14 @@ import { RunsRepository } from '../computer-use/runs/runs.repository';
 import { StepsRepository } from '../computer-use/runs/steps.repository';
 import { Notifications } from '../notifications/notifications.service';
 import { approvalFacts, runFacts } from '../notifications/notify-facts';
+import { DecisionOversight } from '../oversight/decision-oversight.service';
 import { Approval } from '../approvals/approval.entity';
-import { approvalView, ApprovalView } from '../approvals/approval.view';
+import { approvalView, ApprovalView, testApprovalView } from '../approvals/approval.view';
 import { mayDecide, namesOf, notADecider } from '../approvals/deciders';
 import { ApprovalsRepository } from '../approvals/approvals.repository';
+import { type DecisionInput, type ForYou, viaOf } from './decision-input';
 import type { ListApprovalsDto } from './dto/list-approvals.dto';
-
-/** What the caller may do with a waiting action: null where they may, else why not. */
-export interface ForYou {
-  approve: string | null;
-  reject: string | null;
-}
+import { TestApprovalDecisions } from './test-approvals.service';
 
 /**
  * Four-eyes (on by default): the person who started the run, or the token that started it, cannot
@@ -42,7 +39,8 @@ function escalationOf(approval: Approval): { to: string[]; at: Date } | null {
 
 /**
  * Waiting actions and the decisions on them. Approving only allows a resume; it sends nothing.
- * Rejecting ends the run without acting.
+ * Rejecting ends the run without acting. An admin's seeded tests stand among them and are decided
+ * by the same rules (TestApprovalDecisions), with no run behind them.
  */
 @Injectable()
 export class ApprovalsService {
@@ -54,6 +52,8 @@ export class ApprovalsService {
     private readonly audit: AuditService,
     private readonly lifecycle: RunLifecycle,
     private readonly notifications: Notifications,
+    private readonly oversight: DecisionOversight,
+    private readonly tests: TestApprovalDecisions,
     private readonly config: AppConfig,
   ) {}
 
@@ -70,7 +70,18 @@ export class ApprovalsService {
       query.limit,
       query.cursor,
     );
-    return { items: page.items.map(approvalView), next_cursor: page.next_cursor };
+    const tests = await this.tests.views(
+      caller.tenant,
+      page.items.flatMap((item) => ('testId' in item ? [item.testId] : [])),
+    );
+    return {
+      items: page.items.flatMap((item) => {
+        if ('write' in item) return [approvalView(item.write)];
+        const test = tests.get(item.testId);
+        return test ? [test] : [];
+      }),
+      next_cursor: page.next_cursor,
+    };
   }
 
   /**
@@ -79,7 +90,11 @@ export class ApprovalsService {
    */
   async get(caller: Caller, id: string): Promise<ApprovalView & { for_you: ForYou }> {
     const approval = await this.approvals.findInTenant(caller.tenant, id);
-    if (!approval) throw notFound(`no approval ${id}`);
+    if (!approval) {
+      const test = await this.tests.findInTenant(caller.tenant, id);
+      if (!test) throw notFound(`no approval ${id}`);
+      return { ...testApprovalView(test), for_you: this.tests.forYou(caller, test) };
+    }
     return { ...approvalView(approval), for_you: await this.forYou(caller, approval) };
   }
 
@@ -111,23 +126,26 @@ export class ApprovalsService {
    * four-eyes (on by default) still holds for them: the person who started the run, or the token
    * that started it, cannot approve its writes.
    */
-  async approve(caller: Caller, id: string, comment?: string): Promise<ApprovalView> {
+  async approve(caller: Caller, id: string, input: DecisionInput = {}): Promise<ApprovalView> {
+    if (await this.isTest(caller, id)) return this.tests.decide(caller, id, 'approved', input);
     const { approval, run } = await this.dataSource.transaction(async (manager) => {
-      const { approval, run } = await this.pending(manager, caller, id);
+      const { approval, run } = await this.pending(manager, caller, id, input);
       const fourEyes = fourEyesStops(caller, run);
       if (fourEyes) throw forbidden(`four-eyes: ${fourEyes}`);
-      await this.decide(manager, caller, approval, 'approved', comment);
+      await this.decide(manager, caller, approval, 'approved', input);
       return { approval, run };
     });
-    await this.announceDecision(caller, approval, run, comment);
+    await this.announceDecision(caller, approval, run, input.comment);
     return approvalView(approval);
   }
 
   /** Rejects a held write: nothing is sent and the run stops `rejected`. */
-  async reject(caller: Caller, id: string, comment?: string): Promise<ApprovalView> {
+  async reject(caller: Caller, id: string, input: DecisionInput = {}): Promise<ApprovalView> {
+    if (await this.isTest(caller, id)) return this.tests.decide(caller, id, 'rejected', input);
+    const comment = input.comment;
     const result = await this.dataSource.transaction(async (manager) => {
-      const { approval, run } = await this.pending(manager, caller, id);
-      await this.decide(manager, caller, approval, 'rejected', comment);
+      const { approval, run } = await this.pending(manager, caller, id, input);
+      await this.decide(manager, caller, approval, 'rejected', input);
       await this.steps.moveById(
         approval.stepId,
         'held',
@@ -169,6 +187,14 @@ export class ApprovalsService {
     return approvalView(result.approval);
   }
 
+  /** Whether `id` names a seeded test of the caller's tenant rather than a held write. */
+  private async isTest(caller: Caller, id: string): Promise<boolean> {
+    return (
+      !(await this.approvals.findInTenant(caller.tenant, id)) &&
+      (await this.tests.findInTenant(caller.tenant, id)) !== null
+    );
+  }
+
   /** The agent's channels hear of the decision, once it is committed. */
   private async announceDecision(
     caller: Caller,
@@ -182,6 +208,7 @@ export class ApprovalsService {
       approval: approvalFacts(approval),
       decision: approval.status === 'rejected' ? 'rejected' : 'approved',
       by: caller.subject,
+      via: approval.decidedVia ?? undefined,
       comment: comment ?? null,
     });
   }
@@ -190,6 +217,7 @@ export class ApprovalsService {
     manager: EntityManager,
     caller: Caller,
     id: string,
+    input: DecisionInput,
   ): Promise<{ approval: Approval; run: Run }> {
     const approval = await this.approvals.lockInTenant(manager, caller.tenant, id);
     if (!approval) throw notFound(`no approval ${id}`);
@@ -203,6 +231,13 @@ export class ApprovalsService {
     if (approval.expiresAt.getTime() <= Date.now()) {
       throw conflict(`approval ${id} expired at ${approval.expiresAt.toISOString()}`);
     }
+    if (input.screenSha256 !== undefined && input.screenSha256 !== approval.screenSha256) {
+      throw conflict(
+        `approval ${id} is about screen ${approval.screenSha256.slice(0, 12)}…, not the screen ${input.screenSha256.slice(0, 12)}… you were shown`,
+      );
+    }
+    const refused = input.check?.(approval);
+    if (refused) throw forbidden(refused);
     const run = await this.runs.findById(approval.runId, manager);
     if (!run) throw notFound(`no run ${approval.runId}`);
     return { approval, run };
@@ -213,15 +248,26 @@ export class ApprovalsService {
     caller: Caller,
     approval: Approval,
     status: 'approved' | 'rejected',
-    comment?: string,
+    input: DecisionInput,
   ): Promise<void> {
+    const comment = input.comment;
+    const via = input.via ?? viaOf(caller);
     Object.assign(approval, {
       status,
       decidedBy: caller.subject,
       decidedAt: new Date(),
+      decidedVia: via,
       comment: comment ?? null,
     });
     await this.approvals.decide(manager, approval, approval);
+    await this.oversight.record(manager, {
+      caller,
+      approval,
+      decision: status,
+      via,
+      decidedAt: approval.decidedAt!,
+      viewId: input.viewId,
+    });
     await this.audit.record(
       {
         tenant: caller.tenant,
@@ -233,6 +279,7 @@ export class ApprovalsService {
           approval_id: approval.id,
           kind: approval.kind,
           decision: status,
+          via,
           comment: comment ?? null,
           // The screen the person decided on (its SHA-256): the one the write may be sent onto.
           screen_sha256: approval.screenSha256,

@@ -30,6 +30,13 @@ export interface ApprovalRedaction {
 }
 
 /**
+ * Where a person decided (docs/approver-guide.md): a console session, a bearer token (the console
+ * signed in with one included), a Slack button or a Teams card.
+ */
+export const DECISION_VIAS = ['console', 'api', 'slack', 'teams'] as const;
+export type DecisionVia = (typeof DECISION_VIAS)[number];
+
+/**
  * A waiting action: something an agent may do only after a person approves it. A held write of a
  * computer-use run is one kind. `spent` means the approval was used, once, by a resume.
  */
@@ -104,6 +111,10 @@ export class Approval {
 
   @Column({ type: 'text', nullable: true })
   comment: string | null;
+
+  /** Where the decision was made; null before one was, or for a decision older than the column. */
+  @Column({ name: 'decided_via', type: 'text', nullable: true })
+  decidedVia: DecisionVia | null;
 
   @Column({ name: 'spent_by', type: 'text', nullable: true })
   spentBy: string | null;

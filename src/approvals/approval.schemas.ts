@@ -27,12 +27,18 @@ export const APPROVAL_SCHEMAS: ApiSchemas = {
     status: { type: 'string', enum: ['pending', 'approved', 'rejected', 'expired', 'spent'] },
     tenant: text(),
     agent: text(),
-    run_id: uuid,
+    run_id: {
+      ...uuid,
+      nullable: true,
+      description: 'null: a waiting action with no run, an admin’s seeded test',
+    },
     step: integer('the step that proposed the write'),
+    goal: textOrNull('a waiting action with no run says its goal itself; null: its run says it'),
+    system: textOrNull('… and its system'),
     action: anyObject('the held action, `{type, …}`'),
     why: text('the planner’s reason'),
-    screen_sha256: text('SHA-256 of the PNG the step saw'),
-    screen_pixel_sha256: text('SHA-256 of its decoded pixels'),
+    screen_sha256: textOrNull('SHA-256 of the PNG the step saw; null: no run, no screen'),
+    screen_pixel_sha256: textOrNull('SHA-256 of its decoded pixels'),
     volatile_pixels: integer('pixels left out of the frame comparison'),
     volatile_regions: {
       ...record({
@@ -47,6 +53,13 @@ export const APPROVAL_SCHEMAS: ApiSchemas = {
     expires_at: time(),
     decided_by: textOrNull(),
     decided_at: timeOrNull(),
+    decided_via: {
+      type: 'string',
+      enum: ['console', 'api', 'slack', 'teams'],
+      nullable: true,
+      description:
+        'where it was decided: a console session, a bearer token, a Slack button or a Teams card; null before a decision',
+    },
     comment: textOrNull(),
     spent_by: textOrNull('who resumed the run with the approved write'),
     spent_at: timeOrNull(),

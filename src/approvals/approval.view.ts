@@ -4,6 +4,7 @@ import { VolatileMask } from '../computer-use/pixels/volatile-mask';
 import type { ProviderSafetyCheck } from '../computer-use/planner-contract/planner';
 import type { RailRecord } from '../computer-use/rail/screen-rail';
 import type { Approval, ApprovalRedaction } from './approval.entity';
+import type { TestApproval } from './test-approvals.repository';
 
 /** A waiting action as the API shows it (docs/api.md). */
 export interface ApprovalView {
@@ -12,12 +13,16 @@ export interface ApprovalView {
   status: string;
   tenant: string;
   agent: string;
-  run_id: string;
+  /** Null for a waiting action with no run: an admin's seeded test (docs/approver-guide.md). */
+  run_id: string | null;
   step: number;
+  /** A waiting action with no run says its goal and system itself; null: its run says them. */
+  goal: string | null;
+  system: string | null;
   action: Action;
   why: string;
-  screen_sha256: string;
-  screen_pixel_sha256: string;
+  screen_sha256: string | null;
+  screen_pixel_sha256: string | null;
   volatile_pixels: number;
   /**
    * Where those pixels are (docs/rules.md: the approver sees the masked area): rectangles in the
@@ -29,6 +34,8 @@ export interface ApprovalView {
   expires_at: string;
   decided_by: string | null;
   decided_at: string | null;
+  /** Where it was decided: `console`, `api`, `slack` or `teams`; null before a decision. */
+  decided_via: string | null;
   comment: string | null;
   spent_by: string | null;
   spent_at: string | null;
@@ -66,6 +73,8 @@ export function approvalView(a: Approval): ApprovalView {
     agent: a.agent,
     run_id: a.runId,
     step: a.step,
+    goal: null,
+    system: null,
     action: a.action,
     why: a.why,
     screen_sha256: a.screenSha256,
@@ -77,6 +86,7 @@ export function approvalView(a: Approval): ApprovalView {
     expires_at: a.expiresAt.toISOString(),
     decided_by: a.decidedBy,
     decided_at: a.decidedAt?.toISOString() ?? null,
+    decided_via: a.decidedVia ?? null,
     comment: a.comment,
     spent_by: a.spentBy,
     spent_at: a.spentAt?.toISOString() ?? null,
@@ -88,6 +98,47 @@ export function approvalView(a: Approval): ApprovalView {
     escalates_at: a.escalateAt?.toISOString() ?? null,
     escalated_at: a.escalatedAt?.toISOString() ?? null,
     reminded_at: a.remindedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * A seeded test as an approver sees it: a waiting action like any other, with no run and no screen.
+ * Nothing in it says it is a test (the oversight report does).
+ */
+export function testApprovalView(t: TestApproval): ApprovalView {
+  return {
+    id: t.id,
+    kind: 'computer_use.write',
+    status: t.status,
+    tenant: t.tenant,
+    agent: t.agent,
+    run_id: null,
+    step: 1,
+    goal: t.goal,
+    system: t.system,
+    action: t.action,
+    why: t.why,
+    screen_sha256: null,
+    screen_pixel_sha256: null,
+    volatile_pixels: 0,
+    volatile_regions: null,
+    requested_by: t.seededBy,
+    created_at: t.createdAt.toISOString(),
+    expires_at: t.expiresAt.toISOString(),
+    decided_by: t.decidedBy,
+    decided_at: t.decidedAt?.toISOString() ?? null,
+    decided_via: t.decidedVia,
+    comment: t.comment,
+    spent_by: null,
+    spent_at: null,
+    safety_checks: null,
+    changes: t.changes,
+    rail: null,
+    redaction: null,
+    may_decide_now: t.deciders,
+    escalates_at: null,
+    escalated_at: null,
+    reminded_at: null,
   };
 }
 

@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { decodeCursor, encodeCursor } from '../common/cursor';
-import { cursorTime, entityFromRow } from '../sql/sql';
+import { cursorTime } from '../sql/sql';
 import { Approval, ApprovalStatus } from './approval.entity';
 
+/** A page of waiting actions: held writes and, mixed in by time, seeded tests (their ids). */
 export interface ApprovalPage {
-  items: Approval[];
+  items: Array<{ write: Approval } | { testId: string }>;
   next_cursor: string | null;
 }
 
@@ -84,9 +85,10 @@ export class ApprovalsRepository {
   }
 
   /**
-   * The tenant's approvals in one status, oldest first, a page after `cursor`: only those that
-   * anyone may decide or that name one of `names` (a caller's subject and groups) among their
-   * deciders.
+   * The tenant's waiting actions in one status, oldest first, a page after `cursor`: only those
+   * that anyone may decide or that name one of `names` (a caller's subject and groups) among their
+   * deciders. Seeded tests (test-approvals.repository.ts) are in the same order; a pending one only
+   * until it expires.
    */
   async page(
     tenant: string,
@@ -99,21 +101,37 @@ export class ApprovalsRepository {
     let after = '';
     if (cursor) {
       const [at, id] = decodeCursor<[string, string]>(cursor, 'tu');
-      after = `AND (created_at, id) > ($${params.push(at)}::timestamptz, $${params.push(id)}::uuid)`;
+      after = `WHERE (created_at, id) > ($${params.push(at)}::timestamptz, $${params.push(id)}::uuid)`;
     }
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `SELECT *, ${cursorTime('created_at')} AS cursor_at FROM approvals
-        WHERE tenant = $1 AND status = $2 AND (deciders IS NULL OR deciders && $4::text[])
-          ${after}
-        ORDER BY created_at, id LIMIT $3`,
-      params,
-    );
+    const rows: Array<{ id: string; test: boolean; cursor_at: string }> =
+      await this.dataSource.query(
+        `SELECT id, test, ${cursorTime('created_at')} AS cursor_at FROM (
+           SELECT id, created_at, false AS test FROM approvals
+            WHERE tenant = $1 AND status = $2 AND (deciders IS NULL OR deciders && $4::text[])
+           UNION ALL
+           SELECT id, created_at, true FROM test_approvals
+            WHERE tenant = $1 AND status = $2 AND (deciders IS NULL OR deciders && $4::text[])
+              AND (status <> 'pending' OR expires_at > now())
+         ) waiting ${after}
+         ORDER BY created_at, id LIMIT $3`,
+        params,
+      );
     const page = rows.slice(0, limit);
+    const writes = new Map(
+      (
+        await this.dataSource
+          .getRepository(Approval)
+          .findBy({ id: In(page.filter((r) => !r.test).map((r) => r.id)) })
+      ).map((a) => [a.id, a]),
+    );
     const last = page[page.length - 1];
     return {
-      items: page.map((row) => entityFromRow(this.dataSource, Approval, row)),
-      next_cursor:
-        rows.length > limit ? encodeCursor([String(last.cursor_at), String(last.id)]) : null,
+      items: page.flatMap((r): ApprovalPage['items'] => {
+        if (r.test) return [{ testId: r.id }];
+        const write = writes.get(r.id);
+        return write ? [{ write }] : [];
+      }),
+      next_cursor: rows.length > limit ? encodeCursor([last.cursor_at, last.id]) : null,
     };
   }
 
@@ -121,7 +139,7 @@ export class ApprovalsRepository {
   async decide(
     manager: EntityManager,
     approval: Approval,
-    decision: Pick<Approval, 'status' | 'decidedBy' | 'decidedAt' | 'comment'>,
+    decision: Pick<Approval, 'status' | 'decidedBy' | 'decidedAt' | 'decidedVia' | 'comment'>,
   ): Promise<boolean> {
     const result = await manager.update(
       Approval,
@@ -130,6 +148,7 @@ export class ApprovalsRepository {
         status: decision.status,
         decidedBy: decision.decidedBy,
         decidedAt: decision.decidedAt,
+        decidedVia: decision.decidedVia,
         comment: decision.comment,
       },
     );

@@ -26,6 +26,6 @@ import { TokensService } from './tokens.service';
     SubjectTagsRepository,
     { provide: APP_GUARD, useClass: PermissionsGuard },
   ],
-  exports: [TokensService, SessionsService],
+  exports: [TokensService, SessionsService, SessionsRepository],
 })
 export class AuthModule {}

@@ -13,6 +13,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { unknownModel } from './model-tools';
+import { ApproverSettings } from './approver-settings';
 import { parseModelPlanners } from './model-planners';
 import { ENV_NAME_PATTERN, MODEL_PROVIDERS, type ModelProvider } from './names';
 
@@ -22,8 +23,9 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /**
  * Every setting Warden reads from its environment. This file is the only place that reads
  * `process.env`; everything else receives an `AppConfig`. `config/.env.example` documents each one.
+ * The settings for approvers outside the console live in approver-settings.ts, which it extends.
  */
-export class AppConfig {
+export class AppConfig extends ApproverSettings {
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/warden';
 

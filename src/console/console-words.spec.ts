@@ -263,6 +263,26 @@ describe('outcomes and change lists in the console', () => {
     );
   });
 
+  it('says a decision was made in a chat, and why a chat press decided nothing', () => {
+    expect(
+      eventInWords({ type: 'approval.decided', details: { decision: 'approved', via: 'slack' } }),
+    ).toBe('approved · in Slack');
+    expect(
+      eventInWords({ type: 'approval.decided', details: { decision: 'rejected', via: 'console' } }),
+    ).toBe('rejected');
+    expect(
+      eventInWords({
+        type: 'approval.chat_refused',
+        details: {
+          decision: 'approve',
+          via: 'teams',
+          refused: 'late',
+          message: 'approval 1 is already approved',
+        },
+      }),
+    ).toBe('approve · in Teams · not decided (late): approval 1 is already approved');
+  });
+
   it('says what was weakened, whose token was made, and on which screen a decision was taken', () => {
     expect(
       eventInWords({

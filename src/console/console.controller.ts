@@ -34,7 +34,7 @@ export const CONSOLE_CSP = [
 export class ConsoleController {
   constructor(private readonly assets: ConsoleAssets) {}
 
-  @Get(['', 'approvals', 'approvals/:id', 'runs', 'runs/:id', 'audit', 'admin'])
+  @Get(['', 'approvals', 'approvals/:id', 'runs', 'runs/:id', 'audit', 'admin', 'chat-link'])
   @Public()
   page(
     @Headers('if-none-match') ifNoneMatch: string | undefined,

@@ -1,6 +1,7 @@
 import { UnsupportedMediaTypeException } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readJsonBody, SEND_JSON } from './json-body';
+import { RAW_FORM_ROUTES } from './raw-form-routes';
 
 /**
  * The API's only body parsers (docs/api.md). A request with a bearer token may send its JSON with any
@@ -10,6 +11,7 @@ import { readJsonBody, SEND_JSON } from './json-body';
  * sessions, later) must say `application/json`, which needs that preflight too, where a cross-site
  * form could send the rest. Either way readJsonBody checks the body (depth, refused keys, text)
  * before the guard, the pipes or class-transformer see it, and Fastify's body limit applies.
+ * The one exception: a form body sent to one of RAW_FORM_ROUTES reaches its handler as its bytes.
  */
 export function useJsonBodies(fastify: FastifyInstance): void {
   // A bearer request's body is read as JSON whatever its Content-Type says, also one that is no
@@ -24,17 +26,33 @@ export function useJsonBodies(fastify: FastifyInstance): void {
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
     done(null, readJsonBody(text as string, { lenient: hasBearerToken(request) }));
   });
+  fastify.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'buffer' },
+    (request, bytes, done) => {
+      if (RAW_FORM_ROUTES.includes(request.url.split('?')[0]) && !hasBearerToken(request)) {
+        done(null, bytes);
+        return;
+      }
+      done(null, anyOtherBody(request, (bytes as Buffer).toString('utf8')));
+    },
+  );
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (request, text, done) => {
-    if (!hasBearerToken(request)) {
-      const type = request.headers['content-type'];
-      throw new UnsupportedMediaTypeException(
-        type === undefined
-          ? `a body without a content type is not accepted: ${SEND_JSON}`
-          : `the content type ${type.slice(0, 100)} is not accepted: ${SEND_JSON}`,
-      );
-    }
-    done(null, readJsonBody(text as string, { lenient: true }));
+    done(null, anyOtherBody(request, text as string));
   });
+}
+
+/** A body of any type but JSON: JSON all the same from a bearer request, else refused (415). */
+function anyOtherBody(request: FastifyRequest, text: string): unknown {
+  if (!hasBearerToken(request)) {
+    const type = request.headers['content-type'];
+    throw new UnsupportedMediaTypeException(
+      type === undefined
+        ? `a body without a content type is not accepted: ${SEND_JSON}`
+        : `the content type ${type.slice(0, 100)} is not accepted: ${SEND_JSON}`,
+    );
+  }
+  return readJsonBody(text, { lenient: true });
 }
 
 /** Whether the request says it carries a bearer token; the guard checks the token itself. */

@@ -1,3 +1,4 @@
+import { chatActionData, SLACK_ACTION_IDS } from './chat-buttons';
 import type { NotificationMessage } from './render-message';
 
 /**
@@ -17,13 +18,67 @@ function cut(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-export function slackPayload(m: NotificationMessage): Record<string, unknown> {
+/**
+ * A message as Slack takes it. `decide`: the channel takes decisions (its Slack app's
+ * interactivity reaches Warden, docs/notifications.md), so a message about a waiting write carries
+ * Reject, and Approve where it shows what will be sent (chat-buttons.ts).
+ */
+export function slackPayload(
+  m: NotificationMessage,
+  options: { decide?: boolean } = {},
+): Record<string, unknown> {
   const fields = m.facts.slice(0, SLACK.fields).map((f) => ({
     type: 'mrkdwn',
     text: cut(`*${slackEscape(f.name)}*\n${slackEscape(f.value)}`, SLACK.field),
   }));
-  const links = [{ text: 'Open in Warden', url: m.link }];
+  const links: Array<Record<string, unknown>> = [{ text: 'Open in Warden', url: m.link }];
   if (m.screen_link) links.push({ text: 'Screen', url: m.screen_link });
+  const decide = options.decide && m.decide ? m.decide : null;
+  const value = decide ? JSON.stringify(chatActionData(decide)) : '';
+  const confirm = (verb: string, text: string) => ({
+    title: { type: 'plain_text', text: `${verb} this write?` },
+    text: { type: 'plain_text', text },
+    confirm: { type: 'plain_text', text: verb },
+    deny: { type: 'plain_text', text: 'Cancel' },
+  });
+  const buttons: Array<Record<string, unknown>> = [];
+  if (decide?.approve) {
+    buttons.push({
+      type: 'button',
+      action_id: SLACK_ACTION_IDS.approve,
+      text: { type: 'plain_text', text: 'Approve' },
+      style: 'primary',
+      value,
+      confirm: confirm(
+        'Approve',
+        'Approving sends nothing by itself: an operator resumes the run, and Warden sends the write once, only onto the screen it was held on.',
+      ),
+    });
+  }
+  if (decide) {
+    buttons.push({
+      type: 'button',
+      action_id: SLACK_ACTION_IDS.reject,
+      text: { type: 'plain_text', text: 'Reject' },
+      style: 'danger',
+      value,
+      confirm: confirm('Reject', 'Nothing is sent, and the run stops.'),
+    });
+  }
+  const notes =
+    decide && !decide.approve
+      ? [
+          {
+            type: 'context',
+            elements: [
+              {
+                type: 'mrkdwn',
+                text: 'To approve, open it in Warden: this message leaves out what would be typed or stored.',
+              },
+            ],
+          },
+        ]
+      : [];
   return {
     text: cut(`${m.title}: ${m.text}`, SLACK.text),
     blocks: [
@@ -32,12 +87,17 @@ export function slackPayload(m: NotificationMessage): Record<string, unknown> {
       { type: 'section', fields },
       {
         type: 'actions',
-        elements: links.map((l) => ({
-          type: 'button',
-          text: { type: 'plain_text', text: l.text },
-          url: l.url,
-        })),
+        elements: [
+          ...buttons,
+          ...links.map((l, i) => ({
+            type: 'button',
+            action_id: `${SLACK_ACTION_IDS.open}.${i}`,
+            text: { type: 'plain_text', text: l.text },
+            url: l.url,
+          })),
+        ],
       },
+      ...notes,
       {
         type: 'context',
         elements: [
@@ -48,35 +108,79 @@ export function slackPayload(m: NotificationMessage): Record<string, unknown> {
   };
 }
 
-export function teamsPayload(m: NotificationMessage): Record<string, unknown> {
-  const actions = [{ type: 'Action.OpenUrl', title: 'Open in Warden', url: m.link }];
-  if (m.screen_link) actions.push({ type: 'Action.OpenUrl', title: 'Screen', url: m.screen_link });
+/**
+ * A message as Teams takes it: an Adaptive Card. `decide`: the channel's bot takes decisions
+ * (docs/notifications.md), so a card about a waiting write carries Reject, and Approve where it
+ * shows what will be sent, as `Action.Execute` (Universal Actions, card version 1.5).
+ */
+export function teamsPayload(
+  m: NotificationMessage,
+  options: { decide?: boolean } = {},
+): Record<string, unknown> {
+  const card = teamsCard(m, options.decide && m.decide ? m.decide : null);
   return {
     type: 'message',
     attachments: [
+      { contentType: 'application/vnd.microsoft.card.adaptive', contentUrl: null, content: card },
+    ],
+  };
+}
+
+/** The Adaptive Card of a message, with Action.Execute buttons when `decide` is given. */
+export function teamsCard(
+  m: NotificationMessage,
+  decide: NotificationMessage['decide'] | null,
+): Record<string, unknown> {
+  const actions: Array<Record<string, unknown>> = [];
+  if (decide?.approve) {
+    actions.push({
+      type: 'Action.Execute',
+      title: 'Approve',
+      verb: 'approve',
+      style: 'positive',
+      data: chatActionData(decide),
+    });
+  }
+  if (decide) {
+    actions.push({
+      type: 'Action.Execute',
+      title: 'Reject',
+      verb: 'reject',
+      style: 'destructive',
+      data: chatActionData(decide),
+    });
+  }
+  actions.push({ type: 'Action.OpenUrl', title: 'Open in Warden', url: m.link });
+  if (m.screen_link) actions.push({ type: 'Action.OpenUrl', title: 'Screen', url: m.screen_link });
+  const note =
+    decide && !decide.approve
+      ? [
+          {
+            type: 'TextBlock',
+            text: 'To approve, open it in Warden: this card leaves out what would be typed or stored.',
+            wrap: true,
+            size: 'Small',
+          },
+        ]
+      : [];
+  return {
+    $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+    type: 'AdaptiveCard',
+    version: decide ? '1.5' : '1.4',
+    body: [
+      { type: 'TextBlock', text: m.title, weight: 'Bolder', size: 'Medium', wrap: true },
+      { type: 'TextBlock', text: m.text, wrap: true },
+      { type: 'FactSet', facts: m.facts.map((f) => ({ title: f.name, value: f.value })) },
+      ...note,
       {
-        contentType: 'application/vnd.microsoft.card.adaptive',
-        contentUrl: null,
-        content: {
-          $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
-          type: 'AdaptiveCard',
-          version: '1.4',
-          body: [
-            { type: 'TextBlock', text: m.title, weight: 'Bolder', size: 'Medium', wrap: true },
-            { type: 'TextBlock', text: m.text, wrap: true },
-            { type: 'FactSet', facts: m.facts.map((f) => ({ title: f.name, value: f.value })) },
-            {
-              type: 'TextBlock',
-              text: `Warden · ${m.event} · run ${m.run_id}`,
-              isSubtle: true,
-              size: 'Small',
-              wrap: true,
-            },
-          ],
-          actions,
-        },
+        type: 'TextBlock',
+        text: `Warden · ${m.event} · run ${m.run_id}`,
+        isSubtle: true,
+        size: 'Small',
+        wrap: true,
       },
     ],
+    actions,
   };
 }
 

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { readFileSync } from 'node:fs';
 import { AppConfig } from '../config/app-config';
 import { smtpDestination } from '../destinations/destination-origin';
 import { Destinations } from '../destinations/destinations.service';
@@ -9,6 +8,7 @@ import { DeliveriesRepository } from './deliveries.repository';
 import type { Delivery } from './delivery.entity';
 import { EmailError, sendEmail } from './email-sender';
 import { PostError, postJson } from './http-post';
+import { notifyCa } from './notify-ca';
 import { signWebhook } from './webhook-signature';
 
 /** How one try ended. */
@@ -35,8 +35,6 @@ export class DeliveryRetry extends Error {
  */
 @Injectable()
 export class DeliverySending {
-  private ca: Buffer | null | undefined;
-
   constructor(
     private readonly config: AppConfig,
     private readonly grants: SecretGrants,
@@ -97,8 +95,11 @@ export class DeliverySending {
             envName: channel.url_env,
             what: channel.kind === 'slack' ? 'the Slack webhook URL' : 'the Teams webhook URL',
           });
+          // A channel set up to take decisions (docs/notifications.md) shows the buttons.
           const payload =
-            channel.kind === 'slack' ? slackPayload(d.message) : teamsPayload(d.message);
+            channel.kind === 'slack'
+              ? slackPayload(d.message, { decide: channel.signing_secret_env !== undefined })
+              : teamsPayload(d.message, { decide: channel.bot_app_id !== undefined });
           return this.post(secret.value, JSON.stringify(payload), {});
         }
         case 'email':
@@ -118,7 +119,7 @@ export class DeliverySending {
     try {
       const status = await postJson(url, body, headers, {
         timeoutMs: this.config.NOTIFY_TIMEOUT_MS,
-        ca: this.extraCa(),
+        ca: notifyCa(this.config.NOTIFY_CA_FILE),
       });
       if (status >= 200 && status < 300) return { kind: 'delivered' };
       // A refusal of the request itself will be refused again; a busy or broken receiver may recover.
@@ -156,7 +157,7 @@ export class DeliverySending {
           from: c.SMTP_FROM,
           password: deploymentSecret(c.SMTP_PASSWORD_ENV),
           timeoutMs: c.NOTIFY_TIMEOUT_MS,
-          ca: this.extraCa(),
+          ca: notifyCa(c.NOTIFY_CA_FILE),
         },
         to,
         emailContent(d.message),
@@ -167,13 +168,5 @@ export class DeliverySending {
       const permanent = /^SMTP 5\d\d$/.test(error.code) || error.code === 'EENVELOPE';
       return { kind: permanent ? 'failed' : 'retry', error: error.code };
     }
-  }
-
-  /** NOTIFY_CA_FILE, read once. */
-  private extraCa(): Buffer | null {
-    if (this.ca === undefined) {
-      this.ca = this.config.NOTIFY_CA_FILE ? readFileSync(this.config.NOTIFY_CA_FILE) : null;
-    }
-    return this.ca;
   }
 }

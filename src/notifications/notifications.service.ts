@@ -3,6 +3,7 @@ import { AppConfig } from '../config/app-config';
 import type { NotifyChannel } from '../computer-use/settings/agent-config';
 import { SettingsService } from '../computer-use/settings/settings.service';
 import { NotifyQueue } from '../queue/notify-queue';
+import { consoleBaseUrl } from './console-base-url';
 import { DeliveriesRepository } from './deliveries.repository';
 import type { NotifyEvent } from './notify-event';
 import { renderMessage } from './render-message';
@@ -34,7 +35,7 @@ export class Notifications {
         tenant,
         agent,
         includeScreen: config?.notify_include_screen === true,
-        baseUrl: this.baseUrl(),
+        baseUrl: consoleBaseUrl(this.config),
         now: new Date(),
       });
       const rows = await this.deliveries.createMany(
@@ -56,12 +57,5 @@ export class Notifications {
         'a notification could not be queued',
       );
     }
-  }
-
-  /** Where people reach the console: PUBLIC_URL, else the API's own address. */
-  private baseUrl(): string {
-    if (this.config.PUBLIC_URL) return this.config.PUBLIC_URL.replace(/\/+$/, '');
-    const host = this.config.HOST.includes(':') ? `[${this.config.HOST}]` : this.config.HOST;
-    return `http://${host}:${this.config.PORT}`;
   }
 }

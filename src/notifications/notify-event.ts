@@ -20,6 +20,19 @@ export interface ApprovalFacts {
   why: string;
   /** ISO time after which the write is not sent any more. */
   expires_at: string;
+  /** The screen it was held on: a decision from chat is bound to it. */
+  screen_sha256: string;
+  /** A held commit's change list (commit-point approval); null when nothing was staged. */
+  changes: ChangeFacts[] | null;
+}
+
+/** One change of a held commit: the field, its value before, and what the commit stores. */
+export interface ChangeFacts {
+  field: string;
+  before: string | null;
+  after: string | null;
+  read_back: string | null;
+  kind?: 'navigation';
 }
 
 export type NotifyEvent =
@@ -30,6 +43,8 @@ export type NotifyEvent =
       approval: ApprovalFacts;
       decision: 'approved' | 'rejected';
       by: string;
+      /** Where the person decided: the console, the API, Slack or Teams. */
+      via?: 'console' | 'api' | 'slack' | 'teams';
       comment: string | null;
     }
   | { kind: 'escalated'; run: RunFacts; approval: ApprovalFacts; to: string[] }

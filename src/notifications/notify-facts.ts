@@ -1,5 +1,5 @@
 import type { Action } from '@warden/protocol';
-import type { ApprovalFacts, NotifyEvent, RunFacts } from './notify-event';
+import type { ApprovalFacts, ChangeFacts, NotifyEvent, RunFacts } from './notify-event';
 
 /**
  * The facts of events, from runs and approvals as stored (by shape, so notifications depend on
@@ -15,6 +15,8 @@ export function approvalFacts(approval: {
   action: Action;
   why: string;
   expiresAt: Date;
+  screenSha256: string;
+  changes: ChangeFacts[] | null;
 }): ApprovalFacts {
   return {
     id: approval.id,
@@ -22,6 +24,15 @@ export function approvalFacts(approval: {
     action: approval.action,
     why: approval.why,
     expires_at: approval.expiresAt.toISOString(),
+    screen_sha256: approval.screenSha256,
+    changes:
+      approval.changes?.map((c) => ({
+        field: c.field,
+        before: c.before,
+        after: c.after,
+        read_back: c.read_back,
+        ...(c.kind ? { kind: c.kind } : {}),
+      })) ?? null,
   };
 }
 

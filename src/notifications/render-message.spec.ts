@@ -9,6 +9,8 @@ const approval = {
   action: { action: 'type' as const, text: 'Müller GmbH\tsecret' },
   why: 'typing into a field is a write',
   expires_at: '2026-12-01T11:00:00.000Z',
+  screen_sha256: 'ab'.repeat(32),
+  changes: null,
 };
 const context: RenderContext = {
   tenant: 'acme',

@@ -1,6 +1,7 @@
 import type { Action } from '@warden/protocol';
 import { actionInWords } from './action-words';
-import type { ApprovalFacts, NotifyEvent, NotifyEventKind } from './notify-event';
+import { approveInChatStops, type ChatDecision } from './chat-buttons';
+import type { ApprovalFacts, ChangeFacts, NotifyEvent, NotifyEventKind } from './notify-event';
 
 /**
  * A notification in neutral form (docs/security.md): who, what, why, until when, and the console link.
@@ -23,6 +24,11 @@ export interface NotificationMessage {
   at: string;
   /** The same facts as data, for webhooks. */
   details: Record<string, unknown>;
+  /**
+   * What Approve and Reject buttons ask for, on a message about a write still waiting (held,
+   * escalated, a reminder); null on any other. A channel set up to take decisions shows them.
+   */
+  decide?: ChatDecision | null;
 }
 
 export interface RenderContext {
@@ -48,11 +54,16 @@ export function renderMessage(event: NotifyEvent, c: RenderContext): Notificatio
       { name: 'Why', value: approval.why },
       { name: 'Waits until', value: waitsUntil(approval.expires_at, c.now) },
     );
+    const changes = changesInWords(approval.changes, c.includeScreen);
+    if (changes) facts.push({ name: 'Changes', value: changes });
   }
   const { title, text } = headline(event, c.agent, action);
   switch (event.kind) {
     case 'decided':
-      facts.push({ name: 'Decision', value: `${event.decision} by ${event.by}` });
+      facts.push({
+        name: 'Decision',
+        value: `${event.decision} by ${event.by}${event.via ? ` (${VIA_WORDS[event.via]})` : ''}`,
+      });
       if (event.comment) facts.push({ name: 'Comment', value: event.comment });
       break;
     case 'escalated':
@@ -81,7 +92,41 @@ export function renderMessage(event: NotifyEvent, c: RenderContext): Notificatio
         : null,
     at: c.now.toISOString(),
     details: details(event, c.includeScreen),
+    decide:
+      approval && event.kind !== 'decided'
+        ? {
+            approval_id: approval.id,
+            screen_sha256: approval.screen_sha256,
+            approve: approveInChatStops(approval, c.includeScreen) === null,
+          }
+        : null,
   };
+}
+
+const VIA_WORDS = {
+  console: 'in the console',
+  api: 'through the API',
+  slack: 'in Slack',
+  teams: 'in Teams',
+} as const;
+
+/**
+ * A held commit's change list in one line: each field `before → after`, values only when the
+ * agent allows text out (else how many changes there are); null when nothing was staged.
+ */
+function changesInWords(changes: ChangeFacts[] | null, includeText: boolean): string | null {
+  const stored = (changes ?? []).filter((change) => change.kind !== 'navigation');
+  if (stored.length === 0) return null;
+  if (!includeText) {
+    return `${stored.length} change${stored.length === 1 ? '' : 's'} (values left out: open Warden to see them)`;
+  }
+  const value = (text: string | null) => (text === null ? '(not read)' : JSON.stringify(text));
+  return stored
+    .map(
+      (change) =>
+        `${change.field}: ${value(change.before)} → ${value(change.read_back ?? change.after)}`,
+    )
+    .join('; ');
 }
 
 function headline(
@@ -143,7 +188,14 @@ function details(event: NotifyEvent, includeText: boolean): Record<string, unkno
     case 'held':
       return { run, approval };
     case 'decided':
-      return { run, approval, decision: event.decision, by: event.by, comment: event.comment };
+      return {
+        run,
+        approval,
+        decision: event.decision,
+        by: event.by,
+        via: event.via ?? null,
+        comment: event.comment,
+      };
     case 'escalated':
       return { run, approval, to: event.to };
     case 'reminder':

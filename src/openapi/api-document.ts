@@ -13,6 +13,7 @@ import { APPROVAL_SCHEMAS } from '../approvals/approval.schemas';
 import { AUDIT_SCHEMAS } from '../audit-api/audit.schemas';
 import { AUDIT_SINK_SCHEMAS } from '../audit-sinks/audit-sinks.schemas';
 import { AUTH_SCHEMAS } from '../auth/auth.schemas';
+import { CHAT_SCHEMAS } from '../chat/chat.schemas';
 import { type ApiSchemas, record, schemaRef, text } from '../common/api-schema';
 import { AGENT_DEFAULTS, MODEL_PLANNER_DEFAULTS } from '../computer-use/settings/agent-config';
 import { INVENTORY_SCHEMAS } from '../computer-use/inventory/inventory.schemas';
@@ -22,6 +23,7 @@ import { SETTINGS_SCHEMAS } from '../computer-use/settings/settings.schemas';
 import { TRANSCRIPT_SCHEMAS } from '../models/transcript.schemas';
 import { DELIVERY_SCHEMAS } from '../notifications/delivery.schemas';
 import { PLANNER_WORK_SCHEMAS } from '../computer-use/remote/planner-work.schemas';
+import { OVERSIGHT_SCHEMAS } from '../oversight/oversight.schemas';
 import { PLANNER_SCHEMAS } from './planner.schemas';
 
 /** The version integrators build against: its major changes with every breaking change. */
@@ -30,6 +32,7 @@ export const API_VERSION = '0.1.0';
 const TAGS: Array<[string, string]> = [
   ['runs', 'Start, follow, resume and cancel runs; the screens their steps saw.'],
   ['approvals', 'Held writes waiting for a person, and their decisions.'],
+  ['chat', 'Deciding in Slack and Teams: their buttons’ endpoints, and linking a chat account.'],
   ['computer-use admin', 'The tenant’s agents, their switches, notifications and evidence.'],
   ['planners', 'Scripted planners an agent can name instead of a model.'],
   ['audit', 'The tenant’s hash-chained audit events.'],
@@ -60,6 +63,8 @@ const SCHEMAS: ApiSchemas = {
   ...AUDIT_SCHEMAS,
   ...AUDIT_SINK_SCHEMAS,
   ...APPROVAL_SCHEMAS,
+  ...CHAT_SCHEMAS,
+  ...OVERSIGHT_SCHEMAS,
   ...RUN_SCHEMAS,
   ...SETTINGS_SCHEMAS,
   ...INVENTORY_SCHEMAS,

@@ -505,6 +505,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/chat/slack/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Slack's interactivity request: the press of Approve or Reject (signed by Slack) */
+        post: operations["ChatEndpointsController_slackAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/teams/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The Teams bot's endpoint: the press of a card's Approve or Reject (Action.Execute, a Bot Framework token) */
+        post: operations["ChatEndpointsController_teamsMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the chat accounts linked to you */
+        get: operations["ChatLinksController_list"];
+        put?: never;
+        /** Link the chat account that got this code to you */
+        post: operations["ChatLinksController_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/links/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Read which chat account a link code would link to you */
+        post: operations["ChatLinksController_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat/links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Unlink one of your chat accounts */
+        delete: operations["ChatLinksController_unlink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/console/approvals/{id}/run": {
         parameters: {
             query?: never;
@@ -603,6 +689,74 @@ export interface paths {
         /** Hold a run's screens past retention, or lift the hold */
         put: operations["LegalHoldController_put"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/approvals/{id}/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report an opening of the approval’s page (once per opening) */
+        post: operations["ApprovalViewsController_open"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/approvals/{id}/views/{view}/changes-seen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Report that the page’s change list came into view */
+        post: operations["ApprovalViewsController_changesSeen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/oversight": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read how approvers decide, and who is flagged */
+        get: operations["OversightController_report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/oversight/tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Seed a test approval: a known-bad change, never sent */
+        post: operations["OversightController_seed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -760,6 +914,16 @@ export interface components {
              * @example ACME_SLACK_WEBHOOK_URL
              */
             url_env?: string;
+            /**
+             * @description slack: the variable holding the Slack app's signing secret, granted for the webhook URL's origin; set, messages about a waiting write carry Approve and Reject (docs/notifications.md)
+             * @example ACME_SLACK_SIGNING_SECRET
+             */
+            signing_secret_env?: string;
+            /**
+             * @description teams: the Microsoft app id of the bot whose endpoint is Warden's; set, cards about a waiting write carry Approve and Reject (Action.Execute)
+             * @example 00000000-0000-0000-0000-000000000000
+             */
+            bot_app_id?: string;
             /**
              * @description email: 1-20 recipients; the SMTP server and sender are the deployment’s
              * @example [
@@ -972,6 +1136,15 @@ export interface components {
         DecideDto: {
             /** @example Checked the date with the customer. */
             comment?: string;
+            /**
+             * Format: uuid
+             * @description the console page view it is decided from (POST …/views): oversight records how long after the page opened, and whether the change list was in view
+             */
+            view_id?: string;
+        };
+        LinkCodeDto: {
+            /** @example n2V0aGluZy1oZXJlLWp1c3QtYW4tZXhhbXBsZQ */
+            code: string;
         };
         AuditSinkDto: {
             /**
@@ -1031,6 +1204,41 @@ export interface components {
             held: boolean;
             /** @description required when holding (a case, a request), and when lifting a hold (a weakening: needs governance.weaken as well) */
             reason?: string;
+        };
+        SeedChangeDto: {
+            /** @example Net price */
+            field: string;
+            /** @example 1.250,00 */
+            before: string;
+            /** @example 12,50 */
+            after: string;
+        };
+        SeedTestDto: {
+            /**
+             * @description the agent it seems to come from
+             * @example sap-orders
+             */
+            agent: string;
+            /** @example Change the net price of order 4711 to 12,50 */
+            goal: string;
+            /** @example SAP GUI · S4H 100 */
+            system?: string;
+            /**
+             * @description the action as a planner would propose it
+             * @example {
+             *       "action": "key",
+             *       "key": "Ctrl+S"
+             *     }
+             */
+            action: {
+                [key: string]: unknown;
+            };
+            /** @example Ctrl+S saves the order */
+            why: string;
+            /** @description the change list it seems to store */
+            changes?: components["schemas"]["SeedChangeDto"][];
+            /** @default 86400 */
+            expires_in_seconds?: number;
         };
         /**
          * @example {
@@ -1135,20 +1343,27 @@ export interface components {
             status: "pending" | "approved" | "rejected" | "expired" | "spent";
             tenant: string;
             agent: string;
-            /** Format: uuid */
-            run_id: string;
+            /**
+             * Format: uuid
+             * @description null: a waiting action with no run, an admin’s seeded test
+             */
+            run_id: string | null;
             /** @description the step that proposed the write */
             step: number;
+            /** @description a waiting action with no run says its goal itself; null: its run says it */
+            goal: string | null;
+            /** @description … and its system */
+            system: string | null;
             /** @description the held action, `{type, …}` */
             action: {
                 [key: string]: unknown;
             };
             /** @description the planner’s reason */
             why: string;
-            /** @description SHA-256 of the PNG the step saw */
-            screen_sha256: string;
+            /** @description SHA-256 of the PNG the step saw; null: no run, no screen */
+            screen_sha256: string | null;
             /** @description SHA-256 of its decoded pixels */
-            screen_pixel_sha256: string;
+            screen_pixel_sha256: string | null;
             /** @description pixels left out of the frame comparison */
             volatile_pixels: number;
             /** @description where those pixels are, in the screenshot’s own pixels; null: none */
@@ -1169,6 +1384,11 @@ export interface components {
             decided_by: string | null;
             /** Format: date-time */
             decided_at: string | null;
+            /**
+             * @description where it was decided: a console session, a bearer token, a Slack button or a Teams card; null before a decision
+             * @enum {string|null}
+             */
+            decided_via: "console" | "api" | "slack" | "teams" | null;
             comment: string | null;
             /** @description who resumed the run with the approved write */
             spent_by: string | null;
@@ -1220,6 +1440,137 @@ export interface components {
             items: components["schemas"]["Approval"][];
             /** @description pass as `?cursor=` for the next page; null on the last one */
             next_cursor: string | null;
+        };
+        ChatLink: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "slack" | "teams";
+            /** @description the Slack team id, or the Teams (Entra) tenant id */
+            chat_team: string;
+            /** @description the Slack user id, or the Teams user’s Entra object id */
+            chat_user: string;
+            /** @description the name the chat gave when the code was made */
+            chat_name: string | null;
+            /** @description the person it stands for: their subject at the identity provider */
+            subject: string;
+            /** Format: date-time */
+            linked_at: string;
+        };
+        ChatLinkList: {
+            items: components["schemas"]["ChatLink"][];
+        };
+        ChatLinkCode: {
+            /** @enum {string} */
+            kind: "slack" | "teams";
+            chat_team: string;
+            chat_user: string;
+            chat_name: string | null;
+            /**
+             * Format: date-time
+             * @description after this the code links nothing
+             */
+            expires_at: string;
+        };
+        SlackActionReply: {
+            /** @enum {string} */
+            outcome: "approved" | "rejected" | "refused" | "ignored";
+            /**
+             * @description why nothing was decided; null when something was (or the press was a link’s)
+             * @enum {string|null}
+             */
+            refused: "replayed" | "unmapped" | "no_sign_in" | "not_permitted" | "late" | "refused" | null;
+            /** @description the outcome in words */
+            text: string;
+            /**
+             * @description the message’s update through Slack’s response_url: sent, not granted as a destination of the tenant, or none asked for
+             * @enum {string}
+             */
+            message_update: "sent" | "not_granted" | "none";
+        };
+        TeamsInvokeResponse: {
+            /** @enum {integer} */
+            statusCode: 200;
+            /** @enum {string} */
+            type: "application/vnd.microsoft.card.adaptive";
+            /** @description the Adaptive Card the presser sees now: the decision, or why none */
+            value: {
+                [key: string]: unknown;
+            };
+        };
+        ApprovalPageView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            approval_id: string;
+            /** Format: date-time */
+            opened_at: string;
+            /**
+             * Format: date-time
+             * @description when the change list first came into view; null: not yet
+             */
+            changes_seen_at: string | null;
+        };
+        OversightTotals: {
+            approver: string;
+            agent: string;
+            decisions: number;
+            approved: number;
+            rejected: number;
+            /** @description decisions made from the approval page, whose time from opening it is known */
+            timed: number;
+            /** @description median time from opening the page to deciding; null: none timed */
+            median_seconds: number | null;
+            /** @description approvals of writes with a change list that never came into view on the page */
+            approved_changes_unseen: number;
+            /** @description approvals of writes with a change list made away from the page (API, chat) */
+            approved_changes_unknown: number;
+            /** @description decisions made in Slack or Teams */
+            in_chat: number;
+        };
+        OversightFlag: {
+            approver: string;
+            decisions: number;
+            /** @description median time from opening the page to deciding */
+            median_seconds: number | null;
+            why: string;
+        };
+        OversightReport: {
+            settings: {
+                /** @description OVERSIGHT_FLAG_DECISIONS */
+                flag_after_decisions: number;
+                /** @description OVERSIGHT_FLAG_MEDIAN_SECONDS */
+                flag_median_seconds: number;
+            };
+            /**
+             * Format: date-time
+             * @description the totals count decisions from here
+             */
+            since: string;
+            approvers: components["schemas"]["OversightTotals"][];
+            flagged: components["schemas"]["OversightFlag"][];
+            tests: components["schemas"]["OversightTest"][];
+        };
+        OversightTest: {
+            /** Format: uuid */
+            id: string;
+            agent: string;
+            goal: string;
+            seeded_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            /**
+             * @description caught: rejected (the right answer); missed: approved
+             * @enum {string}
+             */
+            outcome: "waiting" | "caught" | "missed" | "expired";
+            decided_by: string | null;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** @description console, api, slack or teams */
+            decided_via: string | null;
         };
         Step: {
             /** @description 1 for the first step */
@@ -4478,6 +4829,394 @@ export interface operations {
             };
         };
     };
+    ChatEndpointsController_slackAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description the block_actions event as JSON */
+                    payload: string;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlackActionReply"];
+                };
+            };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no valid Slack signature for the approval (unsigned, forged or older than 5 minutes) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the Content-Type is no media type, or not JSON from a console session */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ChatEndpointsController_teamsMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamsInvokeResponse"];
+                };
+            };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no valid Bot Framework token for a bot of the approval’s agent */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the Content-Type is no media type, or not JSON from a console session */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ChatLinksController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatLinkList"];
+                };
+            };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description needs one of: agents.approve */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ChatLinksController_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkCodeDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatLink"];
+                };
+            };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description needs one of: agents.approve */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such code: used, expired, or another tenant’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the Content-Type is no media type, or not JSON from a console session */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ChatLinksController_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkCodeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatLinkCode"];
+                };
+            };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description needs one of: agents.approve */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such code: used, expired, or another tenant’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the Content-Type is no media type, or not JSON from a console session */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ChatLinksController_unlink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description unlinked: its presses stand for nobody until linked again */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description needs one of: agents.approve */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found in the caller’s tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a path parameter is over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     ConsoleApiController_runOfApproval: {
         parameters: {
             query?: never;
@@ -4943,6 +5682,255 @@ export interface operations {
             };
             /** @description a path parameter is over 100 characters */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the Content-Type is no media type, or not JSON from a console session */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ApprovalViewsController_open: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalPageView"];
+                };
+            };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description needs one of: agents.approve */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found in the caller’s tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a path parameter is over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ApprovalViewsController_changesSeen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                view: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalPageView"];
+                };
+            };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description needs one of: agents.approve */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not found in the caller’s tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description a path parameter is over 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    OversightController_report: {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OversightReport"];
+                };
+            };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description needs one of: computer_use.admin, audit.read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    OversightController_seed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeedTestDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OversightTest"];
+                };
+            };
+            /** @description the request is malformed or refused: the message says which field and why */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description needs one of: computer_use.admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the body is over 1 MiB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 
 export class DecideDto {
   @ApiPropertyOptional({ example: 'Checked the date with the customer.' })
@@ -7,4 +7,13 @@ export class DecideDto {
   @IsString()
   @MaxLength(2000)
   comment?: string;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description:
+      'the console page view it is decided from (POST …/views): oversight records how long after the page opened, and whether the change list was in view',
+  })
+  @IsOptional()
+  @IsUUID()
+  view_id?: string;
 }

@@ -77,6 +77,32 @@ export class SessionsRepository {
     return rows[0] ?? null;
   }
 
+  /**
+   * A person's latest sign-in made within `maxSeconds` (whether its session is still used or not),
+   * with its groups and the permissions they map to in the tenant now: what a decision from chat
+   * acts with (docs/approver-guide.md). Null when they have not signed in that recently.
+   */
+  async latestSignIn(
+    tenant: string,
+    subject: string,
+    issuer: string,
+    maxSeconds: number,
+  ): Promise<{ id: string; groups: string[]; permissions: Permission[] } | null> {
+    const rows: Array<{ id: string; groups: string[]; permissions: Permission[] }> =
+      await this.dataSource.query(
+        `SELECT s.id, s.groups,
+           ARRAY(SELECT DISTINCT p FROM access_groups a, unnest(a.permissions) AS p
+                  WHERE a.tenant = s.tenant AND a.group_name = ANY(s.groups)
+                  ORDER BY p) AS permissions
+           FROM sessions s
+          WHERE s.tenant = $1 AND s.subject = $2 AND s.issuer = $3
+            AND s.created_at > now() - make_interval(secs => $4)
+          ORDER BY s.created_at DESC LIMIT 1`,
+        [tenant, subject, issuer, maxSeconds],
+      );
+    return rows[0] ?? null;
+  }
+
   /** Ends the session; answers it when it was live. */
   async revoke(
     manager: EntityManager,

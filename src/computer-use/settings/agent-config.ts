@@ -137,8 +137,10 @@ export interface AgentConfig {
  */
 export type NotifyChannel =
   | { kind: 'webhook'; url: string; secret_env: string }
-  | { kind: 'slack'; url_env: string }
-  | { kind: 'teams'; url_env: string }
+  /** `signing_secret_env`: the Slack app's signing secret; set, its messages carry buttons. */
+  | { kind: 'slack'; url_env: string; signing_secret_env?: string }
+  /** `bot_app_id`: the Teams bot's app id; set, its cards carry buttons (Action.Execute). */
+  | { kind: 'teams'; url_env: string; bot_app_id?: string }
   | { kind: 'email'; to: string[] };
 
 export interface ComputerUseConfig {

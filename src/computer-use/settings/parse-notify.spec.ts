@@ -33,7 +33,13 @@ describe('notify (parse-notify.ts)', () => {
       { kind: 'webhook', url: 'https://hooks.example.com/warden', secret_env: 'ACME_HOOK_SECRET' },
       { kind: 'webhook', url: 'http://127.0.0.1:9000/hook', secret_env: 'ACME_HOOK_SECRET' },
       { kind: 'slack', url_env: 'ACME_SLACK_URL' },
+      { kind: 'slack', url_env: 'ACME_SLACK_URL', signing_secret_env: 'ACME_SLACK_SIGNING' },
       { kind: 'teams', url_env: 'ACME_TEAMS_URL' },
+      {
+        kind: 'teams',
+        url_env: 'ACME_TEAMS_URL',
+        bot_app_id: '6f1f5c3e-1b2a-4c3d-9e8f-0a1b2c3d4e5f',
+      },
       { kind: 'email', to: ['sap-approvers@example.com', 'ops@example.org'] },
     ];
     const agent = parseConfigBody(body({ notify, notify_include_screen: true })).config.agents[
@@ -52,9 +58,23 @@ describe('notify (parse-notify.ts)', () => {
     ],
     [
       { notify: [{ kind: 'slack', url_env: 'X', url: 'https://hooks.slack.com/x' }] },
-      'agents.sap-orders.notify.0.url is not a field of a slack channel (one of kind, url_env)',
+      'agents.sap-orders.notify.0.url is not a field of a slack channel (one of kind, url_env, signing_secret_env)',
     ],
     [{ notify: [{ kind: 'teams' }] }, 'agents.sap-orders.notify.0.url_env is required'],
+    [
+      { notify: [{ kind: 'slack', url_env: 'X', signing_secret_env: 'xoxb-123' }] },
+      'agents.sap-orders.notify.0.signing_secret_env must name an environment variable',
+    ],
+    [
+      { notify: [{ kind: 'teams', url_env: 'X', bot_app_id: 'my-bot' }] },
+      "agents.sap-orders.notify.0.bot_app_id must be the bot's Microsoft app id",
+    ],
+    [
+      {
+        notify: [{ kind: 'webhook', url: 'https://h.example/x', secret_env: 'S', bot_app_id: 'x' }],
+      },
+      'agents.sap-orders.notify.0.bot_app_id is not a field of a webhook channel',
+    ],
     [
       { notify: [{ kind: 'slack', url_env: 'https://hooks.slack.com/services/T0/B0/x' }] },
       'agents.sap-orders.notify.0.url_env must name an environment variable',

@@ -17,8 +17,8 @@ import { ENV_NAME_MESSAGE } from './dto/field-checks';
 
 const FIELDS: Record<NotifyKind, readonly string[]> = {
   webhook: ['kind', 'url', 'secret_env'],
-  slack: ['kind', 'url_env'],
-  teams: ['kind', 'url_env'],
+  slack: ['kind', 'url_env', 'signing_secret_env'],
+  teams: ['kind', 'url_env', 'bot_app_id'],
   email: ['kind', 'to'],
 };
 
@@ -80,11 +80,32 @@ function parseChannel(raw: unknown, path: string, problems: string[]): NotifyCha
       if (problems.length > before || !url || !secretEnv) return null;
       return { kind: 'webhook', url, secret_env: secretEnv };
     }
-    case 'slack':
+    case 'slack': {
+      const urlEnv = envName(raw.url_env, `${path}.url_env`, 'url_env', problems);
+      const signing =
+        raw.signing_secret_env === undefined || raw.signing_secret_env === null
+          ? undefined
+          : envName(
+              raw.signing_secret_env,
+              `${path}.signing_secret_env`,
+              'signing_secret_env',
+              problems,
+            );
+      if (problems.length > before || !urlEnv) return null;
+      return signing
+        ? { kind: 'slack', url_env: urlEnv, signing_secret_env: signing }
+        : { kind: 'slack', url_env: urlEnv };
+    }
     case 'teams': {
       const urlEnv = envName(raw.url_env, `${path}.url_env`, 'url_env', problems);
+      const botAppId =
+        raw.bot_app_id === undefined || raw.bot_app_id === null
+          ? undefined
+          : appId(raw.bot_app_id, `${path}.bot_app_id`, problems);
       if (problems.length > before || !urlEnv) return null;
-      return { kind: k, url_env: urlEnv };
+      return botAppId
+        ? { kind: 'teams', url_env: urlEnv, bot_app_id: botAppId }
+        : { kind: 'teams', url_env: urlEnv };
     }
     case 'email': {
       const to = addresses(raw.to, `${path}.to`, problems);
@@ -121,6 +142,19 @@ function envName(raw: unknown, path: string, field: string, problems: string[]):
     return null;
   }
   return raw;
+}
+
+/** A bot's Microsoft app id: a GUID as the Azure bot registration shows it. */
+const APP_ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+function appId(raw: unknown, path: string, problems: string[]): string | null {
+  if (typeof raw !== 'string' || !APP_ID.test(raw)) {
+    problems.push(
+      `${path} must be the bot's Microsoft app id, a GUID like 00000000-0000-0000-0000-000000000000`,
+    );
+    return null;
+  }
+  return raw.toLowerCase();
 }
 
 function addresses(raw: unknown, path: string, problems: string[]): string[] | null {

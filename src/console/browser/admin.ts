@@ -9,6 +9,7 @@ import { api } from './api';
 import { facts, h } from './dom';
 import { governanceSection } from './governance';
 import { inventoryTable } from './inventory';
+import { oversightSection } from './oversight';
 import { clock } from './words';
 import type { PageContext } from './page';
 import type { Catalog, Pause } from './api-types';
@@ -95,6 +96,7 @@ export async function renderAdmin(main: HTMLElement, ctx: PageContext) {
     inventoryTable(ctx.signal),
     governanceSection(ctx.signal, ctx.can('audit.read')),
     catalogTable(ctx.signal),
+    oversightSection(ctx.signal),
     h('h2', {}, 'Pause'),
     h(
       'p',

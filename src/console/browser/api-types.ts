@@ -27,12 +27,15 @@ export interface Approval {
   status: 'pending' | 'approved' | 'rejected' | 'expired' | 'spent';
   tenant: string;
   agent: string;
-  run_id: string;
+  /** Null for a waiting action with no run (it says its goal and system itself). */
+  run_id: string | null;
   step: number;
+  goal?: string | null;
+  system?: string | null;
   action: Action;
   why: string;
-  screen_sha256: string;
-  screen_pixel_sha256: string;
+  screen_sha256: string | null;
+  screen_pixel_sha256: string | null;
   volatile_pixels: number;
   volatile_regions: VolatileRegions | null;
   requested_by: string;

@@ -16,6 +16,7 @@ import { h } from './dom';
 import { renderAdmin } from './admin';
 import { renderApproval } from './approval';
 import { renderAudit } from './audit';
+import { keepChatLinkCode, renderChatLink } from './chat-link';
 import { renderInbox } from './inbox';
 import { renderRun } from './run';
 import { renderRuns } from './runs';
@@ -50,6 +51,12 @@ const ROUTES: Array<{ pattern: RegExp; page: Page; needs: string[]; title: strin
     title: 'Run',
   },
   { pattern: /^\/console\/audit\/?$/, page: renderAudit, needs: ['audit.read'], title: 'Audit' },
+  {
+    pattern: /^\/console\/chat-link\/?$/,
+    page: renderChatLink,
+    needs: ['agents.approve'],
+    title: 'Chat accounts',
+  },
   {
     pattern: /^\/console\/admin\/?$/,
     page: renderAdmin,
@@ -274,6 +281,7 @@ document.addEventListener('click', (event) => {
 });
 
 window.addEventListener('popstate', () => void route());
+keepChatLinkCode();
 window.addEventListener(UNAUTHENTICATED, () => {
   if (me?.session) signOut('Your session has ended. Sign in again.');
   else if (me || getToken()) signOut('The API no longer accepts this token. Sign in again.');

@@ -11,6 +11,7 @@ import { actionTitle, every, facts, h } from './dom';
 import { decisionSentence } from './change-words';
 import { marksInWords, targetOf } from './screen-marks';
 import { afterSentView } from './after-sent';
+import { reportAttention } from './attention';
 import { closeUp } from './close-up';
 import { screenView } from './screens';
 import { typingFocus } from './typing-focus';
@@ -27,9 +28,12 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 export async function renderApproval(main: HTMLElement, ctx: PageContext) {
   const id = ctx.params[0];
   let approval: Approval = await api(`/api/approvals/${id}`, { signal: ctx.signal });
+  const attention = reportAttention(id, ctx.signal);
   let run: Run | null = null;
+  // A waiting action with no run (docs/approver-guide.md, oversight) says its goal and system itself.
+  const runId = approval.run_id;
   try {
-    run = await api(`/api/console/approvals/${id}/run`, { signal: ctx.signal });
+    if (runId !== null) run = await api(`/api/console/approvals/${id}/run`, { signal: ctx.signal });
   } catch (error) {
     if (ctx.signal.aborted) return;
     // The decision does not need the run; say what is missing and go on.
@@ -58,22 +62,24 @@ export async function renderApproval(main: HTMLElement, ctx: PageContext) {
   const heldScreen = h(
     'figure',
     { class: 'held-screen' },
-    screenView({
-      runId: approval.run_id,
-      n: approval.step,
-      width,
-      height,
-      action: approval.action,
-      why: approval.why,
-      focus,
-      size: 'full',
-      alt: `The screen the planner saw at step ${approval.step}, with the action drawn on it`,
-      volatile: approval.volatile_regions,
-      changes: approval.changes,
-      flagged: approval.rail?.rect ?? null,
-      target,
-    }),
-    heldCaption,
+    runId === null
+      ? null
+      : screenView({
+          runId,
+          n: approval.step,
+          width,
+          height,
+          action: approval.action,
+          why: approval.why,
+          focus,
+          size: 'full',
+          alt: `The screen the planner saw at step ${approval.step}, with the action drawn on it`,
+          volatile: approval.volatile_regions,
+          changes: approval.changes,
+          flagged: approval.rail?.rect ?? null,
+          target,
+        }),
+    runId === null ? null : heldCaption,
   );
   // After the write was sent: what was sent, and the screen after it.
   const afterSent = afterSentView();
@@ -108,6 +114,7 @@ export async function renderApproval(main: HTMLElement, ctx: PageContext) {
   };
 
   const refreshRun = async () => {
+    if (runId === null) return;
     try {
       run = await api(`/api/console/approvals/${id}/run`, { signal: ctx.signal });
     } catch {
@@ -125,7 +132,7 @@ export async function renderApproval(main: HTMLElement, ctx: PageContext) {
       const text = comment.value.trim();
       approval = await api(`/api/approvals/${id}/${kind}`, {
         method: 'POST',
-        json: text ? { comment: text } : {},
+        json: { ...(text ? { comment: text } : {}), view_id: attention.viewId() },
       });
       await refreshRun();
       say(
@@ -235,13 +242,14 @@ export async function renderApproval(main: HTMLElement, ctx: PageContext) {
   };
 
   const strip = earlierSteps(approval, steps);
+  const changes = changeList(approval, { level: 'h2', explain: true, steps });
   main.append(
     h('p', { class: 'crumbs' }, h('a', { href: '/console/approvals' }, '← All waiting actions')),
     h(
       'p',
       { class: 'decision-sentence' },
       decisionSentence({
-        system: run?.system,
+        system: run?.system ?? approval.system ?? undefined,
         action: approval.action,
         why: approval.why,
         changes: approval.changes,
@@ -253,7 +261,11 @@ export async function renderApproval(main: HTMLElement, ctx: PageContext) {
       'p',
       { class: 'lead' },
       `Step ${approval.step} of the run `,
-      h('strong', {}, run ? `“${run.goal}”` : approval.run_id),
+      h(
+        'strong',
+        {},
+        run ? `“${run.goal}”` : approval.goal ? `“${approval.goal}”` : approval.run_id,
+      ),
       ` on agent ${approval.agent}, started by ${approval.requested_by}.`,
     ),
     h(
@@ -265,11 +277,11 @@ export async function renderApproval(main: HTMLElement, ctx: PageContext) {
         railNotice(approval),
         redactionNotice(approval),
         afterSent.section,
-        changeList(approval, { level: 'h2', explain: true, steps }),
+        changes,
         approval.action.action === 'type' && typeof approval.action.text === 'string'
           ? editList(edit, approval.action.text, 'h2')
           : null,
-        heldScreen,
+        runId === null ? null : heldScreen,
       ),
       h(
         'aside',
@@ -286,15 +298,17 @@ export async function renderApproval(main: HTMLElement, ctx: PageContext) {
         alert,
         note,
         facts(deciders.rows),
-        closeUp({
-          runId: approval.run_id,
-          n: approval.step,
-          width,
-          height,
-          action: approval.action,
-          focus,
-          target,
-        }),
+        runId === null
+          ? null
+          : closeUp({
+              runId,
+              n: approval.step,
+              width,
+              height,
+              action: approval.action,
+              focus,
+              target,
+            }),
         h(
           'details',
           { class: 'more' },
@@ -324,6 +338,7 @@ export async function renderApproval(main: HTMLElement, ctx: PageContext) {
     ),
     strip,
   );
+  attention.watch(changes);
   update(true);
 
   void every(1000, ctx.signal, async () => {

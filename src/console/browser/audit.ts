@@ -5,6 +5,7 @@
 import { api, apiBlob, query } from './api';
 import { facts, h } from './dom';
 import { eventInWords } from './event-words';
+import { oversightSection } from './oversight';
 import { clock } from './words';
 import type { AuditEvent, ListPage, Verify } from './api-types';
 import type { PageContext } from './page';
@@ -230,6 +231,8 @@ export function renderAudit(main: HTMLElement, ctx: PageContext) {
     ),
     moreButton,
   );
+  // An auditor sees how approvers decide too; an admin has it on the Admin page.
+  if (!ctx.can('computer_use.admin')) main.append(oversightSection(ctx.signal));
 
   let shown = 0;
   const load = async (cursor: string | null) => {

@@ -11,7 +11,8 @@ import type { Approval, Step } from './api-types';
 
 /** The run's earlier steps as a strip of thumbnails; choosing one shows it larger below. */
 export function earlierSteps(approval: Approval, steps: Step[]) {
-  const earlier = steps.filter((st) => st.n < approval.step);
+  const runId = approval.run_id;
+  const earlier = runId === null ? [] : steps.filter((st) => st.n < approval.step);
   const section = h(
     'section',
     { class: 'earlier', 'aria-labelledby': 'earlier-title' },
@@ -31,7 +32,7 @@ export function earlierSteps(approval: Approval, steps: Step[]) {
       { type: 'button', class: 'strip-item', 'aria-pressed': 'false' },
       st.screen_sha256
         ? screenView({
-            runId: approval.run_id,
+            runId: runId!,
             n: st.n,
             width: st.width,
             height: st.height,
@@ -62,7 +63,7 @@ export function earlierSteps(approval: Approval, steps: Step[]) {
           'figure',
           { class: 'earlier-screen' },
           screenView({
-            runId: approval.run_id,
+            runId: runId!,
             n: st.n,
             width: st.width,
             height: st.height,

@@ -44,6 +44,12 @@ export function eventInWords(event: Pick<AuditEvent, 'type' | 'details'>): strin
     const screen = typeof d.screen_sha256 === 'string' ? d.screen_sha256.slice(0, 12) : null;
     parts.push(screen ? `${d.decision} on screen ${screen}…` : d.decision);
   }
+  // A decision made, or refused, in a chat says which.
+  if (d.via === 'slack' || d.via === 'teams')
+    parts.push(`in ${d.via === 'slack' ? 'Slack' : 'Teams'}`);
+  if (event.type === 'approval.chat_refused' && typeof d.message === 'string') {
+    parts.push(`not decided (${str(d.refused)}): ${shown(d.message, 160)}`);
+  }
   if (typeof d.goal === 'string') parts.push(`goal ${quoted(d.goal)}`);
   if (typeof d.end_reason === 'string') parts.push(`${str(d.status)} (${d.end_reason})`);
   if (typeof d.why === 'string' && !d.action) parts.push(d.why);

@@ -25,12 +25,12 @@ const runs: Map<string, Promise<Run>> = new Map();
  * The run behind a waiting action (goal, earlier steps), through the console's approval route, so
  * an approver who may not read runs still sees what the agent is doing.
  */
-export function runOf(approval: Approval) {
-  let run = runs.get(approval.run_id);
+export function runOf(approval: Approval, runId: string) {
+  let run = runs.get(runId);
   if (!run) {
     run = api(`/api/console/approvals/${approval.id}/run`);
-    run.catch(() => runs.delete(approval.run_id));
-    runs.set(approval.run_id, run);
+    run.catch(() => runs.delete(runId));
+    runs.set(runId, run);
   }
   return run;
 }
@@ -69,7 +69,7 @@ function inboxItem(approval: Approval, ctx: PageContext) {
         ['Goal', goal],
         [
           'Step',
-          runLink
+          runLink && approval.run_id
             ? [
                 `${approval.step} `,
                 h('a', { href: `/console/runs/${approval.run_id}` }, '(follow the run)'),
@@ -84,38 +84,44 @@ function inboxItem(approval: Approval, ctx: PageContext) {
       ]),
     ),
   );
-  runOf(approval).then(
-    (run) => {
-      goal.textContent = `“${run.goal}”`;
-      const held = run.steps?.find((st) => st.n === approval.step);
-      if (approval.action.action === 'type' && typeof approval.action.text === 'string') {
-        const list = editList(held?.edit, approval.action.text, 'h3', {
-          id: `edit-${approval.id}`,
-          explain: false,
-        });
-        if (list) edit.replaceChildren(list);
-      }
-      thumb.append(
-        screenView({
-          runId: approval.run_id,
-          n: approval.step,
-          width: run.steps?.find((st) => st.n === approval.step)?.width ?? null,
-          height: run.steps?.find((st) => st.n === approval.step)?.height ?? null,
-          action: approval.action,
-          why: approval.why,
-          focus:
-            approval.action.action === 'type' ? typingFocus(run.steps ?? [], approval.step) : null,
-          size: 'thumb',
-          // The same frame outside the target as on the approval page.
-          target: targetOf(held),
-          alt: `Screen at step ${approval.step}, action marked`,
-        }),
-      );
-    },
-    (error: unknown) => {
-      goal.textContent = `(not available: ${error instanceof Error ? error.message : String(error)})`;
-    },
-  );
+  const runId = approval.run_id;
+  // A waiting action with no run says its goal itself, and has no screen to show.
+  if (runId === null) goal.textContent = `“${approval.goal ?? ''}”`;
+  else
+    runOf(approval, runId).then(
+      (run) => {
+        goal.textContent = `“${run.goal}”`;
+        const held = run.steps?.find((st) => st.n === approval.step);
+        if (approval.action.action === 'type' && typeof approval.action.text === 'string') {
+          const list = editList(held?.edit, approval.action.text, 'h3', {
+            id: `edit-${approval.id}`,
+            explain: false,
+          });
+          if (list) edit.replaceChildren(list);
+        }
+        thumb.append(
+          screenView({
+            runId,
+            n: approval.step,
+            width: run.steps?.find((st) => st.n === approval.step)?.width ?? null,
+            height: run.steps?.find((st) => st.n === approval.step)?.height ?? null,
+            action: approval.action,
+            why: approval.why,
+            focus:
+              approval.action.action === 'type'
+                ? typingFocus(run.steps ?? [], approval.step)
+                : null,
+            size: 'thumb',
+            // The same frame outside the target as on the approval page.
+            target: targetOf(held),
+            alt: `Screen at step ${approval.step}, action marked`,
+          }),
+        );
+      },
+      (error: unknown) => {
+        goal.textContent = `(not available: ${error instanceof Error ? error.message : String(error)})`;
+      },
+    );
   /**
    * @param latest the approval as the last poll saw it (an escalation adds deciders)
    */

@@ -30,6 +30,20 @@ export class NotifyChannelDto {
   url_env?: string;
 
   @ApiPropertyOptional({
+    description:
+      "slack: the variable holding the Slack app's signing secret, granted for the webhook URL's origin; set, messages about a waiting write carry Approve and Reject (docs/notifications.md)",
+    example: 'ACME_SLACK_SIGNING_SECRET',
+  })
+  signing_secret_env?: string;
+
+  @ApiPropertyOptional({
+    description:
+      "teams: the Microsoft app id of the bot whose endpoint is Warden's; set, cards about a waiting write carry Approve and Reject (Action.Execute)",
+    example: '00000000-0000-0000-0000-000000000000',
+  })
+  bot_app_id?: string;
+
+  @ApiPropertyOptional({
     type: [String],
     description: 'email: 1-20 recipients; the SMTP server and sender are the deployment’s',
     example: ['sap-approvers@example.com'],
