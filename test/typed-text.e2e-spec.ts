@@ -61,7 +61,7 @@ describe('typed text Warden never sends', () => {
 
   const modelPlanner = () => ({
     provider: 'anthropic',
-    model: 'anthropic-test-model',
+    model: 'claude-sonnet-4-5',
     api_key_env: keyEnv,
     base_url: fake.url,
   });
