@@ -11,13 +11,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startScreenHost } from '../screen-host/src';
 import { ScreenHostError } from '../src/computer-use/host-client/screen-host-error';
-import type { ScreenHostTarget } from '../src/computer-use/host-client/screen-host.client';
+import {
+  ScreenHostClient,
+  type ScreenHostTarget,
+} from '../src/computer-use/host-client/screen-host.client';
 import { decodePng, pixelSha256 } from '../src/computer-use/pixels/pixels';
 import {
   TOKEN,
   TOKEN_ENV,
   UNSET_ENV,
   client,
+  CLIENT_BOUNDS,
   certA,
   certB,
   sim,
@@ -432,7 +436,10 @@ describe('a host that is down, slow or answers garbage', () => {
           pump();
         }),
       );
-      const error = await failure((await hostFor(target(host.url))).screenshot());
+      // The size bound, not the clock, must stop this read: 32 MiB over TLS can take longer than
+      // the bed's short screenshot bound on a loaded machine.
+      const patient = new ScreenHostClient({ ...CLIENT_BOUNDS, screenshotTimeoutMs: 120_000 });
+      const error = await failure((await hostFor(target(host.url), patient)).screenshot());
       expect(error.kind).toBe('bad_answer');
       expect(error.message).toContain('more than 32 MiB; at most 32 MiB is accepted');
       // The process and the client are fine: the next call to a good host works.

@@ -49,7 +49,7 @@ export const TOKEN_ENV = `WARDEN_SCREENS_E2E_TOKEN_${randomBytes(3).toString('he
 export const UNSET_ENV = `WARDEN_SCREENS_E2E_UNSET_${randomBytes(3).toString('hex').toUpperCase()}`;
 
 /** Short bounds, so that failure cases finish quickly. */
-export const client = new ScreenHostClient({
+export const CLIENT_BOUNDS = {
   connectTimeoutMs: 1000,
   screenshotTimeoutMs: 1500,
   elementsTimeoutMs: 1500,
@@ -58,7 +58,8 @@ export const client = new ScreenHostClient({
   lookupTimeoutMs: 1500,
   retryBackoffMs: 50,
   caDir: tmpdir(),
-});
+};
+export const client = new ScreenHostClient(CLIENT_BOUNDS);
 
 export let certA: CreatedCertificate & { cert: Buffer; key: Buffer };
 export let certB: CreatedCertificate & { cert: Buffer; key: Buffer };
@@ -246,7 +247,10 @@ export async function granted(t: ScreenHostTarget): Promise<ScreenHostTarget> {
 }
 
 /** The host of `t`, its token granted and released as a step's would be. */
-export async function hostFor(t: ScreenHostTarget): Promise<ScreenHost> {
+export async function hostFor(
+  t: ScreenHostTarget,
+  using: ScreenHostClient = client,
+): Promise<ScreenHost> {
   await granted(t);
   const token = await grants.release({
     tenant: 'acme',
@@ -254,7 +258,7 @@ export async function hostFor(t: ScreenHostTarget): Promise<ScreenHost> {
     destination: t.screen_url,
     what: "the screen host's token",
   });
-  return client.forTarget(t, token);
+  return using.forTarget(t, token);
 }
 
 /**
