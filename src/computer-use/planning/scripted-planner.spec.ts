@@ -370,7 +370,7 @@ describe('ScriptedPlanner: elements', () => {
     expect(looks()).toBe(3);
   });
 
-  it('fails at once, naming the step, when the host has no outline', async () => {
+  it('looks again while the host gives no outline, then fails naming the step', async () => {
     const planner = new ScriptedPlanner(
       script({
         steps: [
@@ -383,9 +383,24 @@ describe('ScriptedPlanner: elements', () => {
     expect((await planner.plan(context)).action).toEqual({
       action: 'fail',
       reason:
-        "steps[0] (step 7) needs the screen host's element outline (GET /elements), and the host gave none",
+        "steps[0] (step 7) needs the screen host's element outline (GET /elements), and the host gave none in 11 looks",
     });
-    expect(looks()).toBe(0);
+    expect(looks()).toBe(10);
+  });
+
+  it('acts once the outline is back: a host that had none for a moment', async () => {
+    const planner = new ScriptedPlanner(
+      script({
+        steps: [{ action: { action: 'click', element: { role: 'button', name: 'Save' } } }],
+      }),
+      fast,
+    );
+    const { context, looks } = harness(screen(null), [
+      screen(null),
+      screen([el('button', 'Save', 10, 10, 20, 10)]),
+    ]);
+    expect((await planner.plan(context)).action).toMatchObject({ action: 'click', x: 20, y: 15 });
+    expect(looks()).toBe(2);
   });
 });
 

@@ -143,6 +143,9 @@ async function lookOrAbort(context: PlanningContext): Promise<ObservedScreen> {
   }
 }
 
+/** What a step that names an element or a condition on the outline cannot go without. */
+const OUTLINE = "the screen host's element outline (GET /elements)";
+
 type Decision =
   | { kind: 'ready'; action: Record<string, unknown> }
   | { kind: 'waiting'; for: string }
@@ -261,9 +264,12 @@ export class ScriptedPlanner implements Planner {
           return this.askFallback(context, screen, next, step, decision.for, kept, params);
         }
         const reason =
-          patience === 0
-            ? `${stepName(next, step)} did not see ${decision.for} and has patience 0`
-            : `${stepName(next, step)} waited ${patience} times for ${decision.for}`;
+          decision.for === OUTLINE
+            ? `${stepName(next, step)} needs ${OUTLINE}, and the host gave none` +
+              (patience === 0 ? '' : ` in ${patience + 1} looks`)
+            : patience === 0
+              ? `${stepName(next, step)} did not see ${decision.for} and has patience 0`
+              : `${stepName(next, step)} waited ${patience} times for ${decision.for}`;
         return { action: { action: 'fail', reason }, state, plannedBy: 'script', ...seen };
       }
       await sleep(this.pollMs, context.signal);
@@ -317,12 +323,9 @@ export class ScriptedPlanner implements Planner {
     const outline = Array.isArray(screen.outline) ? screen.outline : null;
     const needsOutline =
       (step.when !== undefined && !('screen_sha256' in step.when)) || 'element' in step.action;
-    if (needsOutline && !outline) {
-      return {
-        kind: 'impossible',
-        why: "needs the screen host's element outline (GET /elements), and the host gave none",
-      };
-    }
+    // A host may have no outline for a moment (its accessibility bus slow under load: 503): the
+    // step looks again, as for a condition that does not hold yet; nothing is sent without it.
+    if (needsOutline && !outline) return { kind: 'waiting', for: OUTLINE };
     if (step.when && 'text' in step.when) {
       const compiled = this.pattern(step.when.text);
       if (!compiled.ok) {
