@@ -610,7 +610,7 @@ describe('the console', () => {
 
     // The inbox: the whole text is the waiting action's title.
     const item = bob.locator(`[data-approval-id="${approval.id}"]`);
-    // Once its run is read, the title names the system and the field.
+    // Once its run is read, the title names the system.
     await item.locator('img.screen-img').waitFor();
     await expect(
       typedOnPage(bob, `[data-approval-id="${approval.id}"] h2 .typed`),
@@ -622,16 +622,14 @@ describe('the console', () => {
       fits: true,
     });
     await expect(item.locator('h2').textContent()).resolves.toBe(
-      `SAP GUI (sim) · Type “${shownText}” into Command field`,
+      `SAP GUI (sim) · Type “${shownText}”`,
     );
 
     // The approval page: in full in the heading, wrapped on the page, with nothing cut.
     await item.getByRole('link').first().click();
     const heading = bob.getByRole('heading', { level: 1 });
     await heading.waitFor();
-    await expect(heading.textContent()).resolves.toBe(
-      `SAP GUI (sim) · Type “${shownText}” into Command field`,
-    );
+    await expect(heading.textContent()).resolves.toBe(`SAP GUI (sim) · Type “${shownText}”`);
     const onPage = await typedOnPage(bob, 'h1 .typed');
     expect(onPage).toMatchObject({ text: shownText, marks: [['⇥', 'tab']], fits: true });
     expect(onPage.boxes).toBeGreaterThan(1);
