@@ -324,6 +324,11 @@ describe('the console', () => {
     await expect(step1.textContent()).resolves.toMatch(
       /Step 1 Click “Save”write.*click on “Save” \(from the screen outline\)/,
     );
+    // The point on the screen is in the step's details, not its heading.
+    await expect(step1.locator('h3').textContent()).resolves.not.toMatch(/\d+, \d+/);
+    await expect(step1.locator('.facts').textContent()).resolves.toMatch(
+      /Exact action\{.*"x":\d+.*"y":\d+/,
+    );
     await expect(step1.textContent()).resolves.toContain('no model call (scripted planner)');
     // The film names the people: who approved, when, with which comment, who resumed; and links
     // to the approval.
