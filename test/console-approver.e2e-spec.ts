@@ -284,7 +284,7 @@ describe('the approver decides at a glance', () => {
       // Navigation is not in doubt: nothing is flagged red. Under the table, one line.
       expect(await list.locator('.change-flag').count()).toBe(0);
       await expect(list.locator('.help').textContent()).resolves.toBe(
-        'Typed earlier in this run, each approved by a person, and stored only by this write; After is read back from this screen, outlined in green on it.',
+        'Typed earlier in this run, each approved by a person; After is read back from this screen, outlined in green.',
       );
       // The heading is the decision, the biggest text on the page; no point on the screen in it.
       const sizes = await bob.evaluate(() =>

@@ -163,7 +163,7 @@ describe('the console under commit-point approval', () => {
     expect(above).toBe(true);
     // Under the table one line: who typed it, and what After is.
     await expect(list.locator('.help').textContent()).resolves.toBe(
-      'Typed earlier in this run without a person, and stored only by this write; After is read back from this screen, outlined in green on it.',
+      'Typed earlier in this run without a person; After is read back from this screen, outlined in green.',
     );
     // The why does not count the change again beside the list's heading.
     await expect(bob.locator('.decision p.why').textContent()).resolves.toBe(

@@ -242,15 +242,15 @@ function appendHelp(section: HTMLElement, changes: Change[], opened: Change[], s
   const staged = changes.filter((c) => outcomes.get(c.step) === 'staged');
   const how =
     approved.length > 0 && staged.length === 0
-      ? 'Typed earlier in this run, each approved by a person, and stored only by this write'
+      ? 'Typed earlier in this run, each approved by a person'
       : approved.length > 0
-        ? `Typed earlier in this run (${names(approved)} approved by a person, the rest without one), and stored only by this write`
-        : 'Typed earlier in this run without a person, and stored only by this write';
+        ? `Typed earlier in this run, ${names(approved)} approved by a person, the rest without one`
+        : 'Typed earlier in this run without a person';
   section.append(
     h(
       'p',
       { class: 'help' },
-      `${how}; After is read back from this screen${outlined.length ? ', outlined in green on it' : ''}.`,
+      `${how}; After is read back from this screen${outlined.length ? ', outlined in green' : ''}.`,
       earlier.length
         ? ` ${names(earlier)}: typed on an earlier screen the application took, so After is what was typed there; counted as a change, since Warden cannot tell the run only moved on.`
         : '',
