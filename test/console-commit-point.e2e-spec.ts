@@ -124,6 +124,10 @@ describe('the console under commit-point approval', () => {
       { field: 'Req. Deliv. Date', before, after: '30.04.2026', flag: null, check: 'same' },
     ];
     await expect(rowsOf(bob, `[data-approval-id="${approval.id}"]`)).resolves.toEqual(expectedRows);
+    // The why does not count the change again beside the list.
+    await expect(item.textContent()).resolves.toContain(
+      'Why heldclick on “Save” (from the screen outline)Run started by',
+    );
     await item.locator('img.screen-img[src]').evaluate((img: ImageElement) => img.decode());
     // The thumbnail frames the Save button as the approval page does: no ring.
     await expect(item.locator('.marker-framed').getAttribute('data-x')).resolves.toBe(

@@ -8,6 +8,7 @@ import { changeList, editList } from './changes';
 import { decidersFacts } from './deciders';
 import { every, facts, h } from './dom';
 import { decisionHeading } from './decision-heading';
+import { whyBesideChanges } from './change-words';
 import { targetOf } from './screen-marks';
 import { screenView } from './screens';
 import { typingFocus } from './typing-focus';
@@ -84,7 +85,7 @@ function inboxItem(approval: Approval, ctx: PageContext) {
               ]
             : String(approval.step),
         ],
-        ['Why held', approval.why],
+        ['Why held', whyBesideChanges(approval.why, approval.changes)],
         ['Run started by', approval.requested_by],
         ['Waiting', age],
         ['Expires', expires],
