@@ -22,6 +22,7 @@ import {
   ensure,
   nextStop as nextRunStop,
   SimEvent,
+  simCall,
   simEvents,
 } from './demo/clients';
 import { modelEndpoint } from '../src/models/provider-urls';
@@ -321,7 +322,11 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
     commit.completed && commit.saves === 1 && commit.approvals < held && commit.verified;
   const good = completed && oneSave && verify.ok && fewer;
   if (settings.keep) {
-    await keepForTheConsole(as, base, tokens);
+    await keepForTheConsole(as, base, tokens, {
+      url: hostUrl,
+      certPath: sim.certPath,
+      token: screenToken,
+    });
     // Until Ctrl+C (or SIGTERM): then everything the demo started is stopped, as at its end.
     keeping = good ? 'good' : 'bad';
     await new Promise<never>(() => undefined);
@@ -349,14 +354,18 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
 /**
  * `--keep`: a new run of the same change, stopped at its first held write, and how to see it in
  * the console: its address and the tokens of the demo's people (made for this demo's own database;
- * they are worth nothing once it is gone).
+ * they are worth nothing once it is gone). The sim is reset first: the runs before saved the new
+ * date, and a run from their last screen would hold a Save that changes nothing.
  */
 async function keepForTheConsole(
   as: Clients,
   base: string,
   tokens: Record<Role, string>,
+  sim: { url: string; certPath: string; token: string },
 ): Promise<void> {
   heading('7. The console, kept running (--keep)');
+  await simCall(sim.url, sim.certPath, sim.token, 'POST', '/sim/reset');
+  line('the sim is reset: order 4711 has its old date again, on the first screen');
   const started = ensure(
     'POST /api/computer-use/runs',
     await as(tokens.operator).POST('/api/computer-use/runs', {
@@ -377,6 +386,9 @@ async function keepForTheConsole(
   line('                         (she started the run: four-eyes keeps her from approving it;');
   line('                          once bob approved, she resumes it from the same page)');
   line(`  as aud, the auditor:   ${tokens.auditor}`);
+  line(`  as ada, the admin:     ${tokens.admin}`);
+  line(`                         (the Admin page, ${base}/console/admin: each agent's`);
+  line('                          governance, its kill switch, and the pause of every agent)');
   line(`the approval: ${base}/console/approvals/${approval.id}`);
   console.log('');
   line('Ctrl+C stops everything the demo started (the database stays).');

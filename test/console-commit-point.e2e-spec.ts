@@ -5,7 +5,7 @@ import { ConsoleBrowser, ImageElement, startBrowser } from './support/browser';
 import { isEnded, startStack, type Stack } from './support/stack';
 
 /**
- * Commit-point approval in the console (issue 14): the VA02 change under `approve_at: "commit"`
+ * Commit-point approval in the console: the VA02 change under `approve_at: "commit"`
  * with the two screen rules asks a person once, at Save, and the approver sees what that Save
  * stores as a table above the screenshot (in the inbox too), the changed field outlined on it.
  * The same change with the default `every_write` asks three times. Real API, worker, PostgreSQL,
@@ -16,7 +16,7 @@ jest.setTimeout(180_000);
 
 // The browser's names, used only in callbacks that run inside the page: this file is compiled
 // without the DOM types.
-declare const document: any;
+declare const document: any, getComputedStyle: any;
 
 const RULES = [
   { command_field: { transactions: ['VA02', 'VA03'] } },
@@ -124,6 +124,10 @@ describe('the console under commit-point approval', () => {
       { field: 'Req. Deliv. Date', before, after: '30.04.2026', flag: null, check: 'same' },
     ];
     await expect(rowsOf(bob, `[data-approval-id="${approval.id}"]`)).resolves.toEqual(expectedRows);
+    // The why does not count the change again beside the list.
+    await expect(item.textContent()).resolves.toContain(
+      'Why heldclick on “Save” (from the screen outline)Run started by',
+    );
     await item.locator('img.screen-img[src]').evaluate((img: ImageElement) => img.decode());
     // The thumbnail frames the Save button as the approval page does: no ring.
     await expect(item.locator('.marker-framed').getAttribute('data-x')).resolves.toBe(
@@ -133,8 +137,16 @@ describe('the console under commit-point approval', () => {
     await browser.shot(bob, 'commit-inbox');
 
     // The approval page: the table above the screenshot, the changed field outlined on it.
-    await item.getByRole('link', { name: /^Click “Save” at/ }).click();
-    await bob.getByRole('heading', { level: 1, name: /^Click “Save” at/ }).waitFor();
+    // Its title is the decision: the system, the Save, what it stores and the order it opened.
+    const title = item.getByRole('link', { name: /^SAP GUI \(sim\) · Click “Save” stores/ });
+    await expect(title.textContent()).resolves.toMatch(
+      /^SAP GUI \(sim\) · Click “Save” stores Req\. Deliv\. Date “\d\d\.\d\d\.\d{4}” → “30\.04\.2026” \(opened with Order “4711”\)$/,
+    );
+    await title.click();
+    // The heading is that sentence, with no point on the screen in it.
+    await bob
+      .getByRole('heading', { level: 1, name: /^SAP GUI \(sim\) · Click “Save” stores/ })
+      .waitFor();
     // One sentence first, in the system's words: what the Save stores, and what only opened it.
     await expect(bob.locator('.decision-sentence').textContent()).resolves.toMatch(
       /^SAP GUI \(sim\) · Click “Save” stores Req\. Deliv\. Date “\d\d\.\d\d\.\d{4}” → “30\.04\.2026” \(opened with Order “4711”\)$/,
@@ -153,8 +165,13 @@ describe('the console under commit-point approval', () => {
       return table.bottom <= screen.top;
     });
     expect(above).toBe(true);
-    await expect(list.locator('.help').textContent()).resolves.toMatch(
-      /rejecting stores nothing and stops the run\. .*outlined in green on it: “Req\. Deliv\. Date”\. Not a change: “Order”, typed on an earlier screen that the run left by a key a screen rule makes a read \(navigation\)/,
+    // Under the table one line: who typed it, and what After is.
+    await expect(list.locator('.help').textContent()).resolves.toBe(
+      'Typed earlier in this run without a person; After is read back from this screen, outlined in green.',
+    );
+    // The why does not count the change again beside the list's heading.
+    await expect(bob.locator('.decision p.why').textContent()).resolves.toBe(
+      'click on “Save” (from the screen outline)',
     );
 
     const img = bob.locator('.held-screen img.screen-img[src]');
@@ -196,7 +213,7 @@ describe('the console under commit-point approval', () => {
     await browser.signIn(olga, stack.tokens.both, 'olga');
     await olga.goto(`${stack.api.url}/console/approvals/${approval.id}`);
     await olga.getByRole('button', { name: 'Resume the run: send this write' }).click();
-    await olga.getByText(/^Sent: step 9 \(Click “Save” at \d+, \d+\) was carried out/).waitFor();
+    await olga.getByText(/^Sent: step 9 \(Click “Save”\) was carried out/).waitFor();
 
     const run = await stack.waitFor(started.id, isEnded);
     expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
@@ -222,6 +239,85 @@ describe('the console under commit-point approval', () => {
     await browser.shot(auditor, 'commit-run');
     await bob.close();
     await olga.close();
+    await auditor.close();
+  });
+
+  it('a Save that changes nothing: the page says “unchanged”, and the application’s “no data changed” is no green Sent', async () => {
+    await stack.configure({ planner: va02, ...COMMIT });
+    const decide = async (runId: string, approvalId: string) => {
+      const approved = await stack.api.request('POST', `/api/approvals/${approvalId}/approve`, {
+        token: stack.tokens.approver,
+        json: {},
+      });
+      expect(approved.status).toBe(200);
+      const resumed = await stack.api.request('POST', `/api/computer-use/runs/${runId}/resume`, {
+        token: stack.tokens.operator,
+      });
+      expect(resumed.status).toBe(200);
+    };
+    const heldOf = async (runId: string) => {
+      const run = await stack.waitFor(runId, (r) => r.status === 'awaiting_approval' || isEnded(r));
+      expect(run.status).toBe('awaiting_approval');
+      return run.pending_approval;
+    };
+    // The first run stores the new date; the second, on the same sim, types the same date again.
+    const first = await stack.start('change order 4711');
+    await decide(first.id, (await heldOf(first.id)).id);
+    expect(await stack.waitFor(first.id, isEnded)).toMatchObject({ end_reason: 'done' });
+    const second = await stack.start('change order 4711');
+    const approval = await heldOf(second.id);
+    const date = approval.changes.find((c: any) => c.field === 'Req. Deliv. Date');
+    expect([date.before, date.read_back]).toEqual(['30.04.2026', '30.04.2026']);
+
+    const bob = await browser.tab();
+    await browser.signIn(bob, stack.tokens.approver, 'bob');
+    await bob.goto(`${stack.api.url}/console/approvals/${approval.id}`);
+    const heading = bob.getByRole('heading', { level: 1 });
+    await expect(heading.textContent()).resolves.toBe(
+      'SAP GUI (sim) · Click “Save” stores Req. Deliv. Date “30.04.2026” (unchanged) (opened with Order “4711”)',
+    );
+    // No point on the screen in the heading or the tab's title.
+    await expect(bob.title()).resolves.not.toMatch(/\d+, \d+/);
+    const list = bob.locator('.change-list');
+    await expect(list.getByRole('heading', { level: 2 }).textContent()).resolves.toBe(
+      'This Save stores no change: the values are as they were',
+    );
+    await expect(list.locator('tbody td.change-after').textContent()).resolves.toBe(
+      '30.04.2026 unchanged',
+    );
+    await bob
+      .locator('.held-screen img.screen-img[src]')
+      .evaluate((el: ImageElement) => el.decode());
+    await browser.shot(bob, 'commit-unchanged');
+
+    // Sent once approved and resumed: the application says it changed nothing, and so does the
+    // page, in amber, not the green of a change stored.
+    await decide(second.id, approval.id);
+    const sent = bob.locator('.after-sent');
+    await expect(sent.locator('h2').textContent()).resolves.toBe(
+      'Sent, and the application changed nothing',
+    );
+    await expect(sent.getAttribute('class')).resolves.toBe('after-sent after-sent-nothing');
+    await expect(sent.locator('.sent-what').textContent()).resolves.toContain(
+      '“No data was changed”',
+    );
+    await expect(sent.evaluate((el: any) => getComputedStyle(el).borderLeftColor)).resolves.toBe(
+      'rgb(138, 75, 0)',
+    );
+
+    // The script then waits for the save's message in vain: the run page says so in words.
+    const run = await stack.waitFor(second.id, isEnded, 60_000);
+    expect(run).toMatchObject({ status: 'failed', end_reason: 'fail' });
+    expect(run.summary).toMatch(/^steps\[\d+\] \(step "check"\) waited 10 times for text \//);
+    const auditor = await browser.tab();
+    await browser.signIn(auditor, stack.tokens.auditor, 'aud');
+    await auditor.goto(`${stack.api.url}/console/runs/${second.id}`);
+    const summary = auditor.locator('.facts div', { hasText: /^Summary/ }).locator('dd');
+    await expect(summary.textContent()).resolves.toMatch(
+      /^the script's step “check” waited 10 times for the text it expects; the screen never showed itAs the planner wrote it/,
+    );
+    await expect(summary.locator('details code').textContent()).resolves.toBe(run.summary);
+    await bob.close();
     await auditor.close();
   });
 

@@ -189,13 +189,15 @@ describe('the console', () => {
       x: save.rect.x + Math.floor(save.rect.width / 2),
       y: save.rect.y + Math.floor(save.rect.height / 2),
     });
-    const words = `Click “Save” at ${approval.action.x}, ${approval.action.y}`;
-    const link = page.getByRole('link', { name: words });
+    const link = page.getByRole('link', { name: 'Click “Save”' });
     await link.waitFor({ timeout: 2000 });
 
     const item = page.locator(`[data-approval-id="${approval.id}"]`);
-    // The goal comes from the run, fetched once the row is there.
+    // The goal comes from the run, fetched once the row is there; with it the title names the
+    // system. No point on the screen in it: the screenshot shows where.
     await item.getByText('“change order 4711”').waitFor();
+    const words = 'SAP GUI (sim) · Click “Save”';
+    await expect(link.textContent()).resolves.toBe(words);
     const text = await item.textContent();
     expect(text).toContain('sap-orders');
     expect(text).toContain('“change order 4711”');
@@ -209,7 +211,8 @@ describe('the console', () => {
     await shot(page, 'inbox');
 
     await link.click();
-    await page.getByRole('heading', { level: 1, name: words }).waitFor();
+    await page.getByRole('heading', { level: 1, name: words, exact: true }).waitFor();
+    await expect(page.title()).resolves.not.toMatch(/\d+, \d+/);
     const check = async () => {
       const img = page.locator('.held-screen img.screen-img');
       await img.evaluate((el: ImageElement) => el.decode());
@@ -290,12 +293,12 @@ describe('the console', () => {
     await signIn(olga, stack.tokens.both, 'olga');
     await olga.goto(`${stack.api.url}/console/approvals/${approval.id}`);
     await olga.getByRole('button', { name: 'Resume the run: send this write' }).click();
-    await olga.getByText(/^Sent: step 1 \(Click “Save” at \d+, \d+\) was carried out/).waitFor();
+    await olga.getByText(/^Sent: step 1 \(Click “Save”\) was carried out/).waitFor();
     // The page then says what was sent, by whose decision, and shows the screen after it.
     const sent = olga.locator('.after-sent');
     await sent.locator('.after-screen img.screen-img[src]').waitFor();
     await expect(sent.locator('.sent-what').textContent()).resolves.toMatch(
-      /^Warden sent Click “Save” at \d+, \d+ \(step 1\), approved by bob, resumed by olga at [\d-]+ [\d:]+\./,
+      /^Warden sent Click “Save” \(step 1\), approved by bob, resumed by olga at [\d-]+ [\d:]+\./,
     );
     await expect(sent.locator('figcaption').textContent()).resolves.toBe(
       'The screen after it was sent: what step 2 saw.',
@@ -319,7 +322,12 @@ describe('the console', () => {
     await expect(step1.locator('.outcome').textContent()).resolves.toBe('sent after approval');
     await auditor.locator('.status-completed').waitFor({ timeout: 10_000 });
     await expect(step1.textContent()).resolves.toMatch(
-      /Step 1 Click “Save” at \d+, \d+.*write.*click on “Save” \(from the screen outline\)/,
+      /Step 1 Click “Save”write.*click on “Save” \(from the screen outline\)/,
+    );
+    // The point on the screen is in the step's details, not its heading.
+    await expect(step1.locator('h3').textContent()).resolves.not.toMatch(/\d+, \d+/);
+    await expect(step1.locator('.facts').textContent()).resolves.toMatch(
+      /Exact action\{.*"x":\d+.*"y":\d+/,
     );
     await expect(step1.textContent()).resolves.toContain('no model call (scripted planner)');
     // The film names the people: who approved, when, with which comment, who resumed; and links
@@ -389,7 +397,7 @@ describe('the console', () => {
     const { id, approval } = await heldRun();
     const bob = await tab();
     await signIn(bob, stack.tokens.approver, 'bob');
-    await bob.getByRole('link', { name: /^Click “Save”/ }).click();
+    await bob.getByRole('link', { name: /Click “Save”/ }).click();
     await bob.getByLabel('Comment (optional)').fill('Wrong order.');
     await bob.getByRole('button', { name: 'Reject' }).click();
     await bob
@@ -511,7 +519,7 @@ describe('the console', () => {
       const bob = await tab();
       await signIn(bob, stack.tokens.approver, 'bob');
       await bob.goto(`${stack.api.url}/console/approvals/${approval.id}`);
-      await bob.getByRole('heading', { level: 1, name: 'Type “/nVA03”' }).waitFor();
+      await bob.getByRole('heading', { level: 1, name: /“\/nVA03”/ }).waitFor();
       const regions = bob.locator('.held-screen .volatile-region');
       await regions.first().waitFor({ state: 'attached' });
       expect(await regions.count()).toBe(approval.volatile_regions.rects.length);
@@ -539,8 +547,8 @@ describe('the console', () => {
     const { approval } = await heldRun(typeCommand);
     const bob = await tab();
     await signIn(bob, stack.tokens.approver, 'bob');
-    await bob.getByRole('link', { name: 'Type “/nVA03”' }).click();
-    await bob.getByRole('heading', { level: 1, name: 'Type “/nVA03”' }).waitFor();
+    await bob.getByRole('link', { name: /“\/nVA03”/ }).click();
+    await bob.getByRole('heading', { level: 1, name: /“\/nVA03”/ }).waitFor();
     const outline = bob.locator('.held-screen .field-outline');
     await outline.waitFor({ state: 'attached' });
     const drawn = await outline.evaluate((el) => ({
@@ -570,7 +578,7 @@ describe('the console', () => {
     await shot(bob, 'approval-type');
     const strip = bob.locator('.strip-item');
     expect(await strip.count()).toBe(1);
-    await expect(strip.textContent()).resolves.toContain('1 Click “Command field” at');
+    await expect(strip.textContent()).resolves.toContain('1 Click “Command field”');
     await strip.click();
     await expect(strip.getAttribute('aria-pressed')).resolves.toBe('true');
     await bob
@@ -607,7 +615,8 @@ describe('the console', () => {
 
     // The inbox: the whole text is the waiting action's title.
     const item = bob.locator(`[data-approval-id="${approval.id}"]`);
-    await item.waitFor();
+    // Once its run is read, the title names the system.
+    await item.locator('img.screen-img').waitFor();
     await expect(
       typedOnPage(bob, `[data-approval-id="${approval.id}"] h2 .typed`),
     ).resolves.toEqual({
@@ -617,13 +626,15 @@ describe('the console', () => {
       boxes: expect.any(Number),
       fits: true,
     });
-    await expect(item.locator('h2').textContent()).resolves.toBe(`Type “${shownText}”`);
+    await expect(item.locator('h2').textContent()).resolves.toBe(
+      `SAP GUI (sim) · Type “${shownText}”`,
+    );
 
     // The approval page: in full in the heading, wrapped on the page, with nothing cut.
     await item.getByRole('link').first().click();
     const heading = bob.getByRole('heading', { level: 1 });
     await heading.waitFor();
-    await expect(heading.textContent()).resolves.toBe(`Type “${shownText}”`);
+    await expect(heading.textContent()).resolves.toBe(`SAP GUI (sim) · Type “${shownText}”`);
     const onPage = await typedOnPage(bob, 'h1 .typed');
     expect(onPage).toMatchObject({ text: shownText, marks: [['⇥', 'tab']], fits: true });
     expect(onPage.boxes).toBeGreaterThan(1);
@@ -694,14 +705,14 @@ describe('the console', () => {
     await page.keyboard.press('Enter');
     await page.locator('.who-subject', { hasText: 'bob' }).waitFor();
     // Focus moves to the page's heading, then Tab reaches the waiting action's link.
-    const link = page.getByRole('link', { name: /^Click “Save”/ });
+    const link = page.getByRole('link', { name: /Click “Save”/ });
     await link.waitFor();
     for (let i = 0; i < 20; i++) {
       if (await link.evaluate((el) => el === document.activeElement)) break;
       await page.keyboard.press('Tab');
     }
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { level: 1, name: /^Click “Save”/ }).waitFor();
+    await page.getByRole('heading', { level: 1, name: /Click “Save”/ }).waitFor();
     await page.getByLabel('Comment (optional)').focus();
     await page.keyboard.type('By keyboard.');
     await page.keyboard.press('Tab');
@@ -911,6 +922,58 @@ describe('the console', () => {
       .getByText('Not saved: line 1 is not "name = value the run typed".')
       .waitFor();
     await shot(page, 'run-save-as-routine');
+    await page.close();
+  });
+
+  it('scrolls no page sideways on a phone (390×844): every page of the console', async () => {
+    const { id, approval } = await heldRun();
+    const all = (
+      await stack.api.token('acme', 'pia', [
+        'agents.approve',
+        'agents.operate',
+        'audit.read',
+        'computer_use.admin',
+      ])
+    ).token;
+    const page = await tab();
+    await page.setViewportSize({ width: 390, height: 844 });
+    /** How far the page is wider than the screen, and what sticks out past its right edge. */
+    const wider = () =>
+      page.evaluate(() => {
+        const root = document.documentElement;
+        const over = root.scrollWidth - root.clientWidth;
+        const out = [...document.querySelectorAll('main *')]
+          .filter((el: any) => el.getBoundingClientRect().right > root.clientWidth + 0.5)
+          .slice(0, 3)
+          .map((el: any) => `${el.tagName.toLowerCase()}.${el.className}`);
+        return { over: Math.max(0, over), out: over > 0 ? out : [] };
+      });
+    await page.goto(`${stack.api.url}/console`);
+    await page.getByLabel('API token').waitFor();
+    await expect(wider()).resolves.toEqual({ over: 0, out: [] });
+    await signIn(page, all, 'pia');
+    const pages: Array<[string, string]> = [
+      ['/console/approvals', `.inbox-item[data-approval-id="${approval.id}"] img.screen-img`],
+      [`/console/approvals/${approval.id}`, '.held-screen img.screen-img'],
+      ['/console/runs', `tr[data-run-id="${id}"], a[href="/console/runs/${id}"]`],
+      [`/console/runs/${id}`, 'li.step[data-step="1"]'],
+      ['/console/audit', 'table.audit tbody tr'],
+      ['/console/chat-link', 'main h1'],
+      ['/console/admin', '#inventory tr[data-agent="sap-orders"]'],
+    ];
+    const seen: Array<{ path: string; over: number; out: string[] }> = [];
+    for (const [path, ready] of pages) {
+      await page.goto(`${stack.api.url}${path}`);
+      await page.locator(ready).first().waitFor();
+      if (path === '/console/admin') {
+        await page.locator('#planner-catalog tbody tr').first().waitFor();
+        await page.locator('article.governance dl').first().waitFor();
+        await page.getByRole('button', { name: 'Pause every agent' }).waitFor();
+      }
+      seen.push({ path, ...(await wider()) });
+      if (path === '/console/admin') await shot(page, 'admin-phone');
+    }
+    expect(seen).toEqual(pages.map(([path]) => ({ path, over: 0, out: [] })));
     await page.close();
   });
 

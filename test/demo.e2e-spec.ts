@@ -70,37 +70,87 @@ function startDemo(name: string, args: string[] = []) {
 describe('npm run demo', () => {
   it('with --keep leaves the console running with a held write, signs people in, and stops on Ctrl+C', async () => {
     const demo = startDemo(`${testRunPrefix()}_demo_keep`, ['--keep']);
-    const deadline = Date.now() + 200_000;
-    while (!demo.output().includes('Ctrl+C stops everything') && Date.now() < deadline) {
-      const ended = await Promise.race([demo.closed, new Promise((r) => setTimeout(r, 200))]);
-      if (ended !== undefined) break;
-    }
-    const output = demo.output();
-    expect(output).toContain('Ctrl+C stops everything the demo started');
-    expect(output).not.toContain('✗');
-    const base = /open (http:\/\/\S+)\/console and sign in/.exec(output)![1];
-    const token = (who: string) => new RegExp(`as ${who}[^:]*:\\s+(wdn_\\S+)`).exec(output)![1];
-    const approvalPage = /the approval: (\S+)/.exec(output)![1];
-    // The console answers, and the printed approver's token signs in as bob and sees the write.
-    expect((await fetch(`${base}/console`)).status).toBe(200);
-    expect((await fetch(approvalPage)).status).toBe(200);
-    const me = await fetch(`${base}/api/me`, {
-      headers: { authorization: `Bearer ${token('bob')}` },
-    });
-    expect(await me.json()).toMatchObject({ subject: 'bob', tenant: 'acme' });
-    const pending = await fetch(`${base}/api/approvals?status=pending`, {
-      headers: { authorization: `Bearer ${token('bob')}` },
-    });
-    const items = ((await pending.json()) as { items: Array<{ id: string }> }).items;
-    expect(items.map((a) => a.id)).toEqual([approvalPage.split('/').pop()]);
-    expect(token('olga')).not.toBe(token('bob'));
+    // A failed expectation still stops everything the demo started.
+    let interrupted = false;
+    try {
+      const deadline = Date.now() + 200_000;
+      while (!demo.output().includes('Ctrl+C stops everything') && Date.now() < deadline) {
+        const ended = await Promise.race([demo.closed, new Promise((r) => setTimeout(r, 200))]);
+        if (ended !== undefined) break;
+      }
+      const output = demo.output();
+      expect(output).toContain('Ctrl+C stops everything the demo started');
+      expect(output).not.toContain('✗');
+      const base = /open (http:\/\/\S+)\/console and sign in/.exec(output)![1];
+      const token = (who: string) => new RegExp(`as ${who}[^:]*:\\s+(wdn_\\S+)`).exec(output)![1];
+      const approvalPage = /the approval: (\S+)/.exec(output)![1];
+      // The console answers, and the printed approver's token signs in as bob and sees the write.
+      expect((await fetch(`${base}/console`)).status).toBe(200);
+      expect((await fetch(approvalPage)).status).toBe(200);
+      const me = await fetch(`${base}/api/me`, {
+        headers: { authorization: `Bearer ${token('bob')}` },
+      });
+      expect(await me.json()).toMatchObject({ subject: 'bob', tenant: 'acme' });
+      const pending = await fetch(`${base}/api/approvals?status=pending`, {
+        headers: { authorization: `Bearer ${token('bob')}` },
+      });
+      const items = ((await pending.json()) as { items: Array<{ id: string }> }).items;
+      expect(items.map((a) => a.id)).toEqual([approvalPage.split('/').pop()]);
+      expect(token('olga')).not.toBe(token('bob'));
+      // The admin's token too, and where the Admin page is.
+      const admin = await fetch(`${base}/api/me`, {
+        headers: { authorization: `Bearer ${token('ada')}` },
+      });
+      expect(await admin.json()).toMatchObject({ subject: 'ada' });
+      expect(output).toContain(`${base}/console/admin`);
 
-    process.kill(-demo.child.pid!, 'SIGINT');
-    expect(await demo.closed).toBe(0);
-    expect(demo.output()).toContain('stopped; nothing the demo started is running.');
-    expect(processGroup(demo.child.pid!)).toEqual([]);
-    expect(await connectTo(base)).toBe('ECONNREFUSED');
-  }, 240_000);
+      // The kept run starts from the sim's first screen, so its Save changes the date: before is
+      // not after, and approving and resuming it ends the run done.
+      const call = (method: string, url: string, who: string) =>
+        fetch(`${base}${url}`, {
+          method,
+          headers: { authorization: `Bearer ${token(who)}`, 'content-type': 'application/json' },
+          body: method === 'POST' ? '{}' : undefined,
+        });
+      const held = (await (await call('GET', `/api/approvals/${items[0].id}`, 'bob')).json()) as {
+        run_id: string;
+        changes: Array<{ field: string; before: string | null; read_back: string | null }>;
+      };
+      const date = held.changes.find((c) => c.field === 'Req. Deliv. Date')!;
+      expect(date.read_back).toBe('30.04.2026');
+      expect(date.before).toMatch(/^\d\d\.\d\d\.\d{4}$/);
+      expect(date.before).not.toBe(date.read_back);
+      expect((await call('POST', `/api/approvals/${items[0].id}/approve`, 'bob')).status).toBe(200);
+      expect(
+        (await call('POST', `/api/computer-use/runs/${held.run_id}/resume`, 'olga')).status,
+      ).toBe(200);
+      let run: { status: string; end_reason: string | null } = { status: '', end_reason: null };
+      const settled = Date.now() + 60_000;
+      while (Date.now() < settled) {
+        run = (await (
+          await call('GET', `/api/computer-use/runs/${held.run_id}`, 'olga')
+        ).json()) as {
+          status: string;
+          end_reason: string | null;
+        };
+        if (!['queued', 'running'].includes(run.status)) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
+
+      process.kill(-demo.child.pid!, 'SIGINT');
+      interrupted = true;
+      expect(await demo.closed).toBe(0);
+      expect(demo.output()).toContain('stopped; nothing the demo started is running.');
+      expect(processGroup(demo.child.pid!)).toEqual([]);
+      expect(await connectTo(base)).toBe('ECONNREFUSED');
+    } finally {
+      if (!interrupted) {
+        process.kill(-demo.child.pid!, 'SIGINT');
+        await demo.closed;
+      }
+    }
+  }, 300_000);
 
   it('refuses an argument it does not know, before it installs or starts anything', async () => {
     const demo = startDemo(`${testRunPrefix()}_demo_bad`, ['--nope']);
@@ -123,7 +173,7 @@ describe('npm run demo', () => {
     expect(output).toContain('four-eyes: olga started this run');
     expect(output).toContain('SHA-256 matches');
     expect(output).toContain('✓ exactly one save of order 4711');
-    // The same change approved at the commit: one decision, with the change list (issue 14).
+    // The same change approved at the commit: one decision, with the change list.
     expect(output).toMatch(
       /it stores\s+1 change:\n\s+Order: opened with “4711” \(navigation, not a stored change\)\n\s+Req\. Deliv\. Date: “\d\d\.\d\d\.\d{4}” → “30\.04\.2026”\n/,
     );

@@ -10,7 +10,9 @@ import {
   changeInWords,
   changesHeading,
   decisionSentence,
+  isUnchanged,
   openedInWords,
+  whyBesideChanges,
 } from './browser/change-words';
 import { eventInWords } from './browser/event-words';
 import type { Change as ConsoleChange, StagedEdit } from './browser/api-types';
@@ -24,6 +26,7 @@ import {
   modelInWords,
   outcomeInWords,
   receiptInWords,
+  saidNothingChanged,
   shown,
   stepOutcomeInWords,
   typedPieces,
@@ -183,6 +186,17 @@ describe('outcomes and change lists in the console', () => {
     expect(decisionSentence({ system: null, action: save, why: null, changes: null })).toBe(
       'Click “Save”',
     );
+    // The same value again stores nothing: said so, not as “30.04.2026” → “30.04.2026”.
+    const same = change('Req. Deliv. Date', '30.04.2026', '30.04.2026', 'same');
+    expect(isUnchanged(same as ConsoleChange)).toBe(true);
+    expect(isUnchanged(date as ConsoleChange)).toBe(false);
+    expect(say([{ ...order, kind: 'navigation' }, same])).toBe(
+      'SAP GUI (sim) · Click “Save” stores Req. Deliv. Date “30.04.2026” (unchanged) (opened with Order “4711”)',
+    );
+    // A click on nothing labelled names no point on the screen either.
+    expect(
+      decisionSentence({ system: null, action: { action: 'click', x: 5, y: 6 }, why: null }),
+    ).toBe('Click a point on the screen');
     expect(
       decisionSentence({
         system: 'GnuCash',
@@ -400,6 +414,30 @@ describe('outcomes and change lists in the console', () => {
     expect(changesHeading({ action: 'click', x: 1, y: 2 }, why, 0)).toBe(
       'This Save stores no typed change',
     );
+    // Every change leaves its field as it was.
+    expect(changesHeading({ action: 'click', x: 1, y: 2 }, why, 0, 1)).toBe(
+      'This Save stores no change: the values are as they were',
+    );
+    // Beside the list, the why does not count the changes again.
+    expect(whyBesideChanges(why, [{} as ConsoleChange])).toBe(
+      'click on “Save” (from the screen outline)',
+    );
+    expect(whyBesideChanges(why, [])).toBe(why);
+  });
+
+  it('tells an application’s “no data changed” from any other answer', () => {
+    const said = (text: string, fresh = true) =>
+      saidNothingChanged({
+        before: null,
+        message: { type: 'I', text, source: 'status' },
+        fresh,
+      });
+    expect(said('No data was changed')).toBe(true);
+    expect(said('Es wurden keine Daten geändert')).toBe(true);
+    expect(said('Sales order 4711 has been saved')).toBe(false);
+    // A message left from before the write is no answer to it.
+    expect(said('No data was changed', false)).toBe(false);
+    expect(saidNothingChanged({ before: null, none: 'no status bar' })).toBe(false);
   });
 
   it('says a navigation line as what it opened, in grey words', () => {

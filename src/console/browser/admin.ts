@@ -6,7 +6,7 @@
  * keeps.
  */
 import { api } from './api';
-import { facts, h } from './dom';
+import { facts, h, labelCells } from './dom';
 import { governanceSection } from './governance';
 import { inventoryTable } from './inventory';
 import { oversightSection } from './oversight';
@@ -19,29 +19,30 @@ function catalogTable(signal: AbortSignal) {
   const body = h('tbody');
   const lead = h('p', { class: 'lead' });
   const problem = h('p', { class: 'error', role: 'alert' });
+  const table = h(
+    'table',
+    { class: 'cards' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, 'Planner'),
+        h('th', { scope: 'col' }, 'Runs'),
+        h('th', { scope: 'col' }, 'Available'),
+        h('th', { scope: 'col' }, 'Why'),
+      ),
+    ),
+    body,
+  );
   const section = h(
     'section',
     { id: 'planner-catalog' },
     h('h2', {}, 'Planners'),
     lead,
     problem,
-    h(
-      'table',
-      {},
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'col' }, 'Planner'),
-          h('th', { scope: 'col' }, 'Runs'),
-          h('th', { scope: 'col' }, 'Available'),
-          h('th', { scope: 'col' }, 'Why'),
-        ),
-      ),
-      body,
-    ),
+    table,
   );
   void (async () => {
     try {
@@ -66,6 +67,7 @@ function catalogTable(signal: AbortSignal) {
           ),
         ),
       );
+      labelCells(table);
     } catch (error) {
       if (signal.aborted) return;
       problem.textContent = `Could not load the planners: ${error instanceof Error ? error.message : String(error)}`;

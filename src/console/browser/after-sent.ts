@@ -4,7 +4,7 @@
  */
 import { actionTitle, h } from './dom';
 import { screenView } from './screens';
-import { clock, receiptInWords } from './words';
+import { clock, receiptInWords, saidNothingChanged } from './words';
 import type { Approval, Run } from './api-types';
 
 /**
@@ -26,8 +26,14 @@ export function afterSentView() {
     shownStep = n;
     section.hidden = false;
     const said = receiptInWords(step.receipt);
+    const nothing = saidNothingChanged(step.receipt);
+    section.classList.toggle('after-sent-nothing', nothing);
     section.replaceChildren(
-      h('h2', { id: 'after-sent-title' }, 'Sent'),
+      h(
+        'h2',
+        { id: 'after-sent-title' },
+        nothing ? 'Sent, and the application changed nothing' : 'Sent',
+      ),
       h(
         'p',
         { class: 'sent-what' },

@@ -7,8 +7,9 @@ import { changeList, editList } from './changes';
 import { railNotice } from './rail';
 import { redactionNotice } from './redaction-notice';
 import { decidersFacts } from './deciders';
-import { actionTitle, every, facts, h } from './dom';
-import { decisionSentence } from './change-words';
+import { every, facts, h } from './dom';
+import { whyBesideChanges } from './change-words';
+import { decisionHeading } from './decision-heading';
 import { marksInWords, targetOf } from './screen-marks';
 import { afterSentView } from './after-sent';
 import { reportAttention } from './attention';
@@ -43,7 +44,7 @@ export async function renderApproval(main: HTMLElement, ctx: PageContext) {
   }
   const steps = run?.steps ?? [];
   const held = steps.find((st) => st.n === approval.step);
-  const words = actionInWords(approval.action, approval.why);
+  const words = actionInWords(approval.action, approval.why, { where: false });
   const focus = approval.action.action === 'type' ? typingFocus(steps, approval.step) : null;
   const canOperate = ctx.can('agents.operate');
   const canReadRuns = canOperate || ctx.can('audit.read');
@@ -246,9 +247,9 @@ export async function renderApproval(main: HTMLElement, ctx: PageContext) {
   main.append(
     h('p', { class: 'crumbs' }, h('a', { href: '/console/approvals' }, '← All waiting actions')),
     h(
-      'p',
+      'h1',
       { class: 'decision-sentence' },
-      decisionSentence({
+      ...decisionHeading({
         system: run?.system ?? approval.system ?? undefined,
         action: approval.action,
         why: approval.why,
@@ -256,7 +257,6 @@ export async function renderApproval(main: HTMLElement, ctx: PageContext) {
         edit,
       }),
     ),
-    h('h1', {}, ...actionTitle(approval.action, approval.why)),
     h(
       'p',
       { class: 'lead' },
@@ -290,7 +290,7 @@ export async function renderApproval(main: HTMLElement, ctx: PageContext) {
         // buttons stay at the bottom of a phone's screen, console.css); what helps judge it after.
         stand,
         whyTitle,
-        h('p', { class: 'why' }, approval.why),
+        h('p', { class: 'why' }, whyBesideChanges(approval.why, approval.changes)),
         safetyChecks(approval),
         own,
         panel,

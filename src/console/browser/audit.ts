@@ -214,7 +214,7 @@ export function renderAudit(main: HTMLElement, ctx: PageContext) {
     count,
     h(
       'table',
-      { class: 'audit' },
+      { class: 'audit cards' },
       h('caption', { class: 'visually-hidden' }, 'Audit events, oldest first'),
       h(
         'thead',

@@ -28,6 +28,7 @@ export function editInWords(edit: StagedEdit) {
   const field = edit.field.label;
   switch (editMode(edit)) {
     case 'replaces':
+      if (edit.before === edit.text) return `${field} ${text} (unchanged: the same text again)`;
       return `${field} “${shown(edit.before ?? '', 40)}” → ${text}`;
     case 'empty':
       return `${field} (empty) → ${text}`;
@@ -44,8 +45,9 @@ export function editInWords(edit: StagedEdit) {
  * write stores 1 change`. `n` counts every line but navigation, as the table lists them (a field
  * changed without a typed edit among them: the commit stores it too).
  */
-export function changesHeading(action: Action, why: string | null, n: number) {
-  const changes = n === 0 ? 'no typed change' : `${n} ${n === 1 ? 'change' : 'changes'}`;
+export function changesHeading(action: Action, why: string | null, n: number, unchanged = 0) {
+  const none = unchanged > 0 ? 'no change: the values are as they were' : 'no typed change';
+  const changes = n === 0 ? none : `${n} ${n === 1 ? 'change' : 'changes'}`;
   const label =
     action.action === 'click' || action.action === 'double_click' ? clickLabel(action, why) : '';
   if (label) return `This ${shown(label, 40)} stores ${changes}`;
@@ -59,6 +61,20 @@ export function changesHeading(action: Action, why: string | null, n: number) {
  * read left). Every other line, `earlier` ones included, is a change.
  */
 export const isNavigation = (c: Change) => c.kind === 'navigation';
+
+/**
+ * The value a change list shows as After: read back from the held screen, or, for a field typed
+ * on an earlier screen (or not read back), what was typed.
+ */
+export const afterOf = (c: Change) =>
+  c.read_back_check === 'earlier' ? c.after : (c.read_back ?? c.after);
+
+/**
+ * Whether a change leaves its field as it was: the value before is the one After shows (the
+ * same date typed over itself). Such a line stores nothing, and the page says so.
+ */
+export const isUnchanged = (c: Change) =>
+  !isNavigation(c) && c.before !== null && c.before === afterOf(c);
 
 /**
  * A navigation line as the approver reads it, grey: `opened order 4711`. The label's capitalised
@@ -84,7 +100,7 @@ export function decisionSentence(o: {
   changes?: Change[] | null;
   edit?: StagedEdit | null;
 }): string {
-  const what = actionInWords(o.action, o.why).replace(/ at -?\d+, -?\d+$/, '');
+  const what = actionInWords(o.action, o.why, { where: false });
   const system = o.system ? `${o.system} · ` : '';
   if (o.action.action === 'type' && o.edit) return `${system}Type into ${editInWords(o.edit)}`;
   const changes = o.changes ?? [];
@@ -92,7 +108,11 @@ export function decisionSentence(o: {
   // A field typed on an earlier screen that Warden cannot tell was navigation is a change.
   const stored = changes
     .filter((c) => !isNavigation(c))
-    .map((c) => `${c.field} ${value(c.before)} → ${value(c.read_back ?? c.after)}`);
+    .map((c) =>
+      isUnchanged(c)
+        ? `${c.field} ${value(c.before)} (unchanged)`
+        : `${c.field} ${value(c.before)} → ${value(c.read_back ?? c.after)}`,
+    );
   const opened = changes.filter(isNavigation).map((c) => `${c.field} ${value(c.after)}`);
   const stores = stored.length > 0 ? ` stores ${stored.join('; ')}` : '';
   const within = opened.length > 0 ? ` (opened with ${opened.join(', ')})` : '';
@@ -118,4 +138,13 @@ export function changeInWords(change: Change) {
   const after =
     change.read_back_check === 'earlier' ? change.after : (change.read_back ?? change.after);
   return `${change.field}: ${value(change.before)} → ${value(after)}${flags[change.read_back_check] ?? ''}`;
+}
+
+/**
+ * A held commit's why beside its change list: the list says what the commit stores, so the why
+ * does not count it again (`; it commits 1 staged change`).
+ */
+export function whyBesideChanges(why: string, changes: Change[] | null | undefined): string {
+  if (!changes?.length) return why;
+  return why.replace(/; it commits \d+ staged changes?/, '');
 }

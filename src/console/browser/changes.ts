@@ -11,6 +11,7 @@ import {
   changesHeading,
   editMode,
   isNavigation,
+  isUnchanged,
   openedInWords,
 } from './change-words';
 import { marked } from './words';
@@ -51,6 +52,7 @@ function afterCell(c: Change) {
     cell.append(fieldValue(c.after), ' ', h('span', { class: 'change-flag' }, 'not read back'));
   } else {
     cell.append(fieldValue(c.read_back));
+    if (isUnchanged(c)) cell.append(' ', h('span', { class: 'change-same' }, 'unchanged'));
     if (c.read_back_check === 'differs') {
       cell.append(' ', h('span', { class: 'change-flag' }, 'typed “', fieldValue(c.after), '”'));
     }
@@ -78,6 +80,7 @@ export function editList(
   const after = h('td', { class: 'change-after' });
   if (mode === 'replaces' || mode === 'empty') {
     after.append(fieldValue(text));
+    if (edit.before === text) after.append(' ', h('span', { class: 'change-same' }, 'unchanged'));
   } else if (mode === 'adds') {
     after.append(
       fieldValue(edit.before),
@@ -158,7 +161,16 @@ export function changeList(
   const section = h(
     'section',
     { class: 'change-list', 'aria-labelledby': titleId },
-    h(o.level, { id: titleId }, changesHeading(approval.action, approval.why, changes.length)),
+    h(
+      o.level,
+      { id: titleId },
+      changesHeading(
+        approval.action,
+        approval.why,
+        changes.filter((c) => !isUnchanged(c)).length,
+        changes.filter(isUnchanged).length,
+      ),
+    ),
     ...opened.map((c) =>
       h(
         'p',
@@ -206,18 +218,21 @@ function changeTable(changes: Change[]) {
 }
 
 /**
- * The lines under the table on the approval page: who typed the changes, what After is, and
- * what is in doubt.
+ * The line under the table on the approval page: who typed the changes and what After is, in one
+ * sentence; then only what is in doubt, each in one more. Navigation is the grey line's.
  */
 function appendHelp(section: HTMLElement, changes: Change[], opened: Change[], steps: Step[]) {
-  const navigation = opened.length
-    ? `Not a change: ${opened.map((c) => `“${marked(c.field)}”`).join(', ')}, typed on an earlier screen that the run left by a key a screen rule makes a read (navigation); it only opened what this screen shows.`
-    : '';
+  const names = (some: Change[]) => some.map((c) => `“${marked(c.field)}”`).join(', ');
   if (!changes.length) {
-    section.append(h('p', { class: 'help' }, navigation));
+    section.append(
+      h(
+        'p',
+        { class: 'help' },
+        `${names(opened)} only opened this screen: navigation, not a change.`,
+      ),
+    );
     return;
   }
-  const names = (some: Change[]) => some.map((c) => `“${marked(c.field)}”`).join(', ');
   const outlined = changes.filter(isOnScreen);
   const unread = changes.filter((c) => c.read_back_check === 'unread');
   const earlier = changes.filter((c) => c.read_back_check === 'earlier');
@@ -227,28 +242,24 @@ function appendHelp(section: HTMLElement, changes: Change[], opened: Change[], s
   const staged = changes.filter((c) => outcomes.get(c.step) === 'staged');
   const how =
     approved.length > 0 && staged.length === 0
-      ? 'Typed earlier in this run, each approved by a person: on the screen, not stored yet. '
+      ? 'Typed earlier in this run, each approved by a person'
       : approved.length > 0
-        ? `Typed earlier in this run: ${names(approved)} approved by a person, the rest without one; on the screen, not stored yet. `
-        : 'Typed earlier in this run without a person: on the screen, not stored. ';
+        ? `Typed earlier in this run, ${names(approved)} approved by a person, the rest without one`
+        : 'Typed earlier in this run without a person';
   section.append(
     h(
       'p',
       { class: 'help' },
-      how,
-      'Approving lets this write store it; rejecting stores nothing and stops the run. ',
-      'After is the value read back from this screen',
-      outlined.length ? `; outlined in green on it: ${names(outlined)}. ` : '. ',
+      `${how}; After is read back from this screen${outlined.length ? ', outlined in green' : ''}.`,
       earlier.length
-        ? `Typed on an earlier screen, which the application took: ${names(earlier)}, so After is what was typed there; Warden cannot tell that the run only moved on from it, so it counts as a change. `
+        ? ` ${names(earlier)}: typed on an earlier screen the application took, so After is what was typed there; counted as a change, since Warden cannot tell the run only moved on.`
         : '',
       unread.length
-        ? `Not read back: ${names(unread)} (not on this screen, or its value could not be read), so After is what was typed. `
+        ? ` Not read back: ${names(unread)} (not on this screen, or unreadable), so After is what was typed.`
         : '',
       unexplained.length
-        ? `The application marks ${names(unexplained)} changed, and this run typed nothing there: someone or something else changed it. Approve only if you know why. `
+        ? ` The application marks ${names(unexplained)} changed, and this run typed nothing there: approve only if you know why.`
         : '',
-      navigation,
     ),
   );
 }

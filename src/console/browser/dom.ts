@@ -68,14 +68,15 @@ export function typedText(text: string) {
 }
 
 /**
- * An action in words, as nodes: typing shows its text in full with its marks (`typedText`), any
- * other action is `actionInWords`.
+ * An action in words for a heading or a list, as nodes: typing shows its text in full with its
+ * marks (`typedText`), any other action is `actionInWords` without the point on the screen (the
+ * screenshot shows where; the exact action is in the page's details).
  */
 export function actionTitle(action: Action | null | undefined, why?: string | null): Child[] {
   if (action?.action === 'type' && typeof action.text === 'string') {
     return ['Type “', typedText(action.text), '”'];
   }
-  return [actionInWords(action, why)];
+  return [actionInWords(action, why, { where: false })];
 }
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -90,6 +91,22 @@ export function s<K extends keyof SVGElementTagNameMap>(
   applyAttrs(el, attrs);
   append(el, children);
   return el;
+}
+
+/**
+ * Labels each body cell of a table with its column's heading (`data-label`), which a phone shows
+ * before the cell when the table is read as cards (console.css `table.cards`). Call it after
+ * filling the body.
+ */
+export function labelCells(table: HTMLTableElement) {
+  const labels = [...(table.tHead?.rows[0]?.cells ?? [])].map((c) => c.textContent ?? '');
+  for (const body of table.tBodies) {
+    for (const row of body.rows) {
+      [...row.cells].forEach((cell, i) => {
+        if (labels[i] && cell.colSpan === 1) cell.dataset.label = labels[i];
+      });
+    }
+  }
 }
 
 /** A description list from label/value pairs, leaving out the pairs without a value. */

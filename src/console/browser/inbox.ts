@@ -6,12 +6,14 @@
 import { api } from './api';
 import { changeList, editList } from './changes';
 import { decidersFacts } from './deciders';
-import { actionTitle, every, facts, h } from './dom';
+import { every, facts, h } from './dom';
+import { decisionHeading } from './decision-heading';
+import { whyBesideChanges } from './change-words';
 import { targetOf } from './screen-marks';
 import { screenView } from './screens';
 import { typingFocus } from './typing-focus';
 import { actionInWords, ago, expiry } from './words';
-import type { Approval, ListPage, Run } from './api-types';
+import type { Approval, ListPage, Run, StagedEdit } from './api-types';
 import type { PageContext } from './page';
 
 /** How often the inbox asks: well inside the two seconds an approver may wait to see a new write. */
@@ -36,7 +38,22 @@ export function runOf(approval: Approval, runId: string) {
 }
 
 function inboxItem(approval: Approval, ctx: PageContext) {
-  const words = actionInWords(approval.action, approval.why);
+  const words = actionInWords(approval.action, approval.why, { where: false });
+  // The decision in one sentence, as the approval page's heading: the system, the action and what
+  // it stores (the record it opened); the system and a typing's field once the run says them.
+  const heading = (system: string | null | undefined, edit: StagedEdit | null) =>
+    decisionHeading({
+      system,
+      action: approval.action,
+      why: approval.why,
+      changes: approval.changes,
+      edit,
+    });
+  const link = h(
+    'a',
+    { href: `/console/approvals/${approval.id}` },
+    ...heading(approval.system, null),
+  );
   const goal = h('span', { class: 'goal' }, '…');
   const age = h('span');
   const expires = h('span');
@@ -53,15 +70,7 @@ function inboxItem(approval: Approval, ctx: PageContext) {
     h(
       'div',
       { class: 'inbox-body' },
-      h(
-        'h2',
-        {},
-        h(
-          'a',
-          { href: `/console/approvals/${approval.id}` },
-          ...actionTitle(approval.action, approval.why),
-        ),
-      ),
+      h('h2', {}, link),
       changeList(approval, { level: 'h3', explain: false }),
       edit,
       facts([
@@ -76,7 +85,7 @@ function inboxItem(approval: Approval, ctx: PageContext) {
               ]
             : String(approval.step),
         ],
-        ['Why held', approval.why],
+        ['Why held', whyBesideChanges(approval.why, approval.changes)],
         ['Run started by', approval.requested_by],
         ['Waiting', age],
         ['Expires', expires],
@@ -92,6 +101,7 @@ function inboxItem(approval: Approval, ctx: PageContext) {
       (run) => {
         goal.textContent = `“${run.goal}”`;
         const held = run.steps?.find((st) => st.n === approval.step);
+        link.replaceChildren(...heading(run.system ?? approval.system, held?.edit ?? null));
         if (approval.action.action === 'type' && typeof approval.action.text === 'string') {
           const list = editList(held?.edit, approval.action.text, 'h3', {
             id: `edit-${approval.id}`,

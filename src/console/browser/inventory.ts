@@ -4,7 +4,7 @@
  * and approvals have gone over 7 and 30 days.
  */
 import { api } from './api';
-import { h } from './dom';
+import { h, labelCells } from './dom';
 import { clock, duration, statusInWords } from './words';
 import type { Inventory, InventoryAgent, InventoryPlanner, RunWindow } from './api-types';
 
@@ -60,37 +60,32 @@ function row(a: InventoryAgent) {
 export function inventoryTable(signal: AbortSignal) {
   const body = h('tbody');
   const problem = h('p', { class: 'error', role: 'alert' });
-  const section = h(
-    'section',
-    { id: 'inventory' },
-    h('h2', {}, 'Agents'),
-    problem,
+  const table = h(
+    'table',
+    { class: 'inventory cards' },
+    h('caption', { class: 'visually-hidden' }, 'Agents of the config in force'),
     h(
-      'table',
-      { class: 'inventory' },
-      h('caption', { class: 'visually-hidden' }, 'Agents of the config in force'),
+      'thead',
+      {},
       h(
-        'thead',
+        'tr',
         {},
-        h(
-          'tr',
-          {},
-          ...[
-            'Agent',
-            'System',
-            'Screen host',
-            'Planner',
-            'Write approval',
-            'Last run',
-            'Last 7 days',
-            'Last 30 days',
-            'Time to decide (30 days)',
-          ].map((t) => h('th', { scope: 'col' }, t)),
-        ),
+        ...[
+          'Agent',
+          'System',
+          'Screen host',
+          'Planner',
+          'Write approval',
+          'Last run',
+          'Last 7 days',
+          'Last 30 days',
+          'Time to decide (30 days)',
+        ].map((t) => h('th', { scope: 'col' }, t)),
       ),
-      body,
     ),
+    body,
   );
+  const section = h('section', { id: 'inventory' }, h('h2', {}, 'Agents'), problem, table);
   void (async () => {
     try {
       const inventory = await api<Inventory>('/api/admin/inventory', { signal });
@@ -99,6 +94,7 @@ export function inventoryTable(signal: AbortSignal) {
           ? inventory.agents.map(row)
           : [h('tr', {}, h('td', { colspan: 9 }, 'No agents are configured.'))]),
       );
+      labelCells(table);
     } catch (error) {
       if (signal.aborted) return;
       problem.textContent = `Could not load the agents: ${error instanceof Error ? error.message : String(error)}`;

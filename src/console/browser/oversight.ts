@@ -81,7 +81,7 @@ export function oversightSection(signal: AbortSignal) {
     flags,
     h(
       'table',
-      { class: 'oversight' },
+      { class: 'oversight cards' },
       h(
         'thead',
         {},

@@ -8,7 +8,14 @@ import { transcriptDetails } from './run-transcript';
 import { marksInWords, targetOf } from './screen-marks';
 import { screenView } from './screens';
 import { typingFocus } from './typing-focus';
-import { approvalInWords, clock, modelInWords, receiptInWords, stepOutcomeInWords } from './words';
+import {
+  approvalInWords,
+  clock,
+  exactJson,
+  modelInWords,
+  receiptInWords,
+  stepOutcomeInWords,
+} from './words';
 import type { Run, Step } from './api-types';
 
 /**
@@ -131,6 +138,11 @@ export function stepItem(run: Run, step: Step, canReadTranscripts: boolean) {
             { class: `outcome outcome-${step.outcome ?? 'open'}` },
             stepOutcomeInWords(step),
           ),
+        ],
+        // The point on the screen, which headings leave to the screenshot.
+        [
+          'Exact action',
+          typeof step.action?.x === 'number' ? h('code', {}, exactJson(step.action)) : null,
         ],
         ['Field before', step.staged ? fieldValue(step.staged.before) : null],
         ['The application said', receiptInWords(step.receipt)],

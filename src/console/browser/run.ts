@@ -9,6 +9,7 @@ import { saveAsRoutine } from './routine';
 import { messageOf } from './run-transcript';
 import { stepItem } from './run-step';
 import { clock, duration, isEnded, outcomeInWords, statusInWords } from './words';
+import { summaryInWords } from './summary-words';
 import type { Run } from './api-types';
 import type { PageContext } from './page';
 
@@ -55,7 +56,22 @@ export async function renderRun(main: HTMLElement, ctx: PageContext) {
     header.replaceChildren(
       facts([
         ['Status', h('span', { class: `status status-${run.status}` }, statusInWords(run))],
-        ['Summary', run.summary],
+        [
+          'Summary',
+          run.summary
+            ? [
+                summaryInWords(run.summary),
+                summaryInWords(run.summary) === run.summary
+                  ? null
+                  : h(
+                      'details',
+                      { class: 'exact-summary' },
+                      h('summary', {}, 'As the planner wrote it'),
+                      h('code', {}, run.summary),
+                    ),
+              ]
+            : null,
+        ],
         ['Agent', run.agent],
         ['Started by', run.created_by],
         ['Created', clock(run.created_at)],

@@ -1,6 +1,6 @@
 /** Recent runs of the tenant, newest first, for operators and auditors. */
 import { api, query } from './api';
-import { every, h } from './dom';
+import { every, h, labelCells } from './dom';
 import { clock, statusInWords } from './words';
 import type { ListPage, Run } from './api-types';
 import type { PageContext } from './page';
@@ -20,6 +20,23 @@ export function renderRuns(main: HTMLElement, ctx: PageContext) {
   );
   const body = h('tbody');
   const problem = h('p', { class: 'error', role: 'alert' });
+  const table = h(
+    'table',
+    { class: 'runs cards' },
+    h('caption', { class: 'visually-hidden' }, 'Runs, newest first'),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ...['Goal', 'Agent', 'Status', 'Steps', 'Started by', 'Created'].map((t) =>
+          h('th', { scope: 'col' }, t),
+        ),
+      ),
+    ),
+    body,
+  );
   main.append(
     h('h1', {}, 'Runs'),
     h(
@@ -29,23 +46,7 @@ export function renderRuns(main: HTMLElement, ctx: PageContext) {
     ),
     h('p', { class: 'filters' }, h('label', { for: 'status' }, 'Show '), select),
     problem,
-    h(
-      'table',
-      { class: 'runs' },
-      h('caption', { class: 'visually-hidden' }, 'Runs, newest first'),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          ...['Goal', 'Agent', 'Status', 'Steps', 'Started by', 'Created'].map((t) =>
-            h('th', { scope: 'col' }, t),
-          ),
-        ),
-      ),
-      body,
-    ),
+    table,
   );
   let shown = '';
   void every(2000, ctx.signal, async () => {
@@ -82,6 +83,7 @@ export function renderRuns(main: HTMLElement, ctx: PageContext) {
       ),
     );
     if (!page.items.length) body.append(h('tr', {}, h('td', { colspan: 6 }, 'No runs.')));
+    labelCells(table);
     // A refresh must not take the keyboard focus away from the link the user was on.
     if (focused) {
       body.querySelector<HTMLAnchorElement>(`a[href="${CSS.escape(focused)}"]`)?.focus();

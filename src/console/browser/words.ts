@@ -4,6 +4,7 @@
  */
 import { ACTION_LIMITS } from '@warden/protocol/actions';
 import { marked, shown } from './typed-words';
+import { summaryInWords } from './summary-words';
 import type { Action, ModelUsage, Receipt, Step, StepApproval } from './api-types';
 
 export { characters, charName, exactJson, marked, shown, typedPieces } from './typed-words';
@@ -28,17 +29,24 @@ export function clickLabel(action: Action, why?: string | null) {
 /**
  * One action in words: `Click “Save” at 812, 96`, `Type “15.12.2026”`, `Key Ctrl+S`.
  * @param why the classification's why, for the label of a click
+ * @param o `where: false`: without the point on the screen, for a heading, a title or a list
+ *   (`Click “Save”`; a click on nothing labelled, `Click a point on the screen`)
  */
-export function actionInWords(action: Action | null | undefined, why?: string | null) {
+export function actionInWords(
+  action: Action | null | undefined,
+  why?: string | null,
+  o: { where?: boolean } = {},
+) {
   if (!action || typeof action !== 'object') return 'No action';
   const x = num(action.x);
   const y = num(action.y);
-  const at = x !== null && y !== null ? ` at ${x}, ${y}` : '';
+  const at = x !== null && y !== null && o.where !== false ? ` at ${x}, ${y}` : '';
   switch (action.action) {
     case 'click':
     case 'double_click': {
       const verb = action.action === 'click' ? 'Click' : 'Double-click';
       const label = clickLabel(action, why);
+      if (!label && o.where === false) return `${verb} a point on the screen`;
       return `${verb}${label ? ` ${quoted(label)}` : ''}${at}`;
     }
     case 'type':
@@ -53,7 +61,7 @@ export function actionInWords(action: Action | null | undefined, why?: string | 
     case 'done':
       return `Done: ${shown(str(action.summary), 120)}`;
     case 'fail':
-      return `Give up: ${shown(str(action.reason), 120)}`;
+      return `Give up: ${shown(summaryInWords(str(action.reason)), 160)}`;
     default:
       return `Not an action Warden knows (${shown(JSON.stringify(action), 60)})`;
   }
@@ -112,6 +120,20 @@ export function receiptInWords(receipt: Receipt | undefined | null): string | nu
   const said = `“${shown(text, 200)}”`;
   if (!receipt.fresh) return `${where} still showed ${kind}${said} from before`;
   return `${kind}${said} in ${where}`;
+}
+
+/**
+ * Whether the application answered a write, fresh, that it changed nothing (SAP GUI's “No data was
+ * changed”, in English or German): sent, but nothing stored.
+ */
+export function saidNothingChanged(receipt: Receipt | undefined | null): boolean {
+  const text = receipt?.fresh ? receipt.message?.text : undefined;
+  return (
+    typeof text === 'string' &&
+    /\bno data (?:was |were )?changed\b|\bnothing (?:was )?changed\b|keine daten geändert/i.test(
+      text,
+    )
+  );
 }
 
 export function outcomeInWords(outcome: string | null) {
