@@ -6,6 +6,10 @@ import { ApprovalsRepository } from '../../src/approvals/approvals.repository';
 import type { AppConfig } from '../../src/config/app-config';
 import { CoreModule } from '../../src/core.module';
 import { EngineModule } from '../../src/computer-use/engine/engine.module';
+import { loadRules } from '../../src/computer-use/actions';
+import { ruleSettings } from '../../src/computer-use/engine/lease-decisions';
+import type { StepContext } from '../../src/computer-use/engine/step-context';
+import { startTiming } from '../../src/computer-use/engine/step-timing';
 import { Reconciler } from '../../src/computer-use/engine/reconciler.service';
 import { StepProcessor } from '../../src/computer-use/engine/step.processor';
 import { ScreenHostClient } from '../../src/computer-use/host-client/screen-host.client';
@@ -56,6 +60,8 @@ export interface StageBed {
     step: Step,
     options?: { status?: string; expiresAt?: Date },
   ): Promise<Approval>;
+  /** What a job on `run` works with: the fake host, the agent's rules, an open signal. */
+  context(run: Run): StepContext;
   /** The run's audit events of `type` (all, without). */
   events(
     runId: string,
@@ -182,6 +188,15 @@ export async function startStageBed(env: Record<string, string> = {}): Promise<S
       }
       return (await get(ApprovalsRepository).findById(row.id))!;
     },
+    context: (run) => ({
+      run,
+      agent,
+      host,
+      secret: { envName: TOKEN_ENV, origin: host.url },
+      rules: loadRules(ruleSettings(agent), 'stored'),
+      timing: startTiming('step'),
+      signal: new AbortController().signal,
+    }),
     events: (runId, type) =>
       db.sql(
         `SELECT type, step, details FROM audit_events
