@@ -35,8 +35,8 @@ const TOKEN_ENV = 'WARDEN_STAGE_BED_HOST_TOKEN';
  * The engine's module over a throwaway database (a copy of the migrated template) and this file's
  * own BullMQ prefix on the real Redis, for the specs of one stage each: every stage is the real
  * one, the screen host is a FakeScreenHost (the engine's one boundary faked), and nothing takes
- * jobs off the queue (the processor and the reconciler's timer are left out), so a spec calls the
- * stage itself and sees what it queued.
+ * jobs off the queue unless asked (the processor and the reconciler's timer are left out), so a
+ * spec calls the stage itself and sees what it queued.
  */
 export interface StageBed {
   db: TestDatabase;
@@ -70,20 +70,25 @@ export interface StageBed {
   close(): Promise<void>;
 }
 
-export async function startStageBed(env: Record<string, string> = {}): Promise<StageBed> {
+/**
+ * `processor: true` keeps the real step processor, which then takes this bed's jobs off the queue
+ * (for the processor's own spec); `env` is added to the test config.
+ */
+export async function startStageBed(
+  options: { processor?: boolean; env?: Record<string, string> } = {},
+): Promise<StageBed> {
   const db = await createTestDatabase();
-  const config = testConfig(db.url, env);
+  const config = testConfig(db.url, options.env);
   const host = new FakeScreenHost();
-  const module = await Test.createTestingModule({
+  let builder = Test.createTestingModule({
     imports: [CoreModule.forRoot(config), EngineModule],
   })
     .overrideProvider(ScreenHostClient)
     .useValue({ forTarget: () => host, close: () => undefined, caDir: undefined })
-    .overrideProvider(StepProcessor)
-    .useValue({})
     .overrideProvider(Reconciler)
-    .useValue({})
-    .compile();
+    .useValue({});
+  if (!options.processor) builder = builder.overrideProvider(StepProcessor).useValue({});
+  const module = await builder.compile();
   await module.init();
   process.env[TOKEN_ENV] = 'stage-bed-token';
   const agent: AgentConfig = {
