@@ -47,6 +47,8 @@ export interface StageBed {
   get<T>(type: Type<T>): T;
   /** The agent's config, as the run keeps its copy and as the tenant's config has it in force. */
   agent: AgentConfig;
+  /** A tenant admin, for the settings' own calls (kill switch, pause). */
+  admin: Caller;
   /** Enables computer use with the agent, and grants the host's token for its origin. */
   configure(): Promise<void>;
   /** A run in `status` (running unless said), with its steps written as given. */
@@ -101,6 +103,14 @@ export async function startStageBed(
   };
   await db.sql(`INSERT INTO tenants (id) VALUES ($1)`, [TENANT]);
   const get = <T>(type: Type<T>) => module.get(type, { strict: false });
+  const admin: Caller = {
+    tokenId: randomUUID(),
+    tenant: TENANT,
+    subject: 'admin',
+    permissions: new Set<Permission>(['computer_use.admin']),
+    issuer: null,
+    groups: new Set(),
+  };
 
   return {
     db,
@@ -109,15 +119,8 @@ export async function startStageBed(
     host,
     get,
     agent,
+    admin,
     configure: async () => {
-      const admin: Caller = {
-        tokenId: randomUUID(),
-        tenant: TENANT,
-        subject: 'admin',
-        permissions: new Set<Permission>(['computer_use.admin']),
-        issuer: null,
-        groups: new Set(),
-      };
       await get(SettingsService).replace(admin, {
         enabled: true,
         agents: {

@@ -1,0 +1,139 @@
+import { StepEngine } from '../../src/computer-use/engine/step-engine.service';
+import { RunLifecycle } from '../../src/computer-use/runs/run-lifecycle.service';
+import { SettingsService } from '../../src/computer-use/settings/settings.service';
+import { StepQueue } from '../../src/queue/step-queue';
+import { AGENT, type StageBed, startStageBed } from './stage-bed';
+
+/**
+ * The StepEngine's entry points over a real PostgreSQL, BullMQ and a fake screen host: which step
+ * a job works on, the switches before a step opens, a held step left to a person, the next step
+ * queued only while the run is at this one, and a run that ended while sending recorded but
+ * never sent again.
+ */
+describe('StepEngine', () => {
+  let bed: StageBed;
+  let engine: StepEngine;
+  let queue: StepQueue;
+
+  beforeAll(async () => {
+    bed = await startStageBed();
+    await bed.configure();
+    engine = bed.get(StepEngine);
+    queue = bed.get(StepQueue);
+  });
+
+  afterAll(async () => {
+    await bed?.close();
+  });
+
+  beforeEach(() => {
+    bed.host.acted.length = 0;
+    bed.host.looked.length = 0;
+    bed.host.lookups = [{ performed: false }];
+  });
+
+  const stepsOf = (runId: string) =>
+    bed.db.sql<{ n: number; phase: string; outcome: string | null }>(
+      `SELECT n, phase, outcome FROM steps WHERE run_id = $1 ORDER BY n`,
+      [runId],
+    );
+  const runRow = async (id: string) =>
+    (
+      await bed.db.sql<{ status: string; end_reason: string | null; step_count: number }>(
+        `SELECT status, end_reason, step_count FROM runs WHERE id = $1`,
+        [id],
+      )
+    )[0];
+  /** The ids of the step jobs queued for the run. */
+  const jobsOf = async (runId: string) =>
+    (await queue.queue.getJobs(['waiting', 'delayed', 'prioritized']))
+      .filter((j) => (j.data as { runId?: string }).runId === runId)
+      .map((j) => j.id);
+
+  it('ends the run before its step opens when the kill switch is engaged, and sends nothing', async () => {
+    const { run } = await bed.run();
+    const settings = bed.get(SettingsService);
+    await settings.setKillSwitch(bed.admin, AGENT, { engaged: true, reason: 'a stage spec' });
+    try {
+      await engine.runStep(run.id, 1);
+    } finally {
+      await settings.setKillSwitch(bed.admin, AGENT, { engaged: false });
+    }
+    expect(await runRow(run.id)).toMatchObject({ status: 'stopped', end_reason: 'killed' });
+    expect(await stepsOf(run.id)).toEqual([]);
+    expect(bed.host.acted).toEqual([]);
+  });
+
+  it('ends the run at its step cap before another step opens', async () => {
+    const { run } = await bed.run({ steps: [{ phase: 'done' }] });
+    await bed.db.sql(`UPDATE runs SET max_steps = 1 WHERE id = $1`, [run.id]);
+    await engine.runStep(run.id, 2);
+    expect(await runRow(run.id)).toMatchObject({ status: 'stopped', end_reason: 'step_cap' });
+    expect(await stepsOf(run.id)).toHaveLength(1);
+  });
+
+  it('opens no next step while the current one is approved or sending', async () => {
+    for (const phase of ['approved', 'sending'] as const) {
+      const { run } = await bed.run({
+        steps: [{ phase, owner: 'a-live-worker', leaseMs: 60_000 }],
+      });
+      await engine.runStep(run.id, 2);
+      expect(await stepsOf(run.id)).toHaveLength(1);
+      expect(await runRow(run.id)).toMatchObject({ status: 'running', step_count: 1 });
+    }
+    expect(bed.host.acted).toEqual([]);
+  });
+
+  it('leaves a held step to a person', async () => {
+    const { run } = await bed.run({ status: 'awaiting_approval', steps: [{ phase: 'held' }] });
+    await engine.runStep(run.id, 1);
+    await engine.runApproved(run.id, 1);
+    expect(await stepsOf(run.id)).toEqual([{ n: 1, phase: 'held', outcome: 'held' }]);
+    expect(await jobsOf(run.id)).toEqual([]);
+    expect(bed.host.acted).toEqual([]);
+  });
+
+  it('does nothing for a step long past', async () => {
+    const { run } = await bed.run({ steps: [{ phase: 'done' }, { phase: 'done' }] });
+    await engine.runStep(run.id, 1);
+    expect(await runRow(run.id)).toMatchObject({ status: 'running', step_count: 2 });
+    expect(await jobsOf(run.id)).toEqual([]);
+  });
+
+  it('queues the next step after a step that is done, while the run is still at it', async () => {
+    const { run } = await bed.run({ steps: [{ phase: 'done' }] });
+    await engine.runStep(run.id, 1);
+    expect(await jobsOf(run.id)).toEqual([`${run.id}.2`]);
+  });
+
+  it('records what became of the send of a run cancelled meanwhile, never sends it again, and queues nothing', async () => {
+    const { run, steps } = await bed.run({ steps: [{ phase: 'sending' }] });
+    await bed.get(RunLifecycle).end(run.id, 'cancelled', 'cancelled by a person', 'operator');
+    bed.host.lookups = [{ performed: true, result: { ok: true, ms: 4 } }];
+    await engine.runStep(run.id, 1);
+    expect(bed.host.looked).toEqual([steps[0].id]);
+    expect(bed.host.acted).toEqual([]);
+    expect(await stepsOf(run.id)).toEqual([{ n: 1, phase: 'done', outcome: 'sent' }]);
+    expect(await bed.events(run.id, 'computer_use.write')).toHaveLength(1);
+    expect(await runRow(run.id)).toMatchObject({ status: 'stopped', end_reason: 'cancelled' });
+    expect(await jobsOf(run.id)).toEqual([]);
+  });
+
+  it('does nothing for a run that ended with no step sending', async () => {
+    const { run } = await bed.run({ steps: [{ phase: 'planning' }] });
+    await bed.get(RunLifecycle).end(run.id, 'cancelled', 'cancelled by a person', 'operator');
+    await engine.runStep(run.id, 1);
+    await engine.runApproved(run.id, 1);
+    expect(await stepsOf(run.id)).toEqual([{ n: 1, phase: 'done', outcome: 'ended' }]);
+    expect(bed.host.looked).toEqual([]);
+    expect(await jobsOf(run.id)).toEqual([]);
+  });
+
+  it('carries out only an approved or sending step for an approved job', async () => {
+    const { run } = await bed.run({ steps: [{ phase: 'planning' }] });
+    await engine.runApproved(run.id, 1);
+    await engine.runApproved(run.id, 2);
+    expect(await stepsOf(run.id)).toEqual([{ n: 1, phase: 'planning', outcome: null }]);
+    expect(bed.host.acted).toEqual([]);
+  });
+});
