@@ -49,8 +49,11 @@ export interface StageBed {
   agent: AgentConfig;
   /** A tenant admin, for the settings' own calls (kill switch, pause). */
   admin: Caller;
-  /** Enables computer use with the agent, and grants the host's token for its origin. */
-  configure(): Promise<void>;
+  /**
+   * Enables computer use with the agent (with `patch` on its config, which runs started after it
+   * keep as their copy), and grants the host's token for its origin.
+   */
+  configure(patch?: Partial<AgentConfig>): Promise<void>;
   /** A run in `status` (running unless said), with its steps written as given. */
   run(options?: {
     status?: string;
@@ -120,7 +123,7 @@ export async function startStageBed(
     get,
     agent,
     admin,
-    configure: async () => {
+    configure: async (patch = {}) => {
       await get(SettingsService).replace(admin, {
         enabled: true,
         agents: {
@@ -130,9 +133,11 @@ export async function startStageBed(
             system: agent.system,
             max_steps: agent.max_steps,
             max_seconds: agent.max_seconds,
+            ...patch,
           },
         },
       });
+      Object.assign(agent, patch);
       await get(SecretGrants).grant(TENANT, TOKEN_ENV, host.url, 'admin');
     },
     run: async ({ status = 'running', steps = [] } = {}) => {

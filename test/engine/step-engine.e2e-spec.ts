@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { StepEngine } from '../../src/computer-use/engine/step-engine.service';
 import { RunLifecycle } from '../../src/computer-use/runs/run-lifecycle.service';
+import { PlannersService } from '../../src/computer-use/planning/planners.service';
 import { SettingsService } from '../../src/computer-use/settings/settings.service';
 import { StepQueue } from '../../src/queue/step-queue';
 import { AGENT, type StageBed, startStageBed } from './stage-bed';
@@ -135,5 +137,52 @@ describe('StepEngine', () => {
     await engine.runApproved(run.id, 2);
     expect(await stepsOf(run.id)).toEqual([{ n: 1, phase: 'planning', outcome: null }]);
     expect(bed.host.acted).toEqual([]);
+  });
+
+  describe('a whole step, planned by a script', () => {
+    /** A run of the agent planned by a script of these actions, one a step. */
+    async function scripted(...actions: Array<Record<string, unknown>>) {
+      const planner = await bed
+        .get(PlannersService)
+        .create(bed.admin, `spec-${randomUUID().slice(0, 8)}`, {
+          steps: actions.map((action) => ({ action })),
+        });
+      await bed.configure({ planner: planner.id });
+      return (await bed.run()).run;
+    }
+
+    it('holds a write for a person and sends nothing', async () => {
+      const run = await scripted({ action: 'key', key: 'Enter' });
+      await engine.runStep(run.id, 1);
+      expect(await stepsOf(run.id)).toEqual([{ n: 1, phase: 'held', outcome: 'held' }]);
+      expect((await runRow(run.id)).status).toBe('awaiting_approval');
+      const [approval] = await bed.db.sql<{ status: string }>(
+        `SELECT status FROM approvals WHERE run_id = $1`,
+        [run.id],
+      );
+      expect(approval.status).toBe('pending');
+      expect(bed.host.acted).toEqual([]);
+      expect(await jobsOf(run.id)).toEqual([]);
+    });
+
+    it("sends a read once under the step's key, then queues the next step", async () => {
+      const run = await scripted({ action: 'scroll', x: 10, y: 10, direction: 'down', amount: 1 });
+      await engine.runStep(run.id, 1);
+      const [step] = await bed.db.sql<{ id: string; phase: string; outcome: string }>(
+        `SELECT id, phase, outcome FROM steps WHERE run_id = $1`,
+        [run.id],
+      );
+      expect(step).toMatchObject({ phase: 'done', outcome: 'sent' });
+      expect(bed.host.acted.map((a) => [a.action.action, a.key])).toEqual([['scroll', step.id]]);
+      expect(await jobsOf(run.id)).toEqual([`${run.id}.2`]);
+    });
+
+    it('ends the run where the planner says done', async () => {
+      const run = await scripted({ action: 'done', summary: 'all saved' });
+      await engine.runStep(run.id, 1);
+      expect(await runRow(run.id)).toMatchObject({ status: 'completed', end_reason: 'done' });
+      expect(await stepsOf(run.id)).toEqual([{ n: 1, phase: 'done', outcome: 'ended' }]);
+      expect(bed.host.acted).toEqual([]);
+    });
   });
 });
