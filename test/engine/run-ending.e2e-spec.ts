@@ -56,6 +56,21 @@ describe('RunEnding', () => {
     ]);
   });
 
+  it('keeps the record of a step that had ended already, and ends the run', async () => {
+    // A sent step after which the screen stalled: the step is done, the run ends.
+    const { run, steps } = await bed.run({ steps: [{ phase: 'done' }] });
+    await ending.end(
+      run,
+      steps[0],
+      new RunEnds('stalled', 'the screen did not change', {
+        outcome: null,
+        fields: { error: 'stalled' },
+      }),
+    );
+    expect(await stepRow(steps[0].id)).toEqual({ phase: 'done', outcome: 'sent', error: null });
+    expect(await runRow(run.id)).toEqual({ status: 'stopped', end_reason: 'stalled' });
+  });
+
   it("writes a write's unknown outcome with the step it ends", async () => {
     const { run, steps } = await bed.run({ steps: [{ phase: 'sending' }] });
     await ending.end(run, steps[0], unknown(steps[0]));

@@ -96,6 +96,25 @@ describe('SendRecording', () => {
     expect(event.details).not.toHaveProperty('without_approval');
   });
 
+  it('records a staged edit as staged, audited with why it needed no approval', async () => {
+    const { run, step } = await sending();
+    const staged = {
+      field: { label: 'Quantity', id: 'wnd[0]/usr/qty', rect: null, at: null },
+      before: '1',
+      text: '2',
+    };
+    await bed.db.sql(`UPDATE steps SET staged = $2 WHERE id = $1`, [
+      step.id,
+      JSON.stringify(staged),
+    ]);
+    step.staged = staged;
+    const typed: Action = { action: 'type', text: '2' };
+    expect(await recording.sent(bed.context(run), step, typed)).toEqual(typed);
+    expect(await outcome(step.id)).toEqual({ phase: 'done', outcome: 'staged' });
+    const [event] = await bed.events(run.id, 'computer_use.write');
+    expect(event.details).toMatchObject({ staged: true, field: 'Quantity', approval_id: null });
+  });
+
   it('records a read with no audit event', async () => {
     const { run, step } = await sending('read');
     expect(await recording.sent(bed.context(run), step, ENTER)).toEqual(ENTER);
