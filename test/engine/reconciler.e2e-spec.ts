@@ -112,6 +112,30 @@ describe('Reconciler', () => {
     expect(await expire?.isDelayed()).toBe(true);
   });
 
+  it("gives a step waiting for a remote planner's worker no job, but a check that is overdue", async () => {
+    const waitsOn = async (nextCheckAt: Date) => {
+      const { run } = await bed.run({ steps: [{ phase: 'planning' }] });
+      const [work] = await bed.db.sql<{ id: string }>(
+        `INSERT INTO planner_work (tenant, family, planner, run_id, step, status, input, screen,
+                                   deadline_at, next_check_at)
+         VALUES ($1, 'spec-family', 'spec-family-1-normal', $2, 1, 'waiting', '{}', '{}',
+                 now() + interval '1 hour', $3)
+         RETURNING id`,
+        [run.tenant, run.id, nextCheckAt],
+      );
+      return { run, work };
+    };
+    const due = await waitsOn(new Date(Date.now() + 3_600_000));
+    const overdue = await waitsOn(new Date(Date.now() - 60_000));
+    await reconciler.reconcile();
+    expect(await jobsOf(due.run.id)).toEqual([]);
+    const late = await jobsOf(overdue.run.id);
+    expect(late).toHaveLength(1);
+    expect(late[0]).toMatch(
+      new RegExp(`^${overdue.run.id}\\.1\\.remote\\.${overdue.work.id}\\.late\\.`),
+    );
+  });
+
   it('starts a queued run whose screen host is free', async () => {
     const { run } = await bed.run({ status: 'queued' });
     await reconciler.reconcile();
