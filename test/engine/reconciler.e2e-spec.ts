@@ -41,11 +41,6 @@ describe('Reconciler', () => {
   });
 
   const job = (id: string): Promise<Job | undefined> => queue.queue.getJob(id);
-  /** The ids of every job queued for the run. */
-  const jobsOf = async (runId: string) =>
-    (await queue.queue.getJobs(['waiting', 'delayed', 'prioritized', 'active']))
-      .filter((j) => (j.data as { runId?: string }).runId === runId)
-      .map((j) => j.id);
   const leaseUntil = async (runId: string) =>
     (
       await bed.db.sql<{ lease_until: Date }>(
@@ -58,7 +53,7 @@ describe('Reconciler', () => {
     const { run } = await bed.run({ steps: [{ phase: 'planning' }] });
     await reconciler.reconcile();
     await reconciler.reconcile();
-    expect(await jobsOf(run.id)).toEqual([`${run.id}.1`]);
+    expect(await bed.jobsOf(run.id)).toEqual([`${run.id}.1`]);
     expect((await job(`${run.id}.1`))?.name).toBe(JOB.step);
   });
 
@@ -67,7 +62,7 @@ describe('Reconciler', () => {
       steps: [{ phase: 'sending', owner: 'a-live-worker', leaseMs: 60_000 }],
     });
     await reconciler.reconcile();
-    expect(await jobsOf(run.id)).toEqual([]);
+    expect(await bed.jobsOf(run.id)).toEqual([]);
   });
 
   it('queues a step whose lease lapsed under a job id of its own', async () => {
@@ -76,7 +71,7 @@ describe('Reconciler', () => {
     });
     const lapsed = await leaseUntil(run.id);
     await reconciler.reconcile();
-    expect(await jobsOf(run.id)).toEqual([`${run.id}.1.after.${lapsed.getTime()}`]);
+    expect(await bed.jobsOf(run.id)).toEqual([`${run.id}.1.after.${lapsed.getTime()}`]);
   });
 
   it('queues the approved job of an approved step, and the next step after a done one', async () => {
@@ -84,17 +79,17 @@ describe('Reconciler', () => {
     const done = await bed.run({ steps: [{ phase: 'done' }] });
     const fresh = await bed.run();
     await reconciler.reconcile();
-    expect(await jobsOf(approved.run.id)).toEqual([`${approved.run.id}.1.approved`]);
+    expect(await bed.jobsOf(approved.run.id)).toEqual([`${approved.run.id}.1.approved`]);
     expect((await job(`${approved.run.id}.1.approved`))?.name).toBe(JOB.approved);
-    expect(await jobsOf(done.run.id)).toEqual([`${done.run.id}.2`]);
-    expect(await jobsOf(fresh.run.id)).toEqual([`${fresh.run.id}.1`]);
+    expect(await bed.jobsOf(done.run.id)).toEqual([`${done.run.id}.2`]);
+    expect(await bed.jobsOf(fresh.run.id)).toEqual([`${fresh.run.id}.1`]);
   });
 
   it('queues the step of a run that ended while it was sending, for its outcome', async () => {
     const { run } = await bed.run({ steps: [{ phase: 'sending' }] });
     await bed.get(RunLifecycle).end(run.id, 'cancelled', 'cancelled by a person', 'operator');
     await reconciler.reconcile();
-    expect(await jobsOf(run.id)).toEqual([`${run.id}.1`]);
+    expect(await bed.jobsOf(run.id)).toEqual([`${run.id}.1`]);
   });
 
   it('queues nothing for a run waiting for a person, and arms its approval to expire when due', async () => {
@@ -106,7 +101,7 @@ describe('Reconciler', () => {
       expiresAt: new Date(Date.now() + 3_600_000),
     });
     await reconciler.reconcile();
-    expect(await jobsOf(run.id)).toEqual([]);
+    expect(await bed.jobsOf(run.id)).toEqual([]);
     const expire = await job(`expire.${approval.id}`);
     expect(expire?.data).toEqual({ approvalId: approval.id });
     expect(await expire?.isDelayed()).toBe(true);
@@ -128,8 +123,8 @@ describe('Reconciler', () => {
     const due = await waitsOn(new Date(Date.now() + 3_600_000));
     const overdue = await waitsOn(new Date(Date.now() - 60_000));
     await reconciler.reconcile();
-    expect(await jobsOf(due.run.id)).toEqual([]);
-    const late = await jobsOf(overdue.run.id);
+    expect(await bed.jobsOf(due.run.id)).toEqual([]);
+    const late = await bed.jobsOf(overdue.run.id);
     expect(late).toHaveLength(1);
     expect(late[0]).toMatch(
       new RegExp(`^${overdue.run.id}\\.1\\.remote\\.${overdue.work.id}\\.late\\.`),
@@ -143,6 +138,6 @@ describe('Reconciler', () => {
       run.id,
     ]);
     expect(row.status).toBe('running');
-    expect(await jobsOf(run.id)).toEqual([`${run.id}.1`]);
+    expect(await bed.jobsOf(run.id)).toEqual([`${run.id}.1`]);
   });
 });

@@ -22,13 +22,6 @@ describe('RunEnding', () => {
     await bed?.close();
   });
 
-  const runRow = async (id: string) =>
-    (
-      await bed.db.sql<{ status: string; end_reason: string | null }>(
-        `SELECT status, end_reason FROM runs WHERE id = $1`,
-        [id],
-      )
-    )[0];
   const stepRow = async (id: string) =>
     (
       await bed.db.sql<{ phase: string; outcome: string | null; error: string | null }>(
@@ -50,7 +43,7 @@ describe('RunEnding', () => {
       new RunEnds('fail', 'the planner gave up', { outcome: 'ended', fields: { why: 'gave up' } }),
     );
     expect(await stepRow(steps[0].id)).toEqual({ phase: 'done', outcome: 'ended', error: null });
-    expect(await runRow(run.id)).toEqual({ status: 'failed', end_reason: 'fail' });
+    expect(await bed.runState(run.id)).toMatchObject({ status: 'failed', end_reason: 'fail' });
     expect((await bed.events(run.id)).map((e) => [e.type, e.step])).toEqual([
       ['computer_use.end', 1],
     ]);
@@ -68,14 +61,17 @@ describe('RunEnding', () => {
       }),
     );
     expect(await stepRow(steps[0].id)).toEqual({ phase: 'done', outcome: 'sent', error: null });
-    expect(await runRow(run.id)).toEqual({ status: 'stopped', end_reason: 'stalled' });
+    expect(await bed.runState(run.id)).toMatchObject({ status: 'stopped', end_reason: 'stalled' });
   });
 
   it("writes a write's unknown outcome with the step it ends", async () => {
     const { run, steps } = await bed.run({ steps: [{ phase: 'sending' }] });
     await ending.end(run, steps[0], unknown(steps[0]));
     expect(await stepRow(steps[0].id)).toMatchObject({ phase: 'done', outcome: null });
-    expect(await runRow(run.id)).toEqual({ status: 'failed', end_reason: 'outcome_unknown' });
+    expect(await bed.runState(run.id)).toMatchObject({
+      status: 'failed',
+      end_reason: 'outcome_unknown',
+    });
     const events = await bed.events(run.id);
     expect(events.map((e) => e.type)).toEqual(['computer_use.write.unknown', 'computer_use.end']);
     expect(events[0].details).toMatchObject({ agent: run.agent, idempotency_key: steps[0].id });
@@ -105,7 +101,10 @@ describe('RunEnding', () => {
       outcome: 'held',
       error: 'the run ended (cancelled) before it was sent',
     });
-    expect(await runRow(run.id)).toEqual({ status: 'stopped', end_reason: 'cancelled' });
+    expect(await bed.runState(run.id)).toMatchObject({
+      status: 'stopped',
+      end_reason: 'cancelled',
+    });
     expect(await bed.events(run.id, 'computer_use.write.stale')).toEqual([]);
     expect(await bed.events(run.id, 'computer_use.end')).toHaveLength(1);
   });
@@ -117,7 +116,10 @@ describe('RunEnding', () => {
     expect((await stepRow(steps[0].id)).phase).toBe('sending');
     await ending.end(run, steps[0], unknown(steps[0]));
     expect((await stepRow(steps[0].id)).phase).toBe('done');
-    expect(await runRow(run.id)).toEqual({ status: 'stopped', end_reason: 'cancelled' });
+    expect(await bed.runState(run.id)).toMatchObject({
+      status: 'stopped',
+      end_reason: 'cancelled',
+    });
     expect(await bed.events(run.id, 'computer_use.write.unknown')).toHaveLength(1);
     expect(await bed.events(run.id, 'computer_use.end')).toHaveLength(1);
   });

@@ -28,9 +28,7 @@ describe('SendRecording', () => {
   });
 
   beforeEach(() => {
-    bed.host.acted.length = 0;
-    bed.host.looked.length = 0;
-    bed.host.lookups = [{ performed: false }];
+    bed.host.reset();
   });
 
   async function sending(classification = 'write'): Promise<{ run: Run; step: Step }> {

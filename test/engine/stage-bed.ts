@@ -20,6 +20,7 @@ import type { Step } from '../../src/computer-use/runs/step.entity';
 import { StepsRepository } from '../../src/computer-use/runs/steps.repository';
 import { AGENT_DEFAULTS, type AgentConfig } from '../../src/computer-use/settings/agent-config';
 import { SettingsService } from '../../src/computer-use/settings/settings.service';
+import { StepQueue } from '../../src/queue/step-queue';
 import { SecretGrants } from '../../src/secrets/secret-grants.service';
 import type { Caller } from '../../src/auth/caller';
 import type { Permission } from '../../src/auth/permission';
@@ -67,6 +68,12 @@ export interface StageBed {
   ): Promise<Approval>;
   /** What a job on `run` works with: the fake host, the agent's rules, an open signal. */
   context(run: Run): StepContext;
+  /** The run's row as the specs look at it. */
+  runState(
+    runId: string,
+  ): Promise<{ status: string; end_reason: string | null; step_count: number }>;
+  /** The ids of the jobs waiting in the step queue for the run. */
+  jobsOf(runId: string): Promise<Array<string | undefined>>;
   /** The run's audit events of `type` (all, without). */
   events(
     runId: string,
@@ -210,6 +217,17 @@ export async function startStageBed(
       timing: startTiming('step'),
       signal: new AbortController().signal,
     }),
+    runState: async (runId) =>
+      (
+        await db.sql<{ status: string; end_reason: string | null; step_count: number }>(
+          `SELECT status, end_reason, step_count FROM runs WHERE id = $1`,
+          [runId],
+        )
+      )[0],
+    jobsOf: async (runId) =>
+      (await get(StepQueue).queue.getJobs(['waiting', 'delayed', 'prioritized']))
+        .filter((job) => (job.data as { runId?: string }).runId === runId)
+        .map((job) => job.id),
     events: (runId, type) =>
       db.sql(
         `SELECT type, step, details FROM audit_events

@@ -3,7 +3,6 @@ import { StepEngine } from '../../src/computer-use/engine/step-engine.service';
 import { RunLifecycle } from '../../src/computer-use/runs/run-lifecycle.service';
 import { PlannersService } from '../../src/computer-use/planning/planners.service';
 import { SettingsService } from '../../src/computer-use/settings/settings.service';
-import { StepQueue } from '../../src/queue/step-queue';
 import { AGENT, type StageBed, startStageBed } from './stage-bed';
 
 /**
@@ -15,13 +14,11 @@ import { AGENT, type StageBed, startStageBed } from './stage-bed';
 describe('StepEngine', () => {
   let bed: StageBed;
   let engine: StepEngine;
-  let queue: StepQueue;
 
   beforeAll(async () => {
     bed = await startStageBed();
     await bed.configure();
     engine = bed.get(StepEngine);
-    queue = bed.get(StepQueue);
   });
 
   afterAll(async () => {
@@ -29,9 +26,7 @@ describe('StepEngine', () => {
   });
 
   beforeEach(() => {
-    bed.host.acted.length = 0;
-    bed.host.looked.length = 0;
-    bed.host.lookups = [{ performed: false }];
+    bed.host.reset();
   });
 
   const stepsOf = (runId: string) =>
@@ -39,18 +34,6 @@ describe('StepEngine', () => {
       `SELECT n, phase, outcome FROM steps WHERE run_id = $1 ORDER BY n`,
       [runId],
     );
-  const runRow = async (id: string) =>
-    (
-      await bed.db.sql<{ status: string; end_reason: string | null; step_count: number }>(
-        `SELECT status, end_reason, step_count FROM runs WHERE id = $1`,
-        [id],
-      )
-    )[0];
-  /** The ids of the step jobs queued for the run. */
-  const jobsOf = async (runId: string) =>
-    (await queue.queue.getJobs(['waiting', 'delayed', 'prioritized']))
-      .filter((j) => (j.data as { runId?: string }).runId === runId)
-      .map((j) => j.id);
 
   it('ends the run before its step opens when the kill switch is engaged, and sends nothing', async () => {
     const { run } = await bed.run();
@@ -61,7 +44,7 @@ describe('StepEngine', () => {
     } finally {
       await settings.setKillSwitch(bed.admin, AGENT, { engaged: false });
     }
-    expect(await runRow(run.id)).toMatchObject({ status: 'stopped', end_reason: 'killed' });
+    expect(await bed.runState(run.id)).toMatchObject({ status: 'stopped', end_reason: 'killed' });
     expect(await stepsOf(run.id)).toEqual([]);
     expect(bed.host.acted).toEqual([]);
   });
@@ -70,7 +53,7 @@ describe('StepEngine', () => {
     const { run } = await bed.run({ steps: [{ phase: 'done' }] });
     await bed.db.sql(`UPDATE runs SET max_steps = 1 WHERE id = $1`, [run.id]);
     await engine.runStep(run.id, 2);
-    expect(await runRow(run.id)).toMatchObject({ status: 'stopped', end_reason: 'step_cap' });
+    expect(await bed.runState(run.id)).toMatchObject({ status: 'stopped', end_reason: 'step_cap' });
     expect(await stepsOf(run.id)).toHaveLength(1);
   });
 
@@ -81,7 +64,7 @@ describe('StepEngine', () => {
       });
       await engine.runStep(run.id, 2);
       expect(await stepsOf(run.id)).toHaveLength(1);
-      expect(await runRow(run.id)).toMatchObject({ status: 'running', step_count: 1 });
+      expect(await bed.runState(run.id)).toMatchObject({ status: 'running', step_count: 1 });
     }
     expect(bed.host.acted).toEqual([]);
   });
@@ -91,21 +74,21 @@ describe('StepEngine', () => {
     await engine.runStep(run.id, 1);
     await engine.runApproved(run.id, 1);
     expect(await stepsOf(run.id)).toEqual([{ n: 1, phase: 'held', outcome: 'held' }]);
-    expect(await jobsOf(run.id)).toEqual([]);
+    expect(await bed.jobsOf(run.id)).toEqual([]);
     expect(bed.host.acted).toEqual([]);
   });
 
   it('does nothing for a step long past', async () => {
     const { run } = await bed.run({ steps: [{ phase: 'done' }, { phase: 'done' }] });
     await engine.runStep(run.id, 1);
-    expect(await runRow(run.id)).toMatchObject({ status: 'running', step_count: 2 });
-    expect(await jobsOf(run.id)).toEqual([]);
+    expect(await bed.runState(run.id)).toMatchObject({ status: 'running', step_count: 2 });
+    expect(await bed.jobsOf(run.id)).toEqual([]);
   });
 
   it('queues the next step after a step that is done, while the run is still at it', async () => {
     const { run } = await bed.run({ steps: [{ phase: 'done' }] });
     await engine.runStep(run.id, 1);
-    expect(await jobsOf(run.id)).toEqual([`${run.id}.2`]);
+    expect(await bed.jobsOf(run.id)).toEqual([`${run.id}.2`]);
   });
 
   it('records what became of the send of a run cancelled meanwhile, never sends it again, and queues nothing', async () => {
@@ -117,8 +100,11 @@ describe('StepEngine', () => {
     expect(bed.host.acted).toEqual([]);
     expect(await stepsOf(run.id)).toEqual([{ n: 1, phase: 'done', outcome: 'sent' }]);
     expect(await bed.events(run.id, 'computer_use.write')).toHaveLength(1);
-    expect(await runRow(run.id)).toMatchObject({ status: 'stopped', end_reason: 'cancelled' });
-    expect(await jobsOf(run.id)).toEqual([]);
+    expect(await bed.runState(run.id)).toMatchObject({
+      status: 'stopped',
+      end_reason: 'cancelled',
+    });
+    expect(await bed.jobsOf(run.id)).toEqual([]);
   });
 
   it('does nothing for a run that ended with no step sending', async () => {
@@ -128,7 +114,7 @@ describe('StepEngine', () => {
     await engine.runApproved(run.id, 1);
     expect(await stepsOf(run.id)).toEqual([{ n: 1, phase: 'done', outcome: 'ended' }]);
     expect(bed.host.looked).toEqual([]);
-    expect(await jobsOf(run.id)).toEqual([]);
+    expect(await bed.jobsOf(run.id)).toEqual([]);
   });
 
   it('carries out only an approved or sending step for an approved job', async () => {
@@ -155,14 +141,14 @@ describe('StepEngine', () => {
       const run = await scripted({ action: 'key', key: 'Enter' });
       await engine.runStep(run.id, 1);
       expect(await stepsOf(run.id)).toEqual([{ n: 1, phase: 'held', outcome: 'held' }]);
-      expect((await runRow(run.id)).status).toBe('awaiting_approval');
+      expect((await bed.runState(run.id)).status).toBe('awaiting_approval');
       const [approval] = await bed.db.sql<{ status: string }>(
         `SELECT status FROM approvals WHERE run_id = $1`,
         [run.id],
       );
       expect(approval.status).toBe('pending');
       expect(bed.host.acted).toEqual([]);
-      expect(await jobsOf(run.id)).toEqual([]);
+      expect(await bed.jobsOf(run.id)).toEqual([]);
     });
 
     it("sends a read once under the step's key, then queues the next step", async () => {
@@ -174,13 +160,13 @@ describe('StepEngine', () => {
       );
       expect(step).toMatchObject({ phase: 'done', outcome: 'sent' });
       expect(bed.host.acted.map((a) => [a.action.action, a.key])).toEqual([['scroll', step.id]]);
-      expect(await jobsOf(run.id)).toEqual([`${run.id}.2`]);
+      expect(await bed.jobsOf(run.id)).toEqual([`${run.id}.2`]);
     });
 
     it('ends the run where the planner says done', async () => {
       const run = await scripted({ action: 'done', summary: 'all saved' });
       await engine.runStep(run.id, 1);
-      expect(await runRow(run.id)).toMatchObject({ status: 'completed', end_reason: 'done' });
+      expect(await bed.runState(run.id)).toMatchObject({ status: 'completed', end_reason: 'done' });
       expect(await stepsOf(run.id)).toEqual([{ n: 1, phase: 'done', outcome: 'ended' }]);
       expect(bed.host.acted).toEqual([]);
     });

@@ -38,13 +38,6 @@ describe('StepLease', () => {
         n,
       ])
     )[0];
-  const runRow = async (id: string) =>
-    (
-      await bed.db.sql<{ status: string; end_reason: string | null; step_count: number }>(
-        `SELECT status, end_reason, step_count FROM runs WHERE id = $1`,
-        [id],
-      )
-    )[0];
   /** Works on step `n` with `work`, as a job does; what it threw, if anything. */
   const withStep = (run: Run, n: number, work: (step: Step) => Promise<void>) =>
     lease
@@ -59,13 +52,13 @@ describe('StepLease', () => {
     const opened = await Promise.all([lease.open(run, 1), lease.open(run, 1), lease.open(run, 1)]);
     expect(opened.filter((s) => s !== null)).toHaveLength(1);
     expect(await row(run.id)).toMatchObject({ phase: 'observing', lease_owner: lease.workerId });
-    expect((await runRow(run.id)).step_count).toBe(1);
+    expect((await bed.runState(run.id)).step_count).toBe(1);
   });
 
   it('opens no step while an earlier one is unfinished', async () => {
     const { run } = await bed.run({ steps: [{ phase: 'held' }] });
     expect(await lease.open(run, 2)).toBe(null);
-    expect((await runRow(run.id)).step_count).toBe(1);
+    expect((await bed.runState(run.id)).step_count).toBe(1);
   });
 
   it('does not take a step whose lease another live worker holds', async () => {
@@ -123,7 +116,7 @@ describe('StepLease', () => {
       Promise.reject(new RunEnds('done', 'finished', { outcome: 'ended' })),
     );
     expect(thrown).toBeUndefined();
-    expect(await runRow(run.id)).toMatchObject({ status: 'completed', end_reason: 'done' });
+    expect(await bed.runState(run.id)).toMatchObject({ status: 'completed', end_reason: 'done' });
     expect((await row(run.id)).phase).toBe('done');
   });
 
@@ -132,10 +125,13 @@ describe('StepLease', () => {
     const boom = new Error('the planner process crashed');
     expect(await withStep(run, 1, () => Promise.reject(boom))).toBe(boom);
     expect(await row(run.id)).toMatchObject({ phase: 'planning', failures: 1 });
-    expect((await runRow(run.id)).status).toBe('running');
+    expect((await bed.runState(run.id)).status).toBe('running');
     await bed.db.sql(`UPDATE steps SET failures = 9 WHERE run_id = $1`, [run.id]);
     expect(await withStep(run, 1, () => Promise.reject(boom))).toBeUndefined();
-    expect(await runRow(run.id)).toMatchObject({ status: 'failed', end_reason: 'model_error' });
+    expect(await bed.runState(run.id)).toMatchObject({
+      status: 'failed',
+      end_reason: 'model_error',
+    });
   });
 
   it('audits a sending write that failed too often as unknown, with the approval spent on it', async () => {
@@ -146,7 +142,10 @@ describe('StepLease', () => {
     ]);
     await bed.db.sql(`UPDATE steps SET failures = 9 WHERE run_id = $1`, [run.id]);
     await withStep(run, 1, () => Promise.reject(new Error('lost')));
-    expect(await runRow(run.id)).toMatchObject({ status: 'failed', end_reason: 'outcome_unknown' });
+    expect(await bed.runState(run.id)).toMatchObject({
+      status: 'failed',
+      end_reason: 'outcome_unknown',
+    });
     const [event] = await bed.events(run.id, 'computer_use.write.unknown');
     expect(event.details).toMatchObject({ approval_id: approval.id, resumed_by: 'resumer' });
     expect(bed.host.acted).toEqual([]);
@@ -160,7 +159,10 @@ describe('StepLease', () => {
       const work = jest.fn(() => Promise.resolve());
       expect(await withStep(run, 1, work)).toBeUndefined();
       expect(work).not.toHaveBeenCalled();
-      expect(await runRow(run.id)).toMatchObject({ status: 'stopped', end_reason: 'not_granted' });
+      expect(await bed.runState(run.id)).toMatchObject({
+        status: 'stopped',
+        end_reason: 'not_granted',
+      });
     } finally {
       await grants.grant(TENANT, bed.agent.screen_token_env, bed.agent.screen_url, 'admin');
     }

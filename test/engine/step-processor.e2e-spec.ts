@@ -22,16 +22,9 @@ describe('StepProcessor', () => {
     await bed?.close();
   });
 
-  const runRow = (id: string) =>
-    bed.db
-      .sql<{ status: string; end_reason: string | null }>(
-        `SELECT status, end_reason FROM runs WHERE id = $1`,
-        [id],
-      )
-      .then((rows) => rows[0]);
   const ended = (id: string) =>
     until('the run ends', async () => {
-      const row = await runRow(id);
+      const row = await bed.runState(id);
       return row.status === 'running' || row.status === 'awaiting_approval' ? null : row;
     });
 
@@ -44,7 +37,7 @@ describe('StepProcessor', () => {
     const { run } = await bed.run();
     await bed.db.sql(`UPDATE runs SET max_steps = 0 WHERE id = $1`, [run.id]);
     await queue.step(run.id, 1);
-    expect(await ended(run.id)).toEqual({ status: 'stopped', end_reason: 'step_cap' });
+    expect(await ended(run.id)).toMatchObject({ status: 'stopped', end_reason: 'step_cap' });
     expect(bed.host.acted).toEqual([]);
   });
 
@@ -81,7 +74,10 @@ describe('StepProcessor', () => {
     });
     const approval = await bed.approval(run, steps[0], { expiresAt: new Date(Date.now() - 1000) });
     await queue.expire(approval.id, approval.expiresAt);
-    expect(await ended(run.id)).toEqual({ status: 'stopped', end_reason: 'approval_expired' });
+    expect(await ended(run.id)).toMatchObject({
+      status: 'stopped',
+      end_reason: 'approval_expired',
+    });
   });
 
   it('hands a reminder and an escalation to ApprovalTimers', async () => {
@@ -102,6 +98,6 @@ describe('StepProcessor', () => {
       return events.length >= 2 ? events.sort() : null;
     });
     expect(types).toEqual(['approval.escalated', 'approval.reminded']);
-    expect((await runRow(run.id)).status).toBe('awaiting_approval');
+    expect((await bed.runState(run.id)).status).toBe('awaiting_approval');
   });
 });

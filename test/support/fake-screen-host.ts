@@ -44,6 +44,17 @@ export class FakeScreenHost implements ScreenHost {
   acts: Array<Answer<ActResult>> = [{ ok: true, ms: 1, replayed: false }];
   lookups: Array<Answer<ActionLookup>> = [{ performed: false }];
 
+  /** Forgets the calls recorded, and answers as a fresh fake does (a spec's beforeEach). */
+  reset(): void {
+    const fresh = new FakeScreenHost();
+    this.acted.length = 0;
+    this.looked.length = 0;
+    this.screenshots = fresh.screenshots;
+    this.outlines = fresh.outlines;
+    this.acts = fresh.acts;
+    this.lookups = fresh.lookups;
+  }
+
   screenshot(): Promise<Screenshot> {
     return answer(this.screenshots);
   }
