@@ -37,7 +37,6 @@ export class McpEndpoint implements OnModuleDestroy {
     private readonly session: ComputerSession,
   ) {
     this.handler = createMcpHandler((ctx) => this.serverFor(ctx), {
-      responseMode: 'json',
       onerror: (error) => this.logger.warn({ err: error }, 'MCP request refused or failed'),
     });
   }

@@ -75,7 +75,7 @@ export function sessionResult(state: SessionState, consoleBase: string): CallToo
     case 'screen': {
       const input = state.work.input as {
         frame?: { width?: number; height?: number };
-        outline?: { text?: string } | null;
+        outline?: { text?: string; elements?: unknown[] } | null;
         image?: { base64?: string } | null;
       };
       const fields = {
@@ -86,6 +86,7 @@ export function sessionResult(state: SessionState, consoleBase: string): CallToo
         width: input.frame?.width ?? null,
         height: input.frame?.height ?? null,
         outline: input.outline?.text ?? null,
+        elements: input.outline?.elements ?? null,
         decide_by: state.work.deadlineAt.toISOString(),
       };
       const image = input.image?.base64;
