@@ -89,12 +89,17 @@ describe('the MCP endpoint, end to end', () => {
   it('answers no token with 401 and the protected-resource metadata it points to', async () => {
     const bare = await fetch(`${stack.api.url}/mcp`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
     });
     expect(bare.status).toBe(401);
     const challenge = bare.headers.get('www-authenticate') ?? '';
-    expect(challenge).toMatch(/^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource"/);
+    expect(challenge).toMatch(
+      /^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource"/,
+    );
     const wrong = await fetch(`${stack.api.url}/mcp`, {
       method: 'POST',
       headers: { Authorization: 'Bearer wdn_not_a_token', 'Content-Type': 'application/json' },
@@ -112,7 +117,10 @@ describe('the MCP endpoint, end to end', () => {
     // A token without agents.operate is refused before any tool: insufficient_scope.
     const approver = await fetch(`${stack.api.url}/mcp`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${stack.tokens.approver}`, 'Content-Type': 'application/json' },
+      headers: {
+        Authorization: `Bearer ${stack.tokens.approver}`,
+        'Content-Type': 'application/json',
+      },
       body: '{}',
     });
     expect(approver.status).toBe(403);
@@ -141,7 +149,9 @@ describe('the MCP endpoint, end to end', () => {
       ].sort(),
     );
     const click = tools.find((t) => t.name === 'click')!;
-    expect(click.inputSchema.required).toEqual(expect.arrayContaining(['run_id', 'frame_id', 'x', 'y']));
+    expect(click.inputSchema.required).toEqual(
+      expect.arrayContaining(['run_id', 'frame_id', 'x', 'y']),
+    );
   });
 
   it('is the planner of a run: reads sent, the Save held for a person, sent once approved', async () => {
@@ -192,12 +202,19 @@ describe('the MCP endpoint, end to end', () => {
 
     // Asked again before anyone decided: still held, still nothing saved.
     const pending = await agent.call('approval_status', { run_id: runId });
-    expect(pending.fields).toMatchObject({ status: 'held_for_a_person', approval_status: 'pending' });
-    // The agent's own subject cannot approve it (four-eyes): only another person can.
-    const own = await stack.api.request('POST', `/api/approvals/${held.fields.approval_id}/approve`, {
-      token: stack.tokens.both,
-      json: {},
+    expect(pending.fields).toMatchObject({
+      status: 'held_for_a_person',
+      approval_status: 'pending',
     });
+    // The agent's own subject cannot approve it (four-eyes): only another person can.
+    const own = await stack.api.request(
+      'POST',
+      `/api/approvals/${held.fields.approval_id}/approve`,
+      {
+        token: stack.tokens.both,
+        json: {},
+      },
+    );
     expect(own.status).toBe(403);
     expect(await saves(stack.sim)).toEqual([]);
 
@@ -219,7 +236,11 @@ describe('the MCP endpoint, end to end', () => {
     expect(saved[0]).toMatchObject({ order: '4711', fields: { reqDelivDate: '30.04.2026' } });
 
     const ended = await act(after, 'done', { summary: 'saved' });
-    expect(ended.fields).toMatchObject({ status: 'ended', run_status: 'completed', end_reason: 'done' });
+    expect(ended.fields).toMatchObject({
+      status: 'ended',
+      run_status: 'completed',
+      end_reason: 'done',
+    });
     const run = await stack.run(runId);
     expect(run.steps.map((s: any) => s.model?.provider)).toEqual(run.steps.map(() => 'remote'));
     // Approved once, sent once.

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ApprovalView } from '../approvals/approval.view';
 import { DomainError } from '../common/domain-error';
@@ -18,14 +19,22 @@ export function jsonResult(value: Record<string, unknown>, isError = false): Cal
   };
 }
 
+const logger = new Logger('McpTools');
+
 /**
  * An error of Warden's (a refusal, a conflict, a run not found) as a tool error the calling model
- * reads; anything else is thrown on, for the SDK to answer as a JSON-RPC internal error without
- * its text.
+ * reads. Anything else is logged and answered `internal` without its text, which could quote the
+ * database or a screen host.
  */
 export function errorResult(error: unknown): CallToolResult {
-  if (!(error instanceof DomainError)) throw error;
-  return jsonResult({ error: error.label ?? error.code, message: error.message }, true);
+  if (error instanceof DomainError) {
+    return jsonResult({ error: error.label ?? error.code, message: error.message }, true);
+  }
+  logger.error({ err: error }, 'an MCP tool failed');
+  return jsonResult(
+    { error: 'internal', message: 'Warden failed on this call; the failure is logged' },
+    true,
+  );
 }
 
 /** A step as the agent reads it: what it did, how Warden classified it, what became of it. */

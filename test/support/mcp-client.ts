@@ -41,3 +41,45 @@ export async function connectMcp(baseUrl: string, token: string): Promise<McpSes
     close: () => client.close(),
   };
 }
+
+/** An HTTP request the SDK's client sent: its headers and its body. */
+export interface SentMessage {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * The requests the SDK's client sends for a short session (connect, the tool list, a few tool
+ * calls), recorded as they went out: examples for the fuzzer to vary.
+ */
+export async function recordedMessages(
+  baseUrl: string,
+  token: string,
+  calls: Array<{ name: string; arguments: Record<string, unknown> }>,
+): Promise<SentMessage[]> {
+  const sent: SentMessage[] = [];
+  const recording = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    if (init?.method === 'POST' && typeof init.body === 'string') {
+      const headers: Record<string, string> = {};
+      new Headers(init.headers).forEach((value, name) => {
+        if (name !== 'authorization') headers[name] = value;
+      });
+      sent.push({ headers, body: init.body });
+    }
+    return fetch(url, init);
+  };
+  const client = new Client(
+    { name: 'warden-fuzz', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      fetch: recording,
+    }),
+  );
+  await client.listTools();
+  for (const call of calls) await client.callTool(call);
+  await client.close();
+  return sent;
+}
