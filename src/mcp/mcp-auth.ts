@@ -40,7 +40,8 @@ export function protectedResource(
 
 /** A quoted-string of RFC 9110: backslash and double quote escaped, control characters dropped. */
 function quoted(value: string): string {
-  return `"${value.replace(/[\u0000-\u001f\u007f]/g, '').replace(/["\\]/g, '\\$&')}"`;
+  const printable = [...value].filter((c) => c >= ' ' && c !== '\u007f').join('');
+  return `"${printable.replace(/["\\]/g, '\\$&')}"`;
 }
 
 /** `WWW-Authenticate: Bearer resource_metadata="…"[, error="…"][, scope="…"]`. */

@@ -2,7 +2,6 @@ import { All, Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { Public } from '../auth/permissions.decorator';
 import { TokensService } from '../auth/tokens.service';
 import { AppConfig } from '../config/app-config';
@@ -71,9 +70,7 @@ export class McpController {
     answer.headers.forEach((value, name) => {
       void reply.header(name, value);
     });
-    await reply.send(
-      answer.body ? Readable.fromWeb(answer.body as unknown as NodeReadableStream) : '',
-    );
+    await reply.send(answer.body ? Readable.fromWeb(answer.body) : '');
   }
 }
 
