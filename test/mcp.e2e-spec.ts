@@ -148,6 +148,13 @@ describe('the MCP endpoint, end to end', () => {
         'wait',
       ].sort(),
     );
+    // A client of the 2025 revision is served the same tools, stateless.
+    const legacy = await connectMcp(stack.api.url, stack.tokens.operator, 'legacy');
+    try {
+      expect((await legacy.client.listTools()).tools.map((t) => t.name).sort()).toEqual(names);
+    } finally {
+      await legacy.close();
+    }
     const click = tools.find((t) => t.name === 'click')!;
     expect(click.inputSchema.required).toEqual(
       expect.arrayContaining(['run_id', 'frame_id', 'x', 'y']),

@@ -18,10 +18,15 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
-export async function connectMcp(baseUrl: string, token: string): Promise<McpSession> {
+/** A session of the SDK's client: the 2026-07-28 revision, or the 2025 handshake (`legacy`). */
+export async function connectMcp(
+  baseUrl: string,
+  token: string,
+  era: 'modern' | 'legacy' = 'modern',
+): Promise<McpSession> {
   const client = new Client(
     { name: 'warden-e2e', version: '1.0.0' },
-    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
   );
   const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
