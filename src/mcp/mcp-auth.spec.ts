@@ -1,4 +1,4 @@
-import { bearerChallenge, mcpBaseUrl, protectedResource } from './mcp-auth';
+import { bearerChallenge, mcpBaseUrl, originAllowed, protectedResource } from './mcp-auth';
 
 describe('/mcp as a resource server', () => {
   it('points the challenge to the metadata, with the error and scope where there are some', () => {
@@ -38,5 +38,13 @@ describe('/mcp as a resource server', () => {
       protectedResource('https://w.example', { OIDC_ISSUER_URL: 'https://idp.example' })
         .authorization_servers,
     ).toEqual(['https://idp.example']);
+  });
+
+  it("refuses a browser's Origin of another site, and passes a request without one", () => {
+    expect(originAllowed(undefined, 'https://w.example')).toBe(true);
+    expect(originAllowed('https://w.example', 'https://w.example')).toBe(true);
+    expect(originAllowed('https://evil.example', 'https://w.example')).toBe(false);
+    expect(originAllowed('https://w.example:8443', 'https://w.example')).toBe(false);
+    expect(originAllowed('null', 'https://w.example')).toBe(false);
   });
 });

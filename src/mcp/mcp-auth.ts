@@ -54,3 +54,17 @@ export function bearerChallenge(
   if (problem.scope) parts.push(`scope=${quoted(problem.scope)}`);
   return `Bearer ${parts.join(', ')}`;
 }
+
+/**
+ * Whether a request's `Origin` (a browser's) is Warden's own: a page of another site must not reach
+ * `/mcp` through a browser, even one that would need the caller's token (the MCP transport's DNS
+ * rebinding rule). No Origin (every MCP client outside a browser) passes.
+ */
+export function originAllowed(origin: string | undefined, base: string): boolean {
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).origin === new URL(base).origin;
+  } catch {
+    return false;
+  }
+}

@@ -6,7 +6,7 @@ import { Public } from '../auth/permissions.decorator';
 import { TokensService } from '../auth/tokens.service';
 import { AppConfig } from '../config/app-config';
 import { MCP_PATH } from '../http/raw-form-routes';
-import { bearerChallenge, mcpBaseUrl, protectedResource } from './mcp-auth';
+import { bearerChallenge, mcpBaseUrl, originAllowed, protectedResource } from './mcp-auth';
 import { McpEndpoint } from './mcp-endpoint.service';
 
 /** The permission every tool needs (docs/mcp.md). */
@@ -37,6 +37,14 @@ export class McpController {
   @Public()
   async serve(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const base = mcpBaseUrl(this.config, request);
+    if (!originAllowed(request.headers.origin, base)) {
+      await reply.status(403).send({
+        statusCode: 403,
+        error: 'Forbidden',
+        message: `the Origin ${String(request.headers.origin).slice(0, 100)} is not ${base}: /mcp takes no request from another site's page`,
+      });
+      return;
+    }
     const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
     const caller = token ? await this.tokens.authenticate(token) : null;
     if (!caller) {
