@@ -135,7 +135,7 @@ export class ComputerSession {
         };
       }
       const work = await this.work.openOfRun(caller.tenant, runId);
-      if (work && work.step > afterStep) {
+      if (work && work.family === MCP_FAMILY_NAME && work.step > afterStep) {
         return { kind: 'screen', run, work, last: await this.lastStep(caller, runId, work.step) };
       }
       if (Date.now() >= until) return { kind: 'working', run, last: null };
