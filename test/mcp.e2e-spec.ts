@@ -260,6 +260,17 @@ describe('the MCP endpoint, end to end', () => {
     screen = await act(screen, 'click', at(screen, 'textbox', 'Command field'));
     const held = await act(screen, 'type', { text: '/nVA02' });
     expect(held.fields).toMatchObject({ status: 'held_for_a_person' });
+    // The runs tools say the same: who may decide, and the approval page.
+    const state = await agent.call('get_run', { run_id: held.fields.run_id });
+    expect(state.fields).toMatchObject({
+      status: 'awaiting_approval',
+      held: { approval_id: held.fields.approval_id, approval_url: held.fields.approval_url },
+      steps: [
+        { n: 1, classification: 'read', outcome: 'sent' },
+        { n: 2, classification: 'write', outcome: 'held' },
+      ],
+    });
+    expect(state.image).toEqual(expect.any(String));
     const rejected = await stack.api.request(
       'POST',
       `/api/approvals/${held.fields.approval_id}/reject`,
