@@ -289,6 +289,29 @@ describe('the MCP endpoint, end to end', () => {
     expect(typed).toEqual([]);
   });
 
+  it('sends nothing when the kill switch is engaged while the agent decides', async () => {
+    await stack.configure({ planner: MCP_PLANNER });
+    const screen = await start('look at the command field');
+    const kill = (engaged: boolean, reason: string) =>
+      stack.api.request('PUT', '/api/admin/agents/sap-orders/kill-switch', {
+        token: stack.tokens.admin,
+        json: { engaged, reason },
+      });
+    try {
+      expect((await kill(true, 'incident 7')).status).toBe(200);
+      const answer = await act(screen, 'click', at(screen, 'textbox', 'Command field'));
+      expect(answer.fields).toMatchObject({
+        status: 'ended',
+        run_status: 'stopped',
+        end_reason: 'killed',
+        summary: 'kill switch engaged: incident 7',
+      });
+      expect((await stack.sim.events()).filter((e) => e.type === 'action')).toEqual([]);
+    } finally {
+      await kill(false, 'ok');
+    }
+  });
+
   it('shows another tenant nothing, and answers bad input with a JSON-RPC error', async () => {
     await stack.configure({ planner: MCP_PLANNER });
     const screen = await start('look only');
