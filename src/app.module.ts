@@ -12,6 +12,7 @@ import { RemoteApiModule } from './computer-use/remote/remote-api.module';
 import { RetentionApiModule } from './computer-use/retention/retention-api.module';
 import { RoutinesModule } from './computer-use/routines/routines.module';
 import { RunsModule } from './computer-use/runs/runs.module';
+import { McpModule } from './mcp/mcp.module';
 import { SettingsApiModule } from './computer-use/settings/settings-api.module';
 import type { AppConfig } from './config/app-config';
 import { ConsoleModule } from './console/console.module';
@@ -40,6 +41,7 @@ export class AppModule {
         RemoteApiModule,
         ModelsApiModule,
         RunsModule,
+        McpModule,
         RoutinesModule,
         ApprovalsApiModule,
         ChatModule,

@@ -133,6 +133,16 @@ describe('the planner catalog', () => {
         available: false,
         why: NOT_PUBLIC,
       }),
+      // The calling agent over MCP (docs/mcp.md): remote, not public.
+      expect.objectContaining({
+        id: 'mcp-1-normal',
+        family: 'mcp',
+        runs: 'remote',
+        pixels: true,
+        public: false,
+        available: false,
+        serving: false,
+      }),
       expect.objectContaining({
         id: script,
         name: 'done at once',
@@ -145,6 +155,7 @@ describe('the planner catalog', () => {
       DEFAULT_ID,
       OPUS,
       NAVIGATOR,
+      'mcp-1-normal',
     ]);
     const one = await api.request('GET', `/api/planners/${NAVIGATOR}`, { token: bob });
     expect(one.body).toEqual({ planner: seen.planners[2] });

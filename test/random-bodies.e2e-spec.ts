@@ -11,6 +11,7 @@ import {
   toText,
   variantsOf,
 } from './support/random-bodies';
+import { recordedMessages } from './support/mcp-client';
 
 /**
  * Every route of the OpenAPI document (so a new route is covered without touching this file) gets
@@ -199,7 +200,81 @@ describe('random requests on every route', () => {
     expect(failures.slice(0, SHOWN_FAILURES)).toEqual([]);
     // Over a thousand requests one after another: a deadline for a loaded machine, not a speed.
   }, 300_000);
+
+  it('answers every MCP message one change away from what the SDK client sends without a 5xx', async () => {
+    const frame = 'ab'.repeat(32);
+    const run = '00000000-0000-4000-8000-000000000000';
+    const examples = await recordedMessages(api.url, token, [
+      { name: 'list_agents', arguments: {} },
+      { name: 'get_run', arguments: { run_id: run } },
+      { name: 'start_run', arguments: { agent: 'sap-orders', goal: 'look', params: { a: 'b' } } },
+      { name: 'click', arguments: { run_id: run, frame_id: frame, x: 10, y: 20, target: 'Save' } },
+      { name: 'scroll', arguments: { run_id: run, frame_id: frame, x: 1, y: 2, direction: 'up' } },
+    ]);
+    // The connect's discovery, the tool list and the five calls.
+    expect(examples.length).toBeGreaterThanOrEqual(6);
+    await api.request('POST', '/api/computer-use/runs', {
+      token,
+      json: { agent: 'sap-orders', goal: 'x' },
+    });
+    const failures: string[] = [];
+    let sentCount = 0;
+    for (const example of examples) {
+      for (const variant of variantsOf(JSON.parse(example.body))) {
+        const answer = await send(
+          api.url,
+          {
+            method: 'POST',
+            path: '/mcp',
+            headers: { ...example.headers, authorization: `Bearer ${token}` },
+            body: Buffer.from(toText(variant.body)),
+            kind: variant.kind,
+          },
+          agent,
+        );
+        sentCount++;
+        const problem = mcpProblemOf(answer);
+        if (problem) {
+          failures.push(
+            `${variant.kind} ${toText(variant.body).slice(0, 300)}\n    → ${answer.status} ${problem}: ${answer.text.slice(0, 300)}`,
+          );
+        }
+      }
+    }
+    expect(sentCount).toBeGreaterThan(300);
+    expect(failures.slice(0, SHOWN_FAILURES)).toEqual([]);
+  }, 300_000);
 });
+
+/**
+ * What is wrong with an answer of `/mcp`, or null: never a 5xx, and a refusal is a JSON-RPC error
+ * with a message (or, for a request the transport refuses before JSON-RPC, an HTTP error in JSON).
+ */
+function mcpProblemOf(answer: Answer): string | null {
+  if (answer.status >= 500) return 'a server error';
+  if (answer.text === '') return answer.status < 300 ? null : 'an error without a body';
+  if (answer.contentType.includes('text/event-stream')) return null;
+  let body: Record<string, any>;
+  try {
+    body = JSON.parse(answer.text) as Record<string, any>;
+  } catch {
+    return 'an answer that is not JSON';
+  }
+  if (answer.status < 300 && body.jsonrpc !== '2.0') return 'not JSON-RPC';
+  if (body.result?.isError === true && body.result.structuredContent?.error === 'internal') {
+    return 'a tool that failed';
+  }
+  if (body.error !== undefined && typeof body.error === 'object') {
+    if (typeof body.error.message !== 'string' || body.error.message.trim() === '') {
+      return 'a JSON-RPC error without a message';
+    }
+    // -32603: the server failed on it, where bad input deserves a clear refusal.
+    if (body.error.code === -32603) return 'an internal error';
+  } else if (answer.status >= 400 && typeof body.message !== 'string') {
+    return 'an error without a message';
+  }
+  return null;
+}
 
 /** What is wrong with an answer, or null. */
 function problemOf(answer: Answer): string | null {

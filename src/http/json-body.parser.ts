@@ -1,7 +1,7 @@
 import { UnsupportedMediaTypeException } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readJsonBody, SEND_JSON } from './json-body';
-import { RAW_FORM_ROUTES } from './raw-form-routes';
+import { MCP_PATH, RAW_FORM_ROUTES } from './raw-form-routes';
 
 /**
  * The API's only body parsers (docs/api.md). A request with a bearer token may send its JSON with any
@@ -24,6 +24,10 @@ export function useJsonBodies(fastify: FastifyInstance): void {
   });
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
+    if (isMcp(request)) {
+      done(null, text);
+      return;
+    }
     done(null, readJsonBody(text as string, { lenient: hasBearerToken(request) }));
   });
   fastify.addContentTypeParser(
@@ -38,6 +42,10 @@ export function useJsonBodies(fastify: FastifyInstance): void {
     },
   );
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (request, text, done) => {
+    if (isMcp(request)) {
+      done(null, text);
+      return;
+    }
     done(null, anyOtherBody(request, text as string));
   });
 }
@@ -53,6 +61,11 @@ function anyOtherBody(request: FastifyRequest, text: string): unknown {
     );
   }
   return readJsonBody(text, { lenient: true });
+}
+
+/** The MCP endpoint takes its body as text: the MCP SDK reads it (and answers a bad one in JSON-RPC). */
+function isMcp(request: FastifyRequest): boolean {
+  return request.url.split('?')[0] === MCP_PATH;
 }
 
 /** Whether the request says it carries a bearer token; the guard checks the token itself. */

@@ -7,3 +7,9 @@
 export const SLACK_ACTIONS_PATH = '/api/chat/slack/actions';
 
 export const RAW_FORM_ROUTES: readonly string[] = [SLACK_ACTIONS_PATH];
+
+/**
+ * The MCP endpoint (docs/mcp.md): its body reaches the handler as the text that arrived, so the MCP
+ * SDK answers a body that is no JSON, or no JSON-RPC, with a JSON-RPC error of its own.
+ */
+export const MCP_PATH = '/mcp';

@@ -8,6 +8,7 @@ import { defaultModelId, deploymentModels } from '../../models/default-model';
 import { parsePlannerId, SCRIPTED_FAMILY } from '../planner-contract/planner-id';
 import { PlannersService, type ScriptedPlannerView } from '../planning/planners.service';
 import { ScriptedPlannersRepository } from '../planning/scripted-planners.repository';
+import { MCP_FAMILY_NAME, MCP_PLANNER_ID } from '../remote/mcp-family';
 import { RemotePlanners, remoteId } from '../remote/remote-planners.service';
 import type { ComputerUseConfig } from '../settings/agent-config';
 import { SettingsService } from '../settings/settings.service';
@@ -255,6 +256,19 @@ export class PlannerCatalog implements OnModuleInit {
         serving: serving.has(f.family),
       });
     }
+    // The calling agent over MCP (docs/mcp.md): not public, like a remote family.
+    entries.push({
+      id: MCP_PLANNER_ID,
+      family: MCP_FAMILY_NAME,
+      name: 'the agent calling Warden over MCP (/mcp): it decides each step by a tool call',
+      kind: 'remote',
+      runs: 'remote',
+      pixels: true,
+      public: false,
+      tags: [],
+      programs: [],
+      serving: serving.has(MCP_FAMILY_NAME),
+    });
     return entries;
   }
 

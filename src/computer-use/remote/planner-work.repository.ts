@@ -114,6 +114,17 @@ export class PlannerWorkRepository {
     return rows.length > 0 ? toRow(rows[0]) : null;
   }
 
+  /** The run's step waiting for (or claimed by) its planner now, if its run still runs. */
+  async openOfRun(tenant: string, runId: string): Promise<WorkRow | null> {
+    const rows: Raw[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM planner_work w
+        WHERE w.tenant = $1 AND w.run_id = $2 AND w.deadline_at > now() AND ${OPEN}
+        ORDER BY w.step DESC LIMIT 1`,
+      [tenant, runId],
+    );
+    return rows.length > 0 ? toRow(rows[0]) : null;
+  }
+
   async get(tenant: string, id: string): Promise<WorkRow | null> {
     const rows: Raw[] = await this.dataSource.query(
       `SELECT ${COLUMNS} FROM planner_work WHERE id = $1 AND tenant = $2`,

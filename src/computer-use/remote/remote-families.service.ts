@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
 import { TenantsService } from '../../tenants/tenants.service';
 import { parsePlannerId, PLANNER_FAMILY } from '../planner-contract/planner-id';
+import { MCP_FAMILY_NAME } from './mcp-family';
 import { type RemoteFamily, RemoteFamiliesRepository } from './remote-families.repository';
 
 /** A tag or a program: lower-case words joined by hyphens (as the catalog's access has them). */
@@ -13,7 +14,7 @@ const ACCESS_NAME = /^[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*$/;
 export const REMOTE_CHANGED = 'planner.remote_changed';
 
 /** The families the deployment itself has: a remote family never takes their names. */
-const RESERVED = new Set(['scripted', 'navigator', 'remote']);
+const RESERVED = new Set(['scripted', 'navigator', 'remote', MCP_FAMILY_NAME]);
 const MAX_NOTE = 500;
 
 export interface RemoteFamilyView {

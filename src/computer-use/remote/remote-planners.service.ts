@@ -8,6 +8,7 @@ import { type RemoteFamily, RemoteFamiliesRepository } from './remote-families.r
 import { type NewWork, PlannerWorkRepository, type WorkRow } from './planner-work.repository';
 import { RemotePlanner, type RemoteWorkPort } from './remote-planner';
 import { busyMessage, MAX_WAITING_STEPS } from './work-decisions';
+import { MCP_FAMILY, MCP_PLANNER_ID, mcpWorkPort } from './mcp-family';
 
 /** A remote family's catalog id: `<family>-<version>-<effort>`. */
 export function remoteId(f: Pick<RemoteFamily, 'family' | 'version' | 'effort'>): string {
@@ -37,10 +38,14 @@ export class RemotePlanners implements RemoteWorkPort {
     return this.families.all();
   }
 
-  /** The registered family an id names exactly (`<family>-<version>-<effort>`), or null. */
+  /**
+   * The registered family an id names exactly (`<family>-<version>-<effort>`), or null; the `mcp`
+   * planner's own for its id.
+   */
   async familyOf(ref: unknown): Promise<RemoteFamily | null> {
     const parts = parsePlannerId(ref);
     if (parts?.kind !== 'versioned') return null;
+    if (parts.id === MCP_PLANNER_ID) return MCP_FAMILY;
     const family = await this.families.find(parts.family);
     return family && remoteId(family) === parts.id ? family : null;
   }
@@ -48,7 +53,9 @@ export class RemotePlanners implements RemoteWorkPort {
   /** The planner for an agent's `planner`, when it names a remote family; else null. */
   async plannerFor(ref: unknown): Promise<Planner | null> {
     const family = await this.familyOf(ref);
-    return family ? new RemotePlanner(remoteId(family), family, this) : null;
+    if (!family) return null;
+    const port = family === MCP_FAMILY ? mcpWorkPort(this) : this;
+    return new RemotePlanner(remoteId(family), family, port);
   }
 
   /** The families a worker of the tenant asked for within the heartbeat. */

@@ -1,0 +1,67 @@
+/**
+ * The MCP conformance suite (`@modelcontextprotocol/conformance`) against the real `/mcp`: the
+ * scenarios that apply to a server whose tools are its own (the suite's other server scenarios call
+ * the reference server's test tools by name). The suite sends no token, so a small proxy in front
+ * of the API adds the bearer header and passes everything else (the Host and Origin too) as it came.
+ */
+import { execFile } from 'node:child_process';
+import { createServer, request, type Server } from 'node:http';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { startApi, type TestApi } from './support/api';
+
+jest.setTimeout(180_000);
+
+const SCENARIOS = ['server-initialize', 'ping', 'tools-list'];
+
+const CLI = path.join(
+  path.dirname(require.resolve('@modelcontextprotocol/conformance/package.json')),
+  'dist/index.js',
+);
+
+describe('the MCP conformance suite', () => {
+  let api: TestApi;
+  let proxy: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    api = await startApi();
+    const token = (await api.token('acme', 'olga', ['agents.operate'])).token;
+    const target = new URL(api.url);
+    proxy = createServer((incoming, outgoing) => {
+      const forward = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: incoming.method,
+          path: incoming.url,
+          headers: { ...incoming.headers, authorization: `Bearer ${token}` },
+        },
+        (answer) => {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        },
+      );
+      forward.on('error', () => outgoing.destroy());
+      incoming.pipe(forward);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}/mcp`;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => proxy?.close(resolve));
+    await api?.close();
+  });
+
+  it.each(SCENARIOS)('passes %s', async (scenario) => {
+    const run = await promisify(execFile)(
+      process.execPath,
+      [CLI, 'server', '--url', url, '--scenario', scenario],
+      { encoding: 'utf8', timeout: 120_000 },
+    ).catch((error: { stdout?: string; stderr?: string; code?: number }) => error);
+    const out = String(run.stdout ?? '');
+    expect({ scenario, code: 'code' in run ? run.code : 0, out }).toMatchObject({ code: 0 });
+    expect(out).toMatch(/Passed: (\d+)\/\1, 0 failed/);
+  });
+});
