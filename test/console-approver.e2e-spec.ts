@@ -418,7 +418,22 @@ describe('the approver decides at a glance', () => {
   });
 
   it("shows each agent's governance on the admin page: planner, rules, approvals, switches, what was loosened", async () => {
-    await stack.configure({ planner: va02, screen_rules: RULES, reason: REASON });
+    // A second agent whose writes need no approval: its card names the script content granted.
+    const nightly = {
+      screen_url: stack.sim.url,
+      screen_token_env: stack.sim.tokenEnv,
+      screen_tls: { fingerprint_sha256: stack.sim.fingerprint },
+      system: 'SAP GUI (sim)',
+      planner: va02,
+      require_write_approval: false,
+      reason: 'nightly: the script was reviewed',
+    };
+    await stack.configure({ planner: va02, screen_rules: RULES, reason: REASON }, { nightly });
+    const config = (
+      await stack.api.request('GET', '/api/admin/computer-use', { token: stack.tokens.admin })
+    ).body;
+    const grant = config.script_grants.nightly;
+    expect(grant).toMatchObject({ granted_by: 'wes', version: config.version });
     const reader = (await stack.api.token('acme', 'adam', ['computer_use.admin', 'audit.read']))
       .token;
     const engaged = await stack.api.request('PUT', '/api/admin/agents/sap-orders/kill-switch', {
@@ -448,6 +463,16 @@ describe('the approver decides at a glance', () => {
         /Kill switchengaged by ada at [\d-]+ [\d:]+: INC-7: check the dates first/,
       );
       expect(text).toContain('Pause (every agent)not paused');
+      expect(text).not.toContain('Script granted');
+      const nightlyText = (await page
+        .locator('article.governance[data-agent="nightly"]')
+        .textContent())!;
+      expect(nightlyText).toContain('Writesact straight away: no person approves them');
+      expect(nightlyText).toMatch(
+        new RegExp(
+          `Script grantedthe content with SHA-256 ${grant.sha256}, granted by wes at [\\d-]+ [\\d:]+ \\(config version ${config.version}\\)`,
+        ),
+      );
       await expect(card.locator('h3 .status').textContent()).resolves.toBe('kill switch engaged');
       // What was loosened, when and by whom: the screen rules, by wes, with the reason.
       const loosened = await card.locator('ul.weakened li').allTextContents();

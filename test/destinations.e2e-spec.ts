@@ -49,6 +49,8 @@ const NETWORK_DETAIL =
 describe('every connection granted', () => {
   let stack: Stack;
   let fake: FakeProvider;
+  /** The endpoint of the deployment's other model planner (MODEL_PLANNERS). */
+  let plannerFake: FakeProvider;
   let mail: MailReceiver;
   let receiver: Receiver;
   let listener: RecordingListener;
@@ -63,6 +65,9 @@ describe('every connection granted', () => {
   const teamsEnv = `ACME_TEAMS_URL_${unique()}`;
   const hecTokenEnv = `ACME_HEC_TOKEN_${unique()}`;
   const modelKeyEnv = `ACME_MODEL_KEY_${unique()}`;
+  const plannerKeyEnv = `WARDEN_TEST_PLANNER_KEY_${unique()}`;
+  /** A MODEL_PLANNERS planner public to every tenant: its key the deployment's own. */
+  const LAB = 'lab-vlm-2-normal';
   const hookSecret = randomBytes(24).toString('hex');
   const hecToken = randomBytes(16).toString('hex');
   /** The deployment's settings the CLI needs to know `--to default-model` and `--to smtp`. */
@@ -101,8 +106,10 @@ describe('every connection granted', () => {
   beforeAll(async () => {
     process.env[defaultKeyEnv] = `sk-default-${randomBytes(16).toString('hex')}`;
     process.env[modelKeyEnv] = `sk-acme-${randomBytes(16).toString('hex')}`;
+    process.env[plannerKeyEnv] = `sk-planner-${randomBytes(16).toString('hex')}`;
     process.env[hecTokenEnv] = hecToken;
     fake = await startFakeProvider();
+    plannerFake = await startFakeProvider();
     mail = await startMailReceiver();
     receiver = await startReceiver(() => hookSecret);
     pki = makePki(caDir);
@@ -116,6 +123,16 @@ describe('every connection granted', () => {
       DEFAULT_MODEL: 'local-vlm',
       DEFAULT_MODEL_API_KEY_ENV: defaultKeyEnv,
       DEFAULT_MODEL_BASE_URL: `${fake.url}/v1`,
+      MODEL_PLANNERS: JSON.stringify([
+        {
+          id: LAB,
+          provider: 'openai-compatible',
+          model: 'lab-vlm',
+          api_key_env: plannerKeyEnv,
+          base_url: `${plannerFake.url}/v1`,
+          public: true,
+        },
+      ]),
     };
     stack = await startStack({
       deploymentUngranted: true,
@@ -136,6 +153,7 @@ describe('every connection granted', () => {
   beforeEach(async () => {
     listener = await startRecordingListener();
     fake.reset();
+    plannerFake.reset();
   });
 
   afterEach(async () => {
@@ -145,6 +163,7 @@ describe('every connection granted', () => {
   afterAll(async () => {
     await stack?.close();
     await fake?.close();
+    await plannerFake?.close();
     await mail?.close();
     await receiver?.close();
     await rsyslog?.stop();
@@ -152,6 +171,7 @@ describe('every connection granted', () => {
     for (const env of [
       defaultKeyEnv,
       modelKeyEnv,
+      plannerKeyEnv,
       hecTokenEnv,
       hookSecretEnv,
       slackEnv,
@@ -422,7 +442,7 @@ describe('every connection granted', () => {
   });
 
   describe('model endpoints', () => {
-    const startWith = (planner?: Record<string, unknown>) =>
+    const startWith = (planner?: string | Record<string, unknown>) =>
       stack.configure(planner ? { planner } : {}).then(() =>
         stack.api.request('POST', '/api/computer-use/runs', {
           token: stack.tokens.operator,
@@ -472,6 +492,74 @@ describe('every connection granted', () => {
           modelKeyEnv,
           '--to',
           fake.url,
+        );
+      }
+    });
+
+    it("a MODEL_PLANNERS planner: a secret grant of its endpoint does not grant it; the operator's destination grant does", async () => {
+      // The tenant's own key granted for the very endpoint one of the deployment's other model
+      // planners lives at: that key may go there, the deployment's planner key may not.
+      await cliOk(
+        'secrets',
+        'grant',
+        '--tenant',
+        'acme',
+        '--env',
+        modelKeyEnv,
+        '--to',
+        plannerFake.url,
+      );
+      const asModel = {
+        provider: 'openai-compatible',
+        model: 'lab-vlm',
+        api_key_env: plannerKeyEnv,
+        base_url: `${plannerFake.url}/v1`,
+      };
+      try {
+        // By id, and as its exact model (the same planner, docs/planners.md).
+        for (const planner of [LAB, asModel]) {
+          const r = await startWith(planner);
+          expect(r.status).toBe(409);
+          expect(r.body.message).toContain(
+            `goes to the deployment's model planner ${LAB}, which is not granted for tenant acme`,
+          );
+          expect(r.body.message).toContain(
+            `\`npm run cli -- destinations grant --tenant acme --to ${LAB}\``,
+          );
+          expect(r.body.message).not.toContain(new URL(plannerFake.url).port);
+        }
+        expectNoConnection({ 'the planner': plannerFake });
+        const listed = await cliOk('destinations', 'list', '--tenant', 'acme');
+        expect(listed.stdout).toContain(
+          `secret grant of ${modelKeyEnv} (only ${modelKeyEnv} may go there: not the deployment's model planner ${LAB})`,
+        );
+
+        // The operator's grant, by the planner's id: its endpoint, then used with its key.
+        const granted = await destinations('grant', LAB);
+        expect(granted.stdout).toContain(`granted ${plannerFake.url} for tenant acme`);
+        expect((await cliOk('destinations', 'list', '--tenant', 'acme')).stdout).toContain(
+          `destination grant (the deployment's model planner ${LAB})`,
+        );
+        plannerFake.script([chatCompletion(chatAction({ action: 'done', summary: 'seen' }))]);
+        await stack.sim.reset();
+        const r = await startWith(LAB);
+        expect(r.status).toBe(201);
+        expect(await stack.waitFor(r.body.id, isEnded)).toMatchObject({ status: 'completed' });
+        expect(plannerFake.requests).toHaveLength(1);
+        expect(plannerFake.requests[0].headers.authorization).toBe(
+          `Bearer ${process.env[plannerKeyEnv]}`,
+        );
+      } finally {
+        await cli('destinations', 'revoke', '--tenant', 'acme', '--to', LAB);
+        await cliOk(
+          'secrets',
+          'revoke',
+          '--tenant',
+          'acme',
+          '--env',
+          modelKeyEnv,
+          '--to',
+          plannerFake.url,
         );
       }
     });

@@ -104,9 +104,7 @@ describe('FeatherPad (Qt 5) through the x11 screen host, with its outline from A
   };
 
   beforeAll(async () => {
-    // One run in five here, at load average 13, ended stale_screen (a held write's screen had
-    // changed when it was approved): settle on screenshots 300 ms apart, as for LibreOffice.
-    stack = await startStack({ env: { SETTLE_INTERVAL_MS: '300' } });
+    stack = await startStack();
     // The host first: FeatherPad finds the accessibility bus the host starts and announces.
     screen = await startX11Screen(() => undefined);
     process.env[tokenEnv] = screen.token;

@@ -16,8 +16,9 @@ import { startSimHost, SimHost, startStack, Stack } from './support/stack';
  * with random events fired while they go (popups, status messages, a blinking caret, kill
  * switches, the tenant's pause, config changes, screen rules removed, restored and reordered
  * (a read rule and its write exception), approvers widened, narrowed and cleared, redact_regions
- * over the whole screen, a name field or nothing, each by a plain
- * admin or one who may weaken, cancels, approvals by whoever, rejections, bursts of concurrent
+ * over the whole screen, a name field or nothing (grown past 2% a weakening, shrunk not), each by a
+ * plain admin or one who may weaken, the agent's script replaced (by the same content or new) or
+ * deleted by a plain admin, by one who may weaken without a reason, or with one, cancels, approvals by whoever, rejections, bursts of concurrent
  * resumes, a host action that fails before or after it acted), and scripts that type through
  * Tabs (a password from the command field of the password screen, text into VA02's order
  * field). Each config change is predicted
@@ -26,7 +27,8 @@ import { startSimHost, SimHost, startStack, Stack } from './support/stack';
  * is checked against Warden's by the oracle (support/governance-oracle.ts):
  * - every write the host performed was a step Warden sent with a spent approval for that exact
  *   step, decided by one of its deciders and by someone other than the run's starter where
- *   four-eyes holds, or a step sent by an agent whose writes needed no approval, audited so; or
+ *   four-eyes holds, or a step sent by an agent whose writes needed no approval, planned by exactly
+ *   the script content one who may weaken granted it, audited so; or
  *   typing staged (never a transaction code) while the agent approved at the commit, audited so;
  *   or a read by screen rules in force that make it one (a transaction code; an Enter a read rule
  *   and no write rule names); or a send whose outcome Warden recorded as unknown (the host failed
@@ -105,6 +107,8 @@ interface Tally {
   focusMovesRefused: number;
   /** Config changes of the random events: accepted, and refused as a plain admin's weakening. */
   changes: { accepted: number; refused: number };
+  /** Script replacements and deletions: accepted, refused 403 (a plain admin), 400 (no reason). */
+  scripts: { accepted: number; forbidden: number; unexplained: number };
   violations: string[];
 }
 
@@ -123,6 +127,7 @@ describe('the governance invariant, tried at random', () => {
     enterReads: 0,
     focusMovesRefused: 0,
     changes: { accepted: 0, refused: 0 },
+    scripts: { accepted: 0, forbidden: 0, unexplained: 0 },
     violations: [],
   };
 
@@ -301,13 +306,16 @@ describe('the governance invariant, tried at random', () => {
       : calm || (mode === 'commit' && random() < 0.7)
         ? va02
         : pick(scripts);
+    /** The script's content as stored now (null: deleted), and how many it has replaced. */
+    let content: Record<string, unknown> | null = {
+      steps: [...script, { action: { action: 'done', summary: 'done' } }],
+      patience: 2,
+    };
+    let replaced = 0;
     const planner = (
       await call('POST', '/api/planners/scripted', tokens.admin, {
         name: `case ${n}`,
-        script: {
-          steps: [...script, { action: { action: 'done', summary: 'done' } }],
-          patience: 2,
-        },
+        script: content,
       })
     ).body.planner.id as string;
     const fourEyes = random() < 0.8;
@@ -419,6 +427,9 @@ describe('the governance invariant, tried at random', () => {
         'redact: the whole screen',
         'redact: a name field',
         'redact: nothing',
+        'script: replace',
+        'script: replace',
+        'script: delete',
         'cancel',
         'fail-before',
         'fail-after',
@@ -455,6 +466,8 @@ describe('the governance invariant, tried at random', () => {
           return;
         case 'weaken':
         case 'strengthen':
+          // The agent's script is gone: its config stays as it is for the rest of the case.
+          if (content === null) return;
           state.mode = event === 'strengthen' ? 'every' : random() < 0.5 ? 'weakened' : 'commit';
           await configure(lane, planner, state);
           return;
@@ -472,7 +485,7 @@ describe('the governance invariant, tried at random', () => {
         case 'redact: the whole screen':
         case 'redact: a name field':
         case 'redact: nothing': {
-          const change = changeOf(event, state, pick);
+          const change = content === null ? null : changeOf(event, state, pick);
           if (!change) return;
           const by = random() < 0.5 ? 'admin' : 'weakener';
           const status = await configure(lane, planner, { ...state, ...change.to }, by);
@@ -487,6 +500,61 @@ describe('the governance invariant, tried at random', () => {
             tally.changes.accepted++;
           } else {
             tally.changes.refused++;
+          }
+          return;
+        }
+        case 'script: replace':
+        case 'script: delete': {
+          if (content === null) return;
+          // The same content again, or a script that types a text of its own: a write.
+          const next =
+            event === 'script: delete'
+              ? null
+              : random() < 0.25
+                ? content
+                : {
+                    steps: [
+                      { action: { action: 'click', element: COMMAND } },
+                      { action: { action: 'type', text: `c${n}s${++replaced}` } },
+                      { action: { action: 'done', summary: 'done' } },
+                    ],
+                    patience: 2,
+                  };
+          const by = pick(['admin', 'weakener', 'weakener'] as const);
+          const reason = by === 'admin' ? random() < 0.5 : random() < 0.7;
+          const token = by === 'admin' ? tokens.admin : tokens.weakener;
+          const why = 'property test: the new content was reviewed';
+          const r =
+            next === null
+              ? await call(
+                  'DELETE',
+                  `/api/planners/${planner}${reason ? `?reason=${encodeURIComponent(why)}` : ''}`,
+                  token,
+                )
+              : await call('PUT', `/api/planners/${planner}`, token, {
+                  script: next,
+                  ...(reason ? { reason: why } : {}),
+                });
+          // The oracle's own rule: replacing the content (or deleting the script) of an agent whose
+          // writes need no approval is its weakening; the same content, or an agent whose writes
+          // are held, is any admin's.
+          const weakens =
+            state.mode === 'weakened' &&
+            (next === null || JSON.stringify(next) !== JSON.stringify(content));
+          const done = next === null ? 204 : 200;
+          const expected = !weakens ? done : by === 'admin' ? 403 : reason ? done : 400;
+          if (r.status !== expected) {
+            tally.violations.push(
+              `case ${n} (seed ${SEED}): "${event}" by ${by === 'admin' ? 'a plain admin' : 'a weakener'} ${reason ? 'with' : 'without'} a reason (${weakens ? '' : 'not '}a weakening) answered ${r.status}, not ${expected}`,
+            );
+          }
+          if (r.status === done) {
+            content = next;
+            tally.scripts.accepted++;
+          } else if (r.status === 403) {
+            tally.scripts.forbidden++;
+          } else if (r.status === 400) {
+            tally.scripts.unexplained++;
           }
           return;
         }
@@ -570,6 +638,7 @@ describe('the governance invariant, tried at random', () => {
     ).length;
     const steps = await stack.api.db.sql<StepRow & { id: string }>(
       `SELECT s.n, s.id, s.action, s.classification, s.why, s.outcome, s.error, s.started_at, s.ended_at,
+              s.planner_sha256,
               a.id AS approval_id, a.status AS approval_status, a.decided_by, a.deciders
          FROM steps s LEFT JOIN approvals a ON a.step_id = s.id
         WHERE s.run_id = $1 ORDER BY s.n`,
@@ -591,7 +660,7 @@ describe('the governance invariant, tried at random', () => {
                 COALESCE(config->'agents'->'p'->'approvers', '[]'::jsonb))) AS approvers,
               ARRAY(SELECT jsonb_array_elements_text(
                 COALESCE(config->'agents'->'p'->'navigation_words', '[]'::jsonb))) AS navigation,
-              created_at AS at
+              script_grants->>'p' AS granted, created_by AS by, created_at AS at
          FROM computer_use_configs WHERE tenant = $1 ORDER BY version`,
       [lane.tenant],
     );

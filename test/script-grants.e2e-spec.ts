@@ -282,4 +282,53 @@ describe('a script granted to an agent whose writes need no approval', () => {
       token: stack.tokens.operator,
     });
   });
+
+  it('the config shows each agent’s granted script: its hash, and the version, person and time that granted it', async () => {
+    const config = async () =>
+      (await stack.api.request('GET', '/api/admin/computer-use', { token: stack.tokens.admin }))
+        .body;
+    const looks = { steps: [{ action: { action: 'done', summary: 'looked' } }] };
+    const script = await stack.planner(looks);
+    await stack.configure({ planner: script, require_write_approval: false, reason: REASON });
+    const granted = await config();
+    expect(granted.script_grants).toEqual({
+      'sap-orders': {
+        sha256: sha(looks),
+        version: granted.version,
+        granted_by: 'wes',
+        granted_at: granted.updated_at,
+      },
+    });
+
+    // A plain admin puts back what GET answered: the grant stays the weakener's, of that version.
+    const back = await stack.api.request('PUT', '/api/admin/computer-use', {
+      token: stack.tokens.admin,
+      json: granted,
+    });
+    expect(back.status).toBe(200);
+    expect(back.body.version).toBe(granted.version + 1);
+    expect(back.body.updated_by).toBe('ada');
+    expect(back.body.script_grants).toEqual(granted.script_grants);
+
+    // New content, granted by the weakener: a new grant, of the version the change made.
+    const reads = { steps: [{ action: { action: 'done', summary: 'read it' } }] };
+    expect(
+      (await put(script, { script: reads, reason: 'says what it read' }, stack.tokens.weakener))
+        .status,
+    ).toBe(200);
+    const regranted = await config();
+    expect(regranted.version).toBe(granted.version + 2);
+    expect(regranted.script_grants).toEqual({
+      'sap-orders': {
+        sha256: sha(reads),
+        version: regranted.version,
+        granted_by: 'wes',
+        granted_at: regranted.updated_at,
+      },
+    });
+
+    // Writes held for a person again: nothing is granted.
+    await stack.configure({ planner: script });
+    expect((await config()).script_grants).toEqual({});
+  });
 });

@@ -73,6 +73,7 @@ describe('computer-use admin config', () => {
       notices: [],
       enabled: false,
       agents: {},
+      script_grants: {},
     });
   });
 
@@ -90,6 +91,7 @@ describe('computer-use admin config', () => {
       notices: [],
       enabled: true,
       agents: { 'sap-orders': SAP_ORDERS },
+      script_grants: {},
     };
     expect(saved.body).toEqual(expected);
     expect((await get()).body).toEqual({ ...expected, updated_at: saved.body.updated_at });
@@ -1026,6 +1028,7 @@ describe('computer-use admin config', () => {
         notices: [],
         enabled: false,
         agents: {},
+        script_grants: {},
       });
       const versions = await api.request('GET', '/api/admin/computer-use/versions', {
         token: globexAdmin,

@@ -132,6 +132,19 @@ describe('may this tenant’s traffic go to this origin', () => {
       granted: true,
       by: [granted(model)],
     });
+    // A MODEL_PLANNERS planner's endpoint the same: named by the planner's id.
+    const planner = use(model, {
+      what: 'the planner',
+      deployment: { planner: 'lab-vlm-2-normal' },
+    });
+    expect(decide(planner, [own])).toMatchObject({
+      granted: false,
+      fix: 'npm run cli -- destinations grant --tenant acme --to lab-vlm-2-normal',
+    });
+    expect(decide(planner, [own])).toMatchObject({
+      message: expect.stringContaining("goes to the deployment's model planner lab-vlm-2-normal"),
+    });
+    expect(decide(planner, [own, granted(model)]).granted).toBe(true);
     const mail = use('smtp://mail.internal:587', { what: 'e-mail', deployment: 'smtp' });
     expect(decide(mail, [secret('smtp://mail.internal:587', 'ACME_SMTP')]).granted).toBe(false);
   });

@@ -3,9 +3,10 @@
  * grants in, a decision out. An origin is granted for a tenant when a live destination grant names
  * it, or a live secret grant does (granting a secret for an origin grants the origin); compared in
  * normal form, scheme, host and port alike, so another port, another scheme or another spelling of
- * another host is another origin. One of the deployment's own destinations (its default model, its
- * SMTP server: the operator's key, the operator's server) is granted only by a destination grant:
- * a secret grant of the same origin lets the tenant's own key go there, never the operator's.
+ * another host is another origin. One of the deployment's own destinations (its default model, a
+ * `MODEL_PLANNERS` planner, its SMTP server: the operator's key, the operator's server) is granted
+ * only by a destination grant: a secret grant of the same origin lets the tenant's own key go
+ * there, never the operator's.
  */
 import { normalOrigin } from './destination-origin';
 
@@ -16,6 +17,24 @@ export const DEPLOYMENT_DESTINATIONS = {
 } as const;
 export type DeploymentDestination = keyof typeof DEPLOYMENT_DESTINATIONS;
 
+/**
+ * Where the deployment's own key or server is used: one of its named destinations, or the endpoint
+ * of one of its `MODEL_PLANNERS` planners, named by the planner's id (`--to <id>`).
+ */
+export type DeploymentTarget = DeploymentDestination | { planner: string };
+
+/** The target as messages and `destinations list` name it. */
+export function deploymentName(target: DeploymentTarget): string {
+  return typeof target === 'string'
+    ? DEPLOYMENT_DESTINATIONS[target]
+    : `the deployment's model planner ${target.planner}`;
+}
+
+/** What `destinations grant --to` takes to grant the target. */
+export function deploymentTo(target: DeploymentTarget): string {
+  return typeof target === 'string' ? target : target.planner;
+}
+
 /** A connection Warden is about to open on a tenant's behalf. */
 export interface DestinationUse {
   tenant: string;
@@ -24,10 +43,11 @@ export interface DestinationUse {
   /** What connects, in messages: `the syslog sink "siem"`. */
   what: string;
   /**
-   * One of the deployment's own destinations (its default model, its SMTP server): a message names
-   * it by that, not by its address, which a tenant admin did not choose and need not learn.
+   * One of the deployment's own destinations (its default model, a `MODEL_PLANNERS` planner, its
+   * SMTP server): granted only by a destination grant, and a message names it by that, not by its
+   * address, which a tenant admin did not choose and need not learn.
    */
-  deployment?: DeploymentDestination;
+  deployment?: DeploymentTarget;
 }
 
 /** A live grant of the tenant's: a destination grant (`env` null) or a secret grant. */
@@ -54,11 +74,11 @@ export function decide(use: DestinationUse, grants: readonly LiveGrant[]): Decis
         );
   if (by.length > 0) return { granted: true, by };
   if (use.deployment) {
-    const fix = grantCommand(use.tenant, use.deployment);
+    const fix = grantCommand(use.tenant, deploymentTo(use.deployment));
     return {
       granted: false,
       fix,
-      message: `${use.what} goes to ${DEPLOYMENT_DESTINATIONS[use.deployment]}, which is not granted for tenant ${use.tenant}: Warden connects there on this tenant's behalf once the deployment operator adds the grant with \`${fix}\``,
+      message: `${use.what} goes to ${deploymentName(use.deployment)}, which is not granted for tenant ${use.tenant}: Warden connects there on this tenant's behalf once the deployment operator adds the grant with \`${fix}\``,
     };
   }
   const fix = grantCommand(use.tenant, origin ?? use.origin);

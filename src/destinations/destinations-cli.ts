@@ -3,7 +3,8 @@ import type { Destinations } from './destinations.service';
 export const DESTINATIONS_USAGE = `  destinations grant --tenant <tenant> --to <origin> [--to …] [--note <why>]
         lets Warden connect to that origin on the tenant's behalf: https://host:port (http:// on
         loopback), tls://host:port (a syslog sink), smtp://host:port or smtps://host:port;
-        --to default-model and --to smtp name this deployment's default model and SMTP server
+        --to default-model and --to smtp name this deployment's default model and SMTP server,
+        --to <id> of a MODEL_PLANNERS planner that planner's endpoint
   destinations list [--tenant <tenant>]   (origins a secret grant grants are listed too)
   destinations revoke --tenant <tenant> --to <origin>`;
 

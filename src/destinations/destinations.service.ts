@@ -10,6 +10,8 @@ import {
   decide,
   DEPLOYMENT_DESTINATIONS,
   type DeploymentDestination,
+  deploymentName,
+  type DeploymentTarget,
   type DestinationUse,
 } from './destination-decision';
 import type { DestinationGrant } from './destination-grant.entity';
@@ -97,11 +99,20 @@ export class Destinations {
     return 'origin' in smtp ? smtp.origin : null;
   }
 
+  /** The origin of one of the deployment's `MODEL_PLANNERS` planners by id; null when none has it. */
+  plannerOrigin(id: string): string | null {
+    const planner = modelPlanners(this.config).find((p) => p.id === id);
+    if (!planner) return null;
+    const endpoint = httpDestination(modelEndpoint(planner));
+    return 'origin' in endpoint ? endpoint.origin : null;
+  }
+
   /**
    * Whether a key is one of the deployment's own model keys going to its own endpoint: the default
-   * model's (`default-model`) or a `MODEL_PLANNERS` planner's (`planner`); null for anything else.
+   * model's (`default-model`) or a `MODEL_PLANNERS` planner's (`{planner: id}`); null for anything
+   * else. Either needs a destination grant of its own: a secret grant of the origin is not one.
    */
-  deploymentKey(envName: string, origin: string): 'default-model' | 'planner' | null {
+  deploymentKey(envName: string, origin: string): DeploymentTarget | null {
     const c = this.config;
     if (
       c.DEFAULT_MODEL_API_KEY_ENV === envName &&
@@ -109,12 +120,24 @@ export class Destinations {
     ) {
       return 'default-model';
     }
-    for (const p of modelPlanners(c)) {
-      if (p.api_key_env !== envName) continue;
-      const endpoint = httpDestination(modelEndpoint(p));
-      if ('origin' in endpoint && endpoint.origin === origin) return 'planner';
-    }
-    return null;
+    const planner = modelPlanners(c).find(
+      (p) => p.api_key_env === envName && this.plannerOrigin(p.id) === origin,
+    );
+    return planner ? { planner: planner.id } : null;
+  }
+
+  /** Every destination of the deployment's own this deployment has, with its origin. */
+  private deploymentOrigins(): Array<{ name: string; origin: string }> {
+    const named = (Object.keys(DEPLOYMENT_DESTINATIONS) as DeploymentDestination[]).map(
+      (which) => ({ name: deploymentName(which), origin: this.deploymentOrigin(which) }),
+    );
+    const planners = modelPlanners(this.config).map((p) => ({
+      name: deploymentName({ planner: p.id }),
+      origin: this.plannerOrigin(p.id),
+    }));
+    return [...named, ...planners].filter(
+      (d): d is { name: string; origin: string } => d.origin !== null,
+    );
   }
 
   async grant(
@@ -180,12 +203,12 @@ export class Destinations {
    * destinations says so; a secret grant of such an origin says that it does not grant it.
    */
   async list(tenant?: string): Promise<DestinationListRow[]> {
-    const own = (Object.keys(DEPLOYMENT_DESTINATIONS) as DeploymentDestination[])
-      .map((which) => ({ which, origin: this.deploymentOrigin(which) }))
-      .filter((d) => d.origin !== null);
+    const own = this.deploymentOrigins();
     return (await this.grants.liveRows(tenant)).map((g) => {
-      const deployment = own.filter((d) => d.origin === g.origin);
-      const names = deployment.map((d) => DEPLOYMENT_DESTINATIONS[d.which]).join(' and ');
+      const names = own
+        .filter((d) => d.origin === g.origin)
+        .map((d) => d.name)
+        .join(' and ');
       const by =
         g.env === null
           ? `destination grant${names ? ` (${names})` : ''}`
@@ -201,8 +224,13 @@ export class Destinations {
     });
   }
 
-  /** The origin `--to` names: an origin, or `default-model` / `smtp`; throws with the reason. */
+  /**
+   * The origin `--to` names: an origin, `default-model` / `smtp`, or a `MODEL_PLANNERS` planner's
+   * id (its endpoint); throws with the reason.
+   */
   grantable(to: string): string {
+    const planner = this.plannerOrigin(to);
+    if (planner) return planner;
     if (to in DEPLOYMENT_DESTINATIONS) {
       const origin = this.deploymentOrigin(to as DeploymentDestination);
       if (!origin) {

@@ -226,10 +226,10 @@ export class SecretGrants {
       );
     }
     // The deployment's own model keys (the default model's, MODEL_PLANNERS') going to their own
-    // endpoints need no secret grant (and can have none); the tenant still needs the endpoint as
-    // a destination. Which tenant may use which of those planners is the catalog's rule (docs/models.md).
+    // endpoints need no secret grant (and can have none); the tenant still needs the operator's
+    // destination grant of that model. Which tenant may use which of those planners is the
+    // catalog's rule (docs/planners.md).
     const deploymentKey = this.destinations.deploymentKey(use.envName, origin);
-    const deploymentDefault = deploymentKey === 'default-model';
     if (!deploymentKey) {
       const own = ownVariable(use.envName, { ...this.config });
       if (own) {
@@ -252,12 +252,13 @@ export class SecretGrants {
         );
       }
     }
-    // The secret's grant grants its origin; the default model's key needs the destination's own.
+    // The secret's grant grants its origin; the deployment's own model keys need a destination
+    // grant, which a secret grant of the same origin is not.
     const unreachable = await this.destinations.refusal({
       tenant: use.tenant,
       origin,
       what: use.what,
-      ...(deploymentDefault ? { deployment: 'default-model' as const } : {}),
+      ...(deploymentKey ? { deployment: deploymentKey } : {}),
     });
     if (unreachable) throw new SecretRefused('not_granted', unreachable.message, unreachable.fix);
     const value = process.env[use.envName];

@@ -93,8 +93,10 @@ export function changeOf(
         ? null
         : { to: { redact: [WHOLE_SCREEN] }, weakens: true };
     case 'redact: a name field':
-      // Under 2%: an admin's, as is hiding less.
-      return state.redact.length === 0 ? { to: { redact: [NAME_FIELD] }, weakens: false } : null;
+      // Under 2%, from nothing: an admin's; from the whole screen, hiding less: an admin's too.
+      return state.redact.includes(NAME_FIELD)
+        ? null
+        : { to: { redact: [NAME_FIELD] }, weakens: false };
     case 'redact: nothing':
       return state.redact.length > 0 ? { to: { redact: [] }, weakens: false } : null;
     default:

@@ -8,7 +8,9 @@
  * - a step sent with an approval spent on that very step, decided by one of the approval's
  *   deciders (the agent's `approvers` in force when it was held; anyone when none), and by someone
  *   other than the run's starter where four-eyes holds;
- * - a step sent by an agent whose writes needed no approval while a config saying so was in force;
+ * - a step sent by an agent whose writes needed no approval while a config saying so was in force,
+ *   planned by exactly the script content that config granted the agent, a grant first made by a
+ *   version one who may weaken wrote (a plain admin's later version may keep it, never make it);
  * - typing staged (never a transaction code) while `approve_at: "commit"` was in force;
  * - a read by a screen rule that, by what the rules in force then do, makes it one: a transaction
  *   code (and the Enter after it) of a `command_field` rule, or an Enter on a screen whose title a
@@ -35,6 +37,8 @@ export interface StepRow {
   deciders: string[] | null;
   started_at: Date;
   ended_at: Date | null;
+  /** The SHA-256 of the script content the step's planner was made from. */
+  planner_sha256: string | null;
 }
 
 /** One config version of the agent, as stored. */
@@ -45,6 +49,10 @@ export interface VersionRow {
   approvers: string[] | null;
   /** The agent's own navigation words. */
   navigation: string[] | null;
+  /** The SHA-256 of the script content this version grants the agent (`script_grants`), if any. */
+  granted: string | null;
+  /** Who wrote the version. */
+  by: string;
   at: Date;
 }
 
@@ -85,13 +93,25 @@ export function rulesMakeEnterRead(rules: unknown, title: string): boolean {
   return says('read') && !says('write');
 }
 
-export function violations(input: OracleInput): string[] {
+export function violations(input: OracleInput, weakener = 'wes'): string[] {
   const { steps, versions, audited, fourEyes, starter } = input;
   const found: string[] = [];
-  const inForceDuring = (holds: (v: VersionRow) => boolean, from: Date, to: Date) =>
+
+  /**
+   * Whether version `i` grants the agent script content that one who may weaken granted: the
+   * first version of the run of versions up to `i` that grant this same content was theirs.
+   */
+  const grantedByWeakener = (i: number): boolean => {
+    const granted = versions[i].granted;
+    if (granted === null) return false;
+    let first = i;
+    while (first > 0 && versions[first - 1].granted === granted) first--;
+    return versions[first].by === weakener;
+  };
+  const inForceDuring = (holds: (v: VersionRow, i: number) => boolean, from: Date, to: Date) =>
     versions.some(
       (v, i) =>
-        holds(v) &&
+        holds(v, i) &&
         v.at.getTime() <= to.getTime() &&
         (versions[i + 1] === undefined || versions[i + 1].at.getTime() >= from.getTime()),
     );
@@ -125,8 +145,15 @@ export function violations(input: OracleInput): string[] {
           text !== null && !text.startsWith('/') && during((v) => v.approve_at === 'commit');
         return staging ? 'staged' : null;
       }
+      // No approval needed, and the step planned by exactly the content a weakener granted.
       const unapproved =
-        Boolean(event.details.without_approval) && during((v) => v.needs === 'false');
+        Boolean(event.details.without_approval) &&
+        s.planner_sha256 !== null &&
+        inForceDuring(
+          (v, i) => v.needs === 'false' && v.granted === s.planner_sha256 && grantedByWeakener(i),
+          s.started_at,
+          s.ended_at ?? new Date(),
+        );
       return unapproved ? 'unapproved' : null;
     };
     // The host failed after acting: Warden could not know, says so, and audits the write.
@@ -180,7 +207,8 @@ export function violations(input: OracleInput): string[] {
     const candidates = steps.filter((s) => s.action?.action === 'type' && s.action.text === text);
     if (!candidates.some((s) => allowedSend(s, text))) {
       const configs = versions.map(
-        (v) => `${v.at.toISOString()} needs approval: ${v.needs}, approve_at: ${v.approve_at}`,
+        (v) =>
+          `${v.at.toISOString()} by ${v.by} needs approval: ${v.needs}, approve_at: ${v.approve_at}, grants: ${v.granted}`,
       );
       found.push(
         `the write "${text}" reached the screen without an approval spent on its step: ${JSON.stringify({ candidates, configs })}`,

@@ -1724,6 +1724,18 @@ export interface components {
             agents: {
                 [key: string]: components["schemas"]["AgentConfig"];
             };
+            /** @description by agent whose writes need no approval and whose planner is a script: the script content granted to it, and which version, who and when granted it (read only: a PUT may send it back, it is ignored) */
+            script_grants: {
+                [key: string]: {
+                    /** @description the SHA-256 of the script content granted (the script_sha256 of its audit events) */
+                    sha256: string;
+                    /** @description the config version that granted this content */
+                    version: number;
+                    granted_by: string;
+                    /** Format: date-time */
+                    granted_at: string;
+                };
+            };
         };
         ComputerUseConfigVersion: {
             version: number;

@@ -117,12 +117,17 @@ export function outlineLabelAt(
   return e ? (labelText(e.name) ?? labelText(e.description)) : null;
 }
 
-/** The focused fields the caller knows of: its own belief (`focus`) and the host's `focused` mark. */
+/**
+ * The focused fields the caller knows of: the host's `focused` mark first (the host knows where the
+ * keyboard is: a dialog opened since the last click has the focus), then the caller's own belief
+ * (`focus`, the element under the point last clicked). A check that looks at one field looks at
+ * the first; one that must hold for the focus looks at all.
+ */
 export function focusedFields(screen: ScreenContext): OutlineElement[] {
   const marked = Array.isArray(screen.outline)
     ? screen.outline.filter((e) => e?.focused === true)
     : [];
-  return [...(screen.focus ? [screen.focus] : []), ...marked];
+  return [...marked, ...(screen.focus ? [screen.focus] : [])];
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { Action, OutlineElement } from './action.types';
+import { checkAction } from './check-action';
 import { labelEvidence } from './label-evidence';
+import { loadRules } from './rules';
 
 const enter: OutlineElement = {
   id: ':1.9/org/a11y/atspi/accessible/520',
@@ -92,5 +94,34 @@ describe('label evidence', () => {
     if (evidence?.source !== 'ocr') throw new Error('ocr expected');
     expect(evidence.words).toHaveLength(20);
     expect(evidence.words[0].text).toHaveLength(200);
+  });
+
+  it('typing into a dialog: the field the host marks focused, not what lies under the point last clicked', () => {
+    // A Qt Save dialog opened by a click on the menu's Save: under that point now lies the dialog's
+    // file list; the keyboard is in its file name field, which the host marks focused.
+    const files: OutlineElement = {
+      id: 'files',
+      role: 'table',
+      name: 'Files',
+      rect: { x: 20, y: 40, width: 400, height: 200 },
+    };
+    const fileName: OutlineElement = {
+      id: 'name',
+      role: 'textbox',
+      name: 'File name:',
+      rect: { x: 100, y: 260, width: 300, height: 24 },
+      focused: true,
+      states: ['editable', 'focused'],
+    };
+    const verdict = checkAction(
+      { action: 'type', text: 'note.txt' },
+      { width: 800, height: 600, outline: [files, fileName], focus: files },
+      loadRules(),
+    );
+    expect(verdict.labelEvidence).toMatchObject({
+      source: 'outline',
+      of: 'field',
+      element: { id: 'name', role: 'textbox', name: 'File name:' },
+    });
   });
 });

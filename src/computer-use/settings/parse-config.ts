@@ -36,7 +36,7 @@ import { destinationOrigin } from '../../destinations/origin';
 
 export const CONFIG_FIELDS = ['enabled', 'agents', 'version'] as const;
 /** What GET adds; a GET body may be PUT back as it is, so these are accepted and ignored. */
-export const READ_ONLY_FIELDS = ['updated_by', 'updated_at', 'notices'] as const;
+export const READ_ONLY_FIELDS = ['updated_by', 'updated_at', 'notices', 'script_grants'] as const;
 
 const MAX_PROBLEMS = 20;
 

@@ -22,6 +22,17 @@ export interface StoredGovernance {
   pause: { paused: boolean; reason: string | null } | null;
 }
 
+/** One agent's script grant in a config version, and the version that made it. */
+export interface ScriptGrantOrigin {
+  agent: string;
+  /** The SHA-256 of the script content granted. */
+  sha256: string;
+  /** The config version that granted this content to this agent. */
+  version: number;
+  grantedBy: string;
+  grantedAt: Date;
+}
+
 /** The lock key that serialises a tenant's config, kill-switch and pause changes. */
 const TENANT_LOCK = `hashtextextended('computer_use_config:' || $1, 0)`;
 
@@ -172,6 +183,48 @@ export class SettingsRepository {
     const version = manager.create(ComputerUseConfigVersion, { createdAt: new Date(), ...row });
     await manager.getRepository(ComputerUseConfigVersion).insert(version);
     return version;
+  }
+
+  /**
+   * The script grants of the tenant's `version`, each with the version that granted that content
+   * to that agent: the first of the unbroken run of versions up to `version` whose grant for the
+   * agent is the same hash (a version that dropped or changed it ends the run), with who wrote it
+   * and when. Agents by name.
+   */
+  async scriptGrantsSince(
+    manager: EntityManager,
+    tenant: string,
+    version: number,
+  ): Promise<ScriptGrantOrigin[]> {
+    const rows: Array<{
+      agent: string;
+      sha256: string;
+      version: number;
+      created_by: string;
+      created_at: Date;
+    }> = await manager.query(
+      `SELECT g.agent, g.sha256, first.version, first.created_by, first.created_at
+         FROM computer_use_configs head
+         CROSS JOIN LATERAL jsonb_each_text(head.script_grants) AS g(agent, sha256)
+         CROSS JOIN LATERAL (
+           SELECT c.version, c.created_by, c.created_at FROM computer_use_configs c
+            WHERE c.tenant = head.tenant AND c.version <= head.version
+              AND c.version > COALESCE((
+                SELECT max(b.version) FROM computer_use_configs b
+                 WHERE b.tenant = head.tenant AND b.version < head.version
+                   AND (b.script_grants->>g.agent) IS DISTINCT FROM g.sha256), 0)
+            ORDER BY c.version LIMIT 1) first
+        WHERE head.tenant = $1 AND head.version = $2
+        ORDER BY g.agent`,
+      [tenant, version],
+    );
+    return rows.map((row) => ({
+      agent: row.agent,
+      sha256: row.sha256,
+      version: row.version,
+      grantedBy: row.created_by,
+      grantedAt: row.created_at,
+    }));
   }
 
   /** Versions, newest first, below `before` (a version number) when given. */

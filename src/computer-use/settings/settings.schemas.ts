@@ -33,6 +33,20 @@ const agents = {
   additionalProperties: schemaRef('AgentConfig'),
 };
 
+const scriptGrants = {
+  type: 'object' as const,
+  description:
+    'by agent whose writes need no approval and whose planner is a script: the script content granted to it, and which version, who and when granted it (read only: a PUT may send it back, it is ignored)',
+  additionalProperties: record({
+    sha256: text(
+      'the SHA-256 of the script content granted (the script_sha256 of its audit events)',
+    ),
+    version: integer('the config version that granted this content'),
+    granted_by: text(),
+    granted_at: time(),
+  }),
+};
+
 /** The tenant's computer-use config and its switches, as the admin API answers them. */
 export const SETTINGS_SCHEMAS: ApiSchemas = {
   ComputerUseConfig: record({
@@ -42,6 +56,7 @@ export const SETTINGS_SCHEMAS: ApiSchemas = {
     notices,
     enabled: { type: 'boolean' },
     agents,
+    script_grants: scriptGrants,
   }),
   ComputerUseConfigVersion: record({
     version: integer(),

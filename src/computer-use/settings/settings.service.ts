@@ -34,6 +34,19 @@ export interface ConfigView extends ComputerUseConfig {
   updated_at: string | null;
   /** What Warden tells the admin about this version (an upgrade rewrote it); [] for an admin's. */
   notices: ConfigNotice[];
+  /**
+   * By agent whose writes need no approval and whose planner is a script: the script content this
+   * version grants it (script-grants.ts), and the version, person and time that granted it.
+   */
+  script_grants: Record<string, ScriptGrantView>;
+}
+
+export interface ScriptGrantView {
+  /** The SHA-256 of the script's content (the `script_sha256` of its audit events). */
+  sha256: string;
+  version: number;
+  granted_by: string;
+  granted_at: string;
 }
 
 export interface ConfigVersionView {
@@ -134,7 +147,7 @@ export class SettingsService {
   async view(tenant: string): Promise<ConfigView> {
     const head = await this.settings.head(tenant);
     return head
-      ? toView(head)
+      ? this.toView(head, this.dataSource.manager)
       : {
           version: 0,
           updated_by: null,
@@ -142,6 +155,7 @@ export class SettingsService {
           notices: [],
           enabled: false,
           agents: {},
+          script_grants: {},
         };
   }
 
@@ -206,7 +220,7 @@ export class SettingsService {
         version: row.version,
         reason: (agent) => config.agents[agent].reason,
       });
-      return toView(row);
+      return this.toView(row, manager);
     });
   }
 
@@ -329,18 +343,31 @@ export class SettingsService {
       throw notFound(`no agent ${agent.slice(0, 80)} in this tenant's computer-use config`);
     }
   }
-}
 
-function toView(row: ComputerUseConfigVersion): ConfigView {
-  const config = withDefaults(row.config);
-  return {
-    version: row.version,
-    updated_by: row.createdBy,
-    updated_at: row.createdAt.toISOString(),
-    notices: row.notices ?? [],
-    enabled: config.enabled,
-    agents: config.agents,
-  };
+  /** The version as GET answers it, its script grants with who granted each, read with `manager`. */
+  private async toView(row: ComputerUseConfigVersion, manager: EntityManager): Promise<ConfigView> {
+    const config = withDefaults(row.config);
+    const grants = await this.settings.scriptGrantsSince(manager, row.tenant, row.version);
+    return {
+      version: row.version,
+      updated_by: row.createdBy,
+      updated_at: row.createdAt.toISOString(),
+      notices: row.notices ?? [],
+      enabled: config.enabled,
+      agents: config.agents,
+      script_grants: Object.fromEntries(
+        grants.map((g) => [
+          g.agent,
+          {
+            sha256: g.sha256,
+            version: g.version,
+            granted_by: g.grantedBy,
+            granted_at: g.grantedAt.toISOString(),
+          },
+        ]),
+      ),
+    };
+  }
 }
 
 function toKillSwitchView(row: KillSwitch): KillSwitchView {

@@ -296,6 +296,14 @@ export interface AgentConfig {
   system?: string;
 }
 
+/** An agent's script grant as the config answers it (`script_grants`). */
+export interface ScriptGrant {
+  sha256: string;
+  version: number;
+  granted_by: string;
+  granted_at: string;
+}
+
 /** A planner of the catalog (`GET /api/planners`), available to this tenant or not, and why. */
 export interface CatalogPlanner {
   id: string;

@@ -1,14 +1,15 @@
 /**
  * For admins: each agent's governance state at a glance, from the config in force and its
  * switches: the planner by name, whether and where writes wait for a person (approve_at), the
- * four-eyes rule, who approves, the screen rules, the kill switch and the tenant's pause, and what
- * was loosened, when and by whom (the audit log's `governance.weaken`, for those who may read it).
+ * four-eyes rule, who approves, the screen rules, the kill switch and the tenant's pause, the
+ * script content granted to an agent whose writes need no approval (by whom, when), and what was
+ * loosened, when and by whom (the audit log's `governance.weaken`, for those who may read it).
  */
 import { api } from './api';
 import { facts, h } from './dom';
 import { eventInWords } from './event-words';
 import { clock, shown } from './words';
-import type { AgentConfig, KillSwitch, Pause } from './api-types';
+import type { AgentConfig, KillSwitch, Pause, ScriptGrant } from './api-types';
 
 /**
  * A planner by name: a scripted planner's or the catalog's name, a model by provider and model.
@@ -55,6 +56,16 @@ function writesInWords(a: AgentConfig): string {
     : 'every write held for a person (approve_at: every_write)';
 }
 
+function scripted(planner: unknown): boolean {
+  return typeof planner === 'string' && planner.startsWith('scripted-');
+}
+
+/** The script content granted to an agent whose writes need no approval, and who granted it. */
+function grantInWords(grant: ScriptGrant | undefined): string {
+  if (!grant) return 'none: the script it names is not there, so its runs are refused';
+  return `the content with SHA-256 ${grant.sha256}, granted by ${grant.granted_by} at ${clock(grant.granted_at)} (config version ${grant.version}); other content of the script waits for a person`;
+}
+
 /** The governance section of the admin page, loaded once. */
 export function governanceSection(signal: AbortSignal, canReadAudit: boolean) {
   const list = h('div', { class: 'governance-list' });
@@ -71,6 +82,7 @@ export function governanceSection(signal: AbortSignal, canReadAudit: boolean) {
       const [config, pause, scripted, catalog] = await Promise.all([
         api<{
           agents: Record<string, AgentConfig>;
+          script_grants?: Record<string, ScriptGrant>;
         }>('/api/admin/computer-use', { signal }),
         api<Pause>('/api/admin/pause', { signal }),
         api<{
@@ -103,7 +115,7 @@ export function governanceSection(signal: AbortSignal, canReadAudit: boolean) {
               signal,
             },
           );
-          return agentCard(name, a, kill, pause, names, weakened);
+          return agentCard(name, a, kill, pause, names, weakened, config.script_grants?.[name]);
         }),
       );
       list.replaceChildren(...(cards.length ? cards : [h('p', {}, 'No agents are configured.')]));
@@ -127,6 +139,7 @@ function agentCard(
     type: string;
     details: Record<string, unknown>;
   }> | null,
+  grant: ScriptGrant | undefined,
 ) {
   const rules = a.screen_rules ?? [];
   const approvers = a.approvers ?? [];
@@ -149,6 +162,9 @@ function agentCard(
     facts([
       ['Planner', plannerName(a.planner, names)],
       ['Writes', writesInWords(a)],
+      ...(a.require_write_approval === false && scripted(a.planner)
+        ? [['Script granted', grantInWords(grant)] as [string, string]]
+        : []),
       [
         'Four-eyes',
         a.four_eyes === false
