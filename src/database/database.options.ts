@@ -41,7 +41,8 @@ export const ENTITIES = [
 /**
  * The one set of database options, shared by the API, the worker, the CLI and TypeORM's CLI. The
  * migrations are not in it: what applies them takes `migrationOptions` (migration.options.ts), and
- * everything else starts without loading them (their imports cost the CLI a third of its start).
+ * everything else starts without loading them (their imports were almost a third of a CLI
+ * command's start).
  */
 export function databaseOptions(config: Pick<AppConfig, 'DATABASE_URL'>): DataSourceOptions {
   return {
