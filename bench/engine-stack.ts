@@ -17,7 +17,7 @@ import { createCertificate, startScreenHost, type RunningScreenHost } from '../s
 import type { Screenshot } from '../screen-host/src';
 import { withTextChunk } from '../screen-host/src/backends/sim/png-text-chunk';
 import { SimBackend, type SimRender } from '../screen-host/src/backends/sim/sim-backend';
-import { databaseOptions } from '../src/database/database.options';
+import { migrationOptions } from '../src/database/migration.options';
 import {
   ENTRIES,
   freePort,
@@ -227,7 +227,7 @@ export async function startBenchStack(options: StackOptions): Promise<BenchStack
       else await adminQuery(pgAdminUrl, `DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
     });
     const url = databaseUrl(pgAdminUrl, databaseName);
-    const migrator = new DataSource(databaseOptions({ DATABASE_URL: url }));
+    const migrator = new DataSource(migrationOptions({ DATABASE_URL: url }));
     await migrator.initialize();
     try {
       await migrator.runMigrations({ transaction: 'each' });

@@ -105,11 +105,11 @@ describe('deciding in Slack', () => {
 
   /** What Warden posted to the response_url named `name`, once it arrived. */
   const posted = async (url: string): Promise<any[]> =>
-    (await until(`a post to ${url}`, async () => {
+    await until(`a post to ${url}`, async () => {
       const path = new URL(url).pathname;
       const got = chat.receiver.on(path);
       return got.length > 0 ? got.map((r) => JSON.parse(r.body)) : null;
-    }))!;
+    });
 
   it('carries Approve and Reject; an unlinked account gets a link; linked, Approve decides as the person, in Slack, and updates the message', async () => {
     const { approvalId } = await chat.held();

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OutlineElement } from '@warden/protocol';
-import { startX11Screen, until, type X11Screen } from '../evals/lib/x11-screen';
+import { startX11Screen, type X11Screen } from '../evals/lib/x11-screen';
+import { until } from './support/until';
 import { type RecordedStep, runApprovingEveryWrite } from './support/approving';
 import { startFeatherPad, type QtApp } from './support/featherpad';
 import { startStack, type Stack } from './support/stack';
@@ -120,10 +121,15 @@ describe('FeatherPad (Qt 5) through the x11 screen host, with its outline from A
   });
 
   it("serves FeatherPad's window, read whole ten times, and FeatherPad is alive after every read", async () => {
-    const outline = await until('an outline with the menu File', 60_000, async () => {
-      const got = await screen.elements();
-      return got?.some((e) => e.role === 'menu' && e.name === 'File') ? got : null;
-    });
+    const outline = await until(
+      'an outline with the menu File',
+      async () => {
+        const got = await screen.elements();
+        return got?.some((e) => e.role === 'menu' && e.name === 'File') ? got : null;
+      },
+      60_000,
+      100,
+    );
     expect(outline[0]).toMatchObject({ role: 'title', name: 'Untitled' });
     const named = (role: string, name: string) =>
       outline.filter((e) => e.role === role && e.name === name);
@@ -150,10 +156,15 @@ describe('FeatherPad (Qt 5) through the x11 screen host, with its outline from A
     const xdotool = (...args: string[]) =>
       execFileSync('xdotool', args, { env: { ...process.env, DISPLAY: screen.display } });
     xdotool('key', 'ctrl+shift+s'); // Save As: the document is empty, so Save is off
-    const dialog = await until('the Save dialog', 30_000, async () => {
-      const got = await outlineAlive();
-      return got.some((e) => e.role === 'dialog') ? got : null;
-    });
+    const dialog = await until(
+      'the Save dialog',
+      async () => {
+        const got = await outlineAlive();
+        return got.some((e) => e.role === 'dialog') ? got : null;
+      },
+      30_000,
+      100,
+    );
     try {
       // Qt marks no dialog modal: the host takes it as modal.
       expect(dialog.find((e) => e.role === 'dialog')).toMatchObject({ states: ['modal'] });
@@ -166,8 +177,11 @@ describe('FeatherPad (Qt 5) through the x11 screen host, with its outline from A
     } finally {
       xdotool('key', 'Escape');
     }
-    await until('the dialog closed', 30_000, async () =>
-      (await outlineAlive())[0]?.name === 'Untitled' ? true : null,
+    await until(
+      'the dialog closed',
+      async () => ((await outlineAlive())[0]?.name === 'Untitled' ? true : null),
+      30_000,
+      100,
     );
   });
 

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import type { OutlineElement } from '@warden/protocol';
-import { startX11Screen, until, type X11Screen } from '../evals/lib/x11-screen';
+import { startX11Screen, type X11Screen } from '../evals/lib/x11-screen';
+import { until } from './support/until';
 import { checkAction, labelAt, loadRules } from '../src/computer-use/actions';
 import { type RecordedStep, runApprovingEveryWrite } from './support/approving';
 import { ACCOUNTS, readTransactions, startGnuCash, type GnuCash } from './support/gnucash';
@@ -241,10 +242,15 @@ describe('GnuCash through the x11 screen host, with its outline from AT-SPI', ()
     const outline = (await screen.elements())!;
     const file = outline.find((e) => e.role === 'menu' && e.name === 'File')!;
     xdotool(...['mousemove', String(file.rect.x + 10), String(file.rect.y + 10), 'click', '1']);
-    const open = await until('the File menu open', 30_000, async () => {
-      const got = await screen.elements();
-      return got?.some((e) => e.role === 'menuitem' && e.name === 'Save As...') ? got : null;
-    });
+    const open = await until(
+      'the File menu open',
+      async () => {
+        const got = await screen.elements();
+        return got?.some((e) => e.role === 'menuitem' && e.name === 'Save As...') ? got : null;
+      },
+      30_000,
+      100,
+    );
     try {
       const items = open.filter((e) => e.role === 'menuitem');
       expect(items.length).toBeGreaterThan(8);
@@ -272,8 +278,12 @@ describe('GnuCash through the x11 screen host, with its outline from AT-SPI', ()
     } finally {
       xdotool('key', 'Escape');
     }
-    await until('the File menu closed', 30_000, async () =>
-      (await screen.elements())?.some((e) => e.role === 'menuitem') === false ? true : null,
+    await until(
+      'the File menu closed',
+      async () =>
+        (await screen.elements())?.some((e) => e.role === 'menuitem') === false ? true : null,
+      30_000,
+      100,
     );
   });
 

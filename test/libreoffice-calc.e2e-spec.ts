@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { OutlineElement } from '@warden/protocol';
-import { startX11Screen, until, type X11Screen } from '../evals/lib/x11-screen';
+import { startX11Screen, type X11Screen } from '../evals/lib/x11-screen';
+import { until } from './support/until';
 import { checkAction, labelAt, loadRules } from '../src/computer-use/actions';
 import { type RecordedStep, runApprovingEveryWrite } from './support/approving';
 import { placedRight, readSheet, startCalc, type Calc } from './support/libreoffice';
@@ -157,10 +158,15 @@ describe('LibreOffice Calc through the x11 screen host, with its outline from AT
   });
 
   it("serves Calc's window: the cells it shows, bounded, with their values, and its controls where they are", async () => {
-    const outline = await until('an outline with the cell A1', 90_000, async () => {
-      const got = await screen.elements();
-      return got?.some((e) => e.name === 'A1') ? got : null;
-    });
+    const outline = await until(
+      'an outline with the cell A1',
+      async () => {
+        const got = await screen.elements();
+        return got?.some((e) => e.name === 'A1') ? got : null;
+      },
+      90_000,
+      100,
+    );
     expect(outline[0]).toMatchObject({ role: 'title', name: 'sheet.csv - LibreOffice Calc' });
     const named = (role: string, name: string) =>
       outline.filter((e) => e.role === role && e.name === name);
@@ -264,10 +270,15 @@ describe('LibreOffice Calc through the x11 screen host, with its outline from AT
       execFileSync('xdotool', args, { env: { ...process.env, DISPLAY: screen.display } });
     const button = sizeListButton((await screen.elements())!);
     xdotool('mousemove', String(button.x), String(button.y), 'click', '1');
-    const open = await until('the font size list', 30_000, async () => {
-      const got = await screen.elements();
-      return got?.some((e) => e.name === '12 pt') ? got : null;
-    });
+    const open = await until(
+      'the font size list',
+      async () => {
+        const got = await screen.elements();
+        return got?.some((e) => e.name === '12 pt') ? got : null;
+      },
+      30_000,
+      100,
+    );
     try {
       // The list is a window of its own, modal while it shows: the screen.
       const sizes = open.filter((e) => / pt$/.test(e.name) && e.rect.y >= 0);
@@ -300,8 +311,11 @@ describe('LibreOffice Calc through the x11 screen host, with its outline from AT
     } finally {
       xdotool('key', 'Escape');
     }
-    await until('the list closed', 30_000, async () =>
-      (await screen.elements())?.some((e) => e.name === 'A1') ? true : null,
+    await until(
+      'the list closed',
+      async () => ((await screen.elements())?.some((e) => e.name === 'A1') ? true : null),
+      30_000,
+      100,
     );
   });
 
@@ -338,7 +352,12 @@ describe('LibreOffice Calc through the x11 screen host, with its outline from AT
     expect(at(save)).toHaveLength(1);
     // LibreOffice's own reading of the file, once it has written it: the new row (a CSV file
     // keeps no font sizes).
-    await until('the file saved', 30_000, () => readFileSync(calc.file, 'utf8').includes('Tea'));
+    await until(
+      'the file saved',
+      () => readFileSync(calc.file, 'utf8').includes('Tea'),
+      30_000,
+      100,
+    );
     expect(await readSheet(calc.file)).toEqual([
       ['Item', 'Amount'],
       ['Coffee', '3.5'],

@@ -3,6 +3,7 @@ import { http } from './support/api';
 import { ENTRIES, runEntry, spawnEntry } from '../scripts/lib/processes';
 import { TEST_REDIS_URL } from './support/env';
 import type { ChildProcess } from 'node:child_process';
+import { until } from './support/until';
 
 /** The admin CLI and the tokens it makes, run as real processes against a real database. */
 describe('token CLI', () => {
@@ -89,7 +90,11 @@ describe('token CLI', () => {
     expect(revoked.code).toBe(0);
     expect((await http(base, 'GET', '/api/audit', { token })).status).toBe(401);
 
-    await waitFor(() => (logs.match(/request completed/g) ?? []).length >= 5);
+    await until(
+      'five requests in the log',
+      () => (logs.match(/request completed/g) ?? []).length >= 5,
+      10_000,
+    );
     expect(logs).toContain('"url":"/api/audit?access_token=[redacted]"');
     expect(logs).toContain('"authorization":"[redacted]"');
     expect(logs).not.toContain(token.slice(4));
@@ -135,20 +140,14 @@ describe('token CLI', () => {
   });
 });
 
-async function waitFor(condition: () => boolean, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 async function waitForListening(child: ChildProcess, output: () => string): Promise<string> {
-  let port: string | undefined;
-  await waitFor(() => {
-    if (child.exitCode !== null) throw new Error(`API exited: ${output()}`);
-    port = /listening on .*?:(\d+)/i.exec(output())?.[1];
-    return port !== undefined;
-  }, 30_000);
+  const port = await until(
+    'the API listening',
+    () => {
+      if (child.exitCode !== null) throw new Error(`API exited: ${output()}`);
+      return /listening on .*?:(\d+)/i.exec(output())?.[1];
+    },
+    30_000,
+  );
   return `http://127.0.0.1:${port}`;
 }

@@ -16,7 +16,8 @@ import { readTransactions, startGnuCash } from '../../test/support/gnucash';
 import { readSheet, startCalc } from '../../test/support/libreoffice';
 import type { SimEventRecord } from './tally';
 import type { EventMatcher, X11AppName } from './task';
-import { jsonLines, stopChild, until, type X11Screen } from './x11-screen';
+import { jsonLines, stopChild, type X11Screen } from './x11-screen';
+import { until } from '../../test/support/until';
 
 export interface X11App {
   /** What the agent's config calls the system. */
@@ -48,7 +49,12 @@ async function tkForm(display: string, dir: string): Promise<X11App> {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, DISPLAY: display },
     stdio: 'ignore',
   });
-  await until('Tk program ready', 15_000, () => jsonLines(log).find((l) => l.type === 'ready'));
+  await until(
+    'Tk program ready',
+    () => jsonLines(log).find((l) => l.type === 'ready'),
+    15_000,
+    100,
+  );
   return {
     system: 'Tk form (x11)',
     events: async () => numbered(jsonLines(log)),

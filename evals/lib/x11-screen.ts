@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { OutlineElement } from '@warden/protocol';
 import { ROOT } from '../../scripts/lib/processes';
 import { createCertificate } from '../../screen-host/src';
+import { until } from '../../test/support/until';
 
 export interface X11Screen {
   /** The X display, `:N`. */
@@ -47,28 +48,12 @@ function getElements(url: string, token: string, ca: Buffer): Promise<OutlineEle
   });
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export function jsonLines(path: string): Array<Record<string, unknown>> {
   if (!existsSync(path)) return [];
   return readFileSync(path, 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
-
-export async function until<T>(
-  what: string,
-  ms: number,
-  probe: () => T | null | undefined | Promise<T | null | undefined>,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`no ${what} after ${ms / 1000} s`);
-    await sleep(100);
-  }
 }
 
 export function stopChild(child: ChildProcess | null | undefined): Promise<void> {
@@ -134,7 +119,7 @@ export async function startX11Screen(
     children.push(xvfb);
     let displayOut = '';
     (xvfb.stdio[3] as NodeJS.ReadableStream).on('data', (d: Buffer) => (displayOut += String(d)));
-    const display = `:${await until('X display from Xvfb', 10_000, () => /(\d+)\n/.exec(displayOut)?.[1])}`;
+    const display = `:${await until('X display from Xvfb', () => /(\d+)\n/.exec(displayOut)?.[1], 10_000, 100)}`;
     const cert = await createCertificate(join(dir, 'cert'));
     const token = randomBytes(32).toString('hex');
     const actionLog = join(dir, 'actions.log');
@@ -155,10 +140,15 @@ export async function startX11Screen(
     children.push(host);
     let hostErr = '';
     host.stderr.on('data', (d: Buffer) => (hostErr += String(d)));
-    const url = await until('x11 screen host', 60_000, () => {
-      if (host.exitCode !== null) throw new Error(`the x11 screen host exited: ${hostErr}`);
-      return /listening on (\S+)/.exec(hostErr)?.[1];
-    });
+    const url = await until(
+      'x11 screen host',
+      () => {
+        if (host.exitCode !== null) throw new Error(`the x11 screen host exited: ${hostErr}`);
+        return /listening on (\S+)/.exec(hostErr)?.[1];
+      },
+      60_000,
+      100,
+    );
     log(`x11 screen host on Xvfb ${display} over HTTPS, certificate pinned`);
     return {
       display,

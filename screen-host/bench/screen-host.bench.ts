@@ -23,6 +23,7 @@ import { createCertificate, startScreenHost } from '../src';
 import { announcedBus, startFeatherPad } from '../../test/support/featherpad';
 import { startGnuCash } from '../../test/support/gnucash';
 import { startCalc, type Calc } from '../../test/support/libreoffice';
+import { until } from '../../test/support/until';
 
 const TOKEN = randomBytes(24).toString('hex');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
@@ -342,8 +343,11 @@ async function benchOutline(): Promise<void> {
     return elements;
   };
   try {
-    await waitFor(async () =>
-      (await x11.elements().catch(() => null))?.some((e) => e.role === 'tab'),
+    await until(
+      "GnuCash's accounts tab",
+      async () => (await x11.elements().catch(() => null))?.some((e) => e.role === 'tab'),
+      30_000,
+      100,
     );
     const accounts = (await outline()).length;
     await measureOutline(
@@ -353,8 +357,11 @@ async function benchOutline(): Promise<void> {
       rounds,
     );
     await x11.perform(action({ action: 'double_click', x: 69, y: 162 })); // the account Checking
-    await waitFor(async () =>
-      (await x11.elements().catch(() => null))?.some((e) => e.name === 'Enter'),
+    await until(
+      "the register's Enter button",
+      async () => (await x11.elements().catch(() => null))?.some((e) => e.name === 'Enter'),
+      30_000,
+      100,
     );
     const register = (await outline()).length;
     await measureOutline(`GnuCash register (${register} elements)`, xvfb.display, outline, rounds);
@@ -363,8 +370,11 @@ async function benchOutline(): Promise<void> {
     const file = (await outline()).find((e) => e.role === 'menu' && e.name === 'File');
     if (!file) throw new Error('GnuCash shows no File menu');
     await x11.perform(action({ action: 'click', x: file.rect.x + 10, y: file.rect.y + 10 }));
-    await waitFor(async () =>
-      (await x11.elements().catch(() => null))?.some((e) => e.role === 'menuitem'),
+    await until(
+      "GnuCash's File menu open",
+      async () => (await x11.elements().catch(() => null))?.some((e) => e.role === 'menuitem'),
+      30_000,
+      100,
     );
     const menu = (await outline()).length;
     await measureOutline(
@@ -374,8 +384,11 @@ async function benchOutline(): Promise<void> {
       rounds,
     );
     await x11.perform(action({ action: 'key', key: 'Escape' }));
-    await waitFor(async () =>
-      (await x11.elements().catch(() => null))?.every((e) => e.role !== 'menuitem'),
+    await until(
+      "GnuCash's File menu closed",
+      async () => (await x11.elements().catch(() => null))?.every((e) => e.role !== 'menuitem'),
+      30_000,
+      100,
     );
     const dir = mkdtempSync(join(tmpdir(), 'screen-host-bench-'));
     const cert = await createCertificate(dir);
@@ -442,8 +455,11 @@ async function benchCalcOutline(): Promise<void> {
     const file = served.find((e) => e.role === 'menu' && e.name === 'File');
     if (!file) throw new Error('Calc shows no File menu');
     await x11.perform(action({ action: 'click', x: file.rect.x + 5, y: file.rect.y + 5 }));
-    await waitFor(async () =>
-      (await x11.elements().catch(() => null))?.some((e) => e.role === 'menuitem'),
+    await until(
+      "Calc's File menu open",
+      async () => (await x11.elements().catch(() => null))?.some((e) => e.role === 'menuitem'),
+      30_000,
+      100,
     );
     const menu = (await outline()).length;
     await measureOutline(
@@ -483,8 +499,11 @@ async function benchFeatherPadOutline(): Promise<void> {
     return elements;
   };
   try {
-    await waitFor(async () =>
-      (await x11.elements().catch(() => null))?.some((e) => e.role === 'menu'),
+    await until(
+      "FeatherPad's menu bar",
+      async () => (await x11.elements().catch(() => null))?.some((e) => e.role === 'menu'),
+      30_000,
+      100,
     );
     const served = await outline();
     await measureOutline(
@@ -496,8 +515,11 @@ async function benchFeatherPadOutline(): Promise<void> {
     const file = served.find((e) => e.role === 'menu' && e.name === 'File');
     if (!file) throw new Error('FeatherPad shows no File menu');
     await x11.perform(action({ action: 'click', x: file.rect.x + 5, y: file.rect.y + 5 }));
-    await waitFor(async () =>
-      (await x11.elements().catch(() => null))?.some((e) => e.role === 'menuitem'),
+    await until(
+      "FeatherPad's File menu open",
+      async () => (await x11.elements().catch(() => null))?.some((e) => e.role === 'menuitem'),
+      30_000,
+      100,
     );
     const menu = (await outline()).length;
     await measureOutline(
@@ -512,14 +534,6 @@ async function benchFeatherPadOutline(): Promise<void> {
     await x11.close();
     await stop(xvfb.child);
   }
-}
-
-async function waitFor(probe: () => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (await probe()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('what the bench waited for did not show in 30 s');
 }
 
 function readFileSafe(path: string): string {

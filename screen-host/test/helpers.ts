@@ -85,20 +85,6 @@ export function decodePng(png: Buffer): PNG {
   return PNG.sync.read(png);
 }
 
-export async function waitFor<T>(
-  probe: () => T | undefined | null | false,
-  timeoutMs = 5000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 export function readJsonLines(path: string): any[] {
   if (!existsSync(path)) return [];
   return readFileSync(path, 'utf8')

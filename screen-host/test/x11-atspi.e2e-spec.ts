@@ -8,6 +8,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { startGnuCash, type GnuCash } from '../../test/support/gnucash';
+import { until } from '../../test/support/until';
 import {
   call,
   CliHost,
@@ -52,18 +53,6 @@ function overPopups(outline: Element[]): Element[] {
   return rest.filter((e) => popups.some((p) => overlap(e.rect, p.rect)));
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined>): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`no ${what} within 60 s`);
-    await sleep(200);
-  }
-}
-
 describe('x11 outline from AT-SPI, GnuCash under Xvfb', () => {
   let xvfb: Xvfb;
   let host: CliHost;
@@ -104,10 +93,15 @@ describe('x11 outline from AT-SPI, GnuCash under Xvfb', () => {
 
   it('announces the bus it started, and says so in GET /health', async () => {
     expect(rootProperty()).toMatch(/^AT_SPI_BUS\(STRING\) = "unix:path=[^"]+"/);
-    const health = await until('application on the bus', async () => {
-      const h = (await call(host.url, '/health', { ca })).json();
-      return h.capabilities.includes('elements') ? h : null;
-    });
+    const health = await until(
+      'application on the bus',
+      async () => {
+        const h = (await call(host.url, '/health', { ca })).json();
+        return h.capabilities.includes('elements') ? h : null;
+      },
+      60_000,
+      200,
+    );
     expect(health).toMatchObject({
       backend: 'x11',
       accessibility: { bus: 'started', applications: 1 },
@@ -115,11 +109,16 @@ describe('x11 outline from AT-SPI, GnuCash under Xvfb', () => {
   });
 
   it("serves GnuCash's main window: its title, the toolbar's buttons with their descriptions, the tabs", async () => {
-    const outline = await until('outline with the accounts tab', async () => {
-      const reply = await elements();
-      const list = reply.status === 200 ? (reply.json() as any[]) : null;
-      return list?.some((e) => e.role === 'tab' && e.name === 'Accounts') ? list : null;
-    });
+    const outline = await until(
+      'outline with the accounts tab',
+      async () => {
+        const reply = await elements();
+        const list = reply.status === 200 ? (reply.json() as any[]) : null;
+        return list?.some((e) => e.role === 'tab' && e.name === 'Accounts') ? list : null;
+      },
+      60_000,
+      200,
+    );
     expect(outline[0]).toMatchObject({
       role: 'title',
       name: 'book.gnucash - Accounts - GnuCash',
@@ -155,10 +154,15 @@ describe('x11 outline from AT-SPI, GnuCash under Xvfb', () => {
     const file = before.find((e) => e.role === 'menu' && e.name === 'File')!;
     const toolbarSave = before.find((e) => e.role === 'button' && e.name === 'Save')!;
     xdotool('mousemove', ...centre(file.rect).map(String), 'click', '1');
-    const open = await until('the File menu open', async () => {
-      const list = (await elements()).json() as Element[];
-      return list.some((e) => e.role === 'menuitem' && e.name === 'Save As...') ? list : null;
-    });
+    const open = await until(
+      'the File menu open',
+      async () => {
+        const list = (await elements()).json() as Element[];
+        return list.some((e) => e.role === 'menuitem' && e.name === 'Save As...') ? list : null;
+      },
+      60_000,
+      200,
+    );
     try {
       // GTK draws the menu in an override-redirect window of its own; AT-SPI keeps its items in
       // the main window's tree. The window is served as a popup, under its items.
@@ -187,13 +191,18 @@ describe('x11 outline from AT-SPI, GnuCash under Xvfb', () => {
     } finally {
       xdotool('key', 'Escape');
     }
-    await until('the File menu closed', async () => {
-      const list = (await elements()).json() as Element[];
-      return list.some((e) => e.role === 'button' && e.name === 'Save') &&
-        !list.some((e) => e.role === 'popup' || e.role === 'menuitem')
-        ? true
-        : null;
-    });
+    await until(
+      'the File menu closed',
+      async () => {
+        const list = (await elements()).json() as Element[];
+        return list.some((e) => e.role === 'button' && e.name === 'Save') &&
+          !list.some((e) => e.role === 'popup' || e.role === 'menuitem')
+          ? true
+          : null;
+      },
+      60_000,
+      200,
+    );
   });
 
   it('a tooltip, a window AT-SPI does not describe: served as a popup, and what it covers is not', async () => {
@@ -203,10 +212,15 @@ describe('x11 outline from AT-SPI, GnuCash under Xvfb', () => {
     // A pointer that moves over the button, and rests there.
     xdotool('mousemove', String(x - 5), String(y - 5));
     xdotool('mousemove', String(x), String(y));
-    const shown = await until('a tooltip over the window', async () => {
-      const list = (await elements()).json() as Element[];
-      return list.some((e) => e.role === 'popup') ? list : null;
-    });
+    const shown = await until(
+      'a tooltip over the window',
+      async () => {
+        const list = (await elements()).json() as Element[];
+        return list.some((e) => e.role === 'popup') ? list : null;
+      },
+      60_000,
+      200,
+    );
     const tooltip = shown.filter((e) => e.role === 'popup');
     expect(tooltip).toHaveLength(1);
     expect(overlap(tooltip[0].rect, { x: 0, y: 0, width: 800, height: 600 })).toBe(true);
@@ -214,8 +228,12 @@ describe('x11 outline from AT-SPI, GnuCash under Xvfb', () => {
     // Away, to an empty part of the window: without a window manager the keyboard focus follows
     // the pointer, and outside the window GnuCash's window would not be active.
     xdotool('mousemove', '600', '450');
-    await until('the tooltip gone', async () =>
-      ((await elements()).json() as Element[]).some((e) => e.role === 'popup') ? null : true,
+    await until(
+      'the tooltip gone',
+      async () =>
+        ((await elements()).json() as Element[]).some((e) => e.role === 'popup') ? null : true,
+      60_000,
+      200,
     );
   });
 
@@ -223,10 +241,15 @@ describe('x11 outline from AT-SPI, GnuCash under Xvfb', () => {
     const outline = (await elements()).json() as Element[];
     const combo = outline.find((e) => e.role === 'combobox')!;
     xdotool('mousemove', ...centre(combo.rect).map(String), 'click', '1');
-    const open = await until('the list open', async () => {
-      const list = (await elements()).json() as Element[];
-      return list.some((e) => e.role === 'menuitem') ? list : null;
-    });
+    const open = await until(
+      'the list open',
+      async () => {
+        const list = (await elements()).json() as Element[];
+        return list.some((e) => e.role === 'menuitem') ? list : null;
+      },
+      60_000,
+      200,
+    );
     try {
       // Its title (the window has none), its options; the menu that holds them is no element.
       expect(open[0]).toMatchObject({ role: 'title', name: '' });
@@ -235,8 +258,12 @@ describe('x11 outline from AT-SPI, GnuCash under Xvfb', () => {
     } finally {
       xdotool('key', 'Escape');
     }
-    await until('the list closed', async () =>
-      ((await elements()).json() as Element[]).some((e) => e.role === 'tab') ? true : null,
+    await until(
+      'the list closed',
+      async () =>
+        ((await elements()).json() as Element[]).some((e) => e.role === 'tab') ? true : null,
+      60_000,
+      200,
     );
   });
 
@@ -255,8 +282,11 @@ describe('x11 outline from AT-SPI, GnuCash under Xvfb', () => {
     } finally {
       gnucash.process.kill('SIGCONT');
     }
-    await until('outline after GnuCash answers again', async () =>
-      (await elements()).status === 200 ? true : null,
+    await until(
+      'outline after GnuCash answers again',
+      async () => ((await elements()).status === 200 ? true : null),
+      60_000,
+      200,
     );
   });
 

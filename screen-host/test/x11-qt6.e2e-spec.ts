@@ -5,7 +5,7 @@
  * served although Qt marks none active, and it is alive and answering after every full outline
  * read. Qt 5's e2e suite (FeatherPad through the real stack) is test/featherpad.e2e-spec.ts.
  */
-import { until } from '../../evals/lib/x11-screen';
+import { until } from '../../test/support/until';
 import { startQtApp, type QtApp } from '../../test/support/featherpad';
 import {
   call,
@@ -58,10 +58,15 @@ describe('x11 outline from AT-SPI, a Qt 6 application under Xvfb', () => {
   });
 
   it('serves its window, which no state marks active, and says so; alive after every read', async () => {
-    const first = await until('the outline of qt6ct', 60_000, async () => {
-      const got = await outline();
-      return got?.some((e) => e.role === 'button' && e.name === 'Apply') ? got : null;
-    });
+    const first = await until(
+      'the outline of qt6ct',
+      async () => {
+        const got = await outline();
+        return got?.some((e) => e.role === 'button' && e.name === 'Apply') ? got : null;
+      },
+      60_000,
+      100,
+    );
     expect(first[0]).toMatchObject({
       role: 'title',
       name: 'Qt6 Configuration Tool',

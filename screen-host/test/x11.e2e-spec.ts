@@ -7,6 +7,7 @@ import { formatFrameIgnore, frameSha256 } from '@warden/protocol';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createWorker, Worker } from 'tesseract.js';
+import { until } from '../../test/support/until';
 import {
   call,
   CliHost,
@@ -19,7 +20,6 @@ import {
   tempCertificate,
   tempDir,
   TOKEN,
-  waitFor,
   Xvfb,
 } from './helpers';
 
@@ -52,16 +52,17 @@ describe('x11 backend under Xvfb with a Tk program', () => {
     expect(reply.status).toBe(200);
   };
   /** Acts, then waits for the program to log what it got, and returns only the new lines. */
-  const actAndSee = async (body: unknown, until: (lines: any[]) => boolean) => {
+  const actAndSee = async (body: unknown, seen: (lines: any[]) => boolean) => {
     const before = log().length;
     await act(body);
-    return waitFor(
+    return until(
+      `the Tk program to log ${JSON.stringify(body)}`,
       () => {
         const fresh = log().slice(before);
-        return until(fresh) ? fresh : null;
+        return seen(fresh) ? fresh : null;
       },
       5000,
-      `the Tk program to log ${JSON.stringify(body)}`,
+      25,
     );
   };
 
@@ -73,10 +74,11 @@ describe('x11 backend under Xvfb with a Tk program', () => {
       env: { ...process.env, DISPLAY: xvfb.display },
       stdio: 'ignore',
     });
-    const ready = await waitFor(
+    const ready = await until(
+      'the Tk program to start',
       () => log().find((l) => l.type === 'ready'),
       15000,
-      'the Tk program to start',
+      25,
     );
     widgets = ready.widgets;
     const cert = await tempCertificate();
@@ -262,10 +264,15 @@ describe('x11 backend under Xvfb with a Tk program', () => {
   });
 
   it('logs every action, but never the text typed (the host cannot tell a password field here)', async () => {
-    const lines = await waitFor(() => {
-      const all = readJsonLines(actionLog);
-      return all.length >= 10 ? all : null;
-    });
+    const lines = await until(
+      'ten lines in the action log',
+      () => {
+        const all = readJsonLines(actionLog);
+        return all.length >= 10 ? all : null;
+      },
+      5000,
+      25,
+    );
     expect(
       lines.every((l) => l.backend === 'x11' && ['started', 'performed'].includes(l.outcome)),
     ).toBe(true);
@@ -335,10 +342,11 @@ describe('x11 backend under Xvfb with a Tk program', () => {
         l.some((x) => x.type === 'button' && x.name === 'Ask later'),
       );
       const judged = await settled();
-      const opened = await waitFor(
+      const opened = await until(
+        'the dialog to open',
         () => log().find((l) => l.type === 'dialog'),
         10000,
-        'the dialog to open',
+        25,
       );
       await new Promise((r) => setTimeout(r, 300)); // drawn
       const yes = centre(opened.widgets.yes);
@@ -357,10 +365,11 @@ describe('x11 backend under Xvfb with a Tk program', () => {
       const performed = await actOn({ action: 'click', ...yes }, now, caret(), 'x11-frame-1');
       expect(performed.json()).toEqual({ ok: true, ms: expect.any(Number) });
       expect(performed.status).toBe(200);
-      await waitFor(
+      await until(
+        'Yes to be clicked',
         () => log().some((l) => l.type === 'button' && l.name === 'Yes'),
         5000,
-        'Yes to be clicked',
+        25,
       );
     });
 
@@ -379,10 +388,11 @@ describe('x11 backend under Xvfb with a Tk program', () => {
       expect(refused.json().error).toBe('screen_changed');
       const ignored = await actOn(click, judged);
       expect(ignored.status).toBe(200);
-      await waitFor(
+      await until(
+        'Save to be clicked once',
         () => log().filter((x) => x.type === 'button' && x.name === 'Save').length === before + 1,
         5000,
-        'Save to be clicked once',
+        25,
       );
     });
 

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../config/app-config';
-import { databaseOptions } from './database.options';
+import { migrationOptions } from './migration.options';
 
 /** For TypeORM's CLI (`npm run migration:run` and friends) only; the app builds its own from AppConfig. */
-export default new DataSource(databaseOptions(loadConfig()));
+export default new DataSource(migrationOptions(loadConfig()));

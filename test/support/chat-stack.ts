@@ -123,7 +123,7 @@ export async function startChatStack(o: { browser?: boolean } = {}): Promise<Cha
       return { runId: run.id, approvalId: waiting.pending_approval.id };
     },
     slackMessage: async (approvalId) =>
-      (await until(`the Slack message of ${approvalId}`, async () => {
+      await until(`the Slack message of ${approvalId}`, async () => {
         const posted = receiver
           .on('/slack')
           .map((r) => JSON.parse(r.body))
@@ -136,7 +136,7 @@ export async function startChatStack(o: { browser?: boolean } = {}): Promise<Cha
           actions.elements.map((e: { action_id: string }) => [e.action_id, e]),
         );
         return { blocks: posted.blocks, buttons };
-      }))!,
+      }),
     person: async (login) => {
       const { jar } = await signInByHttp(stack.api.url, login);
       const cookie = `warden_session=${jar.get('warden_session')}`;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { databaseOptions } from '../../src/database/database.options';
+import { migrationOptions } from '../../src/database/migration.options';
 import { TEST_PG_ADMIN_URL, testRunPrefix } from './env';
 
 export interface TestDatabase {
@@ -45,7 +45,7 @@ export async function createTemplateDatabase(): Promise<void> {
 }
 
 async function migrate(url: string): Promise<void> {
-  const migrator = new DataSource(databaseOptions({ DATABASE_URL: url }));
+  const migrator = new DataSource(migrationOptions({ DATABASE_URL: url }));
   await migrator.initialize();
   try {
     await migrator.runMigrations({ transaction: 'each' });

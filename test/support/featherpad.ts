@@ -9,7 +9,8 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { stopGroup, until } from '../../evals/lib/x11-screen';
+import { stopGroup } from '../../evals/lib/x11-screen';
+import { until } from './until';
 
 const run = promisify(execFile);
 
@@ -72,13 +73,19 @@ export async function startQtApp(
   const alive = () => app.exitCode === null && app.signalCode === null;
   const close = () => stopGroup(app);
   try {
-    await until(`${command} window`, 60_000, async () => {
-      if (!alive()) throw new Error(`${command} ended (${app.exitCode ?? app.signalCode}): ${err}`);
-      const found = await run('xdotool', ['search', '--onlyvisible', '--name', title], {
-        env: { ...process.env, DISPLAY: display },
-      }).catch(() => null);
-      return found && found.stdout.trim() !== '' ? true : null;
-    });
+    await until(
+      `${command} window`,
+      async () => {
+        if (!alive())
+          throw new Error(`${command} ended (${app.exitCode ?? app.signalCode}): ${err}`);
+        const found = await run('xdotool', ['search', '--onlyvisible', '--name', title], {
+          env: { ...process.env, DISPLAY: display },
+        }).catch(() => null);
+        return found && found.stdout.trim() !== '' ? true : null;
+      },
+      60_000,
+      100,
+    );
   } catch (error) {
     await close();
     throw error;

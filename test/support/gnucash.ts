@@ -9,7 +9,8 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { stopChild, until } from '../../evals/lib/x11-screen';
+import { stopChild } from '../../evals/lib/x11-screen';
+import { until } from './until';
 
 const run = promisify(execFile);
 
@@ -155,12 +156,17 @@ export async function startGnuCash(display: string, dir: string): Promise<GnuCas
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   app.stderr?.on('data', (d: Buffer) => (err += String(d)));
-  await until('GnuCash window', 60_000, async () => {
-    if (app.exitCode !== null) throw new Error(`GnuCash exited: ${err.slice(-2000)}`);
-    const found = await run('xdotool', ['search', '--onlyvisible', '--name', 'GnuCash'], {
-      env: { ...process.env, DISPLAY: display },
-    }).catch(() => null);
-    return found && found.stdout.trim() !== '' ? true : null;
-  });
+  await until(
+    'GnuCash window',
+    async () => {
+      if (app.exitCode !== null) throw new Error(`GnuCash exited: ${err.slice(-2000)}`);
+      const found = await run('xdotool', ['search', '--onlyvisible', '--name', 'GnuCash'], {
+        env: { ...process.env, DISPLAY: display },
+      }).catch(() => null);
+      return found && found.stdout.trim() !== '' ? true : null;
+    },
+    60_000,
+    100,
+  );
   return { book, process: app, close: () => stopChild(app) };
 }

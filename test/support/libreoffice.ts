@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { OutlineElement } from '@warden/protocol';
-import { stopGroup, until } from '../../evals/lib/x11-screen';
+import { stopGroup } from '../../evals/lib/x11-screen';
+import { until } from './until';
 
 const run = promisify(execFile);
 
@@ -139,27 +140,37 @@ export async function startCalc(
   try {
     const xdotool = (...args: string[]) =>
       run('xdotool', args, { env: { ...process.env, DISPLAY: display } });
-    const window = await until('LibreOffice Calc window', 90_000, async () => {
-      if (app.exitCode !== null) throw new Error(`LibreOffice exited: ${err}`);
-      const found = await xdotool('search', '--onlyvisible', '--name', 'LibreOffice Calc').catch(
-        () => null,
-      );
-      return found?.stdout.trim().split('\n')[0] || null;
-    });
+    const window = await until(
+      'LibreOffice Calc window',
+      async () => {
+        if (app.exitCode !== null) throw new Error(`LibreOffice exited: ${err}`);
+        const found = await xdotool('search', '--onlyvisible', '--name', 'LibreOffice Calc').catch(
+          () => null,
+        );
+        return found?.stdout.trim().split('\n')[0] || null;
+      },
+      90_000,
+      100,
+    );
     const geometry = (await xdotool('getwindowgeometry', '--shell', window)).stdout;
     const [x, y, width, height] = ['X', 'Y', 'WIDTH', 'HEIGHT'].map((k) =>
       Number(new RegExp(`^${k}=(\\d+)$`, 'm').exec(geometry)?.[1] ?? 0),
     );
     let nudge = 0;
-    await until('LibreOffice placing its widgets where they are', 60_000, async () => {
-      // Over the sheet, a little elsewhere each time: a pointer that does not move sends nothing.
-      nudge = (nudge + 7) % 70;
-      const px = String(Math.round(x + width / 2 + nudge));
-      const py = String(Math.round(y + height / 2 + nudge));
-      await xdotool('mousemove', px, py);
-      if (!outline) return true;
-      return placedRight(await outline().catch(() => null)) || null;
-    });
+    await until(
+      'LibreOffice placing its widgets where they are',
+      async () => {
+        // Over the sheet, a little elsewhere each time: a pointer that does not move sends nothing.
+        nudge = (nudge + 7) % 70;
+        const px = String(Math.round(x + width / 2 + nudge));
+        const py = String(Math.round(y + height / 2 + nudge));
+        await xdotool('mousemove', px, py);
+        if (!outline) return true;
+        return placedRight(await outline().catch(() => null)) || null;
+      },
+      60_000,
+      100,
+    );
     return { file, process: app, close };
   } catch (error) {
     await close();

@@ -9,7 +9,7 @@ import {
   evidenceRefusal,
   type EvidenceWeakening,
   evidenceWeakening,
-} from '../settings/weakening';
+} from '../settings/evidence-weakening';
 import {
   DEFAULT_RETENTION_DAYS,
   MAX_RETENTION_DAYS,
