@@ -1,4 +1,5 @@
 import { enableCompileCache } from 'node:module';
+import { join } from 'node:path';
 import type { CliFamily } from './cli/cli-call';
 import { parseCommandLine } from './cli/cli-call';
 import { verifyFile } from './cli/audit-report';
@@ -40,9 +41,11 @@ async function main(argv: string[]): Promise<number> {
     }
     return verifyFile(values.file);
   }
-  // Compiling the family's modules is a good part of its load: Node keeps the compiled code on disk
-  // (in the temporary folder, or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off).
-  enableCompileCache();
+  // Compiling the family's modules is a good part of its load: Node keeps the compiled code on disk,
+  // beside the code it was compiled from (NODE_COMPILE_CACHE elsewhere; NODE_DISABLE_COMPILE_CACHE=1
+  // turns it off). Never in the shared temporary folder: code another local user could write there
+  // would run in the command that releases the deployment's secrets.
+  enableCompileCache(join(__dirname, '..', '.compile-cache'));
   const family = Object.hasOwn(FAMILIES, group) ? FAMILIES[group]() : undefined;
   if (!family) {
     console.error(USAGE);
