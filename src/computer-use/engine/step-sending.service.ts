@@ -12,6 +12,7 @@ import { ScreenHostError } from '../host-client/screen-host.client';
 import { ScreensService } from '../screens/screens.service';
 import { FrameGuard, type JudgedScreen } from './frame-guard.service';
 import { RunEnds, staleEnd, writeOutcomeUnknown } from './run-ends';
+import { ScreenSampling } from './screen-sampling.service';
 import { SendRecording } from './send-recording.service';
 import { afterRefusal, notMarked, resendRefused, sentOtherwise } from './sending-decisions';
 import type { StepContext } from './step-context';
@@ -46,6 +47,7 @@ export class StepSending {
     private readonly screens: ScreensService,
     private readonly frames: FrameGuard,
     private readonly recording: SendRecording,
+    private readonly sampling: ScreenSampling,
   ) {}
 
   /**
@@ -95,14 +97,21 @@ export class StepSending {
   /** The approval was spent by a resume: compare the screen with the held one, then send once. */
   async sendApproved(ctx: StepContext, step: Step): Promise<SendResult> {
     // The fresh screenshot is taken while the approval is read: a screenshot changes nothing.
-    const shot = this.frames.screenshot(ctx);
-    const approval = await this.approvals.ofStep(step.id).catch(async (error: unknown) => {
+    let shot = this.frames.screenshot(ctx);
+    let approval = await this.approvals.ofStep(step.id).catch(async (error: unknown) => {
       await shot.catch(() => undefined); // never left to fail unobserved
       throw error;
     });
     if (!approval) {
       await shot.catch(() => undefined);
       throw new Error(`step ${step.id} is approved but has no approval`);
+    }
+    if (approval.maskState === 'learning') {
+      // Decided before the screen's volatile pixels were learnt: compared only once they are (or
+      // were given up), on a screenshot taken after.
+      await shot.catch(() => undefined);
+      approval = await this.sampling.settled(ctx, approval);
+      shot = this.frames.screenshot(ctx);
     }
     const mask = heldMask(approval);
     const fresh = await this.frames.approvedScreen(ctx, step, approval, mask, shot);
