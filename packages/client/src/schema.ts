@@ -1366,6 +1366,11 @@ export interface components {
             screen_pixel_sha256: string | null;
             /** @description pixels left out of the frame comparison */
             volatile_pixels: number;
+            /**
+             * @description those pixels: still being learnt after the hold, learnt, or given up (the screen is compared whole)
+             * @enum {string}
+             */
+            volatile_mask: "learning" | "learnt" | "abandoned";
             /** @description where those pixels are, in the screenshot’s own pixels; null: none */
             volatile_regions: {
                 frame: {
