@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Whether a held write's volatile mask is still being learnt (`learning`), was learnt (`learnt`),
  * or was given up and the screen is compared whole (`abandoned`). An approved write is sent only
- * once the state is no longer `learning` (docs/rules.md). Approvals held before this change had
+ * once the state is no longer `learning` (docs/security.md). Approvals held before this change had
  * their mask learnt before they were created.
  */
 export class ApprovalMaskState1796547000000 implements MigrationInterface {

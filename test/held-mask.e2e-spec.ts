@@ -4,7 +4,7 @@ import { pngPixelFacts } from '../src/computer-use/pixels/pixels';
 
 /**
  * A held write's volatile mask is learnt after the write is held, while its approval is open
- * (docs/rules.md): the approver is not kept waiting, and the resume's stale check is as strict as
+ * (docs/security.md): the approver is not kept waiting, and the resume's stale check is as strict as
  * ever. An approval decided before the mask is learnt waits for it; a mask that is never learnt
  * (its worker died while sampling) is given up and the screen compared whole. Real API, worker,
  * PostgreSQL, Redis and an HTTPS sim host whose caret blinks.
@@ -67,23 +67,50 @@ describe('the volatile mask of a held write, learnt while its approval is open',
     };
   }
 
-  it('holds before sampling; an approval decided meanwhile waits for the mask, then sends onto the blinking screen', async () => {
-    await stack.sim.blink(true);
+  it('holds before sampling; an approval decided meanwhile on a still screen is sent at once, compared whole', async () => {
     const run = await held();
     // The person already has the write while its screen is still being sampled.
     expect((await approval(run.approvalId)).volatile_mask).toBe('learning');
     expect((await approve(run.approvalId)).status).toBe(200);
     const sent = await resume(run.id);
-    expect(sent.status).toBe(200);
-    const steps = sent.body.steps as Array<{ n: number; classification: string; outcome: string }>;
+    const steps = sent.body.steps as Array<{ n: number; outcome: string }>;
     expect(steps.find((s) => s.n === run.step)).toMatchObject({ outcome: 'sent_after_approval' });
     expect(await typed()).toHaveLength(1);
-    const learnt = await approval(run.approvalId);
-    expect(learnt).toMatchObject({ status: 'spent', volatile_mask: 'learnt' });
-    // The caret, and no more than the caret.
-    expect(learnt.volatile_pixels).toBeGreaterThan(0);
-    expect(learnt.volatile_pixels).toBeLessThan(1000);
+    // Every pixel was the approver's: no mask was needed, and none is used.
+    expect(await approval(run.approvalId)).toMatchObject({
+      status: 'spent',
+      volatile_mask: 'abandoned',
+      volatile_pixels: 0,
+    });
   });
+
+  it('an approval decided meanwhile on a blinking screen waits for the mask where the caret changed, then sends', async () => {
+    // Half the time the caret shows as it did when the write was held, and the write goes at once
+    // (compared whole); the other half the resume must wait for the mask. Tried until it had to.
+    let waited = false;
+    for (let tries = 0; tries < 10 && !waited; tries++) {
+      await stack.sim.reset();
+      await stack.sim.blink(true);
+      const run = await held();
+      expect((await approval(run.approvalId)).volatile_mask).toBe('learning');
+      expect((await approve(run.approvalId)).status).toBe(200);
+      const sent = await resume(run.id);
+      const steps = sent.body.steps as Array<{ n: number; outcome: string }>;
+      expect(steps.find((s) => s.n === run.step)).toMatchObject({
+        outcome: 'sent_after_approval',
+      });
+      expect(await typed()).toHaveLength(1);
+      const after = await approval(run.approvalId);
+      expect(after.volatile_mask).not.toBe('learning');
+      if (after.volatile_mask === 'learnt') {
+        waited = true;
+        // The caret, and no more than the caret.
+        expect(after.volatile_pixels).toBeGreaterThan(0);
+        expect(after.volatile_pixels).toBeLessThan(1000);
+      }
+    }
+    expect(waited).toBe(true);
+  }, 120_000);
 
   it('still sees a real change made while the mask is being learnt', async () => {
     await stack.sim.blink(true);

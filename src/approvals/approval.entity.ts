@@ -40,7 +40,7 @@ export type DecisionVia = (typeof DECISION_VIAS)[number];
  * A waiting action: something an agent may do only after a person approves it. A held write of a
  * computer-use run is one kind. `spent` means the approval was used, once, by a resume.
  */
-/** How far the volatile mask of a held write is (docs/rules.md). */
+/** How far the volatile mask of a held write is (docs/security.md). */
 export type MaskState = 'learning' | 'learnt' | 'abandoned';
 
 @Entity({ name: 'approvals' })

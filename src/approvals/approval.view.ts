@@ -26,7 +26,7 @@ export interface ApprovalView {
   volatile_pixels: number;
   /**
    * Whether those pixels are still being learnt (the screen is sampled after the write is held),
-   * were learnt, or were given up (the screen is compared whole): docs/rules.md.
+   * were learnt, or were given up (the screen is compared whole): docs/security.md.
    */
   volatile_mask: 'learning' | 'learnt' | 'abandoned';
   /**

@@ -48,7 +48,7 @@ export interface HeldWrite {
  * decide it, docs/security.md approver groups), the run waits and the audit trail says so, in one
  * transaction; the approval's expiry, reminder and escalation are queued and the agent's channels
  * are told (once committed, queued only). Then, with the step's lease given back, the screen's
- * volatile pixels are learnt while the approval is open (docs/rules.md).
+ * volatile pixels are learnt while the approval is open (docs/security.md).
  */
 @Injectable()
 export class StepHolding {

@@ -1,5 +1,5 @@
 /**
- * The volatile mask of a held write (docs/rules.md): the pixels seen to leave the held screen's
+ * The volatile mask of a held write (docs/security.md): the pixels seen to leave the held screen's
  * value and come back to it while the screen was sampled, that is, to move by themselves (a
  * blinking caret). A pixel that changed and stayed changed (a message that appeared) is not in it,
  * so the resume's comparison still sees that change.

@@ -22,7 +22,7 @@ export interface SendGate {
   approvalSpent: boolean;
   /**
    * For an approved write: the volatile mask its screen is compared with is settled, learnt or
-   * given up, never still being learnt (docs/rules.md). True for anything else.
+   * given up, never still being learnt (docs/security.md). True for anything else.
    */
   maskSettled: boolean;
   /**
