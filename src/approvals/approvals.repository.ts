@@ -175,10 +175,16 @@ export class ApprovalsRepository {
    * out). The approval as it is now: its mask learnt after all when the learning won the race.
    */
   async abandonMask(id: string): Promise<Approval | null> {
-    await this.dataSource
+    await this.giveUpMask(id);
+    return this.findById(id);
+  }
+
+  /** Gives up a mask still being learnt; false when it was no longer being learnt. */
+  async giveUpMask(id: string): Promise<boolean> {
+    const result = await this.dataSource
       .getRepository(Approval)
       .update({ id, maskState: 'learning' }, { maskState: 'abandoned' });
-    return this.findById(id);
+    return Boolean(result.affected);
   }
 
   /** Closes the run's open approvals (pending or approved, never spent) as `expired`. */

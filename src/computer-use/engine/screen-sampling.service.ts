@@ -2,10 +2,13 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Approval } from '../../approvals/approval.entity';
 import { ApprovalsRepository } from '../../approvals/approvals.repository';
 import { AppConfig } from '../../config/app-config';
-import { decodePng, learnVolatileMask, VolatileMask } from '../pixels/pixels';
+import { decodePng, learnVolatileMask, ScreenError, VolatileMask } from '../pixels/pixels';
+import type { Step } from '../runs/step.entity';
 import { learnReturningMask } from '../pixels/returning-mask';
 import { ScreenHostError } from '../host-client/screen-host.client';
-import { hostFailure } from './run-ends';
+import { hostFailure, RunEnds, unusableScreen } from './run-ends';
+import { RunLifecycle } from '../runs/run-lifecycle.service';
+import { WARDEN_ACTOR } from '../../audit/warden-actor';
 import type { StepContext } from './step-context';
 import { pause } from './step-timing';
 
@@ -33,15 +36,24 @@ export class ScreenSampling {
   constructor(
     private readonly config: AppConfig,
     private readonly approvals: ApprovalsRepository,
+    private readonly lifecycle: RunLifecycle,
   ) {}
 
   /**
    * Learns the mask of a write held on the current screen, after it was held (its approval is open,
    * so nothing is sent to the screen meanwhile), and records it on the approval unless the
    * approved write gave up waiting for it. A sample that fails gives the mask up: the approved
-   * write's screen is then compared whole.
+   * write's screen is then compared whole. A screen host that fails, or a screen that cannot be
+   * used (its size changed), ends the run as it would have before the hold; unless the mask was
+   * settled meanwhile (the write may have gone on: what the samples saw then is not the held
+   * screen's).
    */
-  async learnForApproval(ctx: StepContext, approvalId: string, held: Buffer): Promise<void> {
+  async learnForApproval(
+    ctx: StepContext,
+    step: Pick<Step, 'n'>,
+    approvalId: string,
+    held: Buffer,
+  ): Promise<void> {
     let mask: VolatileMask | null;
     try {
       mask = await this.learnHeldMask(ctx, held);
@@ -50,7 +62,18 @@ export class ScreenSampling {
         { err: error, run: ctx.run.id, approval: approvalId },
         "could not sample a held write's screen; it will be compared whole",
       );
-      await this.approvals.abandonMask(approvalId);
+      if (!(await this.approvals.giveUpMask(approvalId))) return;
+      const ends =
+        error instanceof RunEnds
+          ? error
+          : error instanceof ScreenError
+            ? unusableScreen(error)
+            : null;
+      if (!ends) return;
+      // As a cancel would: the approval expires, the held step keeps its outcome `held`.
+      await this.lifecycle.end(ctx.run.id, ends.reason, ends.summary, WARDEN_ACTOR, {
+        step: step.n,
+      });
       return;
     }
     const recorded = await this.approvals.recordMask(

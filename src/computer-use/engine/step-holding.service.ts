@@ -171,7 +171,7 @@ export class StepHolding {
     // The screen's volatile pixels are learnt once the step's lease is given back: an approval
     // decided meanwhile is resumed by another job, which waits for the mask before comparing.
     (ctx.afterRelease ??= []).push(() =>
-      this.sampling.learnForApproval(ctx, approval.id, screen.png),
+      this.sampling.learnForApproval(ctx, step, approval.id, screen.png),
     );
     await this.queue.expire(approval.id, approval.expiresAt);
     if (approval.remindAt) await this.queue.remind(approval.id, approval.remindAt);
