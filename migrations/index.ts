@@ -37,6 +37,7 @@ import { WorkerHeartbeatToken1796516000000 } from './1796516000000-WorkerHeartbe
 import { StepBatch1796520000000 } from './1796520000000-StepBatch';
 import { Oversight1796521000000 } from './1796521000000-Oversight';
 import { TestApprovals1796530000000 } from './1796530000000-TestApprovals';
+import { ApprovalMaskState1796547000000 } from './1796547000000-ApprovalMaskState';
 
 /** Every migration, in order. TypeORM 1.x takes class references here, not globs. */
 export const MIGRATIONS: Array<new () => MigrationInterface> = [
@@ -78,4 +79,5 @@ export const MIGRATIONS: Array<new () => MigrationInterface> = [
   StepBatch1796520000000,
   Oversight1796521000000,
   TestApprovals1796530000000,
+  ApprovalMaskState1796547000000,
 ];

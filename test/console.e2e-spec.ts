@@ -10,6 +10,7 @@ import {
 } from './support/fake-provider';
 import { corruptIdat } from './support/crafted-png';
 import { isEnded, startStack, Stack } from './support/stack';
+import { until } from './support/until';
 
 /**
  * The console in a real browser (Debian's chromium through playwright-core) against the real API,
@@ -513,7 +514,15 @@ describe('the console', () => {
   it('shows where pixels moved by themselves while a write was held (the check leaves them out)', async () => {
     await stack.sim.blink(true);
     try {
-      const { approval } = await heldRun(typeCommand);
+      const held = await heldRun(typeCommand);
+      // The mask is learnt after the hold, while the approval is open.
+      const approval = await until('the mask learnt', async () => {
+        const answer = await stack.api.request('GET', `/api/approvals/${held.approval.id}`, {
+          token: stack.tokens.approver,
+        });
+        return answer.body.volatile_mask === 'learning' ? null : answer.body;
+      });
+      expect(approval.volatile_mask).toBe('learnt');
       expect(approval.volatile_pixels).toBeGreaterThan(0);
       expect(approval.volatile_regions.rects.length).toBeGreaterThan(0);
       const bob = await tab();

@@ -1,4 +1,5 @@
 import { isEnded, startStack, Stack } from './support/stack';
+import { until } from './support/until';
 
 /**
  * The promises an approver relies on, each tried hard: a held write is sent once, only after
@@ -110,9 +111,17 @@ describe('governance of held writes', () => {
   it('is not fooled by a blinking caret, and still sees a real change under it', async () => {
     await stack.sim.blink(true);
     const first = await heldRun();
-    const held = await stack.api.request('GET', `/api/approvals/${first.approvalId}`, {
-      token: stack.tokens.approver,
-    });
+    // The mask is learnt after the hold, while the approval is open.
+    const heldApproval = () =>
+      stack.api.request('GET', `/api/approvals/${first.approvalId}`, {
+        token: stack.tokens.approver,
+      });
+    await until(
+      'the mask learnt',
+      async () => (await heldApproval()).body.volatile_mask !== 'learning',
+    );
+    const held = await heldApproval();
+    expect(held.body.volatile_mask).toBe('learnt');
     expect(held.body.volatile_pixels).toBeGreaterThan(0);
     expect(held.body.volatile_pixels).toBeLessThan(1000);
     await approve(first.approvalId);

@@ -125,10 +125,9 @@ describe('LibreOffice Calc through the x11 screen host, with its outline from AT
   const tokenEnv = 'WARDEN_TEST_CALC_HOST_TOKEN';
 
   beforeAll(async () => {
-    // LibreOffice repaints about 150 ms after a key, and its toolbars and status bar again about
-    // 430 ms after (measured here): two screenshots 50 ms apart find the screen unchanged before
-    // it has changed, and a write held on it goes stale. Settle on screenshots 300 ms apart.
-    stack = await startStack({ env: { SETTLE_INTERVAL_MS: '300' } });
+    // The deployment's settle (two screenshots 50 ms apart) is left as it is: the agent sets its own
+    // (settle_ms, below).
+    stack = await startStack();
     // The host first: Calc finds the accessibility bus the host announces when it starts.
     screen = await startX11Screen(() => undefined);
     process.env[tokenEnv] = screen.token;
@@ -144,6 +143,10 @@ describe('LibreOffice Calc through the x11 screen host, with its outline from AT
       screen_token_env: tokenEnv,
       screen_tls: { fingerprint_sha256: screen.fingerprint },
       system: 'LibreOffice Calc 7.4 (Debian)',
+      // LibreOffice repaints about 150 ms after a key, and its toolbars and status bar again about
+      // 430 ms after (measured here): two screenshots 50 ms apart find the screen unchanged before
+      // it has changed, and a write held on it goes stale. Settle on screenshots 300 ms apart.
+      settle_ms: 300,
       max_steps: 30,
       max_seconds: 280,
       planner: await stack.planner(planner),

@@ -214,6 +214,11 @@ describe('computer-use admin config', () => {
       'agents.a.stall_after must not be less than 1',
     ],
     [
+      'settle_ms above 5000',
+      withAgent({ settle_ms: 5001 }),
+      'agents.a.settle_ms must not be greater than 5000',
+    ],
+    [
       'four_eyes as a string',
       withAgent({ four_eyes: 'no' }),
       'agents.a.four_eyes must be a boolean value',
@@ -580,6 +585,7 @@ describe('computer-use admin config', () => {
           four_eyes: false,
           approval_timeout_seconds: 120,
           stall_after: 5,
+          settle_ms: 20,
           planner: {
             provider: 'openai-compatible',
             model: 'qwen2.5-vl',

@@ -71,9 +71,6 @@ export async function startEvalStack(
     env[secret.env] = secret.token;
     grants.push({ env: secret.env, to: secret.url });
   }
-  // LibreOffice starts repainting about 150 ms after a key: screenshots 50 ms apart would find
-  // its screen settled before it changed (docs/screen-host.md, "LibreOffice Calc").
-  if (tasks.some((t) => t.start.app === 'libreoffice-calc')) env.SETTLE_INTERVAL_MS = '300';
   try {
     const bench = await startBenchStack({
       name: 'eval',

@@ -40,6 +40,9 @@ export type DecisionVia = (typeof DECISION_VIAS)[number];
  * A waiting action: something an agent may do only after a person approves it. A held write of a
  * computer-use run is one kind. `spent` means the approval was used, once, by a resume.
  */
+/** How far the volatile mask of a held write is (docs/security.md). */
+export type MaskState = 'learning' | 'learnt' | 'abandoned';
+
 @Entity({ name: 'approvals' })
 @Index('approvals_tenant_status_idx', ['tenant', 'status', 'createdAt'])
 @Index('approvals_step_key', ['stepId'], { unique: true })
@@ -90,6 +93,13 @@ export class Approval {
 
   @Column({ name: 'volatile_pixels', type: 'integer', default: 0 })
   volatilePixels: number;
+
+  /**
+   * Whether the mask is still being learnt (the screen is sampled after the write is held, while a
+   * person reads it), was learnt, or was given up (the screen is then compared whole).
+   */
+  @Column({ name: 'mask_state', type: 'text', default: 'learnt' })
+  maskState: MaskState;
 
   @Column({ name: 'requested_by', type: 'text' })
   requestedBy: string;

@@ -40,6 +40,12 @@ export const APPROVAL_SCHEMAS: ApiSchemas = {
     screen_sha256: textOrNull('SHA-256 of the PNG the step saw; null: no run, no screen'),
     screen_pixel_sha256: textOrNull('SHA-256 of its decoded pixels'),
     volatile_pixels: integer('pixels left out of the frame comparison'),
+    volatile_mask: {
+      type: 'string',
+      enum: ['learning', 'learnt', 'abandoned'],
+      description:
+        'those pixels: still being learnt after the hold, learnt, or given up (the screen is compared whole)',
+    },
     volatile_regions: {
       ...record({
         frame: record({ width: integer(), height: integer() }),

@@ -25,6 +25,11 @@ export interface ApprovalView {
   screen_pixel_sha256: string | null;
   volatile_pixels: number;
   /**
+   * Whether those pixels are still being learnt (the screen is sampled after the write is held),
+   * were learnt, or were given up (the screen is compared whole): docs/security.md.
+   */
+  volatile_mask: 'learning' | 'learnt' | 'abandoned';
+  /**
    * Where those pixels are (docs/rules.md: the approver sees the masked area): rectangles in the
    * screenshot's own pixels (`frame` its size); null when nothing is masked.
    */
@@ -80,6 +85,7 @@ export function approvalView(a: Approval): ApprovalView {
     screen_sha256: a.screenSha256,
     screen_pixel_sha256: a.screenPixelSha256,
     volatile_pixels: a.volatilePixels,
+    volatile_mask: a.maskState,
     volatile_regions: regionsOf(a.volatileMask),
     requested_by: a.requestedBy,
     created_at: a.createdAt.toISOString(),
@@ -121,6 +127,7 @@ export function testApprovalView(t: TestApproval): ApprovalView {
     screen_sha256: null,
     screen_pixel_sha256: null,
     volatile_pixels: 0,
+    volatile_mask: 'learnt',
     volatile_regions: null,
     requested_by: t.seededBy,
     created_at: t.createdAt.toISOString(),

@@ -155,6 +155,38 @@ export class ApprovalsRepository {
     return Boolean(result.affected);
   }
 
+  /**
+   * Records the volatile mask learnt for a held write (null: nothing moved by itself, or too much),
+   * once, and only while it is still being learnt: false when it was given up meanwhile
+   * (`abandonMask`), and then it stays given up.
+   */
+  async recordMask(id: string, mask: Buffer | null, pixels: number): Promise<boolean> {
+    const result = await this.dataSource
+      .getRepository(Approval)
+      .update(
+        { id, maskState: 'learning' },
+        { maskState: 'learnt', volatileMask: mask, volatilePixels: pixels },
+      );
+    return Boolean(result.affected);
+  }
+
+  /**
+   * Gives up a mask still being learnt: the write's screen is compared whole (no pixel is left
+   * out). The approval as it is now: its mask learnt after all when the learning won the race.
+   */
+  async abandonMask(id: string): Promise<Approval | null> {
+    await this.giveUpMask(id);
+    return this.findById(id);
+  }
+
+  /** Gives up a mask still being learnt; false when it was no longer being learnt. */
+  async giveUpMask(id: string): Promise<boolean> {
+    const result = await this.dataSource
+      .getRepository(Approval)
+      .update({ id, maskState: 'learning' }, { maskState: 'abandoned' });
+    return Boolean(result.affected);
+  }
+
   /** Closes the run's open approvals (pending or approved, never spent) as `expired`. */
   async expireOpenOfRun(manager: EntityManager, runId: string, comment: string): Promise<void> {
     await manager.update(

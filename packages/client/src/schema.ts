@@ -967,6 +967,8 @@ export interface components {
             approval_timeout_seconds?: number;
             /** @default 3 */
             stall_after?: number;
+            /** @description milliseconds between the two screenshots that must agree before the screen counts as settled after an action; null: the deployment's SETTLE_INTERVAL_MS. Raise it for applications that repaint late (LibreOffice Calc: 300) */
+            settle_ms?: number | null;
             /** @description left out: the deployment default model, if any; a new one for an agent whose writes need no approval is a weakening: needs governance.weaken and a reason */
             planner?: (string | null) | string | components["schemas"]["ModelPlannerDto"];
             /** @description committing verbs added to the defaults; removing one is a weakening: needs governance.weaken and a reason */
@@ -1366,6 +1368,11 @@ export interface components {
             screen_pixel_sha256: string | null;
             /** @description pixels left out of the frame comparison */
             volatile_pixels: number;
+            /**
+             * @description those pixels: still being learnt after the hold, learnt, or given up (the screen is compared whole)
+             * @enum {string}
+             */
+            volatile_mask: "learning" | "learnt" | "abandoned";
             /** @description where those pixels are, in the screenshot’s own pixels; null: none */
             volatile_regions: {
                 frame: {
@@ -2105,6 +2112,8 @@ export interface components {
             approval_timeout_seconds: number;
             /** @default 3 */
             stall_after: number;
+            /** @description milliseconds between the two screenshots that must agree before the screen counts as settled after an action; null: the deployment's SETTLE_INTERVAL_MS. Raise it for applications that repaint late (LibreOffice Calc: 300) */
+            settle_ms: number | null;
             /** @description left out: the deployment default model, if any; a new one for an agent whose writes need no approval is a weakening: needs governance.weaken and a reason */
             planner: (string | null) | string | components["schemas"]["ModelPlannerConfig"];
             /** @description committing verbs added to the defaults; removing one is a weakening: needs governance.weaken and a reason */

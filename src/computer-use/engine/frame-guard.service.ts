@@ -92,6 +92,23 @@ export class FrameGuard {
     mask: VolatileMask | null,
     shot: Promise<Screenshot | RunEnds> = this.screenshot(ctx),
   ): Promise<Screenshot> {
+    const { fresh, stale } = await this.compareWithHeld(ctx, step, approval, mask, shot);
+    if (stale) throw staleEnd(stale, approval);
+    return fresh;
+  }
+
+  /**
+   * The fresh screenshot and why it is not the screen the approver saw (`stale`: null when it is),
+   * leaving out `mask` and the agent's `ignore_regions`; the screen host's failure is thrown as the
+   * run's end.
+   */
+  async compareWithHeld(
+    ctx: StepContext,
+    step: Step,
+    approval: Approval,
+    mask: VolatileMask | null,
+    shot: Promise<Screenshot | RunEnds> = this.screenshot(ctx),
+  ): Promise<{ fresh: Screenshot; stale: string | null }> {
     const fresh = await shot;
     if (fresh instanceof RunEnds) throw fresh;
     const stale = await screenChange(
@@ -100,8 +117,7 @@ export class FrameGuard {
       fresh,
       { mask, ignoreRegions: ctx.agent.ignore_regions },
     );
-    if (stale) throw staleEnd(stale, approval);
-    return fresh;
+    return { fresh, stale };
   }
 
   /** A screenshot, or the screen host's failure as the run's end (it does not reject for it). */

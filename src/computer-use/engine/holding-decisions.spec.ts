@@ -93,7 +93,7 @@ describe('a change as the audit trail keeps it', () => {
 describe('what computer_use.write.held says', () => {
   const held = {
     agent: 'sap-orders',
-    approval: { id: 'ap-1', volatilePixels: 12, deciders: ['group:leads'] },
+    approval: { id: 'ap-1', deciders: ['group:leads'] },
     action: { action: 'click', x: 10, y: 20 } as const,
     why: 'Save is a commit word',
     screenSha256: 'a'.repeat(64),
@@ -112,7 +112,6 @@ describe('what computer_use.write.held says', () => {
       why: 'Save is a commit word',
       screen_sha256: 'a'.repeat(64),
       screen_pixel_sha256: 'b'.repeat(64),
-      volatile_pixels: 12,
       expires_at: '2026-12-01T09:15:00.000Z',
       may_decide_now: ['group:leads'],
     });
@@ -179,7 +178,7 @@ describe("what a held write's approval says of redact_regions", () => {
     expect(
       heldDetails({
         agent: 'a',
-        approval: { id: 'ap', volatilePixels: 0, deciders: null },
+        approval: { id: 'ap', deciders: null },
         action: { action: 'key', key: 'Enter' },
         why: 'Enter commits',
         screenSha256: 'a'.repeat(64),

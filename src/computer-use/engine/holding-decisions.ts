@@ -104,7 +104,7 @@ export function redactionWhy(redaction: ApprovalRedaction | null): string | null
 /** What `computer_use.write.held` says of a held write. */
 export function heldDetails(held: {
   agent: string;
-  approval: { id: string; volatilePixels: number; deciders: unknown };
+  approval: { id: string; deciders: unknown };
   action: Action;
   why: string;
   screenSha256: string;
@@ -123,7 +123,6 @@ export function heldDetails(held: {
     why: held.why,
     screen_sha256: held.screenSha256,
     screen_pixel_sha256: held.screenPixelSha256,
-    volatile_pixels: held.approval.volatilePixels,
     expires_at: held.expiresAt.toISOString(),
     may_decide_now: held.approval.deciders,
     ...(held.safetyChecks.length > 0 ? { safety_checks: held.safetyChecks } : {}),

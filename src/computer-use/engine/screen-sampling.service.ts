@@ -1,8 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { Approval } from '../../approvals/approval.entity';
+import { ApprovalsRepository } from '../../approvals/approvals.repository';
 import { AppConfig } from '../../config/app-config';
-import { decodePng, learnVolatileMask, VolatileMask } from '../pixels/pixels';
+import { decodePng, learnVolatileMask, ScreenError, VolatileMask } from '../pixels/pixels';
+import type { Step } from '../runs/step.entity';
+import { learnReturningMask } from '../pixels/returning-mask';
 import { ScreenHostError } from '../host-client/screen-host.client';
-import { hostFailure } from './run-ends';
+import { hostFailure, RunEnds, unusableScreen } from './run-ends';
+import { RunLifecycle } from '../runs/run-lifecycle.service';
+import { WARDEN_ACTOR } from '../../audit/warden-actor';
 import type { StepContext } from './step-context';
 import { pause } from './step-timing';
 
@@ -11,6 +17,12 @@ import { pause } from './step-timing';
  * more than 2% moves by itself counts as changed).
  */
 export const MAX_VOLATILE_FRACTION = 0.02;
+
+/** Beyond its samples' pauses, how long a held write's mask may take to learn (screenshots, decodes). */
+const MASK_WAIT_MARGIN_MS = 10_000;
+
+/** How often an approved write looks whether its mask is learnt. */
+const MASK_POLL_MS = 50;
 
 /**
  * Learns which pixels of the current screen move by themselves (a blinking caret, a clock): the
@@ -21,7 +33,88 @@ export const MAX_VOLATILE_FRACTION = 0.02;
 export class ScreenSampling {
   private readonly logger = new Logger(ScreenSampling.name);
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly approvals: ApprovalsRepository,
+    private readonly lifecycle: RunLifecycle,
+  ) {}
+
+  /**
+   * Learns the mask of a write held on the current screen, after it was held (its approval is open,
+   * so nothing is sent to the screen meanwhile), and records it on the approval unless the
+   * approved write gave up waiting for it. A sample that fails gives the mask up: the approved
+   * write's screen is then compared whole. A screen host that fails, or a screen that cannot be
+   * used (its size changed), ends the run as it would have before the hold; unless the mask was
+   * settled meanwhile (the write may have gone on: what the samples saw then is not the held
+   * screen's).
+   */
+  async learnForApproval(
+    ctx: StepContext,
+    step: Pick<Step, 'n'>,
+    approvalId: string,
+    held: Buffer,
+  ): Promise<void> {
+    let mask: VolatileMask | null;
+    try {
+      mask = await this.learnHeldMask(ctx, held);
+    } catch (error) {
+      this.logger.warn(
+        { err: error, run: ctx.run.id, approval: approvalId },
+        "could not sample a held write's screen; it will be compared whole",
+      );
+      if (!(await this.approvals.giveUpMask(approvalId))) return;
+      const ends =
+        error instanceof RunEnds
+          ? error
+          : error instanceof ScreenError
+            ? unusableScreen(error)
+            : null;
+      if (!ends) return;
+      // As a cancel would: the approval expires, the held step keeps its outcome `held`.
+      await this.lifecycle.end(ctx.run.id, ends.reason, ends.summary, WARDEN_ACTOR, {
+        step: step.n,
+      });
+      return;
+    }
+    const recorded = await this.approvals.recordMask(
+      approvalId,
+      mask?.toBuffer() ?? null,
+      mask?.size ?? 0,
+    );
+    if (!recorded) {
+      this.logger.warn(
+        { run: ctx.run.id, approval: approvalId },
+        "a held write's mask was learnt after its send had given up waiting; not used",
+      );
+    }
+  }
+
+  /**
+   * The approval of a write about to be sent, with its mask settled: when it is still being learnt
+   * (the approval was decided within the second after the hold), waits for it, at most until the
+   * samples' time and a margin after the hold; then gives it up (its worker died): the screen is
+   * compared whole, which can only refuse more. Never a mask that may still change.
+   */
+  async settled(ctx: StepContext, approval: Approval): Promise<Approval> {
+    const deadline =
+      Math.min(approval.createdAt.getTime(), Date.now()) +
+      this.config.MASK_SAMPLES * this.config.MASK_INTERVAL_MS +
+      MASK_WAIT_MARGIN_MS;
+    let now = approval;
+    while (now.maskState === 'learning') {
+      if (Date.now() >= deadline) {
+        this.logger.warn(
+          { run: ctx.run.id, approval: approval.id },
+          "a held write's mask was not learnt in time; its screen is compared whole",
+        );
+        now = (await this.approvals.abandonMask(approval.id)) ?? missing(approval);
+        break;
+      }
+      await pause(ctx, MASK_POLL_MS);
+      now = (await this.approvals.findById(approval.id)) ?? missing(approval);
+    }
+    return now;
+  }
 
   /**
    * Samples the screen a few times over about a second and keeps the pixels that changed between
@@ -48,6 +141,30 @@ export class ScreenSampling {
     return this.capped(ctx, mask);
   }
 
+  /**
+   * The pixels of the held screen (`held`, its PNG) that were seen to leave their value and come
+   * back to it over a few samples (learnReturningMask); null when none did, or too many.
+   */
+  private async learnHeldMask(ctx: StepContext, held: Buffer): Promise<VolatileMask | null> {
+    // In order, a sample equal to the one before it left out: it shows nothing new.
+    const samples: Buffer[] = [];
+    let last: string | null = null;
+    try {
+      for (let i = 0; i < this.config.MASK_SAMPLES; i++) {
+        if (i > 0) await pause(ctx, this.config.MASK_INTERVAL_MS);
+        const shot = await ctx.host.screenshot();
+        if (shot.pngSha256 !== last) samples.push(shot.png);
+        last = shot.pngSha256;
+      }
+    } catch (error) {
+      if (error instanceof ScreenHostError) throw hostFailure(error);
+      throw error;
+    }
+    if (samples.length === 1 && samples[0].equals(held)) return null;
+    const mask = learnReturningMask(decodePng(held), decodeEach(samples));
+    return this.capped(ctx, mask);
+  }
+
   /** The mask, or null when it is empty or covers more than MAX_VOLATILE_FRACTION of the screen. */
   capped(ctx: StepContext, mask: VolatileMask): VolatileMask | null {
     if (mask.size === 0) return null;
@@ -60,6 +177,10 @@ export class ScreenSampling {
     }
     return mask;
   }
+}
+
+function missing(approval: Approval): never {
+  throw new Error(`approval ${approval.id} is gone`);
 }
 
 function* decodeEach(pngs: Iterable<Buffer>) {

@@ -171,6 +171,7 @@ const open: SendGate = {
   paused: false,
   pauseReason: null,
   approvalSpent: true,
+  maskSettled: true,
   writesNeedApproval: false,
   scriptAsGranted: true,
   stagesTyping: false,

@@ -23,4 +23,10 @@ export interface StepContext {
   signal: AbortSignal;
   /** The planner's state after this step's answer (JSON), kept when the step's decision is. */
   plannerState?: string;
+  /**
+   * Work the job does after it has given back the step's lease, so that another job may take the
+   * step meanwhile (a held write's mask is learnt while its approval is open); run in order, each
+   * failure logged.
+   */
+  afterRelease?: Array<() => Promise<void>>;
 }

@@ -88,6 +88,7 @@ describe('refusing to send', () => {
     paused: false,
     pauseReason: null,
     approvalSpent: true,
+    maskSettled: true,
     writesNeedApproval: true,
     scriptAsGranted: true,
     stagesTyping: false,
@@ -111,6 +112,7 @@ describe('refusing to send', () => {
     expect(refusedToSend({ ...open, enabled: false }, 'a')?.reason).toBe('killed');
     expect(refusedToSend({ ...open, agentConfigured: false }, 'a')?.reason).toBe('killed');
     expect(refusedToSend({ ...open, approvalSpent: false }, 'a')?.reason).toBe('approval_expired');
+    expect(refusedToSend({ ...open, maskSettled: false }, 'a')?.reason).toBe('stale_screen');
   });
 
   it("ends the run not_granted when the step's secret is no longer granted, before the approval", () => {

@@ -56,6 +56,14 @@ export function refusedToSend(
   if (!gate.approvalSpent) {
     return { reason: 'approval_expired', summary: 'the approval of this write is no longer spent' };
   }
+  if (!gate.maskSettled) {
+    // Never after StepSending waited for the mask: a send that did not wait is refused, not sent
+    // on a comparison that might yet change.
+    return {
+      reason: 'stale_screen',
+      summary: "the write's screen was compared before its volatile mask was settled",
+    };
+  }
   return null;
 }
 

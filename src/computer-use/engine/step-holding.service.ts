@@ -44,10 +44,11 @@ export interface HeldWrite {
 }
 
 /**
- * Holding a write (docs/security.md): the screen's volatile pixels are learnt, then the step says `held`,
- * its approval is created (with who may decide it, docs/security.md approver groups), the run waits and
- * the audit trail says so, in one transaction; the approval's expiry, reminder and escalation are
- * queued and the agent's channels are told (once committed, queued only).
+ * Holding a write (docs/security.md): the step says `held`, its approval is created (with who may
+ * decide it, docs/security.md approver groups), the run waits and the audit trail says so, in one
+ * transaction; the approval's expiry, reminder and escalation are queued and the agent's channels
+ * are told (once committed, queued only). Then, with the step's lease given back, the screen's
+ * volatile pixels are learnt while the approval is open (docs/security.md).
  */
 @Injectable()
 export class StepHolding {
@@ -80,7 +81,6 @@ export class StepHolding {
     const why = hidden ? `${held.why}; ${hidden}` : held.why;
     // The approver must be able to see the screen: a PNG whose data does not inflate ends the run.
     await this.screens.checkData(screen);
-    const mask = await this.sampling.learnMask(ctx);
     const approval = await this.dataSource.transaction(async (manager) => {
       // Who may decide, and when the write is recalled and handed on, are the agent's config in
       // force as the write is held (docs/security.md): read after the tenant's governance lock (shared),
@@ -114,8 +114,10 @@ export class StepHolding {
         why,
         screenSha256: screen.sha256,
         screenPixelSha256: String(fields.screenPixelSha256),
-        volatileMask: mask?.toBuffer() ?? null,
-        volatilePixels: mask?.size ?? 0,
+        // Learnt after the hold, while a person reads it (afterRelease below).
+        volatileMask: null,
+        volatilePixels: 0,
+        maskState: 'learning',
         requestedBy: run.createdBy,
         requestedByToken: run.createdByToken,
         expiresAt,
@@ -166,6 +168,11 @@ export class StepHolding {
       return saved;
     });
     if (!approval) return;
+    // The screen's volatile pixels are learnt once the step's lease is given back: an approval
+    // decided meanwhile is resumed by another job, which waits for the mask before comparing.
+    (ctx.afterRelease ??= []).push(() =>
+      this.sampling.learnForApproval(ctx, step, approval.id, screen.png),
+    );
     await this.queue.expire(approval.id, approval.expiresAt);
     if (approval.remindAt) await this.queue.remind(approval.id, approval.remindAt);
     if (approval.escalateAt) await this.queue.escalate(approval.id, approval.escalateAt);

@@ -88,8 +88,10 @@ export class StepLease implements OnModuleDestroy {
           this.logger.warn({ err: error }, 'could not renew a step lease'),
         );
     }, renewEvery(leaseMs));
+    let ctx: StepContext | null = null;
     try {
-      await work(await this.context(run, agent ?? run.agentConfig, timing), step);
+      ctx = await this.context(run, agent ?? run.agentConfig, timing);
+      await work(ctx, step);
     } catch (error) {
       await this.ending.end(run, step, await this.endsFor(step, error));
     } finally {
@@ -100,6 +102,16 @@ export class StepLease implements OnModuleDestroy {
         .catch((error: unknown) =>
           this.logger.warn({ err: error }, 'could not record step timings and release the lease'),
         );
+      await this.afterRelease(ctx);
+    }
+  }
+
+  /** The job's work after its lease was given back (StepContext.afterRelease). */
+  private async afterRelease(ctx: StepContext | null): Promise<void> {
+    for (const after of ctx?.afterRelease ?? []) {
+      await after().catch((error: unknown) =>
+        this.logger.warn({ err: error, run: ctx?.run.id }, 'work after a step job failed'),
+      );
     }
   }
 

@@ -8,10 +8,11 @@ import type { Step } from '../runs/step.entity';
 import type { SendGate } from '../runs/send-gate';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
 import { VolatileMask } from '../pixels/pixels';
-import { ScreenHostError } from '../host-client/screen-host.client';
+import { ScreenHostError, type Screenshot } from '../host-client/screen-host.client';
 import { ScreensService } from '../screens/screens.service';
 import { FrameGuard, type JudgedScreen } from './frame-guard.service';
 import { RunEnds, staleEnd, writeOutcomeUnknown } from './run-ends';
+import { ScreenSampling } from './screen-sampling.service';
 import { SendRecording } from './send-recording.service';
 import { afterRefusal, notMarked, resendRefused, sentOtherwise } from './sending-decisions';
 import type { StepContext } from './step-context';
@@ -46,6 +47,7 @@ export class StepSending {
     private readonly screens: ScreensService,
     private readonly frames: FrameGuard,
     private readonly recording: SendRecording,
+    private readonly sampling: ScreenSampling,
   ) {}
 
   /**
@@ -96,16 +98,22 @@ export class StepSending {
   async sendApproved(ctx: StepContext, step: Step): Promise<SendResult> {
     // The fresh screenshot is taken while the approval is read: a screenshot changes nothing.
     const shot = this.frames.screenshot(ctx);
-    const approval = await this.approvals.ofStep(step.id).catch(async (error: unknown) => {
+    const found = await this.approvals.ofStep(step.id).catch(async (error: unknown) => {
       await shot.catch(() => undefined); // never left to fail unobserved
       throw error;
     });
-    if (!approval) {
+    if (!found) {
       await shot.catch(() => undefined);
       throw new Error(`step ${step.id} is approved but has no approval`);
     }
+    const { approval, fresh } =
+      found.maskState === 'learning'
+        ? await this.beforeMask(ctx, step, found, shot)
+        : {
+            approval: found,
+            fresh: await this.frames.approvedScreen(ctx, step, found, heldMask(found), shot),
+          };
     const mask = heldMask(approval);
-    const fresh = await this.frames.approvedScreen(ctx, step, approval, mask, shot);
     // Sent onto the frame just compared with the approved one.
     return this.send(ctx, step, approval.action, {
       from: step.phase,
@@ -113,6 +121,29 @@ export class StepSending {
       judged: fresh,
       mask,
     });
+  }
+
+  /**
+   * An approval decided before its screen's volatile mask was learnt. A screen that is still
+   * exactly the held one (every pixel outside `ignore_regions`) needs no mask: the mask is given up
+   * (the screen was compared whole) and the write goes on. Otherwise the mask is waited for (or
+   * given up when it is never learnt) and a screenshot taken after it is compared with it.
+   */
+  private async beforeMask(
+    ctx: StepContext,
+    step: Step,
+    approval: Approval,
+    shot: Promise<Screenshot | RunEnds>,
+  ): Promise<{ approval: Approval; fresh: Screenshot }> {
+    const strict = await this.frames.compareWithHeld(ctx, step, approval, null, shot);
+    if (!strict.stale) {
+      const now = await this.approvals.abandonMask(approval.id);
+      if (!now) throw new Error(`approval ${approval.id} is gone`);
+      return { approval: now, fresh: strict.fresh };
+    }
+    const settled = await this.sampling.settled(ctx, approval);
+    const mask = heldMask(settled);
+    return { approval: settled, fresh: await this.frames.approvedScreen(ctx, step, settled, mask) };
   }
 
   /**

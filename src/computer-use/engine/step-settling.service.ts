@@ -11,7 +11,7 @@ import { WriteReceipts } from './write-receipts.service';
 
 /**
  * After a screen action: waits until the screen is settled (two screenshots of the same frame in
- * a row, bounded by SETTLE_MAX_MS), reads a write's receipt (what the application said) on the
+ * a row, the agent's `settle_ms` or else SETTLE_INTERVAL_MS apart, bounded by SETTLE_MAX_MS), reads a write's receipt (what the application said) on the
  * settled screen, and counts screen actions after which the frame did not change; `stall_after` in
  * a row stop the run `stalled` (docs/step-flow.md). Frames, not PNG files: a host that
  * encodes the same pixels into other bytes each time still settles, and can stall.
@@ -39,7 +39,7 @@ export class StepSettling {
         }
         previous = shot;
         if (next === 'gave_up') break;
-        await pause(ctx, this.config.SETTLE_INTERVAL_MS);
+        await pause(ctx, ctx.agent.settle_ms ?? this.config.SETTLE_INTERVAL_MS);
       }
     } catch (error) {
       if (error instanceof ScreenHostError) throw hostFailure(error);

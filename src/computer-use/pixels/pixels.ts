@@ -43,7 +43,7 @@ export function pngPixelFacts(png: Buffer): { width: number; height: number; pix
 export { sha256Hex };
 
 /** A Uint32 view of the pixels (one element per pixel); copies only if the buffer is unaligned. */
-function pixelWords(image: Decoded): Uint32Array {
+export function pixelWords(image: Decoded): Uint32Array {
   const { rgba } = image;
   if (rgba.length !== image.width * image.height * 4) {
     throw new ScreenError(

@@ -9,6 +9,7 @@ const row: GateRow = {
   paused: false,
   pause_reason: null,
   approval_spent: true,
+  mask_settled: true,
   writes_need_approval: false,
   script_as_granted: true,
   stages_typing: false,

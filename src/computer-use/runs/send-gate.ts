@@ -21,6 +21,11 @@ export interface SendGate {
   pauseReason: string | null;
   approvalSpent: boolean;
   /**
+   * For an approved write: the volatile mask its screen is compared with is settled, learnt or
+   * given up, never still being learnt (docs/security.md). True for anything else.
+   */
+  maskSettled: boolean;
+  /**
    * The agent's config in force holds its writes for a person, or the step was not planned by the
    * script content granted to it (`scriptAsGranted` false): either way a person decides.
    */
@@ -57,6 +62,7 @@ export interface GateRow {
   paused: boolean;
   pause_reason: string | null;
   approval_spent: boolean;
+  mask_settled: boolean;
   writes_need_approval: boolean;
   script_as_granted: boolean;
   stages_typing: boolean;
@@ -87,7 +93,11 @@ export function gateSql(
   const spent = approved
     ? `EXISTS (SELECT 1 FROM approvals a WHERE a.step_id = ${stepParam} AND a.status = 'spent')`
     : 'true';
+  const settled = approved
+    ? `NOT EXISTS (SELECT 1 FROM approvals a WHERE a.step_id = ${stepParam} AND a.mask_state = 'learning')`
+    : 'true';
   return `SELECT r.status AS run_status, ${GOVERNANCE_COLUMNS}, ${spent} AS approval_spent,
+                 ${settled} AS mask_settled,
                  ${params.planned}::text IS NOT DISTINCT FROM v.granted_script_sha256 AS script_as_granted,
                  ${grantedSql(envParam, originParam)} AS secret_granted,
                  NOT EXISTS (SELECT 1 FROM jsonb_each(COALESCE(${looseningParam}::jsonb, '{}'::jsonb)) e
@@ -107,6 +117,7 @@ export function toGate(row: GateRow): SendGate {
     paused: row.paused,
     pauseReason: row.pause_reason,
     approvalSpent: row.approval_spent,
+    maskSettled: row.mask_settled,
     writesNeedApproval: row.writes_need_approval || ungranted,
     scriptAsGranted: !ungranted,
     stagesTyping: row.stages_typing,

@@ -272,7 +272,7 @@ export class StepsRepository {
          held AS (SELECT writes_need_approval OR NOT script_as_granted AS needs FROM gate),
          open AS (
            SELECT run_status = 'running' AND enabled AND agent_configured AND NOT kill_engaged
-                  AND NOT paused AND approval_spent AND secret_granted
+                  AND NOT paused AND approval_spent AND mask_settled AND secret_granted
                   AND NOT (${options.unapprovedWrite} AND needs
                            AND NOT (${options.staged === true} AND stages_typing))
                   AND (loosening_in_force OR NOT needs) AS ok FROM gate, held),

@@ -88,6 +88,8 @@ export interface AgentConfig {
   four_eyes: boolean;
   approval_timeout_seconds: number;
   stall_after: number;
+  /** The settle's quiet period for this agent; null: the deployment's `SETTLE_INTERVAL_MS`. */
+  settle_ms: number | null;
   /** `null`: the deployment's default model, if there is one. */
   planner: PlannerConfig | null;
   commit_words: string[];

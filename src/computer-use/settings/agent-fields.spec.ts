@@ -102,6 +102,7 @@ describe('the agent field table', () => {
       four_eyes: true,
       approval_timeout_seconds: 3600,
       stall_after: 3,
+      settle_ms: null,
       planner: null,
       commit_words: [],
       unlabelled_clicks: 'write',

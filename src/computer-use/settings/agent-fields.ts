@@ -120,6 +120,18 @@ export const AGENT_FIELD_SPECS = {
       after > fallback && after > before,
   },
   stall_after: { kind: 'int', default: 3, min: 1, max: 40 },
+  settle_ms: {
+    kind: 'int',
+    default: null,
+    min: 0,
+    max: 5000,
+    showBounds: 'both',
+    doc: {
+      nullable: true,
+      description:
+        "milliseconds between the two screenshots that must agree before the screen counts as settled after an action; null: the deployment's SETTLE_INTERVAL_MS. Raise it for applications that repaint late (LibreOffice Calc: 300)",
+    },
+  },
   planner: {
     kind: 'other',
     type: Object,

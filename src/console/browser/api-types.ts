@@ -37,6 +37,7 @@ export interface Approval {
   screen_sha256: string | null;
   screen_pixel_sha256: string | null;
   volatile_pixels: number;
+  volatile_mask: 'learning' | 'learnt' | 'abandoned';
   volatile_regions: VolatileRegions | null;
   requested_by: string;
   created_at: string;

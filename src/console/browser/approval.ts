@@ -328,9 +328,11 @@ export async function renderApproval(main: HTMLElement, ctx: PageContext) {
             ['Screen SHA-256', h('code', {}, approval.screen_sha256)],
             [
               'Pixels that moved by themselves',
-              approval.volatile_pixels > 0
-                ? `${approval.volatile_pixels}, hatched on the screenshot: the check before sending leaves them out`
-                : '0',
+              approval.volatile_mask === 'learning'
+                ? 'still being learnt (the screen is sampled for about a second after the hold)'
+                : approval.volatile_pixels > 0
+                  ? `${approval.volatile_pixels}, hatched on the screenshot: the check before sending leaves them out`
+                  : '0',
             ],
           ]),
         ),
