@@ -12,7 +12,8 @@ import { startApi, type TestApi } from './support/api';
 
 jest.setTimeout(180_000);
 
-const SCENARIOS = ['server-initialize', 'ping', 'tools-list'];
+/** With PUBLIC_URL set, as docs/mcp.md asks: a foreign Host and Origin are refused. */
+const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
 
 const CLI = path.join(
   path.dirname(require.resolve('@modelcontextprotocol/conformance/package.json')),
@@ -25,10 +26,11 @@ describe('the MCP conformance suite', () => {
   let url: string;
 
   beforeAll(async () => {
-    api = await startApi();
-    const token = (await api.token('acme', 'olga', ['agents.operate'])).token;
-    const target = new URL(api.url);
+    // The proxy first: its address is Warden's PUBLIC_URL, where clients reach it.
+    let target: URL | undefined;
+    let token = '';
     proxy = createServer((incoming, outgoing) => {
+      if (!target) return void outgoing.writeHead(503).end();
       const forward = request(
         {
           host: target.hostname,
@@ -46,7 +48,11 @@ describe('the MCP conformance suite', () => {
       incoming.pipe(forward);
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}/mcp`;
+    const origin = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+    url = `${origin}/mcp`;
+    api = await startApi(undefined, { PUBLIC_URL: origin });
+    token = (await api.token('acme', 'olga', ['agents.operate'])).token;
+    target = new URL(api.url);
   });
 
   afterAll(async () => {
