@@ -25,7 +25,7 @@ import {
   simCall,
   simEvents,
 } from './demo/clients';
-import { modelEndpoint } from '../src/models/provider-urls';
+import { modelEndpoint } from '../src/config/provider-urls';
 import { commitPointRun, printComparison } from './demo/commit-point';
 import { agentPlanner, DEMO_GOAL, type DemoPlanner, pickPlanner } from './demo/planner';
 import { bad, describeAction, heading, line, ok, shortSha, table } from './demo/print';

@@ -27,10 +27,10 @@ describe('the MCP conformance suite', () => {
 
   beforeAll(async () => {
     // The proxy first: its address is Warden's PUBLIC_URL, where clients reach it.
-    let target: URL | undefined;
-    let token = '';
+    const upstream: { target?: URL; token?: string } = {};
     proxy = createServer((incoming, outgoing) => {
-      if (!target) return void outgoing.writeHead(503).end();
+      const { target, token } = upstream;
+      if (!target || !token) return void outgoing.writeHead(503).end();
       const forward = request(
         {
           host: target.hostname,
@@ -51,8 +51,8 @@ describe('the MCP conformance suite', () => {
     const origin = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
     url = `${origin}/mcp`;
     api = await startApi(undefined, { PUBLIC_URL: origin });
-    token = (await api.token('acme', 'olga', ['agents.operate'])).token;
-    target = new URL(api.url);
+    upstream.token = (await api.token('acme', 'olga', ['agents.operate'])).token;
+    upstream.target = new URL(api.url);
   });
 
   afterAll(async () => {

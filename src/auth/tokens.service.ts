@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource, IsNull } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { invalid, notFound } from '../common/domain-error';
-import { PLANNER_FAMILY } from '../computer-use/planner-contract/planner-id';
+import { PLANNER_FAMILY } from '../config/planner-id';
 import { TenantsService } from '../tenants/tenants.service';
 import { ApiToken } from './api-token.entity';
 import type { Caller } from './caller';

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AuditService } from '../audit/audit.service';
 import { AppConfig } from '../config/app-config';
 import { modelPlanners } from '../config/model-planners';
-import { modelEndpoint } from '../models/provider-urls';
+import { modelEndpoint } from '../config/provider-urls';
 import { TenantsService } from '../tenants/tenants.service';
 import {
   decide,

@@ -11,7 +11,7 @@ import {
 import { addUsage, budgetProblem, costOf, type Usage } from './budget';
 import { BudgetExhaustedError, describeFailure, ModelCallError } from './model-errors';
 import type { Provider, ProviderAnswer, Turn } from './provider';
-import { modelEndpoint } from './provider-urls';
+import { modelEndpoint } from '../config/provider-urls';
 import { RetriesFailed, withRetries } from './retry';
 import type { Size } from './scaling';
 import { findSecret, redactor } from './secrets';

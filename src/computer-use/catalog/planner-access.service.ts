@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
 import { TenantsService } from '../../tenants/tenants.service';
-import { parsePlannerTarget } from '../planner-contract/planner-id';
+import { parsePlannerTarget } from '../../config/planner-id';
 import {
   type AccessKind,
   type AccessRow,

@@ -5,7 +5,7 @@ import { DomainError, notFound } from '../../common/domain-error';
 import { AppConfig } from '../../config/app-config';
 import { toolOf } from '../../config/model-tools';
 import { defaultModelId, deploymentModels } from '../../models/default-model';
-import { parsePlannerId, SCRIPTED_FAMILY } from '../planner-contract/planner-id';
+import { parsePlannerId, SCRIPTED_FAMILY } from '../../config/planner-id';
 import { PlannersService, type ScriptedPlannerView } from '../planning/planners.service';
 import { ScriptedPlannersRepository } from '../planning/scripted-planners.repository';
 import { MCP_FAMILY_NAME, MCP_PLANNER_ID } from '../remote/mcp-family';

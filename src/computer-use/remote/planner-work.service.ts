@@ -3,7 +3,7 @@ import type { Caller } from '../../auth/caller';
 import { conflict, DomainError, invalid, notFound } from '../../common/domain-error';
 import { StepQueue } from '../../queue/step-queue';
 import { checkShape, maskCardNumbersIn } from '../actions';
-import { PLANNER_FAMILY } from '../planner-contract/planner-id';
+import { PLANNER_FAMILY } from '../../config/planner-id';
 import { RemoteFamiliesRepository } from './remote-families.repository';
 import { PlannerWorkRepository, type WorkRow } from './planner-work.repository';
 import { isWorkerErrorCode } from './work-decisions';

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
 import { TenantsService } from '../../tenants/tenants.service';
-import { parsePlannerId, PLANNER_FAMILY } from '../planner-contract/planner-id';
+import { parsePlannerId, PLANNER_FAMILY } from '../../config/planner-id';
 import { MCP_FAMILY_NAME } from './mcp-family';
 import { type RemoteFamily, RemoteFamiliesRepository } from './remote-families.repository';
 

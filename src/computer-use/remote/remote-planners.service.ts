@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { StepQueue } from '../../queue/step-queue';
-import { parsePlannerId } from '../planner-contract/planner-id';
+import { parsePlannerId } from '../../config/planner-id';
 import type { Planner } from '../planner-contract/planner';
 import { ScreensService } from '../screens/screens.service';
 import { type RemoteFamily, RemoteFamiliesRepository } from './remote-families.repository';

@@ -11,7 +11,7 @@ import {
   SCRIPTED_PLANNER_JSON_PATTERN,
   SCRIPTED_PLANNER_PATTERN,
 } from './config-bounds';
-import { parsePlannerId } from '../planner-contract/planner-id';
+import { parsePlannerId } from '../../config/planner-id';
 import { AGENT_FIELDS, AgentDto } from './dto/computer-use-config.dto';
 import {
   boundsOf,

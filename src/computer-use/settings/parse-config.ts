@@ -21,7 +21,7 @@ import { ModelPlannerDto } from './dto/model-planner.dto';
 import { RECT_FIELDS, RectDto, SCREEN_TLS_FIELDS, ScreenTlsDto } from './dto/screen-parts.dto';
 import { type FieldTable, valueFields } from './field-table';
 import { MODEL_PLANNER_FIELD_SPECS } from './planner-fields';
-import { parsePlannerId } from '../planner-contract/planner-id';
+import { parsePlannerId } from '../../config/planner-id';
 import { unknownModel } from '../../config/model-tools';
 import { parseIncludeScreen, parseNotify } from './parse-notify';
 import { parseApproverFields } from './approver-fields';

@@ -3,7 +3,7 @@
  * without approval is bound to the content of the script its `planner` names, by the script's
  * SHA-256 (planner-contract/script-sha256.ts), recorded with each config version. Pure.
  */
-import { parsePlannerId } from '../planner-contract/planner-id';
+import { parsePlannerId } from '../../config/planner-id';
 import { scriptSha256 } from '../planner-contract/script-sha256';
 import type { ComputerUseConfig } from './agent-config';
 

@@ -14,7 +14,7 @@ import {
   type Turn,
   WARDEN_ACTIONS_NOTE,
 } from '../provider';
-import { ANTHROPIC_API } from '../provider-urls';
+import { ANTHROPIC_API } from '../../config/provider-urls';
 import { memberMove } from './anthropic-members';
 
 type Block = Anthropic.Messages.ContentBlockParam;

@@ -16,7 +16,7 @@ import {
   type Turn,
   WARDEN_ACTIONS_NOTE,
 } from '../provider';
-import { OPENAI_API } from '../provider-urls';
+import { OPENAI_API } from '../../config/provider-urls';
 
 /**
  * OpenAI's Responses API through `openai`, with the computer tool the model takes

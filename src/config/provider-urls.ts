@@ -1,4 +1,4 @@
-import type { ModelProvider } from '../computer-use/settings/agent-config';
+import type { ModelProvider } from './names';
 
 /** Where each provider's API is when a planner names no `base_url`. */
 export const ANTHROPIC_API = 'https://api.anthropic.com';
