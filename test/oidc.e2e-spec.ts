@@ -63,7 +63,8 @@ describe('the console with the company sign-in', () => {
     // Nothing of the session is in reach of the page's scripts but through the API.
     const cookie = await sessionCookie();
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
-    await page.getByRole('link', { name: /^Click “Save”/ }).click();
+    // The entry is named once the run behind it says its system.
+    await page.getByRole('link', { name: 'SAP GUI (sim) · Click “Save”' }).click();
     await browser.shot(page, 'approval-company-account');
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.getByText('You approved this write.').waitFor();
