@@ -422,6 +422,64 @@ describe('OcrLabelReader lifecycle', () => {
     }
   });
 
+  /** What a read came to within `ms`: its label's text, the error it failed with, or 'hung'. */
+  function outcome(read: Promise<unknown>, ms = 20_000): Promise<unknown> {
+    return Promise.race([
+      read.then(
+        (label) => (label && typeof label === 'object' && 'text' in label ? label.text : label),
+        (error: unknown) => error,
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('hung'), ms).unref()),
+    ]);
+  }
+
+  it('fails the reads in flight, and throws nothing outside, when closed while its worker starts', async () => {
+    // The reads wait for the worker, which close() stops as soon as it has started: no call may
+    // then reach tesseract.js's emptied handle (a TypeError thrown where nothing catches it).
+    const reader = new OcrLabelReader(UNHURRIED);
+    const buttons = layout([{ text: 'Post', size: 13, font: 'sans' }], 200);
+    const s = render(200, 60, buttons);
+    const screen = outcome(reader.readScreenText(s.png));
+    const line = outcome(
+      reader.readLabelAtPixels(s.rgba, centre(buttons[0]).x, centre(buttons[0]).y),
+    );
+    await new Promise((r) => setTimeout(r, 10));
+    await reader.close();
+    expect(await screen).toEqual(new OcrError('the OCR reader was closed'));
+    expect(await line).toEqual(new OcrError('the OCR reader was closed'));
+  });
+
+  it('reads again after its thread dies under reads queued and in flight', async () => {
+    const reader = new OcrLabelReader(UNHURRIED);
+    const buttons = layout([{ text: 'Post', size: 13, font: 'sans' }], 200);
+    const s = render(200, 60, buttons);
+    const at = centre(buttons[0]);
+    try {
+      await reader.start();
+      const internal = reader as unknown as {
+        worker: Promise<{ worker: { terminate(): Promise<number> } }>;
+      };
+      const thread = (await internal.worker).worker;
+      const reads = [
+        outcome(reader.readScreenText(s.png)),
+        outcome(reader.readLabelAtPixels(s.rgba, at.x, at.y)),
+        outcome(reader.readScreenText(s.png)),
+        outcome(reader.readLabelAtPixels(s.rgba, at.x, at.y)),
+      ];
+      await thread.terminate();
+      // Each read either failed with the reader's own error or read on a fresh worker.
+      for (const read of reads) {
+        const got = await read;
+        if (got instanceof Error) expect(got).toBeInstanceOf(OcrError);
+        else expect(got).not.toBe('hung');
+      }
+      expect((await reads[0]) instanceof OcrError).toBe(true);
+      expectWords(await reader.readLabelAtPixels(s.rgba, at.x, at.y), 'Post');
+    } finally {
+      await reader.close();
+    }
+  });
+
   it('times out a read that takes too long, then works again', async () => {
     const reader = new OcrLabelReader({ timeoutMs: 1 });
     const buttons = layout([{ text: 'Save', size: 13, font: 'sans' }], 200);

@@ -114,7 +114,7 @@ export class OcrLabelReader {
 
   /** Starts the worker now (about a second) instead of on the first read. */
   async start(): Promise<void> {
-    await this.startedWithin(START_TIMEOUT_MS);
+    await this.startedWithin();
   }
 
   /**
@@ -252,7 +252,8 @@ export class OcrLabelReader {
 
   private async runJob(pgm: Buffer, what: 'line' | 'screen'): Promise<unknown> {
     if (this.closed) throw new OcrError('the OCR reader was closed');
-    const worker = await this.startedWithin(START_TIMEOUT_MS);
+    const starting = this.getWorker();
+    const worker = await this.startedWithin(starting, START_TIMEOUT_MS);
     const ms = what === 'screen' ? this.screenTimeoutMs : this.timeoutMs;
     let timer: NodeJS.Timeout | undefined;
     let abort: (e: Error) => void = () => undefined;
@@ -260,18 +261,29 @@ export class OcrLabelReader {
       abort = reject;
       timer = setTimeout(() => reject(new OcrTimeoutError(`OCR took longer than ${ms} ms`)), ms);
     });
+    // It may be aborted while no call is waiting on it: only the calls' races report it.
+    stop.catch(() => undefined);
     this.pending.add(abort);
+    // Every call into the worker: only while it is still the reader's (a dropped worker's calls
+    // fail inside tesseract.js, out of anyone's reach), and given up when the read is stopped.
+    const call = <T>(work: () => Promise<T>): Promise<T> => {
+      if (this.worker !== starting) {
+        const why = this.closed ? 'the OCR reader was closed' : 'the OCR worker stopped';
+        return Promise.reject(new OcrError(why));
+      }
+      const answer = work();
+      answer.catch(() => undefined); // it may still fail once stopped; nobody is waiting then
+      return Promise.race([answer, stop]);
+    };
     try {
       // The worker reads single lines; a whole screen in sparse-text mode, then back.
-      if (what === 'screen') await worker.setParameters(SCREEN_MODE);
-      const reading = worker.recognize(pgm, {}, { tsv: true, text: false });
-      reading.catch(() => undefined); // it may still fail after a timeout; nobody is waiting then
-      const result = await Promise.race([reading, stop]);
-      if (what === 'screen') await worker.setParameters(LINE_MODE);
+      if (what === 'screen') await call(() => worker.setParameters(SCREEN_MODE));
+      const result = await call(() => worker.recognize(pgm, {}, { tsv: true, text: false }));
+      if (what === 'screen') await call(() => worker.setParameters(LINE_MODE));
       return result.data.tsv;
     } catch (e) {
       // A worker that timed out or failed may be stuck: start a fresh one for the next read.
-      await this.dropWorker();
+      await this.dropWorker(starting);
       throw e instanceof OcrError ? e : new OcrError(`OCR failed: ${String(e)}`);
     } finally {
       clearTimeout(timer);
@@ -279,7 +291,10 @@ export class OcrLabelReader {
     }
   }
 
-  private async startedWithin(ms: number): Promise<Worker> {
+  private async startedWithin(
+    starting: Promise<Worker> = this.getWorker(),
+    ms = START_TIMEOUT_MS,
+  ): Promise<Worker> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -288,7 +303,7 @@ export class OcrLabelReader {
       );
     });
     try {
-      return await Promise.race([this.getWorker(), late]);
+      return await Promise.race([starting, late]);
     } finally {
       clearTimeout(timer);
     }
@@ -301,7 +316,7 @@ export class OcrLabelReader {
         if (this.worker !== starting) return;
         // The thread died: fail the read in flight now rather than at its timeout.
         for (const abort of this.pending) abort(new OcrError('the OCR worker stopped'));
-        void this.dropWorker();
+        void this.dropWorker(starting);
       });
       this.worker = starting;
       starting.catch(() => {
@@ -311,12 +326,22 @@ export class OcrLabelReader {
     return this.worker;
   }
 
-  private async dropWorker(): Promise<void> {
+  /**
+   * Stops the worker (`only` that one, when given and still the reader's). Its thread is
+   * terminated, not tesseract.js's handle on it: a call already inside the handle (recognize
+   * awaits its image before it posts) then posts to a dead thread, which is ignored, instead of
+   * to a handle that terminate() emptied, which throws where nothing can catch it.
+   */
+  private async dropWorker(only?: Promise<Worker>): Promise<void> {
     const w = this.worker;
+    if (!w || (only && w !== only)) return;
     this.worker = null;
-    if (!w) return;
     try {
-      await (await w).terminate();
+      const worker = await w;
+      const thread = (worker as unknown as { worker?: { terminate?: () => Promise<number> } })
+        .worker;
+      if (thread?.terminate) await thread.terminate();
+      else await worker.terminate();
     } catch {
       // it never started, or is already gone
     }
