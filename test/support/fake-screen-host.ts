@@ -13,8 +13,23 @@ import { encode } from './crafted-png';
 
 /** A solid `width` × `height` PNG of one grey level, as a screen host would send it. */
 export function solidScreenshot(level: number, width = 64, height = 48): Screenshot {
+  return dottedScreenshot(level, [], 0, width, height);
+}
+
+/**
+ * `solidScreenshot` with a few pixels (`dots`, [x, y]) drawn in another grey level: a caret, a
+ * clock's digit, a message that appeared.
+ */
+export function dottedScreenshot(
+  level: number,
+  dots: Array<[number, number]>,
+  dotLevel = 0,
+  width = 64,
+  height = 48,
+): Screenshot {
   const rgba = Buffer.alloc(width * height * 4);
   for (let i = 0; i < rgba.length; i += 4) rgba.set([level, level, level, 255], i);
+  for (const [x, y] of dots) rgba.set([dotLevel, dotLevel, dotLevel, 255], (y * width + x) * 4);
   const png = encode(width, height, rgba);
   return {
     png,
@@ -36,7 +51,7 @@ type Answer<T> = T | Error;
  * call, the actions sent above all. Nothing here decides anything: a spec says what the host says.
  */
 export class FakeScreenHost implements ScreenHost {
-  readonly url = 'https://screen-host.test';
+  readonly url: string = 'https://screen-host.test';
   readonly acted: Array<{ action: Action; key: string; frame?: FrameExpectation }> = [];
   readonly looked: string[] = [];
   screenshots: Array<Answer<Screenshot>> = [solidScreenshot(200)];

@@ -1,0 +1,230 @@
+import type { Action } from '../../src/computer-use/actions';
+import type { Approval } from '../../src/approvals/approval.entity';
+import { ApprovalsRepository } from '../../src/approvals/approvals.repository';
+import { RunEnds } from '../../src/computer-use/engine/run-ends';
+import { StepSending } from '../../src/computer-use/engine/step-sending.service';
+import type { Run } from '../../src/computer-use/runs/run.entity';
+import type { Step } from '../../src/computer-use/runs/step.entity';
+import { StepsRepository } from '../../src/computer-use/runs/steps.repository';
+import { ScreensService } from '../../src/computer-use/screens/screens.service';
+import { SettingsService } from '../../src/computer-use/settings/settings.service';
+import { solidScreenshot } from '../support/fake-screen-host';
+import { AGENT, type StageBed, startStageBed, TENANT } from './stage-bed';
+
+const ENTER: Action = { action: 'key', key: 'Enter' };
+/** The screen the approver saw, as the host sends it while nothing changed. */
+const HELD = solidScreenshot(200);
+/** Another screen: every pixel differs from the held one. */
+const OTHER = solidScreenshot(90);
+
+/**
+ * StepSending over a real PostgreSQL and a fake screen host: a held write is sent once, under
+ * its step's key, only with its approval spent, only onto the screen the approver saw, never
+ * while the held screen's mask is still being learnt, and of two sends of one step one loses.
+ */
+describe('StepSending', () => {
+  let bed: StageBed;
+  let sending: StepSending;
+
+  beforeAll(async () => {
+    bed = await startStageBed();
+    await bed.configure();
+    sending = bed.get(StepSending);
+  });
+
+  afterAll(async () => {
+    await bed?.close();
+  });
+
+  beforeEach(() => {
+    bed.host.reset();
+    bed.host.screenshots = [HELD];
+  });
+
+  /**
+   * A run at a write held on HELD and approved, its approval spent by a resume unless `status`
+   * says otherwise, its mask as `mask` says.
+   */
+  async function approvedWrite(
+    options: { status?: 'approved' | 'spent'; mask?: 'learnt' | 'learning'; heldAgo?: string } = {},
+  ): Promise<{ run: Run; step: Step; approval: Approval }> {
+    const { status = 'spent', mask = 'learnt', heldAgo = '0 seconds' } = options;
+    const stored = await bed.get(ScreensService).store(TENANT, HELD);
+    const { run, steps } = await bed.run({ steps: [{ phase: 'approved' }] });
+    const created = await bed.approval(run, steps[0], { status: 'approved' });
+    await bed.db.sql(
+      `UPDATE approvals SET status = $2, spent_by = CASE WHEN $2 = 'spent' THEN 'resumer' END,
+                            screen_sha256 = $3, screen_pixel_sha256 = $4, mask_state = $5,
+                            created_at = now() - $6::interval
+        WHERE id = $1`,
+      [created.id, status, stored.sha256, stored.pixelSha256, mask, heldAgo],
+    );
+    const approval = (await bed.get(ApprovalsRepository).findById(created.id))!;
+    return { run, step: steps[0], approval };
+  }
+
+  const stepOf = async (id: string) =>
+    (
+      await bed.db.sql<{ phase: string; outcome: string | null }>(
+        `SELECT phase, outcome FROM steps WHERE id = $1`,
+        [id],
+      )
+    )[0];
+  const judgedOn = (shot = HELD) => ({ png: shot.png, width: shot.width, height: shot.height });
+
+  it('sends an approved write once, under its key, onto the screen the approver saw', async () => {
+    const { run, step, approval } = await approvedWrite();
+    expect(await sending.sendApproved(bed.context(run), step)).toEqual({ sent: ENTER });
+    expect(bed.host.acted).toEqual([{ action: ENTER, key: step.id }]);
+    expect(await stepOf(step.id)).toEqual({ phase: 'done', outcome: 'sent_after_approval' });
+    const events = await bed.events(run.id, 'computer_use.write');
+    expect(events).toHaveLength(1);
+    expect(events[0].details).toMatchObject({ approval_id: approval.id, idempotency_key: step.id });
+  });
+
+  it('sends nothing and ends the run stale where the screen is not the one the approver saw', async () => {
+    const { run, step, approval } = await approvedWrite();
+    bed.host.screenshots = [OTHER];
+    const thrown = await sending.sendApproved(bed.context(run), step).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(RunEnds);
+    expect(thrown).toMatchObject({
+      reason: 'stale_screen',
+      step: { outcome: 'stale' },
+      event: { type: 'computer_use.write.stale', details: { approval_id: approval.id } },
+    });
+    expect(bed.host.acted).toEqual([]);
+    expect(await stepOf(step.id)).toMatchObject({ phase: 'approved' });
+  });
+
+  it('sends nothing where the screen changed between the comparison and the send', async () => {
+    const { run, step } = await approvedWrite();
+    // The comparison with the approved screen sees HELD; the check right before the send does not.
+    bed.host.screenshots = [HELD, OTHER];
+    const thrown = await sending.sendApproved(bed.context(run), step).catch((e: unknown) => e);
+    expect(thrown).toMatchObject({ reason: 'stale_screen' });
+    expect(bed.host.acted).toEqual([]);
+  });
+
+  it('sends nothing, and ends the run, for an approval that no resume has spent', async () => {
+    const { run, step } = await approvedWrite({ status: 'approved' });
+    const thrown = await sending.sendApproved(bed.context(run), step).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(RunEnds);
+    expect(thrown).toMatchObject({ reason: 'approval_expired', step: { outcome: 'refused' } });
+    expect(bed.host.acted).toEqual([]);
+    expect(await stepOf(step.id)).toMatchObject({ phase: 'approved' });
+    expect(await bed.events(run.id, 'computer_use.write')).toEqual([]);
+  });
+
+  it('sends nothing while the held screen’s mask is still being learnt', async () => {
+    const { run, step, approval } = await approvedWrite({ mask: 'learning' });
+    // However the send is reached, the gate itself refuses while the mask may still change.
+    const thrown = await sending
+      .send(bed.context(run), step, ENTER, {
+        from: 'approved',
+        approval,
+        judged: judgedOn(),
+        mask: null,
+      })
+      .catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(RunEnds);
+    expect(thrown).toMatchObject({
+      reason: 'stale_screen',
+      summary: "the write's screen was compared before its volatile mask was settled",
+    });
+    expect(bed.host.acted).toEqual([]);
+    expect(await stepOf(step.id)).toMatchObject({ phase: 'approved' });
+  });
+
+  it('compares a changed screen whole when the mask was never learnt, and sends nothing', async () => {
+    // Held long ago: the mask's learning (a dead worker's) is given up, not waited for.
+    const { run, step, approval } = await approvedWrite({ mask: 'learning', heldAgo: '1 hour' });
+    bed.host.screenshots = [OTHER];
+    const thrown = await sending.sendApproved(bed.context(run), step).catch((e: unknown) => e);
+    expect(thrown).toMatchObject({ reason: 'stale_screen' });
+    expect(bed.host.acted).toEqual([]);
+    const [row] = await bed.db.sql<{ mask_state: string }>(
+      `SELECT mask_state FROM approvals WHERE id = $1`,
+      [approval.id],
+    );
+    expect(row.mask_state).toBe('abandoned');
+  });
+
+  it('sends a write approved before its mask was learnt, onto the very screen held', async () => {
+    const { run, step, approval } = await approvedWrite({ mask: 'learning' });
+    expect(await sending.sendApproved(bed.context(run), step)).toEqual({ sent: ENTER });
+    expect(bed.host.acted).toEqual([{ action: ENTER, key: step.id }]);
+    const [row] = await bed.db.sql<{ mask_state: string }>(
+      `SELECT mask_state FROM approvals WHERE id = $1`,
+      [approval.id],
+    );
+    expect(row.mask_state).toBe('abandoned');
+  });
+
+  it('sends an approved write once when two workers send it at the same time', async () => {
+    const { run, step } = await approvedWrite();
+    const other = (await bed.get(StepsRepository).find(run.id, 1))!;
+    const results = await Promise.all([
+      sending.sendApproved(bed.context(run), step),
+      sending.sendApproved(bed.context(run), other),
+    ]);
+    expect(results.filter((r) => r !== null)).toEqual([{ sent: ENTER }]);
+    expect(bed.host.acted).toEqual([{ action: ENTER, key: step.id }]);
+    expect(await bed.events(run.id, 'computer_use.write')).toHaveLength(1);
+  });
+
+  it('holds a write decided without approval while the agent’s writes need one', async () => {
+    const { run, steps } = await bed.run({ steps: [{ phase: 'planning' }] });
+    const result = await sending.send(bed.context(run), steps[0], ENTER, {
+      from: 'planning',
+      judged: judgedOn(),
+      mask: null,
+      fields: { action: ENTER, classification: 'write', why: 'a spec' },
+    });
+    expect(result).toEqual({ hold: "the agent's writes need approval again" });
+    expect(bed.host.acted).toEqual([]);
+    expect(await stepOf(steps[0].id)).toMatchObject({ phase: 'planning' });
+  });
+
+  it('sends a read once, and nothing where the screen changed before it', async () => {
+    const { run, steps } = await bed.run({
+      steps: [{ phase: 'planning', classification: 'read' }],
+    });
+    const read = { action: 'click', x: 3, y: 3 } as Action;
+    const send = (step: Step) =>
+      sending.send(bed.context(run), step, read, {
+        from: 'planning',
+        judged: judgedOn(),
+        mask: null,
+        fields: { action: read, classification: 'read', why: 'a spec' },
+      });
+    bed.host.screenshots = [OTHER];
+    expect(await send(steps[0])).toMatchObject({ changed: expect.any(String) });
+    expect(bed.host.acted).toEqual([]);
+    expect(await stepOf(steps[0].id)).toEqual({ phase: 'done', outcome: 'screen_changed' });
+
+    const next = await bed.run({ steps: [{ phase: 'planning', classification: 'read' }] });
+    bed.host.screenshots = [HELD];
+    const again = await sending.send(bed.context(next.run), next.steps[0], read, {
+      from: 'planning',
+      judged: judgedOn(),
+      mask: null,
+      fields: { action: read, classification: 'read', why: 'a spec' },
+    });
+    expect(again).toEqual({ sent: read });
+    expect(bed.host.acted).toEqual([{ action: read, key: next.steps[0].id }]);
+  });
+
+  it('ends the run killed, sending nothing, once the kill switch is engaged', async () => {
+    const { run, step } = await approvedWrite();
+    const settings = bed.get(SettingsService);
+    await settings.setKillSwitch(bed.admin, AGENT, { engaged: true, reason: 'a stage spec' });
+    let thrown: unknown;
+    try {
+      thrown = await sending.sendApproved(bed.context(run), step).catch((e: unknown) => e);
+    } finally {
+      await settings.setKillSwitch(bed.admin, AGENT, { engaged: false });
+    }
+    expect(thrown).toMatchObject({ reason: 'killed', step: { outcome: 'refused' } });
+    expect(bed.host.acted).toEqual([]);
+  });
+});
