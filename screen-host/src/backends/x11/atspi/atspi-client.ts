@@ -21,22 +21,17 @@ import {
   SCREEN_COORDS,
 } from './atspi-calls';
 import { layOut, popupBackdrops, type ScreenStack } from './atspi-layers';
+import { outlineElementOf, rectOf as rectOfExtents, shownRects } from './atspi-elements';
 import {
-  activeWindow,
-  inactiveWindow,
   type AtspiNode,
-  type Chosen,
-  chooseElements,
   COMPONENT_INTERFACE,
   OUTLINE_BOUNDS,
   type OutlineBounds,
-  outlineElementOf,
-  popupCandidates,
-  rectOf as rectOfExtents,
   ROOT_PATH,
-  shownRects,
   TEXT_INTERFACE,
-} from './atspi-outline';
+} from './atspi-node';
+import { type Chosen, chooseElements } from './atspi-outline';
+import { activeWindow, inactiveWindow, popupCandidates } from './atspi-windows';
 import { placeInStack, same } from '../window-stack';
 import { selectsAll } from './atspi-reading';
 import { ATSPI_STATE, hasState } from './atspi-roles';

@@ -1,4 +1,4 @@
-import type { AtspiNode } from './atspi-outline';
+import type { AtspiNode } from './atspi-node';
 import {
   cellRange,
   childrenPlan,

@@ -7,7 +7,7 @@
  * the window level by level, asks for an element's children only when it knows there are few,
  * and reads a large table (an element that manages its descendants) by the cells it shows.
  */
-import type { AtspiNode } from './atspi-outline';
+import type { AtspiNode } from './atspi-node';
 
 /** Children asked for at most; an element with more is read by the cells it shows, or not at all. */
 export const MAX_LISTED_CHILDREN = 500;
