@@ -36,7 +36,7 @@ import { placeInStack, same } from '../window-stack';
 import { selectsAll } from './atspi-reading';
 import { ATSPI_STATE, hasState } from './atspi-roles';
 import { type ToolkitCalls, toolkitCalls } from './atspi-toolkits';
-import { KnownInterfaces, numberOf, WindowReader } from './atspi-window-reader';
+import { numberOf, WindowReader } from './atspi-window-reader';
 
 export { AtspiUnavailable } from './atspi-calls';
 export type { ScreenStack } from './atspi-layers';
@@ -78,8 +78,6 @@ export class AtspiClient {
    * second connection); null: a toolkit that is not read.
    */
   private readonly toolkits = new Map<string, Promise<ToolkitCalls | null>>();
-  /** The interfaces of the elements read before (they never change while an element lives). */
-  private readonly interfaces = new KnownInterfaces();
 
   private constructor(private readonly bus: Bus) {
     const fail = (err?: Error) => {
@@ -180,8 +178,7 @@ export class AtspiClient {
     stacked.catch(() => undefined); // awaited below, unless there is no window
     const apps = (await this.applications(deadline)).map(([app]) => app);
     const toolkits = await this.toolkitsOf(deadline, apps);
-    this.interfaces.keepOnly(new Set(apps));
-    const reader = new WindowReader((...args) => this.call(...args), toolkits, this.interfaces);
+    const reader = new WindowReader((...args) => this.call(...args), toolkits);
     const tops = (
       await Promise.all([...toolkits.keys()].map((app) => reader.topLevels(deadline, app)))
     ).flat();
@@ -306,13 +303,9 @@ export class AtspiClient {
     return out;
   }
 
-  /**
-   * An element's rectangle on the screen (GetExtents, unless it was asked while the element was
-   * read, in this outline), or null where it has none.
-   */
+  /** An element's rectangle on the screen (GetExtents), or null where it has none. */
   private extents(deadline: number, node: AtspiNode): Promise<unknown> {
     if (!node.interfaces.includes(COMPONENT_INTERFACE)) return Promise.resolve(null);
-    if (node.extents !== undefined) return Promise.resolve(node.extents);
     return optional(
       this.call(deadline, node.app, node.path, COMPONENT_INTERFACE, 'GetExtents', 'u', [
         SCREEN_COORDS,

@@ -21,11 +21,6 @@ export interface AtspiNode {
   role: number;
   states: AtspiStates;
   interfaces: readonly string[];
-  /**
-   * Its GetExtents answer (screen coordinates), where it was asked while the element was read;
-   * undefined: not asked yet.
-   */
-  extents?: unknown;
 }
 
 /** The application root's object path: a top-level window's parent. */

@@ -3,7 +3,7 @@ import { OUTLINE_BOUNDS, ROOT_PATH } from './atspi-node';
 import { MAX_TABLE_CELLS } from './atspi-reading';
 import { ATSPI_ROLE, ATSPI_STATE } from './atspi-roles';
 import { toolkitCalls, type ToolkitCalls } from './atspi-toolkits';
-import { KnownInterfaces, WindowReader } from './atspi-window-reader';
+import { WindowReader } from './atspi-window-reader';
 
 const GTK = toolkitCalls('gtk', '3.24.38')!;
 const QT = toolkitCalls('Qt', '5.15.8')!;
@@ -40,7 +40,7 @@ interface FakeElement {
  * sheet that manages its descendants, whose cells are made when asked for by place. Every call
  * is recorded; a question whose answer grows with the sheet fails the test.
  */
-function calc(toolkit: ToolkitCalls = GTK, known = new KnownInterfaces()) {
+function calc(toolkit: ToolkitCalls = GTK) {
   const elements = new Map<string, FakeElement>();
   const add = (path: string, e: Omit<FakeElement, 'children'>, parent?: string) => {
     elements.set(path, { ...e, children: [] });
@@ -172,9 +172,8 @@ function calc(toolkit: ToolkitCalls = GTK, known = new KnownInterfaces()) {
   const reader = new WindowReader(
     async (_deadline, _app, path, iface, member, _sig, body) => answer(path, iface, member, body),
     new Map([[APP, toolkit]]),
-    known,
   );
-  return { reader, calls, elements };
+  return { reader, calls };
 }
 
 describe("reading a window's elements", () => {
@@ -217,37 +216,6 @@ describe("reading a window's elements", () => {
       '/save Get ["Description"]',
       '/save Get ["ChildCount"]',
     ]);
-  });
-
-  it('asks an element for its interfaces once, and the next time for its rectangle with the rest; its role every time', async () => {
-    const known = new KnownInterfaces();
-    const first = calc(GTK, known);
-    const deadline = Date.now() + 5000;
-    const [window] = await first.reader.topLevels(deadline, APP);
-    const before = await first.reader.showingIn(deadline, window, OUTLINE_BOUNDS);
-    expect(first.calls.filter((c) => c.startsWith('/save '))).toEqual(
-      expect.arrayContaining(['/save GetInterfaces', '/save GetRole']),
-    );
-    expect(first.calls).not.toContain('/save GetExtents [0]');
-    expect(before.find((n) => n.path === '/save')).not.toHaveProperty('extents');
-    // The same application read again (the same bus name and paths): the button became a
-    // toggle button (a role can change: GTK's entry whose text is hidden becomes a password text).
-    const second = calc(GTK, known);
-    second.elements.get('/save')!.role = ATSPI_ROLE.toggleButton;
-    const after = await second.reader.showingIn(deadline, window, OUTLINE_BOUNDS);
-    const save = second.calls.filter((c) => c.startsWith('/save '));
-    expect(save).not.toContain('/save GetInterfaces');
-    expect(save).toEqual(expect.arrayContaining(['/save GetRole', '/save GetExtents [0]']));
-    expect(after.find((n) => n.path === '/save')).toMatchObject({
-      role: ATSPI_ROLE.toggleButton,
-      interfaces: [ACCESSIBLE, COMPONENT, COLLECTION],
-      extents: [0, 0, 10, 10],
-    });
-    // Another application under the same bus name is another object: forgotten once it left.
-    known.keepOnly(new Set());
-    const third = calc(GTK, known);
-    await third.reader.showingIn(deadline, window, OUTLINE_BOUNDS);
-    expect(third.calls).toContain('/save GetInterfaces');
   });
 
   it('reads nothing of an application whose toolkit is not known', async () => {

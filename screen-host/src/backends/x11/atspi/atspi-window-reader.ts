@@ -40,46 +40,11 @@ const SORT_CANONICAL = 1;
 /** An element's properties the outline reads. */
 const PROPERTY_NAMES = ['Name', 'Description', 'ChildCount'] as const;
 
-/**
- * The interfaces of each element read before, by application and object path: an object's
- * interfaces never change while it lives (AT-SPI has no event for it; libatspi keeps them for the
- * object's life too), and both bridges the host reads give a new object a new path (a counter,
- * not reused while the application runs). Nothing else is kept: a role can change (GTK makes an
- * entry whose text is hidden a password text), and states, names and places do.
- */
-export class KnownInterfaces {
-  private readonly byApp = new Map<string, Map<string, readonly string[]>>();
-
-  get(app: string, path: string): readonly string[] | undefined {
-    return this.byApp.get(app)?.get(path);
-  }
-
-  set(app: string, path: string, interfaces: readonly string[]): void {
-    let paths = this.byApp.get(app);
-    if (!paths) this.byApp.set(app, (paths = new Map<string, readonly string[]>()));
-    // A bound on what an application that makes new objects all the time (a sheet's cells) leaves.
-    if (paths.size >= MAX_KNOWN_PER_APP) paths.clear();
-    paths.set(path, interfaces);
-  }
-
-  /** Forget every application but those on the bus now (`apps`). */
-  keepOnly(apps: ReadonlySet<string>): void {
-    for (const app of this.byApp.keys()) if (!apps.has(app)) this.byApp.delete(app);
-  }
-}
-
-/** Elements whose interfaces are kept at most, per application. */
-const MAX_KNOWN_PER_APP = 20_000;
-
 export class WindowReader {
-  /**
-   * `toolkits`: the calls for each application (by bus name) that may be read; `known`: the
-   * interfaces of elements read before (kept by the client from one outline to the next).
-   */
+  /** `toolkits`: the calls for each application (by bus name) that may be read. */
   constructor(
     private readonly call: BusCall,
     private readonly toolkits: ReadonlyMap<string, ToolkitCalls>,
-    private readonly known: KnownInterfaces = new KnownInterfaces(),
   ) {}
 
   /** An application's top-level windows. */
@@ -94,11 +59,8 @@ export class WindowReader {
   }
 
   /**
-   * The showing elements inside `window`; an element that does not show is not descended into (a
-   * closed menu's items are not on the screen). Each element's children are asked for as soon as
-   * it is known to show, not once its whole level is: a slow branch holds up no other, and the
-   * application always has the next questions waiting. Once one question fails, no new one is
-   * asked (the whole outline fails).
+   * The showing elements inside `window`, level by level, parents before children; an element
+   * that does not show is not descended into (a closed menu's items are not on the screen).
    */
   async showingIn(
     deadline: number,
@@ -107,25 +69,20 @@ export class WindowReader {
   ): Promise<AtspiNode[]> {
     const found: AtspiNode[] = [];
     const seen = new Set<string>([window.path]);
-    let failed = false;
-    const walk = async (node: AtspiNode, depth: number): Promise<void> => {
-      if (failed || depth >= bounds.maxDepth) return;
-      const below: AtspiNode[] = [];
-      for (const child of await this.childrenOf(deadline, node)) {
+    let level = [window];
+    for (let depth = 0; level.length > 0 && depth < bounds.maxDepth; depth++) {
+      const children = await Promise.all(level.map((n) => this.childrenOf(deadline, n)));
+      level = [];
+      for (const child of children.flat()) {
         if (seen.has(child.path) || !hasState(child.states, ATSPI_STATE.showing)) continue;
         seen.add(child.path);
         found.push(child);
         if (found.length >= MAX_SHOWING) {
           throw new AtspiUnavailable(`the window shows more than ${MAX_SHOWING} elements`);
         }
-        below.push(child);
+        level.push(child);
       }
-      await Promise.all(below.map((child) => walk(child, depth + 1)));
-    };
-    await walk(window, 0).catch((err: unknown) => {
-      failed = true;
-      throw err;
-    });
+    }
     return found;
   }
 
@@ -232,22 +189,13 @@ export class WindowReader {
     const state = () => optional(this.call(deadline, app, path, ACCESSIBLE, 'GetState'));
     const first = onlyShowing ? await state() : null;
     if (onlyShowing && !(isStates(first) && hasState(first, ATSPI_STATE.showing))) return null;
-    // Interfaces read before are not asked again; an element known to have Component is asked
-    // for its rectangle now, with the rest, rather than in a round of its own once chosen.
-    const knownInterfaces = this.known.get(app, path);
-    const [property, role, states, interfaces, extents] = await Promise.all([
+    const [property, role, states, interfaces] = await Promise.all([
       this.properties(deadline, app, path, toolkit),
       optional(this.call(deadline, app, path, ACCESSIBLE, 'GetRole')),
       onlyShowing ? first : state(),
-      knownInterfaces ?? optional(this.call(deadline, app, path, ACCESSIBLE, 'GetInterfaces')),
-      knownInterfaces?.includes(COMPONENT_INTERFACE)
-        ? optional(
-            this.call(deadline, app, path, COMPONENT_INTERFACE, 'GetExtents', 'u', [SCREEN_COORDS]),
-          )
-        : undefined,
+      optional(this.call(deadline, app, path, ACCESSIBLE, 'GetInterfaces')),
     ]);
     if (typeof role !== 'number' || !isStates(states)) return null;
-    if (!knownInterfaces && isStrings(interfaces)) this.known.set(app, path, interfaces);
     const text = (name: 'Name' | 'Description') => {
       const value = property(name);
       return typeof value === 'string' ? value : '';
@@ -264,7 +212,6 @@ export class WindowReader {
       role,
       states,
       interfaces: isStrings(interfaces) ? interfaces : [],
-      ...(extents === undefined ? {} : { extents }),
     };
   }
 
