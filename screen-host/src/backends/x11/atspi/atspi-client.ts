@@ -33,7 +33,7 @@ import {
 import { type Chosen, chooseElements } from './atspi-outline';
 import { activeWindow, inactiveWindow, popupCandidates } from './atspi-windows';
 import { placeInStack, same } from '../window-stack';
-import { selectsAll } from './atspi-reading';
+import { selectionOf } from './atspi-reading';
 import { ATSPI_STATE, hasState } from './atspi-roles';
 import { type ToolkitCalls, toolkitCalls } from './atspi-toolkits';
 import { numberOf, WindowReader } from './atspi-window-reader';
@@ -329,7 +329,8 @@ export class AtspiClient {
   /**
    * A text field's text, its first TEXT_CHARACTERS characters: asked for by its length, as
    * LibreOffice answers an end past the text with nothing at all; and, where `selection` is
-   * asked for, whether the selection holds all of it.
+   * asked for, whether the selection holds all of it. Where it holds a part only, no text
+   * (atspi-reading.ts `selectionOf`): typing replaces that part, which the outline cannot say.
    */
   private async textOf(
     deadline: number,
@@ -348,13 +349,16 @@ export class AtspiClient {
       call(TEXT_INTERFACE, 'GetText', 'ii', [0, Math.min(length, TEXT_CHARACTERS)]),
       selection
         ? call(TEXT_INTERFACE, 'GetNSelections').then(async (n) =>
-            n === 1
-              ? selectsAll(length, n, await call(TEXT_INTERFACE, 'GetSelection', 'i', [0]))
-              : false,
+            selectionOf(
+              length,
+              n,
+              n === 1 ? await call(TEXT_INTERFACE, 'GetSelection', 'i', [0]) : null,
+            ),
           )
-        : false,
+        : 'none',
     ]);
-    return { text: typeof text === 'string' ? text : null, selected };
+    if (selected === 'part') return { text: null, selected: false };
+    return { text: typeof text === 'string' ? text : null, selected: selected === 'all' };
   }
 }
 
