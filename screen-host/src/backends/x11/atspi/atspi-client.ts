@@ -21,24 +21,19 @@ import {
   SCREEN_COORDS,
 } from './atspi-calls';
 import { layOut, popupBackdrops, type ScreenStack } from './atspi-layers';
+import { outlineElementOf, rectOf as rectOfExtents, shownRects } from './atspi-elements';
 import {
-  activeWindow,
-  inactiveWindow,
   type AtspiNode,
-  type Chosen,
-  chooseElements,
   COMPONENT_INTERFACE,
   OUTLINE_BOUNDS,
   type OutlineBounds,
-  outlineElementOf,
-  popupCandidates,
-  rectOf as rectOfExtents,
   ROOT_PATH,
-  shownRects,
   TEXT_INTERFACE,
-} from './atspi-outline';
+} from './atspi-node';
+import { type Chosen, chooseElements } from './atspi-outline';
+import { activeWindow, inactiveWindow, popupCandidates } from './atspi-windows';
 import { placeInStack, same } from '../window-stack';
-import { selectsAll } from './atspi-reading';
+import { selectionOf } from './atspi-reading';
 import { ATSPI_STATE, hasState } from './atspi-roles';
 import { type ToolkitCalls, toolkitCalls } from './atspi-toolkits';
 import { numberOf, WindowReader } from './atspi-window-reader';
@@ -334,7 +329,8 @@ export class AtspiClient {
   /**
    * A text field's text, its first TEXT_CHARACTERS characters: asked for by its length, as
    * LibreOffice answers an end past the text with nothing at all; and, where `selection` is
-   * asked for, whether the selection holds all of it.
+   * asked for, whether the selection holds all of it. Where it holds a part only, no text
+   * (atspi-reading.ts `selectionOf`): typing replaces that part, which the outline cannot say.
    */
   private async textOf(
     deadline: number,
@@ -353,13 +349,16 @@ export class AtspiClient {
       call(TEXT_INTERFACE, 'GetText', 'ii', [0, Math.min(length, TEXT_CHARACTERS)]),
       selection
         ? call(TEXT_INTERFACE, 'GetNSelections').then(async (n) =>
-            n === 1
-              ? selectsAll(length, n, await call(TEXT_INTERFACE, 'GetSelection', 'i', [0]))
-              : false,
+            selectionOf(
+              length,
+              n,
+              n === 1 ? await call(TEXT_INTERFACE, 'GetSelection', 'i', [0]) : null,
+            ),
           )
-        : false,
+        : 'none',
     ]);
-    return { text: typeof text === 'string' ? text : null, selected };
+    if (selected === 'part') return { text: null, selected: false };
+    return { text: typeof text === 'string' ? text : null, selected: selected === 'all' };
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Rect } from '@warden/protocol';
 import { type ChosenGroup, layOut, popupBackdrops, type ScreenStack } from './atspi-layers';
-import { type AtspiNode, chooseElements, ROOT_PATH } from './atspi-outline';
+import { type AtspiNode, ROOT_PATH } from './atspi-node';
+import { chooseElements } from './atspi-outline';
 import { ATSPI_ROLE, ATSPI_STATE } from './atspi-roles';
 
 const { showing, visible, sensitive, enabled, active, modal } = ATSPI_STATE;

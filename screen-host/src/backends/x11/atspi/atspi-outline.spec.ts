@@ -1,15 +1,7 @@
-import {
-  activeWindow,
-  type AtspiNode,
-  chooseElements,
-  inactiveWindow,
-  outlineElementOf,
-  outlineText,
-  popupCandidates,
-  rectOf,
-  ROOT_PATH,
-  shownRects,
-} from './atspi-outline';
+import { outlineElementOf, outlineText, rectOf, shownRects } from './atspi-elements';
+import { type AtspiNode, ROOT_PATH } from './atspi-node';
+import { chooseElements } from './atspi-outline';
+import { activeWindow, inactiveWindow, popupCandidates } from './atspi-windows';
 import { ATSPI_ROLE, ATSPI_STATE } from './atspi-roles';
 
 const { showing, visible, sensitive, enabled, editable, focused, active, modal } = ATSPI_STATE;

@@ -1,9 +1,9 @@
-import type { AtspiNode } from './atspi-outline';
+import type { AtspiNode } from './atspi-node';
 import {
   cellRange,
   childrenPlan,
   MAX_LISTED_CHILDREN,
-  selectsAll,
+  selectionOf,
   MAX_TABLE_CELLS,
   TABLE_INTERFACE,
 } from './atspi-reading';
@@ -57,19 +57,25 @@ describe('the cells a table shows', () => {
   });
 });
 
-describe('a text field whose text is all selected', () => {
-  it('is one selection from the first character to the last', () => {
-    expect(selectsAll(8, 1, [0, 8])).toBe(true);
-    expect(selectsAll(8, 1, [8, 0])).toBe(true);
+describe("what of a text field's text is selected", () => {
+  it('all: one selection from the first character to the last', () => {
+    expect(selectionOf(8, 1, [0, 8])).toBe('all');
+    expect(selectionOf(8, 1, [8, 0])).toBe('all');
   });
 
-  it('is not a part, no selection, an empty field, or an answer of another shape', () => {
-    expect(selectsAll(8, 1, [0, 7])).toBe(false);
-    expect(selectsAll(8, 1, [1, 8])).toBe(false);
-    expect(selectsAll(8, 0, [0, 8])).toBe(false);
-    expect(selectsAll(8, 2, [0, 8])).toBe(false);
-    expect(selectsAll(0, 1, [0, 0])).toBe(false);
-    expect(selectsAll(8, 1, null)).toBe(false);
-    expect(selectsAll(8, 1, ['0', 8])).toBe(false);
+  it('part: one selection that leaves some out, or several', () => {
+    expect(selectionOf(8, 1, [0, 7])).toBe('part');
+    expect(selectionOf(8, 1, [1, 8])).toBe('part');
+    expect(selectionOf(8, 1, [5, 2])).toBe('part');
+    expect(selectionOf(8, 2, [0, 8])).toBe('part');
+  });
+
+  it('none: no selection, an empty one (the caret), an empty field, or answers of another shape', () => {
+    expect(selectionOf(8, 0, [0, 8])).toBe('none');
+    expect(selectionOf(8, 1, [3, 3])).toBe('none');
+    expect(selectionOf(0, 1, [0, 0])).toBe('none');
+    expect(selectionOf(8, 1, null)).toBe('none');
+    expect(selectionOf(8, 1, ['0', 8])).toBe('none');
+    expect(selectionOf(8, null, null)).toBe('none');
   });
 });

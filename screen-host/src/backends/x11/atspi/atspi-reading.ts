@@ -7,7 +7,7 @@
  * the window level by level, asks for an element's children only when it knows there are few,
  * and reads a large table (an element that manages its descendants) by the cells it shows.
  */
-import type { AtspiNode } from './atspi-outline';
+import type { AtspiNode } from './atspi-node';
 
 /** Children asked for at most; an element with more is read by the cells it shows, or not at all. */
 export const MAX_LISTED_CHILDREN = 500;
@@ -61,14 +61,27 @@ export function cellRange(a: CellPlace, b: CellPlace, max = MAX_TABLE_CELLS): Ce
 }
 
 /**
- * Whether a text field's selection holds all of its text (`length` characters, at least one):
- * typing then replaces what is there, and the outline says `selected`. The answers are Text's
- * GetNSelections and GetSelection(0), either order of the ends.
+ * What of a text field's text (`length` characters) is selected, from Text's GetNSelections and
+ * GetSelection(0) (either order of the ends):
+ * - `all`: one selection holds all of it: typing replaces what is there, and the outline says
+ *   `selected`;
+ * - `part`: some of it (one selection that does not hold all of it, or several): typing replaces
+ *   that part only, which the outline cannot say, so the field is served without its value (the
+ *   approval then says the typing replaces or is added to it, never that it is added at the
+ *   cursor beside all that is there);
+ * - `none`: nothing, an empty field, or answers of another shape (nothing says otherwise: as
+ *   before).
  */
-export function selectsAll(length: number, selections: unknown, first: unknown): boolean {
-  if (!Number.isInteger(length) || length <= 0 || selections !== 1) return false;
-  if (!Array.isArray(first) || first.length !== 2) return false;
+export function selectionOf(
+  length: number,
+  selections: unknown,
+  first: unknown,
+): 'all' | 'part' | 'none' {
+  if (!Number.isInteger(length) || length <= 0 || !Number.isInteger(selections)) return 'none';
+  if ((selections as number) > 1) return 'part';
+  if (selections !== 1 || !Array.isArray(first) || first.length !== 2) return 'none';
   const [a, b] = first as unknown[];
-  if (!Number.isInteger(a) || !Number.isInteger(b)) return false;
-  return Math.min(a as number, b as number) === 0 && Math.max(a as number, b as number) >= length;
+  if (!Number.isInteger(a) || !Number.isInteger(b) || a === b) return 'none';
+  const [start, end] = [Math.min(a as number, b as number), Math.max(a as number, b as number)];
+  return start <= 0 && end >= length ? 'all' : 'part';
 }

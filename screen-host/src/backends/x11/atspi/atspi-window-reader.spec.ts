@@ -1,5 +1,5 @@
 import { DbusCallError } from './atspi-calls';
-import { OUTLINE_BOUNDS, ROOT_PATH } from './atspi-outline';
+import { OUTLINE_BOUNDS, ROOT_PATH } from './atspi-node';
 import { MAX_TABLE_CELLS } from './atspi-reading';
 import { ATSPI_ROLE, ATSPI_STATE } from './atspi-roles';
 import { toolkitCalls, type ToolkitCalls } from './atspi-toolkits';

@@ -18,13 +18,8 @@ import {
   referencePaths,
   SCREEN_COORDS,
 } from './atspi-calls';
-import {
-  type AtspiNode,
-  COMPONENT_INTERFACE,
-  type OutlineBounds,
-  rectOf,
-  ROOT_PATH,
-} from './atspi-outline';
+import { rectOf } from './atspi-elements';
+import { type AtspiNode, COMPONENT_INTERFACE, type OutlineBounds, ROOT_PATH } from './atspi-node';
 import { cellRange, type CellPlace, childrenPlan, TABLE_INTERFACE } from './atspi-reading';
 import { ATSPI_STATE, hasState } from './atspi-roles';
 import type { ToolkitCalls } from './atspi-toolkits';
