@@ -1,4 +1,5 @@
 import type { ModelTool } from '../../config/model-tools';
+import { NAVIGATOR_PLANNER_ID } from '../settings/config-bounds';
 import type { RulePlanner } from './access-rule';
 
 /** A planner of the catalog (docs/planners.md "Planners as a catalog"), before the rule decides. */
@@ -22,7 +23,7 @@ export interface CatalogEntry extends RulePlanner {
  * operator allows it to.
  */
 export const NAVIGATOR_ENTRY: CatalogEntry = Object.freeze({
-  id: 'navigator-2026-11-10-normal',
+  id: NAVIGATOR_PLANNER_ID,
   family: 'navigator',
   name: 'the navigator: presses the control whose name is nearest the task, asks no model',
   kind: 'navigator',

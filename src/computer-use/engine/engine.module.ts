@@ -18,7 +18,9 @@ import { ScreenSampling } from './screen-sampling.service';
 import { SendRecording } from './send-recording.service';
 import { StepEngine } from './step-engine.service';
 import { StepHolding } from './step-holding.service';
+import { StepJudging } from './step-judging.service';
 import { StepLease } from './step-lease.service';
+import { StepObserving } from './step-observing.service';
 import { StepPlanning } from './step-planning.service';
 import { StepSending } from './step-sending.service';
 import { StepSettling } from './step-settling.service';
@@ -44,7 +46,9 @@ import { WriteReceipts } from './write-receipts.service';
     StepEngine,
     StepLease,
     RunEnding,
+    StepObserving,
     StepPlanning,
+    StepJudging,
     StepHolding,
     StepSending,
     SendRecording,

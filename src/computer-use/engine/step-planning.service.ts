@@ -2,21 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
-import {
-  type Action,
-  checkAction,
-  focusedFieldPoint,
-  lastClickPoint,
-  needsFieldOcr,
-  needsOcr,
-  needsTitle,
-  previousAction,
-  targetUnderRedaction,
-  typedSinceFocus,
-  type OcrReading,
-  type ScreenContext,
-  type Verdict,
-} from '../actions';
+import { lastClickPoint, targetUnderRedaction, type Verdict } from '../actions';
 import type {
   ObservedScreen,
   PlanResult,
@@ -27,17 +13,13 @@ import { PlannersService } from '../planning/planners.service';
 import { RunsRepository } from '../runs/runs.repository';
 import type { Step } from '../runs/step.entity';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
-import { decodeScreenshot, OcrLabelReader, OcrTimeoutError } from '../ocr/ocr-label-reader';
-import type { ScreenTextLine } from '../ocr/ocr-screen-text';
-import { type ScreenCheck, ScreensService } from '../screens/screens.service';
+import { decodeScreenshot } from '../ocr/ocr-label-reader';
 import { plannedByModel, railOf, type RailRecord } from '../rail/screen-rail';
 import { type CommitPoint, commitPoint } from './commit-point';
 import { RunEnds } from './run-ends';
 import {
   batchStop,
   decisionFields,
-  lastClickFocus,
-  observeFailure,
   planFailure,
   plannerChanged,
   plannerUnavailableEnd,
@@ -46,9 +28,10 @@ import {
 import { PlannerCatalog } from '../catalog/planner-catalog.service';
 import { keptState, stateFor } from './step-decisions';
 import { WARDEN_ACTOR } from '../../audit/warden-actor';
-import { ScreenSampling } from './screen-sampling.service';
 import type { StepContext } from './step-context';
-import { MAX_SCREEN_CHANGES, runMask } from './step-sending.service';
+import { StepJudging } from './step-judging.service';
+import { StepObserving } from './step-observing.service';
+import { MAX_SCREEN_CHANGES } from './step-sending.service';
 
 /** What the planner answered for a step, judged by Warden's rules (docs/rules.md). */
 export interface Judged extends CommitPoint {
@@ -70,9 +53,9 @@ export interface Judged extends CommitPoint {
 }
 
 /**
- * Observing, planning and judging one step: the screenshot and outline, the planner's answer
- * through the governed model call, and Warden's own verdict on it, with OCR of the label under a
- * click where the outline names nothing. An invalid answer is refused here.
+ * One step from its screen to its judged decision: observe (StepObserving), plan through the
+ * governed model call, judge by Warden's rules (StepJudging), and the injection rail and commit
+ * point on top. An invalid answer is refused here.
  */
 @Injectable()
 export class StepPlanning {
@@ -83,9 +66,8 @@ export class StepPlanning {
     private readonly steps: StepsRepository,
     private readonly runs: RunsRepository,
     private readonly planners: PlannersService,
-    private readonly screens: ScreensService,
-    private readonly ocr: OcrLabelReader,
-    private readonly sampling: ScreenSampling,
+    private readonly observing: StepObserving,
+    private readonly judging: StepJudging,
     private readonly audit: AuditService,
     private readonly catalog: PlannerCatalog,
   ) {}
@@ -110,7 +92,7 @@ export class StepPlanning {
     ]);
     let screen: ObservedScreen;
     try {
-      screen = await this.observe(ctx, step.n === 1 ? 'data' : 'structure');
+      screen = await this.observing.observe(ctx, step.n === 1 ? 'data' : 'structure');
     } finally {
       await looked; // settled either way, so nothing is left to fail unobserved
     }
@@ -122,11 +104,11 @@ export class StepPlanning {
     if (historyFound.status === 'rejected') throw historyFound.reason;
     const history = historyFound.value;
     // The last action met a changed screen: learn what on it moves by itself before judging again.
-    if (history.at(-1)?.outcome === 'screen_changed') await this.learnVolatile(ctx);
+    if (history.at(-1)?.outcome === 'screen_changed') await this.observing.learnVolatile(ctx);
     // The injection rail reads the whole screen where the host serves no outline (the model reads
     // the screenshot itself): started now, it reads while the model thinks.
     const byModel = plannedByModel(agent.planner);
-    let screenText = byModel ? this.readScreenText(screen) : undefined;
+    let screenText = byModel ? this.judging.readScreenText(screen) : undefined;
     const planner = plannerFound.value;
     const result = await this.plan(ctx, step, planner, screen, history);
     // A remote planner's worker decides: the step is taken again when its answer comes.
@@ -136,13 +118,18 @@ export class StepPlanning {
     // The planner looked again and decided on a newer screen: that one is the step's screen.
     if (result.screen && result.screen.sha256 !== screen.sha256) {
       screen = result.screen;
-      if (railed) screenText = this.readScreenText(screen);
+      if (railed) screenText = this.judging.readScreenText(screen);
     } else if (railed && !byModel) {
-      screenText = this.readScreenText(screen);
+      screenText = this.judging.readScreenText(screen);
     }
     // Kept on the run together with this step's decision, never before it.
     ctx.plannerState = keptState(ctx.agent.planner, result.state);
-    const { verdict, context, clickLabel } = await this.judge(ctx, result.action, screen, history);
+    const { verdict, context, clickLabel } = await this.judging.judge(
+      ctx,
+      result.action,
+      screen,
+      history,
+    );
     // The injection rail, for a model's step: what Warden read on this screen (issue 16 §2).
     const rail = railed
       ? railOf(context, {
@@ -180,55 +167,6 @@ export class StepPlanning {
         targetUnderRedaction(verdict.action, context, lastClickPoint(history)),
       batchStop: batchStop(result, verdict, screen),
     };
-  }
-
-  /**
-   * A fresh screenshot and outline, stored once per distinct SHA-256. A screenshot that passes the
-   * answer checks but fails `check` is taken again, a bounded number of times; then the run ends.
-   * A run's first screen has its compressed data inflated, so that a host whose encoder is broken
-   * stops the run before anything is sent; later screens have their structure checked, and their
-   * data inflated where Warden uses their pixels or a write is held on them.
-   */
-  async observe(ctx: StepContext, check: ScreenCheck = 'structure'): Promise<ObservedScreen> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const shot = await ctx.host.screenshot();
-        const [stored, outline] = await Promise.all([
-          this.screens.store(ctx.run.tenant, shot, { check }),
-          ctx.host.elements(),
-        ]);
-        return {
-          sha256: stored.sha256,
-          pixelSha256: stored.pixelSha256,
-          width: shot.width,
-          height: shot.height,
-          png: shot.png,
-          frameSha256: shot.frameSha256,
-          hiddenSha256: shot.hiddenSha256,
-          outline,
-        };
-      } catch (error) {
-        const failed = observeFailure(error, attempt);
-        if (failed === 'throw') throw error;
-        if (failed !== 'retry') throw failed;
-        this.logger.warn({ err: error, attempt }, 'a screenshot did not decode; taking another');
-      }
-    }
-  }
-
-  /**
-   * Adds the pixels of the current screen that move by themselves to the run's volatile mask, which
-   * its later actions leave out of the frame comparison (capped at MAX_VOLATILE_FRACTION, joined
-   * with what was learnt before).
-   */
-  private async learnVolatile(ctx: StepContext): Promise<void> {
-    const learnt = await this.sampling.learnMask(ctx);
-    if (!learnt) return;
-    const before = runMask(ctx);
-    const mask = this.sampling.capped(ctx, before ? before.union(learnt) : learnt) ?? learnt;
-    const stored = mask.toBuffer();
-    await this.runs.setVolatileMask(ctx.run.id, stored);
-    ctx.run.volatileMask = stored;
   }
 
   /**
@@ -314,7 +252,7 @@ export class StepPlanning {
         history,
         state: stateFor(run.plannerState, agent.planner),
         params: run.params ?? null,
-        look: () => this.observe(ctx),
+        look: () => this.observing.observe(ctx),
         signal: ctx.signal,
       });
     } catch (error) {
@@ -326,97 +264,6 @@ export class StepPlanning {
     } finally {
       // The planner's own time; screenshots it asked for (look) count as the host's.
       ctx.timing.plannerMs += performance.now() - planStarted - (ctx.timing.hostMs - hostBefore);
-    }
-  }
-
-  /**
-   * Warden's verdict on the answer: the outline's label, or OCR where the outline names nothing;
-   * before typing, OCR of the focused field's label where the outline names no focused field; for
-   * the agent's title screen rules on a host without an outline, OCR of the title bar.
-   */
-  private async judge(
-    ctx: StepContext,
-    answer: unknown,
-    screen: ObservedScreen,
-    history: StepHistory[],
-  ): Promise<{ verdict: Verdict; context: ScreenContext; clickLabel?: OcrReading }> {
-    const context: ScreenContext = {
-      width: screen.width,
-      height: screen.height,
-      outline: screen.outline,
-      focus: lastClickFocus(history, screen),
-      typed: typedSinceFocus(history, screen.outline),
-      previous: previousAction(history),
-      redacted: ctx.agent.redact_regions,
-    };
-    const verdict = checkAction(answer, context, ctx.rules);
-    const action = verdict.action;
-    if (!action) return { verdict, context };
-    if (needsTitle(action, context, ctx.rules)) context.titleBar = await this.readTitleBar(screen);
-    if (needsOcr(action, context, ctx.rules)) {
-      const { x, y } = action as Action & { x: number; y: number };
-      const ocr = await this.readLabel(screen, x, y);
-      return { verdict: checkAction(answer, context, ctx.rules, ocr), context, clickLabel: ocr };
-    }
-    const field = needsFieldOcr(action, context)
-      ? (focusedFieldPoint(context) ?? lastClickPoint(history))
-      : null;
-    if (!field) {
-      const again =
-        context.titleBar === undefined ? verdict : checkAction(answer, context, ctx.rules);
-      return { verdict: again, context };
-    }
-    context.focusLabel = await this.readLabel(screen, field.x, field.y, 'beside a field');
-    return { verdict: checkAction(answer, context, ctx.rules), context };
-  }
-
-  /**
-   * Every line OCR reads on a screen whose host serves no outline, for the injection rail;
-   * `failed` (the rail then fails closed) when it cannot; nothing where the outline has the text.
-   */
-  private readScreenText(screen: ObservedScreen): Promise<ScreenTextLine[] | 'failed' | undefined> {
-    if (screen.outline !== null) return Promise.resolve(undefined);
-    const space = { width: screen.width, height: screen.height };
-    return this.ocr.readScreenText(screen.png, space).catch((error: unknown) => {
-      this.logger.warn({ err: error }, 'OCR could not read the screen: the rail holds the action');
-      return 'failed' as const;
-    });
-  }
-
-  /**
-   * What OCR reads in the screen's title bar (for title screen rules where the host serves no
-   * outline): its words, or why it read none. A failure means no title rule applies.
-   */
-  private async readTitleBar(screen: ObservedScreen): Promise<OcrReading> {
-    try {
-      const space = { width: screen.width, height: screen.height };
-      return (await this.ocr.readTitleBar(screen.png, space)) ?? { unreadable: 'no_text' };
-    } catch (error) {
-      this.logger.warn({ err: error }, 'OCR could not read the title bar: no title rule applies');
-      return { unreadable: error instanceof OcrTimeoutError ? 'timed_out' : 'failed' };
-    }
-  }
-
-  /**
-   * What OCR reads at the point (or beside the field there): its words, or why it read none. A
-   * failure is data for the rules, never a reason to send: nothing could read the label.
-   */
-  private async readLabel(
-    screen: ObservedScreen,
-    x: number,
-    y: number,
-    where: 'at the point' | 'beside a field' = 'at the point',
-  ): Promise<OcrReading> {
-    const space = { width: screen.width, height: screen.height };
-    try {
-      const label =
-        where === 'at the point'
-          ? await this.ocr.readLabelAt(screen.png, x, y, space)
-          : await this.ocr.readFieldLabelAt(screen.png, x, y, space);
-      return label ?? { unreadable: 'no_text' };
-    } catch (error) {
-      this.logger.warn({ err: error }, 'OCR could not read a label: nothing could read it');
-      return { unreadable: error instanceof OcrTimeoutError ? 'timed_out' : 'failed' };
     }
   }
 }

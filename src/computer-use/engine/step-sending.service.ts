@@ -6,6 +6,7 @@ import type { Action } from '../actions';
 import { isWrite, type StepPhase } from '../runs/step-phase';
 import type { Step } from '../runs/step.entity';
 import type { SendGate } from '../runs/send-gate';
+import { SendGateRepository } from '../runs/send-gate.repository';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
 import { VolatileMask } from '../pixels/pixels';
 import { ScreenHostError, type Screenshot } from '../host-client/screen-host.client';
@@ -43,6 +44,7 @@ export class StepSending {
   constructor(
     private readonly config: AppConfig,
     private readonly steps: StepsRepository,
+    private readonly gates: SendGateRepository,
     private readonly approvals: ApprovalsRepository,
     private readonly screens: ScreensService,
     private readonly frames: FrameGuard,
@@ -72,7 +74,7 @@ export class StepSending {
     const classification = options.fields?.classification ?? step.classification;
     const unapprovedWrite = options.approval === undefined && classification === 'write';
     const loosening = options.fields?.loosenedBy ?? null;
-    const { moved, gate } = await this.steps.markSending(step, options.from, {
+    const { moved, gate } = await this.gates.markSending(step, options.from, {
       fields: options.fields,
       plannerState: ctx.plannerState,
       approved: options.approval !== undefined,
@@ -90,7 +92,7 @@ export class StepSending {
     // The gate let it go because the agent's writes need no approval now, not as it was decided
     // (staged, or a read by a weakening no longer in force): recorded and audited as what it was.
     const decided = sentOtherwise(gate, options.staged, loosening);
-    if (decided) await this.steps.sentAsUnapprovedWrite(step, sentUnapprovedWhy(step.why, decided));
+    if (decided) await this.gates.sentAsUnapprovedWrite(step, sentUnapprovedWhy(step.why, decided));
     return this.actOnFrame(ctx, step, action, options.judged, options.mask, options.approval);
   }
 
@@ -170,7 +172,7 @@ export class StepSending {
     const mask = approval ? heldMask(approval) : runMask(ctx);
     if (approval) await this.frames.approvedScreen(ctx, step, approval, mask);
     // Sent again: the same checks as the first time, right before the effect.
-    const gate = await this.steps.sendGate(step, approval !== null, ctx.secret);
+    const gate = await this.gates.sendGate(step, approval !== null, ctx.secret);
     const refused = resendRefused(gate, {
       approved: approval !== null,
       write,

@@ -28,7 +28,7 @@ import {
   type ScriptCondition,
   type ScriptStep,
 } from './script.types';
-import { parsePlannerRef } from '../settings/parse-config';
+import { parsePlannerRef } from '../settings/parse-planner';
 import { PARAM_LIMITS, PARAM_NAME, placeholdersIn, samplePattern } from './script-params';
 
 /** Actions that aim at a point, and so may name an element instead. */

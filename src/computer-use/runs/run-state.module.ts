@@ -5,6 +5,7 @@ import { QueueModule } from '../../queue/queue.module';
 import { SettingsModule } from '../settings/settings.module';
 import { RunLifecycle } from './run-lifecycle.service';
 import { RunsRepository } from './runs.repository';
+import { SendGateRepository } from './send-gate.repository';
 import { StepReceiptsRepository } from './step-receipts.repository';
 import { StepsRepository } from './steps.repository';
 
@@ -14,11 +15,18 @@ import { StepsRepository } from './steps.repository';
  */
 @Module({
   imports: [QueueModule, SettingsModule, NotificationsModule, ApprovalsModule],
-  providers: [RunLifecycle, RunsRepository, StepsRepository, StepReceiptsRepository],
+  providers: [
+    RunLifecycle,
+    RunsRepository,
+    StepsRepository,
+    SendGateRepository,
+    StepReceiptsRepository,
+  ],
   exports: [
     RunLifecycle,
     RunsRepository,
     StepsRepository,
+    SendGateRepository,
     StepReceiptsRepository,
     ApprovalsModule,
     QueueModule,

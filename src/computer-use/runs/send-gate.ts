@@ -1,6 +1,6 @@
 /**
  * The send gate (docs/step-flow.md): everything that may forbid sending an action, read as one row in the
- * statement that marks the action `sending` (StepsRepository.markSending, sendGate).
+ * statement that marks the action `sending` (SendGateRepository.markSending, sendGate).
  */
 import { grantedSql } from '../../secrets/secret-grants.repository';
 import { GOVERNANCE_COLUMNS, GOVERNANCE_JOINS } from '../settings/settings.repository';

@@ -32,6 +32,11 @@ export function canMoveStep(from: StepPhase, to: StepPhase): boolean {
   return STEP_TRANSITIONS[from].includes(to);
 }
 
+/** Throws on a move the table does not allow: a bug in the caller, never a race. */
+export function assertStepMove(from: StepPhase, to: StepPhase): void {
+  if (!canMoveStep(from, to)) throw new Error(`a step cannot move from ${from} to ${to}`);
+}
+
 /** Phases in which the step's action has not been settled: the run may open no further step. */
 export function isUnfinished(phase: StepPhase): boolean {
   return phase !== 'done';

@@ -3,21 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ASYNC_COMMIT, entityFromRow, setClauses, updatedRows } from '../../sql/sql';
 import type { StepHistory } from '../planner-contract/planner';
-import { SettingsRepository } from '../settings/settings.repository';
 import type { RunStatus } from './run-status';
-import { gateSql, type GateRow, type SendGate, type SentSecret, toGate } from './send-gate';
-import { canMoveStep, StepPhase } from './step-phase';
-import { type Loosening, Step, StepTimingEntry } from './step.entity';
-
-/** Where markSending's statement holds what the send gate reads. */
-const GATE_PARAMS = {
-  step: '$1',
-  run: '$3',
-  env: '$4',
-  origin: '$5',
-  loosening: '$6',
-  planned: '$7',
-} as const;
+import { assertStepMove as assertMove, StepPhase } from './step-phase';
+import { Step, StepTimingEntry } from './step.entity';
 
 /** Columns of a step that move with its phase. */
 export type StepFields = Partial<Omit<Step, 'run' | 'id' | 'runId' | 'tenant' | 'n' | 'phase'>>;
@@ -35,6 +23,9 @@ export type MoveOptions =
  * through the state machine (step-phase.ts) and only from the phase it was read in, so that of
  * two workers one wins. Hand-written SQL on the engine's hot path, in one place.
  *
+ * Moving a step to `sending` is the send gate's (send-gate.repository.ts): the checks that may
+ * forbid a send are read in the statement that marks it.
+ *
  * Lock order: a transaction that changes a run and one of its steps locks the run's row first
  * (a run's end changes the run, then closes its unfinished steps; `decide` and `markSending` lock
  * the run in the statement that moves the step; RunEnding locks it before the step's last move),
@@ -43,10 +34,7 @@ export type MoveOptions =
  */
 @Injectable()
 export class StepsRepository {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly settings: SettingsRepository,
-  ) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
    * Creates step `n`, counts it on the run and leases it to `owner`, in one statement: once,
@@ -217,120 +205,6 @@ export class StepsRepository {
   }
 
   /**
-   * Marks the step `sending` (with its decision, when `fields` are given, recorded either way),
-   * only if everything that may forbid the send allows it, read in the same transaction, after the
-   * tenant's governance lock (shared), so that no config, kill-switch or pause change commits
-   * between the check and the mark. The planner's state is kept with a decision that is sent.
-   */
-  async markSending(
-    step: Step,
-    from: StepPhase,
-    options: {
-      fields?: StepFields;
-      plannerState?: string;
-      approved: boolean;
-      /** A write sent without approval: only while the agent's config in force lets it. */
-      unapprovedWrite: boolean;
-      /** That write is a staged edit: it may go while the agent's config in force stages typing. */
-      staged?: boolean;
-      /**
-       * The weakening that made the action a read (`Step.loosenedBy`): it may go unapproved only
-       * while the agent's config in force holds it as it was.
-       */
-      loosening?: Loosening | null;
-      secret: SentSecret;
-    },
-  ): Promise<{ moved: boolean; gate: SendGate | null }> {
-    assertMove(from, 'sending');
-    const result = await this.dataSource.transaction(async (manager) => {
-      await this.settings.lockTenantShared(manager, step.tenant);
-      const params: unknown[] = [
-        step.id,
-        from,
-        step.runId,
-        options.secret.envName,
-        options.secret.origin,
-        options.loosening ? JSON.stringify(options.loosening) : null,
-        // The script that planned the decision being recorded (or the one recorded before).
-        options.fields?.plannerSha256 !== undefined
-          ? options.fields.plannerSha256
-          : step.plannerSha256,
-      ];
-      const sets = setClauses(this.dataSource, Step, options.fields ?? {}, params);
-      sets.push(`phase = CASE WHEN (SELECT ok FROM open) THEN 'sending' ELSE phase END`);
-      const kept =
-        options.plannerState === undefined
-          ? ''
-          : `, kept AS (
-         UPDATE runs SET planner_state = $${params.push(options.plannerState)}::jsonb, updated_at = now()
-          WHERE id = $3 AND status = 'running'
-            AND EXISTS (SELECT 1 FROM moved WHERE phase = 'sending'))`;
-      // The run's row is locked before the step's (the lock order above).
-      const rows: Array<GateRow & { phase: StepPhase | null }> = await manager.query(
-        `WITH locked AS (SELECT 1 FROM runs WHERE id = $3 FOR NO KEY UPDATE),
-         gate AS (${gateSql(options.approved, GATE_PARAMS)}),
-         held AS (SELECT writes_need_approval OR NOT script_as_granted AS needs FROM gate),
-         open AS (
-           SELECT run_status = 'running' AND enabled AND agent_configured AND NOT kill_engaged
-                  AND NOT paused AND approval_spent AND mask_settled AND secret_granted
-                  AND NOT (${options.unapprovedWrite} AND needs
-                           AND NOT (${options.staged === true} AND stages_typing))
-                  AND (loosening_in_force OR NOT needs) AS ok FROM gate, held),
-         moved AS (
-           UPDATE steps SET ${sets.join(', ')}
-            WHERE id = $1 AND phase = $2 AND EXISTS (SELECT 1 FROM locked) RETURNING phase)${kept}
-         SELECT (SELECT phase FROM moved) AS phase, gate.* FROM gate`,
-        params,
-      );
-      return rows[0] ?? null;
-    });
-    if (!result) return { moved: false, gate: null };
-    if (result.phase !== null) Object.assign(step, options.fields ?? {}, { phase: result.phase });
-    return { moved: result.phase === 'sending', gate: toGate(result) };
-  }
-
-  /**
-   * A `sending` step that the send gate let go as an unapproved write, not as it was decided (a
-   * staged edit, a read by a weakening): its record says write, not staged, resting on no
-   * weakening, and why.
-   */
-  async sentAsUnapprovedWrite(step: Step, why: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE steps SET classification = 'write', staged = NULL, loosened_by = NULL, why = $2
-        WHERE id = $1 AND phase = 'sending'`,
-      [step.id, why],
-    );
-    Object.assign(step, { classification: 'write', staged: null, loosenedBy: null, why });
-  }
-
-  /**
-   * The same checks as markSending, for a step that is already `sending` and is about to be sent
-   * again (its worker died and the host says it did not act).
-   */
-  async sendGate(step: Step, approved: boolean, secret: SentSecret): Promise<SendGate | null> {
-    return this.dataSource.transaction(async (manager) => {
-      await this.settings.lockTenantShared(manager, step.tenant);
-      const sql = gateSql(approved, {
-        run: '$1',
-        env: '$2',
-        origin: '$3',
-        loosening: '$4',
-        planned: '$5',
-        step: '$6',
-      });
-      const rows: GateRow[] = await manager.query(sql, [
-        step.runId,
-        secret.envName,
-        secret.origin,
-        step.loosenedBy ? JSON.stringify(step.loosenedBy) : null,
-        step.plannerSha256,
-        ...(approved ? [step.id] : []),
-      ]);
-      return rows[0] ? toGate(rows[0]) : null;
-    });
-  }
-
-  /**
    * When a run ends (after its row changed, in the same transaction), its unfinished steps end
    * with it, unsent: a step still being observed or planned ends `ended` (whatever its planner
    * answers later is sent nowhere: every move of the step is conditional on its phase), one that
@@ -398,8 +272,4 @@ export class StepsRepository {
   private fromRow(row: Record<string, unknown>): Step {
     return entityFromRow(this.dataSource, Step, row);
   }
-}
-
-function assertMove(from: StepPhase, to: StepPhase): void {
-  if (!canMoveStep(from, to)) throw new Error(`a step cannot move from ${from} to ${to}`);
 }

@@ -20,7 +20,8 @@ import {
   type FieldTable,
   weakeningFields,
 } from './field-table';
-import { type AgentSchema, parseAgent } from './parse-config';
+import { type AgentSchema } from './field-checks';
+import { parseAgent } from './parse-config';
 
 const MINIMAL = {
   screen_url: 'https://sapgui-host.internal:8443',

@@ -46,13 +46,14 @@ export const BOUNDS = {
 
 /** Agent names: the same alphabet as tenants, so they fit in URLs and audit details as they are. */
 export const AGENT_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
-export const SCRIPTED_PLANNER_PATTERN =
-  /^scripted-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A tenant's script as a planner: `scripted-<uuid>`, written once for both forms below. */
+const SCRIPTED_PLANNER_SOURCE = (hex: string) =>
+  `^scripted-${hex}{8}-${hex}{4}-${hex}{4}-${hex}{4}-${hex}{12}$`;
+export const SCRIPTED_PLANNER_PATTERN = new RegExp(SCRIPTED_PLANNER_SOURCE('[0-9a-f]'), 'i');
 /** The navigator's planner id (docs/models.md): a planner that asks no language model. */
 export const NAVIGATOR_PLANNER_ID = 'navigator-2026-11-10-normal';
 /** The same for JSON Schema (no flags there): what OpenAPI says an agent's `planner` may be. */
-export const SCRIPTED_PLANNER_JSON_PATTERN =
-  '^scripted-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+export const SCRIPTED_PLANNER_JSON_PATTERN = SCRIPTED_PLANNER_SOURCE('[0-9a-fA-F]');
 /** A catalog planner id `<family>-<version>-<effort>`, for JSON Schema (planner-id.ts parses it). */
 export const PLANNER_ID_JSON_PATTERN =
   '^[a-zA-Z][a-zA-Z0-9]*(?:-[a-zA-Z][a-zA-Z0-9]*)*-(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]+(?:\\.[0-9]+)*)-[a-zA-Z]+$';

@@ -6,7 +6,8 @@
 import type { MessageType, OutlineState } from '@warden/protocol';
 import type { OutlineElement, Rect } from '../backend';
 import type { SimLabels } from './sim-labels';
-import { Builder, chrome, screenWidgets } from './sim-screens';
+import { Builder, chrome } from './sim-builder';
+import { screenWidgets } from './sim-screens';
 import type { SimState } from './sim-state';
 import {
   BANDS,
@@ -25,7 +26,8 @@ import {
 export const COMMAND_FIELD_ID = 'cmd';
 
 export * from './sim-widgets';
-export { DIALOG_RECT, ITEM_COLUMNS, TABLE_RECT } from './sim-screens';
+export { ITEM_COLUMNS, TABLE_RECT } from './sim-order-screens';
+export { DIALOG_RECT } from './sim-screens';
 
 export function screenTitle(state: SimState, labels: SimLabels): string {
   switch (state.screen) {
