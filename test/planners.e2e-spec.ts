@@ -98,8 +98,18 @@ describe('scripted planners API', () => {
 
   it('keeps a tenant to 100 scripted planners: the 101st is 409, and one deleted makes room', async () => {
     const { token } = await api.token('umbrella', 'una', ['computer_use.admin']);
+    // A burst on a loaded machine may find every database connection busy: 503 with Retry-After,
+    // nothing stored; the caller tries again, as a client should.
+    const createPatiently = async (json: unknown) => {
+      for (;;) {
+        const result = await create(json, token);
+        if (result.status !== 503) return result;
+        expect(result.headers.get('retry-after')).toBe('1');
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    };
     const made = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => create({ name: `s${i}`, script: small }, token)),
+      Array.from({ length: 100 }, (_, i) => createPatiently({ name: `s${i}`, script: small })),
     );
     expect(made.map((r) => r.status)).toEqual(Array(100).fill(201));
     const over = await create({ name: 'one more', script: small }, token);

@@ -22,6 +22,14 @@ const STATUS_OF: Record<DomainErrorCode, number> = {
   unavailable: 503,
 };
 
+/**
+ * node-postgres's pool found no free connection within `connectionTimeoutMillis`
+ * (database.options.ts): a burst, not a fault, so the caller is told to try again.
+ */
+const POOL_TIMEOUT = 'timeout exceeded when trying to connect';
+/** Seconds a caller waits before trying again after a busy answer. */
+const BUSY_RETRY_AFTER_S = 1;
+
 export interface ErrorBody {
   statusCode: number;
   error: string;
@@ -50,6 +58,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (exception instanceof DomainError && exception.code === 'unauthenticated') {
       void reply.header('WWW-Authenticate', 'Bearer realm="warden"');
     }
+    if (isPoolTimeout(exception)) void reply.header('Retry-After', String(BUSY_RETRY_AFTER_S));
     void reply.status(body.statusCode).send(body);
   }
 
@@ -71,6 +80,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
           : ((response as { message?: string | string[] }).message ?? exception.message);
       return body(status, Array.isArray(message) ? message.join('; ') : message);
     }
+    if (isPoolTimeout(exception)) {
+      // Nothing was done: the request never reached the database.
+      return body(
+        503,
+        `Warden is busy (every database connection is in use): nothing was changed, try again in ${BUSY_RETRY_AFTER_S} s`,
+      );
+    }
     // Fastify's own client errors (body too large, malformed JSON, unsupported media type).
     const status = (exception as { statusCode?: unknown } | null)?.statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -81,6 +97,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
       correlation_id: requestId,
     };
   }
+}
+
+function isPoolTimeout(exception: unknown): boolean {
+  return exception instanceof Error && exception.message === POOL_TIMEOUT;
 }
 
 function body(statusCode: number, message: string): ErrorBody {
