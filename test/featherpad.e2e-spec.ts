@@ -105,9 +105,7 @@ describe('FeatherPad (Qt 5) through the x11 screen host, with its outline from A
   };
 
   beforeAll(async () => {
-    // Qt flashes its caret every 500 ms (a 1 s period): a held write's mask keeps only pixels seen
-    // to leave and come back, so its samples must span more than one period (9 × 250 ms, not 5).
-    stack = await startStack({ env: { MASK_SAMPLES: '9' } });
+    stack = await startStack();
     // The host first: FeatherPad finds the accessibility bus the host starts and announces.
     screen = await startX11Screen(() => undefined);
     process.env[tokenEnv] = screen.token;

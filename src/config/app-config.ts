@@ -81,18 +81,22 @@ export class AppConfig extends ApproverSettings {
   @Max(600000, { message: 'STEP_LEASE_MS must be an integer from 500 to 600000' })
   STEP_LEASE_MS: number = 30000;
 
-  /** Screenshots taken over about a second when a write is held, to learn which pixels move by themselves. */
+  /**
+   * Screenshots taken when a write is held, `MASK_INTERVAL_MS` apart, to learn which pixels move by
+   * themselves: 14 × 200 ms spans more than two periods of a 1.2 s caret (GTK; Qt's is 1 s), and the
+   * interval is shorter than half of a 0.5 s one.
+   */
   @Type(() => Number)
   @IsInt({ message: 'MASK_SAMPLES must be an integer from 2 to 20' })
   @Min(2, { message: 'MASK_SAMPLES must be an integer from 2 to 20' })
   @Max(20, { message: 'MASK_SAMPLES must be an integer from 2 to 20' })
-  MASK_SAMPLES: number = 5;
+  MASK_SAMPLES: number = 14;
 
   @Type(() => Number)
   @IsInt({ message: 'MASK_INTERVAL_MS must be an integer from 10 to 2000' })
   @Min(10, { message: 'MASK_INTERVAL_MS must be an integer from 10 to 2000' })
   @Max(2000, { message: 'MASK_INTERVAL_MS must be an integer from 10 to 2000' })
-  MASK_INTERVAL_MS: number = 250;
+  MASK_INTERVAL_MS: number = 200;
 
   /** After an action, screenshots until two in a row are equal, for at most this long. */
   @Type(() => Number)

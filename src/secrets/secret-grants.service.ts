@@ -7,6 +7,7 @@ import { AppConfig } from '../config/app-config';
 import { Destinations } from '../destinations/destinations.service';
 import { TenantsService } from '../tenants/tenants.service';
 import { destinationOrigin, grantOrigin } from '../destinations/origin';
+import { normalOrigin } from '../destinations/destination-origin';
 import { ownVariable } from './own-variables';
 import type { SecretGrant } from './secret-grant.entity';
 import { SecretGrantsRepository } from './secret-grants.repository';
@@ -252,8 +253,10 @@ export class SecretGrants {
         );
       }
     }
-    // The secret's grant grants its origin; the deployment's own model keys need a destination
-    // grant, which a secret grant of the same origin is not.
+    // The secret's grant grants its origin (the live grant just read names it): read the tenant's
+    // destination grants only for the deployment's own model keys, which need a destination grant
+    // of their own, a secret grant of the same origin not being one.
+    if (!deploymentKey && normalOrigin(origin) === origin) return this.setValue(use, origin);
     const unreachable = await this.destinations.refusal({
       tenant: use.tenant,
       origin,
@@ -261,6 +264,11 @@ export class SecretGrants {
       ...(deploymentKey ? { deployment: deploymentKey } : {}),
     });
     if (unreachable) throw new SecretRefused('not_granted', unreachable.message, unreachable.fix);
+    return this.setValue(use, origin);
+  }
+
+  /** `origin`, once the secret's variable is known to be set. */
+  private setValue(use: SecretUse, origin: string): string {
     const value = process.env[use.envName];
     if (value === undefined || value === '') {
       throw new SecretRefused(

@@ -154,7 +154,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const api = await startApi(undefined, {
     RECONCILE_INTERVAL_MS: '500',
     STEP_LEASE_MS: '3000',
-    MASK_INTERVAL_MS: '100',
     ...options.env,
   });
   const worker = options.noWorker ? undefined : await createWorker(api.config);

@@ -5,6 +5,7 @@ import { AppConfig } from '../../config/app-config';
 import { decodePng, learnVolatileMask, ScreenError, VolatileMask } from '../pixels/pixels';
 import type { Step } from '../runs/step.entity';
 import { learnReturningMask } from '../pixels/returning-mask';
+import { maskSampleOffsets } from '../pixels/sample-schedule';
 import { ScreenHostError } from '../host-client/screen-host.client';
 import { hostFailure, RunEnds, unusableScreen } from './run-ends';
 import { RunLifecycle } from '../runs/run-lifecycle.service';
@@ -117,7 +118,7 @@ export class ScreenSampling {
   }
 
   /**
-   * Samples the screen a few times over about a second and keeps the pixels that changed between
+   * Samples the screen a few times over a few seconds and keeps the pixels that changed between
    * samples by themselves. Null when nothing moved, or when too much did: masking that could hide a
    * real change, so nothing is masked and any change counts.
    */
@@ -126,8 +127,7 @@ export class ScreenSampling {
     // of each is decoded, and a screen that never changed is not decoded at all.
     const samples = new Map<string, Buffer>();
     try {
-      for (let i = 0; i < this.config.MASK_SAMPLES; i++) {
-        if (i > 0) await pause(ctx, this.config.MASK_INTERVAL_MS);
+      for await (const _ of this.schedule(ctx)) {
         const shot = await ctx.host.screenshot();
         if (!samples.has(shot.pngSha256)) samples.set(shot.pngSha256, shot.png);
       }
@@ -150,8 +150,7 @@ export class ScreenSampling {
     const samples: Buffer[] = [];
     let last: string | null = null;
     try {
-      for (let i = 0; i < this.config.MASK_SAMPLES; i++) {
-        if (i > 0) await pause(ctx, this.config.MASK_INTERVAL_MS);
+      for await (const _ of this.schedule(ctx)) {
         const shot = await ctx.host.screenshot();
         if (shot.pngSha256 !== last) samples.push(shot.png);
         last = shot.pngSha256;
@@ -163,6 +162,22 @@ export class ScreenSampling {
     if (samples.length === 1 && samples[0].equals(held)) return null;
     const mask = learnReturningMask(decodePng(held), decodeEach(samples));
     return this.capped(ctx, mask);
+  }
+
+  /**
+   * Yields when each sample is due (maskSampleOffsets): at its offset from the first, however long
+   * the screenshots before it took.
+   */
+  private async *schedule(ctx: StepContext): AsyncGenerator<number> {
+    const first = performance.now();
+    for (const offset of maskSampleOffsets(
+      this.config.MASK_SAMPLES,
+      this.config.MASK_INTERVAL_MS,
+    )) {
+      const wait = first + offset - performance.now();
+      if (wait > 0) await pause(ctx, wait);
+      yield offset;
+    }
   }
 
   /** The mask, or null when it is empty or covers more than MAX_VOLATILE_FRACTION of the screen. */
