@@ -7,16 +7,8 @@
  */
 import { until } from '../../test/support/until';
 import { startQtApp, type QtApp } from '../../test/support/featherpad';
-import {
-  call,
-  CliHost,
-  startCliHost,
-  startXvfb,
-  tempCertificate,
-  tempDir,
-  TOKEN,
-  Xvfb,
-} from './helpers';
+import { call, CliHost, startCliHost, tempCertificate, tempDir, TOKEN } from './helpers';
+import { startXvfb, type Xvfb } from '../../test/support/xvfb';
 
 jest.setTimeout(120_000);
 

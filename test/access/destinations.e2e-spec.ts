@@ -32,6 +32,7 @@ import {
   type TestPki,
 } from '../support/siem-receivers';
 import { isEnded, startStack, type Stack } from '../support/stack';
+import { until } from '../support/until';
 
 /**
  * Every connection granted (docs/security.md "Destinations"), tried as a tenant admin who would map the
@@ -93,15 +94,9 @@ describe('every connection granted', () => {
         token: stack.tokens.auditor,
       })
     ).body.items as Array<{ type: string; actor: string; details: Record<string, any> }>;
-  const until = async <T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000) => {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const value = await probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
+  /** Polls as the sinks and deliveries need: up to 20 s. */
+  const within20s = <T>(what: string, probe: () => Promise<T | undefined>) =>
+    until(what, probe, 20_000);
 
   beforeAll(async () => {
     process.env[defaultKeyEnv] = `sk-default-${randomBytes(16).toString('hex')}`;
@@ -245,7 +240,7 @@ describe('every connection granted', () => {
       });
     /** Each sink's last error as the shipper stored it, once every sink has been tried. */
     const tried = (names: string[]) =>
-      until('every sink tried', async () => {
+      within20s('every sink tried', async () => {
         const rows = await stack.api.db.sql<{ name: string; last_error: string | null }>(
           `SELECT name, last_error FROM audit_sinks WHERE tenant = 'acme' AND last_error_at IS NOT NULL`,
         );
@@ -291,10 +286,10 @@ describe('every connection granted', () => {
 
       // Granted, the listener is contacted, and what went wrong there is the admin's to see.
       await destinations('grant', listener.tls);
-      await until('the listener is contacted', async () =>
+      await within20s('the listener is contacted', async () =>
         listener.connections() > 0 ? true : undefined,
       );
-      const shown = await until('the failure shows', async () => {
+      const shown = await within20s('the failure shows', async () => {
         const sink = (await sinks()).find((s) => s.name === 'listener')!;
         return sink.status.last_error && !sink.status.last_error.startsWith('not_granted')
           ? sink.status
@@ -328,7 +323,7 @@ describe('every connection granted', () => {
           )
         )[0].seq,
       );
-      await until('rsyslog has the chain', async () =>
+      await within20s('rsyslog has the chain', async () =>
         rsyslog.lines().length >= head ? true : undefined,
       );
       expect(rsyslog.lines()[0]).toMatch(/\[warden@32473 tenant="acme" .* seq="1" /);
@@ -354,7 +349,7 @@ describe('every connection granted', () => {
           ca_file: pki.caPath,
         },
       ]);
-      await until('HEC has events', async () => (hec.events.length > 0 ? true : undefined));
+      await within20s('HEC has events', async () => (hec.events.length > 0 ? true : undefined));
       expect(hec.refused).toEqual([]);
       expectNoConnection({ listener });
     });
@@ -379,7 +374,7 @@ describe('every connection granted', () => {
       });
       const run = await stack.start('nothing to do');
       await stack.waitFor(run.id, isEnded);
-      return until('the deliveries settle', async () => {
+      return within20s('the deliveries settle', async () => {
         const list = await deliveriesOf(run.id);
         return list.length === count && list.every((d) => d.status !== 'pending')
           ? list

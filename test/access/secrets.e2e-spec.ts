@@ -15,6 +15,7 @@ import {
 } from '../support/fake-provider';
 import { TEST_REDIS_URL } from '../support/env';
 import { isEnded, SimHost, startSimHost, startStack, Stack } from '../support/stack';
+import { until } from '../support/until';
 
 /**
  * Who can send a secret where (docs/screen-host.md), tried the way a hostile tenant admin would: name one of
@@ -121,12 +122,15 @@ describe('who can send a secret where', () => {
     }>;
   /** Polls another tenant's run until it ends (stack.waitFor reads as acme). */
   async function waitEnded(id: string, token: string): Promise<any> {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const r = await stack.api.request('GET', `/api/computer-use/runs/${id}`, { token });
-      if (isEnded(r.body) || Date.now() > deadline) return r.body;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    let last: unknown;
+    return until(
+      `run ${id} ended`,
+      async () => {
+        last = (await stack.api.request('GET', `/api/computer-use/runs/${id}`, { token })).body;
+        return isEnded(last as { status: string }) && last;
+      },
+      { ms: 30_000, seen: () => last },
+    );
   }
   /** The listener saw nothing at all: no connection, so no secret. */
   const sawNothing = () => {

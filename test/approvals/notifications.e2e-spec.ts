@@ -7,6 +7,7 @@ import {
 } from '../support/receivers';
 import { isEnded, startStack, Stack } from '../support/stack';
 import { SCRAPE_TOKEN } from '../support/api';
+import { until } from '../support/until';
 
 /**
  * Notifications (docs/security.md, docs/notifications.md) against real receivers on loopback: an HTTPS
@@ -121,14 +122,15 @@ describe('notifications', () => {
   const deliveriesOf = async (runId: string) => (await deliveries(`?run_id=${runId}`)).items;
   /** Polls until every delivery of the run about `event` has left pending. */
   const settled = async (runId: string, event: string, count: number, ms = 20_000) => {
-    const deadline = Date.now() + ms;
     let last: any[] = [];
-    while (Date.now() < deadline) {
-      last = (await deliveriesOf(runId)).filter((d) => d.event === event);
-      if (last.length === count && last.every((d) => d.status !== 'pending')) return last;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`deliveries of ${event} did not settle: ${JSON.stringify(last, null, 1)}`);
+    return until(
+      `deliveries of ${event} settled`,
+      async () => {
+        last = (await deliveriesOf(runId)).filter((d) => d.event === event);
+        return last.length === count && last.every((d) => d.status !== 'pending') && last;
+      },
+      { ms, seen: () => last },
+    );
   };
   const reject = async (runId: string) => {
     const held = await stack.waitFor(runId, (r) => r.status === 'awaiting_approval');

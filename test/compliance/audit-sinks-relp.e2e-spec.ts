@@ -13,6 +13,7 @@ import {
   type TestPki,
 } from '../support/siem-receivers';
 import { expectWholeChain, syslogEvents } from '../support/syslog-chain';
+import { until } from '../support/until';
 
 /**
  * A syslog sink over RELP (`"protocol": "relp"`) to Debian's rsyslogd with imrelp over TLS: each
@@ -37,14 +38,8 @@ describe('audit sinks over RELP', () => {
     (await api.request('GET', '/api/admin/audit-sinks', { token: admin })).body.sinks[0].status;
   const head = async () =>
     Number((await api.db.sql<{ seq: string }>(`SELECT max(seq) AS seq FROM audit_events`))[0].seq);
-  const waitFor = async (what: string, until: () => Promise<boolean> | boolean, ms = 30_000) => {
-    const deadline = Date.now() + ms;
-    while (Date.now() < deadline) {
-      if (await until()) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`${what}: not within ${ms} ms; status: ${JSON.stringify(await status())}`);
-  };
+  const waitFor = async (what: string, done: () => Promise<boolean> | boolean, ms = 30_000) =>
+    void (await until(what, done, { ms, seen: status }));
 
   beforeAll(async () => {
     pki = makePki(caDir);

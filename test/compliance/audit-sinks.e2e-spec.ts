@@ -17,6 +17,7 @@ import {
 } from '../support/siem-receivers';
 import { expectWholeChain, syslogEvents as receivedEvents } from '../support/syslog-chain';
 import { SCRAPE_TOKEN } from '../support/api';
+import { until } from '../support/until';
 
 /**
  * Audit streaming (docs/security.md) to real receivers: Debian's rsyslogd over TLS and an HEC-shaped
@@ -52,14 +53,8 @@ describe('audit sinks', () => {
         )
       )[0].seq,
     );
-  const waitFor = async (what: string, until: () => Promise<boolean> | boolean, ms = 20_000) => {
-    const deadline = Date.now() + ms;
-    while (Date.now() < deadline) {
-      if (await until()) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`${what}: not within ${ms} ms; sinks: ${JSON.stringify((await sinks()).body)}`);
-  };
+  const waitFor = async (what: string, done: () => Promise<boolean> | boolean, ms = 20_000) =>
+    void (await until(what, done, { ms, seen: async () => (await sinks()).body }));
   const syslogEvents = () => receivedEvents(rsyslog.lines());
   const seqs = (list: Array<{ seq: number }>) => list.map((e) => e.seq);
   const upTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1);

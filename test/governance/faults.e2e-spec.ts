@@ -10,6 +10,7 @@ import { TEST_REDIS_URL } from '../support/env';
 import { ENTRIES, runEntry, spawnEntry, stop } from '../../scripts/lib/processes';
 import { corruptIdat } from '../support/crafted-png';
 import { isEnded, startSimHost, startStack, Stack } from '../support/stack';
+import { until } from '../support/until';
 
 /**
  * docs/operations.md under fire: workers killed around a write's POST /action, Redis losing every key,
@@ -244,13 +245,15 @@ describe('duplicate work on several workers', () => {
 
   /** Until the workers have taken every job there is and finished it (the expiry job waits). */
   async function drained(): Promise<void> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const counts = await queue.getJobCounts('wait', 'active', 'prioritized');
-      if (Object.values(counts).every((c) => c === 0)) return;
-      if (Date.now() > deadline) throw new Error(`jobs left: ${JSON.stringify(counts)}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    let counts: Record<string, number> = {};
+    await until(
+      'every job taken and finished',
+      async () => {
+        counts = await queue.getJobCounts('wait', 'active', 'prioritized');
+        return Object.values(counts).every((c) => c === 0);
+      },
+      { ms: 20_000, seen: () => counts },
+    );
   }
 
   const typed = async () =>

@@ -14,6 +14,7 @@
 import { Queue } from 'bullmq';
 import { DatabaseError } from 'pg';
 import { STEP_QUEUE } from '../../src/queue/step-queue';
+import { until } from '../support/until';
 import { startBenchStack, type BenchStack } from '../../bench/engine-stack';
 import {
   startOwnPostgres,
@@ -138,24 +139,28 @@ describe('two APIs and three workers on one PostgreSQL and one Redis, both resta
   }
 
   async function waitFor(ids: string[], wanted: string[], ms: number, what: string) {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const now = await statuses(ids);
-      const behind = ids.filter((id) => !wanted.includes(now.get(id) ?? ''));
-      if (behind.length === 0) return;
-      if (Date.now() > deadline) {
-        const runs = await sql(
-          `SELECT r.id, r.status, r.end_reason, r.step_count,
-                  (SELECT json_agg(json_build_object('n', s.n, 'phase', s.phase, 'failures', s.failures, 'lease_until', s.lease_until) ORDER BY s.n) FROM steps s WHERE s.run_id = r.id) AS steps
-             FROM runs r WHERE r.id = ANY($1)`,
-          [behind.slice(0, 5)],
-        );
-        throw new Error(
-          `${behind.length} run(s) not ${what} after ${ms / 1000} s, e.g. ${JSON.stringify(runs, null, 1)}\n${lines.join('\n')}`,
-        );
-      }
-      await sleep(100);
-    }
+    let behind: string[] = ids;
+    await until(
+      `every run ${what}`,
+      async () => {
+        const now = await statuses(ids);
+        behind = ids.filter((id) => !wanted.includes(now.get(id) ?? ''));
+        return behind.length === 0;
+      },
+      {
+        ms,
+        every: 100,
+        seen: async () => {
+          const runs = await sql(
+            `SELECT r.id, r.status, r.end_reason, r.step_count,
+                    (SELECT json_agg(json_build_object('n', s.n, 'phase', s.phase, 'failures', s.failures, 'lease_until', s.lease_until) ORDER BY s.n) FROM steps s WHERE s.run_id = r.id) AS steps
+               FROM runs r WHERE r.id = ANY($1)`,
+            [behind.slice(0, 5)],
+          );
+          return `${behind.length} run(s) behind, e.g. ${JSON.stringify(runs, null, 1)}\n${lines.join('\n')}`;
+        },
+      },
+    );
   }
 
   /** Step jobs waiting in Redis for a worker (what a restart of Redis loses). */

@@ -19,6 +19,7 @@ import {
   type RemoteStack,
 } from '../support/planner-work';
 import { isEnded, type Stack } from '../support/stack';
+import { until } from '../support/until';
 
 describe('remote planners, end to end', () => {
   let remote: RemoteStack;
@@ -76,15 +77,15 @@ describe('remote planners, end to end', () => {
 
     // Waiting: no job is active or queued (the step holds no worker slot), only its delayed check.
     const queue = stack.worker.get<Queue>(getQueueToken(STEP_QUEUE), { strict: false });
-    const idle = async () => {
-      const until = Date.now() + 10_000;
-      for (;;) {
-        const counts = await queue.getJobCounts('active', 'waiting', 'delayed');
-        if (counts.active + counts.waiting === 0 || Date.now() > until) return counts;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
-    const counts = await idle();
+    let counts: Record<string, number> = {};
+    await until(
+      'no job active or waiting',
+      async () => {
+        counts = await queue.getJobCounts('active', 'waiting', 'delayed');
+        return counts.active + counts.waiting === 0;
+      },
+      { ms: 10_000, seen: () => counts },
+    );
     expect(counts).toMatchObject({ active: 0, waiting: 0 });
     expect(counts.delayed).toBeGreaterThanOrEqual(1);
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OutlineElement } from '@warden/protocol';
-import { startX11Screen, type X11Screen } from '../../evals/lib/x11-screen';
+import { startX11Screen, type X11Screen } from '../support/x11-screen';
 import { until } from '../support/until';
 import { type RecordedStep, runApprovingEveryWrite } from '../support/approving';
 import { startFeatherPad, type QtApp } from '../support/featherpad';

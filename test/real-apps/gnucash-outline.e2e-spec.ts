@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import type { OutlineElement } from '@warden/protocol';
-import { startX11Screen, type X11Screen } from '../../evals/lib/x11-screen';
+import { startX11Screen, type X11Screen } from '../support/x11-screen';
 import { until } from '../support/until';
 import { checkAction, labelAt, loadRules } from '../../src/computer-use/actions';
 import { type RecordedStep, runApprovingEveryWrite } from '../support/approving';

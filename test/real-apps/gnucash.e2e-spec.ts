@@ -1,4 +1,4 @@
-import { startX11Screen, type X11Screen } from '../../evals/lib/x11-screen';
+import { startX11Screen, type X11Screen } from '../support/x11-screen';
 import { runApprovingEveryWrite } from '../support/approving';
 import { ACCOUNTS, readTransactions, startGnuCash, type GnuCash } from '../support/gnucash';
 import { startStack, type Stack } from '../support/stack';

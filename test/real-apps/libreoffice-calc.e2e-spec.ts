@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { OutlineElement } from '@warden/protocol';
-import { startX11Screen, type X11Screen } from '../../evals/lib/x11-screen';
+import { startX11Screen, type X11Screen } from '../support/x11-screen';
 import { until } from '../support/until';
 import { checkAction, labelAt, loadRules } from '../../src/computer-use/actions';
 import { type RecordedStep, runApprovingEveryWrite } from '../support/approving';

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { VA02_EXAMPLE_SCRIPT } from '../../src/computer-use/planning/va02-example';
-import { saves } from '../support/approving';
+import { approveEveryWrite, saves } from '../support/approving';
 import { anthropicComputer, startFakeProvider, type FakeProvider } from '../support/fake-provider';
 import { isEnded, startStack, type Stack } from '../support/stack';
 
@@ -38,22 +38,8 @@ describe('routine runs: a run saved as a script, replayed under the same rules',
 
   /** Approves (as another person) and resumes every write the run holds, to its end. */
   async function approveToEnd(id: string): Promise<{ run: any; held: number }> {
-    let last: string | null = null;
-    let held = 0;
-    for (;;) {
-      const run = await stack.waitFor(
-        id,
-        (r) => isEnded(r) || (r.status === 'awaiting_approval' && r.pending_approval?.id !== last),
-        60_000,
-      );
-      if (isEnded(run)) return { run, held };
-      last = run.pending_approval.id;
-      held++;
-      const approved = await post(`/api/approvals/${last}/approve`, {}, stack.tokens.approver);
-      expect(approved.status).toBe(200);
-      const resumed = await post(`/api/computer-use/runs/${id}/resume`, {}, stack.tokens.operator);
-      expect(resumed.status).toBe(200);
-    }
+    const { run, held } = await approveEveryWrite(stack, id);
+    return { run, held: held.length };
   }
 
   /** The sim from its start, with an information dialog the script does not expect over it. */

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { TEST_PG_ADMIN_URL, TEST_REDIS_URL, testRunPrefix } from '../support/env';
+import { until } from '../support/until';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -124,18 +125,17 @@ describe('npm run demo', () => {
       expect(
         (await call('POST', `/api/computer-use/runs/${held.run_id}/resume`, 'olga')).status,
       ).toBe(200);
-      let run: { status: string; end_reason: string | null } = { status: '', end_reason: null };
-      const settled = Date.now() + 60_000;
-      while (Date.now() < settled) {
-        run = (await (
-          await call('GET', `/api/computer-use/runs/${held.run_id}`, 'olga')
-        ).json()) as {
-          status: string;
-          end_reason: string | null;
-        };
-        if (!['queued', 'running'].includes(run.status)) break;
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      const run = await until(
+        'the kept run settled',
+        async () => {
+          const seen = (await (
+            await call('GET', `/api/computer-use/runs/${held.run_id}`, 'olga')
+          ).json()) as { status: string; end_reason: string | null };
+          return !['queued', 'running'].includes(seen.status) && seen;
+        },
+        60_000,
+        200,
+      );
       expect(run).toMatchObject({ status: 'completed', end_reason: 'done' });
 
       process.kill(-demo.child.pid!, 'SIGINT');

@@ -3,7 +3,7 @@
  * the host as a process of its own over HTTPS with a certificate of its own, its token and its
  * action log. What runs on the display (the Tk form, GnuCash, LibreOffice Calc) is the caller's.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,9 @@ import { join } from 'node:path';
 import type { OutlineElement } from '@warden/protocol';
 import { ROOT } from '../../scripts/lib/processes';
 import { createCertificate } from '../../screen-host/src';
-import { until } from '../../test/support/until';
+import { stopChild } from './children';
+import { until } from './until';
+import { startXvfb } from './xvfb';
 
 export interface X11Screen {
   /** The X display, `:N`. */
@@ -56,38 +58,6 @@ export function jsonLines(path: string): Array<Record<string, unknown>> {
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-export function stopChild(child: ChildProcess | null | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 3000).unref();
-  });
-}
-
-/** Ends the process group `child` leads (SIGTERM, then SIGKILL). */
-export function stopGroup(child: ChildProcess): Promise<void> {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) {
-    return Promise.resolve();
-  }
-  const pid = child.pid;
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    try {
-      process.kill(-pid, 'SIGTERM');
-    } catch {
-      resolve();
-    }
-    setTimeout(() => {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        // gone
-      }
-    }, 3000).unref();
-  });
-}
-
 export interface X11ScreenOptions {
   /**
    * Serve the accessibility outline from AT-SPI (default true). False starts the host with
@@ -105,21 +75,15 @@ export async function startX11Screen(
   options: X11ScreenOptions = {},
 ): Promise<X11Screen> {
   const dir = mkdtempSync(join(tmpdir(), 'warden-x11-'));
-  const children: ChildProcess[] = [];
+  const closers: Array<() => Promise<void>> = [];
   const close = async () => {
-    for (const child of children.reverse()) await stopChild(child);
+    for (const closer of closers.reverse()) await closer();
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const xvfb = spawn(
-      'Xvfb',
-      ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'],
-      { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] },
-    );
-    children.push(xvfb);
-    let displayOut = '';
-    (xvfb.stdio[3] as NodeJS.ReadableStream).on('data', (d: Buffer) => (displayOut += String(d)));
-    const display = `:${await until('X display from Xvfb', () => /(\d+)\n/.exec(displayOut)?.[1], 10_000, 100)}`;
+    const xvfb = await startXvfb(1280, 800);
+    closers.push(() => xvfb.close());
+    const { display } = xvfb;
     const cert = await createCertificate(join(dir, 'cert'));
     const token = randomBytes(32).toString('hex');
     const actionLog = join(dir, 'actions.log');
@@ -137,7 +101,7 @@ export async function startX11Screen(
         stdio: ['ignore', 'ignore', 'pipe'],
       },
     );
-    children.push(host);
+    closers.push(() => stopChild(host));
     let hostErr = '';
     host.stderr.on('data', (d: Buffer) => (hostErr += String(d)));
     const url = await until(
