@@ -46,7 +46,7 @@ export class ApproversTyped1796440000000 implements MigrationInterface {
 }
 
 /**
- * The data part of the migration (test/approvers-typed.e2e-spec.ts runs it on rows written the
+ * The data part of the migration (test/approvals/approvers-typed.e2e-spec.ts runs it on rows written the
  * old way): every held write's deciders and escalation, and each tenant's config in force.
  */
 export async function typeStoredApprovers(queryRunner: QueryRunner): Promise<void> {

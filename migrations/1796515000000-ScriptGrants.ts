@@ -30,7 +30,7 @@ export class ScriptGrants1796515000000 implements MigrationInterface {
 }
 
 /**
- * The data part of the migration (test/script-grants.e2e-spec.ts runs it on a version written the
+ * The data part of the migration (test/governance/script-grants.e2e-spec.ts runs it on a version written the
  * old way): each tenant's version in force grants the content its scripts hold now.
  */
 export async function grantScriptsInForce(queryRunner: QueryRunner): Promise<void> {

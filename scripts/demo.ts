@@ -20,6 +20,7 @@ import {
   type Clients,
   clearQueues,
   ensure,
+  isReady,
   nextStop as nextRunStop,
   SimEvent,
   simCall,
@@ -92,9 +93,56 @@ function readSettings(env: NodeJS.ProcessEnv, argv: readonly string[]): Settings
   };
 }
 
+/** What the demo stood up, for every part after the setting up. */
+interface Demo {
+  /** The API's origin. */
+  base: string;
+  /** Each person's typed client of the API. */
+  as: Clients;
+  tokens: Record<Role, string>;
+  sim: SimHost;
+  /** The agent's config as ada put it. */
+  agentConfig: Schemas['AgentDto'];
+}
+
+/** The first run to its end: how it ended and how many writes a person approved. */
+interface Governed {
+  run: Run;
+  held: number;
+}
+
 /** The demo; answers whether everything it shows came out as it should. */
 async function main(settings: Settings, processes: ProcessGroup): Promise<boolean> {
   const began = Date.now();
+  console.log('Warden demo: an agent changes a sales order on a screen-only system (SAP GUI,');
+  console.log('simulated), one governed action at a time. Every write waits for a second person.');
+  const demo = await setUp(settings, processes);
+  const setUpAt = Date.now();
+  const governed = await theRun(demo);
+  const ranAt = Date.now();
+  const startedId = governed.run.id;
+  showSteps(await runAsAuditor(demo, startedId));
+  const verified = await showAuditTrail(demo, startedId);
+  const saved = await showWhatTheHostSaw(demo);
+  const fewer = await theSameChangeAtTheCommit(demo, governed.held, saved.saves);
+  const good = governed.run.status === 'completed' && saved.oneSave && verified && fewer;
+  if (settings.keep) {
+    await keepForTheConsole(demo);
+    // Until Ctrl+C (or SIGTERM): then everything the demo started is stopped, as at its end.
+    keeping = good ? 'good' : 'bad';
+    await new Promise<never>(() => undefined);
+  }
+  await stopping(settings, processes);
+  const secs = (from: number, to: number) => `${((to - from) / 1000).toFixed(1)} s`;
+  const end = Date.now();
+  line(
+    `done in ${secs(began, end)}: setting up ${secs(began, setUpAt)}, the run ${secs(setUpAt, ranAt)}, the rest ${secs(ranAt, end)}`,
+  );
+  return good;
+}
+
+/** 1. The database, the sim host, the API and the worker, the people's tokens and the agent. */
+async function setUp(settings: Settings, processes: ProcessGroup): Promise<Demo> {
   const env = { ...process.env };
   delete env.TEST_CRASH_AT;
   const wardenEnv = {
@@ -104,10 +152,6 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
     QUEUE_PREFIX: settings.queuePrefix,
     LOG_LEVEL: 'info',
   };
-
-  console.log('Warden demo: an agent changes a sales order on a screen-only system (SAP GUI,');
-  console.log('simulated), one governed action at a time. Every write waits for a second person.');
-
   heading('1. Setting up');
   line(
     settings.fromSource
@@ -124,12 +168,25 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
   ok(`screen host (sim backend) on ${sim.url}`);
   line(`its own certificate, fingerprint ${shortSha(sim.fingerprint)} (pinned in the agent)`);
   line(`a fresh random token, given to Warden in ${SCREEN_TOKEN_ENV} (never printed)`);
-  const { url: hostUrl, fingerprint, token: screenToken } = sim;
 
-  // The API and the worker as real processes; the demo's people made with the CLI meanwhile.
+  const planner = pickPlanner(process.env);
+  const { base, tokens } = await startServices(settings, processes, wardenEnv, sim, planner);
+  const as = apiClients(base);
+  const agentConfig = await configureAgent(as, tokens, sim, planner);
+  return { base, as, tokens, sim, agentConfig };
+}
+
+/** The API and the worker as real processes; the demo's people and grants made with the CLI meanwhile. */
+async function startServices(
+  settings: Settings,
+  processes: ProcessGroup,
+  wardenEnv: NodeJS.ProcessEnv,
+  sim: SimHost,
+  planner: DemoPlanner,
+): Promise<{ base: string; tokens: Record<Role, string> }> {
   const port = settings.apiPort ?? (await freePort());
   const base = `http://127.0.0.1:${port}`;
-  const serviceEnv = { ...wardenEnv, [SCREEN_TOKEN_ENV]: screenToken };
+  const serviceEnv = { ...wardenEnv, [SCREEN_TOKEN_ENV]: sim.token };
   const api = processes.start(
     ENTRIES.api,
     [],
@@ -137,14 +194,11 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
     'api.log',
   );
   const worker = processes.start(ENTRIES.worker, [], serviceEnv, 'worker.log');
-  const planner = pickPlanner(process.env);
   const [tokens, granted] = await Promise.all([
     makeTokens(processes, wardenEnv),
-    grantSecrets(processes, wardenEnv, hostUrl, planner),
+    grantSecrets(processes, wardenEnv, sim.url, planner),
   ]);
-  await waitUntil(api, 'answer on /health/ready', async () => {
-    return (await fetch(`${base}/health/ready`)).status === 200;
-  });
+  await waitUntil(api, 'answer on /health/ready', () => isReady(base));
   await waitUntil(worker, 'start', async () => worker.output().includes('Warden worker started'));
   ok(`API on ${base} (OpenAPI: ${base}/api/docs) and the worker`);
   line(`both on database ${settings.database}, queue prefix ${settings.queuePrefix}`);
@@ -153,13 +207,20 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
     line(`  ${p.subject.padEnd(5)} ${p.permissions.join(', ')}`);
   ok(`secrets granted by the deployment operator (cli secrets grant), tenant ${TENANT}:`);
   for (const g of granted) line(`  ${g}`);
+  return { base, tokens };
+}
 
-  // The agent: the sim host, its pinned certificate, and the planner.
-  const as = apiClients(base);
+/** The agent, configured by ada: the sim host, its pinned certificate, and the planner. */
+async function configureAgent(
+  as: Clients,
+  tokens: Record<Role, string>,
+  sim: SimHost,
+  planner: DemoPlanner,
+): Promise<Schemas['AgentDto']> {
   const agentConfig: Schemas['AgentDto'] = {
-    screen_url: hostUrl,
+    screen_url: sim.url,
     screen_token_env: SCREEN_TOKEN_ENV,
-    screen_tls: { fingerprint_sha256: fingerprint },
+    screen_tls: { fingerprint_sha256: sim.fingerprint },
     system: 'SAP GUI (sim)',
     max_steps: 20,
     max_seconds: 300,
@@ -178,24 +239,21 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
   line(
     `  writes need approval: ${agent.require_write_approval ? 'yes' : 'no'}, four-eyes: ${agent.four_eyes ? 'on' : 'off'}`,
   );
+  return agentConfig;
+}
 
-  const setUp = Date.now();
+/**
+ * 2. olga's run of the change: every held write refused to her (four-eyes), approved by bob and
+ * resumed by her, until the run ends. Reads go through at once; they are mentioned as they come.
+ */
+async function theRun(demo: Demo): Promise<Governed> {
+  const { as, tokens } = demo;
   heading('2. The run');
-  const started = ensure(
-    'POST /api/computer-use/runs',
-    await as(tokens.operator).POST('/api/computer-use/runs', {
-      body: { agent: AGENT, goal: DEMO_GOAL },
-    }),
-    201,
-  );
+  const started = await startRun(demo);
   line(`olga starts a run of ${AGENT} with the goal`);
   line(`  "${DEMO_GOAL}"`);
   line(`run ${started.id}`);
-  const runPath = `/api/computer-use/runs/${started.id}`;
-  const byId = { params: { path: { id: started.id } } };
   const nextStop = (after?: string) => nextRunStop(as(tokens.operator), started.id, after);
-
-  // Reads go through at once; the demo mentions them as it comes upon them.
   let shown = 0;
   const showReads = (run: Run) => {
     for (const s of run.steps ?? []) {
@@ -211,31 +269,9 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
     const approval = run.pending_approval;
     showReads(run);
     shown = approval.step;
-    const decide = (comment: string) => ({
-      params: { path: { id: approval.id } },
-      body: { comment },
-    });
-    const self = await as(tokens.operator).POST(
-      '/api/approvals/{id}/approve',
-      decide('mine, fine'),
-    );
-    const refused = self.error;
-    if (self.response.status !== 403 || !refused?.message.includes('four-eyes'))
-      throw new Error(
-        `olga approving her own write: expected 403 four-eyes, got ${self.response.status}`,
-      );
-    const approved = ensure(
-      `bob approving step ${approval.step}`,
-      await as(tokens.approver).POST('/api/approvals/{id}/approve', decide('checked the screen')),
-      200,
-    );
-    ensure(
-      `olga resuming step ${approval.step}`,
-      await as(tokens.operator).POST('/api/computer-use/runs/{id}/resume', byId),
-      200,
-    );
+    const decided = await decideHeld(demo, started.id, approval);
     if (held === 1) {
-      await showFirstHeld(base, runPath, approval, tokens.approver, refused, approved);
+      await showFirstHeld(demo, started.id, approval, decided);
     } else {
       const action = describeAction(approval.action, { where: false });
       line(`Held write ${held}, step ${approval.step}: ${action} — ${approval.why}`);
@@ -244,19 +280,72 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
   }
   showReads(run);
   console.log('');
-  const completed = run.status === 'completed';
-  (completed ? ok : bad)(
+  (run.status === 'completed' ? ok : bad)(
     `run ${run.status} (${run.end_reason ?? ''}) after ${run.step_count} steps, ${held} held writes approved`,
   );
   if (run.summary) line(`the planner's summary: ${run.summary}`);
+  return { run, held };
+}
 
-  const ran = Date.now();
-  heading(`3. The run's steps (GET ${'/api/computer-use/runs/{id}'}, as aud)`);
-  const recorded = ensure(
-    'GET the run as the auditor',
-    await as(tokens.auditor).GET('/api/computer-use/runs/{id}', byId),
+/** olga starts a run of the agent with the demo's goal. */
+async function startRun(demo: Demo): Promise<Run> {
+  return ensure(
+    'POST /api/computer-use/runs',
+    await demo.as(demo.tokens.operator).POST('/api/computer-use/runs', {
+      body: { agent: AGENT, goal: DEMO_GOAL },
+    }),
+    201,
+  );
+}
+
+/** How a held write was decided: olga's refusal (four-eyes) and bob's approval. */
+interface Decided {
+  refused: ApiError;
+  approved: Approval;
+}
+
+/** olga may not approve her own run's write (403 four-eyes); bob approves it and olga resumes. */
+async function decideHeld(demo: Demo, runId: string, approval: Approval): Promise<Decided> {
+  const { as, tokens } = demo;
+  const decide = (comment: string) => ({
+    params: { path: { id: approval.id } },
+    body: { comment },
+  });
+  const self = await as(tokens.operator).POST('/api/approvals/{id}/approve', decide('mine, fine'));
+  const refused = self.error;
+  if (self.response.status !== 403 || !refused?.message.includes('four-eyes'))
+    throw new Error(
+      `olga approving her own write: expected 403 four-eyes, got ${self.response.status}`,
+    );
+  const approved = ensure(
+    `bob approving step ${approval.step}`,
+    await as(tokens.approver).POST('/api/approvals/{id}/approve', decide('checked the screen')),
     200,
   );
+  ensure(
+    `olga resuming step ${approval.step}`,
+    await as(tokens.operator).POST('/api/computer-use/runs/{id}/resume', {
+      params: { path: { id: runId } },
+    }),
+    200,
+  );
+  return { refused, approved };
+}
+
+/** The run as the auditor reads it. */
+async function runAsAuditor(demo: Demo, runId: string): Promise<Run> {
+  return ensure(
+    'GET the run as the auditor',
+    await demo.as(demo.tokens.auditor).GET('/api/computer-use/runs/{id}', {
+      params: { path: { id: runId } },
+    }),
+    200,
+  );
+}
+
+/** 3. Each step of the run: the action, how it was classified and why, and what became of it. */
+function showSteps(recorded: Run): void {
+  heading(`3. The run's steps (GET ${'/api/computer-use/runs/{id}'}, as aud)`);
   table(
     ['n', 'action', 'class', 'why', 'outcome'],
     (recorded.steps ?? []).map((s) => [
@@ -268,34 +357,39 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
     ]),
     { max: 26, wrapAt: 3, width: 36 },
   );
+}
 
+/** 4. The audit trail before and of the run, and the chain's verification; answers whether it holds. */
+async function showAuditTrail(demo: Demo, runId: string): Promise<boolean> {
+  const auditor = demo.as(demo.tokens.auditor);
   heading('4. The audit trail (GET /api/audit, as aud)');
   const trail = ensure(
     'GET /api/audit',
-    await as(tokens.auditor).GET('/api/audit', { params: { query: { limit: 200 } } }),
+    await auditor.GET('/api/audit', { params: { query: { limit: 200 } } }),
     200,
   ).items;
-  line(`before the run: ${countTypes(trail.filter((e) => e.run_id !== started.id))}`);
+  line(`before the run: ${countTypes(trail.filter((e) => e.run_id !== runId))}`);
   line('the run: each write held, decided by bob, then sent once');
   console.log('');
   table(
     ['seq', 'type', 'actor', 'step', 'sha256'],
     trail
-      .filter((e) => e.run_id === started.id)
+      .filter((e) => e.run_id === runId)
       .map((e) => [e.seq, e.type, e.actor, e.step ?? '', shortSha(e.sha256)]),
   );
-  const verify = ensure(
-    'GET /api/audit/verify',
-    await as(tokens.auditor).GET('/api/audit/verify'),
-    200,
-  );
+  const verify = ensure('GET /api/audit/verify', await auditor.GET('/api/audit/verify'), 200);
   console.log('');
   (verify.ok ? ok : bad)(
     `GET /api/audit/verify: ${verify.ok ? 'ok' : 'NOT OK'}, ${verify.checked} events of ${TENANT} checked, head ${shortSha(verify.head_sha256)}`,
   );
+  return verify.ok;
+}
 
+/** 5. What the sim performed and its business events; answers how many saves it saw. */
+async function showWhatTheHostSaw(demo: Demo): Promise<{ saves: number; oneSave: boolean }> {
   heading('5. What the screen host saw happen (the sim, GET /sim/events)');
-  const events = await simEvents(hostUrl, sim.certPath, screenToken);
+  const { sim } = demo;
+  const events = await simEvents(sim.url, sim.certPath, sim.token);
   line(`${events.filter((e) => e.type === 'action').length} actions performed; business events:`);
   for (const e of events.filter((e) => e.type !== 'action')) line(`  ${describeEvent(e)}`);
   const saves = events.filter((e) => e.type === 'saved');
@@ -305,33 +399,31 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
       ? 'exactly one save of order 4711'
       : `expected exactly one save of order 4711, saw ${saves.length} saves`,
   );
+  return { saves: saves.length, oneSave };
+}
 
+/**
+ * 6. The same change with commit-point approval, and what a person had to decide in each run;
+ * answers whether it took fewer approvals for the one save.
+ */
+async function theSameChangeAtTheCommit(demo: Demo, held: number, saves: number): Promise<boolean> {
   heading('6. The same change, approved at the commit');
   const commit = await commitPointRun({
-    as,
-    tokens,
+    as: demo.as,
+    tokens: demo.tokens,
     agent: AGENT,
-    agentConfig,
+    agentConfig: demo.agentConfig,
     goal: DEMO_GOAL,
-    sim: { url: hostUrl, certPath: sim.certPath, token: screenToken },
+    sim: demo.sim,
   });
   console.log('');
   line('What a person had to decide for the one business change:');
-  printComparison({ approvals: held, saves: saves.length }, commit);
-  const fewer =
-    commit.completed && commit.saves === 1 && commit.approvals < held && commit.verified;
-  const good = completed && oneSave && verify.ok && fewer;
-  if (settings.keep) {
-    await keepForTheConsole(as, base, tokens, {
-      url: hostUrl,
-      certPath: sim.certPath,
-      token: screenToken,
-    });
-    // Until Ctrl+C (or SIGTERM): then everything the demo started is stopped, as at its end.
-    keeping = good ? 'good' : 'bad';
-    await new Promise<never>(() => undefined);
-  }
+  printComparison({ approvals: held, saves }, commit);
+  return commit.completed && commit.saves === 1 && commit.approvals < held && commit.verified;
+}
 
+/** 7. Everything the demo started, stopped; its queue keys deleted; the database kept. */
+async function stopping(settings: Settings, processes: ProcessGroup): Promise<void> {
   heading('7. Stopping');
   const stopped = await processes.stopAll();
   await clearQueues(settings.redisUrl, settings.queuePrefix);
@@ -343,12 +435,6 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
   const services = process.env.WARDEN_DEMO_STARTED_SERVICES?.split(' ').filter(Boolean) ?? [];
   if (services.length > 0)
     line(`${services.join(' and ')}, started for the demo, keep running as the machine's services`);
-  const secs = (from: number, to: number) => `${((to - from) / 1000).toFixed(1)} s`;
-  const end = Date.now();
-  line(
-    `done in ${secs(began, end)}: setting up ${secs(began, setUp)}, the run ${secs(setUp, ran)}, the rest ${secs(ran, end)}`,
-  );
-  return good;
 }
 
 /**
@@ -357,22 +443,12 @@ async function main(settings: Settings, processes: ProcessGroup): Promise<boolea
  * they are worth nothing once it is gone). The sim is reset first: the runs before saved the new
  * date, and a run from their last screen would hold a Save that changes nothing.
  */
-async function keepForTheConsole(
-  as: Clients,
-  base: string,
-  tokens: Record<Role, string>,
-  sim: { url: string; certPath: string; token: string },
-): Promise<void> {
+async function keepForTheConsole(demo: Demo): Promise<void> {
+  const { as, base, tokens, sim } = demo;
   heading('7. The console, kept running (--keep)');
   await simCall(sim.url, sim.certPath, sim.token, 'POST', '/sim/reset');
   line('the sim is reset: order 4711 has its old date again, on the first screen');
-  const started = ensure(
-    'POST /api/computer-use/runs',
-    await as(tokens.operator).POST('/api/computer-use/runs', {
-      body: { agent: AGENT, goal: DEMO_GOAL },
-    }),
-    201,
-  );
+  const started = await startRun(demo);
   const run = await nextRunStop(as(tokens.operator), started.id);
   if (run.status !== 'awaiting_approval' || !run.pending_approval)
     throw new Error(`the kept run did not hold a write: it is ${run.status} (${run.end_reason})`);
@@ -457,18 +533,19 @@ async function startSimHost(
 
 /** The first held write in full: what, why, the screen the approver sees, and four-eyes. */
 async function showFirstHeld(
-  base: string,
-  runPath: string,
+  demo: Demo,
+  runId: string,
   approval: Approval,
-  approverToken: string,
-  refused: ApiError,
-  approved: Approval,
+  { refused, approved }: Decided,
 ): Promise<void> {
-  const screenPath = `${runPath}/steps/${approval.step}/screen`;
-  const screen = await fetch(base + screenPath, {
-    headers: { authorization: `Bearer ${approverToken}` },
-  });
-  const png = Buffer.from(await screen.arrayBuffer());
+  const screenPath = `/api/computer-use/runs/${runId}/steps/${approval.step}/screen`;
+  const screen = await demo
+    .as(demo.tokens.approver)
+    .GET('/api/computer-use/runs/{id}/steps/{n}/screen', {
+      params: { path: { id: runId, n: approval.step } },
+      parseAs: 'arrayBuffer',
+    });
+  const png = Buffer.from(screen.data ?? new ArrayBuffer(0));
   const same = createHash('sha256').update(png).digest('hex') === approval.screen_sha256;
   console.log('');
   line(`Held write 1, step ${approval.step}: the run waits for an approver`);
@@ -477,7 +554,7 @@ async function showFirstHeld(
   line(`  screen      SHA-256 ${approval.screen_sha256}`);
   line(`              GET ${screenPath}`);
   line(
-    `              (as bob: ${screen.status}, a ${Math.round(png.length / 1024)} KB PNG, SHA-256 ${same ? 'matches' : 'DOES NOT MATCH'})`,
+    `              (as bob: ${screen.response.status}, a ${Math.round(png.length / 1024)} KB PNG, SHA-256 ${same ? 'matches' : 'DOES NOT MATCH'})`,
   );
   line(`  olga tries to approve it → 403`);
   line(`              "${refused.message}"`);

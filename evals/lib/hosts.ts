@@ -1,7 +1,7 @@
 /**
  * The screens an eval suite runs on, each with the system's own record of what happened there:
  * - sim: the bench's sim host in this process (EvalSim), its event log (`/sim/events`);
- * - x11: throwaway Xvfb displays with the x11 screen host (x11-screen.ts), one serving its
+ * - x11: throwaway Xvfb displays with the x11 screen host (test/support/x11-screen.ts), one serving its
  *   outline from AT-SPI and, where a task asks for it, one without (--no-elements: every label
  *   from OCR); the task's application (x11-apps.ts) starts afresh for each run, so that every run
  *   sees the same first screen.
@@ -11,7 +11,7 @@ import type { EvalSim } from './eval-sim';
 import { unapprovedOnSim, unapprovedOnX11, type RunRecord, type SimEventRecord } from './tally';
 import type { Task } from './task';
 import { startApp, type X11App } from './x11-apps';
-import { startX11Screen, type X11Screen } from './x11-screen';
+import { startX11Screen, type X11Screen } from '../../test/support/x11-screen';
 
 /** Where a task's agent reaches its screen host. */
 export interface HostTarget {

@@ -90,7 +90,7 @@ export interface Task {
   start: TaskStart;
   policy: TaskPolicy;
   check: TaskCheck;
-  /** Runs in the CI-sized smoke suite (test/eval-smoke.e2e-spec.ts). */
+  /** Runs in the CI-sized smoke suite (test/tools/eval-smoke.e2e-spec.ts). */
   smoke: boolean;
   script: unknown;
   recorded: RecordedAnswer[];

@@ -16,7 +16,8 @@ import { readTransactions, startGnuCash } from '../../test/support/gnucash';
 import { readSheet, startCalc } from '../../test/support/libreoffice';
 import type { SimEventRecord } from './tally';
 import type { EventMatcher, X11AppName } from './task';
-import { jsonLines, stopChild, type X11Screen } from './x11-screen';
+import { stopChild } from '../../test/support/children';
+import { jsonLines, type X11Screen } from '../../test/support/x11-screen';
 import { until } from '../../test/support/until';
 
 export interface X11App {

@@ -8,7 +8,7 @@
  * Run: npm run bench:screen-host (BENCH_ONLY=outline: the outlines alone; gnucash, calc or
  * featherpad: that application's)
  */
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -23,7 +23,9 @@ import { createCertificate, startScreenHost } from '../src';
 import { announcedBus, startFeatherPad } from '../../test/support/featherpad';
 import { startGnuCash } from '../../test/support/gnucash';
 import { startCalc, type Calc } from '../../test/support/libreoffice';
+import { stopChild } from '../../test/support/children';
 import { until } from '../../test/support/until';
+import { startXvfb } from '../../test/support/xvfb';
 
 const TOKEN = randomBytes(24).toString('hex');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
@@ -133,7 +135,7 @@ async function referenceSamples(display: string, rounds: number): Promise<number
     return samples;
   } finally {
     child.stdin.end();
-    await stop(child);
+    await stopChild(child);
   }
 }
 
@@ -249,34 +251,6 @@ async function benchSim(): Promise<void> {
   await overHttps('sim', new SimBackend(), { x: 900, y: 700 });
 }
 
-function startXvfb(): Promise<{ display: string; child: ChildProcess }> {
-  const child = spawn(
-    'Xvfb',
-    ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'],
-    {
-      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`Xvfb exited with ${code}`)));
-    (child.stdio[3] as NodeJS.ReadableStream).on('data', (d: Buffer) => {
-      out += d.toString();
-      const match = /^(\d+)\n/.exec(out);
-      if (match) resolve({ display: `:${match[1]}`, child });
-    });
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
 async function benchX11(): Promise<void> {
   if (spawnSync('which', ['Xvfb', 'xdotool']).status !== 0) {
     console.error('x11: skipped (needs Xvfb and xdotool)');
@@ -320,8 +294,8 @@ async function benchX11(): Promise<void> {
     );
   } finally {
     await x11.close();
-    await stop(app);
-    await stop(xvfb.child);
+    await stopChild(app);
+    await xvfb.close();
   }
 }
 
@@ -420,7 +394,7 @@ async function benchOutline(): Promise<void> {
   } finally {
     await gnucash.close();
     await x11.close();
-    await stop(xvfb.child);
+    await xvfb.close();
   }
 }
 
@@ -478,7 +452,7 @@ async function benchCalcOutline(): Promise<void> {
   } finally {
     await calc?.close();
     await x11.close();
-    await stop(xvfb.child);
+    await xvfb.close();
   }
 }
 
@@ -547,7 +521,7 @@ async function benchFeatherPadOutline(): Promise<void> {
   } finally {
     await app.close();
     await x11.close();
-    await stop(xvfb.child);
+    await xvfb.close();
   }
 }
 

@@ -1,4 +1,7 @@
-/** Shared by the screen host's e2e tests: real HTTPS calls, a throwaway X display, log polling. */
+/**
+ * Shared by the screen host's e2e tests: real HTTPS calls, log polling, the CLI. A throwaway X
+ * display is test/support/xvfb.ts, as for Warden's tests, the evals and the benches.
+ */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -7,6 +10,7 @@ import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
+import { stopChild } from '../../test/support/children';
 import { createCertificate, CreatedCertificate } from '../src';
 
 export const TOKEN = randomBytes(24).toString('hex');
@@ -93,45 +97,6 @@ export function readJsonLines(path: string): any[] {
     .map((line) => JSON.parse(line));
 }
 
-export interface Xvfb {
-  display: string;
-  close(): Promise<void>;
-}
-
-/** Starts Xvfb on a free display (it picks one and tells us through -displayfd). */
-export function startXvfb(width = 1280, height = 800): Promise<Xvfb> {
-  const child = spawn(
-    'Xvfb',
-    ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp'],
-    {
-      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`Xvfb exited with ${code}: ${err.slice(-500)}`)));
-    const fd = child.stdio[3] as NodeJS.ReadableStream;
-    fd.on('data', (d: Buffer) => {
-      out += d.toString();
-      const match = /^(\d+)\n/.exec(out);
-      if (match) resolve({ display: `:${match[1]}`, close: () => stopProcess(child) });
-    });
-  });
-}
-
-/** Ends one child process we started, by its handle, and waits for it. */
-export function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 3000).unref();
-  });
-}
-
 export function python(): string {
   return existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 }
@@ -193,7 +158,7 @@ export function startCliHost(args: string[], env: NodeJS.ProcessEnv = {}): Promi
       if (match) {
         clearTimeout(timer);
         child.removeAllListeners('exit');
-        resolve({ url: match[1], child, stderr: () => stderr, close: () => stopProcess(child) });
+        resolve({ url: match[1], child, stderr: () => stderr, close: () => stopChild(child) });
       }
     });
   });

@@ -9,16 +9,8 @@
 import { execFileSync } from 'node:child_process';
 import { startGnuCash, type GnuCash } from '../../test/support/gnucash';
 import { until } from '../../test/support/until';
-import {
-  call,
-  CliHost,
-  startCliHost,
-  startXvfb,
-  tempCertificate,
-  tempDir,
-  TOKEN,
-  Xvfb,
-} from './helpers';
+import { call, CliHost, startCliHost, tempCertificate, tempDir, TOKEN } from './helpers';
+import { startXvfb, type Xvfb } from '../../test/support/xvfb';
 
 jest.setTimeout(120_000);
 

@@ -3,20 +3,12 @@
  * it publishes its tree when its session bus is the accessibility bus the host starts (the host
  * answers `org.a11y.Bus` there, as at-spi2-core's bus launcher does on a desktop), its window is
  * served although Qt marks none active, and it is alive and answering after every full outline
- * read. Qt 5's e2e suite (FeatherPad through the real stack) is test/featherpad.e2e-spec.ts.
+ * read. Qt 5's e2e suite (FeatherPad through the real stack) is test/real-apps/featherpad.e2e-spec.ts.
  */
 import { until } from '../../test/support/until';
 import { startQtApp, type QtApp } from '../../test/support/featherpad';
-import {
-  call,
-  CliHost,
-  startCliHost,
-  startXvfb,
-  tempCertificate,
-  tempDir,
-  TOKEN,
-  Xvfb,
-} from './helpers';
+import { call, CliHost, startCliHost, tempCertificate, tempDir, TOKEN } from './helpers';
+import { startXvfb, type Xvfb } from '../../test/support/xvfb';
 
 jest.setTimeout(120_000);
 

@@ -15,13 +15,12 @@ import {
   python,
   readJsonLines,
   startCliHost,
-  startXvfb,
-  stopProcess,
   tempCertificate,
   tempDir,
   TOKEN,
-  Xvfb,
 } from './helpers';
+import { stopChild } from '../../test/support/children';
+import { startXvfb, type Xvfb } from '../../test/support/xvfb';
 
 interface Box {
   x: number;
@@ -113,7 +112,7 @@ describe('x11 backend under Xvfb with a Tk program', () => {
   afterAll(async () => {
     await ocr?.terminate();
     await host?.close();
-    if (app) await stopProcess(app);
+    if (app) await stopChild(app);
     await xvfb?.close();
   });
 

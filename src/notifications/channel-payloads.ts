@@ -3,7 +3,7 @@ import type { NotificationMessage } from './render-message';
 
 /**
  * A message as each channel takes it: Slack Block Kit, a Microsoft Teams Adaptive Card, an e-mail,
- * a signed webhook's JSON. Pure; the shapes are checked in test/notifications.e2e-spec.ts.
+ * a signed webhook's JSON. Pure; the shapes are checked in test/approvals/notifications.e2e-spec.ts.
  */
 
 /** Slack's limits: a header's text 150 characters, a section field 2000, at most 10 fields. */

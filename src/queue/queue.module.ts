@@ -8,7 +8,7 @@ import { JOB_DEFAULTS, STEP_QUEUE, StepQueue } from './step-queue';
  * How long BullMQ's connections wait before trying Redis again, by attempt: 100 ms more each
  * time, at most 1 s. BullMQ's own default grows as e^attempt ms, from 1 s to 20 s, so after an
  * outage of ten seconds or more the workers and the API's queue went on waiting 8–20 s after
- * Redis was back (measured by test/scale-out.e2e-spec.ts); a reconnect attempt to a Redis that is
+ * Redis was back (measured by test/ops/scale-out.e2e-spec.ts); a reconnect attempt to a Redis that is
  * down costs one refused TCP connection.
  */
 export function reconnectDelay(attempt: number): number {

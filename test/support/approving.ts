@@ -43,11 +43,16 @@ export interface Approved {
  */
 export async function runApprovingEveryWrite(stack: Stack, agent: string): Promise<Approved> {
   const started = await stack.start('change order 4711', agent);
+  return approveEveryWrite(stack, started.id);
+}
+
+/** Carries a run to its end, approving (as another person) and resuming every write it holds. */
+export async function approveEveryWrite(stack: Stack, runId: string): Promise<Approved> {
   const held: Approved['held'] = [];
   let last: string | null = null;
   for (;;) {
     const run = await stack.waitFor(
-      started.id,
+      runId,
       (r) => isEnded(r) || (r.status === 'awaiting_approval' && r.pending_approval?.id !== last),
       60_000,
     );
@@ -65,7 +70,7 @@ export async function runApprovingEveryWrite(stack: Stack, agent: string): Promi
       json: {},
     });
     if (approved.status !== 200) throw new Error(`approve: ${approved.status} ${approved.text}`);
-    const resumed = await stack.api.request('POST', `/api/computer-use/runs/${started.id}/resume`, {
+    const resumed = await stack.api.request('POST', `/api/computer-use/runs/${runId}/resume`, {
       token: stack.tokens.operator,
     });
     if (resumed.status !== 200) throw new Error(`resume: ${resumed.status} ${resumed.text}`);

@@ -9,7 +9,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { stopGroup } from '../../evals/lib/x11-screen';
+import { stopGroup } from './children';
 import { until } from './until';
 
 const run = promisify(execFile);

@@ -1,5 +1,5 @@
 /**
- * The config changes of the governance property (test/governance-property.e2e-spec.ts): the
+ * The config changes of the governance property (test/governance/governance-property.e2e-spec.ts): the
  * agent's state a case keeps, and what each random change does to it and whether Warden must
  * judge it a weakening (docs/security.md). Written out as the oracle's own table, not from Warden's code.
  */

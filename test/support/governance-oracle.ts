@@ -1,5 +1,5 @@
 /**
- * The governance property's oracle (test/governance-property.e2e-spec.ts): what reached one sim
+ * The governance property's oracle (test/governance/governance-property.e2e-spec.ts): what reached one sim
  * host's screen during a run, against Warden's record of that run and the admin's record of which
  * config was in force when. Pure: the rows in, the violations out, each in words.
  *

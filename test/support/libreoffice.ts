@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { OutlineElement } from '@warden/protocol';
-import { stopGroup } from '../../evals/lib/x11-screen';
+import { stopGroup } from './children';
 import { until } from './until';
 
 const run = promisify(execFile);

@@ -6,6 +6,7 @@
 import { RemoteFamilies } from '../../src/computer-use/remote/remote-families.service';
 import type { HttpResult } from './api';
 import { startStack, type Stack } from './stack';
+import { until } from './until';
 
 export const FAMILY = 'acme-vision';
 export const PLANNER = `${FAMILY}-1-normal`;
@@ -64,17 +65,17 @@ export async function startRemoteStack(): Promise<RemoteStack> {
         beats.delete(timer);
       };
     },
-    waitingWork: async (runId, name = 'w1', list = FAMILY) => {
-      const until = Date.now() + 30_000;
-      while (Date.now() < until) {
-        const listed = await get(worker, list, name);
-        expect(listed.status).toBe(200);
-        const item = listed.body.items.find((i: { run_id: string }) => i.run_id === runId);
-        if (item) return item;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error(`no waiting work for run ${runId}`);
-    },
+    waitingWork: (runId, name = 'w1', list = FAMILY) =>
+      until(
+        `waiting work for run ${runId}`,
+        async () => {
+          const listed = await get(worker, list, name);
+          expect(listed.status).toBe(200);
+          return listed.body.items.find((i: { run_id: string }) => i.run_id === runId);
+        },
+        30_000,
+        100,
+      ),
     stopBeats: () => {
       for (const timer of beats) clearInterval(timer);
       beats.clear();

@@ -1,5 +1,5 @@
 /**
- * Seeded random requests for test/random-bodies.e2e-spec.ts: bodies that are almost right (a route's
+ * Seeded random requests for test/api/random-bodies.e2e-spec.ts: bodies that are almost right (a route's
  * OpenAPI schema or a known example, then mutated), JSON-ish noise, deep nesting, odd keys, huge
  * numbers, control characters, bytes that are not JSON, and odd content types, path parameters and
  * query strings. The same seed gives the same requests.

@@ -5,6 +5,7 @@ import { type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { freePort } from '../../scripts/lib/processes';
 import { RelpReader, relpFrame } from '../../src/audit-sinks/relp-frame';
+import { until } from './until';
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 
 /** A CA of the test's own and a certificate for 127.0.0.1 and localhost it signed, made by openssl. */
@@ -119,17 +120,15 @@ export async function startRsyslog(
     });
     closeSync(log);
     // The port file is written for port 0 only; a known port is waited for until it listens.
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      const written = readFileSync(portFile, 'utf8').trim();
-      if (port === 0 && written !== '' && Number(written) > 0) {
-        port = Number(written);
-        return;
-      }
-      if (port !== 0 && listening(port)) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error('rsyslogd did not start listening in 10 s');
+    port = await until(
+      'rsyslogd listening',
+      () => {
+        if (port !== 0) return listening(port) && port;
+        const written = Number(readFileSync(portFile, 'utf8').trim());
+        return written > 0 && written;
+      },
+      10_000,
+    );
   };
   await start();
   return {

@@ -8,6 +8,7 @@ import { createCertificate, startScreenHost } from '../../screen-host/src';
 import type { RunningScreenHost, StartScreenHostOptions } from '../../screen-host/src';
 import { createWorker } from '../../src/worker.module';
 import { type HttpResult, startApi, TestApi } from './api';
+import { until } from './until';
 
 export interface SimHost {
   host: RunningScreenHost;
@@ -129,8 +130,8 @@ export interface Stack {
   planner(script: unknown): Promise<string>;
   start(goal?: string, agent?: string, token?: string): Promise<any>;
   run(id: string, token?: string): Promise<any>;
-  /** Polls the run until `until` holds (or the time is up, which fails the test). */
-  waitFor(id: string, until: (run: any) => boolean, ms?: number): Promise<any>;
+  /** Polls the run until `there` holds (or the time is up, which fails the test). */
+  waitFor(id: string, there: (run: any) => boolean, ms?: number): Promise<any>;
   approveAndResume(id: string): Promise<any>;
   close(): Promise<void>;
 }
@@ -246,19 +247,23 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       if (!data) throw new Error(`run: ${response.status} ${error?.message}`);
       return data;
     },
-    waitFor: async (id, until, ms = 30_000) => {
-      const deadline = Date.now() + ms;
+    waitFor: async (id, there, ms = 30_000) => {
       let last: any;
-      while (Date.now() < deadline) {
-        last = await stack.run(id);
-        if (until(last)) return last;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      const runs = await api.db.sql(
-        `SELECT id, status, end_reason, lease_key, step_count FROM runs`,
-      );
-      throw new Error(
-        `run ${id} did not get there in ${ms} ms; last seen: ${JSON.stringify(last, null, 1)}; all runs: ${JSON.stringify(runs)}`,
+      return until(
+        `run ${id} getting there`,
+        async () => {
+          last = await stack.run(id);
+          return there(last) && last;
+        },
+        {
+          ms,
+          seen: async () => {
+            const runs = await api.db.sql(
+              `SELECT id, status, end_reason, lease_key, step_count FROM runs`,
+            );
+            return `${JSON.stringify(last, null, 1)}; all runs: ${JSON.stringify(runs)}`;
+          },
+        },
       );
     },
     approveAndResume: async (id) => {

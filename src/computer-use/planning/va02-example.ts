@@ -1,7 +1,7 @@
 /**
  * The example of docs/api.md: change order 4711's Req. Deliv. Date in VA02 on the sim screen host
  * and save. Aimed at elements by role and name, never at coordinates. The demo uses it too, and
- * test/planners.e2e-spec.ts drives the sim with it and checks that docs/api.md shows this script.
+ * test/planners/planners.e2e-spec.ts drives the sim with it and checks that docs/api.md shows this script.
  */
 export const VA02_EXAMPLE_SCRIPT = {
   patience: 10,

@@ -86,7 +86,7 @@ export class RunsService {
     // start a second run, which then waits forever behind the first on the same screen host. A
     // run that cannot be promoted now stays queued, and the reconciler starts it when its host is
     // free (seen under a burst of 100 starts, whose promotes timed out waiting for a pooled
-    // connection: test/scale-out.e2e-spec.ts).
+    // connection: test/ops/scale-out.e2e-spec.ts).
     await this.lifecycle.promote(run.leaseKey).catch((error: unknown) => {
       this.logger.warn({ err: error, run: run.id }, 'run started queued; the reconciler starts it');
     });
