@@ -53,9 +53,9 @@ module.exports = {
         "an approval's reminder and escalation run where the step queue is taken: only the engine (the worker) loads them",
       from: {
         path: '^src/',
-        pathNot: '^src/(computer-use/engine/|approvals/approval-(timers|notices)[.])',
+        pathNot: '^src/computer-use/(engine/|approvals/approval-(timers|notices)[.])',
       },
-      to: { path: '^src/approvals/approval-(timers|notices)[.]' },
+      to: { path: '^src/computer-use/approvals/approval-(timers|notices)[.]' },
     },
     {
       name: 'pixels-need-nothing-of-computer-use',

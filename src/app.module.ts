@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ApprovalsApiModule } from './approvals-api/approvals-api.module';
+import { ApprovalsApiModule } from './computer-use/approvals-api/approvals-api.module';
 import { AuditApiModule } from './audit-api/audit-api.module';
 import { AuditSinksApiModule } from './audit-sinks/audit-sinks-api.module';
 import { AuthModule } from './auth/auth.module';
@@ -19,7 +19,7 @@ import { ConsoleModule } from './console/console.module';
 import { CoreModule } from './core.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
-import { ModelsApiModule } from './models/models-api.module';
+import { ModelsApiModule } from './computer-use/models/models-api.module';
 import { DeliveriesApiModule } from './notifications/deliveries-api.module';
 
 /** The API: every controller, on the core. The worker (worker.module.ts) loads none of these. */

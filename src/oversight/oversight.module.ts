@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ApprovalsModule } from '../approvals/approvals.module';
+import { ApprovalsModule } from '../computer-use/approvals/approvals.module';
 import { SettingsModule } from '../computer-use/settings/settings.module';
 import { ApprovalViewsRepository } from './approval-views.repository';
 import { DecisionOversight } from './decision-oversight.service';

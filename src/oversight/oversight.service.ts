@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ApprovalsRepository } from '../approvals/approvals.repository';
-import { decidersAtHold } from '../approvals/deciders';
-import { type TestApproval, TestApprovalsRepository } from '../approvals/test-approvals.repository';
+import { ApprovalsRepository } from '../computer-use/approvals/approvals.repository';
+import { decidersAtHold } from '../computer-use/approvals/deciders';
+import {
+  type TestApproval,
+  TestApprovalsRepository,
+} from '../computer-use/approvals/test-approvals.repository';
 import { AuditService } from '../audit/audit.service';
 import type { Caller } from '../auth/caller';
 import { invalid, notFound } from '../common/domain-error';

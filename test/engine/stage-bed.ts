@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Type } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
-import type { Approval } from '../../src/approvals/approval.entity';
-import { ApprovalsRepository } from '../../src/approvals/approvals.repository';
+import type { Approval } from '../../src/computer-use/approvals/approval.entity';
+import { ApprovalsRepository } from '../../src/computer-use/approvals/approvals.repository';
 import type { AppConfig } from '../../src/config/app-config';
 import { CoreModule } from '../../src/core.module';
 import { EngineModule } from '../../src/computer-use/engine/engine.module';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ApprovalsRepository } from '../../approvals/approvals.repository';
+import { ApprovalsRepository } from '../approvals/approvals.repository';
 import { AuditService } from '../../audit/audit.service';
 import { Notifications } from '../../notifications/notifications.service';
 import { runEnded } from '../../notifications/notify-facts';

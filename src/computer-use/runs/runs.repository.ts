@@ -7,7 +7,7 @@ import { Run } from './run.entity';
 import type { RunStatus } from './run-status';
 import { GOVERNANCE_JOINS } from '../settings/settings.repository';
 import type { StepPhase } from './step-phase';
-import type { ApprovalStatus } from '../../approvals/approval.entity';
+import type { ApprovalStatus } from '../approvals/approval.entity';
 
 /** A run as a job reads it: with the phase of its current step (null before step 1). */
 export type RunForJob = Run & { currentPhase: StepPhase | null };

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ApprovalsRepository } from '../../approvals/approvals.repository';
+import { ApprovalsRepository } from '../approvals/approvals.repository';
 import { AuditService } from '../../audit/audit.service';
 import type { Caller } from '../../auth/caller';
 import { conflict, gone, notFound } from '../../common/domain-error';
