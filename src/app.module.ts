@@ -13,6 +13,7 @@ import { RetentionApiModule } from './computer-use/retention/retention-api.modul
 import { RoutinesModule } from './computer-use/routines/routines.module';
 import { RunsModule } from './computer-use/runs/runs.module';
 import { McpModule } from './mcp/mcp.module';
+import { AgentChannelsModule } from './computer-use/settings/agent-channels.module';
 import { SettingsApiModule } from './computer-use/settings/settings-api.module';
 import type { AppConfig } from './config/app-config';
 import { ConsoleModule } from './console/console.module';
@@ -30,6 +31,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config),
+        AgentChannelsModule,
         AuthModule,
         OidcModule,
         HealthModule,

@@ -25,7 +25,7 @@ import { parsePlannerId } from '../../config/planner-id';
 import { unknownModel } from '../../config/model-tools';
 import { parseIncludeScreen, parseNotify } from './parse-notify';
 import { parseApproverFields } from './approver-fields';
-import { findSecrets } from './secret-fields';
+import { findSecrets } from '../../common/secret-fields';
 import { destinationOrigin } from '../../destinations/origin';
 
 /**
