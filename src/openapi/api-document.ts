@@ -23,7 +23,7 @@ import { SETTINGS_SCHEMAS } from '../computer-use/settings/settings.schemas';
 import { TRANSCRIPT_SCHEMAS } from '../computer-use/models/transcript.schemas';
 import { DELIVERY_SCHEMAS } from '../notifications/delivery.schemas';
 import { PLANNER_WORK_SCHEMAS } from '../computer-use/remote/planner-work.schemas';
-import { OVERSIGHT_SCHEMAS } from '../oversight/oversight.schemas';
+import { OVERSIGHT_SCHEMAS } from '../computer-use/oversight/oversight.schemas';
 import { PLANNER_SCHEMAS } from './planner.schemas';
 
 /** The version integrators build against: its major changes with every breaking change. */

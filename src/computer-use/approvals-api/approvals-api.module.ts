@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RunStateModule } from '../runs/run-state.module';
-import { OversightModule } from '../../oversight/oversight.module';
+import { OversightModule } from '../oversight/oversight.module';
 import { ApprovalsController } from './approvals.controller';
 import { ApprovalsService } from './approvals.service';
 import { TestApprovalDecisions } from './test-approvals.service';

@@ -11,7 +11,7 @@ import { RunsRepository } from '../runs/runs.repository';
 import { StepsRepository } from '../runs/steps.repository';
 import { Notifications } from '../../notifications/notifications.service';
 import { approvalFacts, runFacts } from '../../notifications/notify-facts';
-import { DecisionOversight } from '../../oversight/decision-oversight.service';
+import { DecisionOversight } from '../oversight/decision-oversight.service';
 import { Approval } from '../approvals/approval.entity';
 import { approvalView, ApprovalView, testApprovalView } from '../approvals/approval.view';
 import { mayDecide, namesOf, notADecider } from '../approvals/deciders';

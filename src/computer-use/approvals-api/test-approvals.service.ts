@@ -8,7 +8,7 @@ import { AuditService } from '../../audit/audit.service';
 import type { Caller } from '../../auth/caller';
 import { conflict, forbidden, notFound } from '../../common/domain-error';
 import { AppConfig } from '../../config/app-config';
-import { DecisionOversight } from '../../oversight/decision-oversight.service';
+import { DecisionOversight } from '../oversight/decision-oversight.service';
 import { type DecisionInput, type ForYou, viaOf } from './decision-input';
 
 /**

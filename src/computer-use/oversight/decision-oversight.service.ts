@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Caller } from '../auth/caller';
-import { invalid } from '../common/domain-error';
+import type { Caller } from '../../auth/caller';
+import { invalid } from '../../common/domain-error';
 import { ApprovalViewsRepository } from './approval-views.repository';
 import { DecisionRecordsRepository } from './decision-records.repository';
 

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Caller } from '../auth/caller';
-import { CurrentCaller } from '../auth/current-caller.decorator';
-import { Permissions } from '../auth/permissions.decorator';
-import { schemaRef } from '../common/api-schema';
+import type { Caller } from '../../auth/caller';
+import { CurrentCaller } from '../../auth/current-caller.decorator';
+import { Permissions } from '../../auth/permissions.decorator';
+import { schemaRef } from '../../common/api-schema';
 import { OversightQueryDto } from './dto/oversight-query.dto';
 import { SeedTestDto } from './dto/seed-test.dto';
 import { OversightService } from './oversight.service';

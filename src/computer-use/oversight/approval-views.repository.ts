@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { updatedRows } from '../sql/sql';
+import { updatedRows } from '../../sql/sql';
 
 /** One opening of an approval's page, as the console reported it. */
 export interface ApprovalViewRow {

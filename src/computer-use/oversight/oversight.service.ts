@@ -1,18 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ApprovalsRepository } from '../computer-use/approvals/approvals.repository';
-import { decidersAtHold } from '../computer-use/approvals/deciders';
-import {
-  type TestApproval,
-  TestApprovalsRepository,
-} from '../computer-use/approvals/test-approvals.repository';
-import { AuditService } from '../audit/audit.service';
-import type { Caller } from '../auth/caller';
-import { invalid, notFound } from '../common/domain-error';
-import { parseAction } from '../computer-use/actions';
-import { SettingsService } from '../computer-use/settings/settings.service';
-import { AppConfig } from '../config/app-config';
+import { ApprovalsRepository } from '../approvals/approvals.repository';
+import { decidersAtHold } from '../approvals/deciders';
+import { type TestApproval, TestApprovalsRepository } from '../approvals/test-approvals.repository';
+import { AuditService } from '../../audit/audit.service';
+import type { Caller } from '../../auth/caller';
+import { invalid, notFound } from '../../common/domain-error';
+import { parseAction } from '../actions';
+import { SettingsService } from '../settings/settings.service';
+import { AppConfig } from '../../config/app-config';
 import type { SeedTestDto } from './dto/seed-test.dto';
 import { type ApprovalViewRow, ApprovalViewsRepository } from './approval-views.repository';
 import { type DecisionTotals, DecisionRecordsRepository } from './decision-records.repository';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { ApprovalsModule } from '../computer-use/approvals/approvals.module';
-import { SettingsModule } from '../computer-use/settings/settings.module';
+import { ApprovalsModule } from '../approvals/approvals.module';
+import { SettingsModule } from '../settings/settings.module';
 import { ApprovalViewsRepository } from './approval-views.repository';
 import { DecisionOversight } from './decision-oversight.service';
 import { DecisionRecordsRepository } from './decision-records.repository';

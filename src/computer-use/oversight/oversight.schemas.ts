@@ -8,7 +8,7 @@ import {
   time,
   timeOrNull,
   uuid,
-} from '../common/api-schema';
+} from '../../common/api-schema';
 
 const secondsOrNull = (description: string) => ({
   type: 'number' as const,
