@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import { decodeCursor, encodeCursor } from '../../common/cursor';
-import { cursorTime } from '../../sql/sql';
+import { cursorTime, updatedRows } from '../../sql/sql';
 import { Approval, ApprovalStatus } from './approval.entity';
 
 /** A page of waiting actions: held writes and, mixed in by time, seeded tests (their ids). */
@@ -14,8 +14,8 @@ export interface ApprovalPage {
 /**
  * The approvals table. An approval moves pending → approved | rejected | expired, and approved →
  * spent | expired, each change conditional on the status it was read in, so a decision, a spend
- * and an expiry can never both win. A resume spends it in the statement that resumes its run
- * (RunsRepository.resumeHeld).
+ * and an expiry can never both win. A resume spends it (`spend`) in the transaction that resumes
+ * its run (RunLifecycle.resume).
  */
 @Injectable()
 export class ApprovalsRepository {
@@ -68,6 +68,32 @@ export class ApprovalsRepository {
       .setLock('pessimistic_write')
       .where('a.id = :id', { id })
       .getOne();
+  }
+
+  /**
+   * Spends the run's approved approval for the resume that sends its write, in the caller's
+   * transaction: approved → spent, conditional on that status, so of concurrent resumes one wins
+   * (and neither a decision nor an expiry can win with it). Returns the step it approved, or null
+   * when it was not (or no longer) approved. The send gate sends an approved write only once its
+   * approval is spent (send-gate.ts), so the caller rolls back unless its resume then also moves
+   * the step and the run (RunsRepository.resumeSpent).
+   */
+  async spend(
+    manager: EntityManager,
+    runId: string,
+    approvalId: string,
+    spentBy: string,
+    spentAt: Date,
+  ): Promise<string | null> {
+    const spent = updatedRows<{ step_id: string }>(
+      await manager.query(
+        `UPDATE approvals SET status = 'spent', spent_by = $3, spent_at = $4
+          WHERE id = $2 AND run_id = $1 AND status = 'approved'
+          RETURNING step_id`,
+        [runId, approvalId, spentBy, spentAt],
+      ),
+    );
+    return spent[0]?.step_id ?? null;
   }
 
   /** Every approval of a run's steps, in step order: who decided each, and who resumed. */
