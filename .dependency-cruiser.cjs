@@ -1,11 +1,13 @@
 /**
  * `npm run lint` checks that no module of the service, the protocol package or the screen host
- * imports itself through others (a cycle), type-only imports included; that the step engine is
- * used only by the worker: runs, approvals and the API never depend on it, nor on an approval's
- * timers, which only the engine loads; that of computer-use, pixels/ needs nothing else and ocr/
- * only pixels/ (their specs may reach across); and that the console's browser code and the server
- * keep apart. Between folders, scripts/lint/folder-ties.mjs (run after it by `npm run
- * lint:modules`) keeps imports one way.
+ * imports itself through others (a cycle), type-only imports included; that no folder of src/ does
+ * either, through its files (a folder-scoped cycle: dependency-cruiser sees each directory as it
+ * is, so a knot of whole folders, each with its subfolders, is caught by
+ * scripts/lint/folder-ties.mjs, run after it by `npm run lint:modules`); that the platform folders
+ * never import computer-use; that the step engine is used only by the worker: runs, approvals and
+ * the API never depend on it, nor on an approval's timers, which only the engine loads; that of
+ * computer-use, pixels/ needs nothing else and ocr/ only pixels/ (their specs may reach across);
+ * and that the console's browser code and the server keep apart.
  */
 module.exports = {
   forbidden: [
@@ -15,6 +17,25 @@ module.exports = {
       comment: 'a module cycle: move what both sides need where both can depend on it',
       from: {},
       to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycle',
+      severity: 'error',
+      comment:
+        'a folder of src/ imports itself through other folders: move what both sides need into a folder below both',
+      scope: 'folder',
+      from: { path: '^src/[^/]+$' },
+      to: { circular: true },
+    },
+    {
+      name: 'platform-never-imports-computer-use',
+      severity: 'error',
+      comment:
+        'the platform (auth, audit, audit sinks, secrets, destinations, notifications, config, common) sits below computer use: what it needs of it comes through a port it defines (notifications/agent-channels.ts) or moves down',
+      from: {
+        path: '^src/(auth|audit|audit-sinks|secrets|destinations|notifications|config|common)/',
+      },
+      to: { path: '^src/computer-use/' },
     },
     {
       name: 'engine-only-from-the-worker',
@@ -53,9 +74,9 @@ module.exports = {
         "an approval's reminder and escalation run where the step queue is taken: only the engine (the worker) loads them",
       from: {
         path: '^src/',
-        pathNot: '^src/(computer-use/engine/|approvals/approval-(timers|notices)[.])',
+        pathNot: '^src/computer-use/(engine/|approvals/approval-(timers|notices)[.])',
       },
-      to: { path: '^src/approvals/approval-(timers|notices)[.]' },
+      to: { path: '^src/computer-use/approvals/approval-(timers|notices)[.]' },
     },
     {
       name: 'pixels-need-nothing-of-computer-use',

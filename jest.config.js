@@ -72,6 +72,7 @@ module.exports = {
         '<rootDir>/packages/protocol/src/**/*.spec.ts',
         '<rootDir>/screen-host/src/**/*.spec.ts',
         '<rootDir>/evals/**/*.spec.ts',
+        '<rootDir>/scripts/**/*.spec.ts',
       ],
     },
     {

@@ -15,8 +15,8 @@ import { parseArgs } from 'node:util';
 import { SimBackend } from '../screen-host/src/backends/sim/sim-backend';
 import { encodeScreenPng } from '@warden/protocol';
 import { decodePng, pixelSha256 } from '../src/computer-use/pixels/pixels';
-import { downscalePng } from '../src/models/downscale';
-import { scaleFor } from '../src/models/scaling';
+import { downscalePng } from '../src/computer-use/models/downscale';
+import { scaleFor } from '../src/computer-use/models/scaling';
 
 const SIZES = [
   { width: 1280, height: 800 },

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ApprovalsApiModule } from './approvals-api/approvals-api.module';
+import { ApprovalsApiModule } from './computer-use/approvals-api/approvals-api.module';
 import { AuditApiModule } from './audit-api/audit-api.module';
 import { AuditSinksApiModule } from './audit-sinks/audit-sinks-api.module';
 import { AuthModule } from './auth/auth.module';
@@ -13,13 +13,14 @@ import { RetentionApiModule } from './computer-use/retention/retention-api.modul
 import { RoutinesModule } from './computer-use/routines/routines.module';
 import { RunsModule } from './computer-use/runs/runs.module';
 import { McpModule } from './mcp/mcp.module';
+import { AgentChannelsModule } from './computer-use/settings/agent-channels.module';
 import { SettingsApiModule } from './computer-use/settings/settings-api.module';
 import type { AppConfig } from './config/app-config';
 import { ConsoleModule } from './console/console.module';
 import { CoreModule } from './core.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
-import { ModelsApiModule } from './models/models-api.module';
+import { ModelsApiModule } from './computer-use/models/models-api.module';
 import { DeliveriesApiModule } from './notifications/deliveries-api.module';
 
 /** The API: every controller, on the core. The worker (worker.module.ts) loads none of these. */
@@ -30,6 +31,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(config),
+        AgentChannelsModule,
         AuthModule,
         OidcModule,
         HealthModule,

@@ -5,6 +5,7 @@ import { AuditSinksWorkerModule } from './audit-sinks/audit-sinks-worker.module'
 import { CoreModule } from './core.module';
 import { EngineModule } from './computer-use/engine/engine.module';
 import { RetentionWorkerModule } from './computer-use/retention/retention-worker.module';
+import { AgentChannelsModule } from './computer-use/settings/agent-channels.module';
 import type { AppConfig } from './config/app-config';
 
 /** The worker: BullMQ step processors, the reconciler, the audit shipper and the screen purge, no HTTP server (docs/operations.md). */
@@ -15,6 +16,7 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [
         CoreModule.forRoot(config),
+        AgentChannelsModule,
         EngineModule,
         AuditSinksWorkerModule,
         RetentionWorkerModule,

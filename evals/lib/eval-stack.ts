@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { startBenchStack, type BenchHost, type BenchStack } from '../../bench/engine-stack';
-import { demoPlanner } from '../../src/models/demo-planner';
+import { demoPlanner } from '../../src/computer-use/models/demo-planner';
 import {
   anthropicMessage,
   startFakeProvider,

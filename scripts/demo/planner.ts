@@ -1,6 +1,6 @@
 import { VA02_EXAMPLE_SCRIPT } from '../../src/computer-use/planning/va02-example';
 import type { ModelPlannerConfig } from '../../src/computer-use/settings/agent-config';
-import { demoPlanner } from '../../src/models/demo-planner';
+import { demoPlanner } from '../../src/computer-use/models/demo-planner';
 import type { Schemas } from '@warden/client';
 import { type Clients, ensure } from './clients';
 

@@ -1,8 +1,7 @@
 import { invalid } from '../common/domain-error';
 import { isPlainObject } from '../common/is-plain-object';
-import { ENV_NAME_PATTERN } from '../computer-use/settings/agent-config';
-import { ENV_NAME_MESSAGE } from '../computer-use/settings/dto/field-checks';
-import { isSecretName, looksLikeSecretValue } from '../computer-use/settings/secret-fields';
+import { ENV_NAME_MESSAGE, ENV_NAME_PATTERN } from '../config/names';
+import { isSecretName, looksLikeSecretValue } from '../common/secret-fields';
 import { destinationOrigin } from '../destinations/origin';
 import {
   SINK_FIELDS,

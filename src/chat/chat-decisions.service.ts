@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { Approval } from '../approvals/approval.entity';
-import type { ApprovalView } from '../approvals/approval.view';
-import { ApprovalsRepository } from '../approvals/approvals.repository';
-import { ApprovalsService } from '../approvals-api/approvals.service';
-import type { DecisionInput } from '../approvals-api/decision-input';
+import type { Approval } from '../computer-use/approvals/approval.entity';
+import type { ApprovalView } from '../computer-use/approvals/approval.view';
+import { ApprovalsRepository } from '../computer-use/approvals/approvals.repository';
+import { ApprovalsService } from '../computer-use/approvals-api/approvals.service';
+import type { DecisionInput } from '../computer-use/approvals-api/decision-input';
 import { AuditService } from '../audit/audit.service';
 import { DomainError } from '../common/domain-error';
 import { SettingsService } from '../computer-use/settings/settings.service';

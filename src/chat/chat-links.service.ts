@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { trustedIssuer } from '../approvals/deciders';
+import { trustedIssuer } from '../computer-use/approvals/deciders';
 import { AuditService } from '../audit/audit.service';
 import type { Caller } from '../auth/caller';
 import { SessionsRepository } from '../auth/sessions/sessions.repository';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ApprovalsApiModule } from '../approvals-api/approvals-api.module';
+import { ApprovalsApiModule } from '../computer-use/approvals-api/approvals-api.module';
 import { AuthModule } from '../auth/auth.module';
 import { RunStateModule } from '../computer-use/runs/run-state.module';
 import { SettingsModule } from '../computer-use/settings/settings.module';

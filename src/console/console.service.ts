@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApprovalsRepository } from '../approvals/approvals.repository';
+import { ApprovalsRepository } from '../computer-use/approvals/approvals.repository';
 import type { Caller } from '../auth/caller';
 import { notFound } from '../common/domain-error';
 import type { RunView } from '../computer-use/runs/run.view';

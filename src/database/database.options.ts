@@ -1,5 +1,5 @@
 import type { DataSourceOptions } from 'typeorm';
-import { Approval } from '../approvals/approval.entity';
+import { Approval } from '../computer-use/approvals/approval.entity';
 import { Run } from '../computer-use/runs/run.entity';
 import { Step } from '../computer-use/runs/step.entity';
 import { AuditEvent } from '../audit/audit-event.entity';
@@ -11,8 +11,8 @@ import { ComputerUseConfigVersion } from '../computer-use/settings/computer-use-
 import { KillSwitch } from '../computer-use/settings/kill-switch.entity';
 import { TenantPause } from '../computer-use/settings/tenant-pause.entity';
 import { Screen } from '../computer-use/screens/screen.entity';
-import { ModelCall } from '../models/model-call.entity';
-import { ModelUsageDay } from '../models/model-usage-day.entity';
+import { ModelCall } from '../computer-use/models/model-call.entity';
+import { ModelUsageDay } from '../computer-use/models/model-usage-day.entity';
 import { SecretGrant } from '../secrets/secret-grant.entity';
 import { Delivery } from '../notifications/delivery.entity';
 import { AuditSink } from '../audit-sinks/audit-sink.entity';

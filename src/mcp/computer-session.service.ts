@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ApprovalView } from '../approvals/approval.view';
+import type { ApprovalView } from '../computer-use/approvals/approval.view';
 import type { Caller } from '../auth/caller';
 import { conflict, DomainError, forbidden, invalid } from '../common/domain-error';
 import { MCP_FAMILY_NAME } from '../computer-use/remote/mcp-family';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ApprovalView } from '../approvals/approval.view';
+import type { ApprovalView } from '../computer-use/approvals/approval.view';
 import { DomainError } from '../common/domain-error';
 import type { StepView } from '../computer-use/runs/run.view';
 import { frameOf, type SessionState } from './computer-session.service';

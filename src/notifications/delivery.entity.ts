@@ -8,7 +8,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import type { NotifyChannel, NotifyKind } from '../computer-use/settings/agent-config';
+import type { NotifyChannel, NotifyKind } from './notify-channel';
 import { Tenant } from '../tenants/tenant.entity';
 import type { NotifyEventKind } from './notify-event';
 import type { NotificationMessage } from './render-message';

@@ -1,4 +1,4 @@
-import type { NotifyKind } from '../computer-use/settings/agent-config';
+import type { NotifyKind } from './notify-channel';
 import type { Delivery, DeliveryStatus } from './delivery.entity';
 import type { NotifyEventKind } from './notify-event';
 

@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
 import { QueueModule } from '../queue/queue.module';
-import { SettingsModule } from '../computer-use/settings/settings.module';
 import { DeliveriesRepository } from './deliveries.repository';
 import { Notifications } from './notifications.service';
 
-/** Announcing events to an agent's channels: what the API and the worker both call. */
+/**
+ * Announcing events to an agent's channels: what the API and the worker both call. The channels
+ * come through AGENT_CHANNELS (agent-channels.ts), which the API and the worker bind.
+ */
 @Module({
-  imports: [QueueModule, SettingsModule],
+  imports: [QueueModule],
   providers: [Notifications, DeliveriesRepository],
   exports: [Notifications, DeliveriesRepository],
 })

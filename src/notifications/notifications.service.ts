@@ -1,8 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import type { NotifyChannel } from '../computer-use/settings/agent-config';
-import { SettingsService } from '../computer-use/settings/settings.service';
 import { NotifyQueue } from '../queue/notify-queue';
+import { AGENT_CHANNELS, type AgentChannels } from './agent-channels';
 import { consoleBaseUrl } from './console-base-url';
 import { DeliveriesRepository } from './deliveries.repository';
 import type { NotifyEvent } from './notify-event';
@@ -20,21 +19,19 @@ export class Notifications {
 
   constructor(
     private readonly config: AppConfig,
-    private readonly settings: SettingsService,
+    @Inject(AGENT_CHANNELS) private readonly agents: AgentChannels,
     private readonly deliveries: DeliveriesRepository,
     private readonly queue: NotifyQueue,
   ) {}
 
   async announce(tenant: string, agent: string, event: NotifyEvent): Promise<void> {
     try {
-      // The channels in force now: a channel the admin just added hears about older runs too.
-      const config = await this.settings.agent(tenant, agent);
-      const channels: NotifyChannel[] = config?.notify ?? [];
+      const { channels, includeScreen } = await this.agents.of(tenant, agent);
       if (channels.length === 0) return;
       const message = renderMessage(event, {
         tenant,
         agent,
-        includeScreen: config?.notify_include_screen === true,
+        includeScreen,
         baseUrl: consoleBaseUrl(this.config),
         now: new Date(),
       });

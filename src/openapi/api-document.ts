@@ -9,7 +9,7 @@ import {
   type SchemaObject,
   SwaggerModule,
 } from '@nestjs/swagger';
-import { APPROVAL_SCHEMAS } from '../approvals/approval.schemas';
+import { APPROVAL_SCHEMAS } from '../computer-use/approvals/approval.schemas';
 import { AUDIT_SCHEMAS } from '../audit-api/audit.schemas';
 import { AUDIT_SINK_SCHEMAS } from '../audit-sinks/audit-sinks.schemas';
 import { AUTH_SCHEMAS } from '../auth/auth.schemas';
@@ -20,10 +20,10 @@ import { INVENTORY_SCHEMAS } from '../computer-use/inventory/inventory.schemas';
 import { RETENTION_SCHEMAS } from '../computer-use/retention/retention.schemas';
 import { RUN_SCHEMAS } from '../computer-use/runs/run.schemas';
 import { SETTINGS_SCHEMAS } from '../computer-use/settings/settings.schemas';
-import { TRANSCRIPT_SCHEMAS } from '../models/transcript.schemas';
+import { TRANSCRIPT_SCHEMAS } from '../computer-use/models/transcript.schemas';
 import { DELIVERY_SCHEMAS } from '../notifications/delivery.schemas';
 import { PLANNER_WORK_SCHEMAS } from '../computer-use/remote/planner-work.schemas';
-import { OVERSIGHT_SCHEMAS } from '../oversight/oversight.schemas';
+import { OVERSIGHT_SCHEMAS } from '../computer-use/oversight/oversight.schemas';
 import { PLANNER_SCHEMAS } from './planner.schemas';
 
 /** The version integrators build against: its major changes with every breaking change. */

@@ -1,4 +1,4 @@
-import { openaiCompatibleProvider } from '../models/providers/openai-compatible.provider';
+import { openaiCompatibleProvider } from '../computer-use/models/providers/openai-compatible.provider';
 import { answerOf, turnOf, withoutImages, type WorkInput } from './worker-turn';
 
 const input: WorkInput = {

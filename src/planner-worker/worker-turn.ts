@@ -3,7 +3,7 @@
  * (docs/planners.md) turned into the Turn the project's openai-compatible provider sends, and the
  * provider's reading turned into the worker's answer. Pure.
  */
-import type { ProviderAnswer, Turn } from '../models/provider';
+import type { ProviderAnswer, Turn } from '../computer-use/models/provider';
 
 /** The published input, as far as the worker reads it. */
 export interface WorkInput {

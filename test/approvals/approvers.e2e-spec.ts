@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import { ApprovalTimers } from '../../src/approvals/approval-timers.service';
+import { ApprovalTimers } from '../../src/computer-use/approvals/approval-timers.service';
 import { JOB, STEP_QUEUE } from '../../src/queue/step-queue';
 import { isEnded, startStack, Stack } from '../support/stack';
 import { until } from '../support/until';

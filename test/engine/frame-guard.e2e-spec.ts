@@ -1,6 +1,6 @@
 import { FRAME_PRECONDITION_CAPABILITY } from '@warden/protocol';
-import type { Approval } from '../../src/approvals/approval.entity';
-import { ApprovalsRepository } from '../../src/approvals/approvals.repository';
+import type { Approval } from '../../src/computer-use/approvals/approval.entity';
+import { ApprovalsRepository } from '../../src/computer-use/approvals/approvals.repository';
 import { FrameGuard } from '../../src/computer-use/engine/frame-guard.service';
 import { RunEnds } from '../../src/computer-use/engine/run-ends';
 import type { StepContext } from '../../src/computer-use/engine/step-context';

@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { ApprovalsRepository } from '../../src/approvals/approvals.repository';
+import { ApprovalsRepository } from '../../src/computer-use/approvals/approvals.repository';
 import { Reconciler } from '../../src/computer-use/engine/reconciler.service';
 import { PlannerWorkRepository } from '../../src/computer-use/remote/planner-work.repository';
 import { RunLifecycle } from '../../src/computer-use/runs/run-lifecycle.service';

@@ -1,5 +1,5 @@
-import type { Approval } from '../../src/approvals/approval.entity';
-import { ApprovalsRepository } from '../../src/approvals/approvals.repository';
+import type { Approval } from '../../src/computer-use/approvals/approval.entity';
+import { ApprovalsRepository } from '../../src/computer-use/approvals/approvals.repository';
 import { RunEnds } from '../../src/computer-use/engine/run-ends';
 import { ScreenSampling } from '../../src/computer-use/engine/screen-sampling.service';
 import { ScreenHostError } from '../../src/computer-use/host-client/screen-host.client';

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Type } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
-import type { Approval } from '../../src/approvals/approval.entity';
-import { ApprovalsRepository } from '../../src/approvals/approvals.repository';
+import type { Approval } from '../../src/computer-use/approvals/approval.entity';
+import { ApprovalsRepository } from '../../src/computer-use/approvals/approvals.repository';
 import type { AppConfig } from '../../src/config/app-config';
 import { CoreModule } from '../../src/core.module';
 import { EngineModule } from '../../src/computer-use/engine/engine.module';
+import { AgentChannelsModule } from '../../src/computer-use/settings/agent-channels.module';
 import { loadRules } from '../../src/computer-use/actions';
 import { ruleSettings } from '../../src/computer-use/engine/lease-decisions';
 import type { StepContext } from '../../src/computer-use/engine/step-context';
@@ -93,7 +94,8 @@ export async function startStageBed(
   const config = testConfig(db.url, options.env);
   const host = new FakeScreenHost();
   let builder = Test.createTestingModule({
-    imports: [CoreModule.forRoot(config), EngineModule],
+    // As the worker binds it (worker.module.ts).
+    imports: [CoreModule.forRoot(config), AgentChannelsModule, EngineModule],
   })
     .overrideProvider(ScreenHostClient)
     .useValue({ forTarget: () => host, close: () => undefined, caDir: undefined })

@@ -1,6 +1,6 @@
 import type { Action } from '../../src/computer-use/actions';
-import type { Approval } from '../../src/approvals/approval.entity';
-import { ApprovalsRepository } from '../../src/approvals/approvals.repository';
+import type { Approval } from '../../src/computer-use/approvals/approval.entity';
+import { ApprovalsRepository } from '../../src/computer-use/approvals/approvals.repository';
 import { RunEnds } from '../../src/computer-use/engine/run-ends';
 import { StepSending } from '../../src/computer-use/engine/step-sending.service';
 import type { Run } from '../../src/computer-use/runs/run.entity';

@@ -4,7 +4,7 @@ import type { Caller } from '../../auth/caller';
 import { DomainError, notFound } from '../../common/domain-error';
 import { AppConfig } from '../../config/app-config';
 import { toolOf } from '../../config/model-tools';
-import { defaultModelId, deploymentModels } from '../../models/default-model';
+import { defaultModelId, deploymentModels } from '../models/default-model';
 import { parsePlannerId, SCRIPTED_FAMILY } from '../../config/planner-id';
 import { PlannersService, type ScriptedPlannerView } from '../planning/planners.service';
 import { ScriptedPlannersRepository } from '../planning/scripted-planners.repository';

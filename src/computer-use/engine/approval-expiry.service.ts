@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ApprovalsRepository } from '../../approvals/approvals.repository';
+import { ApprovalsRepository } from '../approvals/approvals.repository';
 import { StepQueue } from '../../queue/step-queue';
 import { RunLifecycle } from '../runs/run-lifecycle.service';
 import { RunsRepository } from '../runs/runs.repository';

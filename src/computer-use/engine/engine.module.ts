@@ -1,6 +1,6 @@
 import { RemoteModule } from '../remote/remote.module';
 import { Module } from '@nestjs/common';
-import { ApprovalTimersModule } from '../../approvals/approval-timers.module';
+import { ApprovalTimersModule } from '../approvals/approval-timers.module';
 import { NotificationsWorkerModule } from '../../notifications/notifications-worker.module';
 import { SecretsModule } from '../../secrets/secrets.module';
 import { CatalogModule } from '../catalog/catalog.module';

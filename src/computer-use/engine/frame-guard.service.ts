@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { FRAME_PRECONDITION_CAPABILITY } from '@warden/protocol';
-import type { Approval } from '../../approvals/approval.entity';
+import type { Approval } from '../approvals/approval.entity';
 import type { Step } from '../runs/step.entity';
 import { frameIgnore } from '../pixels/frame-ignore';
 import { VolatileMask } from '../pixels/pixels';

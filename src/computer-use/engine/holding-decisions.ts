@@ -3,7 +3,7 @@
  * holds the write: when its approval expires, is recalled and is handed on, what of the injection
  * rail's record it keeps, and what the audit trail says of it (hashes, never the values).
  */
-import type { ApprovalRedaction } from '../../approvals/approval.entity';
+import type { ApprovalRedaction } from '../approvals/approval.entity';
 import { sha256Hex } from '../../common/sha256';
 import { type Action, type Change, type Rect, underRegion } from '../actions';
 import type { ProviderSafetyCheck } from '../planner-contract/planner';

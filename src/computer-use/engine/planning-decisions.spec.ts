@@ -1,5 +1,5 @@
 import { RemotePlannerError } from '../remote/remote-errors';
-import { BudgetExhaustedError } from '../../models/model-errors';
+import { BudgetExhaustedError } from '../models/model-errors';
 import { SecretRefused } from '../../secrets/secret-grants.service';
 import type { OutlineElement, Verdict } from '../actions';
 import type { ObservedScreen, StepHistory } from '../planner-contract/planner';

@@ -4,7 +4,7 @@
  * ends the run, and the step's decision as it is recorded.
  */
 import { canonicalJson } from '../../audit/canonical-json';
-import { BudgetExhaustedError } from '../../models/model-errors';
+import { BudgetExhaustedError } from '../models/model-errors';
 import { labelAt, lastClickPoint, maskCardNumbersIn, outlineTitle, type Verdict } from '../actions';
 import { messageOf } from '../actions/receipt';
 import type { ObservedScreen, PlanResult, StepHistory } from '../planner-contract/planner';

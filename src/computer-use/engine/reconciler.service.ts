@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { ApprovalsRepository } from '../../approvals/approvals.repository';
+import { ApprovalsRepository } from '../approvals/approvals.repository';
 import { AppConfig } from '../../config/app-config';
 import { DeliveriesRepository } from '../../notifications/deliveries.repository';
 import { NotifyQueue } from '../../queue/notify-queue';

@@ -1,4 +1,4 @@
-import type { Approval } from '../../approvals/approval.entity';
+import type { Approval } from '../approvals/approval.entity';
 import type { StagedEdit } from '../actions';
 import { Step } from '../runs/step.entity';
 import { SecretRefused } from '../../secrets/secret-grants.service';

@@ -1,4 +1,4 @@
-import type { Approval } from '../../approvals/approval.entity';
+import type { Approval } from '../approvals/approval.entity';
 import type { Action } from '../actions';
 import type { EndReason } from '../runs/run-status';
 import type { Step, StepOutcome } from '../runs/step.entity';

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { Approval } from '../../approvals/approval.entity';
-import { ApprovalsRepository } from '../../approvals/approvals.repository';
+import type { Approval } from '../approvals/approval.entity';
+import { ApprovalsRepository } from '../approvals/approvals.repository';
 import { AppConfig } from '../../config/app-config';
 import { decodePng, learnVolatileMask, ScreenError, VolatileMask } from '../pixels/pixels';
 import type { Step } from '../runs/step.entity';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { Approval } from '../../approvals/approval.entity';
+import type { Approval } from '../approvals/approval.entity';
 import { AuditService } from '../../audit/audit.service';
 import type { Action } from '../actions';
 import { isWrite } from '../runs/step-phase';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ApprovalsRepository } from '../../approvals/approvals.repository';
-import { decidersAtHold } from '../../approvals/deciders';
+import { ApprovalsRepository } from '../approvals/approvals.repository';
+import { decidersAtHold } from '../approvals/deciders';
 import { AuditService } from '../../audit/audit.service';
 import { Notifications } from '../../notifications/notifications.service';
 import { approvalFacts, runFacts } from '../../notifications/notify-facts';

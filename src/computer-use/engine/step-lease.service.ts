@@ -1,8 +1,8 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Approval } from '../../approvals/approval.entity';
-import { ApprovalsRepository } from '../../approvals/approvals.repository';
+import type { Approval } from '../approvals/approval.entity';
+import { ApprovalsRepository } from '../approvals/approvals.repository';
 import { AppConfig } from '../../config/app-config';
 import { loadRules, type Rules } from '../actions';
 import type { Run } from '../runs/run.entity';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Approval } from '../../approvals/approval.entity';
-import { ApprovalsRepository } from '../../approvals/approvals.repository';
+import type { Approval } from '../approvals/approval.entity';
+import { ApprovalsRepository } from '../approvals/approvals.repository';
 import { AppConfig } from '../../config/app-config';
 import type { Action } from '../actions';
 import { isWrite, type StepPhase } from '../runs/step-phase';

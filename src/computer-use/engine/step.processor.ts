@@ -1,7 +1,7 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { Job } from 'bullmq';
-import { ApprovalTimers } from '../../approvals/approval-timers.service';
+import { ApprovalTimers } from '../approvals/approval-timers.service';
 import { AppConfig } from '../../config/app-config';
 import { ExpireJob, JOB, STEP_QUEUE, StepJob } from '../../queue/step-queue';
 import { ApprovalExpiry } from './approval-expiry.service';

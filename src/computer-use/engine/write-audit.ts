@@ -1,4 +1,4 @@
-import type { Approval } from '../../approvals/approval.entity';
+import type { Approval } from '../approvals/approval.entity';
 import { sha256Hex } from '../../common/sha256';
 import type { Action } from '../actions';
 import type { Step } from '../runs/step.entity';

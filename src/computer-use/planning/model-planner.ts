@@ -1,5 +1,5 @@
 import type { ModelPlannerConfig } from '../settings/agent-config';
-import type { ModelsService } from '../../models/models.service';
+import type { ModelsService } from '../models/models.service';
 import type { Planner, PlanningContext, PlanResult } from '../planner-contract/planner';
 
 /**

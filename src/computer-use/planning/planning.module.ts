@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ModelsModule } from '../../models/models.module';
+import { ModelsModule } from '../models/models.module';
 import { RemoteModule } from '../remote/remote.module';
 import { SettingsModule } from '../settings/settings.module';
 import { PlannersService } from './planners.service';

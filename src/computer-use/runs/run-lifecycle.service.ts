@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ApprovalsRepository } from '../../approvals/approvals.repository';
+import { ApprovalsRepository } from '../approvals/approvals.repository';
 import { AuditService } from '../../audit/audit.service';
 import { Notifications } from '../../notifications/notifications.service';
 import { runEnded } from '../../notifications/notify-facts';
@@ -44,9 +44,9 @@ export class RunLifecycle {
   }
 
   /**
-   * A resume, in the caller's transaction and in one statement: the approval spent, its step
-   * held → approved, the run awaiting_approval → running; each only if the one before changed.
-   * The caller rolls back unless all three did.
+   * A resume, in the caller's transaction: the approval spent (ApprovalsRepository.spend), then in
+   * one statement its step held → approved and the run awaiting_approval → running; each only if
+   * the one before changed. The caller rolls back unless all three did.
    */
   async resume(
     manager: EntityManager,
@@ -59,7 +59,9 @@ export class RunLifecycle {
         'a resume moves a run awaiting_approval → running and its step held → approved',
       );
     }
-    return this.runs.resumeHeld(manager, runId, approvalId, spentBy, new Date());
+    const stepId = await this.approvals.spend(manager, runId, approvalId, spentBy, new Date());
+    if (stepId === null) return { spent: false, stepApproved: false, running: false };
+    return { spent: true, ...(await this.runs.resumeSpent(manager, runId, stepId)) };
   }
 
   /**

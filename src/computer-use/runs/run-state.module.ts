@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ApprovalsModule } from '../../approvals/approvals.module';
+import { ApprovalsModule } from '../approvals/approvals.module';
 import { NotificationsModule } from '../../notifications/notifications.module';
 import { QueueModule } from '../../queue/queue.module';
 import { SettingsModule } from '../settings/settings.module';

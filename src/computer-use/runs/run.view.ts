@@ -1,5 +1,5 @@
-import type { Approval } from '../../approvals/approval.entity';
-import { approvalView, ApprovalView } from '../../approvals/approval.view';
+import type { Approval } from '../approvals/approval.entity';
+import { approvalView, ApprovalView } from '../approvals/approval.view';
 import type { Run } from './run.entity';
 import type { LabelEvidence, StagedEdit } from '../actions';
 import { isReceipt, type Receipt } from '../actions/receipt';

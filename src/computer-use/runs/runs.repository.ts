@@ -7,7 +7,7 @@ import { Run } from './run.entity';
 import type { RunStatus } from './run-status';
 import { GOVERNANCE_JOINS } from '../settings/settings.repository';
 import type { StepPhase } from './step-phase';
-import type { ApprovalStatus } from '../../approvals/approval.entity';
+import type { ApprovalStatus } from '../approvals/approval.entity';
 
 /** A run as a job reads it: with the phase of its current step (null before step 1). */
 export type RunForJob = Run & { currentPhase: StepPhase | null };
@@ -61,7 +61,7 @@ export interface HeldRun {
   } | null;
 }
 
-/** What a resume's statement changed: each part only if the one before it did. */
+/** What a resume changed: each part only if the one before it did. */
 export interface Resumed {
   /** The approval went approved → spent (of concurrent resumes, only one sees this). */
   spent: boolean;
@@ -165,42 +165,33 @@ export class RunsRepository {
   }
 
   /**
-   * A resume's change, in one statement (RunLifecycle.resume checks it against both state
-   * machines): the approval is spent (approved → spent, conditional on its status, so of
-   * concurrent resumes one wins), then its step moves held → approved and the run
-   * awaiting_approval → running, each only if the change before it was made. The caller rolls
-   * back unless all three were.
+   * The rest of a resume once its approval is spent (ApprovalsRepository.spend, in the same
+   * transaction), in one statement: the approval's step moves held → approved and the run
+   * awaiting_approval → running, the run only if the step moved. The caller rolls back unless both
+   * did.
    */
-  async resumeHeld(
+  async resumeSpent(
     manager: EntityManager,
     runId: string,
-    approvalId: string,
-    spentBy: string,
-    spentAt: Date,
-  ): Promise<Resumed> {
-    const params: unknown[] = [runId, approvalId, spentBy, spentAt];
+    stepId: string,
+  ): Promise<Omit<Resumed, 'spent'>> {
+    const params: unknown[] = [runId, stepId];
     const sets = statusSets('running', { pendingApproval: null }, params);
-    const rows: Array<{ spent: boolean; step_approved: boolean; running: boolean }> =
-      await manager.query(
-        `WITH spent AS (
-           UPDATE approvals SET status = 'spent', spent_by = $3, spent_at = $4
-            WHERE id = $2 AND run_id = $1 AND status = 'approved'
-            RETURNING step_id),
-         approved AS (
-           UPDATE steps SET phase = 'approved'
-            WHERE id = (SELECT step_id FROM spent) AND phase = 'held'
-            RETURNING id),
-         running AS (
-           UPDATE runs SET ${sets.join(', ')}
-            WHERE id = $1 AND status = 'awaiting_approval' AND EXISTS (SELECT 1 FROM approved)
-            RETURNING id)
-         SELECT EXISTS (SELECT 1 FROM spent) AS spent,
-                EXISTS (SELECT 1 FROM approved) AS step_approved,
-                EXISTS (SELECT 1 FROM running) AS running`,
-        params,
-      );
+    const rows: Array<{ step_approved: boolean; running: boolean }> = await manager.query(
+      `WITH approved AS (
+         UPDATE steps SET phase = 'approved'
+          WHERE id = $2 AND phase = 'held'
+          RETURNING id),
+       running AS (
+         UPDATE runs SET ${sets.join(', ')}
+          WHERE id = $1 AND status = 'awaiting_approval' AND EXISTS (SELECT 1 FROM approved)
+          RETURNING id)
+       SELECT EXISTS (SELECT 1 FROM approved) AS step_approved,
+              EXISTS (SELECT 1 FROM running) AS running`,
+      params,
+    );
     const row = rows[0];
-    return { spent: row.spent, stepApproved: row.step_approved, running: row.running };
+    return { stepApproved: row.step_approved, running: row.running };
   }
 
   /** The run, locked for the rest of the caller's transaction (an expiry, in a resume's order). */

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ApprovalsRepository } from '../../approvals/approvals.repository';
+import { ApprovalsRepository } from '../approvals/approvals.repository';
 import { AuditService } from '../../audit/audit.service';
 import type { Caller } from '../../auth/caller';
 import { conflict, gone, notFound } from '../../common/domain-error';
@@ -155,8 +155,8 @@ export class RunsService {
    * action, or stops the run `stale_screen`; this waits for that outcome and answers the run.
    */
   async resume(caller: Caller, id: string): Promise<RunView> {
-    // Four round trips (begin, the locked read, one statement for the change, commit): in a burst
-    // of resumes each holds a pooled connection only that long (issue 18 §2).
+    // Five round trips (begin, the locked read, the spend, one statement for the step and the run,
+    // commit): in a burst of resumes each holds a pooled connection only that long.
     const spent = await this.dataSource.transaction(async (manager) => {
       const run = await this.runs.lockHeld(manager, caller.tenant, id);
       if (!run) throw notFound(`no run ${id}`);

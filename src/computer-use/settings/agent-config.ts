@@ -3,6 +3,7 @@
  * normalised and with every default filled in, so there is one shape. Field names are the API's;
  * each field's default and bounds are in its table (agent-fields.ts, planner-fields.ts).
  */
+import type { NotifyChannel } from '../../notifications/notify-channel';
 import type { ScreenRule } from '../actions';
 import { AGENT_FIELD_SPECS } from './agent-fields';
 import { type ApproveAt, BOUNDS, type ModelProvider, type OnInjection } from './config-bounds';
@@ -29,6 +30,7 @@ export {
   type OnInjection,
   SCRIPTED_PLANNER_PATTERN,
 } from './config-bounds';
+export type { NotifyChannel } from '../../notifications/notify-channel';
 
 /** A planner that asks a model (docs/models.md). Budgets and prices left out are `null`: no cap, unknown price. */
 export interface ModelPlannerConfig {
@@ -131,19 +133,6 @@ export interface AgentConfig {
   /** Who may decide as well once the write is escalated (typed, like `approvers`); non-empty exactly when it escalates. */
   escalate_to: string[];
 }
-
-/**
- * One channel of an agent's notifications. Secrets are named by variable: a webhook's signing
- * secret (`secret_env`), and a Slack or Teams incoming-webhook URL as a whole (`url_env`), since
- * whoever holds that URL may post. Each may go only to an origin the operator granted (docs/screen-host.md).
- */
-export type NotifyChannel =
-  | { kind: 'webhook'; url: string; secret_env: string }
-  /** `signing_secret_env`: the Slack app's signing secret; set, its messages carry buttons. */
-  | { kind: 'slack'; url_env: string; signing_secret_env?: string }
-  /** `bot_app_id`: the Teams bot's app id; set, its cards carry buttons (Action.Execute). */
-  | { kind: 'teams'; url_env: string; bot_app_id?: string }
-  | { kind: 'email'; to: string[] };
 
 export interface ComputerUseConfig {
   enabled: boolean;

@@ -2,15 +2,15 @@
  * What an agent's configuration is checked against besides its own fields (agent-fields.ts and
  * planner-fields.ts hold those, each with its bounds): the enumerations, the name patterns and the
  * bounds of the parts of a field (a rectangle's coordinates, a list's length). Imports only
- * config/names.ts, so the field tables and the DTOs can use it without going through
- * agent-config.ts.
+ * config/names.ts and notifications/notify-channel.ts, so the field tables and the DTOs can use it
+ * without going through agent-config.ts.
  */
 
 // The model providers and what a variable name may be: shared with the deployment's own config.
 export { ENV_NAME_PATTERN, MODEL_PROVIDERS, type ModelProvider } from '../../config/names';
 
-export const NOTIFY_KINDS = ['webhook', 'slack', 'teams', 'email'] as const;
-export type NotifyKind = (typeof NOTIFY_KINDS)[number];
+// What a notification channel may be: notifications define it, an agent lists its channels.
+export { NOTIFY_KINDS, type NotifyKind } from '../../notifications/notify-channel';
 
 export const APPROVE_AT = ['every_write', 'commit'] as const;
 export const ON_INJECTION = ['hold', 'stop'] as const;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { DomainError } from '../../common/domain-error';
 import { AGENT_DEFAULTS, MODEL_PLANNER_DEFAULTS } from './agent-config';
 import { parseConfigBody } from './parse-config';
-import { findSecrets, isSecretName } from './secret-fields';
+import { findSecrets, isSecretName } from '../../common/secret-fields';
 
 const MINIMAL = {
   enabled: true,

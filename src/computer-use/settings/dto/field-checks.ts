@@ -4,8 +4,7 @@
  */
 import { BOUNDS } from '../config-bounds';
 
-export const ENV_NAME_MESSAGE = (field: string) =>
-  `${field} must name an environment variable (A-Z, 0-9 and _, not starting with a digit, at most 128), not hold a value`;
+export { ENV_NAME_MESSAGE } from '../../../config/names';
 
 export const HTTPS_URL = {
   protocols: ['https'],
