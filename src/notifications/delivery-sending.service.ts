@@ -6,7 +6,7 @@ import { deploymentSecret, SecretGrants, SecretRefused } from '../secrets/secret
 import { emailContent, slackPayload, teamsPayload, webhookBody } from './channel-payloads';
 import { DeliveriesRepository } from './deliveries.repository';
 import type { Delivery } from './delivery.entity';
-import { EmailError, sendEmail } from './email-sender';
+import { deliveryMessageId, EmailError, sendEmail } from './email-sender';
 import { PostError, postJson } from './http-post';
 import { notifyCa } from './notify-ca';
 import { signWebhook } from './webhook-signature';
@@ -161,6 +161,7 @@ export class DeliverySending {
         },
         to,
         emailContent(d.message),
+        deliveryMessageId(d.id, c.SMTP_FROM),
       );
       return { kind: 'delivered' };
     } catch (error) {

@@ -17,11 +17,22 @@ export class EmailError extends Error {
   }
 }
 
+/**
+ * The Message-ID of a delivery's mail, the same on every try: SMTP cannot say whether a mail whose
+ * answer was lost arrived, so a try after a timeout may deliver it twice, and the reader's mail
+ * system (or a person) knows the two as one message.
+ */
+export function deliveryMessageId(deliveryId: string, from: string): string {
+  const domain = /@([A-Za-z0-9.-]+)>?\s*$/.exec(from)?.[1] ?? 'warden.invalid';
+  return `<delivery-${deliveryId}@${domain}>`;
+}
+
 /** Sends one mail; an EmailError carries the SMTP reply code or the error's code, never the server's words. */
 export async function sendEmail(
   smtp: SmtpSettings,
   to: string[],
   content: EmailContent,
+  messageId: string,
 ): Promise<void> {
   const url = new URL(smtp.url);
   const secure = url.protocol === 'smtps:';
@@ -40,7 +51,13 @@ export async function sendEmail(
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
-      transport.sendMail({ from: smtp.from, to, subject: content.subject, text: content.text }),
+      transport.sendMail({
+        from: smtp.from,
+        to,
+        subject: content.subject,
+        text: content.text,
+        messageId,
+      }),
       new Promise((_, reject) => {
         timer = setTimeout(() => reject(new EmailError('timeout')), smtp.timeoutMs);
       }),
