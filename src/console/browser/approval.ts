@@ -302,6 +302,47 @@ function safetyChecks(approval: Approval) {
   );
 }
 
+/** Brings the parts that change with the state up to date (all but the decision panel). */
+function drawState(p: Parts, state: ApprovalState) {
+  const now = Date.now();
+  const stand = standView(state, now);
+  p.stand.className = stand.className;
+  p.stand.textContent = stand.text;
+  p.deciders.update(state.approval, now);
+  p.runStatus.textContent = state.run ? statusInWords(state.run) : 'not known';
+  p.note.hidden = noteText(state) === null;
+  // Once the write was sent: what was sent, what the application said, and the next screen.
+  if (p.afterSent.show(state.approval, state.run)) {
+    p.heldScreen.classList.add('held-screen-sent');
+    p.heldCaption.textContent = sentCaption(state.approval);
+  }
+  p.whyTitle.textContent = whyTitle(state);
+  const own = whyNot(state);
+  p.own.hidden = own === null;
+  p.own.textContent = own ?? '';
+}
+
+/** What the decision panel's buttons do. */
+interface PanelWiring {
+  decide: (kind: 'approve' | 'reject', comment: string, buttons: HTMLButtonElement[]) => void;
+  resume: (panel: Omit<PanelWiring, 'decide' | 'resume'>) => HTMLElement;
+  say: (text: string) => void;
+  warn: (text: string) => void;
+  answered: (run: Run, approval: Approval) => void;
+}
+
+/** The decision panel: the form, resuming, or nothing; and the way to the run. */
+function panelNodes(state: ApprovalState, wiring: PanelWiring) {
+  const view = panelView(state);
+  const href = followRunHref(state);
+  const { say, warn, answered } = wiring;
+  return [
+    view.kind === 'decide' ? decideForm(view, wiring.decide) : null,
+    view.kind === 'resume' ? wiring.resume({ say, warn, answered }) : null,
+    href ? h('p', {}, h('a', { href }, 'Follow the run step by step')) : null,
+  ].filter((node) => node !== null);
+}
+
 /** Says what happened (`say`) or what went wrong (`warn`), each clearing the other. */
 function speaker(p: Parts) {
   const say = (text: string) => {
@@ -378,54 +419,25 @@ export async function renderApproval(main: HTMLElement, ctx: PageContext) {
     }
   };
 
-  /** The decision panel: the form, resuming, or nothing; and the way to the run. */
-  const drawPanel = () => {
-    const view = panelView(state);
-    p.panel.replaceChildren();
-    if (view.kind === 'decide') {
-      p.panel.append(decideForm(view, (kind, text, buttons) => void decide(kind, text, buttons)));
-    } else if (view.kind === 'resume') {
-      p.panel.append(
-        resumePanel({
-          approval: state.approval,
-          words: held.words,
-          say,
-          warn,
-          answered: (answeredRun, answeredApproval) => {
-            state.run = answeredRun;
-            state.approval = answeredApproval;
-            update(true);
-          },
-        }),
-      );
-    }
-    const href = followRunHref(state);
-    if (href) p.panel.append(h('p', {}, h('a', { href }, 'Follow the run step by step')));
-  };
-
   let panelFor = '';
   const update = (force: boolean = false) => {
-    const now = Date.now();
-    const stand = standView(state, now);
-    p.stand.className = stand.className;
-    p.stand.textContent = stand.text;
-    p.deciders.update(state.approval, now);
-    p.runStatus.textContent = state.run ? statusInWords(state.run) : 'not known';
-    const note = noteText(state);
-    p.note.hidden = note === null;
-    // Once the write was sent: what was sent, what the application said, and the next screen.
-    if (p.afterSent.show(state.approval, state.run)) {
-      p.heldScreen.classList.add('held-screen-sent');
-      p.heldCaption.textContent = sentCaption(state.approval);
-    }
-    p.whyTitle.textContent = whyTitle(state);
-    const own = whyNot(state);
-    p.own.hidden = own === null;
-    p.own.textContent = own ?? '';
+    drawState(p, state);
     const key = panelKey(state);
     if (key === panelFor && !force) return;
     panelFor = key;
-    drawPanel();
+    p.panel.replaceChildren(
+      ...panelNodes(state, {
+        decide: (kind, text, buttons) => void decide(kind, text, buttons),
+        resume: (panel) => resumePanel({ approval: state.approval, words: held.words, ...panel }),
+        say,
+        warn,
+        answered: (answeredRun, answeredApproval) => {
+          state.run = answeredRun;
+          state.approval = answeredApproval;
+          update(true);
+        },
+      }),
+    );
   };
 
   const changes = changeList(state.approval, { level: 'h2', explain: true, steps: held.steps });
