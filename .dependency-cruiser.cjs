@@ -7,7 +7,8 @@
  * never import computer-use; that the step engine is used only by the worker: runs, approvals and
  * the API never depend on it, nor on an approval's timers, which only the engine loads; that of
  * computer-use, pixels/ needs nothing else and ocr/ only pixels/ (their specs may reach across);
- * and that the console's browser code and the server keep apart.
+ * and that the console's browser code and the server keep apart (the console takes only types
+ * of the typed client).
  */
 module.exports = {
   forbidden: [
@@ -50,7 +51,18 @@ module.exports = {
       comment:
         "the console's browser code (bundled by scripts/build-console.ts) imports only itself and the pure tables of packages/protocol",
       from: { path: '^src/console/browser/' },
-      to: { pathNot: '^src/console/browser/|^packages/protocol/src/(char-names|actions|outline)\\.ts$' },
+      to: {
+        pathNot:
+          '^src/console/browser/|^packages/protocol/src/(char-names|actions|outline)\\.ts$|^packages/client/src/index\\.ts$',
+      },
+    },
+    {
+      name: 'console-browser-code-takes-only-types-of-the-client',
+      severity: 'error',
+      comment:
+        "the console reads the API's answer types from the typed client (generated from the OpenAPI document); importing more than its types would bundle it",
+      from: { path: '^src/console/browser/' },
+      to: { path: '^packages/client/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'protocol-as-one-package',

@@ -10,7 +10,7 @@
  * database, on loopback; each figure is the median of `--runs` (default 15) loads after one
  * unmeasured load. Quote ratios between commits measured back to back, not absolute times.
  *
- * Needs PostgreSQL and Redis as the e2e tests do (test/support/env.ts); its database is dropped at
+ * Needs PostgreSQL and Redis as the e2e tests do (test/support/env.ts); its databases are dropped at
  * the end. `--json` prints the numbers as one JSON object as well.
  */
 import { randomBytes } from 'node:crypto';
@@ -18,6 +18,7 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { chromium, type BrowserContext, type Page, type Response } from 'playwright-core';
 import { startApi } from '../test/support/api';
+import { createTemplateDatabase, dropDatabase, templateName } from '../test/support/database';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '15' }, json: { type: 'boolean', default: false } },
@@ -67,6 +68,8 @@ async function load(page: Page, url: string): Promise<Loaded> {
 
 async function main(): Promise<void> {
   process.env.WARDEN_TEST_RUN ??= `warden_bench_${randomBytes(3).toString('hex')}`;
+  // The API's database is a copy of the run's migrated template, as in the e2e tests' global setup.
+  await createTemplateDatabase();
   const api = await startApi();
   const browser = await chromium.launch({
     executablePath: process.env.WARDEN_TEST_CHROMIUM ?? '/usr/bin/chromium',
@@ -119,6 +122,7 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await api.close();
+    await dropDatabase(templateName());
   }
 }
 

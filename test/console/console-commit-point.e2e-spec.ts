@@ -294,6 +294,9 @@ describe('the console under commit-point approval', () => {
     // page, in amber, not the green of a change stored.
     await decide(second.id, approval.id);
     const sent = bob.locator('.after-sent');
+    // The step is sent before the receipt is read (the screen settles first): the heading says
+    // what the application said once it is read.
+    await sent.locator('h2', { hasText: 'changed nothing' }).waitFor();
     await expect(sent.locator('h2').textContent()).resolves.toBe(
       'Sent, and the application changed nothing',
     );

@@ -1635,6 +1635,10 @@ export interface components {
                 input_tokens: number | null;
                 output_tokens: number | null;
                 latency_ms: number;
+                /** @description calls made to the model for the step; 0: a planner that asks no model (the navigator) or a later action of a batch */
+                calls?: number;
+                /** @description what a planner that asks no model says of its choice */
+                notes?: string;
             } & {
                 [key: string]: unknown;
             };
@@ -1811,7 +1815,7 @@ export interface components {
                 screen_host: string;
                 planner: {
                     /** @enum {string} */
-                    kind: "scripted" | "model" | "default";
+                    kind: "scripted" | "catalog" | "model" | "default";
                     id?: string;
                     provider?: string;
                     model?: string;

@@ -32,7 +32,7 @@ export const INVENTORY_SCHEMAS: ApiSchemas = {
         screen_host: text('the screen host’s URL'),
         planner: record(
           {
-            kind: { type: 'string', enum: ['scripted', 'model', 'default'] },
+            kind: { type: 'string', enum: ['scripted', 'catalog', 'model', 'default'] },
             id: text(),
             provider: text(),
             model: text(),

@@ -76,8 +76,12 @@ export const RUN_SCHEMAS: ApiSchemas = {
             input_tokens: { ...integer(), nullable: true },
             output_tokens: { ...integer(), nullable: true },
             latency_ms: { type: 'number' },
+            calls: integer(
+              'calls made to the model for the step; 0: a planner that asks no model (the navigator) or a later action of a batch',
+            ),
+            notes: text('what a planner that asks no model says of its choice'),
           },
-          [],
+          ['calls', 'notes'],
           'the model call that planned the step',
         ),
         additionalProperties: true,

@@ -9,21 +9,24 @@ import type { Approval, Run } from './api-types';
 
 /**
  * The section, hidden until the write is sent; `show` fills it (again when the next screen
- * arrives) and answers whether it is shown.
+ * arrives or the receipt is read) and answers whether it is shown.
  */
 export function afterSentView() {
   const section = h('section', { class: 'after-sent', 'aria-labelledby': 'after-sent-title' });
   section.hidden = true;
-  let shownStep = 0;
+  let shown = '';
   const show = (approval: Approval, run: Run | null) => {
     const step = run?.steps?.find((st) => st.n === approval.step);
     if (!run || approval.status !== 'spent' || step?.outcome !== 'sent_after_approval') {
       return false;
     }
     const next = run.steps?.find((st) => st.n > approval.step && st.screen_sha256);
-    const n = next?.n ?? -1;
-    if (!section.hidden && shownStep === n) return true;
-    shownStep = n;
+    // Drawn again when the next screen arrives, and when the receipt is read: the step is sent
+    // before the application's word on it is (the screen settles first), so a page that drew it
+    // in between must not keep a plain "Sent" for a save that changed nothing.
+    const drawn = JSON.stringify([next?.n ?? -1, step.receipt ?? null]);
+    if (!section.hidden && shown === drawn) return true;
+    shown = drawn;
     section.hidden = false;
     const said = receiptInWords(step.receipt);
     const nothing = saidNothingChanged(step.receipt);

@@ -1,75 +1,67 @@
 /**
- * What the console reads from the API, as far as it uses it (docs/api.md says all of it). Types
- * only: the specs of the console's words import them without the browser's globals.
+ * What the console reads from the API: the answers' types as the OpenAPI document declares them
+ * (`@warden/client`, generated from docs/openapi.json), imported as types only, so nothing of the
+ * client is bundled. Where the document leaves an object free-form (a change list's line, a staged
+ * edit, the injection rail's flag, how a label was read, a receipt, a provider's safety check, a
+ * rectangle), this file says which fields of it the console reads; every other field is the
+ * document's. Types only: the specs of the console's words import them without the browser's
+ * globals.
  */
+import type { Schemas } from '@warden/client';
 import type { Rect } from '@warden/protocol/outline';
 
 export type { Rect };
+
+/** The document's type with some of its free-form fields said field by field. */
+type Refined<T, R> = Omit<T, keyof R> & R;
 
 /**
  * Who is signed in. `session`: signed in through the identity provider (a cookie session), not
  * with a token.
  */
-export interface Me {
-  tenant: string;
-  subject: string;
-  token_id: string;
-  permissions: string[];
-  session?: { csrf_token: string; groups: string[] };
-}
+export type Me = Schemas['Me'];
+export type Permission = Me['permissions'][number];
 
 /** An action as a step or an approval holds it: whatever the planner answered, checked or not. */
-export type Action = Record<string, unknown> & { action?: unknown };
+export type Action = Schemas['Approval']['action'];
 
-export interface Approval {
+/** A check a model provider raised on an action, as the provider worded it. */
+export interface SafetyCheck {
   id: string;
-  kind: string;
-  status: 'pending' | 'approved' | 'rejected' | 'expired' | 'spent';
-  tenant: string;
-  agent: string;
-  /** Null for a waiting action with no run (it says its goal and system itself). */
-  run_id: string | null;
-  step: number;
-  goal?: string | null;
-  system?: string | null;
-  action: Action;
-  why: string;
-  screen_sha256: string | null;
-  screen_pixel_sha256: string | null;
-  volatile_pixels: number;
-  volatile_mask: 'learning' | 'learnt' | 'abandoned';
-  volatile_regions: VolatileRegions | null;
-  requested_by: string;
-  created_at: string;
-  expires_at: string;
-  decided_by: string | null;
-  decided_at: string | null;
-  comment: string | null;
-  spent_by: string | null;
-  spent_at: string | null;
-  safety_checks?: Array<{ id: string; code: string | null; message: string | null }> | null;
-  changes?: Change[] | null;
-  rail?: {
-    verdict: 'clean' | 'suspect' | 'injected';
-    rule: string | null;
-    text_sha256: string | null;
-    source: 'outline' | 'ocr' | null;
-    rect: Rect | null;
-  } | null;
-  /** The agent's redact_regions as the write was held; null: it redacted nothing. */
-  redaction?: { percent: number; regions: Rect[]; target: boolean; changes: number[] } | null;
-  may_decide_now?: string[] | null;
-  escalates_at?: string | null;
-  for_you?: { approve: string | null; reject: string | null };
-  escalated_at?: string | null;
-  reminded_at?: string | null;
+  code: string | null;
+  message: string | null;
 }
+
+/** The injection rail's flag on the screen the write was held on. */
+export interface RailFlag {
+  verdict: 'clean' | 'suspect' | 'injected';
+  rule: string | null;
+  text_sha256: string | null;
+  source: 'outline' | 'ocr' | null;
+  rect: Rect | null;
+}
+
+type Redaction = NonNullable<Schemas['Approval']['redaction']>;
+type Volatile = NonNullable<Schemas['Approval']['volatile_regions']>;
 
 /** Where the pixels that moved by themselves while a write was held are, in the frame's pixels. */
-export interface VolatileRegions {
-  frame: { width: number; height: number };
-  rects: Rect[];
-}
+export type VolatileRegions = Refined<Volatile, { rects: Rect[] }>;
+
+/**
+ * A waiting action. `for_you` (what this person may do with it) comes with the answer of
+ * `GET /api/approvals/{id}` only, not with a decision's.
+ */
+export type Approval = Refined<
+  Schemas['Approval'],
+  {
+    volatile_regions: VolatileRegions | null;
+    safety_checks: SafetyCheck[] | null;
+    changes: Change[] | null;
+    rail: RailFlag | null;
+    redaction: Refined<Redaction, { regions: Rect[] }> | null;
+  }
+> &
+  Partial<Pick<Schemas['ApprovalForYou'], 'for_you'>>;
 
 /**
  * One line of a held commit's change list (commit-point approval): a field, its value before
@@ -107,26 +99,11 @@ export interface StagedEdit {
   selected?: true;
 }
 
-export interface ModelUsage {
-  provider?: string;
-  model?: string;
-  input_tokens?: number | null;
-  output_tokens?: number | null;
-  latency_ms?: number;
-  calls?: number;
-  notes?: string;
-}
+/** The model call that planned a step; `calls` 0: a planner that asks no model (its `notes`). */
+export type ModelUsage = NonNullable<Schemas['Step']['model']>;
 
 /** A held write's approval as its step shows it: who decided, when, the comment, who resumed. */
-export interface StepApproval {
-  id: string;
-  status: string;
-  decided_by: string | null;
-  decided_at: string | null;
-  comment: string | null;
-  resumed_by: string | null;
-  resumed_at: string | null;
-}
+export type StepApproval = NonNullable<Schemas['Step']['approval']>;
 
 /** A message the application showed: its status bar (with SAP's type S, I, W, E or A) or a dialog. */
 export interface AppMessage {
@@ -146,29 +123,15 @@ export interface Receipt {
   none?: string;
 }
 
-export interface Step {
-  n: number;
-  screen_sha256: string | null;
-  screen_pixel_sha256: string | null;
-  width: number | null;
-  height: number | null;
-  action: Action | null;
-  classification: 'read' | 'write' | 'invalid' | null;
-  why: string | null;
-  outcome: string | null;
-  error?: string;
-  staged?: StagedEdit;
-  edit?: StagedEdit;
-  receipt?: Receipt;
-  approval?: StepApproval;
-  model?: ModelUsage;
-  label_evidence?: LabelEvidence;
-  timings?: Array<Record<string, unknown>>;
-  /** The model's answer of several actions the step's action came in, and its place there. */
-  batch?: { turn: string; place: number };
-  started_at: string;
-  ended_at: string | null;
-}
+export type Step = Refined<
+  Schemas['Step'],
+  {
+    staged?: StagedEdit;
+    edit?: StagedEdit;
+    receipt?: Receipt;
+    label_evidence?: LabelEvidence;
+  }
+>;
 
 /**
  * The element the screen host's outline has where a click lands, or the focused field typing goes
@@ -199,163 +162,49 @@ export type LabelEvidence = (
   | { source: 'none'; why: string }
 ) & { of: 'click' | 'field'; target?: string };
 
-export interface Run {
-  id: string;
-  agent: string;
-  system?: string | null;
-  goal: string;
-  status: string;
-  end_reason: string | null;
-  summary: string | null;
-  created_by: string;
-  created_at: string;
-  started_at: string | null;
-  ended_at: string | null;
-  active_seconds: number;
-  max_steps: number;
-  max_seconds: number;
-  step_count: number;
-  invalid_actions: number;
-  pending_approval: Approval | null;
-  steps?: Step[];
-}
+export type Run = Refined<Schemas['Run'], { pending_approval: Approval | null; steps?: Step[] }>;
 
-export interface AuditEvent {
-  id: string;
-  tenant: string;
-  seq: number;
-  type: string;
-  actor: string;
-  run_id: string | null;
-  step: number | null;
-  at: string;
-  details: Record<string, unknown>;
-  prev_sha256: string;
-  sha256: string;
-}
-
-export interface Verify {
-  ok: boolean;
-  checked: number;
-  first_bad_id?: string;
-  head_sha256: string;
-}
-
-export interface ModelCall {
-  seq: number;
-  provider: string;
-  model: string;
-  request: Record<string, unknown>;
-  answer: Record<string, unknown> | null;
-  error: Record<string, unknown> | null;
-  attempts: Array<Record<string, unknown>>;
-  input_tokens: number | null;
-  output_tokens: number | null;
-  cost_usd: number | null;
-  latency_ms: number;
-  created_at: string;
-}
-
-export interface Transcript {
-  run_id: string;
-  n: number;
-  calls: ModelCall[];
-}
+export type AuditEvent = Schemas['AuditEvent'];
+export type Verify = Schemas['AuditVerification'];
+export type ModelCall = Schemas['ModelCall'];
+export type Transcript = Schemas['Transcript'];
 
 /** A page of a list: its items and the cursor of the next page (null: the last page). */
-export interface ListPage<T> {
-  items: T[];
-  next_cursor: string | null;
-}
+export type ListPage<T> = Refined<Schemas['RunPage'], { items: T[] }>;
 
 /** The tenant's pause (`GET /api/admin/pause`): one switch for every agent. */
-export interface Pause {
-  paused: boolean;
-  reason: string | null;
-  updated_by: string | null;
-  updated_at: string | null;
-}
-
+export type Pause = Schemas['Pause'];
 /** An agent's kill switch (`GET /api/admin/agents/{name}/kill-switch`). */
-export interface KillSwitch {
-  agent: string;
-  engaged: boolean;
-  reason: string | null;
-  updated_by: string | null;
-  updated_at: string | null;
-}
+export type KillSwitch = Schemas['KillSwitch'];
 
-/** What the Admin page reads of an agent's config in force. */
-export interface AgentConfig {
-  planner?: unknown;
-  require_write_approval?: boolean;
-  approve_at?: string;
-  four_eyes?: boolean;
-  approvers?: string[];
-  escalate_to?: string[];
-  screen_rules?: Array<Record<string, unknown>>;
-  system?: string;
-}
-
+/** The config in force (`GET /api/admin/computer-use`). */
+export type ComputerUseConfig = Schemas['ComputerUseConfig'];
+/** An agent of the config in force, defaults filled in. */
+export type AgentConfig = Schemas['AgentConfig'];
 /** An agent's script grant as the config answers it (`script_grants`). */
-export interface ScriptGrant {
-  sha256: string;
-  version: number;
-  granted_by: string;
-  granted_at: string;
-}
+export type ScriptGrant = ComputerUseConfig['script_grants'][string];
 
-/** A planner of the catalog (`GET /api/planners`), available to this tenant or not, and why. */
-export interface CatalogPlanner {
-  id: string;
-  name: string;
-  runs: string;
-  pixels: boolean;
-  available: boolean;
-  why: string;
-  serving?: boolean;
-}
+/** The scripted planners (`GET /api/planners/scripted`), and one as saved from a run. */
+export type ScriptedPlannerPage = Schemas['ScriptedPlannerPage'];
+export type ScriptedPlannerAnswer = Schemas['ScriptedPlannerAnswer'];
 
-export interface Catalog {
-  default: string | null;
-  tags: string[];
-  planners: CatalogPlanner[];
-}
+/** A chat account linked to a person, and a link code's preview before it is confirmed. */
+export type ChatLink = Schemas['ChatLink'];
+export type ChatLinkCode = Schemas['ChatLinkCode'];
+export type ChatLinkList = Schemas['ChatLinkList'];
 
-/** How an agent's runs went over a window of days. */
-export interface RunWindow {
-  runs: number;
-  ended: number;
-  completed: number;
-  success_rate: number | null;
-}
+/** The planners' catalog (`GET /api/planners`), each available to this tenant or not, and why. */
+export type Catalog = Schemas['PlannerCatalog'];
+export type CatalogPlanner = Schemas['CatalogPlanner'];
 
+/** The inventory of agents (`GET /api/admin/inventory`). */
+export type Inventory = Schemas['Inventory'];
+export type InventoryAgent = Inventory['agents'][number];
 /** An agent's planner as the inventory names it. */
-export type InventoryPlanner =
-  | { kind: 'scripted' | 'catalog'; id: string }
-  | { kind: 'model'; provider: string; model: string }
-  | { kind: 'default' };
+export type InventoryPlanner = InventoryAgent['planner'];
+/** How an agent's runs went over a window of days. */
+export type RunWindow = InventoryAgent['runs_7d'];
 
-/** One agent of the inventory (`GET /api/admin/inventory`). */
-export interface InventoryAgent {
-  agent: string;
-  system: string | null;
-  screen_host: string;
-  planner: InventoryPlanner;
-  write_approval: { require_write_approval: boolean; approve_at: string };
-  last_run: {
-    id: string;
-    status: string;
-    end_reason: string | null;
-    ended_at: string | null;
-  } | null;
-  runs_7d: RunWindow;
-  runs_30d: RunWindow;
-  approvals_30d: { decided: number; median_seconds_to_decide: number | null };
-}
-
-export interface Inventory {
-  enabled: boolean;
-  config_version: number;
-  agents: InventoryAgent[];
-}
+/** How approvers decide (`GET /api/admin/oversight`). */
+export type OversightReport = Schemas['OversightReport'];
+export type OversightTest = Schemas['OversightTest'];

@@ -5,7 +5,10 @@
  * refuses a request with a token and the cookie). Every error is an ApiError with the API's own
  * message.
  */
+import { ApiError } from './api-error';
 import type { Me } from './api-types';
+
+export { ApiError };
 
 const TOKEN_KEY = 'warden.console.token';
 
@@ -34,20 +37,6 @@ export function setSession(me: Me | null) {
 export async function signOutSession() {
   await call('/auth/logout', { method: 'POST' });
   csrfToken = null;
-}
-
-export class ApiError extends Error {
-  /**
-   * @param status 0 when the API did not answer at all
-   * @param message the API's own message, meant for people
-   */
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
 }
 
 /** Fired on `window` when the API no longer accepts the token (revoked, or a typo). */

@@ -23,9 +23,9 @@ import { renderRuns } from './runs';
 import { renderSignIn, signInErrorInWords } from './signin';
 import { permissionInWords } from './words';
 import type { Page } from './page';
-import type { Me } from './api-types';
+import type { Me, Permission } from './api-types';
 
-const ROUTES: Array<{ pattern: RegExp; page: Page; needs: string[]; title: string }> = [
+const ROUTES: Array<{ pattern: RegExp; page: Page; needs: Permission[]; title: string }> = [
   {
     pattern: /^\/console\/approvals\/?$/,
     page: renderInbox,
@@ -65,7 +65,7 @@ const ROUTES: Array<{ pattern: RegExp; page: Page; needs: string[]; title: strin
   },
 ];
 
-const NAV = [
+const NAV: Array<{ href: string; label: string; needs: Permission[] }> = [
   { href: '/console/approvals', label: 'Approvals', needs: ['agents.approve'] },
   { href: '/console/runs', label: 'Runs', needs: ['agents.operate', 'audit.read'] },
   { href: '/console/audit', label: 'Audit', needs: ['audit.read'] },
@@ -86,7 +86,7 @@ function announce(text: string) {
   setTimeout(() => (announcer.textContent = text), 50);
 }
 
-function allowed(needs: string[]) {
+function allowed(needs: Permission[]) {
   return me !== null && needs.some((p) => me?.permissions.includes(p));
 }
 

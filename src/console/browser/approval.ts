@@ -1,6 +1,8 @@
 /**
  * One waiting action: the full screenshot the planner saw with the action drawn on it, the run's
- * earlier steps, and the decision. After approval, an operator resumes the run from here.
+ * earlier steps, and the decision. After approval, an operator resumes the run from here. The
+ * page is one state (approval-view.ts says what each part shows of it); the views below turn it
+ * into nodes, and `update` brings the nodes that change up to date.
  */
 import { ApiError, api } from './api';
 import { changeList, editList } from './changes';
@@ -16,49 +18,95 @@ import { reportAttention } from './attention';
 import { closeUp } from './close-up';
 import { screenView } from './screens';
 import { typingFocus } from './typing-focus';
-import { cannotApprove, refusalInWords, standing, standingClass } from './decision-words';
+import { refusalInWords } from './decision-words';
 import { earlierSteps } from './earlier-steps';
 import { labelEvidenceInWords } from './label-words';
 import { resumePanel } from './resume-panel';
-import { actionInWords, clock, exactJson, isEnded, statusInWords } from './words';
-import type { Approval, Run } from './api-types';
+import { actionInWords, clock, exactJson, statusInWords } from './words';
+import {
+  decidedInWords,
+  followRunHref,
+  heldStep,
+  leadView,
+  noteText,
+  panelKey,
+  panelView,
+  runMayHaveMoved,
+  safetyCheckLines,
+  sentCaption,
+  settled,
+  standView,
+  systemOf,
+  volatileInWords,
+  whyNot,
+  whyTitle,
+  type ApprovalState,
+} from './approval-view';
+import type { Approval, Run, Step } from './api-types';
 import type { PageContext } from './page';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-export async function renderApproval(main: HTMLElement, ctx: PageContext) {
-  const id = ctx.params[0];
-  let approval: Approval = await api(`/api/approvals/${id}`, { signal: ctx.signal });
-  const attention = reportAttention(id, ctx.signal);
-  let run: Run | null = null;
-  // A waiting action with no run (docs/approver-guide.md, oversight) says its goal and system itself.
-  const runId = approval.run_id;
-  try {
-    if (runId !== null) run = await api(`/api/console/approvals/${id}/run`, { signal: ctx.signal });
-  } catch (error) {
-    if (ctx.signal.aborted) return;
-    // The decision does not need the run; say what is missing and go on.
-    main.append(
-      h('p', { class: 'error' }, `The run of this action could not be read: ${messageOf(error)}`),
-    );
-  }
-  const steps = run?.steps ?? [];
-  const held = steps.find((st) => st.n === approval.step);
-  const words = actionInWords(approval.action, approval.why, { where: false });
-  const focus = approval.action.action === 'type' ? typingFocus(steps, approval.step) : null;
-  const canOperate = ctx.can('agents.operate');
-  const canReadRuns = canOperate || ctx.can('audit.read');
-  ctx.title(`Approval: ${words}`);
-  // Where the outline placed what the action lands on: the marks go around it, outside it.
-  const target = targetOf(held);
-  const edit = approval.action.action === 'type' ? (held?.edit ?? null) : null;
+/** What the held write is drawn with, from the step that proposed it (read once, on opening). */
+interface Held {
+  step: Step | undefined;
+  steps: Step[];
+  words: string;
+  focus: ReturnType<typeof typingFocus>;
+  target: ReturnType<typeof targetOf>;
+  edit: Step['edit'] | null;
+  width: number | null;
+  height: number | null;
+}
 
-  const width = held?.width ?? null;
-  const height = held?.height ?? null;
+function heldOf(state: ApprovalState): Held {
+  const { approval } = state;
+  const steps = state.run?.steps ?? [];
+  const step = heldStep(state);
+  const typing = approval.action.action === 'type';
+  return {
+    step,
+    steps,
+    words: actionInWords(approval.action, approval.why, { where: false }),
+    focus: typing ? typingFocus(steps, approval.step) : null,
+    // Where the outline placed what the action lands on: the marks go around it, outside it.
+    target: targetOf(step),
+    edit: typing ? (step?.edit ?? null) : null,
+    width: step?.width ?? null,
+    height: step?.height ?? null,
+  };
+}
+
+/** The nodes that change with the state; `update` writes into them. */
+interface Parts {
+  stand: HTMLParagraphElement;
+  whyTitle: HTMLHeadingElement;
+  deciders: ReturnType<typeof decidersFacts>;
+  said: HTMLParagraphElement;
+  alert: HTMLParagraphElement;
+  panel: HTMLDivElement;
+  runStatus: HTMLSpanElement;
+  own: HTMLParagraphElement;
+  note: HTMLParagraphElement;
+  heldScreen: HTMLElement;
+  heldCaption: HTMLElement;
+  afterSent: ReturnType<typeof afterSentView>;
+}
+
+function parts(state: ApprovalState, held: Held): Parts {
+  const { approval } = state;
+  const runId = approval.run_id;
   const heldCaption = h(
     'figcaption',
     {},
-    marksInWords(approval.action, approval.why, width ?? 1280, height ?? 800, focus, target),
+    marksInWords(
+      approval.action,
+      approval.why,
+      held.width ?? 1280,
+      held.height ?? 800,
+      held.focus,
+      held.target,
+    ),
   );
   const heldScreen = h(
     'figure',
@@ -68,310 +116,175 @@ export async function renderApproval(main: HTMLElement, ctx: PageContext) {
       : screenView({
           runId,
           n: approval.step,
-          width,
-          height,
+          width: held.width,
+          height: held.height,
           action: approval.action,
           why: approval.why,
-          focus,
+          focus: held.focus,
           size: 'full',
           alt: `The screen the planner saw at step ${approval.step}, with the action drawn on it`,
           volatile: approval.volatile_regions,
           changes: approval.changes,
           flagged: approval.rail?.rect ?? null,
-          target,
+          target: held.target,
         }),
     runId === null ? null : heldCaption,
   );
-  // After the write was sent: what was sent, and the screen after it.
-  const afterSent = afterSentView();
+  return {
+    stand: h('p', { class: standView(state, Date.now()).className, id: 'standing' }),
+    whyTitle: h('h2', { class: 'why-title' }, whyTitle(state)),
+    deciders: decidersFacts(),
+    said: h('p', { class: 'said', role: 'status' }),
+    alert: h('p', { class: 'error', role: 'alert' }),
+    panel: h('div', { class: 'decision-panel' }),
+    runStatus: h('span'),
+    // Warden says whether this person may approve (four-eyes, who may decide): the button says so
+    // before anyone presses it, in the words of the refusal it would meet.
+    own: h('p', { class: 'notice-own', id: 'approve-why-not' }),
+    note: h('p', { class: 'help' }, noteText(state) ?? ''),
+    heldScreen,
+    heldCaption,
+    // After the write was sent: what was sent, and the screen after it.
+    afterSent: afterSentView(),
+  };
+}
 
-  const stand = h('p', { class: standingClass(approval, run), id: 'standing' });
-  const whyTitle = h('h2', { class: 'why-title' }, 'Why Warden holds it');
-  const deciders = decidersFacts();
-  const said = h('p', { class: 'said', role: 'status' });
-  const alert = h('p', { class: 'error', role: 'alert' });
-  const panel = h('div', { class: 'decision-panel' });
-  const runStatus = h('span');
-  // Warden says whether this person may approve (four-eyes, who may decide): the button says so
-  // before anyone presses it, in the words of the refusal it would meet.
-  const own = h('p', { class: 'notice-own', id: 'approve-why-not' });
-  const note = h(
-    'p',
-    { class: 'help' },
-    canOperate
-      ? 'Approving sends nothing by itself: you (or another operator) then resume the run from this page, and Warden sends this action once, only if the screen is still the one shown here. Rejecting stops the run.'
-      : 'Approving sends nothing by itself: an operator then resumes the run, and Warden sends this action once, only if the screen is still the one shown here. Rejecting stops the run.',
+/** The form that approves or rejects, its buttons closed to whoever Warden says may not press them. */
+function decideForm(
+  view: Extract<ReturnType<typeof panelView>, { kind: 'decide' }>,
+  decide: (kind: 'approve' | 'reject', comment: string, buttons: HTMLButtonElement[]) => void,
+) {
+  const comment = h('textarea', {
+    id: 'comment',
+    name: 'comment',
+    rows: 2,
+    maxlength: 2000,
+    'aria-describedby': 'comment-help',
+  });
+  const approve = h(
+    'button',
+    { type: 'submit', class: 'primary', value: 'approve' },
+    view.approveLabel,
   );
+  if (view.approveClosed) {
+    approve.disabled = true;
+    approve.setAttribute('aria-describedby', 'approve-why-not');
+  }
+  const reject = h('button', { type: 'submit', class: 'danger', value: 'reject' }, 'Reject');
+  if (view.rejectClosed) {
+    reject.disabled = true;
+    reject.setAttribute('aria-describedby', 'approve-why-not');
+  }
+  const form = h(
+    'form',
+    { class: 'decide', 'aria-label': 'Decide on this write' },
+    h('label', { for: 'comment' }, 'Comment (optional)'),
+    comment,
+    h('p', { id: 'comment-help', class: 'help' }, 'Kept with the decision in the audit log.'),
+    h('div', { class: 'buttons' }, approve, reject),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const kind = event.submitter === reject ? 'reject' : 'approve';
+    decide(kind, comment.value.trim(), [approve, reject]);
+  });
+  return form;
+}
 
-  const say = (text: string) => {
-    alert.textContent = '';
-    said.textContent = text;
-    said.scrollIntoView({ block: 'nearest' });
-  };
-  const warn = (text: string) => {
-    said.textContent = '';
-    alert.textContent = text;
-    alert.scrollIntoView({ block: 'nearest' });
-  };
-
-  const refreshRun = async () => {
-    if (runId === null) return;
-    try {
-      run = await api(`/api/console/approvals/${id}/run`, { signal: ctx.signal });
-    } catch {
-      // Keep the last run seen; the approval itself is what this page is about.
-    }
-  };
-
-  const decide = async (
-    kind: 'approve' | 'reject',
-    comment: HTMLTextAreaElement,
-    buttons: HTMLButtonElement[],
-  ) => {
-    for (const b of buttons) b.disabled = true;
-    try {
-      const text = comment.value.trim();
-      approval = await api(`/api/approvals/${id}/${kind}`, {
-        method: 'POST',
-        json: { ...(text ? { comment: text } : {}), view_id: attention.viewId() },
-      });
-      await refreshRun();
-      say(
-        kind === 'approve'
-          ? 'You approved this write. Nothing is sent until an operator resumes the run; Warden then checks that the screen is still the one shown here.'
-          : 'You rejected this write. Nothing was sent, and the run stopped.',
-      );
-      update(true);
-    } catch (error) {
-      warn(refusalInWords(kind, error));
-      for (const b of buttons) b.disabled = false;
-      if (error instanceof ApiError && error.status === 409) {
-        approval = await api(`/api/approvals/${id}`);
-        update(true);
-      }
-    }
-  };
-
-  /** Once the write was sent: what was sent, what the application said, and the next screen. */
-  const showAfterSent = () => {
-    if (!afterSent.show(approval, run)) return;
-    heldScreen.classList.add('held-screen-sent');
-    heldCaption.textContent = `The screen it was approved on (step ${approval.step}), before it was sent.`;
-  };
-
-  let panelFor = '';
-  const update = (force: boolean = false) => {
-    const now = Date.now();
-    stand.className = standingClass(approval, run);
-    stand.textContent = standing(approval, run, canOperate, now);
-    deciders.update(approval, now);
-    runStatus.textContent = run ? statusInWords(run) : 'not known';
-    note.hidden = approval.status !== 'pending';
-    showAfterSent();
-    whyTitle.textContent =
-      approval.status === 'pending' ? 'Why Warden holds it' : 'Why Warden held it';
-    const whyNot = approval.status === 'pending' ? cannotApprove(approval) : null;
-    own.hidden = whyNot === null;
-    own.textContent = whyNot ?? '';
-    const key = `${approval.status}:${run?.status ?? ''}`;
-    if (key === panelFor && !force) return;
-    panelFor = key;
-    panel.replaceChildren();
-    if (approval.status === 'pending') {
-      const comment = h('textarea', {
-        id: 'comment',
-        name: 'comment',
-        rows: 2,
-        maxlength: 2000,
-        'aria-describedby': 'comment-help',
-      });
-      // Approving sends nothing (the API's approve only allows a resume): the button says what
-      // happens after it, for this person.
-      const approve = h(
-        'button',
-        { type: 'submit', class: 'primary', value: 'approve' },
-        canOperate ? 'Approve (you send it next)' : 'Approve (an operator sends it)',
-      );
-      if (whyNot !== null) {
-        approve.disabled = true;
-        approve.setAttribute('aria-describedby', 'approve-why-not');
-      }
-      const reject = h('button', { type: 'submit', class: 'danger', value: 'reject' }, 'Reject');
-      if (approval.for_you?.reject) {
-        reject.disabled = true;
-        reject.setAttribute('aria-describedby', 'approve-why-not');
-      }
-      const form = h(
-        'form',
-        { class: 'decide', 'aria-label': 'Decide on this write' },
-        h('label', { for: 'comment' }, 'Comment (optional)'),
-        comment,
-        h('p', { id: 'comment-help', class: 'help' }, 'Kept with the decision in the audit log.'),
-        h('div', { class: 'buttons' }, approve, reject),
-      );
-      form.addEventListener('submit', (event) => {
-        event.preventDefault();
-        const submitter = event.submitter;
-        const kind = submitter === reject ? 'reject' : 'approve';
-        void decide(kind, comment, [approve, reject]);
-      });
-      panel.append(form);
-    } else if (
-      approval.status === 'approved' &&
-      canOperate &&
-      run?.status === 'awaiting_approval'
-    ) {
-      panel.append(
-        resumePanel({
-          approval,
-          words,
-          say,
-          warn,
-          answered: (answeredRun, answeredApproval) => {
-            run = answeredRun;
-            approval = answeredApproval;
-            update(true);
-          },
-        }),
-      );
-    }
-    if (run && canReadRuns) {
-      panel.append(
-        h('p', {}, h('a', { href: `/console/runs/${run.id}` }, 'Follow the run step by step')),
-      );
-    }
-  };
-
-  const strip = earlierSteps(approval, steps);
-  const changes = changeList(approval, { level: 'h2', explain: true, steps });
-  main.append(
+/** The heading (what is held, where) and the line under it (which run, whose). */
+function headingView(state: ApprovalState, held: Held) {
+  const { approval } = state;
+  const lead = leadView(state);
+  return [
     h('p', { class: 'crumbs' }, h('a', { href: '/console/approvals' }, '← All waiting actions')),
     h(
       'h1',
       { class: 'decision-sentence' },
       ...decisionHeading({
-        system: run?.system ?? approval.system ?? undefined,
+        system: systemOf(state),
         action: approval.action,
         why: approval.why,
         changes: approval.changes,
-        edit,
+        edit: held.edit,
       }),
     ),
-    h(
-      'p',
-      { class: 'lead' },
-      `Step ${approval.step} of the run `,
-      h(
-        'strong',
-        {},
-        run ? `“${run.goal}”` : approval.goal ? `“${approval.goal}”` : approval.run_id,
-      ),
-      ` on agent ${approval.agent}, started by ${approval.requested_by}.`,
-    ),
-    h(
-      'div',
-      { class: 'approval-layout' },
-      h(
-        'div',
-        {},
-        railNotice(approval),
-        redactionNotice(approval),
-        afterSent.section,
-        changes,
-        approval.action.action === 'type' && typeof approval.action.text === 'string'
-          ? editList(edit, approval.action.text, 'h2')
-          : null,
-        runId === null ? null : heldScreen,
-      ),
-      h(
-        'aside',
-        { class: 'decision', 'aria-label': 'Decision' },
-        // Where it stands, why, and the decision first: in the first screen at 1280×800 (the
-        // buttons stay at the bottom of a phone's screen, console.css); what helps judge it after.
-        stand,
-        whyTitle,
-        h('p', { class: 'why' }, whyBesideChanges(approval.why, approval.changes)),
-        safetyChecks(approval),
-        own,
-        panel,
-        said,
-        alert,
-        note,
-        facts(deciders.rows),
-        runId === null
-          ? null
-          : closeUp({
-              runId,
-              n: approval.step,
-              width,
-              height,
-              action: approval.action,
-              focus,
-              target,
-            }),
-        h(
-          'details',
-          { class: 'more' },
-          h('summary', {}, 'More about this action'),
-          facts([
-            ['Exact action', h('code', {}, exactJson(approval.action))],
-            // How the label the rules judged was read: the outline, OCR, or nothing.
-            [
-              'Label',
-              held?.label_evidence
-                ? h('span', { class: 'label-evidence' }, labelEvidenceInWords(held.label_evidence))
-                : null,
-            ],
-            ['Held at', clock(approval.created_at)],
-            ['Expires at', clock(approval.expires_at)],
-            ['Run status', runStatus],
-            ['Screen SHA-256', h('code', {}, approval.screen_sha256)],
-            [
-              'Pixels that moved by themselves',
-              approval.volatile_mask === 'learning'
-                ? 'still being learnt (the screen is sampled for about a second after the hold)'
-                : approval.volatile_pixels > 0
-                  ? `${approval.volatile_pixels}, hatched on the screenshot: the check before sending leaves them out`
-                  : '0',
-            ],
-          ]),
-        ),
-      ),
-    ),
-    strip,
-  );
-  attention.watch(changes);
-  update(true);
+    h('p', { class: 'lead' }, lead.before, h('strong', {}, lead.goal), lead.after),
+  ];
+}
 
-  void every(1000, ctx.signal, async () => {
-    const before = `${approval.status}`;
-    try {
-      approval = await api(`/api/approvals/${id}`, { signal: ctx.signal });
-    } catch {
-      if (ctx.signal.aborted) return false;
-      return;
-    }
-    if (
-      approval.status !== before ||
-      approval.status === 'spent' ||
-      approval.status === 'approved'
-    ) {
-      await refreshRun();
-    }
-    if (approval.status !== before) ctx.announce(standing(approval, run, canOperate, Date.now()));
-    update();
-    const step = run?.steps?.find((st) => st.n === approval.step);
-    // A sent write is settled once the screen after it is known (or the run has ended).
-    const after =
-      step?.outcome !== 'sent_after_approval' ||
-      Boolean(run?.steps?.some((st) => st.n > approval.step && st.screen_sha256)) ||
-      (run !== null && isEnded(run.status));
-    const settled =
-      approval.status === 'rejected' ||
-      approval.status === 'expired' ||
-      (approval.status === 'spent' && step?.outcome && step.outcome !== 'held' && after);
-    return !settled;
-  });
+/** What the write changes, and the screen it was held on (or, once sent, the screen after). */
+function evidenceView(state: ApprovalState, held: Held, p: Parts, changes: HTMLElement | null) {
+  const { approval } = state;
+  return h(
+    'div',
+    {},
+    railNotice(approval),
+    redactionNotice(approval),
+    p.afterSent.section,
+    changes,
+    approval.action.action === 'type' && typeof approval.action.text === 'string'
+      ? editList(held.edit, approval.action.text, 'h2')
+      : null,
+    approval.run_id === null ? null : p.heldScreen,
+  );
+}
+
+/** The details a decision rarely needs: the exact action, how its label was read, the hashes. */
+function moreView(approval: Approval, held: Held, runStatus: HTMLElement) {
+  const evidence = held.step?.label_evidence;
+  return h(
+    'details',
+    { class: 'more' },
+    h('summary', {}, 'More about this action'),
+    facts([
+      ['Exact action', h('code', {}, exactJson(approval.action))],
+      // How the label the rules judged was read: the outline, OCR, or nothing.
+      [
+        'Label',
+        evidence ? h('span', { class: 'label-evidence' }, labelEvidenceInWords(evidence)) : null,
+      ],
+      ['Held at', clock(approval.created_at)],
+      ['Expires at', clock(approval.expires_at)],
+      ['Run status', runStatus],
+      ['Screen SHA-256', h('code', {}, approval.screen_sha256)],
+      ['Pixels that moved by themselves', volatileInWords(approval)],
+    ]),
+  );
+}
+
+/**
+ * The decision: where it stands, why, and the buttons first (in the first screen at 1280×800; they
+ * stay at the bottom of a phone's screen, console.css); what helps judge it after.
+ */
+function decisionView(state: ApprovalState, held: Held, p: Parts) {
+  const { approval } = state;
+  const runId = approval.run_id;
+  return h(
+    'aside',
+    { class: 'decision', 'aria-label': 'Decision' },
+    p.stand,
+    p.whyTitle,
+    h('p', { class: 'why' }, whyBesideChanges(approval.why, approval.changes)),
+    safetyChecks(approval),
+    p.own,
+    p.panel,
+    p.said,
+    p.alert,
+    p.note,
+    facts(p.deciders.rows),
+    runId === null
+      ? null
+      : closeUp({
+          runId,
+          n: approval.step,
+          width: held.width,
+          height: held.height,
+          action: approval.action,
+          focus: held.focus,
+          target: held.target,
+        }),
+    moreView(approval, held, p.runStatus),
+  );
 }
 
 /**
@@ -379,18 +292,181 @@ export async function renderApproval(main: HTMLElement, ctx: PageContext) {
  * rules say), as the provider worded them.
  */
 function safetyChecks(approval: Approval) {
-  const checks = approval.safety_checks ?? [];
-  if (!checks.length) return null;
+  const lines = safetyCheckLines(approval);
+  if (!lines.length) return null;
   return h(
     'div',
     { class: 'safety-checks' },
     h('h2', { class: 'why-title' }, 'The model provider flagged it'),
-    h(
-      'ul',
-      {},
-      ...checks.map((c) =>
-        h('li', {}, h('code', {}, c.code ?? c.id), c.message ? `: ${c.message}` : ''),
-      ),
-    ),
+    h('ul', {}, ...lines.map((c) => h('li', {}, h('code', {}, c.code), c.message))),
   );
+}
+
+/** Brings the parts that change with the state up to date (all but the decision panel). */
+function drawState(p: Parts, state: ApprovalState) {
+  const now = Date.now();
+  const stand = standView(state, now);
+  p.stand.className = stand.className;
+  p.stand.textContent = stand.text;
+  p.deciders.update(state.approval, now);
+  p.runStatus.textContent = state.run ? statusInWords(state.run) : 'not known';
+  p.note.hidden = noteText(state) === null;
+  // Once the write was sent: what was sent, what the application said, and the next screen.
+  if (p.afterSent.show(state.approval, state.run)) {
+    p.heldScreen.classList.add('held-screen-sent');
+    p.heldCaption.textContent = sentCaption(state.approval);
+  }
+  p.whyTitle.textContent = whyTitle(state);
+  const own = whyNot(state);
+  p.own.hidden = own === null;
+  p.own.textContent = own ?? '';
+}
+
+/** What the decision panel's buttons do. */
+interface PanelWiring {
+  decide: (kind: 'approve' | 'reject', comment: string, buttons: HTMLButtonElement[]) => void;
+  resume: (panel: Omit<PanelWiring, 'decide' | 'resume'>) => HTMLElement;
+  say: (text: string) => void;
+  warn: (text: string) => void;
+  answered: (run: Run, approval: Approval) => void;
+}
+
+/** The decision panel: the form, resuming, or nothing; and the way to the run. */
+function panelNodes(state: ApprovalState, wiring: PanelWiring) {
+  const view = panelView(state);
+  const href = followRunHref(state);
+  const { say, warn, answered } = wiring;
+  return [
+    view.kind === 'decide' ? decideForm(view, wiring.decide) : null,
+    view.kind === 'resume' ? wiring.resume({ say, warn, answered }) : null,
+    href ? h('p', {}, h('a', { href }, 'Follow the run step by step')) : null,
+  ].filter((node) => node !== null);
+}
+
+/** Says what happened (`say`) or what went wrong (`warn`), each clearing the other. */
+function speaker(p: Parts) {
+  const say = (text: string) => {
+    p.alert.textContent = '';
+    p.said.textContent = text;
+    p.said.scrollIntoView({ block: 'nearest' });
+  };
+  const warn = (text: string) => {
+    p.said.textContent = '';
+    p.alert.textContent = text;
+    p.alert.scrollIntoView({ block: 'nearest' });
+  };
+  return { say, warn };
+}
+
+export async function renderApproval(main: HTMLElement, ctx: PageContext) {
+  const id = ctx.params[0];
+  const canOperate = ctx.can('agents.operate');
+  const state: ApprovalState = {
+    approval: await api(`/api/approvals/${id}`, { signal: ctx.signal }),
+    run: null,
+    canOperate,
+    canReadRuns: canOperate || ctx.can('audit.read'),
+  };
+  const attention = reportAttention(id, ctx.signal);
+  // A waiting action with no run (docs/approver-guide.md, oversight) says its goal and system itself.
+  const runId = state.approval.run_id;
+  const readRun = (): Promise<Run> =>
+    api(`/api/console/approvals/${id}/run`, { signal: ctx.signal });
+  try {
+    if (runId !== null) state.run = await readRun();
+  } catch (error) {
+    if (ctx.signal.aborted) return;
+    // The decision does not need the run; say what is missing and go on.
+    main.append(
+      h('p', { class: 'error' }, `The run of this action could not be read: ${messageOf(error)}`),
+    );
+  }
+  const held = heldOf(state);
+  ctx.title(`Approval: ${held.words}`);
+  const p = parts(state, held);
+  const { say, warn } = speaker(p);
+
+  const refreshRun = async () => {
+    if (runId === null) return;
+    try {
+      state.run = await readRun();
+    } catch {
+      // Keep the last run seen; the approval itself is what this page is about.
+    }
+  };
+
+  const decide = async (
+    kind: 'approve' | 'reject',
+    comment: string,
+    buttons: HTMLButtonElement[],
+  ) => {
+    for (const b of buttons) b.disabled = true;
+    try {
+      state.approval = await api(`/api/approvals/${id}/${kind}`, {
+        method: 'POST',
+        json: { ...(comment ? { comment } : {}), view_id: attention.viewId() },
+      });
+      await refreshRun();
+      say(decidedInWords(kind));
+      update(true);
+    } catch (error) {
+      warn(refusalInWords(kind, error));
+      for (const b of buttons) b.disabled = false;
+      if (error instanceof ApiError && error.status === 409) {
+        state.approval = await api(`/api/approvals/${id}`);
+        update(true);
+      }
+    }
+  };
+
+  let panelFor = '';
+  const update = (force: boolean = false) => {
+    drawState(p, state);
+    const key = panelKey(state);
+    if (key === panelFor && !force) return;
+    panelFor = key;
+    p.panel.replaceChildren(
+      ...panelNodes(state, {
+        decide: (kind, text, buttons) => void decide(kind, text, buttons),
+        resume: (panel) => resumePanel({ approval: state.approval, words: held.words, ...panel }),
+        say,
+        warn,
+        answered: (answeredRun, answeredApproval) => {
+          state.run = answeredRun;
+          state.approval = answeredApproval;
+          update(true);
+        },
+      }),
+    );
+  };
+
+  const changes = changeList(state.approval, { level: 'h2', explain: true, steps: held.steps });
+  main.append(
+    ...headingView(state, held),
+    h(
+      'div',
+      { class: 'approval-layout' },
+      evidenceView(state, held, p, changes),
+      decisionView(state, held, p),
+    ),
+    earlierSteps(state.approval, held.steps),
+  );
+  attention.watch(changes);
+  update(true);
+
+  void every(1000, ctx.signal, async () => {
+    const before = state.approval.status;
+    try {
+      state.approval = await api(`/api/approvals/${id}`, { signal: ctx.signal });
+    } catch {
+      if (ctx.signal.aborted) return false;
+      return;
+    }
+    if (runMayHaveMoved(before, state.approval)) await refreshRun();
+    if (state.approval.status !== before) {
+      ctx.announce(standView(state, Date.now()).text);
+    }
+    update();
+    return !settled(state);
+  });
 }

@@ -8,21 +8,8 @@
 import { api } from './api';
 import { facts, h } from './dom';
 import { clock } from './words';
+import type { ChatLinkCode, ChatLinkList } from './api-types';
 import type { PageContext } from './page';
-
-interface LinkCode {
-  kind: string;
-  chat_team: string;
-  chat_user: string;
-  chat_name: string | null;
-  expires_at: string;
-}
-
-interface ChatLink extends Omit<LinkCode, 'expires_at'> {
-  id: string;
-  subject: string;
-  linked_at: string;
-}
 
 const CODE_KEY = 'warden.console.chat-link-code';
 const CHAT = { slack: 'Slack', teams: 'Teams' } as Record<string, string>;
@@ -38,7 +25,7 @@ export function keepChatLinkCode() {
   }
 }
 
-function accountInWords(a: Pick<LinkCode, 'kind' | 'chat_team' | 'chat_user' | 'chat_name'>) {
+function accountInWords(a: Pick<ChatLinkCode, 'kind' | 'chat_team' | 'chat_user' | 'chat_name'>) {
   const chat = CHAT[a.kind] ?? a.kind;
   const who = a.chat_name ? `${a.chat_name} (${a.chat_user})` : a.chat_user;
   return `${chat} account ${who}, ${a.kind === 'slack' ? 'team' : 'tenant'} ${a.chat_team}`;
@@ -69,7 +56,7 @@ export async function renderChatLink(main: HTMLElement, ctx: PageContext) {
   }
 
   const showLinks = async () => {
-    const links = await api<{ items: ChatLink[] }>('/api/chat/links', { signal: ctx.signal });
+    const links = await api<ChatLinkList>('/api/chat/links', { signal: ctx.signal });
     list.replaceChildren(
       ...(links.items.length === 0 ? [h('li', {}, 'None yet.')] : []),
       ...links.items.map((link) =>
@@ -106,7 +93,7 @@ export async function renderChatLink(main: HTMLElement, ctx: PageContext) {
     // The code leaves the address bar: it links once, and the page may be shared as it is.
     history.replaceState(null, '', location.pathname);
     try {
-      const asked = await api<LinkCode>('/api/chat/links/preview', {
+      const asked = await api<ChatLinkCode>('/api/chat/links/preview', {
         method: 'POST',
         json: { code },
         signal: ctx.signal,

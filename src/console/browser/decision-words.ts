@@ -2,7 +2,7 @@
  * Where a waiting action stands and what this person may do with it, in words an approver acts
  * on: the standing line, why they cannot approve (four-eyes, who may decide), a refused decision.
  */
-import { ApiError } from './api';
+import { ApiError } from './api-error';
 import { ago, clock, duration, expiry } from './words';
 import type { Approval, Run } from './api-types';
 

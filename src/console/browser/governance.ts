@@ -9,7 +9,15 @@ import { api } from './api';
 import { facts, h } from './dom';
 import { eventInWords } from './event-words';
 import { clock, shown } from './words';
-import type { AgentConfig, KillSwitch, Pause, ScriptGrant } from './api-types';
+import type {
+  AgentConfig,
+  Catalog,
+  ComputerUseConfig,
+  KillSwitch,
+  Pause,
+  ScriptedPlannerPage,
+  ScriptGrant,
+} from './api-types';
 
 /**
  * A planner by name: a scripted planner's or the catalog's name, a model by provider and model.
@@ -80,17 +88,10 @@ export function governanceSection(signal: AbortSignal, canReadAudit: boolean) {
   void (async () => {
     try {
       const [config, pause, scripted, catalog] = await Promise.all([
-        api<{
-          agents: Record<string, AgentConfig>;
-          script_grants?: Record<string, ScriptGrant>;
-        }>('/api/admin/computer-use', { signal }),
+        api<ComputerUseConfig>('/api/admin/computer-use', { signal }),
         api<Pause>('/api/admin/pause', { signal }),
-        api<{
-          items: Array<{ id: string; name: string }>;
-        }>('/api/planners/scripted?limit=200', { signal }),
-        api<{
-          planners: Array<{ id: string; name: string }>;
-        }>('/api/planners', { signal }),
+        api<ScriptedPlannerPage>('/api/planners/scripted?limit=200', { signal }),
+        api<Catalog>('/api/planners', { signal }),
       ]);
       const names = new Map([...catalog.planners, ...scripted.items].map((p) => [p.id, p.name]));
       let weakened: Array<{

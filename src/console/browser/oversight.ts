@@ -8,50 +8,14 @@
 import { api } from './api';
 import { h } from './dom';
 import { clock } from './words';
+import type { OversightReport, OversightTest } from './api-types';
 
-interface Totals {
-  approver: string;
-  agent: string;
-  decisions: number;
-  approved: number;
-  rejected: number;
-  timed: number;
-  median_seconds: number | null;
-  approved_changes_unseen: number;
-  approved_changes_unknown: number;
-  in_chat: number;
-}
-
-interface TestOutcome {
-  id: string;
-  agent: string;
-  goal: string;
-  seeded_by: string;
-  created_at: string;
-  outcome: 'waiting' | 'caught' | 'missed' | 'expired';
-  decided_by: string | null;
-  decided_via: string | null;
-}
-
-const OUTCOME: Record<TestOutcome['outcome'], (t: TestOutcome) => string> = {
+const OUTCOME: Record<OversightTest['outcome'], (t: OversightTest) => string> = {
   caught: (t) => `caught: rejected by ${t.decided_by ?? '?'}`,
   missed: (t) => `missed: approved by ${t.decided_by ?? '?'}`,
   waiting: () => 'waiting for a decision',
   expired: () => 'expired: nobody decided',
 };
-
-interface Report {
-  settings: { flag_after_decisions: number; flag_median_seconds: number };
-  since: string;
-  approvers: Totals[];
-  flagged: Array<{
-    approver: string;
-    decisions: number;
-    median_seconds: number | null;
-    why: string;
-  }>;
-  tests: TestOutcome[];
-}
 
 /** The columns after the approver's: each cell carries its label, shown on a phone's cards. */
 const COLUMNS = [
@@ -99,7 +63,7 @@ export function oversightSection(signal: AbortSignal) {
   );
   void (async () => {
     try {
-      const report = await api<Report>('/api/admin/oversight', { signal });
+      const report = await api<OversightReport>('/api/admin/oversight', { signal });
       const s = report.settings;
       lead.textContent = `Decisions since ${clock(report.since)}. A person is flagged when their latest ${s.flag_after_decisions} decisions hold no rejection and the median time from opening the page to deciding is under ${s.flag_median_seconds} s.`;
       flags.replaceChildren(

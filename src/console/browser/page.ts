@@ -1,12 +1,12 @@
 /** What a page of the console is, for the router (app.ts) and the pages. Types only. */
-import type { Me } from './api-types';
+import type { Me, Permission } from './api-types';
 
 /** What every page gets. */
 export interface PageContext {
   /** Who is signed in. */
   me: Me;
   /** Whether they have a permission. */
-  can: (permission: string) => boolean;
+  can: (permission: Permission) => boolean;
   /** Aborted when the page is left. */
   signal: AbortSignal;
   /** What the page's path pattern captured (an id). */

@@ -6,13 +6,9 @@
  */
 import { api } from './api';
 import { h } from './dom';
-import type { Run } from './api-types';
+import type { Run, ScriptedPlannerAnswer } from './api-types';
 
 /** What saving a run as a routine answers: the scripted planner it made. */
-interface SavedRoutine {
-  planner: { id: string; script: { steps: unknown[]; parameters?: string[] } };
-}
-
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** `order = 4711` lines as `{order: "4711"}`; a line without `=` is refused, naming it. */
@@ -78,15 +74,18 @@ export function saveAsRoutine(run: Run, where: { said: HTMLElement; alert: HTMLE
       return;
     }
     save.disabled = true;
-    api<SavedRoutine>(`/api/computer-use/runs/${run.id}/script`, {
+    api<ScriptedPlannerAnswer>(`/api/computer-use/runs/${run.id}/script`, {
       method: 'POST',
       json: { name: name.value, ...(Object.keys(parameters).length ? { parameters } : {}) },
     }).then(
       (answer) => {
         const { id, script } = answer.planner;
-        const named = script.parameters?.length
-          ? `, parameters ${script.parameters.join(', ')}`
-          : '';
+        // The document leaves the stored script free-form beyond its steps: its parameters are a list.
+        const parameters: unknown = script.parameters;
+        const named =
+          Array.isArray(parameters) && parameters.length
+            ? `, parameters ${parameters.join(', ')}`
+            : '';
         where.said.textContent = `Saved as routine ${id} (${script.steps.length} steps${named}). Name it in an agent's planner to replay it.`;
         form.hidden = true;
         open.setAttribute('aria-expanded', 'false');
