@@ -105,7 +105,7 @@ describe('FeatherPad (Qt 5) through the x11 screen host, with its outline from A
   };
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack({ maskSampling: 'deployed' });
     // The host first: FeatherPad finds the accessibility bus the host starts and announces.
     screen = await startX11Screen(() => undefined);
     process.env[tokenEnv] = screen.token;

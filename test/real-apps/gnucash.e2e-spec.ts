@@ -48,7 +48,7 @@ describe('GnuCash through the x11 screen host', () => {
   const tokenEnv = 'WARDEN_TEST_GNUCASH_HOST_TOKEN';
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack({ maskSampling: 'deployed' });
     screen = await startX11Screen(() => undefined, { elements: false });
     process.env[tokenEnv] = screen.token;
     await stack.grant(tokenEnv, screen.url);

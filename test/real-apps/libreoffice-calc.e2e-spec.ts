@@ -127,7 +127,7 @@ describe('LibreOffice Calc through the x11 screen host, with its outline from AT
   beforeAll(async () => {
     // The deployment's settle (two screenshots 50 ms apart) is left as it is: the agent sets its own
     // (settle_ms, below).
-    stack = await startStack();
+    stack = await startStack({ maskSampling: 'deployed' });
     // The host first: Calc finds the accessibility bus the host announces when it starts.
     screen = await startX11Screen(() => undefined);
     process.env[tokenEnv] = screen.token;

@@ -26,7 +26,7 @@ describe('the volatile mask of a held write, learnt while its approval is open',
   beforeAll(async () => {
     // The deployment's default samples (2.6 s of them): long enough for an approval to be decided
     // while the mask is still being learnt.
-    stack = await startStack();
+    stack = await startStack({ maskSampling: 'deployed' });
     await stack.configure({ planner: await stack.planner(ONE_WRITE) });
   });
 

@@ -147,6 +147,13 @@ export interface StackOptions {
    * acme; by default the operator grants them, as it grants the sim's token.
    */
   deploymentUngranted?: boolean;
+  /**
+   * How a held write's screen is sampled for its volatile mask. `quick` (the default): 7 samples
+   * 100 ms apart (0.6 s), more than a period of the sim's caret, which blinks only where a test
+   * switches it on (every 250 ms); `deployed`: the deployment's defaults, which span two periods of a real toolkit's
+   * caret (Qt 1 s, GTK 1.2 s), for the suites that hold writes on real applications or test the mask.
+   */
+  maskSampling?: 'quick' | 'deployed';
 }
 
 /** API, worker and a sim screen host, all real, configured for tenant `acme`. */
@@ -155,6 +162,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const api = await startApi(undefined, {
     RECONCILE_INTERVAL_MS: '500',
     STEP_LEASE_MS: '3000',
+    ...(options.maskSampling === 'deployed' ? {} : { MASK_SAMPLES: '7', MASK_INTERVAL_MS: '100' }),
     ...options.env,
   });
   const worker = options.noWorker ? undefined : await createWorker(api.config);
