@@ -15,7 +15,6 @@ import { parseRegions, parseScreenTls } from './parse-screen-parts';
 import { parseIncludeScreen, parseNotify } from './parse-notify';
 import { parseApproverFields } from './approver-fields';
 import { findSecrets } from '../../common/secret-fields';
-import { destinationOrigin } from '../../destinations/origin';
 
 /**
  * Reads the body of `PUT /api/admin/computer-use` (docs/api.md) into the one normalised shape the
