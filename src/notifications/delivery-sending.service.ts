@@ -3,21 +3,14 @@ import { AppConfig } from '../config/app-config';
 import { smtpDestination } from '../destinations/destination-origin';
 import { Destinations } from '../destinations/destinations.service';
 import { deploymentSecret, SecretGrants, SecretRefused } from '../secrets/secret-grants.service';
-import { emailContent, slackPayload, teamsPayload, webhookBody } from './channel-payloads';
+import { emailContent } from './channel-payloads';
+import type { DeliveryToSend, SendOutcome } from './channels/channel-kind';
 import { DeliveriesRepository } from './deliveries.repository';
 import type { Delivery } from './delivery.entity';
 import { deliveryMessageId, EmailError, sendEmail } from './email-sender';
 import { PostError, postJson } from './http-post';
 import { notifyCa } from './notify-ca';
-import { signWebhook } from './webhook-signature';
-
-/** How one try ended. */
-type Outcome =
-  | { kind: 'delivered' }
-  | { kind: 'not_granted'; error: string }
-  /** Trying again cannot help (a secret unset, a 4xx, no SMTP server configured). */
-  | { kind: 'failed'; error: string }
-  | { kind: 'retry'; error: string };
+import { channelKind } from './notify-channel';
 
 /** A try that failed and is left to the queue's backoff. */
 export class DeliveryRetry extends Error {
@@ -30,8 +23,8 @@ export class DeliveryRetry extends Error {
 /**
  * Sends one delivery (docs/security.md): its channel's secret released through SecretGrants for the
  * destination's origin (docs/screen-host.md), which admits the origin too; a mail only when the tenant's
- * destinations include the deployment's SMTP server; the payload made, one POST or one mail within
- * NOTIFY_TIMEOUT_MS, and the outcome recorded. Throws DeliveryRetry to have the queue try again.
+ * destinations include the deployment's SMTP server; the payload made by the channel's kind
+ * (notify-channel.ts), one POST or one mail within NOTIFY_TIMEOUT_MS, and the outcome recorded. Throws DeliveryRetry to have the queue try again.
  */
 @Injectable()
 export class DeliverySending {
@@ -45,7 +38,7 @@ export class DeliverySending {
   async deliver(deliveryId: string, lastAttempt: boolean): Promise<void> {
     const delivery = await this.deliveries.startAttempt(deliveryId);
     if (!delivery) return;
-    const outcome = await this.send(delivery).catch((error: unknown): Outcome => ({
+    const outcome = await this.send(delivery).catch((error: unknown): SendOutcome => ({
       kind: 'retry',
       error: error instanceof Error ? error.name : 'error',
     }));
@@ -67,44 +60,14 @@ export class DeliverySending {
     }
   }
 
-  private async send(d: Delivery): Promise<Outcome> {
+  private async send(d: Delivery): Promise<SendOutcome> {
     try {
-      const channel = d.channel;
-      switch (channel.kind) {
-        case 'webhook': {
-          const secret = await this.grants.release({
-            tenant: d.tenant,
-            envName: channel.secret_env,
-            destination: channel.url,
-            what: 'the webhook signing secret',
-          });
-          if (!secret.mayGoTo(channel.url)) return { kind: 'not_granted', error: 'not_granted' };
-          const body = webhookBody(d.message, d.id);
-          const timestamp = String(Math.floor(Date.now() / 1000));
-          return this.post(channel.url, body, {
-            'x-warden-event': d.event,
-            'x-warden-delivery': d.id,
-            'x-warden-timestamp': timestamp,
-            'x-warden-signature': signWebhook(secret.value, timestamp, body),
-          });
-        }
-        case 'slack':
-        case 'teams': {
-          const secret = await this.grants.releaseDestination({
-            tenant: d.tenant,
-            envName: channel.url_env,
-            what: channel.kind === 'slack' ? 'the Slack webhook URL' : 'the Teams webhook URL',
-          });
-          // A channel set up to take decisions (docs/notifications.md) shows the buttons.
-          const payload =
-            channel.kind === 'slack'
-              ? slackPayload(d.message, { decide: channel.signing_secret_env !== undefined })
-              : teamsPayload(d.message, { decide: channel.bot_app_id !== undefined });
-          return this.post(secret.value, JSON.stringify(payload), {});
-        }
-        case 'email':
-          return await this.mail(channel.to, d);
-      }
+      // Awaited here, so that a secret refused is recorded as the try's outcome.
+      return await channelKind(d.channel.kind).send(d.channel, d, {
+        grants: this.grants,
+        post: (url, body, headers) => this.post(url, body, headers),
+        mail: (to, delivery) => this.mail(to, delivery),
+      });
     } catch (error) {
       if (error instanceof SecretRefused) {
         return error.reason === 'not_granted'
@@ -115,7 +78,11 @@ export class DeliverySending {
     }
   }
 
-  private async post(url: string, body: string, headers: Record<string, string>): Promise<Outcome> {
+  private async post(
+    url: string,
+    body: string,
+    headers: Record<string, string>,
+  ): Promise<SendOutcome> {
     try {
       const status = await postJson(url, body, headers, {
         timeoutMs: this.config.NOTIFY_TIMEOUT_MS,
@@ -131,7 +98,7 @@ export class DeliverySending {
     }
   }
 
-  private async mail(to: string[], d: Delivery): Promise<Outcome> {
+  private async mail(to: string[], d: DeliveryToSend): Promise<SendOutcome> {
     const c = this.config;
     if (!c.SMTP_URL || !c.SMTP_FROM) {
       return { kind: 'failed', error: 'smtp_not_configured: the deployment sets no SMTP_URL' };

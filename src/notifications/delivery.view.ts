@@ -1,4 +1,4 @@
-import type { NotifyKind } from './notify-channel';
+import { channelKind, type NotifyKind } from './notify-channel';
 import type { Delivery, DeliveryStatus } from './delivery.entity';
 import type { NotifyEventKind } from './notify-event';
 
@@ -19,13 +19,7 @@ export interface DeliveryView {
 }
 
 export function deliveryView(d: Delivery): DeliveryView {
-  const c = d.channel;
-  const to =
-    c.kind === 'webhook'
-      ? new URL(c.url).origin
-      : c.kind === 'email'
-        ? c.to.join(', ')
-        : `$${c.url_env}`;
+  const to = channelKind(d.channel.kind).shownTo(d.channel);
   return {
     id: d.id,
     agent: d.agent,

@@ -2,9 +2,11 @@
  * What an agent's configuration is checked against besides its own fields (agent-fields.ts and
  * planner-fields.ts hold those, each with its bounds): the enumerations, the name patterns and the
  * bounds of the parts of a field (a rectangle's coordinates, a list's length). Imports only
- * config/names.ts and notifications/notify-channel.ts, so the field tables and the DTOs can use it
+ * config/names.ts and notifications/ (the channel kinds and their bounds), so the field tables and the DTOs can use it
  * without going through agent-config.ts.
  */
+
+import { CHANNEL_BOUNDS } from '../../notifications/channels/read-fields';
 
 // The model providers and what a variable name may be: shared with the deployment's own config.
 export { ENV_NAME_PATTERN, MODEL_PROVIDERS, type ModelProvider } from '../../config/names';
@@ -36,12 +38,12 @@ export const BOUNDS = {
   redact_regions: 50,
   coordinate: 100_000,
   ca_file: 4096,
-  url: 2048,
+  url: CHANNEL_BOUNDS.url,
   tokens: 1_000_000_000,
   usd: 1_000_000,
   notify: 10,
-  notify_to: 20,
-  email: 254,
+  notify_to: CHANNEL_BOUNDS.notify_to,
+  email: CHANNEL_BOUNDS.email,
 } as const;
 
 /** Agent names: the same alphabet as tenants, so they fit in URLs and audit details as they are. */
