@@ -2,8 +2,8 @@
  * What an agent's configuration is checked against besides its own fields (agent-fields.ts and
  * planner-fields.ts hold those, each with its bounds): the enumerations, the name patterns and the
  * bounds of the parts of a field (a rectangle's coordinates, a list's length). Imports only
- * config/names.ts and notifications/ (the channel kinds and their bounds), so the field tables and the DTOs can use it
- * without going through agent-config.ts.
+ * config/names.ts and notifications/ (the channel kinds and their bounds), so the field tables and
+ * the DTOs can use it without going through agent-config.ts.
  */
 
 import { CHANNEL_BOUNDS } from '../../notifications/channels/read-fields';
