@@ -3,8 +3,8 @@ import type { ChannelKind } from './channel-kind';
 import { envName, optionalEnvName } from './read-fields';
 
 /**
- * A Slack incoming webhook: its URL as a whole is the secret (`url_env`), since whoever holds it may
- * post. `signing_secret_env`: the Slack app's signing secret; set, its messages carry buttons.
+ * A Slack incoming webhook: its URL as a whole is the secret (`url_env`), since whoever holds it
+ * may post. `signing_secret_env`: the Slack app's signing secret; set, its messages carry buttons.
  */
 export interface SlackChannel {
   kind: 'slack';
