@@ -4,9 +4,9 @@ import { LIMITS, NOTIFY_KINDS, type NotifyChannel, type NotifyKind } from './age
 
 /**
  * Reads an agent's `notify` list (docs/security.md, docs/notifications.md): each channel by its
- * `kind`, with only the fields that kind takes, read as its kind reads them (notifications/channels/).
- * Every problem names its path (`agents.sap-orders.notify.1.url_env must name an environment
- * variable …`). Pure.
+ * `kind`, with only the fields that kind takes, read as that kind reads them
+ * (notifications/channels/). Every problem names its path
+ * (`agents.sap-orders.notify.1.url_env must name an environment variable …`). Pure.
  */
 
 /** `"webhook" | "slack" | …`, as a refusal shows the kinds. */
