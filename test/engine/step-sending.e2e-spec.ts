@@ -8,7 +8,13 @@ import type { Step } from '../../src/computer-use/runs/step.entity';
 import { StepsRepository } from '../../src/computer-use/runs/steps.repository';
 import { ScreensService } from '../../src/computer-use/screens/screens.service';
 import { SettingsService } from '../../src/computer-use/settings/settings.service';
-import { solidScreenshot } from '../support/fake-screen-host';
+import { FRAME_PRECONDITION_CAPABILITY } from '@warden/protocol';
+import { ScreenHostError } from '../../src/computer-use/host-client/screen-host.client';
+import type {
+  ScreenHostHealth,
+  Screenshot,
+} from '../../src/computer-use/host-client/screen-host.types';
+import { dottedScreenshot, FakeScreenHost, solidScreenshot } from '../support/fake-screen-host';
 import { AGENT, type StageBed, startStageBed, TENANT } from './stage-bed';
 
 const ENTER: Action = { action: 'key', key: 'Enter' };
@@ -16,6 +22,39 @@ const ENTER: Action = { action: 'key', key: 'Enter' };
 const HELD = solidScreenshot(200);
 /** Another screen: every pixel differs from the held one. */
 const OTHER = solidScreenshot(90);
+/** The held screen with its caret drawn: a blink. */
+const CARET = dottedScreenshot(200, [
+  [5, 5],
+  [5, 6],
+]);
+/** The held screen with a message that appeared at the bottom, and stays. */
+const MESSAGE = dottedScreenshot(200, [
+  [30, 40],
+  [31, 40],
+]);
+/** A message and the caret at once. */
+const MESSAGE_CARET = dottedScreenshot(200, [
+  [5, 5],
+  [5, 6],
+  [30, 40],
+  [31, 40],
+]);
+/** A screen blinking between `on` and `off`, sample after sample (more than a mask's samples). */
+const blinking = (on: Screenshot, off: Screenshot) =>
+  Array.from({ length: 40 }, (_, i) => (i % 2 ? off : on));
+/** A frame hash, as a host that checks frames sends with every screenshot. */
+const framed = (shot: Screenshot, level: string): Screenshot => ({
+  ...shot,
+  frameSha256: level.repeat(64),
+});
+
+/** A host that checks the frame itself, atomically with acting (FakeScreenHost does not). */
+class FrameCheckingHost extends FakeScreenHost {
+  override readonly url: string = 'https://frame-checking-host.test';
+  override health(): Promise<ScreenHostHealth | null> {
+    return Promise.resolve({ capabilities: ['idempotency', FRAME_PRECONDITION_CAPABILITY] });
+  }
+}
 
 /**
  * StepSending over a real PostgreSQL and a fake screen host: a held write is sent once, under
@@ -158,6 +197,58 @@ describe('StepSending', () => {
       [approval.id],
     );
     expect(row.mask_state).toBe('abandoned');
+  });
+
+  describe('a caret that blinks between the comparison and the send', () => {
+    // The approver decided before the mask was learnt, and the screen was exactly the held one:
+    // compared whole. Then the caret blinked before the host acted. Nothing went; the held
+    // screen's moving pixels are learnt now, and the write goes only if the rest is the same.
+    it('sends the write once, after learning that only the caret moves', async () => {
+      const { run, step } = await approvedWrite({ mask: 'learning' });
+      bed.host.screenshots = [HELD, CARET, ...blinking(CARET, HELD), CARET];
+      expect(await sending.sendApproved(bed.context(run), step)).toEqual({ sent: ENTER });
+      expect(bed.host.acted).toEqual([{ action: ENTER, key: step.id }]);
+      expect(await stepOf(step.id)).toEqual({ phase: 'done', outcome: 'sent_after_approval' });
+      expect(await bed.events(run.id, 'computer_use.write')).toHaveLength(1);
+    });
+
+    it('sends nothing where a message appeared and stayed, caret or not', async () => {
+      const { run, step } = await approvedWrite({ mask: 'learning' });
+      bed.host.screenshots = [HELD, MESSAGE_CARET, ...blinking(MESSAGE_CARET, MESSAGE)];
+      const thrown = await sending.sendApproved(bed.context(run), step).catch((e: unknown) => e);
+      expect(thrown).toBeInstanceOf(RunEnds);
+      expect(thrown).toMatchObject({ reason: 'stale_screen', step: { outcome: 'stale' } });
+      expect(bed.host.acted).toEqual([]);
+    });
+
+    it('on a host that checks frames: sends once after its refusal, onto the frame compared', async () => {
+      const { run, step } = await approvedWrite({ mask: 'learning' });
+      const host = new FrameCheckingHost();
+      const ctx = { ...bed.context(run), host };
+      host.screenshots = [framed(HELD, 'a'), ...blinking(framed(CARET, 'b'), framed(HELD, 'a'))];
+      host.acts = [
+        new ScreenHostError('screen_changed', 'the screen is not the expected frame'),
+        { ok: true, ms: 1, replayed: false },
+      ];
+      expect(await sending.sendApproved(ctx, step)).toEqual({ sent: ENTER });
+      expect(host.acted).toHaveLength(2);
+      // The first try was held to the whole held frame; the second leaves out the caret alone.
+      expect(host.acted[0].frame).toMatchObject({ expect: 'a'.repeat(64) });
+      expect(host.acted[0].frame?.ignore ?? []).toEqual([]);
+      expect(host.acted[1].frame?.ignore).toEqual([{ x: 5, y: 5, width: 1, height: 2 }]);
+      expect(await stepOf(step.id)).toEqual({ phase: 'done', outcome: 'sent_after_approval' });
+    });
+
+    it('on a host that checks frames: a second refusal ends the run, sent nothing', async () => {
+      const { run, step } = await approvedWrite({ mask: 'learning' });
+      const host = new FrameCheckingHost();
+      const ctx = { ...bed.context(run), host };
+      host.screenshots = [framed(HELD, 'a'), ...blinking(framed(CARET, 'b'), framed(HELD, 'a'))];
+      host.acts = [new ScreenHostError('screen_changed', 'the screen is not the expected frame')];
+      const thrown = await sending.sendApproved(ctx, step).catch((e: unknown) => e);
+      expect(thrown).toMatchObject({ reason: 'stale_screen' });
+      expect(host.acted).toHaveLength(2);
+    });
   });
 
   it('sends an approved write once when two workers send it at the same time', async () => {

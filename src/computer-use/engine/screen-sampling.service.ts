@@ -57,7 +57,7 @@ export class ScreenSampling {
   ): Promise<void> {
     let mask: VolatileMask | null;
     try {
-      mask = await this.learnHeldMask(ctx, held);
+      mask = await this.heldScreenMask(ctx, held);
     } catch (error) {
       this.logger.warn(
         { err: error, run: ctx.run.id, approval: approvalId },
@@ -143,9 +143,11 @@ export class ScreenSampling {
 
   /**
    * The pixels of the held screen (`held`, its PNG) that were seen to leave their value and come
-   * back to it over a few samples (learnReturningMask); null when none did, or too many.
+   * back to it over a few samples (learnReturningMask); null when none did, or too many. Taken while
+   * nothing is sent to the screen: while the approval is open, or after an approved write met a
+   * changed screen and was not sent.
    */
-  private async learnHeldMask(ctx: StepContext, held: Buffer): Promise<VolatileMask | null> {
+  async heldScreenMask(ctx: StepContext, held: Buffer): Promise<VolatileMask | null> {
     // In order, a sample equal to the one before it left out: it shows nothing new.
     const samples: Buffer[] = [];
     let last: string | null = null;

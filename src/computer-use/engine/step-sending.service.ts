@@ -11,7 +11,7 @@ import { StepFields, StepsRepository } from '../runs/steps.repository';
 import { VolatileMask } from '../pixels/pixels';
 import { ScreenHostError, type Screenshot } from '../host-client/screen-host.client';
 import { ScreensService } from '../screens/screens.service';
-import { FrameGuard, type JudgedScreen } from './frame-guard.service';
+import { type FrameCheck, FrameGuard, type JudgedScreen } from './frame-guard.service';
 import { RunEnds, staleEnd, writeOutcomeUnknown } from './run-ends';
 import { ScreenSampling } from './screen-sampling.service';
 import { SendRecording } from './send-recording.service';
@@ -206,7 +206,10 @@ export class StepSending {
 
   /**
    * Asks the host to act, held to the frame the action was judged on. A host that no longer holds
-   * that frame gets Warden's own comparison and one more try on the fresh frame.
+   * that frame gets Warden's own comparison and one more try on the fresh frame. An approved write
+   * compared whole (no pixel known to move by itself) that meets a changed screen learns which
+   * pixels of the held screen move by themselves, once, and goes on only if the screen is still
+   * the held one outside them (`sampledAgain`).
    */
   private async actOnFrame(
     ctx: StepContext,
@@ -218,7 +221,12 @@ export class StepSending {
   ): Promise<SendResult> {
     const write = isWrite(step, approval);
     let check = await this.frames.check(ctx, judged, mask);
+    let sampled = false;
     for (let tries = 0; ; tries++) {
+      if (check.kind === 'changed' && approval && mask === null && !sampled) {
+        sampled = true;
+        ({ judged, mask, check } = await this.sampledAgain(ctx, step, approval));
+      }
       if (check.kind === 'changed') return this.screenChanged(step, check.why, approval);
       if (write) this.fault('before-send');
       try {
@@ -235,8 +243,9 @@ export class StepSending {
           check = await this.frames.recheck(ctx, judged, mask);
           continue;
         }
-        if (next !== 'failed') return this.screenChanged(step, next.changed, approval);
-        return sentAs(await this.recording.afterFailedSend(ctx, step, action, error, approval));
+        if (next === 'failed')
+          return sentAs(await this.recording.afterFailedSend(ctx, step, action, error, approval));
+        check = { kind: 'changed', why: next.changed };
       }
     }
     if (write) this.fault('after-send');
@@ -278,6 +287,27 @@ export class StepSending {
         fields: { error: `not sent: ${refused.summary}` },
       });
     }
+  }
+
+  /**
+   * An approved write was compared whole (its mask given up because the approval came before it
+   * was learnt, or nothing moved while it was held) and the screen was not the same right before
+   * the send: a caret may have blinked between the comparison and the host's capture. Nothing was
+   * sent. The held screen's mask is learnt now, as while it was held (only pixels seen to leave
+   * the held screen's value and come back to it), and a fresh screenshot is compared with the held
+   * screen outside it: the same screen goes on onto that frame, with the mask; any other change
+   * ends the run `stale_screen` (thrown), as before.
+   */
+  private async sampledAgain(
+    ctx: StepContext,
+    step: Step,
+    approval: Approval,
+  ): Promise<{ judged: JudgedScreen; mask: VolatileMask | null; check: FrameCheck }> {
+    const held = await this.screens.get(ctx.run.tenant, approval.screenSha256);
+    if (!held) throw staleEnd('the held screen is no longer stored', approval);
+    const mask = await this.sampling.heldScreenMask(ctx, held);
+    const fresh = await this.frames.approvedScreen(ctx, step, approval, mask);
+    return { judged: fresh, mask, check: await this.frames.check(ctx, fresh, mask) };
   }
 
   /** The screen the step's action was judged on, from the store; null when it has none. */
