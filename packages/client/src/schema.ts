@@ -786,7 +786,7 @@ export interface components {
         ModelPlannerDto: {
             /** @enum {string} */
             provider: "anthropic" | "openai" | "openai-compatible";
-            /** @example claude-sonnet-4-5 */
+            /** @example claude-sonnet-5-5 */
             model: string;
             /**
              * @description the environment variable holding the key
@@ -2184,7 +2184,7 @@ export interface components {
         ModelPlannerConfig: {
             /** @enum {string} */
             provider: "anthropic" | "openai" | "openai-compatible";
-            /** @example claude-sonnet-4-5 */
+            /** @example claude-sonnet-5-5 */
             model: string;
             /**
              * @description the environment variable holding the key

@@ -37,7 +37,7 @@ const VERSIONED_ID =
 /**
  * The default model's planner id in the catalog (docs/models.md): `DEFAULT_MODEL_ID`, or one made from
  * the provider and the model's name, its trailing numbers as a dotted version
- * (`anthropic` + `claude-sonnet-4-5` → `anthropic-claude-sonnet-4.5-normal`); a name with no
+ * (`anthropic` + `claude-sonnet-5-5` → `anthropic-claude-sonnet-5.5-normal`); a name with no
  * version at its end gives `<provider>-default-1-normal`. Null when there is no default model.
  */
 export function defaultModelId(

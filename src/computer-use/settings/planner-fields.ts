@@ -32,7 +32,7 @@ export const MODEL_PLANNER_FIELD_SPECS = {
     required: true,
     minLength: 1,
     maxLength: 200,
-    doc: { example: 'claude-sonnet-4-5' },
+    doc: { example: 'claude-sonnet-5-5' },
   },
   api_key_env: {
     kind: 'other',

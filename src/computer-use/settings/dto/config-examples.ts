@@ -34,7 +34,7 @@ export const CONFIG_EXAMPLES: Record<string, ExampleObject> = {
           max_seconds: 300,
           planner: {
             provider: 'anthropic',
-            model: 'claude-sonnet-4-5',
+            model: 'claude-sonnet-5-5',
             api_key_env: 'ANTHROPIC_API_KEY',
           },
           approvers: ['group:warden-approvers'],
