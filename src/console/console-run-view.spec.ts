@@ -16,22 +16,10 @@ import {
   usage,
   type RunState,
 } from './browser/run-view';
+import { runOf, stepOf } from '../../test/support/console-answers';
 import type { Approval, Permission, Run, Step } from './browser/api-types';
 
-const step = (n: number, over: Partial<Step> = {}): Step => ({
-  n,
-  screen_sha256: `s${n}`,
-  screen_pixel_sha256: `p${n}`,
-  width: 1280,
-  height: 800,
-  action: null,
-  classification: 'read',
-  why: null,
-  outcome: 'sent',
-  started_at: '2026-03-15T10:00:00Z',
-  ended_at: '2026-03-15T10:00:01Z',
-  ...over,
-});
+const step = stepOf;
 
 const model = (over: Partial<NonNullable<Step['model']>> = {}): NonNullable<Step['model']> => ({
   provider: 'anthropic',
@@ -44,27 +32,8 @@ const model = (over: Partial<NonNullable<Step['model']>> = {}): NonNullable<Step
 
 const held = { id: 'a1', status: 'pending', step: 2 } as Approval;
 
-const run = (over: Partial<Run> = {}): Run => ({
-  id: 'r1',
-  agent: 'sap',
-  system: 'SAP GUI',
-  goal: 'Book order 4711',
-  status: 'running',
-  end_reason: null,
-  summary: null,
-  created_by: 'alice',
-  created_at: '2026-03-15T10:00:00Z',
-  started_at: '2026-03-15T10:00:00Z',
-  ended_at: null,
-  active_seconds: 65,
-  max_steps: 20,
-  max_seconds: 300,
-  step_count: 2,
-  invalid_actions: 0,
-  pending_approval: null,
-  steps: [step(1), step(2)],
-  ...over,
-});
+const run = (over: Partial<Run> = {}): Run =>
+  runOf({ status: 'running', active_seconds: 65, steps: [step(1), step(2)], ...over });
 
 const as = (r: Run, ...permissions: Permission[]): RunState => ({
   run: r,

@@ -3,82 +3,65 @@
  * planner catalog (which planners the admin may name, and why: docs/models.md), and its pause
  * (docs/step-flow.md), one switch for every agent. Pausing stops runs going before their next step or
  * send (they end `killed`) and keeps queued runs waiting; it needs a reason, which the audit trail
- * keeps.
+ * keeps. What the pause and the catalog show of what was read is admin-view.ts.
  */
 import { api } from './api';
 import { facts, h, labelCells } from './dom';
 import { governanceSection } from './governance';
 import { inventoryTable } from './inventory';
 import { oversightSection } from './oversight';
-import { clock } from './words';
+import {
+  CATALOG_COLUMNS,
+  catalogLead,
+  catalogRow,
+  pausedNews,
+  pauseLead,
+  pauseView,
+} from './admin-view';
 import type { PageContext } from './page';
-import type { Catalog, Pause } from './api-types';
+import type { Catalog, CatalogPlanner, Pause } from './api-types';
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** One planner of the catalog as a row. */
+function plannerRow(planner: CatalogPlanner) {
+  const p = catalogRow(planner);
+  return h(
+    'tr',
+    { 'data-planner': p.id, class: p.className },
+    h('th', { scope: 'row' }, h('code', {}, p.id), h('div', {}, p.name)),
+    h('td', {}, ...p.runs),
+    h('td', {}, p.available),
+    h('td', {}, p.why),
+  );
+}
 
 /** The catalog as a table, loaded once: each planner available or not, and why. */
-function catalogTable(signal: AbortSignal) {
+function catalogSection(signal: AbortSignal) {
   const body = h('tbody');
   const lead = h('p', { class: 'lead' });
   const problem = h('p', { class: 'error', role: 'alert' });
   const table = h(
     'table',
     { class: 'cards' },
-    h(
-      'thead',
-      {},
-      h(
-        'tr',
-        {},
-        h('th', { scope: 'col' }, 'Planner'),
-        h('th', { scope: 'col' }, 'Runs'),
-        h('th', { scope: 'col' }, 'Available'),
-        h('th', { scope: 'col' }, 'Why'),
-      ),
-    ),
+    h('thead', {}, h('tr', {}, ...CATALOG_COLUMNS.map((t) => h('th', { scope: 'col' }, t)))),
     body,
   );
-  const section = h(
-    'section',
-    { id: 'planner-catalog' },
-    h('h2', {}, 'Planners'),
-    lead,
-    problem,
-    table,
-  );
-  void (async () => {
-    try {
-      const catalog = await api<Catalog>('/api/planners', { signal });
-      lead.textContent = `What an agent's planner may name for you (only the deployment operator changes it). Default: ${catalog.default ?? 'none'}. Your tags: ${catalog.tags.length ? catalog.tags.join(', ') : 'none'}.`;
-      body.replaceChildren(
-        ...catalog.planners.map((p) =>
-          h(
-            'tr',
-            { 'data-planner': p.id, class: p.available ? 'available' : 'unavailable' },
-            h('th', { scope: 'row' }, h('code', {}, p.id), h('div', {}, p.name)),
-            h(
-              'td',
-              {},
-              p.runs === 'remote'
-                ? `remote${p.serving ? ', serving' : ', not serving'}`
-                : 'platform',
-              p.pixels ? ', sees the screen' : '',
-            ),
-            h('td', {}, p.available ? 'yes' : 'no'),
-            h('td', {}, p.why),
-          ),
-        ),
-      );
+  api<Catalog>('/api/planners', { signal })
+    .then((catalog) => {
+      lead.textContent = catalogLead(catalog);
+      body.replaceChildren(...catalog.planners.map(plannerRow));
       labelCells(table);
-    } catch (error) {
+    })
+    .catch((error: unknown) => {
       if (signal.aborted) return;
-      problem.textContent = `Could not load the planners: ${error instanceof Error ? error.message : String(error)}`;
-    }
-  })();
-  return section;
+      problem.textContent = `Could not load the planners: ${messageOf(error)}`;
+    });
+  return h('section', { id: 'planner-catalog' }, h('h2', {}, 'Planners'), lead, problem, table);
 }
 
-export async function renderAdmin(main: HTMLElement, ctx: PageContext) {
-  const state = h('div', { id: 'pause-state' });
-  const problem = h('p', { class: 'error', role: 'alert' });
+/** The pause's form: a reason and the one button, which pauses or resumes. */
+function pauseForm() {
   const reason = h('input', {
     id: 'pause-reason',
     name: 'reason',
@@ -93,66 +76,63 @@ export async function renderAdmin(main: HTMLElement, ctx: PageContext) {
     h('p', {}, h('label', { for: 'pause-reason' }, 'Reason'), ' ', reason),
     h('p', {}, button),
   );
+  return { form, reason, button };
+}
+
+export async function renderAdmin(main: HTMLElement, ctx: PageContext) {
+  const standing = h('div', { id: 'pause-state' });
+  const problem = h('p', { class: 'error', role: 'alert' });
+  const { form, reason, button } = pauseForm();
   main.append(
     h('h1', {}, 'Admin'),
     inventoryTable(ctx.signal),
     governanceSection(ctx.signal, ctx.can('audit.read')),
-    catalogTable(ctx.signal),
+    catalogSection(ctx.signal),
     oversightSection(ctx.signal),
     h('h2', {}, 'Pause'),
-    h(
-      'p',
-      { class: 'lead' },
-      `One switch for every agent of tenant ${ctx.me.tenant}: paused, no agent sends another action (runs going stop before their next step or send; queued runs wait) until someone resumes.`,
-    ),
-    state,
+    h('p', { class: 'lead' }, pauseLead(ctx.me.tenant)),
+    standing,
     problem,
     form,
   );
 
-  function show(pause: Pause) {
-    state.replaceChildren(
-      h(
-        'p',
-        { class: pause.paused ? 'status status-stopped' : 'status status-running' },
-        pause.paused ? 'Paused' : 'Not paused',
-      ),
-      facts([
-        ['Reason', pause.reason ?? ''],
-        ['By', pause.updated_by ?? ''],
-        ['When', pause.updated_at ? clock(pause.updated_at) : ''],
-      ]),
-    );
-    button.textContent = pause.paused ? 'Resume every agent' : 'Pause every agent';
-    button.dataset.pause = pause.paused ? 'false' : 'true';
-    reason.required = !pause.paused;
-  }
+  /** The pause as last read or set: where it stands, and what the form does next. */
+  let pause: Pause | null = null;
+  const draw = () => {
+    if (!pause) return;
+    const v = pauseView(pause);
+    standing.replaceChildren(h('p', { class: v.className }, v.text), facts(v.facts));
+    button.textContent = v.button;
+    reason.required = v.reasonRequired;
+  };
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const paused = button.dataset.pause === 'true';
+    if (!pause) return;
+    const paused = pauseView(pause).next;
     void (async () => {
       try {
-        const pause = await api<Pause>('/api/admin/pause', {
+        pause = await api<Pause>('/api/admin/pause', {
           method: 'PUT',
           json: { paused, reason: reason.value.trim() || undefined },
           signal: ctx.signal,
         });
         problem.textContent = '';
         reason.value = '';
-        show(pause);
-        ctx.announce(pause.paused ? 'Every agent is paused.' : 'The agents may act again.');
+        draw();
+        ctx.announce(pausedNews(pause));
       } catch (error) {
         if (ctx.signal.aborted) return;
-        problem.textContent = error instanceof Error ? error.message : String(error);
+        problem.textContent = messageOf(error);
       }
     })();
   });
 
   try {
-    show(await api<Pause>('/api/admin/pause', { signal: ctx.signal }));
+    pause = await api<Pause>('/api/admin/pause', { signal: ctx.signal });
+    draw();
   } catch (error) {
     if (ctx.signal.aborted) return;
-    problem.textContent = `Could not load the pause: ${error instanceof Error ? error.message : String(error)}`;
+    problem.textContent = `Could not load the pause: ${messageOf(error)}`;
   }
 }

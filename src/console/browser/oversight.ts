@@ -3,32 +3,55 @@
  * agent's writes over the last 30 days (decisions, rejections, the median time from opening the
  * page to deciding, approvals of change lists never scrolled into view, decisions made in chat),
  * who is flagged: no rejection over their latest decisions, made fast, and how the seeded test
- * approvals came out.
+ * approvals came out. What the section says of the report is oversight-view.ts.
  */
 import { api } from './api';
 import { h } from './dom';
-import { clock } from './words';
-import type { OversightReport, OversightTest } from './api-types';
+import { approverCells, OVERSIGHT_COLUMNS, oversightLead, testView } from './oversight-view';
+import type { OversightReport } from './api-types';
 
-const OUTCOME: Record<OversightTest['outcome'], (t: OversightTest) => string> = {
-  caught: (t) => `caught: rejected by ${t.decided_by ?? '?'}`,
-  missed: (t) => `missed: approved by ${t.decided_by ?? '?'}`,
-  waiting: () => 'waiting for a decision',
-  expired: () => 'expired: nobody decided',
-};
+/** Who is flagged, and why; or that nobody is. */
+function flagItems(report: OversightReport) {
+  if (report.flagged.length === 0) return [h('li', {}, 'Nobody is flagged.')];
+  return report.flagged.map((f) =>
+    h(
+      'li',
+      { class: 'flagged', 'data-approver': f.approver },
+      h('strong', {}, f.approver),
+      ` ${f.why}.`,
+    ),
+  );
+}
 
-/** The columns after the approver's: each cell carries its label, shown on a phone's cards. */
-const COLUMNS = [
-  'Agent',
-  'Decisions',
-  'Rejected',
-  'Median time to decide',
-  'Approved without the change list in view',
-  'In chat',
-];
+/** The seeded test approvals and how each came out; or that none were seeded. */
+function testItems(report: OversightReport) {
+  if (report.tests.length === 0) return [h('li', {}, 'None seeded.')];
+  return report.tests.map((test) => {
+    const t = testView(test);
+    return h(
+      'li',
+      { 'data-test-id': t.id, 'data-outcome': t.outcome },
+      t.lead,
+      h('strong', {}, t.result),
+      t.via,
+    );
+  });
+}
 
-const percent = (part: number, whole: number) =>
-  whole === 0 ? '–' : `${Math.round((part / whole) * 100)} %`;
+/** Each approver's figures per agent; or a row saying nobody decided. */
+function approverRows(report: OversightReport) {
+  if (report.approvers.length === 0) {
+    return [h('tr', {}, h('td', { colspan: OVERSIGHT_COLUMNS.length + 1 }, 'No decisions yet.'))];
+  }
+  return report.approvers.map((t) =>
+    h(
+      'tr',
+      { 'data-approver': t.approver, 'data-agent': t.agent },
+      h('th', { scope: 'row' }, t.approver),
+      ...approverCells(t).map((text, i) => h('td', { 'data-label': OVERSIGHT_COLUMNS[i] }, text)),
+    ),
+  );
+}
 
 export function oversightSection(signal: AbortSignal) {
   const lead = h('p', { class: 'lead' });
@@ -36,7 +59,18 @@ export function oversightSection(signal: AbortSignal) {
   const body = h('tbody');
   const tests = h('ul', { class: 'oversight-tests' });
   const problem = h('p', { class: 'error', role: 'alert' });
-  const section = h(
+  api<OversightReport>('/api/admin/oversight', { signal })
+    .then((report) => {
+      lead.textContent = oversightLead(report);
+      flags.replaceChildren(...flagItems(report));
+      tests.replaceChildren(...testItems(report));
+      body.replaceChildren(...approverRows(report));
+    })
+    .catch((error: unknown) => {
+      if (signal.aborted) return;
+      problem.textContent = `Could not load oversight: ${error instanceof Error ? error.message : String(error)}`;
+    });
+  return h(
     'section',
     { id: 'oversight', 'aria-labelledby': 'oversight-title' },
     h('h2', { id: 'oversight-title' }, 'Oversight'),
@@ -49,7 +83,11 @@ export function oversightSection(signal: AbortSignal) {
       h(
         'thead',
         {},
-        h('tr', {}, ...['Approver', ...COLUMNS].map((label) => h('th', { scope: 'col' }, label))),
+        h(
+          'tr',
+          {},
+          ...['Approver', ...OVERSIGHT_COLUMNS].map((label) => h('th', { scope: 'col' }, label)),
+        ),
       ),
       body,
     ),
@@ -61,64 +99,4 @@ export function oversightSection(signal: AbortSignal) {
     ),
     tests,
   );
-  void (async () => {
-    try {
-      const report = await api<OversightReport>('/api/admin/oversight', { signal });
-      const s = report.settings;
-      lead.textContent = `Decisions since ${clock(report.since)}. A person is flagged when their latest ${s.flag_after_decisions} decisions hold no rejection and the median time from opening the page to deciding is under ${s.flag_median_seconds} s.`;
-      flags.replaceChildren(
-        ...(report.flagged.length === 0
-          ? [h('li', {}, 'Nobody is flagged.')]
-          : report.flagged.map((f) =>
-              h(
-                'li',
-                { class: 'flagged', 'data-approver': f.approver },
-                h('strong', {}, f.approver),
-                ` ${f.why}.`,
-              ),
-            )),
-      );
-      tests.replaceChildren(
-        ...(report.tests.length === 0
-          ? [h('li', {}, 'None seeded.')]
-          : report.tests.map((t) =>
-              h(
-                'li',
-                { 'data-test-id': t.id, 'data-outcome': t.outcome },
-                `${clock(t.created_at)} · ${t.agent} · “${t.goal}” (seeded by ${t.seeded_by}): `,
-                h('strong', {}, OUTCOME[t.outcome](t)),
-                t.decided_via ? ` (${t.decided_via})` : '',
-              ),
-            )),
-      );
-      body.replaceChildren(
-        ...(report.approvers.length === 0
-          ? [h('tr', {}, h('td', { colspan: 7 }, 'No decisions yet.'))]
-          : report.approvers.map((t) =>
-              h(
-                'tr',
-                { 'data-approver': t.approver, 'data-agent': t.agent },
-                h('th', { scope: 'row' }, t.approver),
-                ...[
-                  t.agent,
-                  String(t.decisions),
-                  `${t.rejected} (${percent(t.rejected, t.decisions)})`,
-                  t.median_seconds === null
-                    ? 'not known (none decided on the page)'
-                    : `${t.median_seconds} s over ${t.timed} decided on the page`,
-                  `${t.approved_changes_unseen}` +
-                    (t.approved_changes_unknown
-                      ? ` (+${t.approved_changes_unknown} away from the page)`
-                      : ''),
-                  String(t.in_chat),
-                ].map((text, i) => h('td', { 'data-label': COLUMNS[i] }, text)),
-              ),
-            )),
-      );
-    } catch (error) {
-      if (signal.aborted) return;
-      problem.textContent = `Could not load oversight: ${error instanceof Error ? error.message : String(error)}`;
-    }
-  })();
-  return section;
 }
