@@ -40,7 +40,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BenchHost, BenchStack, ROOT, startBenchStack } from './engine-stack';
+import { ROOT } from '../scripts/lib/processes';
+import {
+  startProcessStack as startBenchStack,
+  type ProcessStack as BenchStack,
+  type StackHost as BenchHost,
+} from '../test/support/process-stack';
 
 const GOALS = {
   overhead_p50_ms: 20,
