@@ -55,11 +55,11 @@ export async function startVa02Bed(): Promise<Va02Bed> {
     },
     reset: async () => {
       await stack.sim.reset();
-      await blind!.reset();
+      await blind.reset();
     },
     close: async () => {
       await stack.close();
-      await blind!.close();
+      await blind.close();
     },
   };
 }
