@@ -148,7 +148,9 @@ function printRuns(results: ScenarioResult[]): void {
 function printRoutine(r: RoutineResult): void {
   const run = (row: RoutineResult['model']) =>
     `active ${row.active_seconds} s (wall ${row.wall_seconds} s, ${row.model_calls} model calls, ${row.approvals} approvals)`;
-  console.log(`routine (the model answers ${r.model_delay_ms / 1000} s after each call):`);
+  console.log(
+    `routine (the model answers ${r.model_delay_ms / 1000} s after each call; load average ${r.load_average.before[0]} → ${r.load_average.after[0]}):`,
+  );
   console.log(`  planned by the model: ${run(r.model)}`);
   console.log(`  replayed routine:     ${run(r.replay)}`);
   console.log(`  model over replay, active time: ${r.ratio ?? '—'}×`);

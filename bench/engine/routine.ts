@@ -15,7 +15,7 @@ import {
   type RoutineRow,
 } from '../../evals/lib/routine';
 import { runOnce, selectTasks, startEvalStack } from '../../evals/lib/runner';
-import { round1 } from './figures';
+import { loads, round1 } from './figures';
 
 export interface RoutineResult {
   scenario: 'routine';
@@ -24,6 +24,7 @@ export interface RoutineResult {
   replay: RoutineRow;
   /** The model's run's active time over the replay's. */
   ratio: number | null;
+  load_average: { before: number[]; after: number[] };
   anomalies: string[];
 }
 
@@ -32,6 +33,7 @@ export async function routine(
   modelDelayMs: number,
 ): Promise<RoutineResult> {
   const [task] = selectTasks({ suite: 'sim', only: ['va02-change-date'] });
+  const before = loads();
   const stack = await startEvalStack(log, 'sim', [], modelDelayMs);
   try {
     const options = { log: (line: string) => log(`routine: ${line.trim()}`) };
@@ -61,6 +63,7 @@ export async function routine(
       replay,
       ratio:
         replay.active_seconds > 0 ? round1(model.active_seconds / replay.active_seconds) : null,
+      load_average: { before, after: loads() },
       anomalies,
     };
   } finally {
