@@ -20,7 +20,6 @@ import {
   type Clients,
   clearQueues,
   ensure,
-  isReady,
   nextStop as nextRunStop,
   SimEvent,
   simCall,
@@ -30,7 +29,10 @@ import { modelEndpoint } from '../src/config/provider-urls';
 import { commitPointRun, printComparison } from './demo/commit-point';
 import { agentPlanner, DEMO_GOAL, type DemoPlanner, pickPlanner } from './demo/planner';
 import { bad, describeAction, heading, line, ok, shortSha, table } from './demo/print';
-import { ENTRIES, freePort, ProcessGroup, waitUntil } from './lib/processes';
+import { ENTRIES, ProcessGroup } from './lib/processes';
+import { type CliRun, grantSecret, makeTokens } from '../test/support/cli-tokens';
+import { type HostProcess, startSimHostProcess } from '../test/support/sim-hosts';
+import { startWardenProcesses } from '../test/support/warden-processes';
 
 const TENANT = 'acme';
 const AGENT = 'sap-orders';
@@ -184,22 +186,14 @@ async function startServices(
   sim: SimHost,
   planner: DemoPlanner,
 ): Promise<{ base: string; tokens: Record<Role, string> }> {
-  const port = settings.apiPort ?? (await freePort());
-  const base = `http://127.0.0.1:${port}`;
   const serviceEnv = { ...wardenEnv, [SCREEN_TOKEN_ENV]: sim.token };
-  const api = processes.start(
-    ENTRIES.api,
-    [],
-    { ...serviceEnv, PORT: String(port), HOST: '127.0.0.1' },
-    'api.log',
-  );
-  const worker = processes.start(ENTRIES.worker, [], serviceEnv, 'worker.log');
-  const [tokens, granted] = await Promise.all([
-    makeTokens(processes, wardenEnv),
-    grantSecrets(processes, wardenEnv, sim.url, planner),
+  const cli: CliRun = (args, log) => processes.run(ENTRIES.cli, args, wardenEnv, log);
+  const [{ apiUrls }, tokens, granted] = await Promise.all([
+    startWardenProcesses(processes, { env: serviceEnv, port: settings.apiPort }),
+    makeTokens(cli, TENANT, PEOPLE),
+    grantSecrets(cli, sim.url, planner),
   ]);
-  await waitUntil(api, 'answer on /health/ready', () => isReady(base));
-  await waitUntil(worker, 'start', async () => worker.output().includes('Warden worker started'));
+  const base = apiUrls[0];
   ok(`API on ${base} (OpenAPI: ${base}/api/docs) and the worker`);
   line(`both on database ${settings.database}, queue prefix ${settings.queuePrefix}`);
   ok(`tokens made with the CLI (cli token create), tenant ${TENANT}:`);
@@ -492,43 +486,18 @@ async function freshDatabase(
   return /applied (.*)/.exec(migrated)?.[1].split(', ').length ?? 0;
 }
 
-interface SimHost {
-  url: string;
-  fingerprint: string;
+interface SimHost extends HostProcess {
   token: string;
-  certPath: string;
 }
 
-/** The sim screen host: its own certificate (`screen-host cert`), a fresh token, a free port. */
+/** The sim screen host as its own process: its own certificate, a fresh token, a free port. */
 async function startSimHost(
   settings: Settings,
   processes: ProcessGroup,
   env: NodeJS.ProcessEnv,
 ): Promise<SimHost> {
-  const certs = join(settings.work, 'certs');
-  const certOut = await processes.run(
-    ENTRIES.screenHost,
-    ['cert', '--out', certs],
-    env,
-    'cert.log',
-  );
-  const fingerprint = certOut.trim().split('\n').pop()!.trim();
   const token = randomBytes(32).toString('hex');
-  const host = processes.start(
-    ENTRIES.screenHost,
-    [
-      ...['--backend', 'sim', '--port', '0', '--quiet', '--no-action-log', '--test-routes'],
-      ...['--cert', join(certs, 'cert.pem'), '--key', join(certs, 'key.pem')],
-    ],
-    { ...env, SCREEN_HOST_TOKEN: token },
-    'screen-host.log',
-  );
-  let url = '';
-  await waitUntil(host, 'its "listening on" line', async () => {
-    url = /listening on (https:\/\/\S+)/.exec(host.output())?.[1] ?? '';
-    return url !== '';
-  });
-  return { url, fingerprint, token, certPath: join(certs, 'cert.pem') };
+  return { ...(await startSimHostProcess(processes, settings.work, token, env)), token };
 }
 
 /** The first held write in full: what, why, the screen the approver sees, and four-eyes. */
@@ -564,50 +533,16 @@ async function showFirstHeld(
   line('Every further held write goes the same way: olga 403, bob approves, olga resumes.');
 }
 
-/** One token per person with `cli token create`, all at once; the token is the last line. */
-async function makeTokens(
-  processes: ProcessGroup,
-  env: NodeJS.ProcessEnv,
-): Promise<Record<Role, string>> {
-  const made = await Promise.all(
-    (Object.entries(PEOPLE) as Array<[Role, (typeof PEOPLE)[Role]]>).map(async ([role, p]) => {
-      const out = await processes.run(
-        ENTRIES.cli,
-        [
-          ...['token', 'create', '--tenant', TENANT],
-          ...['--subject', p.subject, '--permissions', p.permissions.join(',')],
-        ],
-        env,
-        `token-${p.subject}.log`,
-      );
-      return [role, out.trim().split('\n').pop()!.trim()] as const;
-    }),
-  );
-  return Object.fromEntries(made) as Record<Role, string>;
-}
-
 /**
  * The operator's grants (docs/screen-host.md): the sim's token may go to the sim, and a real model's key to
  * its provider. Answers what was granted, one line each.
  */
-async function grantSecrets(
-  processes: ProcessGroup,
-  env: NodeJS.ProcessEnv,
-  hostUrl: string,
-  planner: DemoPlanner,
-): Promise<string[]> {
+async function grantSecrets(cli: CliRun, hostUrl: string, planner: DemoPlanner): Promise<string[]> {
   const grants: Array<[string, string]> = [[SCREEN_TOKEN_ENV, new URL(hostUrl).origin]];
   if (planner.kind === 'model') {
     grants.push([planner.config.api_key_env, new URL(modelEndpoint(planner.config)).origin]);
   }
-  for (const [name, to] of grants) {
-    await processes.run(
-      ENTRIES.cli,
-      ['secrets', 'grant', '--tenant', TENANT, '--env', name, '--to', to],
-      env,
-      `grant-${name}.log`,
-    );
-  }
+  for (const [name, to] of grants) await grantSecret(cli, TENANT, name, [to]);
   return grants.map(([name, to]) => `${name} → ${to}`);
 }
 

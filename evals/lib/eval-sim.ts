@@ -5,7 +5,7 @@
  * things the system on the screen does by itself.
  */
 import type { RawFrame } from '../../screen-host/src/frames';
-import { BenchSim } from '../../bench/engine-stack';
+import { BenchSim } from '../../test/support/bench-sim';
 import type { TaskStart } from './task';
 
 export class EvalSim extends BenchSim {

@@ -5,7 +5,7 @@
  * HTTP for the recorded planner; and the agent's planner for each kind.
  */
 import { randomBytes } from 'node:crypto';
-import { startBenchStack, type BenchHost, type BenchStack } from '../../bench/engine-stack';
+import { startProcessStack, type ProcessStack } from '../../test/support/process-stack';
 import { demoPlanner } from '../../src/computer-use/models/demo-planner';
 import {
   anthropicMessage,
@@ -33,7 +33,7 @@ export const REAL: Record<'anthropic' | 'openai', { env: string; origin: string 
 };
 
 export interface EvalStack {
-  bench: BenchStack;
+  bench: ProcessStack<EvalSim>;
   host: EvalHost;
   fake: FakeProvider;
   /** Real providers whose key is set in this environment. */
@@ -72,7 +72,7 @@ export async function startEvalStack(
     grants.push({ env: secret.env, to: secret.url });
   }
   try {
-    const bench = await startBenchStack({
+    const bench = await startProcessStack<EvalSim>({
       name: 'eval',
       hosts: x11 ? 0 : 1,
       workers: 1,
@@ -84,7 +84,7 @@ export async function startEvalStack(
       grants,
       makeSim: () => new EvalSim('en'),
     });
-    const sim = bench.hosts[0] as (BenchHost & { sim: EvalSim }) | undefined;
+    const sim = bench.hosts[0] as ProcessStack<EvalSim>['hosts'][number] | undefined;
     return {
       bench,
       host: x11 ?? simHost(sim!, bench.tokenEnv),
@@ -113,18 +113,6 @@ export function ensure<T = any>(
     throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 500)}`);
   }
   return answer.body as T;
-}
-
-/** The data of a typed client's answer (@warden/client), or an error quoting the API's. */
-export function dataOf<T>(
-  what: string,
-  answer: { data?: T; error?: unknown; response: Response },
-): T {
-  if (answer.data === undefined) {
-    const body = JSON.stringify(answer.error).slice(0, 500);
-    throw new Error(`${what}: ${answer.response.status} ${body}`);
-  }
-  return answer.data;
 }
 
 /** The recorded answer as Anthropic's Messages API sends it. */

@@ -6,7 +6,7 @@
  *   from OCR); the task's application (x11-apps.ts) starts afresh for each run, so that every run
  *   sees the same first screen.
  */
-import type { BenchHost } from '../../bench/engine-stack';
+import type { StackHost } from '../../test/support/process-stack';
 import type { EvalSim } from './eval-sim';
 import { unapprovedOnSim, unapprovedOnX11, type RunRecord, type SimEventRecord } from './tally';
 import type { Task } from './task';
@@ -36,7 +36,7 @@ export interface EvalHost {
   close(): Promise<void>;
 }
 
-export function simHost(host: BenchHost & { sim: EvalSim }, tokenEnv: string): EvalHost {
+export function simHost(host: StackHost<EvalSim>, tokenEnv: string): EvalHost {
   return {
     kind: 'sim',
     target: () => ({

@@ -10,7 +10,8 @@
  */
 import { join } from 'node:path';
 import { writeFileSync, mkdirSync } from 'node:fs';
-import { ensure, plannerFor, startEvalStack, type EvalStack } from './eval-stack';
+import { dataOf } from '../../test/support/typed-answer';
+import { plannerFor, startEvalStack, type EvalStack } from './eval-stack';
 import { EVALS_ROOT, runOnce, selectTasks, stampOf, type RunOptions } from './runner';
 import type { Task } from './task';
 
@@ -45,9 +46,9 @@ export interface RoutineSummary {
   speedup: number | null;
 }
 
-const SOURCE = { order: '4711', date: '30.04.2026' };
+export const SOURCE = { order: '4711', date: '30.04.2026' };
 /** The sim knows orders 4711, 4712 and 4713: the third replay changes 4711 again, to another date. */
-const REPLAYS = [
+export const REPLAYS = [
   { order: '4712', date: '15.05.2026' },
   { order: '4713', date: '31.05.2026' },
   { order: '4711', date: '30.06.2026' },
@@ -64,7 +65,7 @@ const POPUP = {
 };
 
 /** The VA02 task for another order and date: goal, approvals and check follow the values. */
-function variant(task: Task, order: string, date: string, start: Task['start'] = {}): Task {
+export function variant(task: Task, order: string, date: string, start: Task['start'] = {}): Task {
   const json = JSON.stringify({ goal: task.goal, policy: task.policy, check: task.check })
     .split(SOURCE.order)
     .join(order)
@@ -74,7 +75,7 @@ function variant(task: Task, order: string, date: string, start: Task['start'] =
   return { ...task, ...changed, start };
 }
 
-function rowOf(
+export function rowOf(
   label: string,
   order: string,
   date: string,
@@ -106,6 +107,29 @@ function rowOf(
   };
 }
 
+/**
+ * The model's run `runId` of the VA02 change saved as a script, `order` and `date` its parameters
+ * and the same model its fallback (its configuration as the recorded run named it); answers the
+ * script's planner id and its number of steps.
+ */
+export async function saveRoutine(
+  stack: EvalStack,
+  task: Task,
+  runId: string,
+): Promise<{ id: string; steps: number }> {
+  const fallback = (await plannerFor(stack, task, 'recorded')) as Record<string, unknown>;
+  stack.fake.reset();
+  const saved = dataOf(
+    'POST /api/computer-use/runs/{id}/script',
+    await stack.bench.client(stack.bench.tokens.admin).POST('/api/computer-use/runs/{id}/script', {
+      params: { path: { id: runId } },
+      body: { name: 'VA02: change the delivery date', parameters: SOURCE, fallback },
+    }),
+  );
+  const script = saved.planner.script as { steps: unknown[] };
+  return { id: saved.planner.id, steps: script.steps.length };
+}
+
 export async function runRoutine(
   stack: EvalStack,
   tasks: Task[],
@@ -123,21 +147,9 @@ export async function runRoutine(
   options.log('routine: the batching model plans the VA02 change (several actions a turn)');
   const batched = await runOnce(stack, task, 'batched', 1, options);
   rows.push(rowOf('model (batched)', SOURCE.order, SOURCE.date, batched));
-  // The fallback: the same model (its configuration as the recorded run named it).
-  const fallback = await plannerFor(stack, task, 'recorded');
-  stack.fake.reset();
-  const saved = ensure<{ planner: { id: string; script: { steps: unknown[] } } }>(
-    'POST /api/computer-use/runs/{id}/script',
-    await stack.bench.call(
-      'POST',
-      `/api/computer-use/runs/${planned.run_id}/script`,
-      stack.bench.tokens.admin,
-      { name: 'VA02: change the delivery date', parameters: SOURCE, fallback },
-    ),
-    201,
-  );
-  const planner = saved.planner.id;
-  options.log(`routine: saved as ${planner} (${saved.planner.script.steps.length} steps)`);
+  const saved = await saveRoutine(stack, task, planned.run_id);
+  const planner = saved.id;
+  options.log(`routine: saved as ${planner} (${saved.steps} steps)`);
   let n = 0;
   for (const { order, date } of REPLAYS) {
     n++;
@@ -174,7 +186,7 @@ export async function runRoutine(
   const summary: RoutineSummary = {
     ok: rows.every((r) => r.success && r.unapproved_writes === 0),
     script_id: planner,
-    script_steps: saved.planner.script.steps.length,
+    script_steps: saved.steps,
     rows,
     speedup: mean > 0 ? Math.round((rows[0].active_seconds / mean) * 10) / 10 : null,
   };

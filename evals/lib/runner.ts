@@ -9,7 +9,6 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createWardenClient, type Schemas } from '@warden/client';
 import {
-  dataOf,
   delayed,
   plannerFor,
   reply,
@@ -18,6 +17,7 @@ import {
   type EvalStack,
   type PlannerKind,
 } from './eval-stack';
+import { dataOf } from '../../test/support/typed-answer';
 import { decide, type PolicyMode } from './policy';
 import { markdown, summarize, type Summary, type TaskResult } from './summary';
 import { checkTask, tally, type ApprovalDecision, type ModelCall, type RunRecord } from './tally';

@@ -13,12 +13,6 @@ export function apiClients(base: string): Clients {
   return (token) => createWardenClient({ baseUrl: base, token });
 }
 
-/** Whether the API at `base` answers ready (GET /health/ready, which needs no token). */
-export async function isReady(base: string): Promise<boolean> {
-  const { response } = await createWardenClient({ baseUrl: base }).GET('/health/ready');
-  return response.status === 200;
-}
-
 /** What the typed client answers: `data` on a 2xx, else `error`, and the response itself. */
 export interface Answer<T> {
   data?: T;

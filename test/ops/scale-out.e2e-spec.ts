@@ -15,7 +15,7 @@ import { Queue } from 'bullmq';
 import { DatabaseError } from 'pg';
 import { STEP_QUEUE } from '../../src/queue/step-queue';
 import { until } from '../support/until';
-import { startBenchStack, type BenchStack } from '../../bench/engine-stack';
+import { startProcessStack, type ProcessStack } from '../support/process-stack';
 import {
   startOwnPostgres,
   startOwnRedis,
@@ -50,14 +50,14 @@ const agentName = (i: number) => `scale-${String(i + 1).padStart(3, '0')}`;
 describe('two APIs and three workers on one PostgreSQL and one Redis, both restarted', () => {
   let pg: OwnPostgres | undefined;
   let redis: OwnRedis | undefined;
-  let stack: BenchStack | undefined;
+  let stack: ProcessStack | undefined;
   const lines: string[] = [];
   const log = (line: string) => {
     lines.push(`${new Date().toISOString().slice(11, 23)} ${line}`);
   };
 
   /** What the stack is started with; a failed test keeps the processes' logs (keepDir). */
-  let options: Parameters<typeof startBenchStack>[0] | undefined;
+  let options: Parameters<typeof startProcessStack>[0] | undefined;
   let passed = false;
 
   beforeAll(async () => {
@@ -81,7 +81,7 @@ describe('two APIs and three workers on one PostgreSQL and one Redis, both resta
       keepDir: KEEP_LOGS,
       log,
     };
-    stack = await startBenchStack(options);
+    stack = await startProcessStack(options);
   }, 180_000);
 
   afterAll(async () => {

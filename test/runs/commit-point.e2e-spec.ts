@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { VA02_EXAMPLE_SCRIPT } from '../../src/computer-use/planning/va02-example';
 import { runApprovingEveryWrite, saves } from '../support/approving';
-import { isEnded, startSimHost, startStack, type SimHost, type Stack } from '../support/stack';
+import { isEnded, type SimHost, type Stack } from '../support/stack';
+import { startVa02Bed, va02Script, type Va02Bed } from '../support/va02-bed';
 
 /**
  * Commit-point approval (docs/security.md, issue 14) end to end: real API, worker, PostgreSQL, Redis and
@@ -31,45 +32,24 @@ const key = (k: string) => ({ action: { action: 'key', key: k } });
 const done = (summary: string) => ({ action: { action: 'done', summary } });
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** The VA02 script up to the Save click, with `date` typed into Req. Deliv. Date. */
-function va02(date: string, after: unknown[] = []) {
-  const steps = VA02_EXAMPLE_SCRIPT.steps;
-  const upToDate = steps.slice(0, 7);
-  return {
-    patience: 10,
-    steps: [...upToDate, type(date), ...after],
-  };
-}
-
 describe('commit-point approval, end to end', () => {
+  let bed: Va02Bed;
   let stack: Stack;
   let blind: SimHost;
-  let auditor: string;
+  let audit: Va02Bed['audit'];
 
   beforeAll(async () => {
-    stack = await startStack();
-    blind = await startSimHost({ elements: false });
-    await stack.grant(blind.tokenEnv, blind.url);
-    auditor = (await stack.api.token('acme', 'aud', ['audit.read'])).token;
+    bed = await startVa02Bed();
+    ({ stack, blind, audit } = bed);
   });
 
   afterAll(async () => {
-    await stack?.close();
-    await blind?.close();
+    await bed?.close();
   });
 
   beforeEach(async () => {
-    await stack.sim.reset();
-    await blind.reset();
+    await bed.reset();
   });
-
-  const audit = async (runId: string, type: string) => {
-    const r = await stack.api.request('GET', `/api/audit?run_id=${runId}&type=${type}&limit=100`, {
-      token: auditor,
-    });
-    expect(r.status).toBe(200);
-    return r.body.items as Array<{ step: number; details: Record<string, any> }>;
-  };
 
   it('is refused without governance.weaken, and nothing changes', async () => {
     const r = await stack.api.request('PUT', '/api/admin/computer-use', {
@@ -188,7 +168,9 @@ describe('commit-point approval, end to end', () => {
 
   it('holds a click on the toolbar Enter (SAP’s green check) like the Enter key, with the change list', async () => {
     await stack.configure({
-      planner: await stack.planner(va02('30.04.2026', [el('button', 'Enter'), done('entered')])),
+      planner: await stack.planner(
+        va02Script('30.04.2026', [el('button', 'Enter'), done('entered')]),
+      ),
       ...COMMIT,
     });
     const started = await stack.start('change order 4711');
@@ -222,7 +204,7 @@ describe('commit-point approval, end to end', () => {
   it('lists a field the application marks modified that nothing typed: changed without a typed edit', async () => {
     await stack.configure({
       planner: await stack.planner(
-        va02('30.04.2026', [
+        va02Script('30.04.2026', [
           { step: 'wait', action: { action: 'wait', seconds: 1 } },
           el('button', 'Save'),
           done('saved'),
@@ -271,7 +253,7 @@ describe('commit-point approval, end to end', () => {
 
   it('holds typed text holding a newline: it would commit', async () => {
     await stack.configure({
-      planner: await stack.planner(va02('30.04.2026\n', [done('typed')])),
+      planner: await stack.planner(va02Script('30.04.2026\n', [done('typed')])),
       ...COMMIT,
     });
     const started = await stack.start('change order 4711');
@@ -339,7 +321,7 @@ describe('commit-point approval, end to end', () => {
 
   it('holds the typing after all when the agent stops staging while the planner thinks', async () => {
     const slow = { when: { text: '^GO$' }, patience: 60, ...type('30.04.2026') };
-    const script = va02('unused');
+    const script = va02Script('unused');
     script.steps[7] = slow;
     await stack.configure({ planner: await stack.planner(script), ...COMMIT });
     const started = await stack.start('change order 4711');
@@ -368,7 +350,7 @@ describe('commit-point approval, end to end', () => {
 
   it('records the typing as an unapproved write, not staged, when the agent stops holding writes while the planner thinks', async () => {
     const slow = { when: { text: '^GO$' }, patience: 60, ...type('30.04.2026') };
-    const script = va02('unused');
+    const script = va02Script('unused');
     script.steps[7] = slow;
     script.steps.push(done('typed'));
     const planner = await stack.planner(script);

@@ -1,6 +1,7 @@
 import { VA02_EXAMPLE_SCRIPT } from '../../src/computer-use/planning/va02-example';
 import { runApprovingEveryWrite, saves } from '../support/approving';
-import { startSimHost, startStack, type SimHost, type Stack } from '../support/stack';
+import { type SimHost, type Stack } from '../support/stack';
+import { startVa02Bed, va02Script, type Va02Bed } from '../support/va02-bed';
 
 /**
  * The application's own word on a write (its receipt), end to end: real API, worker, PostgreSQL,
@@ -18,44 +19,26 @@ const el = (role: string, name: string) => ({
 });
 
 /** VA02 with `date` typed into Req. Deliv. Date, then Save, then `after`. */
-function va02(date: string, after: unknown[]) {
-  return {
-    patience: 10,
-    steps: [...VA02_EXAMPLE_SCRIPT.steps.slice(0, 7), type(date), el('button', 'Save'), ...after],
-  };
-}
+const va02 = (date: string, after: unknown[]) => va02Script(date, [el('button', 'Save'), ...after]);
 
 describe('write receipts, end to end', () => {
+  let bed: Va02Bed;
   let stack: Stack;
   let blind: SimHost;
-  let auditor: string;
+  let events: Va02Bed['audit'];
 
   beforeAll(async () => {
-    stack = await startStack();
-    blind = await startSimHost({ elements: false });
-    await stack.grant(blind.tokenEnv, blind.url);
-    auditor = (await stack.api.token('acme', 'aud', ['audit.read'])).token;
+    bed = await startVa02Bed();
+    ({ stack, blind, audit: events } = bed);
   });
 
   afterAll(async () => {
-    await stack?.close();
-    await blind?.close();
+    await bed?.close();
   });
 
   beforeEach(async () => {
-    await stack.sim.reset();
-    await blind.reset();
+    await bed.reset();
   });
-
-  const events = async (runId: string, type: string) => {
-    const r = await stack.api.request('GET', `/api/audit?run_id=${runId}&type=${type}&limit=200`, {
-      token: auditor,
-    });
-    expect(r.status).toBe(200);
-    return (r.body.items as Array<{ type: string; step: number; details: Record<string, any> }>)
-      .filter((e) => e.type === type)
-      .sort((a, b) => a.step - b.step);
-  };
 
   it('keeps the S message of a Save on its step and in its event, and one receipt per write', async () => {
     await stack.configure({ planner: await stack.planner(VA02_EXAMPLE_SCRIPT) });

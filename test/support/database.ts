@@ -44,7 +44,8 @@ export async function createTemplateDatabase(): Promise<void> {
   await migrate(urlFor(name));
 }
 
-async function migrate(url: string): Promise<void> {
+/** Runs the real migrations on the database at `url`. */
+export async function migrate(url: string): Promise<void> {
   const migrator = new DataSource(migrationOptions({ DATABASE_URL: url }));
   await migrator.initialize();
   try {

@@ -1,13 +1,11 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createCertificate, startScreenHost } from '../../screen-host/src';
 import type { RunningScreenHost, StartScreenHostOptions } from '../../screen-host/src';
 import { createWorker } from '../../src/worker.module';
 import { type HttpResult, startApi, TestApi } from './api';
+import { startPinnedHost } from './sim-hosts';
 import { until } from './until';
 
 export interface SimHost {
@@ -36,19 +34,11 @@ export interface SimHost {
 export async function startSimHost(
   options: Partial<StartScreenHostOptions> = {},
 ): Promise<SimHost> {
-  const dir = mkdtempSync(join(tmpdir(), 'warden-sim-'));
-  const created = await createCertificate(dir);
   const token = randomBytes(24).toString('hex');
   const tokenEnv = `WARDEN_TEST_SCREEN_TOKEN_${randomBytes(4).toString('hex').toUpperCase()}`;
   process.env[tokenEnv] = token;
-  const host = await startScreenHost({
-    backend: 'sim',
-    token,
-    port: 0,
-    tls: { certPath: created.certPath, keyPath: created.keyPath },
-    testRoutes: true,
-    ...options,
-  });
+  const created = await startPinnedHost({ backend: 'sim', token, ...options });
+  const { host } = created;
   const cert = readFileSync(created.certPath);
   const call = (method: string, path: string, body?: unknown) =>
     new Promise<{ status: number; body: Buffer }>((resolve, reject) => {
@@ -85,7 +75,7 @@ export async function startSimHost(
   return {
     host,
     url: host.url,
-    fingerprint: created.fingerprintSha256,
+    fingerprint: created.fingerprint,
     tokenEnv,
     cert,
     keyPem: readFileSync(created.keyPath),
