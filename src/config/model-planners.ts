@@ -1,5 +1,6 @@
 import { unknownModel } from './model-tools';
 import { ENV_NAME_PATTERN, MODEL_PROVIDERS, type ModelProvider } from './names';
+import { PLANNER_KIND_FAMILIES } from './planner-id';
 
 /**
  * The deployment's model planners besides its default model (docs/planners.md "Planners as a catalog"),
@@ -34,8 +35,6 @@ const VERSIONED_ID =
   /^[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*-(?:\d{4}-\d\d-\d\d|\d+(?:\.\d+)*)-[a-z]+$/;
 const NAME = /^[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*$/;
 const URL_PATTERN = /^https?:\/\/[^\s/?#@]+[^\s]*$/;
-/** Families that are not models: the navigator and the scripts. */
-const RESERVED_FAMILIES = ['navigator', 'scripted'];
 const MAX_PLANNERS = 50;
 
 function names(raw: unknown, where: string): string[] | string {
@@ -73,8 +72,9 @@ export function parseModelPlanners(raw: string | undefined): DeploymentModelPlan
     if (typeof p.id !== 'string' || !VERSIONED_ID.test(p.id) || p.id.length > 200) {
       return `${at}.id must be a planner id <family>-<version>-<effort>, like anthropic-claude-opus-4.1-normal`;
     }
-    if (RESERVED_FAMILIES.some((f) => (p.id as string).startsWith(`${f}-`))) {
-      return `${at}.id: the families ${RESERVED_FAMILIES.join(' and ')} are not models`;
+    // The families of Warden's own planner kinds (the navigator, the scripts) are not models.
+    if (PLANNER_KIND_FAMILIES.some((f) => (p.id as string).startsWith(`${f}-`))) {
+      return `${at}.id: the families ${PLANNER_KIND_FAMILIES.join(' and ')} are not models`;
     }
     if (planners.some((q) => q.id === p.id)) return `${at}.id ${p.id} is there twice`;
     if (!MODEL_PROVIDERS.includes(p.provider as ModelProvider)) {

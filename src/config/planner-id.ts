@@ -14,6 +14,15 @@ const SCRIPTED_ID = /^scripted-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-
 /** The family of every `scripted-<uuid>`: an allow or deny of `scripted` names all scripts. */
 export const SCRIPTED_FAMILY = 'scripted';
 
+/**
+ * The families of the planner kinds Warden has itself, besides models (the navigator, the scripts):
+ * no model planner of the deployment (model-planners.ts) nor remote family takes one. What each
+ * kind is, computer-use/planning/planner-kinds.ts says, in a table keyed by exactly these names;
+ * they are here so that the deployment's config can refuse them without importing computer use.
+ */
+export const PLANNER_KIND_FAMILIES = ['navigator', SCRIPTED_FAMILY] as const;
+export type PlannerKindFamily = (typeof PLANNER_KIND_FAMILIES)[number];
+
 export type PlannerIdParts =
   | { kind: 'versioned'; id: string; family: string; version: string; effort: string }
   | { kind: 'scripted'; id: string; family: typeof SCRIPTED_FAMILY; uuid: string };

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { PlannerAccess } from '../../src/computer-use/catalog/planner-access.service';
-import { NAVIGATOR_PLANNER_ID } from '../../src/computer-use/settings/config-bounds';
+import { NAVIGATOR_PLANNER_ID } from '../../src/computer-use/planning/navigator/navigator-planner';
 import { JOB, STEP_QUEUE } from '../../src/queue/step-queue';
 import { isEnded, startStack, Stack } from '../support/stack';
 

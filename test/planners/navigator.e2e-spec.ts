@@ -6,7 +6,7 @@
  * planner's: nothing reaches the host until someone approves it. On a host that serves no outline
  * it answers done with why, and nothing reaches that host.
  */
-import { NAVIGATOR_PLANNER_ID } from '../../src/computer-use/settings/config-bounds';
+import { NAVIGATOR_PLANNER_ID } from '../../src/computer-use/planning/navigator/navigator-planner';
 import { startSimHost, startStack, type SimHost, type Stack } from '../support/stack';
 
 describe('the navigator, end to end', () => {

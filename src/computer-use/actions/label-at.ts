@@ -2,7 +2,7 @@
 import { isSapCommandFieldId } from '@warden/protocol';
 import type { Action, OutlineElement, Rect, ScreenContext } from './action.types';
 import { loadRules, roleKey, type Rules } from './rules';
-import { isTransactionCode } from './screen-rules-read';
+import { isTransactionCode } from './screen-rule-fields';
 import { clean } from './text';
 
 function contains(e: OutlineElement, x: number, y: number): boolean {

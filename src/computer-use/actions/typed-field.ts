@@ -21,8 +21,10 @@ import { parseKey } from '@warden/protocol';
 import type { EarlierStep, OutlineElement } from './action.types';
 import { movesFocus } from './focus-reach';
 import { labelAt } from './label-at';
+import { PERFORMED } from './step-outcomes';
 
 export type { EarlierStep } from './action.types';
+export { PERFORMED } from './step-outcomes';
 
 /**
  * How far apart, up or down, two clicks may be and still count as one field when nothing tells:
@@ -31,13 +33,6 @@ export type { EarlierStep } from './action.types';
  */
 export const SAME_LINE_PX = 16;
 
-/** The outcomes of a step whose action reached the screen. */
-export const PERFORMED: ReadonlySet<string> = new Set([
-  'sent',
-  'sent_after_approval',
-  'staged',
-  'refused_by_application',
-]);
 /** The outcomes of a step whose action certainly did not. */
 const NOT_SENT: ReadonlySet<string> = new Set(['refused', 'rejected', 'stale', 'screen_changed']);
 /** Keys that take the focus out of a field, or the screen away from it. */

@@ -1,12 +1,14 @@
 import type { ModelTool } from '../../config/model-tools';
-import { NAVIGATOR_PLANNER_ID } from '../settings/config-bounds';
+import type { PlannerKindFamily } from '../../config/planner-id';
+import { ownEntries } from '../planning/planner-kinds';
 import type { RulePlanner } from './access-rule';
 
 /** A planner of the catalog (docs/planners.md "Planners as a catalog"), before the rule decides. */
 export interface CatalogEntry extends RulePlanner {
   /** What it is, in words. */
   name: string;
-  kind: 'model' | 'scripted' | 'navigator' | 'remote';
+  /** A model of the deployment's, a remote planner, or of one of Warden's own kinds. */
+  kind: 'model' | 'remote' | PlannerKindFamily;
   /** Where its decisions are made: in Warden, or by a worker outside it. */
   runs: 'platform' | 'remote';
   /** Whether it is sent the screenshot. */
@@ -18,21 +20,22 @@ export interface CatalogEntry extends RulePlanner {
 }
 
 /**
- * The navigator (docs/models.md): no language model, on the platform, no pixels (it reads the outline).
- * Not public: subjects tagged `researcher` may use it (step 4 of the rule), and whoever the
- * operator allows it to.
+ * The deployment's own planners besides its models (planning/planner-kinds.ts: the navigator), on
+ * the platform, each of its kind's family.
  */
-export const NAVIGATOR_ENTRY: CatalogEntry = Object.freeze({
-  id: NAVIGATOR_PLANNER_ID,
-  family: 'navigator',
-  name: 'the navigator: presses the control whose name is nearest the task, asks no model',
-  kind: 'navigator',
-  runs: 'platform',
-  pixels: false,
-  public: false,
-  tags: ['researcher'],
-  programs: [],
-});
+export const OWN_KIND_ENTRIES: readonly CatalogEntry[] = ownEntries().map(({ family, entry }) =>
+  Object.freeze({
+    id: entry.id,
+    family,
+    name: entry.name,
+    kind: family,
+    runs: 'platform',
+    pixels: entry.pixels,
+    public: entry.public,
+    tags: entry.tags,
+    programs: entry.programs,
+  }),
+);
 
 /** What GET /api/planners answers for one planner. */
 export interface CatalogItem {

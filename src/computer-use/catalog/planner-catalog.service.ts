@@ -13,7 +13,7 @@ import { RemotePlanners, remoteId } from '../remote/remote-planners.service';
 import type { ComputerUseConfig } from '../settings/agent-config';
 import { SettingsService } from '../settings/settings.service';
 import { type AccessDecision, decideAccess, type RuleCaller } from './access-rule';
-import { type CatalogEntry, type CatalogItem, NAVIGATOR_ENTRY } from './catalog-entries';
+import { type CatalogEntry, type CatalogItem, OWN_KIND_ENTRIES } from './catalog-entries';
 import { PlannerAccessRepository } from './planner-access.repository';
 
 /** The most scripts of a tenant the catalog lists (GET /api/planners/scripted pages them all). */
@@ -212,8 +212,9 @@ export class PlannerCatalog implements OnModuleInit {
   }
 
   /**
-   * The deployment's planners: its model planners (the default model first), the navigator, the
-   * remote families the operator registered (serving: a worker of `tenant` asked within 30 s).
+   * The deployment's planners: its model planners (the default model first), Warden's own kinds
+   * with an id of their own (the navigator), the remote families the operator registered
+   * (serving: a worker of `tenant` asked within 30 s).
    */
   private async deploymentEntries(tenant: string): Promise<CatalogEntry[]> {
     const entries: CatalogEntry[] = [];
@@ -239,7 +240,7 @@ export class PlannerCatalog implements OnModuleInit {
         programs: m.programs,
       });
     }
-    entries.push(NAVIGATOR_ENTRY);
+    entries.push(...OWN_KIND_ENTRIES);
     const [families, serving] = await Promise.all([this.remote.all(), this.remote.serving(tenant)]);
     for (const f of families) {
       entries.push({

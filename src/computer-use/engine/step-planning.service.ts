@@ -9,12 +9,13 @@ import type {
   ProviderSafetyCheck,
   StepHistory,
 } from '../planner-contract/planner';
+import { plannedByModel } from '../planning/planner-kinds';
 import { PlannersService } from '../planning/planners.service';
 import { RunsRepository } from '../runs/runs.repository';
 import type { Step } from '../runs/step.entity';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
 import { decodeScreenshot } from '../ocr/ocr-label-reader';
-import { plannedByModel, railOf, type RailRecord } from '../rail/screen-rail';
+import { railOf, type RailRecord } from '../rail/screen-rail';
 import { type CommitPoint, commitPoint } from './commit-point';
 import { RunEnds } from './run-ends';
 import {

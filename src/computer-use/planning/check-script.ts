@@ -29,6 +29,7 @@ import {
   type ScriptStep,
 } from './script.types';
 import { parsePlannerRef } from '../settings/parse-planner';
+import { plannerKindOf } from './planner-kinds';
 import { PARAM_LIMITS, PARAM_NAME, placeholdersIn, samplePattern } from './script-params';
 
 /** Actions that aim at a point, and so may name an element instead. */
@@ -294,13 +295,10 @@ function parameters(v: unknown): string[] {
 }
 
 function fallback(v: unknown) {
-  if (typeof v === 'string' && v.toLowerCase().startsWith('scripted-')) {
-    refuse(`fallback ${show(v)}: a model planner (a catalog id or a model object), not a script`);
-  }
-  if (typeof v === 'string' && v.toLowerCase().startsWith('navigator-')) {
-    refuse(
-      `fallback ${show(v)}: a model planner (a catalog id or a model object); the navigator plans no single step`,
-    );
+  // A script, the navigator: Warden's own kinds say whether they can be a fallback.
+  const notFallback = plannerKindOf(v)?.notFallback;
+  if (notFallback !== undefined) {
+    refuse(`fallback ${show(v)}: a model planner (a catalog id or a model object)${notFallback}`);
   }
   const problems: string[] = [];
   const planner = parsePlannerRef(v, 'fallback', problems);

@@ -8,10 +8,9 @@ import { AppConfig } from '../../config/app-config';
 import { defaultModel, deploymentModels } from '../models/default-model';
 import { ModelsService } from '../models/models.service';
 import type { ModelPlannerConfig } from '../settings/agent-config';
-import { NAVIGATOR_PLANNER_ID } from '../settings/config-bounds';
 import { checkScript, show } from './check-script';
 import { ModelPlanner } from './model-planner';
-import { NavigatorPlanner } from './navigator/navigator-planner';
+import { ownPlanner } from './planner-kinds';
 import { RemotePlanners } from '../remote/remote-planners.service';
 import type { Planner } from '../planner-contract/planner';
 import { scriptSha256 } from '../planner-contract/script-sha256';
@@ -229,8 +228,8 @@ export class PlannersService {
 
   /**
    * The planner an agent's `planner` names, for the engine: a `ScriptedPlanner` over the stored
-   * script for `scripted-<uuid>`; the `NavigatorPlanner` for its id (`navigator-2026-11-10-normal`,
-   * exactly); a `ModelPlanner` for a model config, and for no planner at all
+   * script for `scripted-<uuid>`; a kind's own planner for its id, exactly (planner-kinds.ts: the
+   * `NavigatorPlanner`); a `ModelPlanner` for a model config, and for no planner at all
    * when the deployment has a default model; a `RemotePlanner` for a registered remote family's id;
    * null for an unknown, deleted or other tenant's scripted planner, and for anything else.
    */
@@ -241,7 +240,8 @@ export class PlannersService {
   ): Promise<Planner | null> {
     const model = this.modelFor(plannerRef);
     if (model) return new ModelPlanner(model, this.models);
-    if (plannerRef === NAVIGATOR_PLANNER_ID) return new NavigatorPlanner();
+    const own = ownPlanner(plannerRef);
+    if (own) return own;
     const id = scriptedRowId(plannerRef);
     if (!id) return this.remote.plannerFor(plannerRef);
     const script = await this.planners.script(tenant, id);

@@ -1,6 +1,6 @@
 import type { OutlineElement, ScreenContext } from '../actions';
 import type { RgbaImage } from '../ocr/glyph-components';
-import { plannedByModel, railOf, railWhy, screenTexts } from './screen-rail';
+import { railOf, railWhy, screenTexts } from './screen-rail';
 
 const el = (name: string, value?: string): OutlineElement => ({
   id: name,
@@ -166,14 +166,5 @@ describe('the injection rail on a screen', () => {
       verdict: 'suspect',
       rule: 'rail_error',
     });
-  });
-
-  it('looks only at steps a model plans', () => {
-    expect(plannedByModel(null)).toBe(true);
-    expect(plannedByModel({ provider: 'anthropic' })).toBe(true);
-    expect(plannedByModel('scripted-6f1c2a94-0e3b-4d6a-9b1c-2d3e4f5a6b7c')).toBe(false);
-    // A model of the catalog named by its id is still a model; anything else fails closed.
-    expect(plannedByModel('anthropic-claude-sonnet-4.5-normal')).toBe(true);
-    expect(plannedByModel('navigator-2026-11-10-normal')).toBe(true);
   });
 });

@@ -78,15 +78,6 @@ export interface RailRecord {
   rect: { x: number; y: number; width: number; height: number } | null;
 }
 
-/**
- * Whether the rail reads the agent's steps: every planner but a script (the deployment's default,
- * a model configured, a planner of the catalog named by id: docs/models.md). Failing closed, anything
- * that is not a `scripted-` id counts as a model.
- */
-export function plannedByModel(planner: unknown): boolean {
-  return typeof planner !== 'string' || !planner.toLowerCase().startsWith('scripted-');
-}
-
 /** The texts of a screen the rail reads; with its pixels, whether the drawn ones can be seen. */
 export function screenTexts(context: ScreenContext, pixels?: RailPixels): ScreenText[] {
   const texts: ScreenText[] = [];

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
 import { TenantsService } from '../../tenants/tenants.service';
-import { parsePlannerId, PLANNER_FAMILY } from '../../config/planner-id';
+import { parsePlannerId, PLANNER_FAMILY, PLANNER_KIND_FAMILIES } from '../../config/planner-id';
 import { MCP_FAMILY_NAME } from './mcp-family';
 import { type RemoteFamily, RemoteFamiliesRepository } from './remote-families.repository';
 
@@ -14,7 +14,7 @@ const ACCESS_NAME = /^[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*$/;
 export const REMOTE_CHANGED = 'planner.remote_changed';
 
 /** The families the deployment itself has: a remote family never takes their names. */
-const RESERVED = new Set(['scripted', 'navigator', 'remote', MCP_FAMILY_NAME]);
+const RESERVED = new Set<string>([...PLANNER_KIND_FAMILIES, 'remote', MCP_FAMILY_NAME]);
 const MAX_NOTE = 500;
 
 export interface RemoteFamilyView {

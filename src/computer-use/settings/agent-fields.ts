@@ -11,7 +11,7 @@ import {
 import { ENV_NAME_MESSAGE, HTTPS_URL } from './dto/field-checks';
 import { ModelPlannerDto } from './dto/model-planner.dto';
 import { NotifyChannelDto } from './dto/notify-channel.dto';
-import { CommandFieldScreenRuleDto, TitleScreenRuleDto } from './dto/screen-rule.dto';
+import { SCREEN_RULE_DTOS } from './dto/screen-rule.dto';
 import { RectDto, ScreenTlsDto } from './dto/screen-parts.dto';
 import type { FieldTable, OtherField } from './field-table';
 
@@ -227,10 +227,7 @@ export const AGENT_FIELD_SPECS = {
     doc: {
       type: 'array',
       items: {
-        oneOf: [
-          { $ref: getSchemaPath(TitleScreenRuleDto) },
-          { $ref: getSchemaPath(CommandFieldScreenRuleDto) },
-        ],
+        oneOf: Object.values(SCREEN_RULE_DTOS).map((dto) => ({ $ref: getSchemaPath(dto) })),
       },
       description: `what keys, labels and transaction codes are on given screens (docs/rules.md); a change that may make a write a read (a read entry added or changed, a write entry removed or changed) ${WEAKENING}`,
     },

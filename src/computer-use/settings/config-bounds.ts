@@ -52,8 +52,6 @@ export const AGENT_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const SCRIPTED_PLANNER_SOURCE = (hex: string) =>
   `^scripted-${hex}{8}-${hex}{4}-${hex}{4}-${hex}{4}-${hex}{12}$`;
 export const SCRIPTED_PLANNER_PATTERN = new RegExp(SCRIPTED_PLANNER_SOURCE('[0-9a-f]'), 'i');
-/** The navigator's planner id (docs/models.md): a planner that asks no language model. */
-export const NAVIGATOR_PLANNER_ID = 'navigator-2026-11-10-normal';
 /** The same for JSON Schema (no flags there): what OpenAPI says an agent's `planner` may be. */
 export const SCRIPTED_PLANNER_JSON_PATTERN = SCRIPTED_PLANNER_SOURCE('[0-9a-fA-F]');
 /** A catalog planner id `<family>-<version>-<effort>`, for JSON Schema (planner-id.ts parses it). */

@@ -1,6 +1,7 @@
 import { canonicalJson } from '../../audit/canonical-json';
 import type { ScreenRule } from '../actions';
-import { regionWords } from '../actions/screen-rule-regions';
+import type { RuleEntry } from '../actions/screen-rule-shape';
+import { shapeOf } from '../actions/screen-rule-shapes';
 
 /**
  * What an agent's screen rules do, entry by entry, so that a change to them is judged by its
@@ -11,7 +12,8 @@ import { regionWords } from '../actions/screen-rule-regions';
  * that says "read" makes a read. So the rules are, in effect, two sets of entries, each a key or
  * a label pattern or a region (`regions`, a rectangle of the screen: its read applies only where
  * the outline has no element) on screens whose title pattern matches, or a transaction code typed
- * into the command field (always a read):
+ * into the command field (always a read); each shape of rule lists its own entries
+ * (actions/screen-rule-shapes.ts):
  *
  * - an entry that says "write" and is no longer there may let that key or label be a read (the
  *   default rules, or another rule's read, decide it again);
@@ -25,52 +27,12 @@ import { regionWords } from '../actions/screen-rule-regions';
  * `screen-rule-effect.spec.ts` checks this against the classification itself.
  */
 
-export type EntryKind = 'read' | 'write';
-
-/** One entry: what it decides, in words (`key Enter on titles matching “^…$”`), and its kind. */
-export interface RuleEntry {
-  kind: EntryKind;
-  what: string;
-}
-
-/** Every entry of the rules, each once, by its canonical identity. */
+/** Every entry of the rules, each once, by its canonical identity (each shape says its entries). */
 export function ruleEntries(rules: readonly ScreenRule[]): Map<string, RuleEntry> {
   const entries = new Map<string, RuleEntry>();
-  const add = (identity: unknown[], entry: RuleEntry) =>
-    entries.set(canonicalJson([...identity, entry.kind]), entry);
   for (const rule of rules) {
-    if ('command_field' in rule) {
-      for (const code of rule.command_field.transactions) {
-        add(['command_field', code], {
-          kind: 'read',
-          what: `transaction ${code} in the command field`,
-        });
-      }
-      continue;
-    }
-    // The screens an entry is for: its title pattern as written, its transactions as a set.
-    const codes = rule.transactions ? [...rule.transactions].sort() : null;
-    const screens = [rule.title ?? null, codes];
-    const on = [
-      ...(rule.title !== undefined ? [`on titles matching “${rule.title}”`] : []),
-      ...(codes ? [`in transaction${codes.length > 1 ? 's' : ''} ${codes.join(', ')}`] : []),
-    ].join(' ');
-    for (const [key, kind] of Object.entries(rule.keys ?? {})) {
-      add(['key', ...screens, key], { kind, what: `key ${key} ${on}` });
-    }
-    for (const [pattern, kind] of Object.entries(rule.labels ?? {})) {
-      add(['label', ...screens, pattern], {
-        kind,
-        what: `labels matching “${pattern}” ${on}`,
-      });
-    }
-    for (const region of rule.regions ?? []) {
-      const { x, y, width, height, click: kind } = region;
-      const where = kind === 'read' ? ' where the outline has no element' : '';
-      add(['region', ...screens, x, y, width, height], {
-        kind,
-        what: `clicks in the region ${regionWords(region)}${where} ${on}`,
-      });
+    for (const { identity, entry } of shapeOf(rule)?.entries(rule) ?? []) {
+      entries.set(canonicalJson([...identity, entry.kind]), entry);
     }
   }
   return entries;

@@ -64,7 +64,8 @@ export function plannerName(planner: unknown, names: Map<string, string>) {
 
 /**
  * One screen rule in words: on which screens, which keys and labels count as what; or which
- * transaction codes typed into the command field are navigation.
+ * transaction codes typed into the command field are navigation. One case a shape of rule (the
+ * service's table of them, actions/screen-rule-shapes.ts, is out of the browser's reach).
  */
 export function screenRuleInWords(rule: Record<string, unknown>) {
   const field = rule.command_field as { transactions?: unknown } | undefined;

@@ -6,12 +6,12 @@
 import fc from 'fast-check';
 import { checkAction, loadRules, type OutlineElement } from '../../actions';
 import type { ObservedScreen, PlanningContext, StepHistory } from '../../planner-contract/planner';
-import { NAVIGATOR_PLANNER_ID } from '../../settings/config-bounds';
 import { pressableControls } from './controls';
 import type { WordVectors } from './word-vectors';
 import {
   choose,
   NAVIGATOR_MAX_PRESSES,
+  NAVIGATOR_PLANNER_ID,
   NavigatorPlanner,
   notesOf,
   pressedSoFar,

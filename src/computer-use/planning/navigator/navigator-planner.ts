@@ -12,12 +12,13 @@ import type {
   PlanningContext,
   PlanResult,
 } from '../../planner-contract/planner';
-import { NAVIGATOR_PLANNER_ID } from '../../settings/config-bounds';
 import { type Control, pressableControls } from './controls';
 import { encode } from './encoder';
 import { energies } from './energy';
 import { shippedWordVectors, type WordVectors } from './word-vectors';
 
+/** The navigator's planner id (docs/models.md): a planner that asks no language model. */
+export const NAVIGATOR_PLANNER_ID = 'navigator-2026-11-10-normal';
 /** Presses in one run, then it answers done. */
 export const NAVIGATOR_MAX_PRESSES = 8;
 /** Controls whose energies a step's notes give. */

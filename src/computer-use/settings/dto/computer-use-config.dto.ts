@@ -3,7 +3,7 @@ import { IsBoolean } from 'class-validator';
 import { AGENT_FIELD_SPECS } from '../agent-fields';
 import { decorateFields } from '../field-table';
 import { ModelPlannerDto } from './model-planner.dto';
-import { CommandFieldScreenRuleDto, TitleScreenRuleDto } from './screen-rule.dto';
+import { SCREEN_RULE_DTOS } from './screen-rule.dto';
 
 export { RECT_FIELDS, RectDto, SCREEN_TLS_FIELDS, ScreenTlsDto } from './screen-parts.dto';
 
@@ -14,7 +14,7 @@ export { RECT_FIELDS, RectDto, SCREEN_TLS_FIELDS, ScreenTlsDto } from './screen-
  * OpenAPI says of them come from its field table (agent-fields.ts).
  */
 
-@ApiExtraModels(ModelPlannerDto, TitleScreenRuleDto, CommandFieldScreenRuleDto)
+@ApiExtraModels(ModelPlannerDto, ...Object.values(SCREEN_RULE_DTOS))
 export class AgentDto {}
 decorateFields(AgentDto, AGENT_FIELD_SPECS);
 

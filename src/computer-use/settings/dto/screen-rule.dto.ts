@@ -1,8 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { ScreenRuleShapeKey } from '../../actions/screen-rule-shapes';
 
 /**
- * An agent's `screen_rules` (docs/rules.md), for OpenAPI only: the action rules check them
- * (actions/screen-rules-read.ts), so an error names the rule by its index.
+ * An agent's `screen_rules` (docs/rules.md), for OpenAPI only: the action rules check them (each
+ * shape in its own file, actions/screen-rule-shapes.ts), so an error names the rule by its index.
+ * The document is made from decorated classes, so each shape's class is here, listed in
+ * SCREEN_RULE_DTOS under its shape's key.
  */
 
 export class CommandFieldDto {
@@ -90,3 +93,9 @@ export class CommandFieldScreenRuleDto {
   })
   command_field: CommandFieldDto;
 }
+
+/** Each shape's class, under its key of SCREEN_RULE_SHAPES, in the order OpenAPI lists them. */
+export const SCREEN_RULE_DTOS: Readonly<Record<ScreenRuleShapeKey, new () => object>> = {
+  titled: TitleScreenRuleDto,
+  commandField: CommandFieldScreenRuleDto,
+};
