@@ -66,6 +66,40 @@ export const GOVERNANCE_JOINS = `
   LEFT JOIN computer_use_pauses p ON p.tenant = r.tenant`;
 
 /**
+ * StoredGovernance's columns for a statement over `runs r` with GOVERNANCE_JOINS (the run being
+ * acted for): read with the run before every step job (storedGovernance turns them back).
+ */
+export const STORED_GOVERNANCE_COLUMNS = `
+  v.enabled AS governance_enabled, v.agent_config AS governance_agent,
+  k.engaged AS kill_engaged, k.reason AS kill_reason, p.paused, p.reason AS pause_reason`;
+
+/** A row's governance columns (as `governance` and STORED_GOVERNANCE_COLUMNS name them). */
+export interface GovernanceRow {
+  governance_enabled: boolean | null;
+  governance_agent: Record<string, unknown> | null;
+  kill_engaged: boolean | null;
+  kill_reason: string | null;
+  paused: boolean | null;
+  pause_reason: string | null;
+}
+
+/** The governance a row's columns say; a row with none (no config yet) enables nothing. */
+export function storedGovernance(row: GovernanceRow | undefined): StoredGovernance {
+  return {
+    enabled: row?.governance_enabled === true,
+    agent: row?.governance_agent ?? null,
+    killSwitch:
+      row?.kill_engaged === null || row?.kill_engaged === undefined
+        ? null
+        : { engaged: row.kill_engaged, reason: row.kill_reason },
+    pause:
+      row?.paused === null || row?.paused === undefined
+        ? null
+        : { paused: row.paused, reason: row.pause_reason },
+  };
+}
+
+/**
  * The computer-use config versions and kill switches of each tenant. Changes to one tenant's are
  * serialised by a transaction-scoped advisory lock (`lockTenant`).
  */
@@ -120,18 +154,11 @@ export class SettingsRepository {
     return new Map(rows.map((row) => [row.id, row.script]));
   }
 
-  /** The governance of one agent now, in one statement (read before every step). */
+  /** The governance of one agent now, in one statement. */
   async governance(tenant: string, agent: string): Promise<StoredGovernance> {
-    const rows: Array<{
-      enabled: boolean | null;
-      agent: Record<string, unknown> | null;
-      kill_engaged: boolean | null;
-      kill_reason: string | null;
-      paused: boolean | null;
-      pause_reason: string | null;
-    }> = await this.dataSource.query(
-      `SELECT v.enabled, v.agent, k.engaged AS kill_engaged, k.reason AS kill_reason,
-              p.paused, p.reason AS pause_reason
+    const rows: GovernanceRow[] = await this.dataSource.query(
+      `SELECT v.enabled AS governance_enabled, v.agent AS governance_agent,
+              k.engaged AS kill_engaged, k.reason AS kill_reason, p.paused, p.reason AS pause_reason
          FROM (SELECT 1) one
          LEFT JOIN LATERAL (
            SELECT (config->>'enabled')::boolean AS enabled, config->'agents'->$2 AS agent
@@ -140,19 +167,7 @@ export class SettingsRepository {
          LEFT JOIN computer_use_pauses p ON p.tenant = $1`,
       [tenant, agent],
     );
-    const row = rows[0];
-    return {
-      enabled: row?.enabled === true,
-      agent: row?.agent ?? null,
-      killSwitch:
-        row?.kill_engaged === null || row?.kill_engaged === undefined
-          ? null
-          : { engaged: row.kill_engaged, reason: row.kill_reason },
-      pause:
-        row?.paused === null || row?.paused === undefined
-          ? null
-          : { paused: row.paused, reason: row.pause_reason },
-    };
+    return storedGovernance(rows[0]);
   }
 
   pauseRow(tenant: string, manager: EntityManager = this.dataSource.manager) {
