@@ -167,4 +167,32 @@ describe('StepLease', () => {
       await grants.grant(TENANT, bed.agent.screen_token_env, bed.agent.screen_url, 'admin');
     }
   });
+
+  // Last: it shuts the lease down (its pauses end at once from then on).
+  it('ends the job without its work after the release, which shutdown waits for', async () => {
+    const { run } = await bed.run({ steps: [{ phase: 'planning' }] });
+    let finish!: () => void;
+    const held = new Promise<void>((resolve) => (finish = resolve));
+    let ownerThen: string | null | undefined;
+    let done = false;
+    await lease.withStep(run, 1, startTiming('step'), null, bed.agent, (ctx) => {
+      (ctx.afterRelease ??= []).push(async () => {
+        ownerThen = (await row(run.id)).lease_owner;
+        await held; // a held write's samples, seconds of them
+        done = true;
+      });
+      return Promise.resolve();
+    });
+    // The job has ended (its slot is free for other jobs) while its work after the release goes on.
+    expect(done).toBe(false);
+    await until('the work after the release to start', () => ownerThen !== undefined);
+    expect(ownerThen).toBe(null);
+    let closed = false;
+    const closing = lease.onModuleDestroy().then(() => (closed = true));
+    await new Promise((resolve) => setImmediate(resolve)); // whatever was ready has run
+    expect(closed).toBe(false);
+    finish();
+    await closing;
+    expect(done).toBe(true);
+  });
 });

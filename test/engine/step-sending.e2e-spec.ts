@@ -15,6 +15,8 @@ import type {
   Screenshot,
 } from '../../src/computer-use/host-client/screen-host.types';
 import { dottedScreenshot, FakeScreenHost, solidScreenshot } from '../support/fake-screen-host';
+import { Client } from 'pg';
+import { until } from '../support/until';
 import { AGENT, type StageBed, startStageBed, TENANT } from './stage-bed';
 
 const ENTER: Action = { action: 'key', key: 'Enter' };
@@ -317,5 +319,46 @@ describe('StepSending', () => {
     }
     expect(thrown).toMatchObject({ reason: 'killed', step: { outcome: 'refused' } });
     expect(bed.host.acted).toEqual([]);
+  });
+
+  it('sees a kill switch whose change held the governance lock when the gate began', async () => {
+    const { run, step } = await approvedWrite();
+    // An admin's change, as SettingsService makes one: the tenant's lock, then the row, not yet
+    // committed when the send gate starts.
+    const admin = new Client({ connectionString: bed.db.url });
+    await admin.connect();
+    let sent: Promise<unknown> | undefined;
+    try {
+      await admin.query('BEGIN');
+      await admin.query(
+        `SELECT pg_advisory_xact_lock(hashtextextended('computer_use_config:' || $1, 0))`,
+        [TENANT],
+      );
+      await admin.query(
+        `INSERT INTO computer_use_kill_switches (tenant, agent, engaged, reason, updated_by, updated_at)
+         VALUES ($1, $2, true, 'a stage spec', 'admin', now())
+         ON CONFLICT (tenant, agent) DO UPDATE SET engaged = true, reason = 'a stage spec'`,
+        [TENANT, AGENT],
+      );
+      sent = sending.sendApproved(bed.context(run), step).catch((e: unknown) => e);
+      // The gate waits for the lock (it began before the change committed) ...
+      await until('the send gate waiting for the governance lock', async () => {
+        const waiting = await bed.db.sql(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database()
+              AND wait_event_type = 'Lock' AND wait_event = 'advisory'`,
+        );
+        return waiting.length > 0;
+      });
+      await admin.query('COMMIT');
+      // ... and, once it has it, reads the switch as committed: nothing is sent.
+      expect(await sent).toMatchObject({ reason: 'killed', step: { outcome: 'refused' } });
+      expect(bed.host.acted).toEqual([]);
+      expect(await stepOf(step.id)).toMatchObject({ phase: 'approved' });
+    } finally {
+      await admin.query('ROLLBACK').catch(() => undefined);
+      await admin.end();
+      await sent;
+      await bed.get(SettingsService).setKillSwitch(bed.admin, AGENT, { engaged: false });
+    }
   });
 });

@@ -24,9 +24,9 @@ export interface StepContext {
   /** The planner's state after this step's answer (JSON), kept when the step's decision is. */
   plannerState?: string;
   /**
-   * Work the job does after it has given back the step's lease, so that another job may take the
+   * Work started once the job has given back the step's lease, so that another job may take the
    * step meanwhile (a held write's mask is learnt while its approval is open); run in order, each
-   * failure logged.
+   * failure logged, after the job itself has ended, so it holds none of the worker's job slots.
    */
   afterRelease?: Array<() => Promise<void>>;
 }

@@ -4,7 +4,7 @@ import { RunLifecycle } from '../runs/run-lifecycle.service';
 import { RunForJob, RunNow, RunsRepository } from '../runs/runs.repository';
 import type { Step } from '../runs/step.entity';
 import { StepFields, StepsRepository } from '../runs/steps.repository';
-import { Governance, SettingsService } from '../settings/settings.service';
+import { type Governance, governanceOf } from '../settings/settings.service';
 import { railWhy } from '../rail/screen-rail';
 import { RunEnds } from './run-ends';
 import { WARDEN_ACTOR } from '../../audit/warden-actor';
@@ -38,7 +38,6 @@ export class StepEngine {
     private readonly runs: RunsRepository,
     private readonly steps: StepsRepository,
     private readonly queue: StepQueue,
-    private readonly settings: SettingsService,
     private readonly lifecycle: RunLifecycle,
     private readonly lease: StepLease,
     private readonly planning: StepPlanning,
@@ -52,12 +51,13 @@ export class StepEngine {
   /** Runs step `n` of a run, or carries on with it where a previous worker left it. */
   async runStep(runId: string, n: number): Promise<void> {
     const timing = startTiming('step');
-    const run = await this.runs.findForJob(runId);
-    if (!run) return;
-    if (run.status !== 'running') return this.recordAfterEnd(run, n, timing);
+    const found = await this.runs.findForJob(runId);
+    if (!found) return;
+    const { run } = found;
+    const governance = governanceOf(run.agent, found.governance);
+    if (run.status !== 'running') return this.recordAfterEnd(run, n, timing, governance);
     const job = stepJob(run, n);
     if (job === 'none') return;
-    const governance = await this.settings.governance(run.tenant, run.agent);
     let opened: Step | null = null;
     if (job === 'open') {
       // (1) The admin's switches and the caps, before the step exists.
@@ -91,10 +91,12 @@ export class StepEngine {
   /** Carries out step `n`'s approved write (queued by a resume). */
   async runApproved(runId: string, n: number): Promise<void> {
     const timing = startTiming('approved');
-    const run = await this.runs.findForJob(runId);
-    if (!run) return;
-    if (run.status !== 'running') return this.recordAfterEnd(run, n, timing);
-    const { agent } = await this.settings.governance(run.tenant, run.agent);
+    const found = await this.runs.findForJob(runId);
+    if (!found) return;
+    const { run } = found;
+    const governance = governanceOf(run.agent, found.governance);
+    if (run.status !== 'running') return this.recordAfterEnd(run, n, timing, governance);
+    const { agent } = governance;
     await this.lease.withStep(run, n, timing, null, agent, async (ctx, step) => {
       if (step.phase === 'approved') {
         return this.goOn(ctx, step, await this.sending.sendApproved(ctx, step));
@@ -110,9 +112,13 @@ export class StepEngine {
    * died: what became of the action is still found out from the host and recorded (a write whose
    * outcome nobody can tell is audited as such); nothing is sent again, and nothing follows.
    */
-  private async recordAfterEnd(run: RunForJob, n: number, timing: StepTiming): Promise<void> {
+  private async recordAfterEnd(
+    run: RunForJob,
+    n: number,
+    timing: StepTiming,
+    { agent }: Governance,
+  ): Promise<void> {
     if (run.currentPhase !== 'sending' || run.stepCount !== n) return;
-    const { agent } = await this.settings.governance(run.tenant, run.agent);
     await this.lease.withStep(run, n, timing, null, agent, async (ctx, step) => {
       if (step.phase === 'sending') await this.sending.recoverSending(ctx, step);
     });

@@ -38,6 +38,8 @@ export class StepLease implements OnModuleDestroy {
   private readonly abort = new AbortController();
   /** Steps this process is working on now (`<run>.<n>`). */
   private readonly inFlight = new Set<string>();
+  /** Work of jobs that have ended (StepContext.afterRelease), still going on. */
+  private readonly afterJobs = new Set<Promise<void>>();
   /** Compiled rules per agent setting: loadRules is pure, and compiling the words costs a few ms. */
   private readonly rulesCache = new Map<string, Rules>();
 
@@ -50,8 +52,10 @@ export class StepLease implements OnModuleDestroy {
     private readonly approvals: ApprovalsRepository,
   ) {}
 
-  onModuleDestroy(): void {
+  /** Ends the pauses of the work in flight (a held write's samples give up) and waits for it. */
+  async onModuleDestroy(): Promise<void> {
     this.abort.abort();
+    await Promise.allSettled([...this.afterJobs]);
   }
 
   /** Opens step `n` of the run leased to this worker; null when it cannot be opened now. */
@@ -102,17 +106,27 @@ export class StepLease implements OnModuleDestroy {
         .catch((error: unknown) =>
           this.logger.warn({ err: error }, 'could not record step timings and release the lease'),
         );
-      await this.afterRelease(ctx);
+      this.afterRelease(ctx);
     }
   }
 
-  /** The job's work after its lease was given back (StepContext.afterRelease). */
-  private async afterRelease(ctx: StepContext | null): Promise<void> {
-    for (const after of ctx?.afterRelease ?? []) {
-      await after().catch((error: unknown) =>
-        this.logger.warn({ err: error, run: ctx?.run.id }, 'work after a step job failed'),
-      );
-    }
+  /**
+   * Starts the job's work after its lease was given back (StepContext.afterRelease) and lets the
+   * job end: that work holds none of the worker's job slots, so a held write's seconds of samples
+   * do not keep the jobs of other steps (a resume's among them) waiting for a slot.
+   */
+  private afterRelease(ctx: StepContext | null): void {
+    const work = ctx?.afterRelease ?? [];
+    if (work.length === 0) return;
+    const done = (async () => {
+      for (const after of work) {
+        await after().catch((error: unknown) =>
+          this.logger.warn({ err: error, run: ctx?.run.id }, 'work after a step job failed'),
+        );
+      }
+    })();
+    this.afterJobs.add(done);
+    void done.finally(() => this.afterJobs.delete(done));
   }
 
   /**

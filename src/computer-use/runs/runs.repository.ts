@@ -5,12 +5,24 @@ import { decodeCursor, encodeCursor } from '../../common/cursor';
 import { cursorTime, entityFromRow, updatedRows } from '../../sql/sql';
 import { Run } from './run.entity';
 import type { RunStatus } from './run-status';
-import { GOVERNANCE_JOINS } from '../settings/settings.repository';
+import {
+  GOVERNANCE_JOINS,
+  type GovernanceRow,
+  STORED_GOVERNANCE_COLUMNS,
+  storedGovernance,
+  type StoredGovernance,
+} from '../settings/settings.repository';
 import type { StepPhase } from './step-phase';
 import type { ApprovalStatus } from '../approvals/approval.entity';
 
 /** A run as a job reads it: with the phase of its current step (null before step 1). */
 export type RunForJob = Run & { currentPhase: StepPhase | null };
+
+/** A run for a step job, and the governance of its agent now, read together. */
+export interface RunAndGovernance {
+  run: RunForJob;
+  governance: StoredGovernance;
+}
 
 /** A run's status and step count, as an UPDATE … RETURNING of a job gave them. */
 export interface RunNow {
@@ -96,18 +108,28 @@ export class RunsRepository {
     return manager.save(manager.create(Run, fields));
   }
 
-  async findForJob(id: string): Promise<RunForJob | null> {
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
-      `SELECT r.*, s.phase AS current_phase
+  /**
+   * The run, its current step's phase and its agent's governance now (config in force, kill switch,
+   * pause), in one statement: what every step job reads before it does anything. The governance
+   * read here only decides whether to go on; what forbids a send is read again in the statement
+   * that marks it (SendGateRepository).
+   */
+  async findForJob(id: string): Promise<RunAndGovernance | null> {
+    const rows: Array<Record<string, unknown> & GovernanceRow> = await this.dataSource.query(
+      `SELECT r.*, s.phase AS current_phase, ${STORED_GOVERNANCE_COLUMNS}
          FROM runs r LEFT JOIN steps s ON s.run_id = r.id AND s.n = r.step_count
+         ${GOVERNANCE_JOINS}
         WHERE r.id = $1`,
       [id],
     );
     if (rows.length === 0) return null;
     const run = entityFromRow(this.dataSource, Run, rows[0]);
-    return Object.assign(run, {
-      currentPhase: (rows[0].current_phase ?? null) as StepPhase | null,
-    });
+    return {
+      run: Object.assign(run, {
+        currentPhase: (rows[0].current_phase ?? null) as StepPhase | null,
+      }),
+      governance: storedGovernance(rows[0]),
+    };
   }
 
   findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<Run | null> {

@@ -58,48 +58,46 @@ export class SendGateRepository {
     },
   ): Promise<{ moved: boolean; gate: SendGate | null }> {
     assertMove(from, 'sending');
-    const result = await this.dataSource.transaction(async (manager) => {
-      await this.settings.lockTenantShared(manager, step.tenant);
-      const params: unknown[] = [
-        step.id,
-        from,
-        step.runId,
-        options.secret.envName,
-        options.secret.origin,
-        options.loosening ? JSON.stringify(options.loosening) : null,
-        // The script that planned the decision being recorded (or the one recorded before).
-        options.fields?.plannerSha256 !== undefined
-          ? options.fields.plannerSha256
-          : step.plannerSha256,
-      ];
-      const sets = setClauses(this.dataSource, Step, options.fields ?? {}, params);
-      sets.push(`phase = CASE WHEN (SELECT ok FROM open) THEN 'sending' ELSE phase END`);
-      const kept =
-        options.plannerState === undefined
-          ? ''
-          : `, kept AS (
-         UPDATE runs SET planner_state = $${params.push(options.plannerState)}::jsonb, updated_at = now()
-          WHERE id = $3 AND status = 'running'
-            AND EXISTS (SELECT 1 FROM moved WHERE phase = 'sending'))`;
-      // The run's row is locked before the step's (the lock order above).
-      const rows: Array<GateRow & { phase: StepPhase | null }> = await manager.query(
-        `WITH locked AS (SELECT 1 FROM runs WHERE id = $3 FOR NO KEY UPDATE),
-         gate AS (${gateSql(options.approved, GATE_PARAMS)}),
-         held AS (SELECT writes_need_approval OR NOT script_as_granted AS needs FROM gate),
-         open AS (
-           SELECT run_status = 'running' AND enabled AND agent_configured AND NOT kill_engaged
-                  AND NOT paused AND approval_spent AND mask_settled AND secret_granted
-                  AND NOT (${options.unapprovedWrite} AND needs
-                           AND NOT (${options.staged === true} AND stages_typing))
-                  AND (loosening_in_force OR NOT needs) AS ok FROM gate, held),
-         moved AS (
-           UPDATE steps SET ${sets.join(', ')}
-            WHERE id = $1 AND phase = $2 AND EXISTS (SELECT 1 FROM locked) RETURNING phase)${kept}
-         SELECT (SELECT phase FROM moved) AS phase, gate.* FROM gate`,
-        params,
-      );
-      return rows[0] ?? null;
-    });
+    const params: unknown[] = [
+      step.id,
+      from,
+      step.runId,
+      options.secret.envName,
+      options.secret.origin,
+      options.loosening ? JSON.stringify(options.loosening) : null,
+      // The script that planned the decision being recorded (or the one recorded before).
+      options.fields?.plannerSha256 !== undefined
+        ? options.fields.plannerSha256
+        : step.plannerSha256,
+    ];
+    const sets = setClauses(this.dataSource, Step, options.fields ?? {}, params);
+    sets.push(`phase = CASE WHEN (SELECT ok FROM open) THEN 'sending' ELSE phase END`);
+    const kept =
+      options.plannerState === undefined
+        ? ''
+        : `, kept AS (
+       UPDATE runs SET planner_state = $${params.push(options.plannerState)}::jsonb, updated_at = now()
+        WHERE id = $3 AND status = 'running'
+          AND EXISTS (SELECT 1 FROM moved WHERE phase = 'sending'))`;
+    // The run's row is locked before the step's (the lock order above).
+    const rows = await this.settings.underSharedLock<GateRow & { phase: StepPhase | null }>(
+      step.tenant,
+      `WITH locked AS (SELECT 1 FROM runs WHERE id = $3 FOR NO KEY UPDATE),
+       gate AS (${gateSql(options.approved, GATE_PARAMS)}),
+       held AS (SELECT writes_need_approval OR NOT script_as_granted AS needs FROM gate),
+       open AS (
+         SELECT run_status = 'running' AND enabled AND agent_configured AND NOT kill_engaged
+                AND NOT paused AND approval_spent AND mask_settled AND secret_granted
+                AND NOT (${options.unapprovedWrite} AND needs
+                         AND NOT (${options.staged === true} AND stages_typing))
+                AND (loosening_in_force OR NOT needs) AS ok FROM gate, held),
+       moved AS (
+         UPDATE steps SET ${sets.join(', ')}
+          WHERE id = $1 AND phase = $2 AND EXISTS (SELECT 1 FROM locked) RETURNING phase)${kept}
+       SELECT (SELECT phase FROM moved) AS phase, gate.* FROM gate`,
+      params,
+    );
+    const result = rows[0] ?? null;
     if (!result) return { moved: false, gate: null };
     if (result.phase !== null) Object.assign(step, options.fields ?? {}, { phase: result.phase });
     return { moved: result.phase === 'sending', gate: toGate(result) };
@@ -124,25 +122,22 @@ export class SendGateRepository {
    * again (its worker died and the host says it did not act).
    */
   async sendGate(step: Step, approved: boolean, secret: SentSecret): Promise<SendGate | null> {
-    return this.dataSource.transaction(async (manager) => {
-      await this.settings.lockTenantShared(manager, step.tenant);
-      const sql = gateSql(approved, {
-        run: '$1',
-        env: '$2',
-        origin: '$3',
-        loosening: '$4',
-        planned: '$5',
-        step: '$6',
-      });
-      const rows: GateRow[] = await manager.query(sql, [
-        step.runId,
-        secret.envName,
-        secret.origin,
-        step.loosenedBy ? JSON.stringify(step.loosenedBy) : null,
-        step.plannerSha256,
-        ...(approved ? [step.id] : []),
-      ]);
-      return rows[0] ? toGate(rows[0]) : null;
+    const sql = gateSql(approved, {
+      run: '$1',
+      env: '$2',
+      origin: '$3',
+      loosening: '$4',
+      planned: '$5',
+      step: '$6',
     });
+    const rows = await this.settings.underSharedLock<GateRow>(step.tenant, sql, [
+      step.runId,
+      secret.envName,
+      secret.origin,
+      step.loosenedBy ? JSON.stringify(step.loosenedBy) : null,
+      step.plannerSha256,
+      ...(approved ? [step.id] : []),
+    ]);
+    return rows[0] ? toGate(rows[0]) : null;
   }
 }

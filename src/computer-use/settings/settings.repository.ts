@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { escapeLiteral } from 'pg';
 import { DataSource, EntityManager, LessThan } from 'typeorm';
 import { ComputerUseConfigVersion } from './computer-use-config.entity';
 import { KillSwitch } from './kill-switch.entity';
@@ -34,7 +35,8 @@ export interface ScriptGrantOrigin {
 }
 
 /** The lock key that serialises a tenant's config, kill-switch and pause changes. */
-const TENANT_LOCK = `hashtextextended('computer_use_config:' || $1, 0)`;
+const tenantLock = (tenant: string) => `hashtextextended('computer_use_config:' || ${tenant}, 0)`;
+const TENANT_LOCK = tenantLock('$1');
 
 /**
  * The same governance as SQL for a statement over `runs r` (one row, the run being acted for):
@@ -66,6 +68,40 @@ export const GOVERNANCE_JOINS = `
   LEFT JOIN computer_use_pauses p ON p.tenant = r.tenant`;
 
 /**
+ * StoredGovernance's columns for a statement over `runs r` with GOVERNANCE_JOINS (the run being
+ * acted for): read with the run before every step job (storedGovernance turns them back).
+ */
+export const STORED_GOVERNANCE_COLUMNS = `
+  v.enabled AS governance_enabled, v.agent_config AS governance_agent,
+  k.engaged AS kill_engaged, k.reason AS kill_reason, p.paused, p.reason AS pause_reason`;
+
+/** A row's governance columns (as `governance` and STORED_GOVERNANCE_COLUMNS name them). */
+export interface GovernanceRow {
+  governance_enabled: boolean | null;
+  governance_agent: Record<string, unknown> | null;
+  kill_engaged: boolean | null;
+  kill_reason: string | null;
+  paused: boolean | null;
+  pause_reason: string | null;
+}
+
+/** The governance a row's columns say; a row with none (no config yet) enables nothing. */
+export function storedGovernance(row: GovernanceRow | undefined): StoredGovernance {
+  return {
+    enabled: row?.governance_enabled === true,
+    agent: row?.governance_agent ?? null,
+    killSwitch:
+      row?.kill_engaged === null || row?.kill_engaged === undefined
+        ? null
+        : { engaged: row.kill_engaged, reason: row.kill_reason },
+    pause:
+      row?.paused === null || row?.paused === undefined
+        ? null
+        : { paused: row.paused, reason: row.pause_reason },
+  };
+}
+
+/**
  * The computer-use config versions and kill switches of each tenant. Changes to one tenant's are
  * serialised by a transaction-scoped advisory lock (`lockTenant`).
  */
@@ -85,6 +121,31 @@ export class SettingsRepository {
    */
   async lockTenantShared(manager: EntityManager, tenant: string): Promise<void> {
     await manager.query(`SELECT pg_advisory_xact_lock_shared(${TENANT_LOCK})`, [tenant]);
+  }
+
+  /**
+   * One statement in a transaction of its own that holds the tenant's governance lock (shared)
+   * before it: the statement sees every config, kill-switch and pause change that committed before,
+   * and none commits until it has (lockTenantShared). BEGIN and the lock go in one round trip (the
+   * protocol that sends two statements at once takes no parameters: the tenant goes as a quoted
+   * literal), then the statement, then COMMIT: three round trips instead of four.
+   */
+  async underSharedLock<T>(tenant: string, sql: string, params: unknown[]): Promise<T[]> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      await runner.query(
+        `BEGIN; SELECT pg_advisory_xact_lock_shared(${tenantLock(escapeLiteral(tenant))})`,
+      );
+      const rows = (await runner.query(sql, params)) as T[];
+      await runner.query('COMMIT');
+      return rows;
+    } catch (error) {
+      // Whichever statement failed, nothing of the transaction stays (nor the lock).
+      await runner.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
   }
 
   /** One agent's config in force, as stored, in the caller's transaction; null when not named. */
@@ -120,18 +181,11 @@ export class SettingsRepository {
     return new Map(rows.map((row) => [row.id, row.script]));
   }
 
-  /** The governance of one agent now, in one statement (read before every step). */
+  /** The governance of one agent now, in one statement. */
   async governance(tenant: string, agent: string): Promise<StoredGovernance> {
-    const rows: Array<{
-      enabled: boolean | null;
-      agent: Record<string, unknown> | null;
-      kill_engaged: boolean | null;
-      kill_reason: string | null;
-      paused: boolean | null;
-      pause_reason: string | null;
-    }> = await this.dataSource.query(
-      `SELECT v.enabled, v.agent, k.engaged AS kill_engaged, k.reason AS kill_reason,
-              p.paused, p.reason AS pause_reason
+    const rows: GovernanceRow[] = await this.dataSource.query(
+      `SELECT v.enabled AS governance_enabled, v.agent AS governance_agent,
+              k.engaged AS kill_engaged, k.reason AS kill_reason, p.paused, p.reason AS pause_reason
          FROM (SELECT 1) one
          LEFT JOIN LATERAL (
            SELECT (config->>'enabled')::boolean AS enabled, config->'agents'->$2 AS agent
@@ -140,19 +194,7 @@ export class SettingsRepository {
          LEFT JOIN computer_use_pauses p ON p.tenant = $1`,
       [tenant, agent],
     );
-    const row = rows[0];
-    return {
-      enabled: row?.enabled === true,
-      agent: row?.agent ?? null,
-      killSwitch:
-        row?.kill_engaged === null || row?.kill_engaged === undefined
-          ? null
-          : { engaged: row.kill_engaged, reason: row.kill_reason },
-      pause:
-        row?.paused === null || row?.paused === undefined
-          ? null
-          : { paused: row.paused, reason: row.pause_reason },
-    };
+    return storedGovernance(rows[0]);
   }
 
   pauseRow(tenant: string, manager: EntityManager = this.dataSource.manager) {

@@ -22,7 +22,7 @@ import type { PauseDto } from './dto/pause.dto';
 import { parseConfigBody } from './parse-config';
 import type { TenantPause } from './tenant-pause.entity';
 import { grantChanges, grantsOf, scriptBound } from './script-grants';
-import { KillSwitchState, SettingsRepository } from './settings.repository';
+import { KillSwitchState, SettingsRepository, type StoredGovernance } from './settings.repository';
 import { missingReasons, weakeningRefusal, weakenings } from './weakening';
 import { auditWeakenings } from './weakening-audit';
 
@@ -83,6 +83,19 @@ export interface Governance {
   pause: { paused: boolean; reason: string | null } | null;
 }
 
+/** The governance as stored, with the agent's config in force normalised (its defaults filled). */
+export function governanceOf(agent: string, stored: StoredGovernance): Governance {
+  return {
+    enabled: stored.enabled,
+    agent: stored.agent
+      ? withDefaults({ enabled: stored.enabled, agents: { [agent]: stored.agent as never } })
+          .agents[agent]
+      : null,
+    killSwitch: stored.killSwitch,
+    pause: stored.pause,
+  };
+}
+
 /**
  * A check of a new config before it is stored, by a module above this one (the planner catalog:
  * docs/models.md); it throws the refusal.
@@ -127,16 +140,7 @@ export class SettingsService {
 
   /** Everything that decides whether the agent may act now, read in one statement. */
   async governance(tenant: string, agent: string): Promise<Governance> {
-    const stored = await this.settings.governance(tenant, agent);
-    return {
-      enabled: stored.enabled,
-      agent: stored.agent
-        ? withDefaults({ enabled: stored.enabled, agents: { [agent]: stored.agent as never } })
-            .agents[agent]
-        : null,
-      killSwitch: stored.killSwitch,
-      pause: stored.pause,
-    };
+    return governanceOf(agent, await this.settings.governance(tenant, agent));
   }
 
   /** The agent's kill switch; null when it was never set (not engaged). */
