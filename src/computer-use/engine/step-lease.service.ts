@@ -23,6 +23,7 @@ import { RunEnding } from './run-ending.service';
 import type { StepContext } from './step-context';
 import { redactingHost } from '../host-client/redaction';
 import { timedHost, timingEntry, type StepTiming } from './step-timing';
+import { WorkSlots } from './work-slots';
 
 /**
  * One worker's hold on a step while a job works on it: the step is leased to this worker (opened
@@ -38,8 +39,13 @@ export class StepLease implements OnModuleDestroy {
   private readonly abort = new AbortController();
   /** Steps this process is working on now (`<run>.<n>`). */
   private readonly inFlight = new Set<string>();
-  /** Work of jobs that have ended (StepContext.afterRelease), still going on. */
+  /** Work of jobs that have ended (StepContext.afterRelease), still going on or waiting. */
   private readonly afterJobs = new Set<Promise<void>>();
+  /**
+   * That work, at most as much at once as the worker's jobs (WORKER_CONCURRENCY): a burst of holds
+   * samples no more screens at once than the jobs did when they sampled inside the job.
+   */
+  private readonly afterSlots: WorkSlots;
   /** Compiled rules per agent setting: loadRules is pure, and compiling the words costs a few ms. */
   private readonly rulesCache = new Map<string, Rules>();
 
@@ -50,11 +56,14 @@ export class StepLease implements OnModuleDestroy {
     private readonly ending: RunEnding,
     private readonly secrets: SecretGrants,
     private readonly approvals: ApprovalsRepository,
-  ) {}
+  ) {
+    this.afterSlots = new WorkSlots(config.WORKER_CONCURRENCY);
+  }
 
   /** Ends the pauses of the work in flight (a held write's samples give up) and waits for it. */
   async onModuleDestroy(): Promise<void> {
     this.abort.abort();
+    this.afterSlots.open();
     await Promise.allSettled([...this.afterJobs]);
   }
 
@@ -113,16 +122,23 @@ export class StepLease implements OnModuleDestroy {
   /**
    * Starts the job's work after its lease was given back (StepContext.afterRelease) and lets the
    * job end: that work holds none of the worker's job slots, so a held write's seconds of samples
-   * do not keep the jobs of other steps (a resume's among them) waiting for a slot.
+   * do not keep the jobs of other steps (a resume's among them) waiting for a slot. It has slots of
+   * its own (afterSlots); a mask that waits too long for one is given up by the approved write,
+   * which then compares the screen whole.
    */
   private afterRelease(ctx: StepContext | null): void {
     const work = ctx?.afterRelease ?? [];
     if (work.length === 0) return;
     const done = (async () => {
-      for (const after of work) {
-        await after().catch((error: unknown) =>
-          this.logger.warn({ err: error, run: ctx?.run.id }, 'work after a step job failed'),
-        );
+      await this.afterSlots.take();
+      try {
+        for (const after of work) {
+          await after().catch((error: unknown) =>
+            this.logger.warn({ err: error, run: ctx?.run.id }, 'work after a step job failed'),
+          );
+        }
+      } finally {
+        this.afterSlots.give();
       }
     })();
     this.afterJobs.add(done);
