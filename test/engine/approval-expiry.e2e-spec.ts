@@ -1,6 +1,7 @@
 import { DataSource, type QueryRunner } from 'typeorm';
 import { ApprovalExpiry } from '../../src/computer-use/engine/approval-expiry.service';
 import { RunLifecycle } from '../../src/computer-use/runs/run-lifecycle.service';
+import { RunResumeRepository } from '../../src/computer-use/runs/run-resume.repository';
 import { RunsRepository } from '../../src/computer-use/runs/runs.repository';
 import { StepQueue } from '../../src/queue/step-queue';
 import { until } from '../support/until';
@@ -106,9 +107,9 @@ describe('ApprovalExpiry', () => {
     // The resume (its checks passed a moment ago) holds the run's lock and has spent the approval.
     const resume = await transaction();
     try {
-      expect(await bed.get(RunsRepository).lockHeld(resume.manager, run.tenant, run.id)).not.toBe(
-        null,
-      );
+      expect(
+        await bed.get(RunResumeRepository).lockHeld(resume.manager, run.tenant, run.id),
+      ).not.toBe(null);
       const resumed = await bed
         .get(RunLifecycle)
         .resume(resume.manager, run.id, approval.id, 'operator');
@@ -142,7 +143,9 @@ describe('ApprovalExpiry', () => {
       const expired = expiry.expire(approval.id);
       await until('the expiry waits for the run', async () => (await waiting()) === 1 || null);
       const resuming = (async () => {
-        const locked = await bed.get(RunsRepository).lockHeld(resume.manager, run.tenant, run.id);
+        const locked = await bed
+          .get(RunResumeRepository)
+          .lockHeld(resume.manager, run.tenant, run.id);
         resumed = await bed
           .get(RunLifecycle)
           .resume(resume.manager, run.id, approval.id, 'operator');

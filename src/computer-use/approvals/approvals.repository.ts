@@ -76,7 +76,7 @@ export class ApprovalsRepository {
    * (and neither a decision nor an expiry can win with it). Returns the step it approved, or null
    * when it was not (or no longer) approved. The send gate sends an approved write only once its
    * approval is spent (send-gate.ts), so the caller rolls back unless its resume then also moves
-   * the step and the run (RunsRepository.resumeSpent).
+   * the step and the run (RunResumeRepository.resumeSpent).
    */
   async spend(
     manager: EntityManager,

@@ -8,7 +8,9 @@ import { runEnded } from '../../notifications/notify-facts';
 import { StepQueue } from '../../queue/step-queue';
 import { Run } from './run.entity';
 import { ACTIVE, canMove, EndReason, endStatusOf, RunStatus } from './run-status';
-import { type Resumed, RunPatch, RunsRepository } from './runs.repository';
+import { type HeldRun, type Resumed, RunResumeRepository } from './run-resume.repository';
+import type { RunPatch } from './run-status-sets';
+import { RunsRepository } from './runs.repository';
 import { canMoveStep } from './step-phase';
 import { StepsRepository } from './steps.repository';
 
@@ -22,6 +24,7 @@ export class RunLifecycle {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly runs: RunsRepository,
+    private readonly resumes: RunResumeRepository,
     private readonly steps: StepsRepository,
     private readonly approvals: ApprovalsRepository,
     private readonly audit: AuditService,
@@ -44,6 +47,14 @@ export class RunLifecycle {
   }
 
   /**
+   * The run with the approval it waits for, its row locked for the rest of the caller's transaction:
+   * what a resume checks before it spends the approval.
+   */
+  heldRun(manager: EntityManager, tenant: string, id: string): Promise<HeldRun | null> {
+    return this.resumes.lockHeld(manager, tenant, id);
+  }
+
+  /**
    * A resume, in the caller's transaction: the approval spent (ApprovalsRepository.spend), then in
    * one statement its step held → approved and the run awaiting_approval → running; each only if
    * the one before changed. The caller rolls back unless all three did.
@@ -61,7 +72,7 @@ export class RunLifecycle {
     }
     const stepId = await this.approvals.spend(manager, runId, approvalId, spentBy, new Date());
     if (stepId === null) return { spent: false, stepApproved: false, running: false };
-    return { spent: true, ...(await this.runs.resumeSpent(manager, runId, stepId)) };
+    return { spent: true, ...(await this.resumes.resumeSpent(manager, runId, stepId)) };
   }
 
   /**

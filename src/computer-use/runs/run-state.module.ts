@@ -4,6 +4,7 @@ import { NotificationsModule } from '../../notifications/notifications.module';
 import { QueueModule } from '../../queue/queue.module';
 import { SettingsModule } from '../settings/settings.module';
 import { RunLifecycle } from './run-lifecycle.service';
+import { RunResumeRepository } from './run-resume.repository';
 import { RunsRepository } from './runs.repository';
 import { SendGateRepository } from './send-gate.repository';
 import { StepReceiptsRepository } from './step-receipts.repository';
@@ -18,6 +19,7 @@ import { StepsRepository } from './steps.repository';
   providers: [
     RunLifecycle,
     RunsRepository,
+    RunResumeRepository,
     StepsRepository,
     SendGateRepository,
     StepReceiptsRepository,
@@ -25,6 +27,7 @@ import { StepsRepository } from './steps.repository';
   exports: [
     RunLifecycle,
     RunsRepository,
+    RunResumeRepository,
     StepsRepository,
     SendGateRepository,
     StepReceiptsRepository,

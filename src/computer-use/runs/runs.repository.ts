@@ -13,7 +13,7 @@ import {
   type StoredGovernance,
 } from '../settings/settings.repository';
 import type { StepPhase } from './step-phase';
-import type { ApprovalStatus } from '../approvals/approval.entity';
+import { statusSets, type RunPatch } from './run-status-sets';
 
 /** A run as a job reads it: with the phase of its current step (null before step 1). */
 export type RunForJob = Run & { currentPhase: StepPhase | null };
@@ -28,59 +28,6 @@ export interface RunAndGovernance {
 export interface RunNow {
   status: string;
   step_count: number;
-}
-
-/** Columns a status change may set besides the status. */
-export type RunPatch = Partial<
-  Pick<
-    Run,
-    | 'endReason'
-    | 'summary'
-    | 'startedAt'
-    | 'endedAt'
-    | 'pendingApproval'
-    | 'invalidActions'
-    | 'unchangedStreak'
-    | 'stepCount'
-    | 'plannerState'
-  >
->;
-
-const PATCH_COLUMN: Record<keyof RunPatch, string> = {
-  endReason: 'end_reason',
-  summary: 'summary',
-  startedAt: 'started_at',
-  endedAt: 'ended_at',
-  pendingApproval: 'pending_approval',
-  invalidActions: 'invalid_actions',
-  unchangedStreak: 'unchanged_streak',
-  stepCount: 'step_count',
-  plannerState: 'planner_state',
-};
-
-/** A run as a resume reads it (its row locked), with the approval it waits for. */
-export interface HeldRun {
-  id: string;
-  status: RunStatus;
-  pendingApproval: string | null;
-  /** The approval named by `pending_approval`, as it was when the run's lock was taken. */
-  approval: {
-    id: string;
-    status: ApprovalStatus;
-    step: number;
-    stepId: string;
-    expiresAt: Date;
-  } | null;
-}
-
-/** What a resume changed: each part only if the one before it did. */
-export interface Resumed {
-  /** The approval went approved → spent (of concurrent resumes, only one sees this). */
-  spent: boolean;
-  /** Its step went held → approved. */
-  stepApproved: boolean;
-  /** The run went awaiting_approval → running. */
-  running: boolean;
 }
 
 /** A running run as the reconciler sees it: its current step's phase and lease. */
@@ -147,73 +94,6 @@ export class RunsRepository {
    */
   async lock(manager: EntityManager, id: string): Promise<void> {
     await manager.query(`SELECT 1 FROM runs WHERE id = $1 FOR NO KEY UPDATE`, [id]);
-  }
-
-  /**
-   * The run with the approval it waits for, the run's row locked for the rest of the caller's
-   * transaction (a resume): one statement, hand-written, as a burst of resumes shares the pool.
-   */
-  async lockHeld(manager: EntityManager, tenant: string, id: string): Promise<HeldRun | null> {
-    const rows: Array<{
-      id: string;
-      status: RunStatus;
-      pending_approval: string | null;
-      approval_id: string | null;
-      approval_status: ApprovalStatus | null;
-      step: number | null;
-      step_id: string | null;
-      expires_at: Date | null;
-    }> = await manager.query(
-      `SELECT r.id, r.status, r.pending_approval, a.id AS approval_id,
-              a.status AS approval_status, a.step, a.step_id, a.expires_at
-         FROM runs r LEFT JOIN approvals a ON a.id = r.pending_approval
-        WHERE r.id = $1 AND r.tenant = $2
-        FOR UPDATE OF r`,
-      [id, tenant],
-    );
-    const row = rows[0];
-    if (!row) return null;
-    const approval =
-      row.approval_id === null
-        ? null
-        : {
-            id: row.approval_id,
-            status: row.approval_status as ApprovalStatus,
-            step: row.step as number,
-            stepId: row.step_id as string,
-            expiresAt: row.expires_at as Date,
-          };
-    return { id: row.id, status: row.status, pendingApproval: row.pending_approval, approval };
-  }
-
-  /**
-   * The rest of a resume once its approval is spent (ApprovalsRepository.spend, in the same
-   * transaction), in one statement: the approval's step moves held → approved and the run
-   * awaiting_approval → running, the run only if the step moved. The caller rolls back unless both
-   * did.
-   */
-  async resumeSpent(
-    manager: EntityManager,
-    runId: string,
-    stepId: string,
-  ): Promise<Omit<Resumed, 'spent'>> {
-    const params: unknown[] = [runId, stepId];
-    const sets = statusSets('running', { pendingApproval: null }, params);
-    const rows: Array<{ step_approved: boolean; running: boolean }> = await manager.query(
-      `WITH approved AS (
-         UPDATE steps SET phase = 'approved'
-          WHERE id = $2 AND phase = 'held'
-          RETURNING id),
-       running AS (
-         UPDATE runs SET ${sets.join(', ')}
-          WHERE id = $1 AND status = 'awaiting_approval' AND EXISTS (SELECT 1 FROM approved)
-          RETURNING id)
-       SELECT EXISTS (SELECT 1 FROM approved) AS step_approved,
-              EXISTS (SELECT 1 FROM running) AS running`,
-      params,
-    );
-    const row = rows[0];
-    return { stepApproved: row.step_approved, running: row.running };
   }
 
   /** The run, locked for the rest of the caller's transaction (an expiry, in a resume's order). */
@@ -380,22 +260,4 @@ export class RunsRepository {
     );
     return rows.map((r) => r.lease_key);
   }
-}
-
-/**
- * The SET clauses of a status change to `to` with its patch, the values added to `params`: leaving
- * `running` banks the active time; entering it starts the clock again.
- */
-function statusSets(to: RunStatus, patch: RunPatch, params: unknown[]): string[] {
-  const sets = [
-    `status = $${params.push(to)}`,
-    `updated_at = now()`,
-    `active_seconds = active_seconds + CASE WHEN active_since IS NULL THEN 0 ELSE EXTRACT(EPOCH FROM clock_timestamp() - active_since) END`,
-    to === 'running' ? `active_since = clock_timestamp()` : `active_since = NULL`,
-  ];
-  for (const [key, value] of Object.entries(patch)) {
-    params.push(key === 'plannerState' ? JSON.stringify(value ?? null) : value);
-    sets.push(`${PATCH_COLUMN[key as keyof RunPatch]} = $${params.length}`);
-  }
-  return sets;
 }

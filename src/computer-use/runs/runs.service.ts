@@ -158,7 +158,7 @@ export class RunsService {
     // Five round trips (begin, the locked read, the spend, one statement for the step and the run,
     // commit): in a burst of resumes each holds a pooled connection only that long.
     const spent = await this.dataSource.transaction(async (manager) => {
-      const run = await this.runs.lockHeld(manager, caller.tenant, id);
+      const run = await this.lifecycle.heldRun(manager, caller.tenant, id);
       if (!run) throw notFound(`no run ${id}`);
       if (run.status !== 'awaiting_approval' || !run.pendingApproval) {
         throw conflict(`run ${id} is ${run.status}: there is no held write to resume`);
