@@ -241,6 +241,31 @@ describe('StepSending', () => {
       expect(await stepOf(step.id)).toEqual({ phase: 'done', outcome: 'sent_after_approval' });
     });
 
+    it('sends nothing once a kill switch is engaged while the screen is sampled again', async () => {
+      const { run, step } = await approvedWrite({ mask: 'learning' });
+      const settings = bed.get(SettingsService);
+      const host = new FakeScreenHost();
+      const shots = [HELD, CARET, ...blinking(CARET, HELD), CARET];
+      let taken = 0;
+      // The admin engages the switch during the samples, after the send gate let the write go.
+      host.screenshot = async () => {
+        if (++taken === 4)
+          await settings.setKillSwitch(bed.admin, AGENT, { engaged: true, reason: 'a stage spec' });
+        return shots[Math.min(taken - 1, shots.length - 1)];
+      };
+      let thrown: unknown;
+      try {
+        thrown = await sending
+          .sendApproved({ ...bed.context(run), host }, step)
+          .catch((e: unknown) => e);
+      } finally {
+        await settings.setKillSwitch(bed.admin, AGENT, { engaged: false });
+      }
+      expect(taken).toBeGreaterThan(4);
+      expect(thrown).toMatchObject({ reason: 'killed', step: { outcome: 'refused' } });
+      expect(host.acted).toEqual([]);
+    });
+
     it('on a host that checks frames: a second refusal ends the run, sent nothing', async () => {
       const { run, step } = await approvedWrite({ mask: 'learning' });
       const host = new FrameCheckingHost();

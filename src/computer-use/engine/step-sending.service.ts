@@ -171,7 +171,26 @@ export class StepSending {
     const judged = await this.judgedScreenOf(ctx, step);
     const mask = approval ? heldMask(approval) : runMask(ctx);
     if (approval) await this.frames.approvedScreen(ctx, step, approval, mask);
-    // Sent again: the same checks as the first time, right before the effect.
+    const refused = await this.gateAgain(ctx, step, approval, write);
+    if (refused !== undefined) return refused;
+    if (!judged)
+      return this.screenChanged(step, 'the step has no screenshot to compare with', approval);
+    return this.actOnFrame(ctx, step, action, judged, mask, approval ?? undefined);
+  }
+
+  /**
+   * The send gate asked again before an action goes to the host a second time (a resend after a
+   * worker's death, or after the screen was sampled again): the same checks as the first time,
+   * right before the effect. Undefined: it goes. Otherwise what the send came to: nothing sent,
+   * the step `refused` (the run ended meanwhile, or the agent's writes need a person again); an
+   * admin's switch ends the run (thrown).
+   */
+  private async gateAgain(
+    ctx: StepContext,
+    step: Step,
+    approval: Approval | null,
+    write: boolean,
+  ): Promise<SendResult | undefined> {
     const gate = await this.gates.sendGate(step, approval !== null, ctx.secret);
     const refused = resendRefused(gate, {
       approved: approval !== null,
@@ -199,9 +218,7 @@ export class StepSending {
       });
       return { changed: why };
     }
-    if (!judged)
-      return this.screenChanged(step, 'the step has no screenshot to compare with', approval);
-    return this.actOnFrame(ctx, step, action, judged, mask, approval ?? undefined);
+    return undefined;
   }
 
   /**
@@ -226,6 +243,11 @@ export class StepSending {
       if (check.kind === 'changed' && approval && mask === null && !sampled) {
         sampled = true;
         ({ judged, mask, check } = await this.sampledAgain(ctx, step, approval));
+        // Seconds passed while sampling: an admin's switch or a cancel in them stops the send.
+        if (check.kind !== 'changed') {
+          const refused = await this.gateAgain(ctx, step, approval, write);
+          if (refused !== undefined) return refused;
+        }
       }
       if (check.kind === 'changed') return this.screenChanged(step, check.why, approval);
       if (write) this.fault('before-send');
