@@ -10,7 +10,7 @@ import { invalid, notFound } from '../../common/domain-error';
 import { parseAction } from '../actions';
 import { SettingsService } from '../settings/settings.service';
 import { AppConfig } from '../../config/app-config';
-import type { SeedTestDto } from './dto/seed-test.dto';
+import { SEED_TEST_EXPIRY_S, type SeedTestDto } from './dto/seed-test.dto';
 import { type ApprovalViewRow, ApprovalViewsRepository } from './approval-views.repository';
 import { type DecisionTotals, DecisionRecordsRepository } from './decision-records.repository';
 import { flagOf } from './oversight-flags';
@@ -149,7 +149,7 @@ export class OversightService {
         changes,
         deciders: decidersAtHold(agent?.approvers ?? []),
         seededBy: caller.subject,
-        expiresInSeconds: dto.expires_in_seconds,
+        expiresInSeconds: dto.expires_in_seconds ?? SEED_TEST_EXPIRY_S,
       });
       await this.audit.record(
         {

@@ -15,6 +15,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 
+/** How long a seeded test waits for a decision when the request names no time: a day. */
+export const SEED_TEST_EXPIRY_S = 86400;
 /** One line of the known-bad change list: the field, its value before, what the "commit" stores. */
 export class SeedChangeDto {
   @ApiProperty({ example: 'Net price' })
@@ -80,10 +82,11 @@ export class SeedTestDto {
   @Type(() => SeedChangeDto)
   changes?: SeedChangeDto[];
 
-  @ApiPropertyOptional({ minimum: 60, maximum: 604800, default: 86400 })
+  /** Omitted or null: SEED_TEST_EXPIRY_S. */
+  @ApiPropertyOptional({ type: Number, minimum: 60, maximum: 604800, default: 86400 })
   @IsOptional()
   @IsInt()
   @Min(60)
   @Max(604800)
-  expires_in_seconds: number = 86400;
+  expires_in_seconds?: number = SEED_TEST_EXPIRY_S;
 }
