@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { escapeLiteral } from 'pg';
 
 /** TypeORM answers `UPDATE … RETURNING` on PostgreSQL as `[rows, rowCount]`; this is the rows. */
 export function updatedRows<T>(result: unknown): T[] {
@@ -10,8 +11,10 @@ export function updatedRows<T>(result: unknown): T[] {
  * for its WAL to reach the disk (`synchronous_commit` off, for this transaction only). Only for
  * single statements whose loss in a PostgreSQL crash is harmless: bookkeeping before a durable
  * write (which flushes all WAL before it, so they are durable by the time anything depends on
- * them), or after the step's effect was recorded durably (timings, the lease). Saves a disk flush
- * each; the writes that guard an effect (`sending`, `held`, the audit trail) stay durable.
+ * them: a screen, a step's screen), after the step's effect was recorded durably (timings, the
+ * lease), counts that only start again (the unchanged-screen streak), or a read's record, which a
+ * worker rebuilds by asking the host when it finds the step `sending`. Saves a disk flush each; the
+ * writes that guard an effect (`sending`, `held`, the audit trail, a write's record) stay durable.
  */
 export const ASYNC_COMMIT = `set_config('synchronous_commit', 'off', true) IS NOT NULL`;
 
@@ -57,4 +60,30 @@ export function setClauses<T extends object>(
  */
 export function cursorTime(column: string): string {
   return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+}
+
+/**
+ * A statement's `$k` parameters written into it as quoted literals, for a round trip that sends
+ * several statements at once (PostgreSQL's simple protocol takes no parameters). Each literal is
+ * the text node-postgres would have sent for the value (untyped, so PostgreSQL infers its type the
+ * same way), quoted by node-postgres' own `escapeLiteral`; null is NULL. Only scalars: a value
+ * node-postgres would send another way (a Buffer in binary, an array as an array literal, an
+ * object) is a programming error here, as is a `$k` with no value.
+ */
+export function inlineParams(sql: string, params: readonly unknown[]): string {
+  return sql.replace(/\$(\d+)/g, (_, k: string) => {
+    const index = Number(k) - 1;
+    if (index < 0 || index >= params.length) throw new Error(`no value for $${k}`);
+    return literal(params[index]);
+  });
+}
+
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'string') return escapeLiteral(value);
+  if (typeof value === 'boolean') return value ? `'true'` : `'false'`;
+  if (typeof value === 'number' && Number.isFinite(value)) return `'${String(value)}'`;
+  if (typeof value === 'bigint') return `'${value.toString()}'`;
+  if (value instanceof Date && !Number.isNaN(value.getTime())) return `'${value.toISOString()}'`;
+  throw new Error(`a parameter of this kind cannot be written as a literal: ${typeof value}`);
 }

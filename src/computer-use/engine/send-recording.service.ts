@@ -39,8 +39,12 @@ export class SendRecording {
     const outcome: StepOutcome = approval ? 'sent_after_approval' : step.staged ? 'staged' : 'sent';
     const done = { outcome, endedAt: new Date() };
     if (!isWrite(step, approval)) {
-      // A read has no audit event: one statement records it.
-      return (await this.steps.move(step, 'sending', 'done', done)) ? action : null;
+      // A read has no audit event: one statement records it, without waiting for the disk. Lost
+      // in a crash of PostgreSQL, the step is `sending` again and is recorded as any send whose
+      // record is missing: the host is asked whether it performed the step's key.
+      return (await this.steps.move(step, 'sending', 'done', done, { durable: false }))
+        ? action
+        : null;
     }
     const recorded = await this.dataSource.transaction(async (manager) => {
       // Whoever records the send first audits it; a second recorder (a takeover) does not.

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { decodeCursor, encodeCursor } from '../../common/cursor';
-import { cursorTime, entityFromRow, updatedRows } from '../../sql/sql';
+import { ASYNC_COMMIT, cursorTime, entityFromRow, updatedRows } from '../../sql/sql';
 import { Run } from './run.entity';
 import type { RunStatus } from './run-status';
 import {
@@ -203,7 +203,8 @@ export class RunsRepository {
 
   /**
    * Counts a screen action after which the screen did not change (or resets the count), on a
-   * running run: the streak and the run now, or null when it is not running.
+   * running run: the streak and the run now, or null when it is not running. Bookkeeping, committed
+   * without waiting for the disk: a count lost in a crash of PostgreSQL only starts again.
    */
   async recordScreenChange(
     runId: string,
@@ -212,7 +213,8 @@ export class RunsRepository {
     const rows = updatedRows<RunNow & { unchanged_streak: number }>(
       await this.dataSource.query(
         `UPDATE runs SET unchanged_streak = CASE WHEN $2 THEN unchanged_streak + 1 ELSE 0 END, updated_at = now()
-          WHERE id = $1 AND status = 'running' RETURNING unchanged_streak, status, step_count`,
+          WHERE id = $1 AND status = 'running' AND ${ASYNC_COMMIT}
+          RETURNING unchanged_streak, status, step_count`,
         [runId, unchanged],
       ),
     );

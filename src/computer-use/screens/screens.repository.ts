@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { updatedRows } from '../../sql/sql';
+import { ASYNC_COMMIT, updatedRows } from '../../sql/sql';
 
 /** What the store keeps of a screen besides its PNG bytes. */
 export interface PixelFacts {
@@ -88,7 +88,9 @@ export class ScreensRepository {
 
   /**
    * In one statement: stores the screen; or, where the tenant has it, marks it used as `touch`
-   * does (at most once an hour) and puts back bytes retention dropped.
+   * does (at most once an hour) and puts back bytes retention dropped. Outside a transaction it
+   * commits without waiting for the disk (ASYNC_COMMIT): a screen is stored for what refers to it
+   * later (a step, an approval), and whatever refers to it durably flushes it to disk first.
    */
   async put(
     tenant: string,
@@ -99,7 +101,8 @@ export class ScreensRepository {
   ): Promise<void> {
     await (manager ?? this.dataSource.manager).query(
       `INSERT INTO screens (tenant, sha256, png, key_id, nonce, width, height, pixel_sha256)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       SELECT $1::text, $2::text, $3::bytea, $4::text, $5::bytea, $6::int, $7::int, $8::text
+        WHERE ${manager ? 'true' : ASYNC_COMMIT}
        ON CONFLICT (tenant, sha256) DO UPDATE
          SET png = CASE WHEN screens.purged_at IS NULL THEN screens.png ELSE EXCLUDED.png END,
              key_id = CASE WHEN screens.purged_at IS NULL THEN screens.key_id ELSE EXCLUDED.key_id END,

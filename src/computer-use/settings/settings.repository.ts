@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { escapeLiteral } from 'pg';
+import { escapeLiteral, type PoolClient, type QueryResult } from 'pg';
 import { DataSource, EntityManager, LessThan } from 'typeorm';
+import { inlineParams } from '../../sql/sql';
 import { ComputerUseConfigVersion } from './computer-use-config.entity';
 import { KillSwitch } from './kill-switch.entity';
 import { TenantPause } from './tenant-pause.entity';
@@ -126,19 +127,24 @@ export class SettingsRepository {
   /**
    * One statement in a transaction of its own that holds the tenant's governance lock (shared)
    * before it: the statement sees every config, kill-switch and pause change that committed before,
-   * and none commits until it has (lockTenantShared). BEGIN and the lock go in one round trip (the
-   * protocol that sends two statements at once takes no parameters: the tenant goes as a quoted
-   * literal), then the statement, then COMMIT: three round trips instead of four.
+   * and none commits until it has (lockTenantShared). BEGIN, the lock, the statement and COMMIT go
+   * in one round trip: the protocol that sends several statements at once takes no parameters, so
+   * the tenant and the statement's parameters go as quoted literals (`inlineParams`). Each
+   * statement of such a round trip takes its own snapshot, so the statement still reads after the
+   * lock is held.
    */
   async underSharedLock<T>(tenant: string, sql: string, params: unknown[]): Promise<T[]> {
+    const text = [
+      'BEGIN',
+      `SELECT pg_advisory_xact_lock_shared(${tenantLock(escapeLiteral(tenant))})`,
+      inlineParams(sql, params),
+      'COMMIT',
+    ].join(';\n');
     const runner = this.dataSource.createQueryRunner();
     try {
-      await runner.query(
-        `BEGIN; SELECT pg_advisory_xact_lock_shared(${tenantLock(escapeLiteral(tenant))})`,
-      );
-      const rows = (await runner.query(sql, params)) as T[];
-      await runner.query('COMMIT');
-      return rows;
+      const client = (await runner.connect()) as PoolClient;
+      const results = (await client.query(text)) as unknown as QueryResult[];
+      return results[2].rows as T[];
     } catch (error) {
       // Whichever statement failed, nothing of the transaction stays (nor the lock).
       await runner.query('ROLLBACK').catch(() => undefined);
