@@ -1,6 +1,6 @@
 import { unknownModel } from './model-tools';
 import { ENV_NAME_PATTERN, MODEL_PROVIDERS, type ModelProvider } from './names';
-import { PLANNER_KIND_FAMILIES } from './planner-id';
+import { RESERVED_FAMILIES } from './planner-id';
 
 /**
  * The deployment's model planners besides its default model (docs/planners.md "Planners as a catalog"),
@@ -72,9 +72,9 @@ export function parseModelPlanners(raw: string | undefined): DeploymentModelPlan
     if (typeof p.id !== 'string' || !VERSIONED_ID.test(p.id) || p.id.length > 200) {
       return `${at}.id must be a planner id <family>-<version>-<effort>, like anthropic-claude-opus-4.1-normal`;
     }
-    // The families of Warden's own planner kinds (the navigator, the scripts) are not models.
-    if (PLANNER_KIND_FAMILIES.some((f) => (p.id as string).startsWith(`${f}-`))) {
-      return `${at}.id: the families ${PLANNER_KIND_FAMILIES.join(' and ')} are not models`;
+    // The families the deployment has itself (its planner kinds, mcp, remote) are not models.
+    if (RESERVED_FAMILIES.some((f) => (p.id as string).startsWith(`${f}-`))) {
+      return `${at}.id: the families ${RESERVED_FAMILIES.join(', ')} are not models`;
     }
     if (planners.some((q) => q.id === p.id)) return `${at}.id ${p.id} is there twice`;
     if (!MODEL_PROVIDERS.includes(p.provider as ModelProvider)) {

@@ -23,6 +23,20 @@ export const SCRIPTED_FAMILY = 'scripted';
 export const PLANNER_KIND_FAMILIES = ['navigator', SCRIPTED_FAMILY] as const;
 export type PlannerKindFamily = (typeof PLANNER_KIND_FAMILIES)[number];
 
+/** The `mcp` planner's family: the agent calling Warden's MCP endpoint (docs/mcp.md). */
+export const MCP_FAMILY_NAME = 'mcp';
+
+/**
+ * The families the deployment itself has, which neither a model planner of the deployment nor a
+ * remote family may take: Warden's own planner kinds, `mcp`, and `remote` (the remote planners as
+ * a whole). A model planner `mcp-1-normal` would otherwise be a second planner of the `mcp` id.
+ */
+export const RESERVED_FAMILIES: readonly string[] = [
+  ...PLANNER_KIND_FAMILIES,
+  MCP_FAMILY_NAME,
+  'remote',
+];
+
 export type PlannerIdParts =
   | { kind: 'versioned'; id: string; family: string; version: string; effort: string }
   | { kind: 'scripted'; id: string; family: typeof SCRIPTED_FAMILY; uuid: string };

@@ -18,9 +18,14 @@ describe('planner kinds', () => {
   it('are the navigator and the scripts, which no model planner of the deployment may be', () => {
     expect(PLANNER_KIND_FAMILIES).toEqual(['navigator', 'scripted']);
     const model = { provider: 'anthropic', model: 'claude-sonnet-4-5', api_key_env: 'KEY' };
-    for (const id of ['navigator-2027-01-01-normal', 'scripted-2027-01-01-normal']) {
+    for (const id of [
+      'navigator-2027-01-01-normal',
+      'scripted-2027-01-01-normal',
+      'mcp-1-normal',
+      'remote-1-normal',
+    ]) {
       expect(parseModelPlanners(JSON.stringify([{ ...model, id }]))).toBe(
-        'MODEL_PLANNERS[0].id: the families navigator and scripted are not models',
+        'MODEL_PLANNERS[0].id: the families navigator, scripted, mcp, remote are not models',
       );
     }
   });

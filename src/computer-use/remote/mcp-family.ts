@@ -1,3 +1,4 @@
+import { MCP_FAMILY_NAME } from '../../config/planner-id';
 import type { RemoteFamily } from './remote-families.repository';
 import type { RemoteWorkPort } from './remote-planner';
 
@@ -7,7 +8,7 @@ import type { RemoteWorkPort } from './remote-planner';
  * as waiting work, and the MCP endpoint, acting for the run's starter, claims it and answers the
  * tool call's action. Judging, holding and sending are the engine's, as for any planner.
  */
-export const MCP_FAMILY_NAME = 'mcp';
+export { MCP_FAMILY_NAME };
 export const MCP_PLANNER_ID = 'mcp-1-normal';
 
 /** How long a step waits for the calling agent's next tool call before the run fails `planner_timeout`. */

@@ -3,8 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditService } from '../../audit/audit.service';
 import { TenantsService } from '../../tenants/tenants.service';
-import { parsePlannerId, PLANNER_FAMILY, PLANNER_KIND_FAMILIES } from '../../config/planner-id';
-import { MCP_FAMILY_NAME } from './mcp-family';
+import { parsePlannerId, PLANNER_FAMILY, RESERVED_FAMILIES } from '../../config/planner-id';
 import { type RemoteFamily, RemoteFamiliesRepository } from './remote-families.repository';
 
 /** A tag or a program: lower-case words joined by hyphens (as the catalog's access has them). */
@@ -14,7 +13,7 @@ const ACCESS_NAME = /^[a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)*$/;
 export const REMOTE_CHANGED = 'planner.remote_changed';
 
 /** The families the deployment itself has: a remote family never takes their names. */
-const RESERVED = new Set<string>([...PLANNER_KIND_FAMILIES, 'remote', MCP_FAMILY_NAME]);
+const RESERVED = new Set<string>(RESERVED_FAMILIES);
 const MAX_NOTE = 500;
 
 export interface RemoteFamilyView {
