@@ -26,6 +26,9 @@ const ONE_WRITE = {
   ],
 };
 
+/** How long a worker process is given to start and do what is waited for. */
+const STARTED_MS = 90_000;
+
 /** A real worker process on a stack's database and queues, with short leases and passes. */
 function spawnWorker(stack: Stack, env: Record<string, string> = {}): ChildProcess {
   const c = stack.api.config;
@@ -43,6 +46,9 @@ function spawnWorker(stack: Stack, env: Record<string, string> = {}): ChildProce
 }
 
 describe('a worker killed around a write', () => {
+  // Each test starts worker processes from source and waits for one to recover another's step: on
+  // two cores held by eight busy loops one such test took 33-45 s, past the 30 s once waited.
+  jest.setTimeout(300_000);
   let stack: Stack;
   const workers: ChildProcess[] = [];
 
@@ -52,6 +58,16 @@ describe('a worker killed around a write', () => {
 
   afterEach(async () => {
     for (const w of workers.splice(0)) await stop(w);
+    // A run a failed test left unfinished would hold the sim host from every test after it.
+    const { body } = await stack.api.request('GET', '/api/computer-use/runs', {
+      token: stack.tokens.operator,
+    });
+    for (const run of (body?.items ?? []) as Array<{ id: string; status: string }>) {
+      if (isEnded(run)) continue;
+      await stack.api.request('POST', `/api/computer-use/runs/${run.id}/cancel`, {
+        token: stack.tokens.operator,
+      });
+    }
   });
 
   afterAll(async () => {
@@ -85,7 +101,7 @@ describe('a worker killed around a write', () => {
     const resumed = stack.api.request('POST', `/api/computer-use/runs/${run.id}/resume`, {
       token: stack.tokens.operator,
     });
-    expect((await exited(first, 30_000)).signal).toBe('SIGKILL');
+    expect((await exited(first, STARTED_MS)).signal).toBe('SIGKILL');
     return { run, resumed };
   }
 
@@ -99,12 +115,12 @@ describe('a worker killed around a write', () => {
       });
       const first = worker(crashAt);
       const run = await stack.start();
-      const death = await exited(first, 30_000);
+      const death = await exited(first, STARTED_MS);
       expect(death.signal).toBe('SIGKILL');
       expect(await typed()).toHaveLength(crashAt === 'before-send' ? 0 : 1);
 
       worker();
-      const done = await stack.waitFor(run.id, isEnded, 30_000);
+      const done = await stack.waitFor(run.id, isEnded, STARTED_MS);
       expect(done).toMatchObject({ status: 'completed', end_reason: 'done' });
       expect(done.steps[1]).toMatchObject({ classification: 'write', outcome: 'sent' });
       expect(await typed()).toHaveLength(1);
@@ -114,7 +130,7 @@ describe('a worker killed around a write', () => {
       const { run, resumed } = await resumedOnDyingWorker(crashAt);
       worker();
       expect((await resumed).status).toBe(200);
-      const done = await stack.waitFor(run.id, isEnded, 30_000);
+      const done = await stack.waitFor(run.id, isEnded, STARTED_MS);
       expect(done).toMatchObject({ status: 'completed', end_reason: 'done' });
       expect(done.steps[1]).toMatchObject({ outcome: 'sent_after_approval' });
       expect(await typed()).toHaveLength(1);
@@ -129,7 +145,7 @@ describe('a worker killed around a write', () => {
       await resumed;
       worker();
       // The new worker asks the host what became of the step it finds sending, and records it.
-      const settled = await stack.waitFor(run.id, (r) => r.steps[1]?.ended_at != null, 30_000);
+      const settled = await stack.waitFor(run.id, (r) => r.steps[1]?.ended_at != null, STARTED_MS);
       expect(settled).toMatchObject({ status: 'stopped', end_reason: 'cancelled', step_count: 2 });
       const writes = (
         await stack.api.request('GET', `/api/audit?run_id=${run.id}&type=computer_use.write`, {
@@ -169,7 +185,11 @@ describe('a worker killed around a write', () => {
         worker();
         // The new worker may not send the host's token to the host, so it cannot ask what became
         // of the write: its outcome is unknown, and the audit trail says so with its authority.
-        const settled = await stack.waitFor(run.id, (r) => r.steps[1]?.ended_at != null, 30_000);
+        const settled = await stack.waitFor(
+          run.id,
+          (r) => r.steps[1]?.ended_at != null,
+          STARTED_MS,
+        );
         expect(settled).toMatchObject({
           status: 'stopped',
           end_reason: 'cancelled',
