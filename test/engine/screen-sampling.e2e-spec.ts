@@ -5,7 +5,7 @@ import { ScreenSampling } from '../../src/computer-use/engine/screen-sampling.se
 import { ScreenHostError } from '../../src/computer-use/host-client/screen-host.client';
 import type { Run } from '../../src/computer-use/runs/run.entity';
 import type { Step } from '../../src/computer-use/runs/step.entity';
-import { dottedScreenshot, solidScreenshot } from '../support/fake-screen-host';
+import { dottedScreenshot, FakeScreenHost, solidScreenshot } from '../support/fake-screen-host';
 import { type StageBed, startStageBed } from './stage-bed';
 
 /** The screen as held, and with a caret of three pixels shown. */
@@ -128,6 +128,23 @@ describe('ScreenSampling', () => {
       await bed.get(ApprovalsRepository).giveUpMask(approval.id);
       bed.host.screenshots = [BLINK, HELD, BLINK, HELD, BLINK];
       await sampling.learnForApproval(bed.context(run), step, approval.id, HELD.png);
+      expect(await maskOf(approval.id)).toEqual({ mask_state: 'abandoned', volatile_pixels: 0 });
+    });
+
+    it('stops its samples once the mask is given up, and records nothing', async () => {
+      const { run, step, approval } = await heldWrite();
+      const host = new FakeScreenHost();
+      let taken = 0;
+      // The approved write compared its screen whole and went on after the second sample.
+      host.screenshot = async () => {
+        if (++taken === 2) {
+          await bed.get(ApprovalsRepository).abandonMask(approval.id);
+          sampling.stopLearning(approval.id);
+        }
+        return taken % 2 === 0 ? BLINK : HELD;
+      };
+      await sampling.learnForApproval({ ...bed.context(run), host }, step, approval.id, HELD.png);
+      expect(taken).toBe(2);
       expect(await maskOf(approval.id)).toEqual({ mask_state: 'abandoned', volatile_pixels: 0 });
     });
 

@@ -33,6 +33,8 @@ const MASK_POLL_MS = 50;
 @Injectable()
 export class ScreenSampling {
   private readonly logger = new Logger(ScreenSampling.name);
+  /** The held writes whose mask this process is learning, by approval, each with its stop. */
+  private readonly learning = new Map<string, AbortController>();
 
   constructor(
     private readonly config: AppConfig,
@@ -55,10 +57,13 @@ export class ScreenSampling {
     approvalId: string,
     held: Buffer,
   ): Promise<void> {
+    const stop = new AbortController();
+    this.learning.set(approvalId, stop);
     let mask: VolatileMask | null;
     try {
-      mask = await this.heldScreenMask(ctx, held);
+      mask = await this.heldScreenMask(ctx, held, stop.signal);
     } catch (error) {
+      if (stop.signal.aborted) return;
       this.logger.warn(
         { err: error, run: ctx.run.id, approval: approvalId },
         "could not sample a held write's screen; it will be compared whole",
@@ -76,7 +81,11 @@ export class ScreenSampling {
         step: step.n,
       });
       return;
+    } finally {
+      this.learning.delete(approvalId);
     }
+    // The mask was given up while it was being learnt: nothing to record.
+    if (stop.signal.aborted) return;
     const recorded = await this.approvals.recordMask(
       approvalId,
       mask?.toBuffer() ?? null,
@@ -88,6 +97,15 @@ export class ScreenSampling {
         "a held write's mask was learnt after its send had given up waiting; not used",
       );
     }
+  }
+
+  /**
+   * Stops the samples of a held write whose mask was given up (its approved write compared whole
+   * and about to go on): what they would show from now is not the held screen, and nobody would
+   * use it. Samples taken by another worker process end on their own, and their mask is refused.
+   */
+  stopLearning(approvalId: string): void {
+    this.learning.get(approvalId)?.abort();
   }
 
   /**
@@ -109,6 +127,7 @@ export class ScreenSampling {
           "a held write's mask was not learnt in time; its screen is compared whole",
         );
         now = (await this.approvals.abandonMask(approval.id)) ?? missing(approval);
+        this.stopLearning(approval.id);
         break;
       }
       await pause(ctx, MASK_POLL_MS);
@@ -145,14 +164,19 @@ export class ScreenSampling {
    * The pixels of the held screen (`held`, its PNG) that were seen to leave their value and come
    * back to it over a few samples (learnReturningMask); null when none did, or too many. Taken while
    * nothing is sent to the screen: while the approval is open, or after an approved write met a
-   * changed screen and was not sent.
+   * changed screen and was not sent. `stop` ends the samples early (null: nothing learnt).
    */
-  async heldScreenMask(ctx: StepContext, held: Buffer): Promise<VolatileMask | null> {
+  async heldScreenMask(
+    ctx: StepContext,
+    held: Buffer,
+    stop?: AbortSignal,
+  ): Promise<VolatileMask | null> {
     // In order, a sample equal to the one before it left out: it shows nothing new.
     const samples: Buffer[] = [];
     let last: string | null = null;
     try {
       for await (const _ of this.schedule(ctx)) {
+        if (stop?.aborted) return null;
         const shot = await ctx.host.screenshot();
         if (shot.pngSha256 !== last) samples.push(shot.png);
         last = shot.pngSha256;

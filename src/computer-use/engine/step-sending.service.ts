@@ -141,6 +141,7 @@ export class StepSending {
     if (!strict.stale) {
       const now = await this.approvals.abandonMask(approval.id);
       if (!now) throw new Error(`approval ${approval.id} is gone`);
+      this.sampling.stopLearning(approval.id);
       return { approval: now, fresh: strict.fresh };
     }
     const settled = await this.sampling.settled(ctx, approval);
