@@ -68,7 +68,8 @@ export function cursorTime(column: string): string {
  * the text node-postgres would have sent for the value (untyped, so PostgreSQL infers its type the
  * same way), quoted by node-postgres' own `escapeLiteral`; null is NULL. Only scalars: a value
  * node-postgres would send another way (a Buffer in binary, an array as an array literal, an
- * object) is a programming error here, as is a `$k` with no value.
+ * object) is a programming error here, as is a `$k` with no value; a text holding NUL is refused,
+ * as PostgreSQL refuses it as a parameter.
  */
 export function inlineParams(sql: string, params: readonly unknown[]): string {
   return sql.replace(/\$(\d+)/g, (_, k: string) => {
@@ -80,6 +81,10 @@ export function inlineParams(sql: string, params: readonly unknown[]): string {
 
 function literal(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
+  // PostgreSQL refuses a NUL in text as a parameter; in a statement's text it would end it early.
+  if (typeof value === 'string' && value.includes('\u0000')) {
+    throw new Error('a parameter holds a NUL character, which PostgreSQL text cannot hold');
+  }
   if (typeof value === 'string') return escapeLiteral(value);
   if (typeof value === 'boolean') return value ? `'true'` : `'false'`;
   if (typeof value === 'number' && Number.isFinite(value)) return `'${String(value)}'`;

@@ -58,6 +58,11 @@ describe('parameters written as literals (inlineParams)', () => {
     }
   });
 
+  it('refuses a text holding NUL, as PostgreSQL refuses it as a parameter', async () => {
+    await expect(db.sql('SELECT $1::text AS t', ['a\u0000b'])).rejects.toThrow(/0x00/);
+    expect(() => inlineParams('SELECT $1::text AS t', ['a\u0000b'])).toThrow(/NUL/);
+  });
+
   it('refuses a value it cannot write as node-postgres would send it, and a $k with no value', () => {
     expect(() => inlineParams('SELECT $1', [Buffer.from('x')])).toThrow(/cannot be written/);
     expect(() => inlineParams('SELECT $1', [['a']])).toThrow(/cannot be written/);
