@@ -61,6 +61,33 @@ describe('StepLease', () => {
     expect((await bed.runState(run.id)).step_count).toBe(1);
   });
 
+  it('opens no step while an earlier one is done but still leased, and opens it once the lease lapsed', async () => {
+    // Its job is still settling the screen or reading the write's receipt.
+    const { run } = await bed.run({
+      steps: [{ phase: 'done', owner: 'another-worker', leaseMs: 60_000 }],
+    });
+    expect(await lease.open(run, 2)).toBe(null);
+    expect((await bed.runState(run.id)).step_count).toBe(1);
+    await bed.db.sql(
+      `UPDATE steps SET lease_until = now() - interval '1 second' WHERE run_id = $1`,
+      [run.id],
+    );
+    expect(await lease.open(run, 2)).not.toBe(null);
+    expect((await bed.runState(run.id)).step_count).toBe(2);
+  });
+
+  it('queues the next step only after the lease is given back', async () => {
+    const { run } = await bed.run({ steps: [{ phase: 'planning' }] });
+    let leasedWhenQueued: string | null | undefined;
+    await lease.withStep(run, 1, startTiming('step'), null, bed.agent, (ctx) => {
+      ctx.queueNext = async () => {
+        leasedWhenQueued = (await row(run.id)).lease_owner;
+      };
+      return Promise.resolve();
+    });
+    expect(leasedWhenQueued).toBe(null);
+  });
+
   it('does not take a step whose lease another live worker holds', async () => {
     const { run } = await bed.run({
       steps: [{ phase: 'planning', owner: 'another-worker', leaseMs: 60_000 }],

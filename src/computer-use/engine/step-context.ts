@@ -29,4 +29,10 @@ export interface StepContext {
    * failure logged, after the job itself has ended, so it holds none of the worker's job slots.
    */
   afterRelease?: Array<() => Promise<void>>;
+  /**
+   * Queues the run's next step: called once the job has given back the step's lease, since a step
+   * is finished only when its job ends (the screen settled, a write's receipt read and audited),
+   * and no later step opens while an earlier one is leased.
+   */
+  queueNext?: () => Promise<void>;
 }

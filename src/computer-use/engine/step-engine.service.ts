@@ -224,13 +224,14 @@ export class StepEngine {
   }
 
   /**
-   * Queues the run's next step if the run is still running at this step. `now` is the run as a
-   * statement of this job just returned it (null: not running), which saves reading it again.
+   * The run's next step, if the run is still running at this step: queued once this job has given
+   * back the step's lease (StepContext.queueNext). `now` is the run as a statement of this job
+   * just returned it (null: not running), which saves reading it again.
    */
   private async next(ctx: StepContext, step: Step, now?: RunNow | null): Promise<void> {
     const run = now === undefined ? await this.runs.now(ctx.run.id) : now;
     if (run?.status === 'running' && run.step_count === step.n) {
-      await this.queue.step(ctx.run.id, step.n + 1);
+      ctx.queueNext = () => this.queue.step(ctx.run.id, step.n + 1);
     }
   }
 }

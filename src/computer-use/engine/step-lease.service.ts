@@ -102,9 +102,11 @@ export class StepLease implements OnModuleDestroy {
         );
     }, renewEvery(leaseMs));
     let ctx: StepContext | null = null;
+    let worked = false;
     try {
       ctx = await this.context(run, agent ?? run.agentConfig, timing);
       await work(ctx, step);
+      worked = true;
     } catch (error) {
       await this.ending.end(run, step, await this.endsFor(step, error));
     } finally {
@@ -116,6 +118,15 @@ export class StepLease implements OnModuleDestroy {
           this.logger.warn({ err: error }, 'could not record step timings and release the lease'),
         );
       this.afterRelease(ctx);
+    }
+    // The next step once this one's lease is given back: it cannot open before (StepsRepository
+    // `open`). Not queued (Redis away): the reconciler queues it within RECONCILE_INTERVAL_MS.
+    if (worked && ctx?.queueNext) {
+      await ctx
+        .queueNext()
+        .catch((error: unknown) =>
+          this.logger.warn({ err: error, run: run.id }, 'could not queue the next step'),
+        );
     }
   }
 

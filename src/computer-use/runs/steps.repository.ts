@@ -38,9 +38,11 @@ export class StepsRepository {
 
   /**
    * Creates step `n`, counts it on the run and leases it to `owner`, in one statement: once,
-   * whoever else tries at the same time, and never while an earlier step of the run is unfinished
-   * (held, approved, sending): a step that is done stays done, so what the statement sees cannot be
-   * undone before it commits. Null when the step could not be opened.
+   * whoever else tries at the same time, and never while an earlier step of the run is unfinished:
+   * held, approved, sending, or done but still leased (its job is settling the screen or reading a
+   * write's receipt; a dead worker's lease runs out). A step that is done stays done, and a lease
+   * given back is not taken again, so what the statement sees cannot be undone before it commits.
+   * Null when the step could not be opened.
    */
   async open(
     run: { id: string; tenant: string },
@@ -53,7 +55,8 @@ export class StepsRepository {
       `WITH counted AS (
          UPDATE runs SET step_count = $2, updated_at = now()
           WHERE id = $1 AND step_count = $2 - 1 AND status = 'running'
-            AND NOT EXISTS (SELECT 1 FROM steps WHERE run_id = $1 AND phase <> 'done')
+            AND NOT EXISTS (SELECT 1 FROM steps WHERE run_id = $1
+                              AND (phase <> 'done' OR (lease_owner IS NOT NULL AND lease_until > now())))
             AND ${ASYNC_COMMIT}
           RETURNING id, tenant)
        INSERT INTO steps (run_id, tenant, n, phase, started_at, lease_owner, lease_until)
